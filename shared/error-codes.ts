@@ -1,0 +1,57 @@
+/**
+ * Every error code the API can answer with, and its HTTP status. This table is the
+ * single source for the REST envelope, the tRPC error data, the OpenAPI document and
+ * the README's error table.
+ */
+export const ERROR_CODES = {
+  INVALID_REQUEST: {
+    status: 400,
+    description: 'Body malformed or not a JSON object, a required field missing, or a bad query parameter.',
+  },
+  INVALID_API_KEY: { status: 401, description: 'API key missing, malformed, unknown, expired or revoked.' },
+  INSUFFICIENT_CREDITS: { status: 402, description: 'Not enough credits for the action.' },
+  INSUFFICIENT_PERMISSIONS: { status: 403, description: 'The API key lacks the permission the operation requires.' },
+  RESOURCE_NOT_FOUND: {
+    status: 404,
+    description: 'The resource or route does not exist (or belongs to another organization).',
+  },
+  METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but not with this HTTP method (see `Allow`).' },
+  CAMPAIGN_NOT_ACTIVE: { status: 409, description: 'The campaign is paused or archived; invites cannot be created.' },
+  CAMPAIGN_ARCHIVED: { status: 409, description: 'The campaign is archived (final); it cannot be changed or resumed.' },
+  INVITE_EXPIRED: { status: 409, description: 'The invite has expired and cannot be modified.' },
+  SESSION_NOT_ACTIVE: { status: 409, description: 'The session state does not allow the action.' },
+  SCRIPT_NOT_PUBLISHED: {
+    status: 409,
+    description: 'The script has no published version (or is archived), so a campaign cannot use it.',
+  },
+  SCRIPT_ARCHIVED: { status: 409, description: 'The script is archived; it cannot be edited or published.' },
+  SCRIPT_IN_USE: { status: 409, description: 'The script is used by an active or paused campaign and cannot be deleted.' },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or uploaded file exceeds its size limit.' },
+  VALIDATION_ERROR: { status: 422, description: 'One or more present fields failed validation (see `details.fields`).' },
+  RATE_LIMITED: {
+    status: 429,
+    description: 'Too many requests for this API key this minute; `retryAfter` and `Retry-After` say when to retry.',
+  },
+  INTERNAL_ERROR: { status: 500, description: 'Unexpected server error. Safe to retry with backoff.' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'Temporary outage (for example the database is unreachable).' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/** One offending field: `path` uses dots for objects and `[i]` for array items, e.g. `questions[2].options`. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    details: Record<string, unknown>;
+    /** Only on RATE_LIMITED: seconds until the current window ends. */
+    retryAfter?: number;
+  };
+}
