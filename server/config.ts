@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Byte sizes written as `512kb`, `1mb`, `10MB` or a plain number of bytes. */
+const ZByteSize = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'expected a size such as 1mb, 512kb or 1048576')
+  .transform((value) => {
+    const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value)!;
+    const unit = (match[2] ?? 'b').toLowerCase();
+    const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[unit]!;
+    return Math.floor(Number(match[1]) * factor);
+  });
+
+const ZBooleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Every environment variable the service reads. The README's configuration table mirrors
+ * this schema; `loadConfig` is called once per process.
+ */
+const ZEnvironment = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JSON_BODY_LIMIT: ZByteSize.default(1024 * 1024),
+  MEDIA_MAX_IMAGE_BYTES: ZByteSize.default(10 * 1024 * 1024),
+  MEDIA_MAX_AUDIO_BYTES: ZByteSize.default(50 * 1024 * 1024),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  TRUST_PROXY: ZBooleanFlag.default(false),
+});
+
+export type Environment = z.input<typeof ZEnvironment>;
+
+export interface Config {
+  nodeEnv: 'development' | 'test' | 'production';
+  port: number;
+  host: string;
+  /** Origin used to build links that leave the API (signed file URLs, later invite links). */
+  publicUrl: string;
+  publicUrlExplicit: boolean;
+  dataDir: string;
+  /** Unset: the embedded PostgreSQL under `dataDir` is used. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Unset: a secret generated once and kept in the database (shared by every process). */
+  signingSecret: string | undefined;
+  jsonBodyLimitBytes: number;
+  mediaMaxImageBytes: number;
+  mediaMaxAudioBytes: number;
+  rateLimitAnonymousPerMinute: number;
+  workerConcurrency: number;
+  /** 0 picks a free port the first time the embedded cluster starts. */
+  embeddedPostgresPort: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset", as shells and .env files often produce them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = ZEnvironment.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlExplicit: e.PUBLIC_URL !== undefined,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    logLevel: e.LOG_LEVEL,
+    signingSecret: e.SIGNING_SECRET,
+    jsonBodyLimitBytes: e.JSON_BODY_LIMIT,
+    mediaMaxImageBytes: e.MEDIA_MAX_IMAGE_BYTES,
+    mediaMaxAudioBytes: e.MEDIA_MAX_AUDIO_BYTES,
+    rateLimitAnonymousPerMinute: e.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

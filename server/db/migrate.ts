@@ -1,0 +1,37 @@
+import { Logger as GraphileLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import type { Orm } from './orm.js';
+
+/** Arbitrary constant: serialises migrations of every process starting on one database. */
+const MIGRATION_LOCK_ID = 7_202_611_22;
+
+/**
+ * Applies the checked-in migrations and graphile-worker's schema. Processes starting together
+ * (API, worker, admin CLI) take turns on an advisory lock, so each migration runs once.
+ */
+export async function migrateDatabase(orm: Orm, url: string, logger: Logger): Promise<void> {
+  const lockClient = new pg.Client({ connectionString: url });
+  await lockClient.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    const applied = await orm.getMigrator().up();
+    if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
+    await runWorkerMigrations({ connectionString: url, logger: graphileLogger(logger) });
+  } finally {
+    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await lockClient.end();
+  }
+}
+
+
+/** Routes graphile-worker's logging into our structured logger. */
+export function graphileLogger(logger: Logger): GraphileLogger {
+  return new GraphileLogger((scope) => (level, message, meta) => {
+    const fields = { scope, ...(meta ?? {}) };
+    if (level === 'error') logger.error(fields, message);
+    else if (level === 'warning') logger.warn(fields, message);
+    // graphile-worker reports every job at info; those belong at debug in our logs.
+    else logger.debug(fields, message);
+  });
+}

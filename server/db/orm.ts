@@ -1,0 +1,43 @@
+import { MikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { MIGRATIONS } from '../../migrations/index.js';
+import { ENTITIES } from '../entities/index.js';
+import type { Logger } from '../logger.js';
+
+export type Orm = MikroORM<PostgreSqlDriver>;
+
+export interface CreateOrmOptions {
+  url: string;
+  poolSize?: number;
+  debug?: boolean;
+  logger?: Logger;
+}
+
+/**
+ * One ORM per process. Requests and jobs work on forks of its EntityManager
+ * (`orm.em.fork()`); the global one is never used directly (`allowGlobalContext: false`).
+ */
+export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
+  return MikroORM.init<PostgreSqlDriver>({
+    driver: PostgreSqlDriver,
+    clientUrl: options.url,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      // Listed explicitly: file discovery breaks under bundlers and vitest on Node 20.
+      migrationsList: MIGRATIONS,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+    },
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    allowGlobalContext: false,
+    debug: options.debug ?? false,
+    logger: (message) => options.logger?.debug({ orm: message.replace(/\x1b\[[0-9;]*m/g, '') }, 'mikro-orm'),
+    discovery: { warnWhenNoEntities: true },
+    // JSON numbers from numeric columns come back as numbers, not strings.
+    forceEntityConstructor: false,
+  });
+}

@@ -1,0 +1,27 @@
+import { ApiKey } from './api-key.js';
+import { AppSecret } from './app-secret.js';
+import { Campaign } from './campaign.js';
+import { CreditTransaction } from './credit-transaction.js';
+import { Organization } from './organization.js';
+import { Project } from './project.js';
+import { RateLimitCounter } from './rate-limit-counter.js';
+import { Script } from './script.js';
+import { ScriptMedia } from './script-media.js';
+import { ScriptVersion } from './script-version.js';
+import { WorkerProcess } from './worker-process.js';
+
+export { ApiKey, AppSecret, Campaign, CreditTransaction, Organization, Project, RateLimitCounter, Script, ScriptMedia, ScriptVersion, WorkerProcess };
+
+export const ENTITIES = [
+  Organization,
+  ApiKey,
+  CreditTransaction,
+  Project,
+  Script,
+  ScriptVersion,
+  ScriptMedia,
+  Campaign,
+  RateLimitCounter,
+  AppSecret,
+  WorkerProcess,
+];

@@ -1,0 +1,23 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { PLAN_NAMES } from '../../shared/plans.js';
+import { timestampProperties, type JsonObject } from './base.js';
+
+export const Organization = defineEntity({
+  name: 'Organization',
+  tableName: 'organizations',
+  checks: [{ name: 'organizations_credit_balance_nonnegative', expression: 'credit_balance >= 0' }],
+  properties: {
+    id: p.string().primary().columnType('text'),
+    name: p.string().columnType('text'),
+    plan: p.enum(PLAN_NAMES).default('free'),
+    /** Enterprise contracts only: overrides the plan's per-key requests per minute. */
+    rateLimitPerMinute: p.integer().nullable(),
+    creditBalance: p.decimal('number').precision(14).scale(4).default(0),
+    logo: p.string().columnType('text').nullable(),
+    domain: p.string().columnType('text').nullable().unique(),
+    settings: p.json<JsonObject>().default('{}'),
+    ...timestampProperties,
+  },
+});
+
+export type Organization = InferEntity<typeof Organization>;
