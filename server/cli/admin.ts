@@ -1,0 +1,207 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { parseArgs } from 'node:util';
+import { parseDurationSeconds } from '../../shared/durations.js';
+import { parsePermissionList } from '../../shared/permissions.js';
+import { isPlan, PLAN_NAMES, rateLimitFor } from '../../shared/plans.js';
+import { loadConfig } from '../config.js';
+import { createApiKey } from '../domains/api-keys/create-api-key.js';
+import { describeApiKey, listApiKeys } from '../domains/api-keys/list-api-keys.js';
+import { revokeApiKey } from '../domains/api-keys/revoke-api-key.js';
+import { createOrganization } from '../domains/organizations/create-organization.js';
+import { grantCredits } from '../domains/organizations/grant-credits.js';
+import { setPlan } from '../domains/organizations/set-plan.js';
+import { AppError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { openRuntime } from '../runtime.js';
+
+const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json]
+
+Commands:
+  create-org    --name NAME [--plan ${PLAN_NAMES.join('|')}] [--credits N]
+  create-key    [--org ORG_ID] --name NAME --permissions all|perm1,perm2 [--expires-in 90d]
+                (without --org a new organization is created)
+  revoke-key    --id KEY_ID
+  list-keys     --org ORG_ID
+  set-plan      --org ORG_ID --plan PLAN [--rate-limit N]   (custom limit: enterprise only, up to 10000)
+  grant-credits --org ORG_ID --amount N
+
+With --json the last line of stdout is one JSON object; errors too ({"error": {...}}, exit code 1).`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  credits: { type: 'string' },
+  org: { type: 'string' },
+  permissions: { type: 'string' },
+  'expires-in': { type: 'string' },
+  id: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  amount: { type: 'string' },
+} as const;
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function required(options: Options, name: keyof Options): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required.`);
+  return value.trim();
+}
+
+function numberOption(options: Options, name: keyof Options, { integer = false } = {}): number | undefined {
+  const raw = options[name];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'}.`);
+  }
+  return value;
+}
+
+function planOption(options: Options) {
+  const plan = options.plan;
+  if (plan === undefined) return undefined;
+  if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}.`);
+  return plan;
+}
+
+type Command = (em: EntityManager, options: Options) => Promise<{ result: Record<string, unknown>; text: string }>;
+
+const COMMANDS: Record<string, Command> = {
+  async 'create-org'(em, options) {
+    const credits = numberOption(options, 'credits');
+    if (credits !== undefined && credits < 0) throw new UsageError('--credits must not be negative.');
+    const organization = await createOrganization(em, { name: required(options, 'name'), plan: planOption(options), credits });
+    return {
+      result: { organizationId: organization.id, name: organization.name, plan: organization.plan, credits: organization.creditBalance },
+      text: `Created organization ${organization.id} (${organization.plan} plan, ${organization.creditBalance} credits).`,
+    };
+  },
+
+  async 'create-key'(em, options) {
+    const name = required(options, 'name');
+    let permissions;
+    try {
+      permissions = parsePermissionList(required(options, 'permissions'));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    let expiresAt: Date | null = null;
+    if (options['expires-in'] !== undefined) {
+      const seconds = parseDurationSeconds(options['expires-in']);
+      if (seconds === undefined) throw new UsageError('--expires-in must look like 30d, 12h or 2w.');
+      expiresAt = new Date(Date.now() + seconds * 1000);
+    }
+    const createdOrganization = options.org ? undefined : await createOrganization(em, { name: `${name} organization` });
+    const organizationId = options.org ?? createdOrganization!.id;
+    const { apiKey, secret } = await createApiKey(em, { organizationId, name, permissions, expiresAt });
+    return {
+      result: {
+        id: apiKey.id,
+        apiKey: secret,
+        permissions: apiKey.permissions,
+        organizationId,
+        ...(createdOrganization ? { organizationCreated: true } : {}),
+        expiresAt: apiKey.expiresAt?.toISOString() ?? null,
+      },
+      text: [
+        `Created API key ${apiKey.id} for organization ${organizationId}${createdOrganization ? ' (new)' : ''}.`,
+        `Permissions: ${apiKey.permissions.join(', ')}`,
+        '',
+        `  ${secret}`,
+        '',
+        'This is the only time the key is shown. Store it now.',
+      ].join('\n'),
+    };
+  },
+
+  async 'revoke-key'(em, options) {
+    const apiKey = await revokeApiKey(em, required(options, 'id'));
+    return {
+      result: { id: apiKey.id, revokedAt: apiKey.revokedAt!.toISOString() },
+      text: `Revoked API key ${apiKey.id} at ${apiKey.revokedAt!.toISOString()}.`,
+    };
+  },
+
+  async 'list-keys'(em, options) {
+    const organizationId = required(options, 'org');
+    const keys = (await listApiKeys(em, organizationId)).map(describeApiKey);
+    const lines = keys.map(
+      (key) => `${key.id}  ${key.hint}  ${key.name}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}  [${key.permissions.join(', ')}]`,
+    );
+    return { result: { organizationId, keys }, text: lines.length > 0 ? lines.join('\n') : 'No API keys.' };
+  },
+
+  async 'set-plan'(em, options) {
+    const plan = planOption(options);
+    if (!plan) throw new UsageError('--plan is required.');
+    const rateLimitPerMinute = numberOption(options, 'rate-limit', { integer: true });
+    const updated = await setPlan(em, { organizationId: required(options, 'org'), plan, rateLimitPerMinute });
+    return {
+      result: { organizationId: updated.organization.id, plan: updated.organization.plan, rateLimitPerMinute: updated.rateLimitPerMinute },
+      text: `Organization ${updated.organization.id} is on the ${plan} plan (${rateLimitFor(plan, updated.organization.rateLimitPerMinute ?? null)} requests per minute per key).`,
+    };
+  },
+
+  async 'grant-credits'(em, options) {
+    const amount = numberOption(options, 'amount');
+    if (amount === undefined || amount === 0) throw new UsageError('--amount is required and must not be 0.');
+    const organizationId = required(options, 'org');
+    const booked = await grantCredits(em, { organizationId, amount });
+    return {
+      result: { organizationId, amount, balance: booked.balance, transactionId: booked.transactionId },
+      text: `Granted ${amount} credits to ${organizationId}; balance ${booked.balance}.`,
+    };
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values: options, positionals } = parsed;
+  const json = options.json === true;
+  const commandName = positionals[0];
+  const command = commandName ? COMMANDS[commandName] : undefined;
+  if (options.help || !command || positionals.length > 1) {
+    const unknown = commandName && !command ? `Unknown command: ${commandName}\n\n` : '';
+    (options.help ? process.stdout : process.stderr).write(`${unknown}${USAGE}\n`);
+    return options.help ? 0 : 2;
+  }
+
+  const fail = (code: string, message: string, exitCode: number) => {
+    process.stderr.write(`${message}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    return exitCode;
+  };
+
+  const config = loadConfig();
+  // Logs go to stderr so that stdout carries only the command's output.
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  let runtime;
+  try {
+    runtime = await openRuntime(config, logger);
+  } catch (error) {
+    return fail('DATABASE_UNAVAILABLE', `Could not open the database: ${(error as Error).message}`, 1);
+  }
+  try {
+    const { result, text } = await command(runtime.orm.em.fork() as EntityManager, options);
+    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
+    if (error instanceof AppError) return fail(error.appCode, error.message, 1);
+    return fail('INTERNAL_ERROR', (error as Error).stack ?? String(error), 1);
+  } finally {
+    await runtime.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

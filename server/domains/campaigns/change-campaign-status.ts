@@ -1,0 +1,45 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCampaign, TCampaignStatus } from '../../../shared/schemas/campaigns.js';
+import type { Campaign } from '../../entities/index.js';
+import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
+import { toCampaignDtoWithStats } from './serialize.js';
+
+async function transition(
+  em: EntityManager,
+  organizationId: string,
+  campaignId: string,
+  apply: (campaign: Campaign) => TCampaignStatus,
+): Promise<TCampaign> {
+  return em.transactional(async (tx) => {
+    const campaign = await loadCampaign(tx, organizationId, campaignId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const next = apply(campaign);
+    if (next !== campaign.status) {
+      campaign.status = next;
+      if (next === 'archived') campaign.archivedAt = new Date();
+      await tx.flush();
+    }
+    return toCampaignDtoWithStats(tx, campaign);
+  });
+}
+
+/** active → paused (new sessions cannot start). Pausing a paused campaign changes nothing. */
+export function pauseCampaign(em: EntityManager, organizationId: string, campaignId: string): Promise<TCampaign> {
+  return transition(em, organizationId, campaignId, (campaign) => {
+    assertCampaignNotArchived(campaign);
+    return 'paused';
+  });
+}
+
+/** paused → active. Resuming an active campaign changes nothing. */
+export function resumeCampaign(em: EntityManager, organizationId: string, campaignId: string): Promise<TCampaign> {
+  return transition(em, organizationId, campaignId, (campaign) => {
+    assertCampaignNotArchived(campaign);
+    return 'active';
+  });
+}
+
+/** active | paused → archived, which is final. Archiving twice changes nothing. */
+export function archiveCampaign(em: EntityManager, organizationId: string, campaignId: string): Promise<TCampaign> {
+  return transition(em, organizationId, campaignId, () => 'archived');
+}

@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCampaign, TCreateCampaignInput } from '../../../shared/schemas/campaigns.js';
+import { Campaign } from '../../entities/index.js';
+import { newId } from '../../lib/ids.js';
+import { loadProject } from '../projects/load-project.js';
+import { toCampaignDto } from './serialize.js';
+import { loadUsableScript } from './usable-script.js';
+
+/** A new campaign is active, on a script with a published version; its stats are all zero. */
+export async function createCampaign(em: EntityManager, organizationId: string, input: TCreateCampaignInput): Promise<TCampaign> {
+  return em.transactional(async (tx) => {
+    const script = await loadUsableScript(tx, organizationId, input.scriptId);
+    const project = input.projectId ? await loadProject(tx, organizationId, input.projectId, 'projectId') : null;
+    const campaign = tx.create(Campaign, {
+      id: newId('cam'),
+      organization: organizationId,
+      project,
+      script,
+      name: input.name,
+      description: input.description ?? null,
+      status: 'active',
+      settings: input.settings ?? {},
+      inviteDefaults: input.inviteDefaults ?? {},
+      metadata: input.metadata ?? {},
+      archivedAt: null,
+    });
+    await tx.flush();
+    return toCampaignDto(campaign, { totalInvites: 0, completedSessions: 0, averageDuration: 0 });
+  });
+}

@@ -1,0 +1,25 @@
+import type { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Campaign } from '../../entities/index.js';
+import { AppError, notFound } from '../../errors.js';
+
+export async function loadCampaign(
+  em: EntityManager,
+  organizationId: string,
+  campaignId: string,
+  options: { lockMode?: LockMode } = {},
+): Promise<Campaign> {
+  const campaign = await em.findOne(
+    Campaign,
+    { id: campaignId, organization: organizationId },
+    options.lockMode ? { lockMode: options.lockMode } : {},
+  );
+  if (!campaign) throw notFound('campaign', campaignId);
+  return campaign;
+}
+
+export function assertCampaignNotArchived(campaign: Campaign): void {
+  if (campaign.status === 'archived') {
+    throw new AppError('CAMPAIGN_ARCHIVED', `Campaign ${campaign.id} is archived and cannot be changed.`, { campaignId: campaign.id });
+  }
+}

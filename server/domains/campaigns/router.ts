@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import {
+  ZCampaign,
+  ZCampaignIdInput,
+  ZCampaignPage,
+  ZCreateCampaignInput,
+  ZListCampaignsInput,
+  ZUpdateCampaignInput,
+} from '../../../shared/schemas/campaigns.js';
+import { apiProcedure, router } from '../../trpc/trpc.js';
+import { archiveCampaign, pauseCampaign, resumeCampaign } from './change-campaign-status.js';
+import { createCampaign } from './create-campaign.js';
+import { deleteCampaign } from './delete-campaign.js';
+import { getCampaign } from './get-campaign.js';
+import { listCampaigns } from './list-campaigns.js';
+import { updateCampaign } from './update-campaign.js';
+
+const tags = ['Campaigns'];
+
+export const campaignsRouter = router({
+  create: apiProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/v1/campaigns', tags, summary: 'Create a campaign', description: 'Needs a script with a published version.' },
+      permission: 'campaigns:write',
+      successStatus: 201,
+      errors: ['SCRIPT_NOT_PUBLISHED', 'SCRIPT_ARCHIVED'],
+    })
+    .input(ZCreateCampaignInput)
+    .output(ZCampaign)
+    .mutation(({ ctx, input }) => createCampaign(ctx.em, ctx.auth.organizationId, input)),
+
+  list: apiProcedure
+    .meta({ openapi: { method: 'GET', path: '/v1/campaigns', tags, summary: 'List campaigns' }, permission: 'campaigns:read' })
+    .input(ZListCampaignsInput)
+    .output(ZCampaignPage)
+    .query(({ ctx, input }) => listCampaigns(ctx.em, ctx.auth.organizationId, input)),
+
+  get: apiProcedure
+    .meta({ openapi: { method: 'GET', path: '/v1/campaigns/{campaignId}', tags, summary: 'Get a campaign' }, permission: 'campaigns:read' })
+    .input(ZCampaignIdInput)
+    .output(ZCampaign)
+    .query(({ ctx, input }) => getCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+
+  update: apiProcedure
+    .meta({
+      openapi: { method: 'PATCH', path: '/v1/campaigns/{campaignId}', tags, summary: 'Update a campaign' },
+      permission: 'campaigns:write',
+      errors: ['CAMPAIGN_ARCHIVED', 'SCRIPT_NOT_PUBLISHED', 'SCRIPT_ARCHIVED'],
+    })
+    .input(ZUpdateCampaignInput)
+    .output(ZCampaign)
+    .mutation(({ ctx, input }) => updateCampaign(ctx.em, ctx.auth.organizationId, input)),
+
+  pause: apiProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/v1/campaigns/{campaignId}/pause', tags, summary: 'Pause a campaign' },
+      permission: 'campaigns:write',
+      errors: ['CAMPAIGN_ARCHIVED'],
+    })
+    .input(ZCampaignIdInput)
+    .output(ZCampaign)
+    .mutation(({ ctx, input }) => pauseCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+
+  resume: apiProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/v1/campaigns/{campaignId}/resume', tags, summary: 'Resume a paused campaign' },
+      permission: 'campaigns:write',
+      errors: ['CAMPAIGN_ARCHIVED'],
+    })
+    .input(ZCampaignIdInput)
+    .output(ZCampaign)
+    .mutation(({ ctx, input }) => resumeCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+
+  archive: apiProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/v1/campaigns/{campaignId}/archive', tags, summary: 'Archive a campaign (final)' },
+      permission: 'campaigns:write',
+    })
+    .input(ZCampaignIdInput)
+    .output(ZCampaign)
+    .mutation(({ ctx, input }) => archiveCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+
+  delete: apiProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/v1/campaigns/{campaignId}', tags, summary: 'Delete a campaign' },
+      permission: 'campaigns:write',
+      successStatus: 204,
+    })
+    .input(ZCampaignIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => deleteCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+});

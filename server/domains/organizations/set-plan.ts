@@ -1,0 +1,28 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MAX_CUSTOM_RATE_LIMIT_PER_MINUTE, type Plan, rateLimitFor } from '../../../shared/plans.js';
+import { Organization } from '../../entities/index.js';
+import { notFound, validationError } from '../../errors.js';
+
+export interface SetPlanInput {
+  organizationId: string;
+  plan: Plan;
+  /** Enterprise only: custom per-key requests per minute (1 to 10,000). */
+  rateLimitPerMinute?: number;
+}
+
+export async function setPlan(em: EntityManager, input: SetPlanInput): Promise<{ organization: Organization; rateLimitPerMinute: number }> {
+  if (input.rateLimitPerMinute !== undefined) {
+    if (input.plan !== 'enterprise') {
+      throw validationError([{ path: 'rateLimitPerMinute', message: 'a custom rate limit needs the enterprise plan' }]);
+    }
+    if (!Number.isInteger(input.rateLimitPerMinute) || input.rateLimitPerMinute < 1 || input.rateLimitPerMinute > MAX_CUSTOM_RATE_LIMIT_PER_MINUTE) {
+      throw validationError([{ path: 'rateLimitPerMinute', message: `must be an integer from 1 to ${MAX_CUSTOM_RATE_LIMIT_PER_MINUTE}` }]);
+    }
+  }
+  const organization = await em.findOne(Organization, { id: input.organizationId });
+  if (!organization) throw notFound('organization', input.organizationId);
+  organization.plan = input.plan;
+  organization.rateLimitPerMinute = input.plan === 'enterprise' ? (input.rateLimitPerMinute ?? organization.rateLimitPerMinute) : null;
+  await em.flush();
+  return { organization, rateLimitPerMinute: rateLimitFor(organization.plan, organization.rateLimitPerMinute ?? null) };
+}

@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCreateScriptInput, TScript } from '../../../shared/schemas/scripts.js';
+import { Script, ScriptVersion } from '../../entities/index.js';
+import { newId } from '../../lib/ids.js';
+import { loadProject } from '../projects/load-project.js';
+import { normalizeQuestions } from './questions.js';
+import { toScriptDto } from './serialize.js';
+
+/** A new script is a draft at version 1. */
+export async function createScript(em: EntityManager, organizationId: string, input: TCreateScriptInput): Promise<TScript> {
+  return em.transactional(async (tx) => {
+    const project = input.projectId ? await loadProject(tx, organizationId, input.projectId, 'projectId') : null;
+    const script = tx.create(Script, {
+      id: newId('scr'),
+      organization: organizationId,
+      project,
+      name: input.name,
+      description: input.description ?? null,
+      status: 'draft',
+      latestVersion: 1,
+      publishedVersion: null,
+      publishedAt: null,
+      archivedAt: null,
+      deletedAt: null,
+    });
+    const version = tx.create(ScriptVersion, {
+      id: crypto.randomUUID(),
+      script,
+      version: 1,
+      status: 'draft',
+      changelog: null,
+      systemPrompt: input.systemPrompt,
+      questions: normalizeQuestions(input.questions),
+      settings: input.settings ?? {},
+      publishedAt: null,
+    });
+    await tx.flush();
+    return toScriptDto(script, version);
+  });
+}

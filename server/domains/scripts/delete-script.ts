@@ -1,0 +1,29 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Campaign } from '../../entities/index.js';
+import { AppError } from '../../errors.js';
+import { loadScript } from './load-script.js';
+
+/**
+ * Refused (409 SCRIPT_IN_USE) while an active or paused campaign uses the script: a paused
+ * campaign can resume at any time. Otherwise the script disappears from the API; its row and
+ * versions stay so archived campaigns' sessions keep their pinned version.
+ */
+export async function deleteScript(em: EntityManager, organizationId: string, scriptId: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const script = await loadScript(tx, organizationId, scriptId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const users = await tx.find(
+      Campaign,
+      { script: script.id, status: { $in: ['active', 'paused'] } },
+      { fields: ['id'], limit: 10, orderBy: { createdAt: 'asc' } },
+    );
+    if (users.length > 0) {
+      throw new AppError('SCRIPT_IN_USE', `Script ${script.id} is used by ${users.length === 10 ? 'at least 10' : users.length} active or paused campaign(s); archive them first.`, {
+        scriptId: script.id,
+        campaignIds: users.map((campaign) => campaign.id),
+      });
+    }
+    script.deletedAt = new Date();
+    await tx.flush();
+  });
+}

@@ -1,0 +1,22 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SCRIPT_EXPORT_FORMAT, SCRIPT_EXPORT_FORMAT_VERSION, type TScriptExport } from '../../../shared/schemas/scripts.js';
+import { loadLatestVersion, loadScript } from './load-script.js';
+
+/** The newest version in the portable format that import accepts unchanged. */
+export async function exportScript(em: EntityManager, organizationId: string, scriptId: string): Promise<TScriptExport> {
+  const script = await loadScript(em, organizationId, scriptId);
+  const latest = await loadLatestVersion(em, script);
+  return {
+    format: SCRIPT_EXPORT_FORMAT,
+    formatVersion: SCRIPT_EXPORT_FORMAT_VERSION,
+    exportedAt: new Date().toISOString(),
+    source: { scriptId: script.id, version: latest.version },
+    script: {
+      name: script.name,
+      description: script.description ?? null,
+      systemPrompt: latest.systemPrompt,
+      questions: latest.questions,
+      settings: latest.settings,
+    },
+  };
+}

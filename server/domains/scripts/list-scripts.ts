@@ -1,0 +1,23 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Page } from '../../../shared/schemas/common.js';
+import type { TListScriptsInput, TScript } from '../../../shared/schemas/scripts.js';
+import { Script } from '../../entities/index.js';
+import { containsPattern, pageOf } from '../pagination.js';
+import { toScriptDtos } from './serialize.js';
+
+export async function listScripts(em: EntityManager, organizationId: string, input: TListScriptsInput): Promise<Page<TScript>> {
+  const where: FilterQuery<Script> = {
+    organization: organizationId,
+    deletedAt: null,
+    ...(input.projectId ? { project: input.projectId } : {}),
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.search ? { name: { $ilike: containsPattern(input.search) } } : {}),
+  };
+  const [scripts, total] = await em.findAndCount(Script, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: input.limit,
+    offset: input.offset,
+  });
+  return pageOf(await toScriptDtos(em, scripts), total, input.limit, input.offset);
+}

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { fileTypeFromFile } from 'file-type';
+import type { Page } from '../../../shared/schemas/common.js';
+import type { TScriptMedia } from '../../../shared/schemas/scripts.js';
+import { ScriptMedia } from '../../entities/index.js';
+import { AppError, notFound, validationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import type { UrlSigner } from '../../lib/signed-urls.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import { pageOf } from '../pagination.js';
+import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
+
+/** Signed media links stay valid this long, like the dashboard's audio links. */
+export const MEDIA_LINK_TTL_SECONDS = 3600;
+
+/** Accepted formats, recognised from the file's content (the client's Content-Type is not trusted). */
+const ACCEPTED_MEDIA: Record<string, { kind: 'image' | 'audio'; contentType: string }> = {
+  'image/png': { kind: 'image', contentType: 'image/png' },
+  'image/jpeg': { kind: 'image', contentType: 'image/jpeg' },
+  'image/gif': { kind: 'image', contentType: 'image/gif' },
+  'image/webp': { kind: 'image', contentType: 'image/webp' },
+  'audio/mpeg': { kind: 'audio', contentType: 'audio/mpeg' },
+  'audio/wav': { kind: 'audio', contentType: 'audio/wav' },
+  'audio/ogg': { kind: 'audio', contentType: 'audio/ogg' },
+  'audio/opus': { kind: 'audio', contentType: 'audio/ogg' },
+  'audio/mp4': { kind: 'audio', contentType: 'audio/mp4' },
+  'audio/x-m4a': { kind: 'audio', contentType: 'audio/mp4' },
+  'audio/aac': { kind: 'audio', contentType: 'audio/aac' },
+  'audio/flac': { kind: 'audio', contentType: 'audio/flac' },
+  // WebM is what browsers record; its signature cannot tell audio-only files apart.
+  'video/webm': { kind: 'audio', contentType: 'audio/webm' },
+};
+
+export const ACCEPTED_MEDIA_DESCRIPTION = 'images (PNG, JPEG, GIF, WebP) or audio (MP3, WAV, OGG/Opus, M4A/AAC, FLAC, WebM)';
+
+export interface MediaLimits {
+  maxImageBytes: number;
+  maxAudioBytes: number;
+}
+
+export interface UploadScriptMediaInput {
+  organizationId: string;
+  scriptId: string;
+  questionId?: string | undefined;
+  originalName: string;
+  /** The upload as received, on local disk; the caller removes it afterwards. */
+  uploadedFile: string;
+}
+
+function sanitizeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  return cleaned || 'file';
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export async function toScriptMediaDto(media: ScriptMedia, signer: UrlSigner): Promise<TScriptMedia> {
+  const link = await signer.signFileLink({ fileId: media.id, purpose: 'script_media' }, MEDIA_LINK_TTL_SECONDS);
+  return {
+    id: media.id,
+    scriptId: media.script.id,
+    questionId: media.questionId ?? null,
+    kind: media.kind,
+    contentType: media.contentType,
+    filename: media.filename,
+    size: media.sizeBytes,
+    sha256: media.sha256,
+    url: link.url,
+    urlExpiresAt: link.expiresAt.toISOString(),
+    createdAt: media.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Stores an image or audio file for a script (optionally for one of its questions). The type is
+ * recognised from the bytes and the size checked against its kind's limit before anything is
+ * stored; a failed insert removes the stored file again.
+ */
+export async function uploadScriptMedia(
+  em: EntityManager,
+  deps: { storage: FileStorage; signer: UrlSigner; limits: MediaLimits },
+  input: UploadScriptMediaInput,
+): Promise<TScriptMedia> {
+  const script = await loadScript(em, input.organizationId, input.scriptId);
+  assertNotArchived(script);
+
+  const detected = await fileTypeFromFile(input.uploadedFile);
+  const accepted = detected ? ACCEPTED_MEDIA[detected.mime] : undefined;
+  if (!accepted) {
+    throw validationError([{ path: 'file', message: `must be one of ${ACCEPTED_MEDIA_DESCRIPTION}` }], 'Unsupported media type.');
+  }
+  const size = (await stat(input.uploadedFile)).size;
+  const limit = accepted.kind === 'image' ? deps.limits.maxImageBytes : deps.limits.maxAudioBytes;
+  if (size > limit) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `${accepted.kind === 'image' ? 'Images' : 'Audio files'} may be at most ${limit} bytes.`, {
+      limitBytes: limit,
+      kind: accepted.kind,
+    });
+  }
+  if (input.questionId !== undefined) {
+    const latest = await loadLatestVersion(em, script);
+    if (!latest.questions.some((question) => question.id === input.questionId)) {
+      throw validationError([{ path: 'questionId', message: 'is not a question of the newest script version' }]);
+    }
+  }
+
+  const id = newId('fil');
+  const storageKey = `script-media/${input.organizationId}/${id}`;
+  const sha256 = await sha256Of(input.uploadedFile);
+  await deps.storage.put(storageKey, createReadStream(input.uploadedFile));
+  try {
+    const media = em.create(ScriptMedia, {
+      id,
+      organization: input.organizationId,
+      script,
+      questionId: input.questionId ?? null,
+      kind: accepted.kind,
+      contentType: accepted.contentType,
+      filename: sanitizeFilename(input.originalName),
+      sizeBytes: size,
+      sha256,
+      storageKey,
+    });
+    await em.flush();
+    return await toScriptMediaDto(media, deps.signer);
+  } catch (error) {
+    await deps.storage.delete(storageKey);
+    throw error;
+  }
+}
+
+export async function listScriptMedia(
+  em: EntityManager,
+  signer: UrlSigner,
+  organizationId: string,
+  input: { scriptId: string; limit: number; offset: number },
+): Promise<Page<TScriptMedia>> {
+  const script = await loadScript(em, organizationId, input.scriptId);
+  const [media, total] = await em.findAndCount(
+    ScriptMedia,
+    { script: script.id },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: input.offset },
+  );
+  return pageOf(await Promise.all(media.map((item) => toScriptMediaDto(item, signer))), total, input.limit, input.offset);
+}
+
+/** Removes the record, then the stored bytes (a leftover file is harmless; a dangling record is not). */
+export async function deleteScriptMedia(
+  em: EntityManager,
+  storage: FileStorage,
+  organizationId: string,
+  input: { scriptId: string; mediaId: string },
+): Promise<void> {
+  const script = await loadScript(em, organizationId, input.scriptId);
+  const media = await em.findOne(ScriptMedia, { id: input.mediaId, script: script.id, organization: organizationId });
+  if (!media) throw notFound('media', input.mediaId);
+  await em.remove(media).flush();
+  await storage.delete(media.storageKey);
+}
+
+/** For the signed-link download route: the record behind a verified token. */
+export async function findScriptMediaForDownload(em: EntityManager, mediaId: string): Promise<ScriptMedia | null> {
+  return em.findOne(ScriptMedia, { id: mediaId, script: { deletedAt: null } });
+}

@@ -1,0 +1,38 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TScript, TUpdateScriptInput } from '../../../shared/schemas/scripts.js';
+import { loadProject } from '../projects/load-project.js';
+import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
+import { normalizeQuestions } from './questions.js';
+import { toScriptDto } from './serialize.js';
+import { openDraftVersion } from './open-draft-version.js';
+
+/**
+ * name, description and projectId change in place. Versioned content (systemPrompt, questions,
+ * settings) edits the open draft, or, when the newest version is published, opens version n+1
+ * as a draft so the published version that campaigns use never changes.
+ */
+export async function updateScript(em: EntityManager, organizationId: string, input: TUpdateScriptInput): Promise<TScript> {
+  return em.transactional(async (tx) => {
+    const script = await loadScript(tx, organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    assertNotArchived(script);
+    if (input.name !== undefined) script.name = input.name;
+    if (input.description !== undefined) script.description = input.description;
+    if (input.projectId !== undefined) {
+      script.project = input.projectId === null ? null : await loadProject(tx, organizationId, input.projectId, 'projectId');
+    }
+
+    let latest = await loadLatestVersion(tx, script);
+    const changesContent = input.systemPrompt !== undefined || input.questions !== undefined || input.settings !== undefined;
+    if (changesContent) {
+      if (latest.status === 'published') latest = openDraftVersion(tx, script, latest, null);
+      if (input.systemPrompt !== undefined) latest.systemPrompt = input.systemPrompt;
+      if (input.questions !== undefined) latest.questions = normalizeQuestions(input.questions);
+      if (input.settings !== undefined) latest.settings = input.settings;
+    }
+    // The script row's updatedAt reflects any change, content included.
+    script.updatedAt = new Date();
+    await tx.flush();
+    return toScriptDto(script, latest);
+  });
+}

@@ -1,0 +1,91 @@
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { normalizePath } from 'trpc-to-openapi';
+import { AppError } from '../errors.js';
+import type { AppServices } from '../services.js';
+import { appRouter } from '../trpc/app-router.js';
+import { createContext } from '../trpc/context.js';
+import { authenticateRequests } from './authenticate.js';
+import { docsRoutes } from './docs.js';
+import { buildOpenApiDocument } from './openapi-document.js';
+import { createRestHandler, RestRoutes } from './rest-adapter.js';
+import { scriptMediaOpenApiPaths, scriptMediaRoutes } from './script-media-routes.js';
+import { errorHandler } from './write-error.js';
+
+export const API_VERSION = '1.0.0';
+
+/** What `/healthz` reports: ready once migrations ran and, where this process runs one, the worker is up. */
+export interface Readiness {
+  isReady(): boolean;
+}
+
+const API_PREFIXES = ['/v1', '/api', '/trpc'];
+
+/** The Express application: public routes, then authentication, then REST, tRPC and plain routes. */
+export function createApp(services: AppServices, readiness: Readiness): Express {
+  const { config, logger } = services;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+
+  const routes = new RestRoutes(appRouter);
+  routes.addPlainRoute('POST', '/v1/scripts/{scriptId}/media');
+  const media = scriptMediaRoutes(services);
+  const openApiDocument = buildOpenApiDocument({
+    router: appRouter,
+    publicUrl: config.publicUrl,
+    version: API_VERSION,
+    extraPaths: scriptMediaOpenApiPaths,
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    const databaseUp = await services.orm.em
+      .fork()
+      .getConnection()
+      .execute('select 1')
+      .then(() => true)
+      .catch(() => false);
+    if (readiness.isReady() && databaseUp) {
+      res.json({ status: 'ok' });
+    } else {
+      res.status(503).json({
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is starting or its database is unreachable.', details: { databaseUp } },
+      });
+    }
+  });
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use(docsRoutes());
+  app.use(media.download);
+
+  app.use(API_PREFIXES, authenticateRequests(services));
+  app.use(['/v1', '/api'], express.json({ limit: config.jsonBodyLimitBytes, strict: true }));
+  app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res), logger }));
+  app.use(media.upload);
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => createContext(services, req, res),
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof AppError)) {
+          logger.error({ err: error.cause ?? error, path }, 'unexpected error');
+        }
+      },
+    }),
+  );
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const path = normalizePath(req.path);
+    const allowed = routes.allowedMethods(path);
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
+      next(new AppError('METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}.`, { allowed }, { Allow: allowed.join(', ') }));
+      return;
+    }
+    next(new AppError('RESOURCE_NOT_FOUND', `No route ${req.method} ${req.path}.`));
+  });
+  app.use(errorHandler(logger));
+  return app;
+}

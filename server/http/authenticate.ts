@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NextFunction, Request, Response } from 'express';
+import { rateLimitFor } from '../../shared/plans.js';
+import { authenticateApiKey } from '../domains/api-keys/authenticate-api-key.js';
+import { AppError } from '../errors.js';
+import { consumeRateLimit, rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
+import type { AppServices } from '../services.js';
+
+function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * API authentication and the per-key rate limit, in front of every `/v1`, `/api` and `/trpc`
+ * route. Requests without a valid key are counted per client address (so key guessing and
+ * floods are bounded too) and answered 401.
+ */
+export function authenticateRequests(services: AppServices) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const em = services.orm.em.fork() as EntityManager;
+      const presented = bearerToken(req);
+      const key = presented ? await authenticateApiKey(em, presented) : undefined;
+      if (!key) {
+        const state = await consumeRateLimit(em, `ip:${req.ip ?? 'unknown'}`, services.config.rateLimitAnonymousPerMinute);
+        setRateLimitHeaders(res, state);
+        if (state.exceeded) throw rateLimitedError(state);
+        throw new AppError(
+          'INVALID_API_KEY',
+          presented
+            ? 'The API key is invalid, expired or revoked.'
+            : 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".',
+        );
+      }
+      const state = await consumeRateLimit(em, `key:${key.apiKeyId}`, rateLimitFor(key.plan, key.customRateLimit));
+      setRateLimitHeaders(res, state);
+      if (state.exceeded) throw rateLimitedError(state);
+      req.auth = { kind: 'api_key', organizationId: key.organizationId, apiKeyId: key.apiKeyId, permissions: key.permissions };
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,128 @@
+import type { AnyRouter } from '@trpc/server';
+import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.js';
+import { ZErrorEnvelope } from '../../shared/schemas/common.js';
+import type { AppMeta } from '../trpc/trpc.js';
+
+type JsonObject = Record<string, any>;
+
+const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+interface OperationFacts {
+  permission?: string;
+  successStatus: number;
+  errors: ErrorCode[];
+}
+
+function errorResponse(codes: ErrorCode[], extraHeaders: JsonObject = {}): JsonObject {
+  return {
+    description: codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].description}`).join('\n\n'),
+    headers: { ...RATE_LIMIT_HEADERS, ...extraHeaders },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+/**
+ * trpc-to-openapi documents every success as 200 and uses its own error schema. Our handler
+ * answers 201/204 and the spec's envelope, so each operation's responses are rewritten from the
+ * procedure meta: the real success status, and one response per error status it can return.
+ */
+function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: string, path: string): void {
+  const success = operation.responses?.['200'] ?? operation.responses?.[String(facts.successStatus)];
+  const responses: JsonObject = {};
+  if (facts.successStatus === 204) {
+    responses['204'] = { description: 'No content', headers: RATE_LIMIT_HEADERS };
+  } else {
+    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...RATE_LIMIT_HEADERS } };
+  }
+
+  const hasBody = method !== 'get' && method !== 'delete';
+  const hasPathParams = path.includes('{');
+  const codes: ErrorCode[] = ['INVALID_REQUEST', 'INVALID_API_KEY', 'INSUFFICIENT_PERMISSIONS'];
+  if (hasPathParams || facts.errors.length > 0 || hasBody) codes.push('RESOURCE_NOT_FOUND');
+  if (hasBody) codes.push('VALIDATION_ERROR');
+  codes.push(...facts.errors, 'RATE_LIMITED', 'INTERNAL_ERROR');
+
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = errorResponse(
+      statusCodes,
+      status === 429 ? { 'Retry-After': { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer' } } } : {},
+    );
+  }
+  operation.responses = responses;
+  if (facts.permission) {
+    operation['x-permission'] = facts.permission;
+    operation.description = [operation.description, `Requires the \`${facts.permission}\` permission.`].filter(Boolean).join('\n\n');
+  }
+}
+
+export interface OpenApiDocumentOptions {
+  router: AnyRouter;
+  publicUrl: string;
+  version: string;
+  /** Operations served by plain Express routes (multipart uploads and the like). */
+  extraPaths?: ZodOpenApiPathsObject;
+}
+
+export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObject {
+  const factsByOperationId = new Map<string, OperationFacts>();
+  forEachOpenApiProcedure(options.router._def.procedures, ({ path, meta }) => {
+    const appMeta = meta as AppMeta;
+    factsByOperationId.set(appMeta.openapi?.operationId ?? path.replace(/\./g, '-'), {
+      permission: appMeta.permission,
+      successStatus: appMeta.successStatus ?? 200,
+      errors: appMeta.errors ?? [],
+    });
+  });
+
+  const document = generateOpenApiDocument(options.router, {
+    title: 'Interview Service API',
+    version: options.version,
+    description:
+      'AI-led interviews: scripts, campaigns, invites, sessions, transcripts and insights. Every request needs `Authorization: Bearer <API_KEY>`. Errors use one envelope: `{"error": {"code", "message", "details"}}`.',
+    baseUrl: options.publicUrl,
+    securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `isk_live_…`, created with the admin CLI.' } },
+    paths: options.extraPaths,
+    defs: { Error: ZErrorEnvelope },
+  }) as JsonObject;
+
+  for (const [path, item] of Object.entries(document.paths ?? {}) as [string, JsonObject][]) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const facts = factsByOperationId.get(operation.operationId) ?? {
+        permission: operation['x-permission'],
+        successStatus: Number(Object.keys(operation.responses ?? {}).find((status) => status.startsWith('2')) ?? 200),
+        errors: (operation['x-error-codes'] as ErrorCode[] | undefined) ?? [],
+      };
+      delete operation['x-error-codes'];
+      operation.security ??= [{ ApiKey: [] }];
+      rewriteResponses(operation, facts, method, path);
+    }
+  }
+
+  const schemas: JsonObject = document.components?.schemas ?? {};
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  document.components = {
+    ...document.components,
+    schemas,
+    headers: {
+      'X-RateLimit-Limit': { description: "Requests allowed per minute for this API key's plan.", schema: { type: 'integer' } },
+      'X-RateLimit-Remaining': { description: 'Requests left in the current one-minute window.', schema: { type: 'integer' } },
+      'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends.', schema: { type: 'integer' } },
+    },
+  };
+  return document;
+}

@@ -1,0 +1,51 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
+/** What a signed link may open. The purpose is checked so a link for one kind of file never opens another. */
+export type SignedFilePurpose = 'script_media';
+
+export interface SignedFileClaims {
+  fileId: string;
+  purpose: SignedFilePurpose;
+}
+
+export interface SignedLink {
+  url: string;
+  expiresAt: Date;
+}
+
+/**
+ * Signed download links (HS256 JWS via jose): the link itself is the credential, valid for a
+ * fixed time, so browsers and audio players can fetch files without an API key.
+ */
+export class UrlSigner {
+  readonly #key: Uint8Array;
+  readonly #publicUrl: string;
+
+  constructor(secret: string, publicUrl: string) {
+    this.#key = new TextEncoder().encode(secret);
+    this.#publicUrl = publicUrl;
+  }
+
+  async signFileLink(claims: SignedFileClaims, validForSeconds: number, now = new Date()): Promise<SignedLink> {
+    const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + validForSeconds * 1000);
+    const token = await new SignJWT({ pur: claims.purpose })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.fileId)
+      .setIssuedAt(Math.floor(now.getTime() / 1000))
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.#key);
+    return { url: `${this.#publicUrl}/files/${token}`, expiresAt };
+  }
+
+  /** Undefined for anything forged, expired or malformed. */
+  async verifyFileToken(token: string): Promise<SignedFileClaims | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || payload.pur !== 'script_media') return undefined;
+      return { fileId: payload.sub, purpose: payload.pur };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import { startWorker, type RunningWorker } from '../worker/worker.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import { openRuntime } from './runtime.js';
+
+type Role = 'all' | 'api' | 'worker';
+
+function roleFromArgs(args: string[]): Role {
+  const flag = args.find((arg) => arg.startsWith('--role='));
+  const role = flag?.slice('--role='.length) ?? 'all';
+  if (role !== 'all' && role !== 'api' && role !== 'worker') throw new ConfigError(`Unknown --role=${role}; use all, api or worker.`);
+  return role;
+}
+
+/** How long in-flight requests may take to finish after SIGTERM before connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const role = roleFromArgs(process.argv.slice(2));
+  const logger = createLogger(config.logLevel);
+  const runtime = await openRuntime(config, logger);
+
+  let ready = false;
+  let worker: RunningWorker | undefined;
+  let server: Server | undefined;
+
+  if (role !== 'api') worker = await startWorker(runtime.services, runtime.databaseUrl);
+  if (role !== 'worker') {
+    const app = createApp(runtime.services, { isReady: () => ready });
+    server = await new Promise<Server>((resolve, reject) => {
+      const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ port, publicUrl: config.publicUrl, role }, `interview service listening on http://localhost:${port}`);
+  }
+  ready = true;
+  if (role === 'worker') logger.info('worker running');
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    ready = false;
+    logger.info({ signal }, 'shutting down');
+    const forceExit = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 20_000);
+    forceExit.unref();
+    try {
+      if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server.closeIdleConnections();
+        const cut = setTimeout(() => server!.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await closed;
+        clearTimeout(cut);
+      }
+      await worker?.stop();
+      await runtime.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Response } from 'express';
+import { AppError } from '../errors.js';
+
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+export interface RateLimitState {
+  limit: number;
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  remaining: number;
+  /** Unix seconds at which the current window ends. */
+  resetAt: number;
+  exceeded: boolean;
+}
+
+/**
+ * Counts one request against `bucket` in the current one-minute window with a single atomic
+ * upsert, so any number of processes share the same budget. Windows are aligned to the minute
+ * by the database clock, the same for every process.
+ */
+export async function consumeRateLimit(em: EntityManager, bucket: string, limit: number): Promise<RateLimitState> {
+  const rows = await em.execute<{ count: number; window_start: string }[]>(
+    `insert into rate_limit_counters (bucket, window_start, count)
+     values (?, date_trunc('minute', clock_timestamp()), 1)
+     on conflict (bucket, window_start) do update set count = rate_limit_counters.count + 1
+     returning count, extract(epoch from window_start)::bigint as window_start`,
+    [bucket],
+  );
+  const row = rows[0]!;
+  const count = Number(row.count);
+  return {
+    limit,
+    count,
+    remaining: Math.max(0, limit - count),
+    resetAt: Number(row.window_start) + RATE_LIMIT_WINDOW_SECONDS,
+    exceeded: count > limit,
+  };
+}
+
+export function setRateLimitHeaders(res: Response, state: RateLimitState): void {
+  res.setHeader('X-RateLimit-Limit', String(state.limit));
+  res.setHeader('X-RateLimit-Remaining', String(state.remaining));
+  res.setHeader('X-RateLimit-Reset', String(state.resetAt));
+}
+
+export function rateLimitedError(state: RateLimitState, nowSeconds = Date.now() / 1000): AppError {
+  const retryAfter = Math.max(1, Math.ceil(state.resetAt - nowSeconds));
+  return new AppError(
+    'RATE_LIMITED',
+    `Rate limit of ${state.limit} requests per minute exceeded. Retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+    { limit: state.limit, retryAfter },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+/** Old windows are useless after they end; the worker deletes them periodically. */
+export async function purgeExpiredRateLimitWindows(em: EntityManager): Promise<number> {
+  const rows = await em.execute<{ count: string }[]>(
+    `with deleted as (delete from rate_limit_counters where window_start < now() - interval '2 minutes' returning 1)
+     select count(*) as count from deleted`,
+  );
+  return Number(rows[0]?.count ?? 0);
+}

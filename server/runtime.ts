@@ -1,0 +1,46 @@
+import type { Config } from './config.js';
+import { openEmbeddedPostgres } from './db/embedded-postgres.js';
+import { migrateDatabase } from './db/migrate.js';
+import { createOrm, type Orm } from './db/orm.js';
+import type { Logger } from './logger.js';
+import { type AppServices, createServices } from './services.js';
+
+/** A process's connection to its database, migrated and ready, with the services built on it. */
+export interface Runtime {
+  databaseUrl: string;
+  orm: Orm;
+  services: AppServices;
+  /** Closes the ORM pool, then stops the embedded cluster if this process started it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured database (DATABASE_URL, or the embedded cluster under DATA_DIR, started
+ * or attached to), applies migrations and builds the services. Shared by the server, the worker
+ * and the admin CLI so they always see the same database.
+ */
+export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const database = config.databaseUrl
+    ? { url: config.databaseUrl, stop: async () => undefined }
+    : await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
+  let orm: Orm | undefined;
+  try {
+    orm = await createOrm({ url: database.url, poolSize: config.databasePoolSize, logger });
+    await migrateDatabase(orm, database.url, logger);
+    const services = await createServices(config, orm, logger);
+    const openedOrm = orm;
+    return {
+      databaseUrl: database.url,
+      orm,
+      services,
+      async close() {
+        await openedOrm.close(true);
+        await database.stop();
+      },
+    };
+  } catch (error) {
+    await orm?.close(true).catch(() => undefined);
+    await database.stop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from './config.js';
+import type { Orm } from './db/orm.js';
+import { UrlSigner } from './lib/signed-urls.js';
+import type { Logger } from './logger.js';
+import type { FileStorage } from './storage/file-storage.js';
+import { LocalDiskStorage } from './storage/local-disk-storage.js';
+
+/** Long-lived collaborators shared by HTTP handlers and jobs; built once per process. */
+export interface AppServices {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  storage: FileStorage;
+  signer: UrlSigner;
+}
+
+export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
+  const secret = config.signingSecret ?? (await loadOrCreateSigningSecret(orm.em.fork() as EntityManager));
+  return {
+    config,
+    orm,
+    logger,
+    storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+    signer: new UrlSigner(secret, config.publicUrl),
+  };
+}
+
+/**
+ * Without SIGNING_SECRET, the first process generates a secret and stores it in the database,
+ * so every API process and worker signs and verifies links with the same key.
+ */
+async function loadOrCreateSigningSecret(em: EntityManager): Promise<string> {
+  const candidate = randomBytes(32).toString('base64url');
+  await em.execute(`insert into app_secrets (name, value, created_at) values ('url_signing', ?, now()) on conflict (name) do nothing`, [
+    candidate,
+  ]);
+  const rows = await em.execute<{ value: string }[]>(`select value from app_secrets where name = 'url_signing'`);
+  return rows[0]!.value;
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { FileNotFoundError, type FileStorage } from './file-storage.js';
+
+/** Files under `<DATA_DIR>/files/<key>`; writes go to a temporary name first, then rename. */
+export class LocalDiskStorage implements FileStorage {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = path.resolve(root);
+  }
+
+  #pathOf(key: string): string {
+    if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+      throw new Error(`Invalid storage key: ${key}`);
+    }
+    return path.join(this.#root, key);
+  }
+
+  async put(key: string, content: Readable): Promise<{ size: number }> {
+    const target = this.#pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
+    try {
+      await pipeline(content, createWriteStream(temporary, { flags: 'wx' }));
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size: (await stat(target)).size };
+  }
+
+  async open(key: string): Promise<Readable> {
+    const file = this.#pathOf(key);
+    try {
+      await stat(file);
+    } catch {
+      throw new FileNotFoundError(key);
+    }
+    return createReadStream(file);
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.#pathOf(key), { force: true });
+  }
+}

@@ -1,0 +1,51 @@
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { ErrorCode } from '../../shared/error-codes.js';
+import type { Permission } from '../../shared/permissions.js';
+import { AppError, describeError } from '../errors.js';
+import type { ApiKeyAuth, Context } from './context.js';
+
+/**
+ * Procedure metadata: the REST route (trpc-to-openapi), the permission the caller needs, the
+ * success status when it is not 200, and the domain errors the operation can raise beyond the
+ * common ones (for the OpenAPI document).
+ */
+export type AppMeta = OpenApiMeta & {
+  permission?: Permission;
+  successStatus?: 201 | 204;
+  errors?: ErrorCode[];
+};
+
+const t = initTRPC
+  .context<Context>()
+  .meta<AppMeta>()
+  .create({
+    // `/trpc` clients get the same code, message and details as REST clients, and never a stack.
+    errorFormatter({ shape, error, input }) {
+      const described = describeError(error, { rawInput: input, source: 'body' });
+      const { stack: _stack, ...data } = shape.data;
+      return {
+        ...shape,
+        message: described.body.error.message,
+        data: { ...data, httpStatus: described.status, appCode: described.body.error.code, details: described.body.error.details },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * Every API operation: requires an authenticated caller holding the permission named in the
+ * procedure's meta. A procedure without a permission is refused at startup (see
+ * `assertEveryProcedureHasPermission`), so an operation cannot be left open by omission.
+ */
+export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+  if (!ctx.auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
+  const permission = meta?.permission;
+  if (!permission) throw new AppError('INTERNAL_ERROR', 'Operation has no permission configured.');
+  if (!ctx.auth.permissions.includes(permission)) {
+    throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${permission} permission.`, { required: permission });
+  }
+  return next({ ctx: { ...ctx, auth: ctx.auth as ApiKeyAuth } });
+});
