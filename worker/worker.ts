@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { graphileLogger } from '../server/db/migrate.js';
+import type { AppServices } from '../server/services.js';
+import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
+import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
+
+const HEARTBEAT_SECONDS = 30;
+
+/** Every task, named `entity__action` after its file. */
+export function createTaskList(services: AppServices): TaskList {
+  return {
+    maintenance__purge_rate_limits: purgeRateLimitsTask(services),
+    maintenance__recover_stale_locks: recoverStaleLocksTask(services),
+  };
+}
+
+export const CRONTAB = [
+  '*/5 * * * * maintenance__purge_rate_limits ?max=1',
+  '* * * * * maintenance__recover_stale_locks ?max=1',
+].join('\n');
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * The graphile-worker runner plus its liveness heartbeat. Shutdown (`stop`) lets running jobs
+ * finish, then removes this process's heartbeat so its ids read as gone.
+ */
+export async function startWorker(services: AppServices, connectionString: string): Promise<RunningWorker> {
+  const processId = randomUUID();
+  const em = () => services.orm.em.fork() as EntityManager;
+  const workerIds = new Set<string>();
+
+  const beat = async () => {
+    await em().execute(
+      `insert into worker_processes (id, worker_ids, started_at, last_seen_at) values (?, ?::jsonb, now(), now())
+       on conflict (id) do update set worker_ids = excluded.worker_ids, last_seen_at = now()`,
+      [processId, JSON.stringify([...workerIds])],
+    );
+  };
+
+  await recoverStaleLocks(em());
+  // Listen before run(): its workers are created (and announced) before it resolves.
+  const events: WorkerEvents = new EventEmitter();
+  events.on('worker:create', ({ worker }) => {
+    workerIds.add(worker.workerId);
+    void beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
+  });
+  const runner: Runner = await run({
+    events,
+    connectionString,
+    concurrency: services.config.workerConcurrency,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger: graphileLogger(services.logger),
+    taskList: createTaskList(services),
+    parsedCronItems: parseCrontab(CRONTAB),
+  });
+  await beat();
+  const heartbeat = setInterval(() => {
+    beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
+  }, HEARTBEAT_SECONDS * 1000);
+  heartbeat.unref();
+
+  return {
+    async stop() {
+      clearInterval(heartbeat);
+      await runner.stop();
+      await em().execute(`delete from worker_processes where id = ?`, [processId]).catch(() => undefined);
+    },
+  };
+}
