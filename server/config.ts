@@ -13,9 +13,20 @@ const ZByteSize = z
     return Math.floor(Number(match[1]) * factor);
   });
 
-const ZBooleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+/**
+ * Which proxies may set X-Forwarded-For/-Proto: `false` (none), `true` (exactly one hop in front),
+ * a hop count, or Express's comma-separated addresses/subnets (`loopback`, `10.0.0.0/8`). Never
+ * "trust everything": that would let any client choose its own address for the per-IP limits.
+ */
+const ZTrustProxy = z
+  .string()
+  .trim()
+  .transform((value): false | number | string[] => {
+    if (value === 'false' || value === '0') return false;
+    if (value === 'true') return 1;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value.split(',').map((part) => part.trim()).filter(Boolean);
+  });
 
 /**
  * Every environment variable the service reads. The README's configuration table mirrors
@@ -40,7 +51,7 @@ const ZEnvironment = z.object({
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  TRUST_PROXY: ZBooleanFlag.default(false),
+  TRUST_PROXY: ZTrustProxy.default(false),
 });
 
 export type Environment = z.input<typeof ZEnvironment>;
@@ -66,7 +77,8 @@ export interface Config {
   workerConcurrency: number;
   /** 0 picks a free port the first time the embedded cluster starts. */
   embeddedPostgresPort: number;
-  trustProxy: boolean;
+  /** Express `trust proxy` value (see ZTrustProxy). */
+  trustProxy: false | number | string[];
 }
 
 export class ConfigError extends Error {}

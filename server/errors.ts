@@ -80,13 +80,50 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  int: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  date: 'a date',
+};
+
+function sizeMessage(issue: core.$ZodIssueTooBig | core.$ZodIssueTooSmall): string {
+  const big = issue.code === 'too_big';
+  const bound = String(big ? (issue as core.$ZodIssueTooBig).maximum : (issue as core.$ZodIssueTooSmall).minimum);
+  const comparison = issue.inclusive === false ? (big ? 'less than' : 'greater than') : big ? 'at most' : 'at least';
+  if (issue.origin === 'string') return `must be ${comparison} ${bound} characters`;
+  if (issue.origin === 'array' || issue.origin === 'set') return `must have ${comparison} ${bound} items`;
+  return `must be ${comparison} ${bound}`;
+}
+
+/** Our own schema messages are kept; zod's generic ones are rephrased as "must …" sentences. */
 function issueMessage(issue: core.$ZodIssue, missing: boolean): string {
   if (missing) return 'is required';
-  if (issue.code === 'invalid_type') return `must be ${issue.expected === 'int' ? 'an integer' : `of type ${issue.expected}`}`;
-  if (issue.code === 'invalid_value') return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-  if (issue.code === 'too_small' && issue.origin === 'number') return `must be at least ${String(issue.minimum)}`;
-  if (issue.code === 'too_big' && issue.origin === 'number') return `must be at most ${String(issue.maximum)}`;
-  return issue.message.replace(/^Invalid input: /, '');
+  if (!/^(Invalid|Too (big|small))/.test(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_big':
+    case 'too_small':
+      return sizeMessage(issue);
+    case 'invalid_key':
+      return issue.issues[0] ? issueMessage(issue.issues[0], false) : 'is not a valid key';
+    case 'invalid_union': {
+      const expected = issue.errors.flat().flatMap((branch) => (branch.code === 'invalid_type' ? [TYPE_NAMES[branch.expected] ?? branch.expected] : []));
+      const names = [...new Set(expected)];
+      if (names.length === 0) return 'is not valid';
+      return `must be ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`}`;
+    }
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
 }
 
 /** Where a procedure's raw input came from: the split between 400 and 422 depends on it. */
@@ -132,6 +169,8 @@ export interface DescribedError {
 export interface DescribeErrorContext {
   rawInput?: unknown;
   source?: InputSource;
+  /** Input keys that came from the URL path: a bad one means the resource does not exist. */
+  pathParams?: readonly string[];
 }
 
 /** Turns anything thrown into the envelope and status of the spec. Never exposes internals. */
@@ -165,6 +204,10 @@ function toAppError(error: unknown, context: DescribeErrorContext): AppError {
   if (error instanceof TRPCError) {
     if (error.cause instanceof AppError) return error.cause;
     if (error.code === 'BAD_REQUEST' && error.cause instanceof ZodError) {
+      const pathParams = context.pathParams ?? [];
+      if (error.cause.issues.some((issue) => pathParams.includes(String(issue.path[0])))) {
+        return new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
+      }
       return errorFromZod(error.cause, context.rawInput, context.source ?? 'body');
     }
     const generic = GENERIC_BY_TRPC_CODE[error.code];

@@ -38,7 +38,6 @@ async function main(): Promise<void> {
     logger.info({ port, publicUrl: config.publicUrl, role }, `interview service listening on http://localhost:${port}`);
   }
   ready = true;
-  if (role === 'worker') logger.info('worker running');
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

@@ -61,6 +61,10 @@ export async function startWorker(services: AppServices, connectionString: strin
     parsedCronItems: parseCrontab(CRONTAB),
   });
   await beat();
+  services.logger.info(
+    { concurrency: services.config.workerConcurrency, tasks: Object.keys(createTaskList(services)) },
+    'worker started',
+  );
   const heartbeat = setInterval(() => {
     beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
   }, HEARTBEAT_SECONDS * 1000);

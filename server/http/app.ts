@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 import { appRouter } from '../trpc/app-router.js';
 import { createContext } from '../trpc/context.js';
+import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests } from './authenticate.js';
 import { docsRoutes } from './docs.js';
 import { buildOpenApiDocument } from './openapi-document.js';
@@ -29,6 +30,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
+  assertEveryProcedureHasPermission(appRouter);
   const routes = new RestRoutes(appRouter);
   routes.addPlainRoute('POST', '/v1/scripts/{scriptId}/media');
   const media = scriptMediaRoutes(services);

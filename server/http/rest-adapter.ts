@@ -7,6 +7,8 @@ import type { Context } from '../trpc/context.js';
 import type { AppMeta } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
 
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 interface RestRoute {
   method: string;
   pathPattern: RegExp;
@@ -60,8 +62,8 @@ export class RestRoutes {
 
   /** Methods some route serves on this path: the `Allow` header of a 405. */
   allowedMethods(path: string): string[] {
-    const all = [...this.#routes, ...this.#plainRoutes];
-    return [...new Set(all.filter((route) => route.pathPattern.test(path)).map((route) => route.method))];
+    const served = new Set([...this.#routes, ...this.#plainRoutes].filter((route) => route.pathPattern.test(path)).map((route) => route.method));
+    return METHOD_ORDER.filter((method) => served.has(method));
   }
 }
 
@@ -119,6 +121,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     const { route } = matched;
     const source: InputSource = req.method === 'GET' || req.method === 'DELETE' ? 'query' : 'body';
     let rawInput: unknown;
+    const pathParams = Object.keys(matched.pathParams);
     try {
       rawInput = rawInputOf(req, source, decodePathParams(matched.pathParams));
       const caller = createCaller(createContext(req, res));
@@ -128,7 +131,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (status === 204) res.status(204).end();
       else res.status(status).json(data);
     } catch (error) {
-      const described = describeError(error, { rawInput, source });
+      const described = describeError(error, { rawInput, source, pathParams });
       if (described.unexpected) {
         logger.error({ err: error instanceof Error && error.cause ? error.cause : error, route: route.procedurePath }, 'unexpected error');
       }

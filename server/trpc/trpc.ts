@@ -38,7 +38,7 @@ export const createCallerFactory = t.createCallerFactory;
 /**
  * Every API operation: requires an authenticated caller holding the permission named in the
  * procedure's meta. A procedure without a permission is refused at startup (see
- * `assertEveryProcedureHasPermission`), so an operation cannot be left open by omission.
+ * `assertEveryProcedureHasPermission`, run by createApp), so an operation cannot be left open by omission.
  */
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   if (!ctx.auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
@@ -47,5 +47,14 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   if (!ctx.auth.permissions.includes(permission)) {
     throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${permission} permission.`, { required: permission });
   }
-  return next({ ctx: { ...ctx, auth: ctx.auth as ApiKeyAuth } });
+  // Each procedure gets its own unit of work, even when /trpc batches calls in one request.
+  return next({ ctx: { ...ctx, auth: ctx.auth as ApiKeyAuth, em: ctx.em.fork() } });
 });
+
+/** Refuses to start with a procedure that declares no permission, so none is left open by omission. */
+export function assertEveryProcedureHasPermission(appRouter: { _def: { procedures: Record<string, unknown> } }): void {
+  const missing = Object.entries(appRouter._def.procedures)
+    .filter(([, procedure]) => !(procedure as { _def: { meta?: AppMeta } })._def.meta?.permission)
+    .map(([path]) => path);
+  if (missing.length > 0) throw new Error(`Procedures without a permission: ${missing.join(', ')}`);
+}

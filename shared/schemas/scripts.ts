@@ -124,6 +124,13 @@ export const ZScriptSettings = z
   .meta({ id: 'ScriptSettings' });
 export type TScriptSettings = z.infer<typeof ZScriptSettings>;
 
+/** In updates, settings are a merge patch: given keys replace, `null` removes a key. */
+export const ZScriptSettingsPatch = z.strictObject({
+  maxFollowUps: ZScriptSettings.shape.maxFollowUps.unwrap().nullable().optional(),
+  language: ZLanguageTag.nullable().optional(),
+  voice: ZScriptSettings.shape.voice.unwrap().nullable().optional(),
+});
+
 const ZScriptDescription = z.string().max(1000, 'must be at most 1000 characters');
 const ZSystemPrompt = z
   .string()
@@ -182,7 +189,7 @@ export type TCreateScriptInput = z.infer<typeof ZCreateScriptInput>;
 /**
  * Partial update. name, description and projectId change the script in place. systemPrompt,
  * questions and settings are versioned content: on a published script they open a new draft
- * version; on a draft they edit it.
+ * version; on a draft they edit it. questions replace all questions; settings is a merge patch.
  */
 export const ZUpdateScriptInput = z.strictObject({
   scriptId: ZPathId,
@@ -191,7 +198,7 @@ export const ZUpdateScriptInput = z.strictObject({
   projectId: z.string().min(1).nullish(),
   systemPrompt: ZSystemPrompt.optional(),
   questions: ZQuestionsInput.optional(),
-  settings: ZScriptSettings.optional(),
+  settings: ZScriptSettingsPatch.optional(),
 });
 export type TUpdateScriptInput = z.infer<typeof ZUpdateScriptInput>;
 
@@ -200,7 +207,7 @@ export const ZCreateScriptVersionInput = z.strictObject({
   changelog: z.string().max(2000).optional(),
   questions: ZQuestionsInput.optional().meta({ description: 'Replaces all questions; omitted: copied from the newest version.' }),
   systemPrompt: ZSystemPrompt.optional(),
-  settings: ZScriptSettings.optional(),
+  settings: ZScriptSettingsPatch.optional().meta({ description: 'Merge patch of the newest version settings (null removes a key).' }),
 });
 export type TCreateScriptVersionInput = z.infer<typeof ZCreateScriptVersionInput>;
 

@@ -25,7 +25,8 @@ export async function recoverStaleLocks(em: EntityManager): Promise<string[]> {
     [STALE_WORKER_SECONDS, STALE_WORKER_SECONDS],
   );
   const stale = rows.map((row) => row.locked_by);
-  if (stale.length > 0) await em.execute(`select graphile_worker.force_unlock_workers(?::text[])`, [stale]);
+  // knex expands an array binding into a list, hence array[?].
+  if (stale.length > 0) await em.execute(`select graphile_worker.force_unlock_workers(array[?]::text[])`, [stale]);
   await em.execute(`delete from worker_processes where last_seen_at < now() - interval '1 day'`);
   return stale;
 }

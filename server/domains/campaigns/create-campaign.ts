@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TCreateCampaignInput } from '../../../shared/schemas/campaigns.js';
 import { Campaign } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
-import { loadProject } from '../projects/load-project.js';
+import { loadProjectForAssignment } from '../projects/load-project.js';
 import { toCampaignDto } from './serialize.js';
 import { loadUsableScript } from './usable-script.js';
 
@@ -10,7 +10,7 @@ import { loadUsableScript } from './usable-script.js';
 export async function createCampaign(em: EntityManager, organizationId: string, input: TCreateCampaignInput): Promise<TCampaign> {
   return em.transactional(async (tx) => {
     const script = await loadUsableScript(tx, organizationId, input.scriptId);
-    const project = input.projectId ? await loadProject(tx, organizationId, input.projectId, 'projectId') : null;
+    const project = input.projectId ? await loadProjectForAssignment(tx, organizationId, input.projectId) : null;
     const campaign = tx.create(Campaign, {
       id: newId('cam'),
       organization: organizationId,

@@ -3,23 +3,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TUpdateCampaignInput } from '../../../shared/schemas/campaigns.js';
 import { METADATA_LIMITS, ZMetadata } from '../../../shared/schemas/common.js';
 import { validationError } from '../../errors.js';
-import { loadProject } from '../projects/load-project.js';
+import { applyMergePatch } from '../../lib/merge-patch.js';
+import { loadProjectForAssignment } from '../projects/load-project.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
 import { toCampaignDtoWithStats } from './serialize.js';
 import { loadUsableScript } from './usable-script.js';
 
-/** Key-by-key merge: a `null` value removes the key. */
-function mergeObject<T extends Record<string, unknown>>(current: T, patch: Record<string, unknown>): T {
-  const merged: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else if (value !== undefined) merged[key] = value;
-  }
-  return merged as T;
-}
-
 /**
- * Partial update. settings, inviteDefaults and metadata are merged into the stored objects.
+ * Partial update. settings, inviteDefaults and metadata are merge patches (RFC 7386) of the
+ * stored objects.
  * Archived campaigns are final (409 CAMPAIGN_ARCHIVED).
  */
 export async function updateCampaign(em: EntityManager, organizationId: string, input: TUpdateCampaignInput): Promise<TCampaign> {
@@ -32,12 +24,12 @@ export async function updateCampaign(em: EntityManager, organizationId: string, 
       campaign.script = await loadUsableScript(tx, organizationId, input.scriptId);
     }
     if (input.projectId !== undefined) {
-      campaign.project = input.projectId === null ? null : await loadProject(tx, organizationId, input.projectId, 'projectId');
+      campaign.project = input.projectId === null ? null : await loadProjectForAssignment(tx, organizationId, input.projectId);
     }
-    if (input.settings !== undefined) campaign.settings = mergeObject(campaign.settings, input.settings);
-    if (input.inviteDefaults !== undefined) campaign.inviteDefaults = mergeObject(campaign.inviteDefaults, input.inviteDefaults);
+    if (input.settings !== undefined) campaign.settings = applyMergePatch(campaign.settings, input.settings);
+    if (input.inviteDefaults !== undefined) campaign.inviteDefaults = applyMergePatch(campaign.inviteDefaults, input.inviteDefaults);
     if (input.metadata !== undefined) {
-      const merged = mergeObject(campaign.metadata, input.metadata);
+      const merged = applyMergePatch(campaign.metadata, input.metadata);
       if (!ZMetadata.safeParse(merged).success) {
         throw validationError([
           { path: 'metadata', message: `merged metadata must have at most ${METADATA_LIMITS.maxKeys} keys and ${METADATA_LIMITS.maxBytes} bytes` },

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateScriptVersionInput, TScript } from '../../../shared/schemas/scripts.js';
+import { applyMergePatch } from '../../lib/merge-patch.js';
 import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
 import { openDraftVersion } from './open-draft-version.js';
 import { normalizeQuestions } from './questions.js';
@@ -14,7 +15,7 @@ export async function createScriptVersion(em: EntityManager, organizationId: str
     const draft = openDraftVersion(tx, script, await loadLatestVersion(tx, script), input.changelog ?? null);
     if (input.systemPrompt !== undefined) draft.systemPrompt = input.systemPrompt;
     if (input.questions !== undefined) draft.questions = normalizeQuestions(input.questions);
-    if (input.settings !== undefined) draft.settings = input.settings;
+    if (input.settings !== undefined) draft.settings = applyMergePatch(draft.settings, input.settings);
     script.updatedAt = new Date();
     await tx.flush();
     return toScriptDto(script, draft);

@@ -2,14 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateScriptInput, TScript } from '../../../shared/schemas/scripts.js';
 import { Script, ScriptVersion } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
-import { loadProject } from '../projects/load-project.js';
+import { loadProjectForAssignment } from '../projects/load-project.js';
 import { normalizeQuestions } from './questions.js';
 import { toScriptDto } from './serialize.js';
 
 /** A new script is a draft at version 1. */
 export async function createScript(em: EntityManager, organizationId: string, input: TCreateScriptInput): Promise<TScript> {
   return em.transactional(async (tx) => {
-    const project = input.projectId ? await loadProject(tx, organizationId, input.projectId, 'projectId') : null;
+    const project = input.projectId ? await loadProjectForAssignment(tx, organizationId, input.projectId) : null;
     const script = tx.create(Script, {
       id: newId('scr'),
       organization: organizationId,

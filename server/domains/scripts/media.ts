@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fileTypeFromFile } from 'file-type';
 import type { Page } from '../../../shared/schemas/common.js';
@@ -89,9 +90,6 @@ export async function uploadScriptMedia(
   deps: { storage: FileStorage; signer: UrlSigner; limits: MediaLimits },
   input: UploadScriptMediaInput,
 ): Promise<TScriptMedia> {
-  const script = await loadScript(em, input.organizationId, input.scriptId);
-  assertNotArchived(script);
-
   const detected = await fileTypeFromFile(input.uploadedFile);
   const accepted = detected ? ACCEPTED_MEDIA[detected.mime] : undefined;
   if (!accepted) {
@@ -105,34 +103,42 @@ export async function uploadScriptMedia(
       kind: accepted.kind,
     });
   }
-  if (input.questionId !== undefined) {
-    const latest = await loadLatestVersion(em, script);
-    if (!latest.questions.some((question) => question.id === input.questionId)) {
-      throw validationError([{ path: 'questionId', message: 'is not a question of the newest script version' }]);
-    }
-  }
 
   const id = newId('fil');
   const storageKey = `script-media/${input.organizationId}/${id}`;
-  const sha256 = await sha256Of(input.uploadedFile);
-  await deps.storage.put(storageKey, createReadStream(input.uploadedFile));
+  let stored = false;
   try {
-    const media = em.create(ScriptMedia, {
-      id,
-      organization: input.organizationId,
-      script,
-      questionId: input.questionId ?? null,
-      kind: accepted.kind,
-      contentType: accepted.contentType,
-      filename: sanitizeFilename(input.originalName),
-      sizeBytes: size,
-      sha256,
-      storageKey,
+    // The script row is share-locked until the record is in, so an archive or delete cannot
+    // slip between the check and the insert.
+    return await em.transactional(async (tx) => {
+      const script = await loadScript(tx, input.organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_READ });
+      assertNotArchived(script);
+      if (input.questionId !== undefined) {
+        const latest = await loadLatestVersion(tx, script);
+        if (!latest.questions.some((question) => question.id === input.questionId)) {
+          throw validationError([{ path: 'questionId', message: 'is not a question of the newest script version' }]);
+        }
+      }
+      const sha256 = await sha256Of(input.uploadedFile);
+      await deps.storage.put(storageKey, createReadStream(input.uploadedFile));
+      stored = true;
+      const media = tx.create(ScriptMedia, {
+        id,
+        organization: input.organizationId,
+        script,
+        questionId: input.questionId ?? null,
+        kind: accepted.kind,
+        contentType: accepted.contentType,
+        filename: sanitizeFilename(input.originalName),
+        sizeBytes: size,
+        sha256,
+        storageKey,
+      });
+      await tx.flush();
+      return toScriptMediaDto(media, deps.signer);
     });
-    await em.flush();
-    return await toScriptMediaDto(media, deps.signer);
   } catch (error) {
-    await deps.storage.delete(storageKey);
+    if (stored) await deps.storage.delete(storageKey);
     throw error;
   }
 }

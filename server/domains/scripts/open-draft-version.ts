@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Script, ScriptVersion } from '../../entities/index.js';
 
-/** Version n+1 as a draft, starting as a copy of `from`; the script's status follows its newest version. */
+/**
+ * Version n+1 as a draft, starting as a copy of `from`. A script that has a published version
+ * stays `published` (campaigns can use it); the open draft shows as `version > publishedVersion`.
+ */
 export function openDraftVersion(em: EntityManager, script: Script, from: ScriptVersion, changelog: string | null): ScriptVersion {
   const draft = em.create(ScriptVersion, {
     id: crypto.randomUUID(),
@@ -15,6 +18,6 @@ export function openDraftVersion(em: EntityManager, script: Script, from: Script
     publishedAt: null,
   });
   script.latestVersion = draft.version;
-  script.status = 'draft';
+  if (script.publishedVersion === null || script.publishedVersion === undefined) script.status = 'draft';
   return draft;
 }

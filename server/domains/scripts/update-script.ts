@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TScript, TUpdateScriptInput } from '../../../shared/schemas/scripts.js';
-import { loadProject } from '../projects/load-project.js';
+import { applyMergePatch } from '../../lib/merge-patch.js';
+import { loadProjectForAssignment } from '../projects/load-project.js';
 import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
 import { normalizeQuestions } from './questions.js';
 import { toScriptDto } from './serialize.js';
@@ -19,7 +20,7 @@ export async function updateScript(em: EntityManager, organizationId: string, in
     if (input.name !== undefined) script.name = input.name;
     if (input.description !== undefined) script.description = input.description;
     if (input.projectId !== undefined) {
-      script.project = input.projectId === null ? null : await loadProject(tx, organizationId, input.projectId, 'projectId');
+      script.project = input.projectId === null ? null : await loadProjectForAssignment(tx, organizationId, input.projectId);
     }
 
     let latest = await loadLatestVersion(tx, script);
@@ -28,7 +29,7 @@ export async function updateScript(em: EntityManager, organizationId: string, in
       if (latest.status === 'published') latest = openDraftVersion(tx, script, latest, null);
       if (input.systemPrompt !== undefined) latest.systemPrompt = input.systemPrompt;
       if (input.questions !== undefined) latest.questions = normalizeQuestions(input.questions);
-      if (input.settings !== undefined) latest.settings = input.settings;
+      if (input.settings !== undefined) latest.settings = applyMergePatch(latest.settings, input.settings);
     }
     // The script row's updatedAt reflects any change, content included.
     script.updatedAt = new Date();

@@ -1,0 +1,18 @@
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * JSON Merge Patch (RFC 7386), the rule for every settings-like object in updates: keys merge,
+ * nested objects merge recursively, `null` removes a key, arrays and scalars replace.
+ */
+export function applyMergePatch<T extends Record<string, unknown>>(current: T, patch: Record<string, unknown>): T {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else if (value === undefined) continue;
+    else if (isPlainObject(value) && isPlainObject(merged[key])) merged[key] = applyMergePatch(merged[key] as Record<string, unknown>, value);
+    else merged[key] = value;
+  }
+  return merged as T;
+}
