@@ -1,0 +1,116 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../shared/permissions.js';
+import { ApiKey, CreditTransaction, Organization } from '../server/entities/index.js';
+import { lastJsonLine, runAdmin } from './helpers/processes.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  env = { DATABASE_URL: t.database.url, DATA_DIR: t.dataDir };
+});
+afterAll(() => t?.close());
+
+describe('admin CLI', () => {
+  it('create-org prints the organization id; default plan free with its included credits', async () => {
+    const result = await runAdmin(['create-org', '--name', 'Acme Research', '--json'], env);
+    expect(result.code).toBe(0);
+    const output = lastJsonLine(result.stdout);
+    expect(output).toEqual({ organizationId: expect.stringMatching(/^org_/), name: 'Acme Research', plan: 'free', credits: 30 });
+    const organization = await t.em().findOneOrFail(Organization, { id: output.organizationId });
+    expect(organization.creditBalance).toBe(30);
+    expect(await t.em().count(CreditTransaction, { organization: output.organizationId, kind: 'plan_included' })).toBe(1);
+  });
+
+  it('create-org takes a plan and a starting balance', async () => {
+    const result = await runAdmin(['create-org', '--name', 'Big Co', '--plan', 'professional', '--credits', '5000', '--json'], env);
+    expect(lastJsonLine(result.stdout)).toMatchObject({ plan: 'professional', credits: 5000 });
+  });
+
+  it('create-key prints a usable key once; the key works against the API', async () => {
+    const org = lastJsonLine((await runAdmin(['create-org', '--name', 'Keys Inc', '--json'], env)).stdout);
+    const result = await runAdmin(['create-key', '--org', org.organizationId, '--name', 'ci', '--permissions', 'campaigns:read,campaigns:write', '--json'], env);
+    expect(result.code).toBe(0);
+    const key = lastJsonLine(result.stdout);
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_/),
+      apiKey: expect.stringMatching(/^isk_live_/),
+      permissions: ['campaigns:read', 'campaigns:write'],
+      organizationId: org.organizationId,
+      expiresAt: null,
+    });
+    await t.http.post('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).send({ name: 'From CLI key' }).expect(201);
+    await t.http.get('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).expect(200);
+  });
+
+  it('create-key without --org creates an organization too', async () => {
+    const key = lastJsonLine((await runAdmin(['create-key', '--name', 'x', '--permissions', 'all', '--json'], env)).stdout);
+    expect(key.organizationCreated).toBe(true);
+    expect(key.permissions).toEqual([...PERMISSIONS]);
+    expect(await t.em().count(Organization, { id: key.organizationId })).toBe(1);
+  });
+
+  it('list-keys shows keys without their secret; revoke-key makes the key answer 401', async () => {
+    const key = lastJsonLine((await runAdmin(['create-key', '--name', 'to revoke', '--permissions', 'all', '--json'], env)).stdout);
+    const listed = await runAdmin(['list-keys', '--org', key.organizationId, '--json'], env);
+    const { keys } = lastJsonLine(listed.stdout);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ id: key.id, name: 'to revoke', revokedAt: null, hint: expect.stringMatching(/^isk_live_.{4}….{4}$/) });
+    expect(listed.stdout).not.toContain(key.apiKey);
+
+    const revoked = lastJsonLine((await runAdmin(['revoke-key', '--id', key.id, '--json'], env)).stdout);
+    expect(revoked).toEqual({ id: key.id, revokedAt: expect.any(String) });
+    await t.http.get('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).expect(401);
+  });
+
+  it('set-plan changes the per-key limit; a custom limit needs the enterprise plan', async () => {
+    const key = lastJsonLine((await runAdmin(['create-key', '--name', 'limits', '--permissions', 'all', '--json'], env)).stdout);
+    const enterprise = await runAdmin(['set-plan', '--org', key.organizationId, '--plan', 'enterprise', '--rate-limit', '5000', '--json'], env);
+    expect(lastJsonLine(enterprise.stdout)).toEqual({ organizationId: key.organizationId, plan: 'enterprise', rateLimitPerMinute: 5000 });
+    const response = await t.http.get('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).expect(200);
+    expect(response.headers['x-ratelimit-limit']).toBe('5000');
+
+    const refused = await runAdmin(['set-plan', '--org', key.organizationId, '--plan', 'starter', '--rate-limit', '5000', '--json'], env);
+    expect(refused.code).toBe(1);
+    expect(lastJsonLine(refused.stdout).error.code).toBe('VALIDATION_ERROR');
+    const tooHigh = await runAdmin(['set-plan', '--org', key.organizationId, '--plan', 'enterprise', '--rate-limit', '10001', '--json'], env);
+    expect(tooHigh.code).toBe(1);
+  });
+
+  it('grant-credits books a ledger row and moves the balance', async () => {
+    const org = lastJsonLine((await runAdmin(['create-org', '--name', 'Credits', '--credits', '10', '--json'], env)).stdout);
+    const granted = lastJsonLine((await runAdmin(['grant-credits', '--org', org.organizationId, '--amount', '25', '--json'], env)).stdout);
+    expect(granted).toEqual({ organizationId: org.organizationId, amount: 25, balance: 35, transactionId: expect.stringMatching(/^txn_/) });
+    const overdraw = await runAdmin(['grant-credits', '--org', org.organizationId, '--amount=-100', '--json'], env);
+    expect(overdraw.code).toBe(1);
+    expect(lastJsonLine(overdraw.stdout).error.code).toBe('INSUFFICIENT_CREDITS');
+    expect((await t.em().findOneOrFail(Organization, { id: org.organizationId })).creditBalance).toBe(35);
+  });
+
+  it('usage errors exit 2; unknown organizations exit 1 with RESOURCE_NOT_FOUND', async () => {
+    expect((await runAdmin(['frobnicate'], env)).code).toBe(2);
+    const badPermission = await runAdmin(['create-key', '--name', 'x', '--permissions', 'campaigns:delete', '--json'], env);
+    expect(badPermission.code).toBe(2);
+    expect(lastJsonLine(badPermission.stdout).error.message).toContain('Unknown permission');
+    const missing = await runAdmin(['list-keys', '--org', 'org_missing', '--json'], env);
+    expect(missing.code).toBe(1);
+    expect(lastJsonLine(missing.stdout).error.code).toBe('RESOURCE_NOT_FOUND');
+    expect(await t.em().count(ApiKey, { name: 'x', permissions: { $contains: ['campaigns:delete'] } as never })).toBe(0);
+  });
+
+  it('works on the embedded default without DATABASE_URL (starting the cluster itself)', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-cli-'));
+    try {
+      const result = await runAdmin(['create-org', '--name', 'Embedded', '--json'], { DATA_DIR: dataDir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(lastJsonLine(result.stdout).organizationId).toMatch(/^org_/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

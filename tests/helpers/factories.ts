@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type supertest from 'supertest';
+import type { TestTenant } from './test-app.js';
+
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${randomBytes(4).toString('hex')}`;
+}
+
+export function scriptBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: uniqueName('Onboarding script'),
+    systemPrompt: 'You are a friendly researcher interviewing customers about onboarding.',
+    questions: [
+      { id: 'q1', text: 'How was your first week?', type: 'open' },
+      { id: 'q2', text: 'How easy was setup?', type: 'rating' },
+    ],
+    ...overrides,
+  };
+}
+
+/** Small typed wrapper: every call carries the tenant's key. */
+export function apiAs(http: supertest.Agent, tenant: TestTenant) {
+  const auth = (test: supertest.Test) => test.set('Authorization', tenant.authorization);
+  return {
+    get: (path: string) => auth(http.get(path)),
+    post: (path: string, body?: unknown) => auth(http.post(path)).send(body as object),
+    patch: (path: string, body?: unknown) => auth(http.patch(path)).send(body as object),
+    delete: (path: string) => auth(http.delete(path)),
+  };
+}
+
+export type Api = ReturnType<typeof apiAs>;
+
+export async function createScript(api: Api, overrides: Record<string, unknown> = {}) {
+  const response = await api.post('/v1/scripts', scriptBody(overrides)).expect(201);
+  return response.body as { id: string; version: number; status: string };
+}
+
+export async function createPublishedScript(api: Api, overrides: Record<string, unknown> = {}) {
+  const script = await createScript(api, overrides);
+  await api.post(`/v1/scripts/${script.id}/publish`).expect(200);
+  return script;
+}
+
+export async function createCampaign(api: Api, overrides: Record<string, unknown> = {}) {
+  const scriptId = (overrides.scriptId as string | undefined) ?? (await createPublishedScript(api)).id;
+  const response = await api.post('/v1/campaigns', { name: uniqueName('Campaign'), scriptId, ...overrides }).expect(201);
+  return response.body as { id: string; scriptId: string; projectId: string | null; status: string };
+}
+
+export async function createProject(api: Api, overrides: Record<string, unknown> = {}) {
+  const response = await api.post('/v1/projects', { name: uniqueName('Project'), ...overrides }).expect(201);
+  return response.body as { id: string };
+}

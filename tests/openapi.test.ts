@@ -1,0 +1,70 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RestRoutes } from '../server/http/rest-adapter.js';
+import { appRouter } from '../server/trpc/app-router.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let document: Record<string, any>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const response = await t.http.get('/v1/openapi.json').expect(200);
+  document = response.body;
+});
+afterAll(() => t?.close());
+
+describe('GET /v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document, served without a key', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every REST operation with its real success status and permission', () => {
+    const routes = new RestRoutes(appRouter).routes;
+    for (const route of routes) {
+      const path = route.meta.openapi!.path;
+      const operation = document.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${path}`).toBeDefined();
+      const status = String(route.meta.successStatus ?? 200);
+      expect(Object.keys(operation.responses)).toContain(status);
+      expect(operation['x-permission']).toBe(route.meta.permission);
+      expect(operation.security).toEqual([{ ApiKey: [] }]);
+    }
+    expect(document.paths['/v1/scripts/{scriptId}/media'].post.responses['201']).toBeDefined();
+  });
+
+  it('describes errors with the envelope schema and the spec statuses', () => {
+    const create = document.paths['/v1/campaigns'].post;
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '422', '429', '500']);
+    expect(create.responses['409'].description).toContain('SCRIPT_NOT_PUBLISHED');
+    expect(create.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(document.components.schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'details']));
+    expect(create.responses['429'].headers['Retry-After']).toBeDefined();
+    const remove = document.paths['/v1/projects/{projectId}'].delete;
+    expect(remove.responses['204']).toEqual({ description: 'No content', headers: expect.any(Object) });
+    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
+  });
+
+  it('documents the list query parameters with their bounds', () => {
+    const list = document.paths['/v1/campaigns'].get;
+    const names = list.parameters.map((parameter: { name: string }) => parameter.name).sort();
+    expect(names).toEqual(['limit', 'offset', 'order', 'projectId', 'search', 'sort', 'status']);
+    const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+  });
+});
+
+describe('GET /docs', () => {
+  it('renders the document with a locally served Swagger UI', async () => {
+    const page = await t.http.get('/docs').expect(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.text).toContain('/docs/assets/swagger-ui-bundle.js');
+    const init = await t.http.get('/docs/init.js').expect(200);
+    expect(init.text).toContain("url: '/v1/openapi.json'");
+    const bundle = await t.http.get('/docs/assets/swagger-ui-bundle.js').expect(200);
+    expect(bundle.headers['content-type']).toContain('javascript');
+  });
+});

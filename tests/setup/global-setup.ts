@@ -1,0 +1,90 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openEmbeddedPostgres, type EmbeddedPostgres } from '../../server/db/embedded-postgres.js';
+import { migrateDatabase } from '../../server/db/migrate.js';
+import { createOrm } from '../../server/db/orm.js';
+import { createLogger } from '../../server/logger.js';
+
+const CLUSTER_PREFIX = 'interview-test-pg-';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Connection to a database from which test databases can be created. */
+    adminDatabaseUrl: string;
+    /** A migrated database every test file clones its own database from. */
+    templateDatabase: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** Clusters left behind by crashed runs (their postmaster gone) are removed. */
+async function removeStaleClusters(): Promise<void> {
+  for (const entry of await readdir(tmpdir())) {
+    if (!entry.startsWith(CLUSTER_PREFIX)) continue;
+    const dir = path.join(tmpdir(), entry);
+    const pidFile = path.join(dir, 'postgres', 'postmaster.pid');
+    const alive = await stat(pidFile).then(
+      async () => {
+        const { readFile } = await import('node:fs/promises');
+        const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      () => false,
+    );
+    if (!alive) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Tests run against a real PostgreSQL: DATABASE_URL when set, otherwise a throwaway embedded
+ * cluster. One migrated template database is made here; each test file clones its own.
+ */
+export default async function setup(project: TestProject) {
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
+  let cluster: EmbeddedPostgres | undefined;
+  let clusterDir: string | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    await removeStaleClusters();
+    clusterDir = await mkdtemp(path.join(tmpdir(), CLUSTER_PREFIX));
+    cluster = await openEmbeddedPostgres({ dataDir: clusterDir, logger });
+    adminUrl = cluster.url;
+  }
+
+  const templateDatabase = `interview_test_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${templateDatabase}`);
+  await admin.query(`create database ${templateDatabase}`);
+  const templateUrl = withDatabase(adminUrl, templateDatabase);
+  const orm = await createOrm({ url: templateUrl, poolSize: 2 });
+  await migrateDatabase(orm, templateUrl, logger);
+  await orm.close(true);
+
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', templateDatabase);
+
+  return async () => {
+    const leftovers = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname like 'interview_test_%' and datname like $1`,
+      [`%_${process.pid}%`],
+    );
+    for (const { datname } of leftovers.rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    await admin.end();
+    await cluster?.stop();
+    if (clusterDir) await rm(clusterDir, { recursive: true, force: true });
+  };
+}

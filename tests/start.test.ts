@@ -1,0 +1,78 @@
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exitOf, freePort, lastJsonLine, runAdmin, startServer, waitFor } from './helpers/processes.js';
+
+const dataDirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * The quick start, end to end: `npm start` on the embedded default (no DATABASE_URL), the admin
+ * CLI attaching to the running cluster, the key working against the API, and a clean SIGTERM.
+ */
+describe('npm start on the embedded default', () => {
+  it('serves the API, shares its database with the admin CLI and shuts down cleanly', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-start-'));
+    dataDirs.push(dataDir);
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+    const server = startServer(env);
+    try {
+      const health = await waitFor(
+        async () => {
+          const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+          return response.status === 200 ? await response.json() : undefined;
+        },
+        60_000,
+        () => `server never became healthy:\n${server.output()}`,
+      );
+      expect(health).toEqual({ status: 'ok' });
+
+      const created = await runAdmin(['create-key', '--name', 'x', '--permissions', 'all', '--json'], { DATA_DIR: dataDir });
+      expect(created.code, created.stderr).toBe(0);
+      const { apiKey } = lastJsonLine(created.stdout);
+
+      const project = await fetch(`http://127.0.0.1:${port}/v1/projects`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'From the quick start' }),
+      });
+      expect(project.status).toBe(201);
+      const listed = await fetch(`http://127.0.0.1:${port}/v1/projects`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      expect((await listed.json()).pagination.total).toBe(1);
+      expect(server.output()).toContain('worker started');
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await exitOf(server.child)).toBe(0);
+    expect(server.output()).toContain('"msg":"stopped"');
+    await expect(access(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
+  }, 120_000);
+
+  it('runs the API and the worker as separate processes on one database', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-roles-'));
+    dataDirs.push(dataDir);
+    const port = await freePort();
+    const worker = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, ['--role=worker']);
+    let api: ReturnType<typeof startServer> | undefined;
+    try {
+      await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 60_000, () => worker.output());
+      api = startServer({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' }, ['--role=api']);
+      await waitFor(
+        async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined),
+        60_000,
+        () => api!.output(),
+      );
+      expect(api.output()).toContain('attached to the running embedded PostgreSQL');
+      expect(api.output()).not.toContain('worker started');
+    } finally {
+      api?.child.kill('SIGTERM');
+      if (api) expect(await exitOf(api.child)).toBe(0);
+      worker.child.kill('SIGTERM');
+    }
+    expect(await exitOf(worker.child)).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,84 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWorkerUtils, runTaskListOnce, type WorkerUtils } from 'graphile-worker';
+import pg from 'pg';
+import { consumeRateLimit } from '../server/platform/rate-limit.js';
+import { createTaskList, startWorker } from '../worker/worker.js';
+import { recoverStaleLocks } from '../worker/tasks/maintenance__recover_stale_locks.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let utils: WorkerUtils;
+let em: () => EntityManager;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  utils = await makeWorkerUtils({ connectionString: t.database.url });
+  em = () => t.em();
+});
+afterAll(async () => {
+  await utils?.release();
+  await t?.close();
+});
+
+async function lockJob(workerId: string, lockedSecondsAgo: number): Promise<string> {
+  const job = await utils.addJob('maintenance__purge_rate_limits', {});
+  await em().execute(`update graphile_worker._private_jobs set locked_by = ?, locked_at = now() - make_interval(secs => ?) where id = ?`, [
+    workerId,
+    lockedSecondsAgo,
+    job.id,
+  ]);
+  return job.id;
+}
+
+async function lockedBy(jobId: string): Promise<string | null> {
+  const [row] = await em().execute<{ locked_by: string | null }[]>(`select locked_by from graphile_worker._private_jobs where id = ?`, [jobId]);
+  return row!.locked_by;
+}
+
+describe('crash recovery', () => {
+  it('unlocks jobs held by worker ids that no live process claims', async () => {
+    const dead1 = await lockJob('worker-dead-1', 600);
+    const dead2 = await lockJob('worker-dead-2', 600);
+    await em().execute(`insert into worker_processes (id, worker_ids, started_at, last_seen_at) values ('alive', '["worker-alive"]', now(), now())`);
+    const alive = await lockJob('worker-alive', 600);
+    const fresh = await lockJob('worker-just-started', 5);
+
+    const unlocked = await recoverStaleLocks(em());
+
+    expect(unlocked.sort()).toEqual(['worker-dead-1', 'worker-dead-2']);
+    expect(await lockedBy(dead1)).toBeNull();
+    expect(await lockedBy(dead2)).toBeNull();
+    expect(await lockedBy(alive)).toBe('worker-alive');
+    expect(await lockedBy(fresh)).toBe('worker-just-started');
+    await em().execute(`delete from graphile_worker._private_jobs`);
+  });
+
+  it('a running worker records its worker ids and removes them on stop', async () => {
+    const worker = await startWorker(t.runtime.services, t.database.url);
+    const [row] = await em().execute<{ worker_ids: string[] }[]>(`select worker_ids from worker_processes where id <> 'alive'`);
+    expect(row!.worker_ids.length).toBeGreaterThan(0);
+    expect(row!.worker_ids[0]).toMatch(/^worker-/);
+    await worker.stop();
+    expect(await em().execute(`select 1 from worker_processes where id <> 'alive'`)).toEqual([]);
+  });
+});
+
+describe('maintenance tasks', () => {
+  it('purging removes ended rate-limit windows and keeps the current one', async () => {
+    await consumeRateLimit(em(), 'key:current', 10);
+    await em().execute(`insert into rate_limit_counters (bucket, window_start, count) values ('key:old', now() - interval '10 minutes', 3)`);
+    await utils.addJob('maintenance__purge_rate_limits', {});
+    const pool = new pg.Pool({ connectionString: t.database.url });
+    const client = await pool.connect();
+    try {
+      await runTaskListOnce({}, createTaskList(t.runtime.services), client);
+    } finally {
+      client.release();
+      await pool.end();
+    }
+    const buckets = await em().execute<{ bucket: string }[]>(`select bucket from rate_limit_counters order by bucket`);
+    expect(buckets.map((row) => row.bucket)).toEqual(['key:current']);
+    expect(await em().execute(`select 1 from graphile_worker._private_jobs`)).toEqual([]);
+  });
+});
