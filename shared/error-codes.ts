@@ -22,9 +22,9 @@ export const ERROR_CODES = {
   SESSION_NOT_ACTIVE: { status: 409, description: 'The session state does not allow the action.' },
   SCRIPT_NOT_PUBLISHED: {
     status: 409,
-    description: 'The script has no published version (or is archived), so a campaign cannot use it.',
+    description: 'The script has no published version yet, so a campaign cannot use it.',
   },
-  SCRIPT_ARCHIVED: { status: 409, description: 'The script is archived; it cannot be edited or published.' },
+  SCRIPT_ARCHIVED: { status: 409, description: 'The script is archived: it cannot be edited, published, given media or used by a campaign.' },
   SCRIPT_IN_USE: { status: 409, description: 'The script is used by an active or paused campaign and cannot be deleted.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or uploaded file exceeds its size limit.' },
   VALIDATION_ERROR: { status: 422, description: 'One or more present fields failed validation (see `details.fields`).' },

@@ -1,0 +1,34 @@
+import { ERROR_CODES, ERROR_CODE_LIST } from '../../shared/error-codes.js';
+import { RestRoutes } from '../http/rest-adapter.js';
+import { appRouter } from '../trpc/app-router.js';
+
+/** Plain Express routes, documented alongside the tRPC ones. */
+const PLAIN_OPERATIONS = [
+  { method: 'POST', path: '/v1/scripts/{scriptId}/media', permission: 'campaigns:write', status: 201, summary: 'Upload an image or audio file for a script' },
+];
+
+/**
+ * The README's operation table, generated from the router so it cannot drift: a test compares
+ * the README with this output (`npm run --silent docs:tables` prints it).
+ */
+export function renderOperationsTable(): string {
+  const rows = [
+    ...new RestRoutes(appRouter).routes.map((route) => ({
+      method: route.method,
+      path: route.meta.openapi!.path as string,
+      permission: route.meta.permission ?? '',
+      status: route.meta.successStatus ?? 200,
+      summary: route.meta.openapi!.summary ?? '',
+    })),
+    ...PLAIN_OPERATIONS,
+  ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  const lines = ['| Method | Path | Permission | Success | Operation |', '|---|---|---|---|---|'];
+  for (const row of rows) lines.push(`| ${row.method} | \`${row.path}\` | \`${row.permission}\` | ${row.status} | ${row.summary} |`);
+  return lines.join('\n');
+}
+
+export function renderErrorTable(): string {
+  const lines = ['| Code | Status | When |', '|---|---|---|'];
+  for (const code of ERROR_CODE_LIST) lines.push(`| \`${code}\` | ${ERROR_CODES[code].status} | ${ERROR_CODES[code].description} |`);
+  return lines.join('\n');
+}
