@@ -42,7 +42,7 @@ describe('npm start on the embedded default', () => {
       });
       expect(project.status).toBe(201);
       const listed = await fetch(`http://127.0.0.1:${port}/v1/projects`, { headers: { Authorization: `Bearer ${apiKey}` } });
-      expect((await listed.json()).pagination.total).toBe(1);
+      expect(((await listed.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
       expect(server.output()).toContain('worker started');
     } finally {
       server.child.kill('SIGTERM');

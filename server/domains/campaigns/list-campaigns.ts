@@ -15,6 +15,12 @@ export async function listCampaigns(em: EntityManager, organizationId: string, i
   };
   // The id breaks ties so pages never overlap or skip when sort values repeat.
   const orderBy = { [input.sort]: input.order, id: input.order } as QueryOrderMap<Campaign>;
-  const [campaigns, total] = await em.findAndCount(Campaign, where, { orderBy, limit: input.limit, offset: input.offset });
+  const [campaigns, total] = await em.findAndCount(Campaign, where, {
+    orderBy,
+    limit: input.limit,
+    offset: input.offset,
+    // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
+    disableIdentityMap: true,
+  });
   return pageOf(await toCampaignDtos(em, campaigns), total, input.limit, input.offset);
 }

@@ -14,6 +14,8 @@ export async function listProjects(em: EntityManager, organizationId: string, in
     orderBy: { createdAt: 'desc', id: 'desc' },
     limit: input.limit,
     offset: input.offset,
+    // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
+    disableIdentityMap: true,
   });
   return pageOf(await toProjectDtos(em, projects), total, input.limit, input.offset);
 }

@@ -17,7 +17,7 @@ export async function listScriptVersions(
   const [versions, total] = await em.findAndCount(
     ScriptVersion,
     { script: script.id },
-    { orderBy: { version: 'desc' }, limit: input.limit, offset: input.offset },
+    { orderBy: { version: 'desc' }, limit: input.limit, offset: input.offset, disableIdentityMap: true },
   );
   return pageOf(
     versions.map((version) => toScriptVersionDto(script.id, version)),

@@ -18,6 +18,8 @@ export async function listScripts(em: EntityManager, organizationId: string, inp
     orderBy: { createdAt: 'desc', id: 'desc' },
     limit: input.limit,
     offset: input.offset,
+    // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
+    disableIdentityMap: true,
   });
   return pageOf(await toScriptDtos(em, scripts), total, input.limit, input.offset);
 }

@@ -153,7 +153,7 @@ export async function listScriptMedia(
   const [media, total] = await em.findAndCount(
     ScriptMedia,
     { script: script.id },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: input.offset },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: input.offset, disableIdentityMap: true },
   );
   return pageOf(await Promise.all(media.map((item) => toScriptMediaDto(item, signer))), total, input.limit, input.offset);
 }

@@ -37,9 +37,11 @@ export function toScriptVersionDto(scriptId: string, version: ScriptVersion): TS
 /** The newest version of each script, in one query. */
 export async function loadLatestVersions(em: EntityManager, scripts: Script[]): Promise<Map<string, ScriptVersion>> {
   if (scripts.length === 0) return new Map();
-  const versions = await em.find(ScriptVersion, {
-    $or: scripts.map((script) => ({ script: script.id, version: script.latestVersion })),
-  });
+  const versions = await em.find(
+    ScriptVersion,
+    { $or: scripts.map((script) => ({ script: script.id, version: script.latestVersion })) },
+    { disableIdentityMap: true },
+  );
   return new Map(versions.map((version) => [version.script.id, version]));
 }
 
