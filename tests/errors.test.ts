@@ -84,8 +84,23 @@ describe('error envelope', () => {
   it('a wrong method on a known path answers 405 with Allow', async () => {
     const response = await api.patch('/v1/campaigns', {});
     expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe('GET, POST');
+    expect(response.headers.allow).toBe('GET, HEAD, POST');
     expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('HEAD on a GET operation answers its status and headers without a body', async () => {
+    const response = await t.http.head('/v1/projects').set('Authorization', tenant.authorization);
+    expect(response.status).toBe(200);
+    expect(response.headers['x-ratelimit-limit']).toBeDefined();
+    expect(response.text ?? '').toBe('');
+  });
+
+  it('API answers are never cached and never sniffed', async () => {
+    const response = await api.get('/v1/projects').expect(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    const denied = await t.http.get('/v1/projects');
+    expect(denied.headers['cache-control']).toBe('no-store');
   });
 
   it('a field of the wrong type answers 422 with a readable message', async () => {

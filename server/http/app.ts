@@ -62,6 +62,12 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(docsRoutes());
   app.use(media.download);
 
+  app.use(API_PREFIXES, (_req: Request, res: Response, next: NextFunction) => {
+    // API answers are per caller and often private: never cached by browsers or proxies.
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(API_PREFIXES, authenticateRequests(services));
   app.use(['/v1', '/api'], express.json({ limit: config.jsonBodyLimitBytes, strict: true }));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res), logger }));
@@ -82,6 +88,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     const path = normalizePath(req.path);
     const allowed = routes.allowedMethods(path);
+    if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
     if (allowed.length > 0 && !allowed.includes(req.method)) {
       next(new AppError('METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}.`, { allowed }, { Allow: allowed.join(', ') }));
       return;

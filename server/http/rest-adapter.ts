@@ -113,13 +113,14 @@ export function createRestHandler(options: RestHandlerOptions) {
   const createCaller = router.createCaller as (ctx: Context) => Record<string, unknown>;
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const matched = routes.match(req.method, normalizePath(req.path));
+    // HEAD is GET without a body (Node drops the body of HEAD responses itself).
+    const matched = routes.match(req.method === 'HEAD' ? 'GET' : req.method, normalizePath(req.path));
     if (!matched) {
       next();
       return;
     }
     const { route } = matched;
-    const source: InputSource = req.method === 'GET' || req.method === 'DELETE' ? 'query' : 'body';
+    const source: InputSource = req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE' ? 'query' : 'body';
     let rawInput: unknown;
     const pathParams = Object.keys(matched.pathParams);
     try {
