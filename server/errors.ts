@@ -213,23 +213,28 @@ function toAppError(error: unknown, context: DescribeErrorContext): AppError {
     const generic = GENERIC_BY_TRPC_CODE[error.code];
     if (generic) return new AppError(generic[0], generic[1]);
   }
-  if (isBodyParserError(error)) {
+  if (error instanceof URIError) return new AppError('RESOURCE_NOT_FOUND', 'The path is not validly percent-encoded.');
+  if (isClientHttpError(error)) {
     if (error.type === 'entity.too.large') {
       return new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${String(error.limit)} bytes.`, {
         limitBytes: error.limit,
       });
     }
     if (error.type === 'entity.parse.failed') return new AppError('INVALID_REQUEST', 'The request body is not valid JSON.');
-    return new AppError('INVALID_REQUEST', 'The request body could not be read.');
+    return new AppError('INVALID_REQUEST', `The request body could not be read: ${error.message}.`);
   }
   return new AppError('INTERNAL_ERROR', 'An unexpected error occurred. Please retry; if it persists, contact support.');
 }
 
-interface BodyParserError {
-  type: string;
+/** http-errors as thrown by body-parser and friends: `expose` marks a message safe for clients. */
+interface ClientHttpError {
+  type?: string;
   limit?: number;
+  message: string;
 }
 
-function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string' && 'expose' in error;
+function isClientHttpError(error: unknown): error is ClientHttpError {
+  if (typeof error !== 'object' || error === null) return false;
+  const { expose, status } = error as { expose?: unknown; status?: unknown };
+  return expose === true && typeof status === 'number' && status >= 400 && status < 500;
 }

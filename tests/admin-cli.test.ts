@@ -92,6 +92,14 @@ describe('admin CLI', () => {
     expect((await t.em().findOneOrFail(Organization, { id: org.organizationId })).creditBalance).toBe(35);
   });
 
+  it.each(['99999999999999999999', '0x10', '1.23456', 'ten'])('grant-credits --amount %s is a usage error (exit 2)', async (amount) => {
+    const org = lastJsonLine((await runAdmin(['create-org', '--name', 'Amounts', '--json'], env)).stdout);
+    const result = await runAdmin(['grant-credits', '--org', org.organizationId, `--amount=${amount}`, '--json'], env);
+    expect(result.code).toBe(2);
+    expect(lastJsonLine(result.stdout).error.code).toBe('INVALID_REQUEST');
+    expect(result.stdout).not.toMatch(/at .*:\d+:\d+|insert into|select .* from|update \w+ set/i);
+  });
+
   it('usage errors exit 2; unknown organizations exit 1 with RESOURCE_NOT_FOUND', async () => {
     expect((await runAdmin(['frobnicate'], env)).code).toBe(2);
     const badPermission = await runAdmin(['create-key', '--name', 'x', '--permissions', 'campaigns:delete', '--json'], env);

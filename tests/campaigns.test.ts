@@ -223,13 +223,30 @@ describe('campaign lifecycle', () => {
     const campaign = await createCampaign(api);
     const paused = await api.post(`/v1/campaigns/${campaign.id}/pause`).expect(200);
     expect(paused.body.status).toBe('paused');
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const pausedAgain = await api.post(`/v1/campaigns/${campaign.id}/pause`).expect(200);
-    expect(pausedAgain.body.status).toBe('paused');
+    expect(pausedAgain.body).toMatchObject({ status: 'paused', updatedAt: paused.body.updatedAt });
     const resumed = await api.post(`/v1/campaigns/${campaign.id}/resume`).expect(200);
     expect(resumed.body.status).toBe('active');
+    expect(Date.parse(resumed.body.updatedAt)).toBeGreaterThan(Date.parse(paused.body.updatedAt));
+    const resumedAgain = await api.post(`/v1/campaigns/${campaign.id}/resume`).expect(200);
+    expect(resumedAgain.body.updatedAt).toBe(resumed.body.updatedAt);
     const archived = await api.post(`/v1/campaigns/${campaign.id}/archive`).expect(200);
     expect(archived.body.status).toBe('archived');
-    expect((await t.em().findOneOrFail(Campaign, { id: campaign.id })).archivedAt).toBeInstanceOf(Date);
+    const archivedAt = (await t.em().findOneOrFail(Campaign, { id: campaign.id })).archivedAt;
+    expect(archivedAt).toBeInstanceOf(Date);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const archivedAgain = await api.post(`/v1/campaigns/${campaign.id}/archive`).expect(200);
+    expect(archivedAgain.body.updatedAt).toBe(archived.body.updatedAt);
+    expect((await t.em().findOneOrFail(Campaign, { id: campaign.id })).archivedAt).toEqual(archivedAt);
+  });
+
+  it('an empty update changes nothing, not even updatedAt', async () => {
+    const campaign = await createCampaign(api);
+    const before = await api.get(`/v1/campaigns/${campaign.id}`).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const response = await api.patch(`/v1/campaigns/${campaign.id}`, {}).expect(200);
+    expect(response.body).toEqual(before.body);
   });
 
   it('an archived campaign is final: pause, resume and update answer 409 CAMPAIGN_ARCHIVED', async () => {

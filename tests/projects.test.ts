@@ -3,6 +3,9 @@ import { Campaign, Project, Script } from '../server/entities/index.js';
 import { apiAs, createCampaign, createProject, createScript, type Api } from './helpers/factories.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
+/** Lets the clock move so that updatedAt comparisons are strict. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
 let t: TestApp;
 let api: Api;
 
@@ -66,9 +69,13 @@ describe('projects', () => {
     const project = await createProject(api, { description: 'Old', color: '#111111' });
     const renamed = await api.patch(`/v1/projects/${project.id}`, { name: 'Renamed' }).expect(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', description: 'Old', color: '#111111' });
+    expect(Date.parse(renamed.body.updatedAt)).toBeGreaterThan(Date.parse(renamed.body.createdAt));
+    await pause();
     const cleared = await api.patch(`/v1/projects/${project.id}`, { description: null, color: null }).expect(200);
     expect(cleared.body).toMatchObject({ name: 'Renamed', description: null, color: null });
-    expect(Date.parse(cleared.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(renamed.body.createdAt));
+    expect(Date.parse(cleared.body.updatedAt)).toBeGreaterThan(Date.parse(renamed.body.updatedAt));
+    const unchanged = await api.patch(`/v1/projects/${project.id}`, {}).expect(200);
+    expect(unchanged.body.updatedAt).toBe(cleared.body.updatedAt);
   });
 
   it('update with an invalid color answers 422 and changes nothing', async () => {
@@ -93,6 +100,19 @@ describe('projects', () => {
     expect(response.body.data[0].campaignCount).toBe(0);
   });
 
+  it('list breaks createdAt ties by id, so pages never overlap', async () => {
+    const own = apiAs(t.http, await t.createTenant());
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push((await createProject(own)).id);
+    await t.em().execute(`update projects set created_at = '2026-01-01T00:00:00Z' where id in (?)`, [ids]);
+    const seen: string[] = [];
+    for (let offset = 0; offset < 5; offset += 1) {
+      const page = await own.get(`/v1/projects?limit=1&offset=${offset}`).expect(200);
+      seen.push(page.body.data[0].id);
+    }
+    expect(seen).toEqual([...ids].sort().reverse());
+  });
+
   it('list search matches names case-insensitively and treats % literally', async () => {
     const own = apiAs(t.http, await t.createTenant());
     await createProject(own, { name: 'Alpha study' });
@@ -110,6 +130,8 @@ describe('projects', () => {
     await api.post(`/v1/scripts/${script.id}/publish`).expect(200);
     const campaign = await createCampaign(api, { projectId: project.id, scriptId: script.id });
     const before = await t.em().findOneOrFail(Campaign, { id: campaign.id });
+    const scriptBefore = await t.em().findOneOrFail(Script, { id: script.id });
+    await pause();
 
     const response = await api.delete(`/v1/projects/${project.id}`);
     expect(response.status).toBe(204);
@@ -118,9 +140,10 @@ describe('projects', () => {
     await api.get(`/v1/projects/${project.id}`).expect(404);
     const kept = await api.get(`/v1/campaigns/${campaign.id}`).expect(200);
     expect(kept.body.projectId).toBeNull();
-    expect(Date.parse(kept.body.updatedAt)).toBeGreaterThanOrEqual(before.updatedAt.getTime());
+    expect(Date.parse(kept.body.updatedAt)).toBeGreaterThan(before.updatedAt.getTime());
     const keptScript = await api.get(`/v1/scripts/${script.id}`).expect(200);
     expect(keptScript.body.projectId).toBeNull();
+    expect(Date.parse(keptScript.body.updatedAt)).toBeGreaterThan(scriptBefore.updatedAt.getTime());
     expect(await t.em().count(Campaign, { id: campaign.id })).toBe(1);
     expect(await t.em().count(Script, { id: script.id })).toBe(1);
   });

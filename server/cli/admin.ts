@@ -51,14 +51,17 @@ function required(options: Options, name: keyof Options): string {
   return value.trim();
 }
 
+/** Credits are kept to 4 decimals; no plan or grant comes near a billion. */
+const MAX_CLI_AMOUNT = 1_000_000_000;
+
 function numberOption(options: Options, name: keyof Options, { integer = false } = {}): number | undefined {
   const raw = options[name];
   if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'}.`);
+  const pattern = integer ? /^-?\d+$/ : /^-?\d+(\.\d{1,4})?$/;
+  if (typeof raw !== 'string' || !pattern.test(raw.trim()) || Math.abs(Number(raw)) > MAX_CLI_AMOUNT) {
+    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a decimal number with at most 4 decimals'} of at most ${MAX_CLI_AMOUNT} in size.`);
   }
-  return value;
+  return Number(raw);
 }
 
 function planOption(options: Options) {
@@ -198,7 +201,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
     if (error instanceof AppError) return fail(error.appCode, error.message, 1);
-    return fail('INTERNAL_ERROR', (error as Error).stack ?? String(error), 1);
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);
   } finally {
     await runtime.close();
   }

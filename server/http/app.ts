@@ -6,7 +6,7 @@ import type { AppServices } from '../services.js';
 import { appRouter } from '../trpc/app-router.js';
 import { createContext } from '../trpc/context.js';
 import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
-import { authenticateRequests } from './authenticate.js';
+import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
@@ -77,6 +77,8 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     createExpressMiddleware({
       router: appRouter,
       createContext: ({ req, res }) => createContext(services, req, res),
+      maxBatchSize: MAX_TRPC_BATCH_SIZE,
+      maxBodySize: config.jsonBodyLimitBytes,
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof AppError)) {
           logger.error({ err: error.cause ?? error, path }, 'unexpected error');

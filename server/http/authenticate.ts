@@ -6,6 +6,14 @@ import { AppError } from '../errors.js';
 import { consumeRateLimit, rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
 
+/** tRPC batches several calls in one request (`/trpc/a,b,c?batch=1`); each call counts. */
+export const MAX_TRPC_BATCH_SIZE = 10;
+
+function callsIn(req: Request): number {
+  if (!req.originalUrl.startsWith('/trpc/') || req.query.batch !== '1') return 1;
+  return Math.min(MAX_TRPC_BATCH_SIZE, Math.max(1, req.path.split(',').length));
+}
+
 function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
@@ -35,7 +43,7 @@ export function authenticateRequests(services: AppServices) {
             : 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".',
         );
       }
-      const state = await consumeRateLimit(em, `key:${key.apiKeyId}`, rateLimitFor(key.plan, key.customRateLimit));
+      const state = await consumeRateLimit(em, `key:${key.apiKeyId}`, rateLimitFor(key.plan, key.customRateLimit), callsIn(req));
       setRateLimitHeaders(res, state);
       if (state.exceeded) throw rateLimitedError(state);
       req.auth = { kind: 'api_key', organizationId: key.organizationId, apiKeyId: key.apiKeyId, permissions: key.permissions };

@@ -1,7 +1,9 @@
 import type { AnyRouter } from '@trpc/server';
 import type { NextFunction, Request, Response } from 'express';
-import { forEachOpenApiProcedure, getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import { forEachOpenApiProcedure, getInputOutputParsers, getPathRegExp, instanceofZodTypeKind, instanceofZodTypeObject, normalizePath, unwrapZodType } from 'trpc-to-openapi';
 import { AppError, describeError, type InputSource } from '../errors.js';
+import { findUnstorableText } from '../lib/text-safety.js';
+import { requirePermission } from './require-permission.js';
 import type { Logger } from '../logger.js';
 import type { Context } from '../trpc/context.js';
 import type { AppMeta } from '../trpc/trpc.js';
@@ -14,6 +16,18 @@ interface RestRoute {
   pathPattern: RegExp;
   procedurePath: string;
   meta: AppMeta;
+  /** Input keys whose schema is a number: from a URL they must be plain decimals. */
+  numericInputs: ReadonlySet<string>;
+}
+
+/** Plain decimal notation only; `Number()` would also take `0x10`, `1e1`, `' 5'` and `''`. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+function numericInputsOf(procedure: Parameters<typeof getInputOutputParsers>[0]): Set<string> {
+  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
+  if (!instanceofZodTypeObject(schema)) return new Set();
+  const shape = (schema as unknown as { shape: Record<string, unknown> }).shape;
+  return new Set(Object.keys(shape).filter((key) => instanceofZodTypeKind(unwrapZodType(shape[key] as never, true), 'number')));
 }
 
 export interface RestRouteMatch {
@@ -32,13 +46,14 @@ export class RestRoutes {
   readonly #plainRoutes: { method: string; pathPattern: RegExp }[] = [];
 
   constructor(router: AnyRouter) {
-    forEachOpenApiProcedure(router._def.procedures, ({ path, meta }) => {
+    forEachOpenApiProcedure(router._def.procedures, ({ path, meta, procedure }) => {
       const appMeta = meta as AppMeta;
       this.#routes.push({
         method: appMeta.openapi!.method,
         pathPattern: getPathRegExp(normalizePath(appMeta.openapi!.path)),
         procedurePath: path,
         meta: appMeta,
+        numericInputs: numericInputsOf(procedure),
       });
     });
   }
@@ -76,7 +91,8 @@ function hasRequestBody(req: Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-function decodePathParams(params: Record<string, string>): Record<string, string> {
+/** Path parameters decoded; one that cannot name a stored resource means 404. */
+function decodePathParams(params: Record<string, string>, numericInputs: ReadonlySet<string>): Record<string, string> {
   const decoded: Record<string, string> = {};
   for (const [key, value] of Object.entries(params)) {
     try {
@@ -84,21 +100,51 @@ function decodePathParams(params: Record<string, string>): Record<string, string
     } catch {
       throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
     }
+    if (findUnstorableText(decoded[key]) || (numericInputs.has(key) && !DECIMAL.test(decoded[key]!))) {
+      throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
+    }
   }
   return decoded;
 }
 
-/** The procedure's raw input: JSON body (or query string) merged with path parameters, which win. */
+/** Query numbers in anything but plain decimal notation are refused (400), not guessed at. */
+function assertDecimalQueryNumbers(query: Record<string, unknown>, numericInputs: ReadonlySet<string>): void {
+  const fields = Object.entries(query)
+    .filter(([key, value]) => numericInputs.has(key) && (typeof value !== 'string' || !DECIMAL.test(value)))
+    .map(([key]) => ({ path: key, message: 'must be a number' }));
+  if (fields.length > 0) {
+    throw new AppError('INVALID_REQUEST', `Invalid query parameters: ${fields.map((f) => `${f.path} ${f.message}`).join('; ')}.`, { fields });
+  }
+}
+
+/**
+ * The procedure's raw input: the JSON body (or the query string) plus the path parameters. A
+ * path parameter repeated in the query or body is refused rather than silently overridden, and
+ * text PostgreSQL cannot store is refused before it reaches the database.
+ */
 function rawInputOf(req: Request, source: InputSource, pathParams: Record<string, string>): Record<string, unknown> {
-  if (source === 'query') return { ...(req.query as Record<string, unknown>), ...pathParams };
-  if (req.body === undefined) {
+  let given: Record<string, unknown>;
+  if (source === 'query') {
+    given = req.query as Record<string, unknown>;
+  } else if (req.body === undefined) {
     if (hasRequestBody(req)) {
       throw new AppError('INVALID_REQUEST', 'The request body must be JSON, sent with "Content-Type: application/json".');
     }
-    return { ...pathParams };
+    given = {};
+  } else if (!isPlainObject(req.body)) {
+    throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  } else {
+    given = req.body;
   }
-  if (!isPlainObject(req.body)) throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
-  return { ...req.body, ...pathParams };
+  const code = source === 'query' ? 'INVALID_REQUEST' : 'VALIDATION_ERROR';
+  const repeated = Object.keys(pathParams).filter((key) => key in given);
+  if (repeated.length > 0) {
+    const fields = repeated.map((key) => ({ path: key, message: 'is taken from the URL path; do not send it here' }));
+    throw new AppError(code, `${repeated.join(', ')} is taken from the URL path.`, { fields });
+  }
+  const unstorable = findUnstorableText(given);
+  if (unstorable) throw new AppError(code, `${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
+  return { ...given, ...pathParams };
 }
 
 export interface RestHandlerOptions {
@@ -124,7 +170,10 @@ export function createRestHandler(options: RestHandlerOptions) {
     let rawInput: unknown;
     const pathParams = Object.keys(matched.pathParams);
     try {
-      rawInput = rawInputOf(req, source, decodePathParams(matched.pathParams));
+      // Permission before any input check, so a caller without it learns nothing about the input.
+      if (route.meta.permission) requirePermission(req, route.meta.permission);
+      if (source === 'query') assertDecimalQueryNumbers(req.query as Record<string, unknown>, route.numericInputs);
+      rawInput = rawInputOf(req, source, decodePathParams(matched.pathParams, route.numericInputs));
       const caller = createCaller(createContext(req, res));
       const procedure = route.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
       const data = await (procedure as (input: unknown) => Promise<unknown>)(rawInput);

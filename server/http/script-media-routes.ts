@@ -11,6 +11,7 @@ import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js
 import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMedia } from '../domains/scripts/media.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
+import { findUnstorableText } from '../lib/text-safety.js';
 import { FileNotFoundError } from '../storage/file-storage.js';
 import { requirePermission } from './require-permission.js';
 
@@ -34,6 +35,8 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
   const maxBytes = Math.max(config.mediaMaxImageBytes, config.mediaMaxAudioBytes);
   const parseUpload = multer({
     dest: uploadDir,
+    // Browsers send UTF-8 filenames; multer's default reads them as latin1 (café → cafÃ©).
+    defParamCharset: 'utf8',
     limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1024, parts: 8 },
   }).single('file');
 
@@ -43,6 +46,7 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
     try {
       const auth = requirePermission(req, 'campaigns:write');
       const scriptId = String(req.params.scriptId);
+      if (findUnstorableText(scriptId)) throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
       const em = services.orm.em.fork() as EntityManager;
       // Refuse unknown or archived scripts before reading a potentially large body.
       assertNotArchived(await loadScript(em, auth.organizationId, scriptId));
@@ -64,7 +68,11 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
           fields: [{ path: 'file', message: 'is required' }],
         });
       }
-      const questionId = typeof req.body?.questionId === 'string' && req.body.questionId !== '' ? req.body.questionId : undefined;
+      const rawQuestionId: unknown = req.body?.questionId;
+      if (rawQuestionId !== undefined && typeof rawQuestionId !== 'string') {
+        throw new AppError('INVALID_REQUEST', 'questionId may be given once.', { fields: [{ path: 'questionId', message: 'may be given once' }] });
+      }
+      const questionId = rawQuestionId === '' ? undefined : rawQuestionId;
       const media = await uploadScriptMedia(
         em,
         { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },

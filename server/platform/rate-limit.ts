@@ -15,17 +15,17 @@ export interface RateLimitState {
 }
 
 /**
- * Counts one request against `bucket` in the current one-minute window with a single atomic
+ * Counts one request (`units` calls; a tRPC batch is several) against `bucket` in the current one-minute window with a single atomic
  * upsert, so any number of processes share the same budget. Windows are aligned to the minute
  * by the database clock, the same for every process.
  */
-export async function consumeRateLimit(em: EntityManager, bucket: string, limit: number): Promise<RateLimitState> {
+export async function consumeRateLimit(em: EntityManager, bucket: string, limit: number, units = 1): Promise<RateLimitState> {
   const rows = await em.execute<{ count: number; window_start: string }[]>(
     `insert into rate_limit_counters (bucket, window_start, count)
-     values (?, date_trunc('minute', clock_timestamp()), 1)
-     on conflict (bucket, window_start) do update set count = rate_limit_counters.count + 1
+     values (?, date_trunc('minute', clock_timestamp()), ?)
+     on conflict (bucket, window_start) do update set count = rate_limit_counters.count + excluded.count
      returning count, extract(epoch from window_start)::bigint as window_start`,
-    [bucket],
+    [bucket, units],
   );
   const row = rows[0]!;
   const count = Number(row.count);

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ErrorCode } from '../../shared/error-codes.js';
 import type { Permission } from '../../shared/permissions.js';
 import { AppError, describeError } from '../errors.js';
+import { findUnstorableText } from '../lib/text-safety.js';
 import type { ApiKeyAuth, Context } from './context.js';
 
 /**
@@ -40,13 +41,16 @@ export const createCallerFactory = t.createCallerFactory;
  * procedure's meta. A procedure without a permission is refused at startup (see
  * `assertEveryProcedureHasPermission`, run by createApp), so an operation cannot be left open by omission.
  */
-export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   if (!ctx.auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
   const permission = meta?.permission;
   if (!permission) throw new AppError('INTERNAL_ERROR', 'Operation has no permission configured.');
   if (!ctx.auth.permissions.includes(permission)) {
     throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${permission} permission.`, { required: permission });
   }
+  // The REST adapter refuses these per source already; this covers /trpc calls.
+  const unstorable = findUnstorableText(await getRawInput());
+  if (unstorable) throw new AppError('VALIDATION_ERROR', `${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
   // Each procedure gets its own unit of work, even when /trpc batches calls in one request.
   return next({ ctx: { ...ctx, auth: ctx.auth as ApiKeyAuth, em: ctx.em.fork() } });
 });

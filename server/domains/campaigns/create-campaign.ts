@@ -9,8 +9,9 @@ import { loadUsableScript } from './usable-script.js';
 /** A new campaign is active, on a script with a published version; its stats are all zero. */
 export async function createCampaign(em: EntityManager, organizationId: string, input: TCreateCampaignInput): Promise<TCampaign> {
   return em.transactional(async (tx) => {
-    const script = await loadUsableScript(tx, organizationId, input.scriptId);
+    // Lock order: project, then script (see updateCampaign).
     const project = input.projectId ? await loadProjectForAssignment(tx, organizationId, input.projectId) : null;
+    const script = await loadUsableScript(tx, organizationId, input.scriptId);
     const campaign = tx.create(Campaign, {
       id: newId('cam'),
       organization: organizationId,

@@ -12,7 +12,8 @@ export async function loadCampaign(
   const campaign = await em.findOne(
     Campaign,
     { id: campaignId, organization: organizationId },
-    options.lockMode ? { lockMode: options.lockMode } : {},
+    // A locking read refreshes what an earlier plain read of this transaction put in the identity map.
+    options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
   );
   if (!campaign) throw notFound('campaign', campaignId);
   return campaign;

@@ -11,21 +11,26 @@ import { loadUsableScript } from './usable-script.js';
 
 /**
  * Partial update. settings, inviteDefaults and metadata are merge patches (RFC 7386) of the
- * stored objects.
- * Archived campaigns are final (409 CAMPAIGN_ARCHIVED).
+ * stored objects. Archived campaigns are final (409 CAMPAIGN_ARCHIVED).
+ *
+ * Rows are locked in the service-wide order project, script, campaign (deleteProject locks the
+ * project and then its campaigns), so concurrent updates and deletes never deadlock.
  */
 export async function updateCampaign(em: EntityManager, organizationId: string, input: TUpdateCampaignInput): Promise<TCampaign> {
   return em.transactional(async (tx) => {
+    const current = await loadCampaign(tx, organizationId, input.campaignId);
+    const project =
+      input.projectId === undefined || input.projectId === null
+        ? input.projectId
+        : await loadProjectForAssignment(tx, organizationId, input.projectId);
+    const script =
+      input.scriptId !== undefined && input.scriptId !== current.script.id ? await loadUsableScript(tx, organizationId, input.scriptId) : undefined;
     const campaign = await loadCampaign(tx, organizationId, input.campaignId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     assertCampaignNotArchived(campaign);
     if (input.name !== undefined) campaign.name = input.name;
     if (input.description !== undefined) campaign.description = input.description;
-    if (input.scriptId !== undefined && input.scriptId !== campaign.script.id) {
-      campaign.script = await loadUsableScript(tx, organizationId, input.scriptId);
-    }
-    if (input.projectId !== undefined) {
-      campaign.project = input.projectId === null ? null : await loadProjectForAssignment(tx, organizationId, input.projectId);
-    }
+    if (script) campaign.script = script;
+    if (project !== undefined) campaign.project = project;
     if (input.settings !== undefined) campaign.settings = applyMergePatch(campaign.settings, input.settings);
     if (input.inviteDefaults !== undefined) campaign.inviteDefaults = applyMergePatch(campaign.inviteDefaults, input.inviteDefaults);
     if (input.metadata !== undefined) {
@@ -37,7 +42,6 @@ export async function updateCampaign(em: EntityManager, organizationId: string, 
       }
       campaign.metadata = merged;
     }
-    campaign.updatedAt = new Date();
     await tx.flush();
     return toCampaignDtoWithStats(tx, campaign);
   });

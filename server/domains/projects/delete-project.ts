@@ -8,8 +8,9 @@ export async function deleteProject(em: EntityManager, organizationId: string, p
   await em.transactional(async (tx) => {
     const project = await tx.findOne(Project, { id: projectId, organization: organizationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!project) throw notFound('project', projectId);
-    await tx.execute(`update campaigns set project_id = null, updated_at = now() where project_id = ?`, [projectId]);
+    // Service-wide lock order: project, scripts, campaigns (see updateCampaign); never reversed.
     await tx.execute(`update scripts set project_id = null, updated_at = now() where project_id = ?`, [projectId]);
+    await tx.execute(`update campaigns set project_id = null, updated_at = now() where project_id = ?`, [projectId]);
     await tx.nativeDelete(Project, { id: projectId });
   });
 }

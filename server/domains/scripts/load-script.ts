@@ -13,7 +13,8 @@ export async function loadScript(
   const script = await em.findOne(
     Script,
     { id: scriptId, organization: organizationId, deletedAt: null },
-    options.lockMode ? { lockMode: options.lockMode } : {},
+    // A locking read refreshes what an earlier plain read of this transaction put in the identity map.
+    options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
   );
   if (!script) throw notFound('script', scriptId, options.fieldPath);
   return script;

@@ -15,13 +15,17 @@ import { openDraftVersion } from './open-draft-version.js';
  */
 export async function updateScript(em: EntityManager, organizationId: string, input: TUpdateScriptInput): Promise<TScript> {
   return em.transactional(async (tx) => {
+    // Lock order: project, then script (deleteProject locks the project, then its scripts).
+    await loadScript(tx, organizationId, input.scriptId);
+    const project =
+      input.projectId === undefined || input.projectId === null
+        ? input.projectId
+        : await loadProjectForAssignment(tx, organizationId, input.projectId);
     const script = await loadScript(tx, organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     assertNotArchived(script);
     if (input.name !== undefined) script.name = input.name;
     if (input.description !== undefined) script.description = input.description;
-    if (input.projectId !== undefined) {
-      script.project = input.projectId === null ? null : await loadProjectForAssignment(tx, organizationId, input.projectId);
-    }
+    if (project !== undefined) script.project = project;
 
     let latest = await loadLatestVersion(tx, script);
     const changesContent = input.systemPrompt !== undefined || input.questions !== undefined || input.settings !== undefined;
@@ -31,8 +35,8 @@ export async function updateScript(em: EntityManager, organizationId: string, in
       if (input.questions !== undefined) latest.questions = normalizeQuestions(input.questions);
       if (input.settings !== undefined) latest.settings = applyMergePatch(latest.settings, input.settings);
     }
-    // The script row's updatedAt reflects any change, content included.
-    script.updatedAt = new Date();
+    // Content lives in the version row; the script's updatedAt still says the script changed.
+    if (changesContent) script.updatedAt = new Date();
     await tx.flush();
     return toScriptDto(script, latest);
   });

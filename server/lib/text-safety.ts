@@ -1,0 +1,44 @@
+import { formatPath } from '../errors.js';
+
+export interface UnstorableText {
+  path: string;
+  message: string;
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text or jsonb, and unpaired UTF-16 surrogates are not text at
+ * all; `__proto__` keys are dropped by JSON object handling. Rather than fail deep in the
+ * database (500) or lose data silently, input containing any of them is refused up front.
+ * Returns the first offending place, or undefined.
+ */
+export function findUnstorableText(value: unknown, path: PropertyKey[] = []): UnstorableText | undefined {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return { path: formatPath(path), message: 'must not contain NUL (\\u0000) characters' };
+    if (!value.isWellFormed()) return { path: formatPath(path), message: 'must be valid Unicode (no unpaired surrogates)' };
+    return undefined;
+  }
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = findUnstorableText(value[index], [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__') return { path: formatPath([...path, key]), message: 'is not an allowed key' };
+      const keyProblem = findUnstorableText(key, [...path, key]);
+      if (keyProblem) return { path: keyProblem.path, message: `key ${keyProblem.message}` };
+      const found = findUnstorableText((value as Record<string, unknown>)[key], [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+declare global {
+  interface String {
+    /** Node 20 has it (ES2024); the ES2023 lib this project targets does not declare it. */
+    isWellFormed(): boolean;
+  }
+}
