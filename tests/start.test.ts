@@ -75,4 +75,28 @@ describe('npm start on the embedded default', () => {
     }
     expect(await exitOf(worker.child)).toBe(0);
   }, 120_000);
+
+  it('after a crash (SIGKILL) the next start adopts the orphaned cluster and stops it on shutdown', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-crash-'));
+    dataDirs.push(dataDir);
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+    const healthy = async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined);
+
+    const crashed = startServer(env);
+    await waitFor(healthy, 60_000, () => crashed.output());
+    crashed.child.kill('SIGKILL');
+    await exitOf(crashed.child);
+    await access(path.join(dataDir, 'postgres', 'postmaster.pid'));
+
+    const restarted = startServer(env);
+    try {
+      await waitFor(healthy, 60_000, () => restarted.output());
+      expect(restarted.output()).toContain('adopted an embedded PostgreSQL left running by a crashed process');
+    } finally {
+      restarted.child.kill('SIGTERM');
+    }
+    expect(await exitOf(restarted.child)).toBe(0);
+    await expect(access(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
+  }, 120_000);
 });

@@ -65,8 +65,22 @@ async function fileExists(file: string): Promise<boolean> {
   }
 }
 
-/** Port of a live postmaster for this data directory, from PostgreSQL's own lock file. */
-async function runningPostmasterPort(clusterDir: string): Promise<number | undefined> {
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+interface RunningPostmaster {
+  pid: number;
+  port: number;
+}
+
+/** The live postmaster of this data directory, from PostgreSQL's own lock file. */
+async function runningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
   let lines: string[];
   try {
     lines = (await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
@@ -75,13 +89,35 @@ async function runningPostmasterPort(clusterDir: string): Promise<number | undef
   }
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port)) return undefined;
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || !isAlive(pid)) return undefined;
+  return { pid, port };
+}
+
+/**
+ * A postmaster whose starting process died without stopping it (kill -9, OOM) has been
+ * re-parented. Linux only (/proc); elsewhere clusters are never adopted.
+ */
+async function isOrphaned(pid: number): Promise<boolean> {
   try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return parent === 1 || !isAlive(parent);
+  } catch {
+    return false;
   }
-  return port;
+}
+
+/** Fast shutdown of a postmaster this process did not spawn; waits until its lock file is gone. */
+async function stopPostmaster(pid: number, clusterDir: string): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && (await fileExists(path.join(clusterDir, 'postmaster.pid')))) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function canConnect(url: string): Promise<boolean> {
@@ -144,11 +180,31 @@ export async function openEmbeddedPostgres(options: OpenEmbeddedPostgresOptions)
   }
 
   let credentials = await loadCredentials(credentialsFile);
-  const runningPort = await runningPostmasterPort(clusterDir);
-  if (credentials && runningPort !== undefined) {
-    const attached = { ...credentials, port: runningPort };
+  const running = await runningPostmaster(clusterDir);
+  if (credentials && running) {
+    const attached = { ...credentials, port: running.port };
     if (await canConnect(connectionUrl(attached))) {
-      logger.info({ port: runningPort }, 'attached to the running embedded PostgreSQL');
+      if (await isOrphaned(running.pid)) {
+        // Its starter died without stopping it: this process takes it over, so it stops again.
+        logger.warn({ port: running.port, pid: running.pid }, 'adopted an embedded PostgreSQL left running by a crashed process');
+        const stopOnExit = () => {
+          try {
+            process.kill(running.pid, 'SIGINT');
+          } catch {
+            // already gone
+          }
+        };
+        process.once('exit', stopOnExit);
+        return {
+          url: connectionUrl(attached),
+          owned: true,
+          stop: async () => {
+            process.removeListener('exit', stopOnExit);
+            await stopPostmaster(running.pid, clusterDir);
+          },
+        };
+      }
+      logger.info({ port: running.port }, 'attached to the running embedded PostgreSQL');
       return { url: connectionUrl(attached), owned: false, stop: async () => undefined };
     }
   }
@@ -189,9 +245,9 @@ export async function openEmbeddedPostgres(options: OpenEmbeddedPostgresOptions)
     await cluster.start();
   } catch (error) {
     // Another process may have started the cluster between our check and our start.
-    const racedPort = await runningPostmasterPort(clusterDir);
-    if (racedPort !== undefined) {
-      const attached = { ...credentials, port: racedPort };
+    const raced = await runningPostmaster(clusterDir);
+    if (raced) {
+      const attached = { ...credentials, port: raced.port };
       if (await canConnect(connectionUrl(attached))) {
         return { url: connectionUrl(attached), owned: false, stop: async () => undefined };
       }
