@@ -37,7 +37,16 @@ async function main(): Promise<void> {
   const logger = createLogger('warn');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-bench-'));
   const cluster = process.env.DATABASE_URL ? undefined : await openEmbeddedPostgres({ dataDir, logger });
-  const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? cluster!.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '20' });
+  try {
+    await runScenarios(cluster?.url, dataDir, logger);
+  } finally {
+    await cluster?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function runScenarios(embeddedUrl: string | undefined, dataDir: string, logger: ReturnType<typeof createLogger>): Promise<void> {
+  const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? embeddedUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '20' });
   const runtime = await openRuntime(config, logger);
   let statements = 0;
   runtime.orm.em.getConnection().getKnex().on('query', () => (statements += 1));
@@ -120,8 +129,6 @@ async function main(): Promise<void> {
 
   await new Promise((resolve) => server.close(resolve));
   await runtime.close();
-  await cluster?.stop();
-  await rm(dataDir, { recursive: true, force: true });
 }
 
 await main();
