@@ -33,7 +33,6 @@ const ZTrustProxy = z
  * this schema; `loadConfig` is called once per process.
  */
 const ZEnvironment = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -57,12 +56,10 @@ const ZEnvironment = z.object({
 export type Environment = z.input<typeof ZEnvironment>;
 
 export interface Config {
-  nodeEnv: 'development' | 'test' | 'production';
   port: number;
   host: string;
   /** Origin used to build links that leave the API (signed file URLs, later invite links). */
   publicUrl: string;
-  publicUrlExplicit: boolean;
   dataDir: string;
   /** Unset: the embedded PostgreSQL under `dataDir` is used. */
   databaseUrl: string | undefined;
@@ -93,11 +90,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   return {
-    nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    publicUrlExplicit: e.PUBLIC_URL !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,

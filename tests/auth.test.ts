@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission } from '../shared/permissions.js';
 import { revokeApiKey } from '../server/domains/api-keys/revoke-api-key.js';
 import { ApiKey } from '../server/entities/index.js';
+import { listPlainOperations } from '../server/http/openapi-document.js';
 import { RestRoutes } from '../server/http/rest-adapter.js';
+import { scriptMediaOpenApiPaths } from '../server/http/script-media-routes.js';
 import { API_KEY_PREFIX, generateApiKey, isWellFormedApiKey } from '../server/lib/api-key-format.js';
 import { appRouter } from '../server/trpc/app-router.js';
 import { apiAs, createCampaign, createProject, createPublishedScript, type Api } from './helpers/factories.js';
@@ -102,7 +104,12 @@ describe('permissions', () => {
       template: (route.meta.openapi!.path as string),
       permission: route.meta.permission!,
     })),
-    { method: 'POST', path: 'media upload', template: '/v1/scripts/{scriptId}/media', permission: 'campaigns:write' as Permission },
+    ...listPlainOperations(scriptMediaOpenApiPaths).map((operation) => ({
+      method: operation.method,
+      path: operation.path,
+      template: operation.path,
+      permission: operation.permission,
+    })),
   ];
 
   it('every operation declares one of the spec permissions', () => {

@@ -80,7 +80,7 @@ interface RunningPostmaster {
 }
 
 /** The live postmaster of this data directory, from PostgreSQL's own lock file. */
-async function runningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
+export async function runningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
   let lines: string[];
   try {
     lines = (await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
@@ -141,7 +141,7 @@ async function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-async function findFreePort(): Promise<number> {
+export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

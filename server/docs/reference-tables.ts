@@ -1,11 +1,9 @@
 import { ERROR_CODES, ERROR_CODE_LIST } from '../../shared/error-codes.js';
+import { listPlainOperations } from '../http/openapi-document.js';
 import { RestRoutes } from '../http/rest-adapter.js';
+import { scriptMediaOpenApiPaths } from '../http/script-media-routes.js';
 import { appRouter } from '../trpc/app-router.js';
 
-/** Plain Express routes, documented alongside the tRPC ones. */
-const PLAIN_OPERATIONS = [
-  { method: 'POST', path: '/v1/scripts/{scriptId}/media', permission: 'campaigns:write', status: 201, summary: 'Upload an image or audio file for a script' },
-];
 
 /**
  * The README's operation table, generated from the router so it cannot drift: a test compares
@@ -20,7 +18,7 @@ export function renderOperationsTable(): string {
       status: route.meta.successStatus ?? 200,
       summary: route.meta.openapi!.summary ?? '',
     })),
-    ...PLAIN_OPERATIONS,
+    ...listPlainOperations(scriptMediaOpenApiPaths).map((operation) => ({ ...operation, status: operation.successStatus })),
   ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   const lines = ['| Method | Path | Permission | Success | Operation |', '|---|---|---|---|---|'];
   for (const row of rows) lines.push(`| ${row.method} | \`${row.path}\` | \`${row.permission}\` | ${row.status} | ${row.summary} |`);

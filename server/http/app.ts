@@ -8,7 +8,7 @@ import { createContext } from '../trpc/context.js';
 import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
-import { buildOpenApiDocument } from './openapi-document.js';
+import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
 import { scriptMediaOpenApiPaths, scriptMediaRoutes } from './script-media-routes.js';
 import { errorHandler } from './write-error.js';
@@ -32,7 +32,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
 
   assertEveryProcedureHasPermission(appRouter);
   const routes = new RestRoutes(appRouter);
-  routes.addPlainRoute('POST', '/v1/scripts/{scriptId}/media');
+  for (const operation of listPlainOperations(scriptMediaOpenApiPaths)) routes.addPlainRoute(operation.method, operation.path);
   const media = scriptMediaRoutes(services);
   const openApiDocument = buildOpenApiDocument({
     router: appRouter,
@@ -70,13 +70,13 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
   app.use(API_PREFIXES, authenticateRequests(services));
   app.use(['/v1', '/api'], express.json({ limit: config.jsonBodyLimitBytes, strict: true }));
-  app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res), logger }));
+  app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(media.upload);
   app.use(
     '/trpc',
     createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req, res }) => createContext(services, req, res),
+      createContext: ({ req, res }) => createContext(services, req, res, 'trpc'),
       maxBatchSize: MAX_TRPC_BATCH_SIZE,
       maxBodySize: config.jsonBodyLimitBytes,
       onError: ({ error, path }) => {

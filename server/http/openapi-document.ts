@@ -3,6 +3,7 @@ import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openap
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.js';
 import { ZErrorEnvelope } from '../../shared/schemas/common.js';
+import type { Permission } from '../../shared/permissions.js';
 import type { AppMeta } from '../trpc/trpc.js';
 
 type JsonObject = Record<string, any>;
@@ -68,6 +69,41 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   }
 }
 
+function successStatusOf(operation: JsonObject): number {
+  return Number(Object.keys(operation.responses ?? {}).find((status) => status.startsWith('2')) ?? 200);
+}
+
+/** An operation served by a plain Express route, as its OpenAPI description states it. */
+export interface PlainOperation {
+  method: string;
+  path: string;
+  permission: Permission;
+  successStatus: number;
+  summary: string;
+}
+
+/**
+ * Plain routes are described once, in OpenAPI form; the 405 `Allow` header, the README table
+ * and the permission tests read them from there.
+ */
+export function listPlainOperations(paths: ZodOpenApiPathsObject): PlainOperation[] {
+  const operations: PlainOperation[] = [];
+  for (const [path, item] of Object.entries(paths) as [string, JsonObject][]) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        permission: operation['x-permission'],
+        successStatus: successStatusOf(operation),
+        summary: operation.summary ?? '',
+      });
+    }
+  }
+  return operations;
+}
+
 export interface OpenApiDocumentOptions {
   router: AnyRouter;
   publicUrl: string;
@@ -104,7 +140,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       if (!operation) continue;
       const facts = factsByOperationId.get(operation.operationId) ?? {
         permission: operation['x-permission'],
-        successStatus: Number(Object.keys(operation.responses ?? {}).find((status) => status.startsWith('2')) ?? 200),
+        successStatus: successStatusOf(operation),
         errors: (operation['x-error-codes'] as ErrorCode[] | undefined) ?? [],
       };
       delete operation['x-error-codes'];

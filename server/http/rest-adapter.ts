@@ -3,9 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { forEachOpenApiProcedure, getInputOutputParsers, getPathRegExp, instanceofZodTypeKind, instanceofZodTypeObject, normalizePath, unwrapZodType } from 'trpc-to-openapi';
 import { AppError, describeError, type InputSource } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
-import { requirePermission } from './require-permission.js';
 import type { Logger } from '../logger.js';
-import type { Context } from '../trpc/context.js';
+import { assertPermission, type Context } from '../trpc/context.js';
 import type { AppMeta } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
 
@@ -171,7 +170,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     const pathParams = Object.keys(matched.pathParams);
     try {
       // Permission before any input check, so a caller without it learns nothing about the input.
-      if (route.meta.permission) requirePermission(req, route.meta.permission);
+      if (route.meta.permission) assertPermission(req.auth, route.meta.permission);
       if (source === 'query') assertDecimalQueryNumbers(req.query as Record<string, unknown>, route.numericInputs);
       rawInput = rawInputOf(req, source, decodePathParams(matched.pathParams, route.numericInputs));
       const caller = createCaller(createContext(req, res));

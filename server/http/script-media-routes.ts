@@ -11,9 +11,9 @@ import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js
 import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMedia } from '../domains/scripts/media.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
+import { assertPermission } from '../trpc/context.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import { FileNotFoundError } from '../storage/file-storage.js';
-import { requirePermission } from './require-permission.js';
 
 function multerErrorToAppError(error: multer.MulterError, maxBytes: number): AppError {
   if (error.code === 'LIMIT_FILE_SIZE') {
@@ -44,7 +44,7 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
   upload.post('/v1/scripts/:scriptId/media', async (req: Request, res: Response, next: NextFunction) => {
     let uploadedFile: string | undefined;
     try {
-      const auth = requirePermission(req, 'campaigns:write');
+      const auth = assertPermission(req.auth, 'campaigns:write');
       const scriptId = String(req.params.scriptId);
       if (findUnstorableText(scriptId)) throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
       const em = services.orm.em.fork() as EntityManager;

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Permission } from '../../shared/permissions.js';
+import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 
 /** Who is calling: resolved once per request by the authentication middleware. */
@@ -13,23 +13,30 @@ export interface ApiKeyAuth {
 
 export type RequestAuth = ApiKeyAuth;
 
+/**
+ * Per request. The EntityManager is not here: `apiProcedure` forks one per procedure call, so
+ * the calls of a /trpc batch never share a unit of work.
+ */
 export interface Context {
-  /** A fork of the ORM's EntityManager for this request only. */
-  em: EntityManager;
   auth: RequestAuth | null;
   services: AppServices;
+  /** `rest` when the REST adapter already checked the input's text (see rest-adapter.ts). */
+  via: 'rest' | 'trpc';
   req: Request;
   res: Response;
 }
 
-export function createContext(services: AppServices, req: Request, res: Response): Context {
-  return {
-    em: services.orm.em.fork() as EntityManager,
-    auth: req.auth ?? null,
-    services,
-    req,
-    res,
-  };
+export function createContext(services: AppServices, req: Request, res: Response, via: Context['via']): Context {
+  return { auth: req.auth ?? null, services, via, req, res };
+}
+
+/** The one permission check: tRPC procedures (from their meta) and plain Express routes use it. */
+export function assertPermission(auth: RequestAuth | null | undefined, permission: Permission): ApiKeyAuth {
+  if (!auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
+  if (!auth.permissions.includes(permission)) {
+    throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${permission} permission.`, { required: permission });
+  }
+  return auth;
 }
 
 declare global {

@@ -1,10 +1,11 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ErrorCode } from '../../shared/error-codes.js';
 import type { Permission } from '../../shared/permissions.js';
 import { AppError, describeError } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
-import type { ApiKeyAuth, Context } from './context.js';
+import { assertPermission, type Context } from './context.js';
 
 /**
  * Procedure metadata: the REST route (trpc-to-openapi), the permission the caller needs, the
@@ -34,7 +35,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Every API operation: requires an authenticated caller holding the permission named in the
@@ -42,17 +42,15 @@ export const createCallerFactory = t.createCallerFactory;
  * `assertEveryProcedureHasPermission`, run by createApp), so an operation cannot be left open by omission.
  */
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
-  if (!ctx.auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
   const permission = meta?.permission;
   if (!permission) throw new AppError('INTERNAL_ERROR', 'Operation has no permission configured.');
-  if (!ctx.auth.permissions.includes(permission)) {
-    throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${permission} permission.`, { required: permission });
+  const auth = assertPermission(ctx.auth, permission);
+  if (ctx.via === 'trpc') {
+    // The REST adapter refuses these already, with a status that depends on where they came from.
+    const unstorable = findUnstorableText(await getRawInput());
+    if (unstorable) throw new AppError('VALIDATION_ERROR', `${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
   }
-  // The REST adapter refuses these per source already; this covers /trpc calls.
-  const unstorable = findUnstorableText(await getRawInput());
-  if (unstorable) throw new AppError('VALIDATION_ERROR', `${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
-  // Each procedure gets its own unit of work, even when /trpc batches calls in one request.
-  return next({ ctx: { ...ctx, auth: ctx.auth as ApiKeyAuth, em: ctx.em.fork() } });
+  return next({ ctx: { ...ctx, auth, em: ctx.services.orm.em.fork() as EntityManager } });
 });
 
 /** Refuses to start with a procedure that declares no permission, so none is left open by omission. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
+export { findFreePort as freePort } from '../../server/db/embedded-postgres.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -35,17 +35,6 @@ export function runAdmin(args: string[], env: Record<string, string | undefined>
 export function lastJsonLine(stdout: string): Record<string, any> {
   const lines = stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]!);
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 export function startServer(env: Record<string, string | undefined>, args: string[] = []): { child: ChildProcess; output: () => string } {

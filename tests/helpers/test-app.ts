@@ -49,7 +49,6 @@ export async function startTestApp(env: Record<string, string> = {}, logger?: Lo
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-test-data-'));
   const config = loadConfig({
-    NODE_ENV: 'test',
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',

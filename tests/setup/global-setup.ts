@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openEmbeddedPostgres, type EmbeddedPostgres } from '../../server/db/embedded-postgres.js';
+import { openEmbeddedPostgres, runningPostmaster, type EmbeddedPostgres } from '../../server/db/embedded-postgres.js';
 import { migrateDatabase } from '../../server/db/migrate.js';
 import { createOrm } from '../../server/db/orm.js';
 import { createLogger } from '../../server/logger.js';
@@ -30,21 +30,7 @@ async function removeStaleClusters(): Promise<void> {
   for (const entry of await readdir(tmpdir())) {
     if (!entry.startsWith(CLUSTER_PREFIX)) continue;
     const dir = path.join(tmpdir(), entry);
-    const pidFile = path.join(dir, 'postgres', 'postmaster.pid');
-    const alive = await stat(pidFile).then(
-      async () => {
-        const { readFile } = await import('node:fs/promises');
-        const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      () => false,
-    );
-    if (!alive) await rm(dir, { recursive: true, force: true });
+    if (!(await runningPostmaster(path.join(dir, 'postgres')))) await rm(dir, { recursive: true, force: true });
   }
 }
 
