@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Initial } from './Migration20261122000000Initial.js';
+import { Migration20261122100000InvitesAndShareLinks } from './Migration20261122100000InvitesAndShareLinks.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
+  { name: 'Migration20261122100000InvitesAndShareLinks', class: Migration20261122100000InvitesAndShareLinks },
 ];

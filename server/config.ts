@@ -51,6 +51,10 @@ const ZEnvironment = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   TRUST_PROXY: ZTrustProxy.default(false),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  EMAIL_FROM: z.string().trim().min(3).max(320).optional(),
+  EMAIL_TEMPLATES_DIR: z.string().min(1).optional(),
+  RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
 });
 
 export type Environment = z.input<typeof ZEnvironment>;
@@ -76,6 +80,14 @@ export interface Config {
   embeddedPostgresPort: number;
   /** Express `trust proxy` value (see ZTrustProxy). */
   trustProxy: false | number | string[];
+  /** `smtp://` or `smtps://` URL of the mail relay. Unset: messages are written to `dataDir/outbox`. */
+  smtpUrl: string | undefined;
+  /** From header of every email, e.g. `"Acme Research" <research@acme.test>`. */
+  emailFrom: string;
+  /** Directory of named email templates added to the built-in ones. */
+  emailTemplatesDir: string | undefined;
+  /** Per client address: participant pages that create records (share links). */
+  rateLimitParticipantPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,10 +101,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${problems}`);
   }
   const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
@@ -105,5 +118,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerConcurrency: e.WORKER_CONCURRENCY,
     embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
     trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    emailFrom: e.EMAIL_FROM ?? `"Interviews" <no-reply@${new URL(publicUrl).hostname}>`,
+    emailTemplatesDir: e.EMAIL_TEMPLATES_DIR ? path.resolve(e.EMAIL_TEMPLATES_DIR) : undefined,
+    rateLimitParticipantPerMinute: e.RATE_LIMIT_PARTICIPANT_PER_MINUTE,
   };
 }

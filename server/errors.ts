@@ -47,6 +47,8 @@ const RESOURCE_LABELS = {
   apiKey: 'API key',
   media: 'Media file',
   scriptVersion: 'Script version',
+  invite: 'Invite',
+  shareLink: 'Share link',
 } as const;
 
 /** 404 for a resource that does not exist or belongs to another organization (never 403). */

@@ -34,6 +34,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       orm,
       services,
       async close() {
+        services.mailer.close();
         await openedOrm.close(true);
         await database.stop();
       },

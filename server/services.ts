@@ -3,6 +3,10 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
 import type { Orm } from './db/orm.js';
+import { EmailTemplates } from './email/templates.js';
+import { createMailer, type Mailer } from './email/mailer.js';
+import { InviteTokens } from './lib/invite-tokens.js';
+import { PublicLinks } from './lib/public-links.js';
 import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
 import type { FileStorage } from './storage/file-storage.js';
@@ -15,6 +19,10 @@ export interface AppServices {
   logger: Logger;
   storage: FileStorage;
   signer: UrlSigner;
+  inviteTokens: InviteTokens;
+  links: PublicLinks;
+  emailTemplates: EmailTemplates;
+  mailer: Mailer;
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
@@ -25,6 +33,11 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     logger,
     storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
     signer: new UrlSigner(secret, config.publicUrl),
+    inviteTokens: new InviteTokens(secret),
+    links: new PublicLinks(config.publicUrl),
+    // Loaded (and checked) at startup: a broken template directory stops the process, not a send.
+    emailTemplates: await EmailTemplates.load(config.emailTemplatesDir),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
 }
 

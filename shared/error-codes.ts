@@ -19,6 +19,11 @@ export const ERROR_CODES = {
   CAMPAIGN_NOT_ACTIVE: { status: 409, description: 'The campaign is paused or archived; invites cannot be created.' },
   CAMPAIGN_ARCHIVED: { status: 409, description: 'The campaign is archived (final); it cannot be changed or resumed.' },
   INVITE_EXPIRED: { status: 409, description: 'The invite has expired and cannot be modified.' },
+  INVITE_CANCELLED: { status: 409, description: 'The invite was cancelled (its token is revoked); it cannot be resent or used.' },
+  INVITE_ALREADY_USED: { status: 409, description: 'The invite has been used (its interview started or completed); it cannot be resent, cancelled or used again.' },
+  INVITE_HAS_NO_EMAIL: { status: 409, description: 'The invite has no email address (it came from a share link), so there is nothing to send.' },
+  SHARE_LINK_CLOSED: { status: 409, description: 'The share link is closed, expired or has all its respondents.' },
+  DOMAIN_IN_USE: { status: 409, description: 'Another organization already uses this custom domain.' },
   SESSION_NOT_ACTIVE: { status: 409, description: 'The session state does not allow the action.' },
   SCRIPT_NOT_PUBLISHED: {
     status: 409,

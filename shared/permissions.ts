@@ -17,6 +17,18 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
+/** What an operation requires: one permission, or several that must all be held (quickstart). */
+export type PermissionRequirement = Permission | readonly Permission[];
+
+export function requiredPermissions(requirement: PermissionRequirement): readonly Permission[] {
+  return typeof requirement === 'string' ? [requirement] : requirement;
+}
+
+/** `campaigns:write` or `campaigns:write + invites:write`, for docs and tables. */
+export function describeRequirement(requirement: PermissionRequirement): string {
+  return requiredPermissions(requirement).join(' + ');
+}
+
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
 }

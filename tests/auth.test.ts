@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS, type Permission } from '../shared/permissions.js';
+import { PERMISSIONS, type Permission, requiredPermissions } from '../shared/permissions.js';
 import { revokeApiKey } from '../server/domains/api-keys/revoke-api-key.js';
 import { ApiKey } from '../server/entities/index.js';
 import { listPlainOperations } from '../server/http/openapi-document.js';
@@ -102,36 +102,39 @@ describe('permissions', () => {
       method: route.method,
       path: route.pathPattern.source,
       template: (route.meta.openapi!.path as string),
-      permission: route.meta.permission!,
+      permissions: requiredPermissions(route.meta.permission!),
     })),
     ...listPlainOperations(scriptMediaOpenApiPaths).map((operation) => ({
       method: operation.method,
       path: operation.path,
       template: operation.path,
-      permission: operation.permission,
+      permissions: [operation.permission] as readonly Permission[],
     })),
   ];
 
   it('every operation declares one of the spec permissions', () => {
     expect(routes.length).toBeGreaterThan(25);
-    for (const route of routes) expect(PERMISSIONS).toContain(route.permission);
+    for (const route of routes) for (const permission of route.permissions) expect(PERMISSIONS).toContain(permission);
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.template}`, route] as const))(
     '%s answers 403 INSUFFICIENT_PERMISSIONS without its permission, and not 403 with it',
     async (_name, route) => {
       const path = route.template.replace(/\{[^}]+\}/g, 'x');
-      const others = PERMISSIONS.filter((permission) => permission !== route.permission);
-      const without = await t.createKey(tenant.organizationId, others);
-      const denied = await t.http[route.method.toLowerCase() as 'get'](path).set('Authorization', without.authorization).send({});
-      expect(denied.status).toBe(403);
-      expect(denied.body.error).toEqual({
-        code: 'INSUFFICIENT_PERMISSIONS',
-        message: `This API key lacks the ${route.permission} permission.`,
-        details: { required: route.permission },
-      });
+      // Lacking any one of the required permissions is enough to be refused.
+      for (const required of route.permissions) {
+        const others = PERMISSIONS.filter((permission) => permission !== required);
+        const without = await t.createKey(tenant.organizationId, others);
+        const denied = await t.http[route.method.toLowerCase() as 'get'](path).set('Authorization', without.authorization).send({});
+        expect(denied.status).toBe(403);
+        expect(denied.body.error).toEqual({
+          code: 'INSUFFICIENT_PERMISSIONS',
+          message: `This API key lacks the ${required} permission.`,
+          details: { required },
+        });
+      }
 
-      const withOnly = await t.createKey(tenant.organizationId, [route.permission]);
+      const withOnly = await t.createKey(tenant.organizationId, route.permissions);
       const allowed = await t.http[route.method.toLowerCase() as 'get'](path).set('Authorization', withOnly.authorization).send({});
       expect(allowed.status).not.toBe(403);
       expect(allowed.status).toBeLessThan(500);

@@ -30,7 +30,7 @@ describe('GET /v1/openapi.json', () => {
       expect(operation, `${route.method} ${path}`).toBeDefined();
       const status = String(route.meta.successStatus ?? 200);
       expect(Object.keys(operation.responses)).toContain(status);
-      expect(operation['x-permission']).toBe(route.meta.permission);
+      expect(operation['x-permission']).toEqual(route.meta.permission);
       expect(operation.security).toEqual([{ ApiKey: [] }]);
     }
     expect(document.paths['/v1/scripts/{scriptId}/media'].post.responses['201']).toBeDefined();

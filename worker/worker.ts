@@ -4,6 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { graphileLogger } from '../server/db/migrate.js';
 import type { AppServices } from '../server/services.js';
+import { expireInvitesTask } from './tasks/invite__expire.js';
+import { sendInviteEmailTask } from './tasks/invite__send_email.js';
 import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
 import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
 
@@ -12,12 +14,15 @@ const HEARTBEAT_SECONDS = 30;
 /** Every task, named `entity__action` after its file. */
 export function createTaskList(services: AppServices): TaskList {
   return {
+    invite__send_email: sendInviteEmailTask(services),
+    invite__expire: expireInvitesTask(services),
     maintenance__purge_rate_limits: purgeRateLimitsTask(services),
     maintenance__recover_stale_locks: recoverStaleLocksTask(services),
   };
 }
 
 export const CRONTAB = [
+  '* * * * * invite__expire ?max=1',
   '*/5 * * * * maintenance__purge_rate_limits ?max=1',
   '* * * * * maintenance__recover_stale_locks ?max=1',
 ].join('\n');

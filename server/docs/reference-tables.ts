@@ -1,4 +1,5 @@
 import { ERROR_CODES, ERROR_CODE_LIST } from '../../shared/error-codes.js';
+import { describeRequirement } from '../../shared/permissions.js';
 import { listPlainOperations } from '../http/openapi-document.js';
 import { RestRoutes } from '../http/rest-adapter.js';
 import { scriptMediaOpenApiPaths } from '../http/script-media-routes.js';
@@ -14,7 +15,7 @@ export function renderOperationsTable(): string {
     ...new RestRoutes(appRouter).routes.map((route) => ({
       method: route.method,
       path: route.meta.openapi!.path as string,
-      permission: route.meta.permission ?? '',
+      permission: route.meta.permission ? describeRequirement(route.meta.permission) : '',
       status: route.meta.successStatus ?? 200,
       summary: route.meta.openapi!.summary ?? '',
     })),

@@ -2,15 +2,31 @@ import { ApiKey } from './api-key.js';
 import { AppSecret } from './app-secret.js';
 import { Campaign } from './campaign.js';
 import { CreditTransaction } from './credit-transaction.js';
+import { Invite } from './invite.js';
 import { Organization } from './organization.js';
 import { Project } from './project.js';
 import { RateLimitCounter } from './rate-limit-counter.js';
 import { Script } from './script.js';
 import { ScriptMedia } from './script-media.js';
 import { ScriptVersion } from './script-version.js';
+import { ShareLink } from './share-link.js';
 import { WorkerProcess } from './worker-process.js';
 
-export { ApiKey, AppSecret, Campaign, CreditTransaction, Organization, Project, RateLimitCounter, Script, ScriptMedia, ScriptVersion, WorkerProcess };
+export {
+  ApiKey,
+  AppSecret,
+  Campaign,
+  CreditTransaction,
+  Invite,
+  Organization,
+  Project,
+  RateLimitCounter,
+  Script,
+  ScriptMedia,
+  ScriptVersion,
+  ShareLink,
+  WorkerProcess,
+};
 
 export const ENTITIES = [
   Organization,
@@ -21,6 +37,8 @@ export const ENTITIES = [
   ScriptVersion,
   ScriptMedia,
   Campaign,
+  ShareLink,
+  Invite,
   RateLimitCounter,
   AppSecret,
   WorkerProcess,

@@ -9,6 +9,7 @@ import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
+import { participantPageRoutes } from './participant-pages.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
 import { scriptMediaOpenApiPaths, scriptMediaRoutes } from './script-media-routes.js';
 import { errorHandler } from './write-error.js';
@@ -61,6 +62,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
   app.use(docsRoutes());
   app.use(media.download);
+  app.use(participantPageRoutes(services));
 
   app.use(API_PREFIXES, (_req: Request, res: Response, next: NextFunction) => {
     // API answers are per caller and often private: never cached by browsers or proxies.

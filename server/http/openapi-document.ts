@@ -3,7 +3,7 @@ import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openap
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.js';
 import { ZErrorEnvelope } from '../../shared/schemas/common.js';
-import type { Permission } from '../../shared/permissions.js';
+import { describeRequirement, type Permission, type PermissionRequirement } from '../../shared/permissions.js';
 import type { AppMeta } from '../trpc/trpc.js';
 
 type JsonObject = Record<string, any>;
@@ -17,7 +17,7 @@ const RATE_LIMIT_HEADERS = {
 };
 
 interface OperationFacts {
-  permission?: string;
+  permission?: PermissionRequirement;
   successStatus: number;
   errors: ErrorCode[];
 }
@@ -65,7 +65,8 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   operation.responses = responses;
   if (facts.permission) {
     operation['x-permission'] = facts.permission;
-    operation.description = [operation.description, `Requires the \`${facts.permission}\` permission.`].filter(Boolean).join('\n\n');
+    const required = typeof facts.permission === 'string' ? `the \`${facts.permission}\` permission` : `the \`${describeRequirement(facts.permission)}\` permissions`;
+    operation.description = [operation.description, `Requires ${required}.`].filter(Boolean).join('\n\n');
   }
 }
 

@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   script: 'scr',
   campaign: 'cam',
   invite: 'inv',
+  shareLink: 'shl',
   session: 'ses',
   file: 'fil',
   creditTransaction: 'txn',

@@ -1,4 +1,8 @@
 import { campaignsRouter } from '../domains/campaigns/router.js';
+import { invitesRouter } from '../domains/invites/router.js';
+import { organizationRouter } from '../domains/organizations/router.js';
+import { quickstartRouter } from '../domains/quickstart/router.js';
+import { shareLinksRouter } from '../domains/share-links/router.js';
 import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
 import { router } from './trpc.js';
@@ -8,6 +12,10 @@ export const appRouter = router({
   projects: projectsRouter,
   scripts: scriptsRouter,
   campaigns: campaignsRouter,
+  invites: invitesRouter,
+  shareLinks: shareLinksRouter,
+  quickstart: quickstartRouter,
+  organization: organizationRouter,
 });
 
 /** The type first-party frontends pass to `@trpc/client`. */

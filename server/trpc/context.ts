@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Permission } from '../../shared/permissions.js';
+import { type Permission, type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 
@@ -31,10 +31,11 @@ export function createContext(services: AppServices, req: Request, res: Response
 }
 
 /** The one permission check: tRPC procedures (from their meta) and plain Express routes use it. */
-export function assertPermission(auth: RequestAuth | null | undefined, permission: Permission): ApiKeyAuth {
+export function assertPermission(auth: RequestAuth | null | undefined, requirement: PermissionRequirement): ApiKeyAuth {
   if (!auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
-  if (!auth.permissions.includes(permission)) {
-    throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${permission} permission.`, { required: permission });
+  const missing = requiredPermissions(requirement).find((permission) => !auth.permissions.includes(permission));
+  if (missing) {
+    throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${missing} permission.`, { required: missing });
   }
   return auth;
 }

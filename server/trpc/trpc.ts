@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ErrorCode } from '../../shared/error-codes.js';
-import type { Permission } from '../../shared/permissions.js';
+import type { PermissionRequirement } from '../../shared/permissions.js';
 import { AppError, describeError } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import { assertPermission, type Context } from './context.js';
@@ -13,7 +13,7 @@ import { assertPermission, type Context } from './context.js';
  * common ones (for the OpenAPI document).
  */
 export type AppMeta = OpenApiMeta & {
-  permission?: Permission;
+  permission?: PermissionRequirement;
   successStatus?: 201 | 204;
   errors?: ErrorCode[];
 };

@@ -19,16 +19,20 @@ export function toCampaignDto(campaign: Campaign, stats: TCampaignStats): TCampa
   };
 }
 
-const NO_ACTIVITY: TCampaignStats = { totalInvites: 0, completedSessions: 0, averageDuration: 0 };
-
 /**
- * Campaign statistics are computed from invite and session rows at read time (never stored
- * counters that drift), for a whole page at once. Invites and sessions are not part of the
- * service yet, so every campaign has none; when their tables land, this function becomes one
- * grouped query over them and nothing else changes.
+ * Campaign statistics are computed from invite rows at read time (never stored counters that
+ * drift), for a whole page in one grouped query. Sessions are not part of the service yet, so
+ * completedSessions and averageDuration stay 0 until their table joins this query.
  */
-export async function loadCampaignStats(_em: EntityManager, campaignIds: string[]): Promise<Map<string, TCampaignStats>> {
-  return new Map(campaignIds.map((id) => [id, { ...NO_ACTIVITY }]));
+export async function loadCampaignStats(em: EntityManager, campaignIds: string[]): Promise<Map<string, TCampaignStats>> {
+  const stats = new Map(campaignIds.map((id) => [id, { totalInvites: 0, completedSessions: 0, averageDuration: 0 }]));
+  if (campaignIds.length === 0) return stats;
+  const rows = await em.execute<{ campaign_id: string; total_invites: string }[]>(
+    `select campaign_id, count(*) as total_invites from invites where campaign_id = any(array[?]::text[]) group by campaign_id`,
+    [campaignIds],
+  );
+  for (const row of rows) stats.get(row.campaign_id)!.totalInvites = Number(row.total_invites);
+  return stats;
 }
 
 export async function toCampaignDtos(em: EntityManager, campaigns: Campaign[]): Promise<TCampaign[]> {

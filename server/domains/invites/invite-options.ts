@@ -1,0 +1,45 @@
+import { parseDurationSeconds } from '../../../shared/durations.js';
+import { DEFAULT_INVITE_EXPIRES_IN } from '../../../shared/schemas/invites.js';
+import type { Campaign } from '../../entities/index.js';
+import { AppError, validationError } from '../../errors.js';
+import type { EmailTemplates } from '../../email/templates.js';
+
+export const DEFAULT_EMAIL_TEMPLATE = 'default';
+
+/** `expiresAt` wins over `expiresIn`, which wins over the campaign default, else 7 days. */
+export function resolveInviteExpiry(
+  campaign: Campaign,
+  input: { expiresAt?: string | undefined; expiresIn?: string | undefined },
+  now: Date,
+): Date {
+  if (input.expiresAt) return new Date(input.expiresAt);
+  const expiresIn = input.expiresIn ?? campaign.inviteDefaults.expiresIn ?? DEFAULT_INVITE_EXPIRES_IN;
+  return new Date(now.getTime() + parseDurationSeconds(expiresIn)! * 1000);
+}
+
+/** The template an invitation uses: the request's, else the campaign default, else `default`. */
+export function resolveEmailTemplate(templates: EmailTemplates, campaign: Campaign, requested: string | undefined): string {
+  const name = requested ?? campaign.inviteDefaults.emailTemplate ?? DEFAULT_EMAIL_TEMPLATE;
+  if (!templates.has(name)) {
+    const origin = requested ? 'is not a known template' : "is the campaign's inviteDefaults.emailTemplate but is not a known template";
+    throw validationError([{ path: 'emailTemplate', message: `"${name}" ${origin}; available: ${templates.names().join(', ')}` }]);
+  }
+  return name;
+}
+
+/** Campaign defaults name a template too; an unknown one is refused when it is set, not when an email is sent. */
+export function assertKnownEmailTemplate(templates: EmailTemplates, name: string | null | undefined, path: string): void {
+  if (name && !templates.has(name)) {
+    throw validationError([{ path, message: `"${name}" is not a known template; available: ${templates.names().join(', ')}` }]);
+  }
+}
+
+/** Invites are created only for active campaigns. */
+export function assertCampaignAcceptsInvites(campaign: Campaign): void {
+  if (campaign.status !== 'active') {
+    throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is ${campaign.status}; invites cannot be created.`, {
+      campaignId: campaign.id,
+      status: campaign.status,
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Page } from '../../../shared/schemas/common.js';
+import type { TInvite, TInviteStatus, TListInvitesInput } from '../../../shared/schemas/invites.js';
+import { Invite } from '../../entities/index.js';
+import { loadCampaign } from '../campaigns/load-campaign.js';
+import { pageOf } from '../pagination.js';
+import { type InviteLinkServices, loadLinkOwner, toInviteDto } from './serialize.js';
+
+/** The filter for a status as readers see it (see effectiveInviteStatus): expiry counts before the job writes it. */
+export function inviteStatusFilter(status: TInviteStatus, now: Date): FilterQuery<Invite> {
+  switch (status) {
+    case 'pending':
+    case 'started':
+      return { status, expiresAt: { $gt: now } };
+    case 'expired':
+      return { $or: [{ status: 'expired' }, { status: { $in: ['pending', 'started'] }, expiresAt: { $lte: now } }] };
+    default:
+      return { status };
+  }
+}
+
+/** Exact, case-insensitive match: the caller's text is literal (`%` and `_` included). */
+function exactPattern(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+export async function listInvites(
+  em: EntityManager,
+  services: InviteLinkServices,
+  organizationId: string,
+  input: TListInvitesInput,
+): Promise<Page<TInvite>> {
+  await loadCampaign(em, organizationId, input.campaignId);
+  const now = new Date();
+  const where: FilterQuery<Invite> = {
+    $and: [
+      { campaign: input.campaignId, organization: organizationId },
+      input.status ? inviteStatusFilter(input.status, now) : {},
+      input.email ? { email: { $ilike: exactPattern(input.email) } } : {},
+    ],
+  };
+  const [invites, total] = await em.findAndCount(Invite, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: input.limit,
+    offset: input.offset,
+    disableIdentityMap: true,
+  });
+  const owner = await loadLinkOwner(em, organizationId);
+  return pageOf(
+    invites.map((invite) => toInviteDto(invite, services, owner, now)),
+    total,
+    input.limit,
+    input.offset,
+  );
+}

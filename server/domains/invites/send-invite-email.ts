@@ -1,0 +1,79 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
+import { Invite } from '../../entities/index.js';
+import type { AppServices } from '../../services.js';
+import { effectiveInviteStatus } from './serialize.js';
+
+export type InviteEmailServices = Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates' | 'mailer' | 'logger'>;
+
+export type InviteEmailOutcome = 'sent' | 'skipped' | 'bounced' | 'failed' | 'retry';
+
+export interface DeliveryAttempt {
+  number: number;
+  maxAttempts: number;
+}
+
+/**
+ * Sends one invitation email (the `invite__send_email` job). No transaction is held open while
+ * the mail server talks; the outcome is written with a conditional update, so a cancel or a
+ * resend that happened meanwhile is not overwritten. Returns `retry` after recording a
+ * temporary failure; the caller then throws so graphile-worker retries with backoff.
+ */
+export async function sendInviteEmail(
+  em: EntityManager,
+  services: InviteEmailServices,
+  inviteId: string,
+  attempt: DeliveryAttempt,
+): Promise<InviteEmailOutcome> {
+  const invite = await em.findOne(Invite, inviteId, { populate: ['campaign', 'organization'] });
+  if (!invite || invite.emailStatus !== 'queued' || !invite.email || effectiveInviteStatus(invite) !== 'pending') {
+    services.logger.info({ inviteId, status: invite?.status, emailStatus: invite?.emailStatus }, 'invitation email skipped');
+    return 'skipped';
+  }
+  const organization = invite.organization;
+  const token = services.inviteTokens.tokenFor(invite.id);
+  const rendered = services.emailTemplates.renderInvitation(invite.emailTemplate ?? 'default', {
+    participantName: invite.name ?? null,
+    campaignName: invite.campaign.name,
+    organizationName: organization.name,
+    logoUrl: organization.logo ?? null,
+    brandColor: typeof organization.settings.brandColor === 'string' ? organization.settings.brandColor : null,
+    inviteUrl: services.links.inviteUrl(organization, token),
+    expiresAt: invite.expiresAt,
+  });
+  const replyTo = typeof organization.settings.replyToEmail === 'string' ? organization.settings.replyToEmail : null;
+  const host = new URL(services.links.originFor(organization)).hostname;
+
+  const record = (values: string, params: unknown[]) =>
+    em.execute(`update invites set ${values}, updated_at = now() where id = ? and email_status = 'queued'`, [...params, invite.id]);
+
+  try {
+    await services.mailer.send({
+      to: { address: invite.email, name: invite.name ?? null },
+      replyTo,
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      // Stable per attempt series, so a receiving system can spot a duplicate after a crash-retry.
+      messageId: `<${invite.id}.${invite.updatedAt.getTime()}@${host}>`,
+    });
+  } catch (error) {
+    const reason = describeEmailFailure(error);
+    if (isPermanentEmailFailure(error)) {
+      await record(`email_status = 'bounced', email_error = ?`, [reason]);
+      services.logger.warn({ inviteId, reason }, 'invitation email refused by the mail server');
+      return 'bounced';
+    }
+    if (attempt.number >= attempt.maxAttempts) {
+      await record(`email_status = 'failed', email_error = ?`, [reason]);
+      services.logger.warn({ inviteId, reason, attempts: attempt.number }, 'invitation email failed after its last attempt');
+      return 'failed';
+    }
+    // updated_at is left alone: it keys the Message-ID, which stays the same across retries.
+    await em.execute(`update invites set email_error = ? where id = ? and email_status = 'queued'`, [reason, invite.id]);
+    services.logger.info({ inviteId, reason, attempt: attempt.number }, 'invitation email failed; will retry');
+    return 'retry';
+  }
+  await record(`email_status = 'sent', email_sent_at = now(), email_error = null`, []);
+  return 'sent';
+}

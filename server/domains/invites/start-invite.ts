@@ -1,0 +1,52 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Campaign, Invite, ShareLink } from '../../entities/index.js';
+import { AppError } from '../../errors.js';
+import { hashInviteToken, isWellFormedInviteToken } from '../../lib/invite-tokens.js';
+import { countRespondents, shareLinkStatus } from '../share-links/serialize.js';
+import { assertInviteModifiable } from './load-invite.js';
+
+/** The invite a participant token belongs to, or null (malformed, unknown). Cancelled invites are returned: callers decide. */
+export async function findInviteByToken(em: EntityManager, token: string, options: { lockMode?: LockMode } = {}): Promise<Invite | null> {
+  if (!isWellFormedInviteToken(token)) return null;
+  return em.findOne(
+    Invite,
+    { tokenHash: hashInviteToken(token) },
+    { populate: ['campaign', 'organization'], ...(options.lockMode ? { lockMode: options.lockMode, refresh: true } : {}) },
+  );
+}
+
+/**
+ * The first interview start on an invite: pending → started. Called by the session start with the
+ * invite's token, inside its transaction. Reopening a started invite changes nothing (the
+ * session resumes). For share-link invites the respondent cap is enforced here, race-free: the
+ * link's row is locked while its started invites are counted, so concurrent starts queue up and
+ * exactly `maxRespondents` get through.
+ */
+export async function startInvite(tx: EntityManager, inviteId: string): Promise<Invite> {
+  const invite = await tx.findOneOrFail(Invite, inviteId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (invite.status === 'started' && invite.expiresAt > new Date()) return invite;
+  assertInviteModifiable(invite, 'started');
+  const campaign = await tx.findOneOrFail(Campaign, invite.campaign.id, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+  if (campaign.status !== 'active') {
+    throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is ${campaign.status}; interviews cannot start.`, {
+      campaignId: campaign.id,
+      status: campaign.status,
+    });
+  }
+  if (invite.shareLink) {
+    const link = await tx.findOneOrFail(ShareLink, invite.shareLink.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const respondents = (await countRespondents(tx, [link.id])).get(link.id)!;
+    const status = shareLinkStatus(link, campaign, respondents);
+    if (status !== 'active') {
+      throw new AppError('SHARE_LINK_CLOSED', `The share link is ${status}; no more interviews can start through it.`, {
+        shareLinkId: link.id,
+        status,
+      });
+    }
+  }
+  invite.status = 'started';
+  invite.startedAt = new Date();
+  await tx.flush();
+  return invite;
+}

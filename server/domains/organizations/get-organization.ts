@@ -1,0 +1,27 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TOrganization, TOrganizationSettings } from '../../../shared/schemas/organization.js';
+import { Organization } from '../../entities/index.js';
+import { notFound } from '../../errors.js';
+
+export function toOrganizationDto(organization: Organization): TOrganization {
+  return {
+    id: organization.id,
+    name: organization.name,
+    logo: organization.logo ?? null,
+    domain: organization.domain ?? null,
+    plan: organization.plan,
+    settings: organization.settings as TOrganizationSettings,
+    createdAt: organization.createdAt.toISOString(),
+    updatedAt: organization.updatedAt.toISOString(),
+  };
+}
+
+export async function loadOrganization(em: EntityManager, organizationId: string): Promise<Organization> {
+  const organization = await em.findOne(Organization, organizationId);
+  if (!organization) throw notFound('organization', organizationId);
+  return organization;
+}
+
+export async function getOrganization(em: EntityManager, organizationId: string): Promise<TOrganization> {
+  return toOrganizationDto(await loadOrganization(em, organizationId));
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ZOrganization, ZUpdateOrganizationInput } from '../../../shared/schemas/organization.js';
+import { apiProcedure, router } from '../../trpc/trpc.js';
+import { getOrganization } from './get-organization.js';
+import { updateOrganization } from './update-organization.js';
+
+const tags = ['Organization'];
+
+export const organizationRouter = router({
+  get: apiProcedure
+    .meta({ openapi: { method: 'GET', path: '/v1/organization', tags, summary: "Get the API key's organization" }, permission: 'organization:read' })
+    .input(z.strictObject({}))
+    .output(ZOrganization)
+    .query(({ ctx }) => getOrganization(ctx.em, ctx.auth.organizationId)),
+
+  update: apiProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/v1/organization',
+        tags,
+        summary: 'Update name, logo, custom domain or settings',
+        description: 'With `domain` set, invite and share links use `https://{domain}`; point the domain at this service behind HTTPS.',
+      },
+      permission: 'organization:write',
+      errors: ['DOMAIN_IN_USE'],
+    })
+    .input(ZUpdateOrganizationInput)
+    .output(ZOrganization)
+    .mutation(({ ctx, input }) => updateOrganization(ctx.em, ctx.auth.organizationId, input)),
+});

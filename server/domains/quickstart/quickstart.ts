@@ -1,0 +1,46 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TQuickstartInput, TQuickstartResult } from '../../../shared/schemas/share-links.js';
+import type { PublicLinks } from '../../lib/public-links.js';
+import { createCampaign } from '../campaigns/create-campaign.js';
+import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadLinkOwner } from '../invites/serialize.js';
+import { createScript } from '../scripts/create-script.js';
+import { publishScript } from '../scripts/publish-script.js';
+import { insertShareLink } from '../share-links/create-share-link.js';
+import { toShareLinkDto } from '../share-links/serialize.js';
+
+/** Quickstart scripts need a system prompt; this one frames the interview by its title. */
+function defaultSystemPrompt(title: string): string {
+  return (
+    `You are a friendly, neutral interviewer conducting a research interview titled "${title}". ` +
+    'Ask the questions in order, one at a time. Keep your own turns short, do not lead the participant, ' +
+    'and ask a brief follow-up when an answer is vague.'
+  );
+}
+
+/**
+ * From questions to a link participants can open, in one transaction: a published script, an
+ * active campaign on it and a share link. Nothing is left behind when any step fails.
+ */
+export async function quickstart(em: EntityManager, links: PublicLinks, organizationId: string, input: TQuickstartInput): Promise<TQuickstartResult> {
+  return em.transactional(async (tx) => {
+    const settings = input.locale ? { language: input.locale } : undefined;
+    const script = await createScript(tx, organizationId, {
+      name: input.title,
+      systemPrompt: defaultSystemPrompt(input.title),
+      questions: input.questions,
+      settings,
+    });
+    await publishScript(tx, organizationId, script.id);
+    const campaignDto = await createCampaign(tx, organizationId, { name: input.title, scriptId: script.id, settings });
+    const campaign = await loadCampaign(tx, organizationId, campaignDto.id);
+    const { mode: _mode, ...linkOptions } = input.distribution;
+    const link = await insertShareLink(tx, campaign, linkOptions);
+    return {
+      share_link: toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), links),
+      scriptId: script.id,
+      campaignId: campaign.id,
+      shareLinkId: link.id,
+    };
+  });
+}

@@ -1,0 +1,50 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { parseDurationSeconds } from '../../../shared/durations.js';
+import type { TShareLink, TShareLinkOptions } from '../../../shared/schemas/share-links.js';
+import { type Campaign, ShareLink } from '../../entities/index.js';
+import { newId, randomBase62 } from '../../lib/ids.js';
+import type { PublicLinks } from '../../lib/public-links.js';
+import { loadCampaign } from '../campaigns/load-campaign.js';
+import { assertCampaignAcceptsInvites } from '../invites/invite-options.js';
+import { loadLinkOwner } from '../invites/serialize.js';
+import { toShareLinkDto } from './serialize.js';
+
+/** 20 base62 characters, about 119 random bits: a link that was not shared with you cannot be guessed. */
+const SHARE_CODE_LENGTH = 20;
+
+/** Adds a share link to an active campaign, inside the caller's transaction. */
+export async function insertShareLink(tx: EntityManager, campaign: Campaign, options: TShareLinkOptions): Promise<ShareLink> {
+  assertCampaignAcceptsInvites(campaign);
+  const now = new Date();
+  const expiresAt = options.expiresAt
+    ? new Date(options.expiresAt)
+    : options.expiresIn
+      ? new Date(now.getTime() + parseDurationSeconds(options.expiresIn)! * 1000)
+      : null;
+  const link = tx.create(ShareLink, {
+    id: newId('shl'),
+    organization: campaign.organization,
+    campaign,
+    code: randomBase62(SHARE_CODE_LENGTH),
+    maxRespondents: options.maxRespondents ?? null,
+    expiresAt,
+    closedAt: null,
+  });
+  await tx.flush();
+  return link;
+}
+
+export async function createShareLink(
+  em: EntityManager,
+  links: PublicLinks,
+  organizationId: string,
+  campaignId: string,
+  options: TShareLinkOptions,
+): Promise<TShareLink> {
+  return em.transactional(async (tx) => {
+    const campaign = await loadCampaign(tx, organizationId, campaignId, { lockMode: LockMode.PESSIMISTIC_READ });
+    const link = await insertShareLink(tx, campaign, options);
+    return toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), links);
+  });
+}

@@ -1,0 +1,162 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Campaign, Organization } from '../entities/index.js';
+import { effectiveInviteStatus } from '../domains/invites/serialize.js';
+import { findInviteByToken } from '../domains/invites/start-invite.js';
+import { joinShareLink } from '../domains/share-links/join-share-link.js';
+import { consumeRateLimit, rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
+import type { AppServices } from '../services.js';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+}
+
+interface PageContent {
+  title: string;
+  heading: string;
+  paragraphs: string[];
+  organization?: Pick<Organization, 'name' | 'logo' | 'settings'> | undefined;
+}
+
+/** A small, self-contained HTML page in the organization's branding (no scripts, no external CSS). */
+function renderPage(content: PageContent): string {
+  const organization = content.organization;
+  const brandColor =
+    typeof organization?.settings.brandColor === 'string' && /^#[0-9A-Fa-f]{6}$/.test(organization.settings.brandColor)
+      ? organization.settings.brandColor
+      : '#2563eb';
+  const logo = organization?.logo ? `<img src="${escapeHtml(organization.logo)}" alt="${escapeHtml(organization.name)}" height="40">` : '';
+  const sender = organization ? `<p class="sender">${escapeHtml(organization.name)}</p>` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(content.title)}</title>
+<style>
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1f2937}
+main{max-width:560px;margin:10vh auto;background:#fff;border-radius:12px;padding:32px;box-shadow:0 1px 3px rgba(0,0,0,.08);border-top:4px solid ${brandColor}}
+h1{font-size:1.5rem;margin:16px 0}
+p{line-height:1.5}
+.sender{color:#6b7280;font-size:.9rem;margin:0}
+</style>
+</head>
+<body>
+<main>
+${logo}
+${sender}
+<h1>${escapeHtml(content.heading)}</h1>
+${content.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
+</main>
+</body>
+</html>
+`;
+}
+
+function sendPage(res: Response, status: number, content: PageContent): void {
+  res.status(status).type('html').send(renderPage(content));
+}
+
+const CLOSED_MESSAGES = {
+  full: 'This interview has all the participants it needs. Thank you for your interest.',
+  expired: 'This interview link has expired.',
+  closed: 'This interview is closed and no longer accepts participants.',
+  paused: 'This interview is paused at the moment. Please try again later.',
+} as const;
+
+function campaignClosedPage(res: Response, reason: keyof typeof CLOSED_MESSAGES, organization: Organization, campaign: Campaign): void {
+  // Paused can end; the other reasons are final.
+  sendPage(res, reason === 'paused' ? 409 : 410, {
+    title: campaign.name,
+    heading: campaign.name,
+    paragraphs: [CLOSED_MESSAGES[reason]],
+    organization,
+  });
+}
+
+function formatExpiry(date: Date): string {
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) + ' UTC';
+}
+
+/**
+ * Pages participants open without an API key: `/join/{code}` (share links) and
+ * `/interview/{token}` (the invite link). Both are limited per client address, since each can
+ * create records or probe tokens, and never cached or leaked through the Referer header (the
+ * URL carries a credential).
+ */
+export function participantPageRoutes(services: AppServices): Router {
+  const routes = Router();
+  const em = () => services.orm.em.fork() as EntityManager;
+
+  routes.use(['/join', '/interview'], async (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    try {
+      const state = await consumeRateLimit(em(), `participant-ip:${req.ip ?? 'unknown'}`, services.config.rateLimitParticipantPerMinute);
+      setRateLimitHeaders(res, state);
+      if (state.exceeded) {
+        const error = rateLimitedError(state);
+        res.setHeader('Retry-After', error.headers['Retry-After']!);
+        sendPage(res, 429, { title: 'Too many requests', heading: 'Too many requests', paragraphs: [error.message] });
+        return;
+      }
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  routes.get('/join/:code', async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
+    try {
+      const outcome = await joinShareLink(em(), services, req.params.code, { preview: req.method === 'HEAD' });
+      if (outcome.kind === 'not_found') {
+        sendPage(res, 404, { title: 'Link not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
+      } else if (outcome.kind === 'unavailable') {
+        campaignClosedPage(res, outcome.reason, outcome.organization, outcome.campaign);
+      } else if (req.method === 'HEAD') {
+        res.status(200).end();
+      } else {
+        // 303: the browser follows with a GET, and a reload of the join URL makes a new invite only if revisited.
+        res.redirect(303, outcome.inviteUrl);
+      }
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  routes.get('/interview/:token', async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
+    try {
+      const invite = await findInviteByToken(em(), req.params.token);
+      if (!invite) {
+        sendPage(res, 404, {
+          title: 'Invitation not found',
+          heading: 'This interview link is not valid',
+          paragraphs: ['Check that you copied the whole link, or ask the sender for a new invitation.'],
+        });
+        return;
+      }
+      const { campaign, organization } = invite;
+      const status = effectiveInviteStatus(invite);
+      const page = (httpStatus: number, paragraphs: string[]) =>
+        sendPage(res, httpStatus, { title: campaign.name, heading: campaign.name, paragraphs, organization });
+      if (status === 'cancelled') page(410, ['This invitation was withdrawn by its sender.']);
+      else if (status === 'expired') page(410, ['This invitation has expired. Ask the sender for a new one if you would still like to take part.']);
+      else if (status === 'completed') page(410, ['You have already completed this interview. Thank you!']);
+      else if (campaign.status !== 'active') campaignClosedPage(res, campaign.status === 'paused' ? 'paused' : 'closed', organization, campaign);
+      else {
+        page(200, [
+          invite.name ? `Hello ${invite.name}, ${organization.name} invites you to an interview.` : `${organization.name} invites you to an interview.`,
+          `This link is personal: please do not share it. It is valid until ${formatExpiry(invite.expiresAt)}.`,
+          status === 'started' ? 'Your interview has started; it continues on this page.' : 'Your interview takes place on this page.',
+        ]);
+      }
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return routes;
+}

@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Payload of every task the service enqueues itself (cron tasks take none). */
+export interface TaskPayloads {
+  invite__send_email: { inviteId: string };
+}
+
+export interface JobSpec<T extends keyof TaskPayloads = keyof TaskPayloads> {
+  task: T;
+  payload: TaskPayloads[T];
+  /** One pending job per key: adding again replaces the waiting job instead of duplicating it. */
+  jobKey?: string;
+  maxAttempts?: number;
+  runAt?: Date;
+}
+
+/**
+ * Enqueues jobs through the caller's EntityManager, so inside `em.transactional` the jobs commit
+ * or roll back with the write that caused them. Any number of jobs is one statement.
+ */
+export async function addJobs(em: EntityManager, specs: JobSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  const rows = specs.map((spec) => ({
+    identifier: spec.task,
+    payload: spec.payload,
+    run_at: spec.runAt?.toISOString() ?? null,
+    max_attempts: spec.maxAttempts ?? null,
+    job_key: spec.jobKey ?? null,
+  }));
+  await em.execute(
+    `select count(*) from graphile_worker.add_jobs(array(
+       select row(spec.identifier, spec.payload, null, spec.run_at, spec.max_attempts, spec.job_key, null, null)::graphile_worker.job_spec
+       from jsonb_to_recordset(?::jsonb) as spec(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text)
+     ))`,
+    [JSON.stringify(rows)],
+  );
+}

@@ -1,0 +1,17 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Task } from 'graphile-worker';
+import { sendInviteEmail } from '../../server/domains/invites/send-invite-email.js';
+import type { TaskPayloads } from '../../server/jobs/add-jobs.js';
+import type { AppServices } from '../../server/services.js';
+
+/** Sends one invitation email; a temporary failure throws so graphile-worker retries with backoff. */
+export function sendInviteEmailTask(services: AppServices): Task {
+  return async (payload, helpers) => {
+    const { inviteId } = payload as TaskPayloads['invite__send_email'];
+    const outcome = await sendInviteEmail(services.orm.em.fork() as EntityManager, services, inviteId, {
+      number: helpers.job.attempts,
+      maxAttempts: helpers.job.max_attempts,
+    });
+    if (outcome === 'retry') throw new Error(`invitation email for ${inviteId} failed temporarily; retrying`);
+  };
+}
