@@ -26,6 +26,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
 interface Scenario {
   name: string;
+  /** Fewer requests for heavy scenarios (default REQUESTS). */
+  requests?: number;
   request: (i: number) => { method: string; path: string; body?: unknown };
 }
 
@@ -92,6 +94,20 @@ async function runScenarios(embeddedUrl: string | undefined, dataDir: string, lo
     { name: 'GET /v1/projects (with campaignCount)', request: () => ({ method: 'GET', path: '/v1/projects' }) },
     { name: 'POST /v1/projects', request: (i) => ({ method: 'POST', path: '/v1/projects', body: { name: `P${i}` } }) },
     { name: 'POST /v1/campaigns', request: (i) => ({ method: 'POST', path: '/v1/campaigns', body: { name: `C${i}`, scriptId: script.id } }) },
+    {
+      name: 'POST /v1/campaigns/{id}/invites',
+      request: (i) => ({ method: 'POST', path: `/v1/campaigns/${campaignIds[0]}/invites`, body: { email: `p${i}@example.com` } }),
+    },
+    { name: 'GET /v1/campaigns/{id}/invites (page of 20)', request: () => ({ method: 'GET', path: `/v1/campaigns/${campaignIds[0]}/invites` }) },
+    {
+      name: 'POST /v1/campaigns/{id}/invites/bulk (500)',
+      requests: 40,
+      request: (i) => ({
+        method: 'POST',
+        path: `/v1/campaigns/${campaignIds[1]}/invites/bulk`,
+        body: { invites: Array.from({ length: 500 }, (_, j) => ({ email: `b${i}-${j}@example.com`, name: `Participant ${j}` })) },
+      }),
+    },
   ];
 
   const only = process.env.BENCH_ONLY;
@@ -101,12 +117,13 @@ async function runScenarios(embeddedUrl: string | undefined, dataDir: string, lo
   for (const scenario of scenarios) {
     secret = await newKey();
     const latencies: number[] = [];
+    const requests = scenario.requests ?? REQUESTS;
     let next = 0;
     statements = 0;
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        while (next < REQUESTS) {
+        while (next < requests) {
           const i = next++;
           const { method, path: requestPath, body } = scenario.request(i);
           const t0 = performance.now();
@@ -119,11 +136,11 @@ async function runScenarios(embeddedUrl: string | undefined, dataDir: string, lo
     latencies.sort((a, b) => a - b);
     console.log(
       scenario.name.padEnd(42),
-      (REQUESTS / elapsed).toFixed(0).padStart(8),
+      (requests / elapsed).toFixed(0).padStart(8),
       percentile(latencies, 50).toFixed(1).padStart(8),
       percentile(latencies, 95).toFixed(1).padStart(8),
       percentile(latencies, 99).toFixed(1).padStart(8),
-      (statements / REQUESTS).toFixed(1).padStart(8),
+      (statements / requests).toFixed(1).padStart(8),
     );
   }
 

@@ -27,8 +27,9 @@ const ZParticipantName = z.string().trim().min(1, 'must not be empty').max(INVIT
 /** An absolute expiry: ISO 8601 with a time zone, in the future, at most 365 days ahead. */
 export const ZFutureDateTime = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z' })
-  .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
-  .refine((value) => Date.parse(value) <= Date.now() + MAX_EXPIRES_IN_SECONDS * 1000, 'must be at most 365 days ahead');
+  // A malformed value has its own message already; these two speak only about well-formed ones.
+  .refine((value) => Number.isNaN(Date.parse(value)) || Date.parse(value) > Date.now(), 'must be in the future')
+  .refine((value) => Number.isNaN(Date.parse(value)) || Date.parse(value) <= Date.now() + MAX_EXPIRES_IN_SECONDS * 1000, 'must be at most 365 days ahead');
 
 export const ZInvite = z
   .object({
