@@ -14,7 +14,9 @@ export interface DeliveryAttempt {
 }
 
 /**
- * Sends one invitation email (the `invite__send_email` job). No transaction is held open while
+ * Sends one invitation email (the `invite__send_email` job). Any failure on the way (a template
+ * this worker does not know, the relay) counts as an attempt, so the last one always ends in
+ * `failed` or `bounced`, never in a `queued` that nothing will send. No transaction is held open while
  * the mail server talks; the outcome is written with a conditional update, so a cancel or a
  * resend that happened meanwhile is not overwritten. Returns `retry` after recording a
  * temporary failure; the caller then throws so graphile-worker retries with backoff.
@@ -26,31 +28,37 @@ export async function sendInviteEmail(
   attempt: DeliveryAttempt,
 ): Promise<InviteEmailOutcome> {
   const invite = await em.findOne(Invite, inviteId, { populate: ['campaign', 'organization'] });
-  if (!invite || invite.emailStatus !== 'queued' || !invite.email || effectiveInviteStatus(invite) !== 'pending') {
-    services.logger.info({ inviteId, status: invite?.status, emailStatus: invite?.emailStatus }, 'invitation email skipped');
+  if (!invite || invite.emailStatus !== 'queued' || !invite.email) {
+    services.logger.info({ inviteId, emailStatus: invite?.emailStatus }, 'invitation email skipped');
     return 'skipped';
   }
-  const organization = invite.organization;
-  const token = services.inviteTokens.tokenFor(invite.id);
-  const rendered = services.emailTemplates.renderInvitation(invite.emailTemplate ?? 'default', {
-    participantName: invite.name ?? null,
-    campaignName: invite.campaign.name,
-    organizationName: organization.name,
-    logoUrl: organization.logo ?? null,
-    brandColor: typeof organization.settings.brandColor === 'string' ? organization.settings.brandColor : null,
-    inviteUrl: services.links.inviteUrl(organization, token),
-    expiresAt: invite.expiresAt,
-  });
-  const replyTo = typeof organization.settings.replyToEmail === 'string' ? organization.settings.replyToEmail : null;
-  const host = new URL(services.links.originFor(organization)).hostname;
-
   const record = (values: string, params: unknown[]) =>
     em.execute(`update invites set ${values}, updated_at = now() where id = ? and email_status = 'queued'`, [...params, invite.id]);
 
+  // Expired, cancelled or used meanwhile, or its campaign stopped: nothing to invite to any more.
+  const status = effectiveInviteStatus(invite);
+  if (status !== 'pending' || invite.campaign.status !== 'active') {
+    await record(`email_status = 'not_sent'`, []);
+    services.logger.info({ inviteId, status, campaignStatus: invite.campaign.status }, 'invitation email not sent: invite no longer open');
+    return 'skipped';
+  }
+
   try {
+    const organization = invite.organization;
+    const token = services.inviteTokens.tokenFor(invite.id);
+    const rendered = services.emailTemplates.renderInvitation(invite.emailTemplate ?? 'default', {
+      participantName: invite.name ?? null,
+      campaignName: invite.campaign.name,
+      organizationName: organization.name,
+      logoUrl: organization.logo ?? null,
+      brandColor: typeof organization.settings.brandColor === 'string' ? organization.settings.brandColor : null,
+      inviteUrl: services.links.inviteUrl(organization, token),
+      expiresAt: invite.expiresAt,
+    });
+    const host = new URL(services.links.originFor(organization)).hostname;
     await services.mailer.send({
       to: { address: invite.email, name: invite.name ?? null },
-      replyTo,
+      replyTo: typeof organization.settings.replyToEmail === 'string' ? organization.settings.replyToEmail : null,
       subject: rendered.subject,
       html: rendered.html,
       text: rendered.text,
