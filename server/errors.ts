@@ -146,7 +146,10 @@ export function errorFromZod(error: ZodError, rawInput: unknown, source: InputSo
       }
       continue;
     }
-    const missing = issue.code === 'invalid_type' && valueAt(rawInput, issue.path) === undefined;
+    // An absent enum (invalid_value) or union (invalid_union) member is as missing as an absent string.
+    const missing =
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') &&
+      valueAt(rawInput, issue.path) === undefined;
     anyMissing ||= missing;
     fields.push({ path: formatPath(issue.path), message: issueMessage(issue, missing) });
   }

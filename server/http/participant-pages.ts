@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import type { Campaign, Organization } from '../entities/index.js';
+import { type Campaign, type Organization, ShareLink } from '../entities/index.js';
 import { effectiveInviteStatus } from '../domains/invites/serialize.js';
 import { findInviteByToken } from '../domains/invites/start-invite.js';
 import { joinShareLink } from '../domains/share-links/join-share-link.js';
+import { countRespondents, shareLinkStatus } from '../domains/share-links/serialize.js';
 import { consumeRateLimit, rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
 
@@ -129,7 +130,8 @@ export function participantPageRoutes(services: AppServices): Router {
 
   routes.get('/interview/:token', async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
     try {
-      const invite = await findInviteByToken(em(), req.params.token);
+      const db = em();
+      const invite = await findInviteByToken(db, req.params.token);
       if (!invite) {
         sendPage(res, 404, {
           title: 'Invitation not found',
@@ -140,12 +142,15 @@ export function participantPageRoutes(services: AppServices): Router {
       }
       const { campaign, organization } = invite;
       const status = effectiveInviteStatus(invite);
+      // A visitor who arrived before the share link filled up or closed cannot start any more.
+      const linkClosed = status === 'pending' && invite.shareLink ? await shareLinkClosedReason(db, invite.shareLink.id, campaign) : null;
       const page = (httpStatus: number, paragraphs: string[]) =>
         sendPage(res, httpStatus, { title: campaign.name, heading: campaign.name, paragraphs, organization });
       if (status === 'cancelled') page(410, ['This invitation was withdrawn by its sender.']);
       else if (status === 'expired') page(410, ['This invitation has expired. Ask the sender for a new one if you would still like to take part.']);
       else if (status === 'completed') page(410, ['You have already completed this interview. Thank you!']);
       else if (campaign.status !== 'active') campaignClosedPage(res, campaign.status === 'paused' ? 'paused' : 'closed', organization, campaign);
+      else if (linkClosed) campaignClosedPage(res, linkClosed, organization, campaign);
       else {
         page(200, [
           invite.name ? `Hello ${invite.name}, ${organization.name} invites you to an interview.` : `${organization.name} invites you to an interview.`,
@@ -158,5 +163,31 @@ export function participantPageRoutes(services: AppServices): Router {
     }
   });
 
+  // Anything else under these paths is still a page a person is looking at: answer HTML, not the API's JSON.
+  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest'], (req: Request, res: Response) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      sendPage(res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });
+      return;
+    }
+    sendPage(res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
+  });
+  routes.use(['/join', '/interview'], (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (!(error instanceof URIError)) services.logger.error({ err: error, path: req.path }, 'participant page failed');
+    const malformed = error instanceof URIError || (error as { status?: number }).status === 400;
+    sendPage(res, malformed ? 404 : 500, {
+      title: malformed ? 'Page not found' : 'Something went wrong',
+      heading: malformed ? 'This link is not valid' : 'Something went wrong',
+      paragraphs: [malformed ? 'Check that you copied the whole link.' : 'Please try again in a moment.'],
+    });
+  });
+
   return routes;
+}
+
+async function shareLinkClosedReason(em: EntityManager, shareLinkId: string, campaign: Campaign): Promise<'full' | 'expired' | 'closed' | null> {
+  const link = await em.findOneOrFail(ShareLink, shareLinkId);
+  const respondents = (await countRespondents(em, [link.id])).get(link.id)!;
+  const status = shareLinkStatus(link, campaign, respondents);
+  return status === 'active' ? null : status;
 }
