@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -26,11 +26,15 @@ function withDatabase(url: string, database: string): string {
 }
 
 /** Clusters left behind by crashed runs (their postmaster gone) are removed. */
+const STALE_CLUSTER_AGE_MS = 60 * 60 * 1000;
+
 async function removeStaleClusters(): Promise<void> {
   for (const entry of await readdir(tmpdir())) {
     if (!entry.startsWith(CLUSTER_PREFIX)) continue;
     const dir = path.join(tmpdir(), entry);
-    if (!(await runningPostmaster(path.join(dir, 'postgres')))) await rm(dir, { recursive: true, force: true });
+    // Only clusters left by runs that died: a young one may be another run still starting up.
+    const age = Date.now() - (await stat(dir)).mtimeMs;
+    if (age > STALE_CLUSTER_AGE_MS && !(await runningPostmaster(path.join(dir, 'postgres')))) await rm(dir, { recursive: true, force: true });
   }
 }
 
