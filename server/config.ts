@@ -54,7 +54,7 @@ const ZEnvironment = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   EMAIL_FROM: z.string().trim().min(3).max(320).optional(),
   EMAIL_TEMPLATES_DIR: z.string().min(1).optional(),
-  RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
 });
 
 export type Environment = z.input<typeof ZEnvironment>;

@@ -133,7 +133,8 @@ export type InputSource = 'body' | 'query';
 
 /**
  * design.md "Errors": 400 INVALID_REQUEST when a required field is missing or a query
- * parameter is bad; 422 VALIDATION_ERROR when present body fields break a rule. Both list
+ * parameter is bad; 422 VALIDATION_ERROR when present body fields break a rule (an array item
+ * lacking a field is a bad item of a present array: 422). Both list
  * every offending field in `details.fields`.
  */
 export function errorFromZod(error: ZodError, rawInput: unknown, source: InputSource): AppError {
@@ -150,7 +151,9 @@ export function errorFromZod(error: ZodError, rawInput: unknown, source: InputSo
     const missing =
       (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') &&
       valueAt(rawInput, issue.path) === undefined;
-    anyMissing ||= missing;
+    // Inside an array item the field's list is present and one of its items breaks the item's
+    // rule: 422 naming the item (`invites[3].email`), like any other bad item.
+    anyMissing ||= missing && !issue.path.some((segment) => typeof segment === 'number');
     fields.push({ path: formatPath(issue.path), message: issueMessage(issue, missing) });
   }
   const summary = fields

@@ -107,6 +107,33 @@ describe('SMTP mailer', () => {
     expect(describeEmailFailure(error)).not.toContain('reject-550@example.test');
   });
 
+  it('a 5xx from the relay about the sender or login is not a bounce: the address was never refused', async () => {
+    const relay = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onMailFrom(_address, _session, callback) {
+        const error: SMTPServerError = new Error('Sender not allowed');
+        error.responseCode = 550;
+        callback(error);
+      },
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const mailer = createMailer(
+      { smtpUrl: `smtp://127.0.0.1:${(relay.server.address() as AddressInfo).port}`, emailFrom, dataDir: '/nonexistent' },
+      logger,
+    );
+    const error = await mailer.send(await outgoing('ada@example.test', '<inv_from.1@host>')).catch((e: unknown) => e);
+    mailer.close();
+    await new Promise<void>((resolve) => relay.close(resolve));
+
+    expect((error as { responseCode?: number }).responseCode).toBe(550);
+    expect(isPermanentEmailFailure(error)).toBe(false);
+    const authFailure = Object.assign(new Error('Invalid login'), { responseCode: 535, command: 'AUTH PLAIN' });
+    expect(isPermanentEmailFailure(authFailure)).toBe(false);
+    const unknownUserAfterData = Object.assign(new Error('x'), { responseCode: 550, command: 'DATA', response: '550 5.1.1 User unknown' });
+    expect(isPermanentEmailFailure(unknownUserAfterData)).toBe(true);
+  });
+
   it('a 451 reply is a temporary failure', async () => {
     const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, emailFrom, dataDir: '/nonexistent' }, logger);
     const error = await mailer.send(await outgoing('reject-451@example.test', '<inv_451.1@host>')).catch((e: unknown) => e);

@@ -13,6 +13,7 @@ import { EmailTemplates } from '../server/email/templates.js';
 import { Campaign, Invite } from '../server/entities/index.js';
 import type { AppServices } from '../server/services.js';
 import { createTaskList } from '../worker/worker.js';
+import { sendInviteEmail } from '../server/domains/invites/send-invite-email.js';
 import { type Api, apiAs, createCampaign, createPublishedScript, uniqueName } from './helpers/factories.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -430,6 +431,56 @@ describe('cancel and resend', () => {
     expect(deliveriesTo(address)).toEqual([]);
     expect(await emailJobs(t, invite.id)).toEqual([]);
     expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('not_sent');
+  });
+
+  /** A mailer whose send waits until the test lets it finish, to act while a send is in flight. */
+  function blockedMailer() {
+    let entered!: () => void;
+    let finish!: (error?: Error) => void;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
+    const mailer = {
+      kind: 'smtp' as const,
+      close() {},
+      send: () =>
+        new Promise<{ messageId: string }>((resolve, reject) => {
+          finish = (error) => (error ? reject(error) : resolve({ messageId: '<blocked@test>' }));
+          entered();
+        }),
+    };
+    return { mailer, inFlight, finish: (error?: Error) => finish(error) };
+  }
+
+  it('a resend during an in-flight send that then fails for good is not lost: the new request is delivered', async () => {
+    const campaign = await namedCampaign(api);
+    const address = uniqueAddress('resend-in-flight');
+    const invite = await createInvite(api, campaign.id, { email: address });
+    const blocked = blockedMailer();
+    const running = sendInviteEmail(t.em(), { ...t.runtime.services, mailer: blocked.mailer }, invite.id, { number: 5, maxAttempts: 5 });
+    await blocked.inFlight;
+    expect((await api.post(`/v1/invites/${invite.id}/resend`).expect(200)).body.emailStatus).toBe('queued');
+    blocked.finish(Object.assign(new Error('try later'), { responseCode: 451, command: 'RCPT TO' }));
+    await running;
+    // The old request's failure did not overwrite the resend.
+    expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('queued');
+
+    await runJobs(t);
+
+    expect(deliveriesTo(address)).toHaveLength(1);
+    expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('sent');
+  });
+
+  it('a message delivered while the invite was being cancelled records sent, not not_sent', async () => {
+    const campaign = await namedCampaign(api);
+    const invite = await createInvite(api, campaign.id, { email: uniqueAddress('cancel-in-flight') });
+    const blocked = blockedMailer();
+    const running = sendInviteEmail(t.em(), { ...t.runtime.services, mailer: blocked.mailer }, invite.id, { number: 1, maxAttempts: 5 });
+    await blocked.inFlight;
+    await api.post(`/v1/invites/${invite.id}/cancel`).expect(200);
+    blocked.finish();
+    expect(await running).toBe('sent');
+    const read = (await api.get(`/v1/invites/${invite.id}`).expect(200)).body;
+    expect(read).toMatchObject({ status: 'cancelled', emailStatus: 'sent' });
+    expect(read.emailSentAt).not.toBeNull();
   });
 
   it('the link of a cancelled invite answers 410', async () => {

@@ -20,10 +20,13 @@ async function inviteRow(id: string) {
   return row;
 }
 
+/** Email jobs by payload (not by key: a replaced job loses its key, and would hide a duplicate). */
 async function emailJobsFor(inviteIds: string[]) {
-  return t.em().execute<{ key: string; max_attempts: number; payload: unknown }[]>(
-    `select key, max_attempts, payload from graphile_worker._private_jobs where key = any(array[?]::text[])`,
-    [inviteIds.map((id) => `invite-email:${id}`)],
+  return t.em().execute<{ key: string | null; max_attempts: number; payload: unknown }[]>(
+    `select j.key, j.max_attempts, j.payload from graphile_worker._private_jobs j
+     join graphile_worker._private_tasks t on t.id = j.task_id
+     where t.identifier = 'invite__send_email' and j.payload->>'inviteId' = any(array[?]::text[])`,
+    [inviteIds],
   );
 }
 
@@ -83,8 +86,20 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
     const campaign = await createCampaign(api);
     const invite = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'quiet@example.com', sendEmail: false }).expect(201)).body;
     expect(invite.emailStatus).toBe('not_sent');
-    expect(invite.emailTemplate).toBeNull();
+    expect(invite.emailTemplate).toBe('default');
     expect(await emailJobsFor([invite.id])).toEqual([]);
+  });
+
+  it('with sendEmail false the named template is still checked, and kept for a later resend', async () => {
+    const campaign = await createCampaign(api);
+    const unknown = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'q@example.com', sendEmail: false, emailTemplate: 'nope' }).expect(422);
+    expect(unknown.body.error.details.fields).toEqual([{ path: 'emailTemplate', message: expect.stringContaining('"nope" is not a known template') }]);
+    const invite = (
+      await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'q@example.com', sendEmail: false, emailTemplate: 'reminder' }).expect(201)
+    ).body;
+    expect(invite.emailTemplate).toBe('reminder');
+    const resent = await api.post(`/v1/invites/${invite.id}/resend`).expect(200);
+    expect(resent.body.emailTemplate).toBe('reminder');
   });
 
   it('is also served at /api/campaigns/{id}/invites', async () => {
@@ -235,6 +250,22 @@ describe('POST /v1/campaigns/{campaignId}/invites/bulk', () => {
     const paths = response.body.error.details.fields.map((field: { path: string }) => field.path);
     expect(paths).toEqual(expect.arrayContaining(['invites[3].email', 'invites[7].email', 'invites[8].extra']));
     expect(response.body.error.details.fields).toContainEqual({ path: 'invites[7].email', message: 'duplicates invites[1].email' });
+    expect(await countInvites(campaign.id)).toBe(0);
+  });
+
+  it('names every bad item in one 422, missing fields and duplicates among other bad items included', async () => {
+    const campaign = await createCampaign(api);
+    const invites = [{ email: 5 }, { name: 'no email' }, { email: 'a@example.com' }, { email: 'A@example.com' }, { email: 'bad' }];
+    const response = await api.post(`/v1/campaigns/${campaign.id}/invites/bulk`, { invites }).expect(422);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(response.body.error.details.fields).toEqual(
+      expect.arrayContaining([
+        { path: 'invites[0].email', message: 'must be an email address' },
+        { path: 'invites[1].email', message: 'is required' },
+        { path: 'invites[3].email', message: 'duplicates invites[2].email' },
+        { path: 'invites[4].email', message: 'must be an email address' },
+      ]),
+    );
     expect(await countInvites(campaign.id)).toBe(0);
   });
 

@@ -302,3 +302,19 @@ describe('the custom domain in invite links', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
   });
 });
+
+describe('concurrent updates', () => {
+  it('patches of different settings keys racing each other both survive', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const { api } = await newOrganization();
+      await Promise.all([
+        api.patch('/v1/organization', { settings: { brandColor: '#123456' } }).expect(200),
+        api.patch('/v1/organization', { settings: { replyToEmail: 'team@example.com' } }).expect(200),
+        api.patch('/v1/organization', { name: 'Renamed' }).expect(200),
+      ]);
+      const read = await api.get('/v1/organization').expect(200);
+      expect(read.body.settings).toEqual({ brandColor: '#123456', replyToEmail: 'team@example.com' });
+      expect(read.body.name).toBe('Renamed');
+    }
+  });
+});

@@ -196,12 +196,19 @@ describe('invalid requests', () => {
     ['without title', { title: undefined }, 'title'],
     ['without questions', { questions: undefined }, 'questions'],
     ['with a distribution without mode', { distribution: { maxRespondents: 5 } }, 'distribution.mode'],
-    ['with a question without type', { questions: [{ id: 'q1', text: 'Why?' }] }, 'questions[0].type'],
   ])('%s answers 400 INVALID_REQUEST naming the field, and creates nothing', async (_label, overrides, path) => {
     const response = await ownApi.post('/api/quickstart', quickstartBody(overrides));
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('INVALID_REQUEST');
     expect(response.body.error.details.fields).toContainEqual({ path, message: 'is required' });
+    expect(await countsFor(own.organizationId)).toEqual({ scripts: 0, campaigns: 0, shareLinks: 0 });
+  });
+
+  it('a question without type answers 422 naming the item field as required (a bad item of a present list)', async () => {
+    const response = await ownApi.post('/api/quickstart', quickstartBody({ questions: [{ id: 'q1', text: 'Why?' }] }));
+    expect(response.status).toBe(422);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(response.body.error.details.fields).toContainEqual({ path: 'questions[0].type', message: 'is required' });
     expect(await countsFor(own.organizationId)).toEqual({ scripts: 0, campaigns: 0, shareLinks: 0 });
   });
 

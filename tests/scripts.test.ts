@@ -97,9 +97,9 @@ describe('creating scripts', () => {
     expect(await t.em().count(Script, {})).toBe(before);
   });
 
-  it('a question without text answers 400 INVALID_REQUEST (required field missing)', async () => {
+  it('a question without text answers 422 naming the item field as required (a bad item of a present list)', async () => {
     const response = await api.post('/v1/scripts', scriptBody({ questions: [{ id: 'q', type: 'open' }] }));
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect(response.body.error.details.fields).toEqual([{ path: 'questions[0].text', message: 'is required' }]);
   });
 

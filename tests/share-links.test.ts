@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInviteByToken, startInvite } from '../server/domains/invites/start-invite.js';
@@ -588,6 +589,29 @@ describe('the respondent cap', () => {
     expect(again.status).toBe('started');
     expect(again.startedAt!.getTime()).toBe(first.startedAt!.getTime());
     expect((await api.get(`/v1/share-links/${link.id}`).expect(200)).body.respondents).toBe(1);
+  });
+
+  it('a start waiting on a campaign being deleted does not deadlock with it (lock order campaign, invite, share link)', async () => {
+    const { campaign, link } = await campaignWithLink();
+    const inviteId = await inviteIdOf(await visit(link).expect(303));
+    const deleting = new pg.Client({ connectionString: t.database.url });
+    await deleting.connect();
+    try {
+      // A campaign delete in progress: it holds the campaign and is about to cascade into its invites.
+      await deleting.query('begin');
+      await deleting.query('select id from campaigns where id = $1 for update', [campaign.id]);
+      const starting = start(inviteId).then(
+        () => 'started',
+        (error: AppError) => error.appCode ?? String(error),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // With the invite locked first, this delete and the start would wait on each other.
+      await deleting.query('delete from campaigns where id = $1', [campaign.id]);
+      await deleting.query('commit');
+      expect(await starting).toBe('RESOURCE_NOT_FOUND');
+    } finally {
+      await deleting.end();
+    }
   });
 
   it('startInvite on a closed link throws SHARE_LINK_CLOSED naming status closed', async () => {

@@ -104,13 +104,17 @@ function responseCodeOf(error: unknown): number | undefined {
 }
 
 /**
- * True when the SMTP server refused the message permanently (5xx reply): do not retry.
- * 503 ("bad sequence of commands") is excluded, as nodemailer does: it reports a session in the
- * wrong state, not a refused message, and the next connection can succeed.
+ * True when the recipient was refused for good: a 5xx reply to RCPT TO, or to DATA with an
+ * enhanced status about the address (5.1.x). Other 5xx replies (AUTH with wrong credentials, a
+ * sender the relay will not take, 503 "bad sequence") are the relay's configuration or state,
+ * not the participant's address: they are retried and end in `failed`, not `bounced`.
  */
 export function isPermanentEmailFailure(error: unknown): boolean {
   const code = responseCodeOf(error);
-  return code !== undefined && code >= 500 && code < 600 && code !== 503;
+  if (code === undefined || code < 500 || code >= 600 || code === 503) return false;
+  const fields = error as SmtpErrorFields;
+  if (fields.command === 'RCPT TO') return true;
+  return fields.command === 'DATA' && typeof fields.response === 'string' && /^5\d\d[ -]5\.1\.\d{1,3}\b/.test(fields.response);
 }
 
 /**

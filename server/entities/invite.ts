@@ -34,6 +34,11 @@ export const Invite = defineEntity({
     /** Last delivery problem, for operators (never shown to participants). */
     emailError: p.string().columnType('text').nullable(),
     emailSentAt: p.datetime(3).nullable(),
+    /**
+     * When the current email was queued (create or resend). A send job acts only on the request
+     * it was queued for: a resend during a send is a new request the old job must not overwrite.
+     */
+    emailQueuedAt: p.datetime(3).nullable(),
     expiresAt: p.datetime(3),
     metadata: p.json<Record<string, string | number | boolean>>(),
     startedAt: p.datetime(3).nullable(),

@@ -173,7 +173,9 @@ export function participantPageRoutes(services: AppServices): Router {
     sendPage(res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
   });
   routes.use(['/join', '/interview'], (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (!(error instanceof URIError)) services.logger.error({ err: error, path: req.path }, 'participant page failed');
+    // The path carries the participant's credential (token or share code): log its shape only.
+    const route = req.path.startsWith('/join') ? '/join/{code}' : '/interview/{token}';
+    if (!(error instanceof URIError)) services.logger.error({ err: error, route }, 'participant page failed');
     const malformed = error instanceof URIError || (error as { status?: number }).status === 400;
     sendPage(res, malformed ? 404 : 500, {
       title: malformed ? 'Page not found' : 'Something went wrong',

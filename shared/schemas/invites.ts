@@ -42,7 +42,7 @@ export const ZInvite = z
     status: z.enum(INVITE_STATUSES),
     inviteUrl: z.string().meta({ description: "Participant interview link: the organization's custom domain when set, else PUBLIC_URL." }),
     emailStatus: z.enum(EMAIL_STATUSES),
-    emailTemplate: z.string().nullable().meta({ description: 'Template of the invitation email; null when none is sent.' }),
+    emailTemplate: z.string().nullable().meta({ description: 'Template of the invitation email (also used by resend); null for share-link invites, which have no address.' }),
     expiresAt: ZTimestamp,
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     startedAt: ZTimestamp.nullable(),
@@ -81,16 +81,24 @@ export const ZBulkCreateInvitesInput = z.strictObject({
     .array(ZBulkInviteItem)
     .min(1, 'must contain at least one invite')
     .max(INVITE_LIMITS.maxBulk, `must contain at most ${INVITE_LIMITS.maxBulk} invites`)
-    .superRefine((items, ctx) => {
+    .check(
       // Two invites for one address in one request is almost always a mistake in the caller's list.
-      const firstIndexByEmail = new Map<string, number>();
-      items.forEach((item, index) => {
-        const key = item.email.toLowerCase();
-        const first = firstIndexByEmail.get(key);
-        if (first === undefined) firstIndexByEmail.set(key, index);
-        else ctx.addIssue({ code: 'custom', path: [index, 'email'], message: `duplicates invites[${first}].email` });
-      });
-    }),
+      // `when` runs this even when other items are invalid, so one response names every bad item.
+      z.superRefine(
+        (items: unknown[], ctx) => {
+          const firstIndexByEmail = new Map<string, number>();
+          items.forEach((item, index) => {
+            const email = (item as { email?: unknown } | null)?.email;
+            if (typeof email !== 'string') return;
+            const key = email.toLowerCase();
+            const first = firstIndexByEmail.get(key);
+            if (first === undefined) firstIndexByEmail.set(key, index);
+            else ctx.addIssue({ code: 'custom', path: [index, 'email'], message: `duplicates invites[${first}].email` });
+          });
+        },
+        { when: (payload) => Array.isArray(payload.value) && payload.value.length <= INVITE_LIMITS.maxBulk },
+      ),
+    ),
   sendEmail: z.boolean().default(true),
   ...inviteExpiryFields,
 });

@@ -46,7 +46,9 @@ export async function insertInvites(
   assertCampaignAcceptsInvites(campaign);
   const now = new Date();
   const expiresAt = resolveInviteExpiry(campaign, options, now);
-  const emailTemplate = options.sendEmail ? resolveEmailTemplate(services.emailTemplates, campaign, options.emailTemplate) : null;
+  // Checked and kept even without an email now: a later resend uses the template asked for here.
+  const hasAddress = participants.some((participant) => participant.email !== null);
+  const emailTemplate = hasAddress ? resolveEmailTemplate(services.emailTemplates, campaign, options.emailTemplate) : null;
   const rows = participants.map((participant) => {
     const id = newId('inv');
     return {
@@ -62,6 +64,7 @@ export async function insertInvites(
       emailTemplate,
       emailError: null,
       emailSentAt: null,
+      emailQueuedAt: options.sendEmail ? now : null,
       expiresAt,
       metadata: participant.metadata ?? {},
       startedAt: null,

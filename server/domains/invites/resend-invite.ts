@@ -25,6 +25,7 @@ export async function resendInvite(em: EntityManager, services: InviteServices, 
     assertCampaignAcceptsInvites(campaign);
     invite.emailTemplate = resolveEmailTemplate(services.emailTemplates, campaign, invite.emailTemplate ?? undefined);
     invite.emailStatus = 'queued';
+    invite.emailQueuedAt = new Date();
     invite.emailError = null;
     await tx.flush();
     await addJobs(tx, [inviteEmailJob(invite.id)]);

@@ -32,8 +32,15 @@ export async function sendInviteEmail(
     services.logger.info({ inviteId, emailStatus: invite?.emailStatus }, 'invitation email skipped');
     return 'skipped';
   }
+  // Every write names the request this job serves (emailQueuedAt): a resend made meanwhile is a
+  // new request with its own job, and this one must not overwrite it.
+  const queuedAt = invite.emailQueuedAt ?? invite.createdAt;
   const record = (values: string, params: unknown[]) =>
-    em.execute(`update invites set ${values}, updated_at = now() where id = ? and email_status = 'queued'`, [...params, invite.id]);
+    em.execute(
+      `update invites set ${values}, updated_at = now()
+       where id = ? and email_status = 'queued' and email_queued_at is not distinct from ?`,
+      [...params, invite.id, invite.emailQueuedAt ?? null],
+    );
 
   // Expired, cancelled or used meanwhile, or its campaign stopped: nothing to invite to any more.
   const status = effectiveInviteStatus(invite);
@@ -62,8 +69,8 @@ export async function sendInviteEmail(
       subject: rendered.subject,
       html: rendered.html,
       text: rendered.text,
-      // Stable per attempt series, so a receiving system can spot a duplicate after a crash-retry.
-      messageId: `<${invite.id}.${invite.updatedAt.getTime()}@${host}>`,
+      // One per queued request, the same across its retries, so a receiver can spot a duplicate.
+      messageId: `<${invite.id}.${queuedAt.getTime()}@${host}>`,
     });
   } catch (error) {
     const reason = describeEmailFailure(error);
@@ -77,11 +84,16 @@ export async function sendInviteEmail(
       services.logger.warn({ inviteId, reason, attempts: attempt.number }, 'invitation email failed after its last attempt');
       return 'failed';
     }
-    // updated_at is left alone: it keys the Message-ID, which stays the same across retries.
-    await em.execute(`update invites set email_error = ? where id = ? and email_status = 'queued'`, [reason, invite.id]);
+    await record(`email_error = ?`, [reason]);
     services.logger.info({ inviteId, reason, attempt: attempt.number }, 'invitation email failed; will retry');
     return 'retry';
   }
-  await record(`email_status = 'sent', email_sent_at = now(), email_error = null`, []);
+  // Delivered is a fact: recorded even when the invite was cancelled during the send (status
+  // not_sent), but never over a newer request queued by a resend.
+  await em.execute(
+    `update invites set email_status = 'sent', email_sent_at = now(), email_error = null, updated_at = now()
+     where id = ? and email_status in ('queued', 'not_sent') and email_queued_at is not distinct from ?`,
+    [invite.id, invite.emailQueuedAt ?? null],
+  );
   return 'sent';
 }

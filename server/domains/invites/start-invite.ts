@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, Invite, ShareLink } from '../../entities/index.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { hashInviteToken, isWellFormedInviteToken } from '../../lib/invite-tokens.js';
 import { countRespondents, shareLinkStatus } from '../share-links/serialize.js';
 import { assertInviteModifiable } from './load-invite.js';
@@ -24,10 +24,17 @@ export async function findInviteByToken(em: EntityManager, token: string, option
  * exactly `maxRespondents` get through.
  */
 export async function startInvite(tx: EntityManager, inviteId: string): Promise<Invite> {
-  const invite = await tx.findOneOrFail(Invite, inviteId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  // Lock order campaign → invite → share link, the order a campaign delete (campaign, then its
+  // invites by cascade) and invite creation use, so the two cannot deadlock.
+  const [row] = await tx.execute<{ campaign_id: string }[]>(`select campaign_id from invites where id = ?`, [inviteId]);
+  if (!row) throw notFound('invite', inviteId);
+  const campaign = await tx.findOne(Campaign, row.campaign_id, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+  // Gone while this waited for the lock: the campaign (and its invites) was deleted.
+  if (!campaign) throw notFound('invite', inviteId);
+  const invite = await tx.findOne(Invite, inviteId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!invite) throw notFound('invite', inviteId);
   if (invite.status === 'started' && invite.expiresAt > new Date()) return invite;
   assertInviteModifiable(invite, 'started');
-  const campaign = await tx.findOneOrFail(Campaign, invite.campaign.id, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
   if (campaign.status !== 'active') {
     throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is ${campaign.status}; interviews cannot start.`, {
       campaignId: campaign.id,

@@ -1,3 +1,4 @@
+import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TOrganization, TOrganizationSettings } from '../../../shared/schemas/organization.js';
 import { Organization } from '../../entities/index.js';
@@ -16,8 +17,12 @@ export function toOrganizationDto(organization: Organization): TOrganization {
   };
 }
 
-export async function loadOrganization(em: EntityManager, organizationId: string): Promise<Organization> {
-  const organization = await em.findOne(Organization, organizationId);
+export async function loadOrganization(
+  em: EntityManager,
+  organizationId: string,
+  options: { lockMode?: LockMode } = {},
+): Promise<Organization> {
+  const organization = await em.findOne(Organization, organizationId, options.lockMode ? { lockMode: options.lockMode, refresh: true } : {});
   if (!organization) throw notFound('organization', organizationId);
   return organization;
 }

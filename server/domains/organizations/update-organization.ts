@@ -1,19 +1,25 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TOrganization, TUpdateOrganizationInput } from '../../../shared/schemas/organization.js';
 import { AppError } from '../../errors.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
 import { loadOrganization, toOrganizationDto } from './get-organization.js';
 
-/** Partial update of name, logo, custom domain and settings (a merge patch). */
+/**
+ * Partial update of name, logo, custom domain and settings (a merge patch). The row is locked
+ * while the patch is merged, so concurrent patches of different settings keys both survive.
+ */
 export async function updateOrganization(em: EntityManager, organizationId: string, input: TUpdateOrganizationInput): Promise<TOrganization> {
-  const organization = await loadOrganization(em, organizationId);
-  if (input.name !== undefined) organization.name = input.name;
-  if (input.logo !== undefined) organization.logo = input.logo;
-  if (input.domain !== undefined) organization.domain = input.domain;
-  if (input.settings !== undefined) organization.settings = applyMergePatch(organization.settings, input.settings);
   try {
-    await em.flush();
+    return await em.transactional(async (tx) => {
+      const organization = await loadOrganization(tx, organizationId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (input.name !== undefined) organization.name = input.name;
+      if (input.logo !== undefined) organization.logo = input.logo;
+      if (input.domain !== undefined) organization.domain = input.domain;
+      if (input.settings !== undefined) organization.settings = applyMergePatch(organization.settings, input.settings);
+      await tx.flush();
+      return toOrganizationDto(organization);
+    });
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) {
       throw new AppError('DOMAIN_IN_USE', `The domain ${input.domain} is already used by another organization.`, {
@@ -22,5 +28,4 @@ export async function updateOrganization(em: EntityManager, organizationId: stri
     }
     throw error;
   }
-  return toOrganizationDto(organization);
 }
