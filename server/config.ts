@@ -54,6 +54,12 @@ const ZEnvironment = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   EMAIL_FROM: z.string().trim().min(3).max(320).optional(),
   EMAIL_TEMPLATES_DIR: z.string().min(1).optional(),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  HTTP_REDIRECT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
 });
 
@@ -88,6 +94,16 @@ export interface Config {
   emailTemplatesDir: string | undefined;
   /** Per client address: participant pages that create records (share links). */
   rateLimitParticipantPerMinute: number;
+  /** Both set: the server terminates HTTPS itself on `port`. */
+  tls: { certFile: string; keyFile: string } | undefined;
+  /** With TLS: the plain-HTTP port whose listener only redirects (308) to HTTPS; unset: none. */
+  httpRedirectPort: number | undefined;
+  /** Strict-Transport-Security max-age on HTTPS responses (0: no header). */
+  hstsMaxAge: number;
+  /** A request still running after this many seconds is answered 503 (its work is not awaited). */
+  requestTimeoutSeconds: number;
+  /** Set: `GET /metrics` needs `Authorization: Bearer <token>`; unset: loopback clients only. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +117,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${problems}`);
   }
   const e = parsed.data;
+  if (Boolean(e.TLS_CERT_FILE) !== Boolean(e.TLS_KEY_FILE)) {
+    throw new ConfigError('Invalid configuration:\n  TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
@@ -122,5 +141,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     emailFrom: e.EMAIL_FROM ?? `"Interviews" <no-reply@${new URL(publicUrl).hostname}>`,
     emailTemplatesDir: e.EMAIL_TEMPLATES_DIR ? path.resolve(e.EMAIL_TEMPLATES_DIR) : undefined,
     rateLimitParticipantPerMinute: e.RATE_LIMIT_PARTICIPANT_PER_MINUTE,
+    tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: path.resolve(e.TLS_CERT_FILE), keyFile: path.resolve(e.TLS_KEY_FILE) } : undefined,
+    httpRedirectPort: e.HTTP_REDIRECT_PORT,
+    hstsMaxAge: e.HSTS_MAX_AGE,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -15,9 +15,10 @@ export async function migrateDatabase(orm: Orm, url: string, logger: Logger): Pr
   await lockClient.connect();
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    // graphile-worker's schema first: our migrations may build on it (the failed_jobs view).
+    await runWorkerMigrations({ connectionString: url, logger: graphileLogger(logger) });
     const applied = await orm.getMigrator().up();
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
-    await runWorkerMigrations({ connectionString: url, logger: graphileLogger(logger) });
   } finally {
     await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await lockClient.end();

@@ -2,6 +2,7 @@ import { ApiKey } from './api-key.js';
 import { AppSecret } from './app-secret.js';
 import { Campaign } from './campaign.js';
 import { CreditTransaction } from './credit-transaction.js';
+import { IdempotencyKey } from './idempotency-key.js';
 import { Invite } from './invite.js';
 import { Organization } from './organization.js';
 import { Project } from './project.js';
@@ -17,6 +18,7 @@ export {
   AppSecret,
   Campaign,
   CreditTransaction,
+  IdempotencyKey,
   Invite,
   Organization,
   Project,
@@ -40,6 +42,7 @@ export const ENTITIES = [
   ShareLink,
   Invite,
   RateLimitCounter,
+  IdempotencyKey,
   AppSecret,
   WorkerProcess,
 ];
