@@ -61,6 +61,7 @@ const ZEnvironment = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
 });
 
 export type Environment = z.input<typeof ZEnvironment>;
@@ -94,6 +95,8 @@ export interface Config {
   emailTemplatesDir: string | undefined;
   /** Per client address: participant pages that create records (share links). */
   rateLimitParticipantPerMinute: number;
+  /** Per invite token or share code, whatever the address. */
+  rateLimitParticipantCredentialPerMinute: number;
   /** Both set: the server terminates HTTPS itself on `port`. */
   tls: { certFile: string; keyFile: string } | undefined;
   /** With TLS: the plain-HTTP port whose listener only redirects (308) to HTTPS; unset: none. */
@@ -141,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     emailFrom: e.EMAIL_FROM ?? `"Interviews" <no-reply@${new URL(publicUrl).hostname}>`,
     emailTemplatesDir: e.EMAIL_TEMPLATES_DIR ? path.resolve(e.EMAIL_TEMPLATES_DIR) : undefined,
     rateLimitParticipantPerMinute: e.RATE_LIMIT_PARTICIPANT_PER_MINUTE,
+    rateLimitParticipantCredentialPerMinute: e.RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: path.resolve(e.TLS_CERT_FILE), keyFile: path.resolve(e.TLS_KEY_FILE) } : undefined,
     httpRedirectPort: e.HTTP_REDIRECT_PORT,
     hstsMaxAge: e.HSTS_MAX_AGE,

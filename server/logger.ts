@@ -1,10 +1,22 @@
 import { pino, type Logger as PinoLogger } from 'pino';
+import { requestContext } from './lib/request-context.js';
+import { scrubSecrets, scrubValue } from './lib/scrub-secrets.js';
 
 export type Logger = PinoLogger;
 
+/** Errors keep their type, message, code and stack, with secrets scrubbed (SQL in messages quotes parameters). */
+function serializeError(error: unknown): unknown {
+  // Already serialized (and scrubbed) by the log formatter below.
+  if (!(error instanceof Error)) return error;
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  return scrubValue(serialized);
+}
+
 /**
  * Structured JSON logs. Credentials and participant contact data never reach the log: the
- * paths below are censored wherever they appear in a logged object.
+ * paths below are censored wherever they appear in a logged object, and every string is scrubbed
+ * of key, token and email patterns (they hide in error messages and URLs). Lines written while a
+ * request is served carry its `requestId`.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
@@ -12,6 +24,25 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: () => {
+        const context = requestContext.getStore();
+        return context ? { requestId: context.requestId } : {};
+      },
+      serializers: { err: serializeError, error: serializeError },
+      formatters: {
+        // Runs before the serializers: errors are serialized here so their text can be scrubbed.
+        log: (object) =>
+          Object.fromEntries(
+            Object.entries(object).map(([key, value]) => [key, value instanceof Error ? serializeError(value) : scrubValue(value)]),
+          ),
+      },
+      hooks: {
+        // The message string itself is scrubbed too.
+        logMethod(args, method) {
+          const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)) as Parameters<typeof method>;
+          method.apply(this, scrubbed);
+        },
+      },
       redact: {
         paths: [
           'apiKey',

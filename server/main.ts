@@ -1,7 +1,7 @@
-import type { Server } from 'node:http';
 import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { loadTlsCredentials, startListeners, type Listeners } from './http/https.js';
 import { createLogger } from './logger.js';
 import { openRuntime } from './runtime.js';
 
@@ -21,21 +21,20 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const role = roleFromArgs(process.argv.slice(2));
   const logger = createLogger(config.logLevel);
+  // Read before anything starts, so a bad certificate path fails fast and leaves nothing running.
+  const tlsCredentials = role === 'worker' ? undefined : loadTlsCredentials(config);
   const runtime = await openRuntime(config, logger);
 
   let ready = false;
   let worker: RunningWorker | undefined;
-  let server: Server | undefined;
+  let listeners: Listeners | undefined;
 
   if (role !== 'api') worker = await startWorker(runtime.services, runtime.databaseUrl);
   if (role !== 'worker') {
     const app = createApp(runtime.services, { isReady: () => ready });
-    server = await new Promise<Server>((resolve, reject) => {
-      const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
-    });
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, publicUrl: config.publicUrl, role }, `interview service listening on http://localhost:${port}`);
+    listeners = await startListeners(app, config, tlsCredentials);
+    const urls = listeners.listeners.map(({ role: serves, url }) => (serves === 'redirect' ? `${url} (redirects to HTTPS)` : url));
+    logger.info({ urls, publicUrl: config.publicUrl, role }, `interview service listening on ${urls.join(' and ')}`);
   }
   ready = true;
 
@@ -51,13 +50,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS + 20_000);
     forceExit.unref();
     try {
-      if (server) {
-        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeIdleConnections();
-        const cut = setTimeout(() => server!.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        await closed;
-        clearTimeout(cut);
-      }
+      await listeners?.close(SHUTDOWN_GRACE_MS);
       await worker?.stop();
       await runtime.close();
       logger.info('stopped');

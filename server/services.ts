@@ -6,6 +6,7 @@ import type { Orm } from './db/orm.js';
 import { EmailTemplates } from './email/templates.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { InviteTokens } from './lib/invite-tokens.js';
+import { Metrics } from './platform/metrics.js';
 import { PublicLinks } from './lib/public-links.js';
 import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
@@ -23,6 +24,7 @@ export interface AppServices {
   links: PublicLinks;
   emailTemplates: EmailTemplates;
   mailer: Mailer;
+  metrics: Metrics;
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
@@ -37,6 +39,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     links: new PublicLinks(config.publicUrl),
     // Loaded (and checked) at startup: a broken template directory stops the process, not a send.
     emailTemplates: await EmailTemplates.load(config.emailTemplatesDir),
+    metrics: new Metrics(() => orm.em.fork() as EntityManager),
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
 }

@@ -31,8 +31,16 @@ export const ERROR_CODES = {
   },
   SCRIPT_ARCHIVED: { status: 409, description: 'The script is archived: it cannot be edited, published, given media or used by a campaign.' },
   SCRIPT_IN_USE: { status: 409, description: 'The script is used by an active or paused campaign and cannot be deleted.' },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    description: 'A request with the same `Idempotency-Key` is still being processed; retry after it finishes to get its response.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or uploaded file exceeds its size limit.' },
   VALIDATION_ERROR: { status: 422, description: 'One or more present fields failed validation (see `details.fields`).' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    description: 'The `Idempotency-Key` was already used (in the last 24 hours) for a different request: another method, path or body.',
+  },
   RATE_LIMITED: {
     status: 429,
     description: 'Too many requests for this API key this minute; `retryAfter` and `Retry-After` say when to retry.',

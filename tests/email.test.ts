@@ -176,7 +176,7 @@ describe('outbox mailer (no SMTP_URL)', () => {
     mailer.close();
 
     expect(path.dirname(sent.outboxFile!)).toBe(path.join(dataDir, 'outbox'));
-    expect(path.basename(sent.outboxFile!)).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z-inv_outbox\.1@interviews\.example\.test\.eml$/);
+    expect(path.basename(sent.outboxFile!)).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z-inv_outbox\.1_interviews\.example\.test\.eml$/);
     expect(await readdir(path.join(dataDir, 'outbox'))).toEqual([path.basename(sent.outboxFile!)]);
 
     const email = await PostalMime.parse(await readFile(sent.outboxFile!));

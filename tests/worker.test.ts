@@ -82,3 +82,16 @@ describe('maintenance tasks', () => {
     expect(await em().execute(`select 1 from graphile_worker._private_jobs`)).toEqual([]);
   });
 });
+
+describe('failed_jobs view', () => {
+  it('lists jobs that used up their attempts, with task, payload and last error, and nothing else', async () => {
+    const failed = await utils.addJob('invite__send_email', { inviteId: 'inv_failed' }, { maxAttempts: 2 });
+    const waiting = await utils.addJob('invite__send_email', { inviteId: 'inv_waiting' }, { maxAttempts: 2 });
+    await em().execute(`update graphile_worker._private_jobs set attempts = 2, last_error = 'SMTP server replied 451' where id = ?`, [failed.id]);
+    const rows = await em().execute<{ id: string; task: string; payload: unknown; attempts: number; last_error: string }[]>(
+      `select id, task, payload, attempts, last_error from failed_jobs`,
+    );
+    expect(rows).toEqual([{ id: failed.id, task: 'invite__send_email', payload: { inviteId: 'inv_failed' }, attempts: 2, last_error: 'SMTP server replied 451' }]);
+    await em().execute(`delete from graphile_worker._private_jobs where id in (?, ?)`, [failed.id, waiting.id]);
+  });
+});

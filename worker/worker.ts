@@ -6,6 +6,7 @@ import { graphileLogger } from '../server/db/migrate.js';
 import type { AppServices } from '../server/services.js';
 import { expireInvitesTask } from './tasks/invite__expire.js';
 import { sendInviteEmailTask } from './tasks/invite__send_email.js';
+import { purgeIdempotencyKeysTask } from './tasks/maintenance__purge_idempotency_keys.js';
 import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
 import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
 
@@ -16,6 +17,7 @@ export function createTaskList(services: AppServices): TaskList {
   return {
     invite__send_email: sendInviteEmailTask(services),
     invite__expire: expireInvitesTask(services),
+    maintenance__purge_idempotency_keys: purgeIdempotencyKeysTask(services),
     maintenance__purge_rate_limits: purgeRateLimitsTask(services),
     maintenance__recover_stale_locks: recoverStaleLocksTask(services),
   };
@@ -23,6 +25,7 @@ export function createTaskList(services: AppServices): TaskList {
 
 export const CRONTAB = [
   '* * * * * invite__expire ?max=1',
+  '17 * * * * maintenance__purge_idempotency_keys ?max=1',
   '*/5 * * * * maintenance__purge_rate_limits ?max=1',
   '* * * * * maintenance__recover_stale_locks ?max=1',
 ].join('\n');
@@ -55,6 +58,10 @@ export async function startWorker(services: AppServices, connectionString: strin
     workerIds.add(worker.workerId);
     void beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
   });
+  const outcomes = services.metrics.jobOutcomes;
+  events.on('job:success', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'success' }));
+  events.on('job:error', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'error' }));
+  events.on('job:failed', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'failed' }));
   const runner: Runner = await run({
     events,
     connectionString,

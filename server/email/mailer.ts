@@ -73,7 +73,8 @@ function outboxMailer(directory: string, from: string, logger: Logger): Mailer {
       const info = await transport.sendMail(toMailOptions(email));
       await mkdir(directory, { recursive: true });
       // `:` and `<>` are not allowed in Windows file names.
-      const safeId = email.messageId.replace(/[^A-Za-z0-9._@-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 100);
+      // Without '@': a file name must not look like an address (the log scrubs those).
+      const safeId = email.messageId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 100);
       const file = path.join(directory, `${new Date().toISOString().replace(/:/g, '-')}-${safeId}.eml`);
       // Whoever watches the outbox must never see a half-written message.
       const temporary = `${file}.${randomBytes(6).toString('hex')}.partial`;

@@ -8,7 +8,9 @@ import { createContext } from '../trpc/context.js';
 import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
+import { secureTransport } from './https.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
+import { metricsRoute, observeRequests } from './observability.js';
 import { participantPageRoutes } from './participant-pages.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
 import { scriptMediaOpenApiPaths, scriptMediaRoutes } from './script-media-routes.js';
@@ -30,6 +32,8 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  app.use(secureTransport(config));
+  app.use(observeRequests(services));
 
   assertEveryProcedureHasPermission(appRouter);
   const routes = new RestRoutes(appRouter);
@@ -57,6 +61,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
       });
     }
   });
+  app.get('/metrics', metricsRoute(services));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
@@ -68,6 +73,11 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     // API answers are per caller and often private: never cached by browsers or proxies.
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  app.use(API_PREFIXES, (req: Request, res: Response, next: NextFunction) => {
+    // Labelled before authentication, so a 401 or 429 is counted under its operation too.
+    res.locals.route = routes.templateFor(req.method, normalizePath(req.baseUrl + req.path));
     next();
   });
   app.use(API_PREFIXES, authenticateRequests(services));

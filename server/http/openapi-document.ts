@@ -4,6 +4,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.js';
 import { ZErrorEnvelope } from '../../shared/schemas/common.js';
 import { describeRequirement, type Permission, type PermissionRequirement } from '../../shared/permissions.js';
+import { isStoredOutcome } from '../platform/idempotency.js';
 import type { AppMeta } from '../trpc/trpc.js';
 
 type JsonObject = Record<string, any>;
@@ -15,6 +16,8 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
+
+const IDEMPOTENT_REPLAYED = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
 
 interface OperationFacts {
   permission?: PermissionRequirement;
@@ -38,18 +41,24 @@ function errorResponse(codes: ErrorCode[], extraHeaders: JsonObject = {}): JsonO
 function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: string, path: string): void {
   const success = operation.responses?.['200'] ?? operation.responses?.[String(facts.successStatus)];
   const responses: JsonObject = {};
+  // Every POST takes an Idempotency-Key (REST only); its stored outcomes come back marked as replays.
+  const idempotent = method === 'post';
+  const replayable = idempotent ? IDEMPOTENT_REPLAYED : {};
   if (facts.successStatus === 204) {
-    responses['204'] = { description: 'No content', headers: RATE_LIMIT_HEADERS };
+    responses['204'] = { description: 'No content', headers: { ...RATE_LIMIT_HEADERS, ...replayable } };
   } else {
-    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...RATE_LIMIT_HEADERS } };
+    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...RATE_LIMIT_HEADERS, ...replayable } };
   }
+  if (idempotent) operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/Idempotency-Key' }];
 
   const hasBody = method !== 'get' && method !== 'delete';
   const hasPathParams = path.includes('{');
   const codes: ErrorCode[] = ['INVALID_REQUEST', 'INVALID_API_KEY', 'INSUFFICIENT_PERMISSIONS'];
   if (hasPathParams || facts.errors.length > 0 || hasBody) codes.push('RESOURCE_NOT_FOUND');
   if (hasBody) codes.push('VALIDATION_ERROR');
-  codes.push(...facts.errors, 'RATE_LIMITED', 'INTERNAL_ERROR');
+  codes.push(...facts.errors);
+  if (idempotent) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
+  codes.push('RATE_LIMITED', 'INTERNAL_ERROR');
 
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
@@ -57,10 +66,13 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    responses[String(status)] = errorResponse(
-      statusCodes,
-      status === 429 ? { 'Retry-After': { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer' } } } : {},
-    );
+    const extraHeaders: JsonObject = {};
+    if (status === 429) extraHeaders['Retry-After'] = { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer' } };
+    if (status === 409 && idempotent) {
+      extraHeaders['Retry-After'] = { description: 'On `IDEMPOTENCY_KEY_IN_USE`: seconds to wait before retrying.', schema: { type: 'integer' } };
+    }
+    if (idempotent && isStoredOutcome(status)) Object.assign(extraHeaders, IDEMPOTENT_REPLAYED);
+    responses[String(status)] = errorResponse(statusCodes, extraHeaders);
   }
   operation.responses = responses;
   if (facts.permission) {
@@ -155,7 +167,22 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
   document.components = {
     ...document.components,
     schemas,
+    parameters: {
+      ...document.components?.parameters,
+      'Idempotency-Key': {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'Makes this POST safe to retry (REST `/v1` and `/api` only, not `/trpc`). Within 24 hours and per organization, the same key with the same request (method, path and body; for an upload the file and its fields) replays the first response with `Idempotent-Replayed: true`; with a different request it is 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running it is 409 `IDEMPOTENCY_KEY_IN_USE`. Requests refused before they run (400, 401, 403, 413, 422, 429) and 5xx outcomes are not kept, so they can be retried with the same key.',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+      },
+    },
     headers: {
+      'Idempotent-Replayed': {
+        description: '`true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.',
+        schema: { type: 'string', enum: ['true'] },
+      },
       'X-RateLimit-Limit': { description: "Requests allowed per minute for this API key's plan.", schema: { type: 'integer' } },
       'X-RateLimit-Remaining': { description: 'Requests left in the current one-minute window.', schema: { type: 'integer' } },
       'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends.', schema: { type: 'integer' } },

@@ -5,7 +5,8 @@ import { effectiveInviteStatus } from '../domains/invites/serialize.js';
 import { findInviteByToken } from '../domains/invites/start-invite.js';
 import { joinShareLink } from '../domains/share-links/join-share-link.js';
 import { countRespondents, shareLinkStatus } from '../domains/share-links/serialize.js';
-import { consumeRateLimit, rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
+import { consumeParticipantBudget } from '../platform/participant-limits.js';
+import { rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
 
 function escapeHtml(text: string): string {
@@ -90,27 +91,34 @@ export function participantPageRoutes(services: AppServices): Router {
   const routes = Router();
   const em = () => services.orm.em.fork() as EntityManager;
 
-  routes.use(['/join', '/interview'], async (req: Request, res: Response, next: NextFunction) => {
+  routes.use(['/join', '/interview'], (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
-    try {
-      const state = await consumeRateLimit(em(), `participant-ip:${req.ip ?? 'unknown'}`, services.config.rateLimitParticipantPerMinute);
-      setRateLimitHeaders(res, state);
-      if (state.exceeded) {
-        const error = rateLimitedError(state);
-        res.setHeader('Retry-After', error.headers['Retry-After']!);
-        sendPage(res, 429, { title: 'Too many requests', heading: 'Too many requests', paragraphs: [error.message] });
-        return;
-      }
-      next();
-    } catch (error) {
-      next(error);
-    }
+    next();
   });
 
-  routes.get('/join/:code', async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
+  /** The participant budgets (per address, and per code or token): past them, a 429 page. */
+  const limited =
+    (param?: 'code' | 'token') =>
+    async (req: Request<Record<string, string>>, res: Response, next: NextFunction): Promise<void> => {
+      try {
+        const state = await consumeParticipantBudget(em(), services.config, req, param ? req.params[param] : undefined);
+        setRateLimitHeaders(res, state);
+        if (state.exceeded) {
+          const error = rateLimitedError(state);
+          res.setHeader('Retry-After', error.headers['Retry-After']!);
+          sendPage(res, 429, { title: 'Too many requests', heading: 'Too many requests', paragraphs: [error.message] });
+          return;
+        }
+        next();
+      } catch (error) {
+        next(error);
+      }
+    };
+
+  routes.get('/join/:code', limited('code'), async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
     try {
       const outcome = await joinShareLink(em(), services, req.params.code, { preview: req.method === 'HEAD' });
       if (outcome.kind === 'not_found') {
@@ -128,7 +136,7 @@ export function participantPageRoutes(services: AppServices): Router {
     }
   });
 
-  routes.get('/interview/:token', async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
+  routes.get('/interview/:token', limited('token'), async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
     try {
       const db = em();
       const invite = await findInviteByToken(db, req.params.token);
@@ -164,7 +172,7 @@ export function participantPageRoutes(services: AppServices): Router {
   });
 
   // Anything else under these paths is still a page a person is looking at: answer HTML, not the API's JSON.
-  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest'], (req: Request, res: Response) => {
+  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest'], limited(), (req: Request, res: Response) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       sendPage(res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });

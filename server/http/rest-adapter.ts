@@ -1,9 +1,20 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyRouter } from '@trpc/server';
 import type { NextFunction, Request, Response } from 'express';
 import { forEachOpenApiProcedure, getInputOutputParsers, getPathRegExp, instanceofZodTypeKind, instanceofZodTypeObject, normalizePath, unwrapZodType } from 'trpc-to-openapi';
 import { AppError, describeError, type InputSource } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
+import {
+  claimIdempotencyKey,
+  IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+  type IdempotencyClaim,
+  idempotencyKeyOf,
+  jsonResponseToStore,
+  replayResponse,
+  requestFingerprint,
+  settleQuietly,
+} from '../platform/idempotency.js';
 import { assertPermission, type Context } from '../trpc/context.js';
 import type { AppMeta } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
@@ -42,7 +53,7 @@ export interface RestRouteMatch {
 export class RestRoutes {
   readonly #routes: RestRoute[] = [];
   /** Plain Express routes (uploads, binary bodies): only known here for the `Allow` header of 405s. */
-  readonly #plainRoutes: { method: string; pathPattern: RegExp }[] = [];
+  readonly #plainRoutes: { method: string; pathPattern: RegExp; template: string }[] = [];
 
   constructor(router: AnyRouter) {
     forEachOpenApiProcedure(router._def.procedures, ({ path, meta, procedure }) => {
@@ -62,7 +73,15 @@ export class RestRoutes {
   }
 
   addPlainRoute(method: string, pathTemplate: string): void {
-    this.#plainRoutes.push({ method, pathPattern: getPathRegExp(normalizePath(pathTemplate)) });
+    this.#plainRoutes.push({ method, pathPattern: getPathRegExp(normalizePath(pathTemplate)), template: pathTemplate });
+  }
+
+  /** The path template of the operation a request is for (`/v1/campaigns/{campaignId}`), for logs and metrics. */
+  templateFor(method: string, path: string): string | undefined {
+    const lookup = method === 'HEAD' ? 'GET' : method;
+    const matched = this.match(lookup, path);
+    if (matched) return matched.route.meta.openapi!.path as string;
+    return this.#plainRoutes.find((route) => route.method === lookup && route.pathPattern.test(path))?.template;
   }
 
   match(method: string, path: string): RestRouteMatch | undefined {
@@ -168,21 +187,44 @@ export function createRestHandler(options: RestHandlerOptions) {
     const source: InputSource = req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE' ? 'query' : 'body';
     let rawInput: unknown;
     const pathParams = Object.keys(matched.pathParams);
+    let claim: IdempotencyClaim | undefined;
+    let em: EntityManager | undefined;
     try {
       // Permission before any input check, so a caller without it learns nothing about the input.
       if (route.meta.permission) assertPermission(req.auth, route.meta.permission);
       if (source === 'query') assertDecimalQueryNumbers(req.query as Record<string, unknown>, route.numericInputs);
       rawInput = rawInputOf(req, source, decodePathParams(matched.pathParams, route.numericInputs));
-      const caller = createCaller(createContext(req, res));
+      const context = createContext(req, res);
+      const idempotencyKey = req.method === 'POST' ? idempotencyKeyOf(req) : undefined;
+      if (idempotencyKey && req.auth) {
+        // The schema checks run inside the procedure: a 400/422 from there releases the claim again.
+        em = context.services.orm.em.fork() as EntityManager;
+        const outcome = await claimIdempotencyKey(em, {
+          organizationId: req.auth.organizationId,
+          key: idempotencyKey,
+          requestHash: requestFingerprint(req.method, normalizePath(req.path), rawInput),
+          lockSeconds: context.services.config.requestTimeoutSeconds + IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+        });
+        if ('replay' in outcome) {
+          replayResponse(res, outcome.replay);
+          return;
+        }
+        claim = outcome.claimed;
+      }
+      const caller = createCaller(context);
       const procedure = route.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
       const data = await (procedure as (input: unknown) => Promise<unknown>)(rawInput);
       const status = route.meta.successStatus ?? 200;
+      if (claim && em) await settleQuietly(em, claim, jsonResponseToStore(res, status, status === 204 ? null : JSON.stringify(data)), logger);
       if (status === 204) res.status(204).end();
       else res.status(status).json(data);
     } catch (error) {
       const described = describeError(error, { rawInput, source, pathParams });
       if (described.unexpected) {
         logger.error({ err: error instanceof Error && error.cause ? error.cause : error, route: route.procedurePath }, 'unexpected error');
+      }
+      if (claim && em) {
+        await settleQuietly(em, claim, jsonResponseToStore(res, described.status, JSON.stringify(described.body), described.headers), logger);
       }
       writeError(res, described);
     }

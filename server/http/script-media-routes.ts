@@ -1,19 +1,37 @@
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import multer from 'multer';
+import { normalizePath } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../shared/error-codes.js';
 import { ZScriptMedia } from '../../shared/schemas/scripts.js';
 import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js';
 import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMedia } from '../domains/scripts/media.js';
-import { AppError } from '../errors.js';
+import { AppError, describeError } from '../errors.js';
+import {
+  claimIdempotencyKey,
+  IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+  type IdempotencyClaim,
+  idempotencyKeyOf,
+  jsonResponseToStore,
+  replayResponse,
+  requestFingerprint,
+  settleQuietly,
+} from '../platform/idempotency.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import { FileNotFoundError } from '../storage/file-storage.js';
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 function multerErrorToAppError(error: multer.MulterError, maxBytes: number): AppError {
   if (error.code === 'LIMIT_FILE_SIZE') {
@@ -43,10 +61,13 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
   const upload = Router();
   upload.post('/v1/scripts/:scriptId/media', async (req: Request, res: Response, next: NextFunction) => {
     let uploadedFile: string | undefined;
+    let claim: IdempotencyClaim | undefined;
+    const keys = services.orm.em.fork() as EntityManager;
     try {
       const auth = assertPermission(req.auth, 'campaigns:write');
       const scriptId = String(req.params.scriptId);
       if (findUnstorableText(scriptId)) throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
+      const idempotencyKey = idempotencyKeyOf(req);
       const em = services.orm.em.fork() as EntityManager;
       // Refuse unknown or archived scripts before reading a potentially large body.
       assertNotArchived(await loadScript(em, auth.organizationId, scriptId));
@@ -73,13 +94,37 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
         throw new AppError('INVALID_REQUEST', 'questionId may be given once.', { fields: [{ path: 'questionId', message: 'may be given once' }] });
       }
       const questionId = rawQuestionId === '' ? undefined : rawQuestionId;
+      if (idempotencyKey) {
+        // Claimed only once the upload is read and checked, so a refused upload can be retried with the same key.
+        const outcome = await claimIdempotencyKey(keys, {
+          organizationId: auth.organizationId,
+          key: idempotencyKey,
+          requestHash: requestFingerprint(req.method, normalizePath(req.path), {
+            fileSha256: await sha256OfFile(uploadedFile),
+            filename: req.file.originalname,
+            questionId: questionId ?? null,
+          }),
+          lockSeconds: config.requestTimeoutSeconds + IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+        });
+        if ('replay' in outcome) {
+          replayResponse(res, outcome.replay);
+          return;
+        }
+        claim = outcome.claimed;
+      }
       const media = await uploadScriptMedia(
         em,
         { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
         { organizationId: auth.organizationId, scriptId, questionId, originalName: req.file.originalname, uploadedFile },
       );
+      if (claim) await settleQuietly(keys, claim, jsonResponseToStore(res, 201, JSON.stringify(media)), services.logger);
       res.status(201).json(media);
     } catch (error) {
+      if (claim) {
+        // The error handler describes the same error the same way: store (or release) what it will send.
+        const described = describeError(error);
+        await settleQuietly(keys, claim, jsonResponseToStore(res, described.status, JSON.stringify(described.body), described.headers), services.logger);
+      }
       next(error);
     } finally {
       if (uploadedFile) await rm(uploadedFile, { force: true });

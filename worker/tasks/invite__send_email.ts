@@ -12,6 +12,7 @@ export function sendInviteEmailTask(services: AppServices): Task {
       number: helpers.job.attempts,
       maxAttempts: helpers.job.max_attempts,
     });
+    services.metrics.inviteEmails.inc({ outcome });
     if (outcome === 'retry') throw new Error(`invitation email for ${inviteId} failed temporarily; retrying`);
   };
 }

@@ -1,0 +1,233 @@
+import { readFileSync } from 'node:fs';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import { isIPv6, type AddressInfo } from 'node:net';
+import { createSecureContext, type TLSSocket } from 'node:tls';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { ConfigError, type Config } from '../config.js';
+
+/** What the transport rules need to know about one request (Express's request supplies it). */
+export interface TransportFacts {
+  /** `req.protocol`: the socket's scheme, or X-Forwarded-Proto when a trusted proxy sent it. */
+  protocol: string;
+  /** A trusted proxy stated the scheme (X-Forwarded-Proto from an address TRUST_PROXY trusts). */
+  forwardedByTrustedProxy: boolean;
+  /** `req.ip`: the client's address, through trusted proxies. */
+  clientAddress: string | undefined;
+  /** `req.host`: the Host header, or X-Forwarded-Host from a trusted proxy. */
+  host: string | undefined;
+  /** `req.originalUrl`. */
+  url: string;
+  /** With TLS_CERT_FILE: the port this server serves HTTPS on. */
+  tlsPort: number | undefined;
+}
+
+export type TransportDecision = { action: 'serve'; hsts: string | undefined } | { action: 'redirect'; location: string };
+
+/**
+ * design.md "Running it": HTTPS responses carry HSTS; plain HTTP is redirected (308, same path and
+ * query) when a trusted proxy says the client used http, when this server terminates TLS itself,
+ * and when PUBLIC_URL is https and the client is not on this machine. Loopback clients keep plain
+ * HTTP (process managers probe /healthz that way) and so does everyone in development (PUBLIC_URL
+ * http), where there is no HTTPS to send them to.
+ */
+export function decideTransport(facts: TransportFacts, config: Config): TransportDecision {
+  if (facts.protocol.toLowerCase() === 'https') {
+    return { action: 'serve', hsts: config.hstsMaxAge > 0 ? `max-age=${config.hstsMaxAge}` : undefined };
+  }
+  if (config.tls || facts.forwardedByTrustedProxy) {
+    return { action: 'redirect', location: `https://${httpsAuthority(facts.host, config, facts.tlsPort)}${requestTarget(facts.url)}` };
+  }
+  const publicUrl = new URL(config.publicUrl);
+  if (publicUrl.protocol === 'https:' && !isLoopback(facts.clientAddress)) {
+    return { action: 'redirect', location: `${publicUrl.origin}${requestTarget(facts.url)}` };
+  }
+  return { action: 'serve', hsts: undefined };
+}
+
+/** The first middleware: redirects plain HTTP that must not be served, adds HSTS to HTTPS responses. */
+export function secureTransport(config: Config): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const trusted = req.app.get('trust proxy fn') as (address: string | undefined, hop: number) => boolean;
+    const decision = decideTransport(
+      {
+        protocol: req.protocol,
+        forwardedByTrustedProxy: Boolean(req.get('X-Forwarded-Proto')) && trusted(req.socket.remoteAddress, 0),
+        clientAddress: req.ip,
+        host: req.host,
+        url: req.originalUrl,
+        tlsPort: config.tls ? ((req.socket as TLSSocket).encrypted ? req.socket.localPort : config.port) : undefined,
+      },
+      config,
+    );
+    if (decision.action === 'redirect') {
+      sendRedirect(res, decision.location);
+      return;
+    }
+    if (decision.hsts) res.setHeader('Strict-Transport-Security', decision.hsts);
+    next();
+  };
+}
+
+function sendRedirect(res: ServerResponse, location: string): void {
+  const body = `Use HTTPS: ${location}\n`;
+  res.writeHead(308, {
+    Location: location,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+const HOST_PATTERN =
+  /^(?<hostname>[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[(?<ipv6>[0-9a-f:.]+)\])(?::(?<port>\d{1,5}))?$/i;
+
+/** A Host header that is a syntactically valid `host[:port]`, split; anything else is not trusted in a Location. */
+export function parseHost(value: string | undefined): { hostname: string; port: string } | undefined {
+  if (!value || value.length > 260) return undefined;
+  const match = HOST_PATTERN.exec(value);
+  if (!match?.groups) return undefined;
+  const { hostname, ipv6, port = '' } = match.groups;
+  if (ipv6 !== undefined && !isIPv6(ipv6)) return undefined;
+  if (port && Number(port) > 65535) return undefined;
+  return { hostname: hostname!, port };
+}
+
+/**
+ * `host[:port]` of the HTTPS origin to send a plain request to: the host the client asked for
+ * (PUBLIC_URL's when that is not a valid host), and the port clients reach HTTPS on. With an https
+ * PUBLIC_URL that is its port (containers often map 443 to another port inside); otherwise this
+ * server's own TLS port, or, behind a proxy, the port the client used.
+ */
+function httpsAuthority(requestHost: string | undefined, config: Config, tlsPort: number | undefined): string {
+  const publicUrl = new URL(config.publicUrl);
+  const given = parseHost(requestHost);
+  const hostname = given?.hostname ?? publicUrl.hostname;
+  let port: string;
+  if (publicUrl.protocol === 'https:') port = publicUrl.port;
+  else if (tlsPort !== undefined) port = tlsPort === 443 ? '' : String(tlsPort);
+  else port = given ? given.port : publicUrl.port;
+  return port ? `${hostname}:${port}` : hostname;
+}
+
+/** Path and query of a request target, safe for a Location header (absolute-form and `*` reduced to a path). */
+function requestTarget(url: string): string {
+  let target = url;
+  if (!target.startsWith('/')) {
+    try {
+      const parsed = new URL(target);
+      target = `${parsed.pathname}${parsed.search}`;
+    } catch {
+      target = '/';
+    }
+  }
+  // Node reads the request line as latin1, so each character above 0x7e is one byte of the original.
+  return target.replace(/[^\x21-\x7e]/g, (char) => {
+    const code = char.charCodeAt(0);
+    return code < 0x100 ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(char);
+  });
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address);
+}
+
+/** The handler of the plain-HTTP listener next to our own HTTPS one: every request is redirected. */
+export function redirectToHttps(config: Config, tlsPort: number): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    sendRedirect(res, `https://${httpsAuthority(req.headers.host, config, tlsPort)}${requestTarget(req.url ?? '/')}`);
+  };
+}
+
+export interface TlsCredentials {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/**
+ * Reads TLS_CERT_FILE and TLS_KEY_FILE (once, at startup, before anything else starts). A file that
+ * cannot be read, or a pair that is not a PEM certificate and its key, is a ConfigError naming it.
+ */
+export function loadTlsCredentials(config: Config): TlsCredentials | undefined {
+  if (!config.tls) return undefined;
+  const read = (variable: string, file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.replace(/, open .*$/, '') : String(error);
+      throw new ConfigError(`Invalid configuration:\n  ${variable}: cannot read ${file} (${reason})`);
+    }
+  };
+  const credentials = { cert: read('TLS_CERT_FILE', config.tls.certFile), key: read('TLS_KEY_FILE', config.tls.keyFile) };
+  try {
+    createSecureContext(credentials);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(
+      `Invalid configuration:\n  TLS_CERT_FILE/TLS_KEY_FILE: ${config.tls.certFile} and ${config.tls.keyFile} are not a PEM certificate and its private key (${reason})`,
+    );
+  }
+  return credentials;
+}
+
+export interface Listener {
+  /** `app`: serves the application; `redirect`: the plain-HTTP listener that only redirects to HTTPS. */
+  role: 'app' | 'redirect';
+  /** Where it can be reached from this machine, e.g. `https://localhost:8443`. */
+  url: string;
+  server: http.Server | https.Server;
+}
+
+export interface Listeners {
+  listeners: Listener[];
+  /** Stops accepting on every listener, lets in-flight requests finish for up to `graceMs`, then cuts what is left. */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * Without TLS: one HTTP listener on PORT. With TLS: HTTPS on PORT and, with HTTP_REDIRECT_PORT, a
+ * plain listener there that only redirects (308) to HTTPS.
+ */
+export async function startListeners(app: Express, config: Config, credentials: TlsCredentials | undefined): Promise<Listeners> {
+  const started: Listener[] = [];
+  const listeners: Listeners = {
+    listeners: started,
+    close: (graceMs) => Promise.all(started.map(({ server }) => closeGracefully(server, graceMs))).then(() => undefined),
+  };
+  try {
+    if (!credentials) {
+      const server = await listen(http.createServer(app), config.port, config.host);
+      started.push({ role: 'app', url: `http://localhost:${server.port}`, server: server.server });
+      return listeners;
+    }
+    const secure = await listen(https.createServer({ cert: credentials.cert, key: credentials.key }, app), config.port, config.host);
+    started.push({ role: 'app', url: `https://localhost:${secure.port}`, server: secure.server });
+    if (config.httpRedirectPort !== undefined) {
+      const plain = await listen(http.createServer(redirectToHttps(config, secure.port)), config.httpRedirectPort, config.host);
+      started.push({ role: 'redirect', url: `http://localhost:${plain.port}`, server: plain.server });
+    }
+    return listeners;
+  } catch (error) {
+    await listeners.close(0);
+    throw error;
+  }
+}
+
+function listen<T extends http.Server | https.Server>(server: T, port: number, host: string): Promise<{ server: T; port: number }> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve({ server, port: (server.address() as AddressInfo).port });
+    });
+  });
+}
+
+async function closeGracefully(server: http.Server | https.Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+  await closed;
+  clearTimeout(cut);
+}

@@ -1,0 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What every log line written while serving a request carries. */
+export interface RequestContext {
+  requestId: string;
+}
+
+export const requestContext = new AsyncLocalStorage<RequestContext>();

@@ -1,0 +1,27 @@
+/**
+ * Credentials and contact data that can hide inside free text (an error message quoting SQL, a
+ * URL path): API keys, invite tokens, share codes in join URLs, email addresses.
+ */
+const SECRET_PATTERNS: [RegExp, string][] = [
+  [/isk_live_[0-9A-Za-z]{20,}/g, 'isk_live_[redacted]'],
+  [/inv_[0-9A-Za-z]{43}/g, 'inv_[redacted-token]'],
+  [/\/join\/[0-9A-Za-z]{8,}/g, '/join/[redacted]'],
+  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, '[redacted-email]'],
+];
+
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** Deep copy with every string scrubbed (bounded depth: log objects are small). */
+export function scrubValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubSecrets(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
+  if (value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = scrubValue(item, depth + 1);
+  return out;
+}

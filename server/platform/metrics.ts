@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Prometheus metrics of one process (each API or worker process is its own scrape target).
+ * Route labels are templates (`/v1/campaigns/{campaignId}`), never raw paths: bounded
+ * cardinality, and no ids or participant tokens in label values.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  /** Counted by the worker process that ran the job: success, error (will retry), failed (no attempts left). */
+  readonly jobOutcomes = new Counter({
+    name: 'worker_jobs_total',
+    help: 'Jobs run by this worker process, by task and outcome (success, error, failed).',
+    labelNames: ['task', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly inviteEmails = new Counter({
+    name: 'invite_emails_total',
+    help: 'Invitation email sends, by outcome (sent, retry, failed, bounced, skipped).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(em: () => EntityManager) {
+    collectDefaultMetrics({ register: this.registry });
+    const registry = this.registry;
+    // Read at scrape time from graphile-worker's tables, so every process reports the shared queue.
+    new Gauge({
+      name: 'jobs',
+      help: 'Jobs in the queue by task and state (waiting, scheduled, running, failed).',
+      labelNames: ['task', 'state'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const rows = await em().execute<{ task: string; state: string; count: string }[]>(
+          `select t.identifier as task,
+                  case when j.locked_at is not null then 'running'
+                       when j.attempts >= j.max_attempts then 'failed'
+                       when j.run_at > now() then 'scheduled'
+                       else 'waiting' end as state,
+                  count(*) as count
+           from graphile_worker._private_jobs j
+           join graphile_worker._private_tasks t on t.id = j.task_id
+           group by 1, 2`,
+        );
+        for (const row of rows) this.set({ task: row.task, state: row.state }, Number(row.count));
+      },
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request } from 'express';
+import type { Config } from '../config.js';
+import { consumeRateLimit, type RateLimitState } from './rate-limit.js';
+
+/**
+ * Participant-facing traffic (share links, invite pages, and the participant API as it lands)
+ * has budgets of its own, apart from customers' API keys: one per client address and, when the
+ * request carries an invite token or share code, one per credential. So participants never
+ * spend a customer's key budget, one address cannot flood the service, and one leaked link
+ * cannot be hammered from many addresses. Credentials are hashed before they name a bucket.
+ *
+ * Returns the tightest state (the exceeded one, else the one with the fewest requests left),
+ * for the caller to set headers from and to answer 429 in its own format (HTML or JSON).
+ */
+export async function consumeParticipantBudget(
+  em: EntityManager,
+  config: Pick<Config, 'rateLimitParticipantPerMinute' | 'rateLimitParticipantCredentialPerMinute'>,
+  req: Request,
+  credential?: string,
+): Promise<RateLimitState> {
+  const byAddress = await consumeRateLimit(em, `participant-ip:${req.ip ?? 'unknown'}`, config.rateLimitParticipantPerMinute);
+  if (byAddress.exceeded || !credential) return byAddress;
+  const digest = createHash('sha256').update(credential).digest('hex').slice(0, 32);
+  const byCredential = await consumeRateLimit(em, `participant-credential:${digest}`, config.rateLimitParticipantCredentialPerMinute);
+  return byCredential.exceeded || byCredential.remaining < byAddress.remaining ? byCredential : byAddress;
+}

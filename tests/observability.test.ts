@@ -1,0 +1,199 @@
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../server/logger.js';
+import { type Api, apiAs, createCampaign } from './helpers/factories.js';
+import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+
+const logLines: string[] = [];
+const sink = new Writable({
+  write(chunk, _encoding, callback) {
+    logLines.push(String(chunk));
+    callback();
+  },
+});
+
+let t: TestApp;
+let tenant: TestTenant;
+let api: Api;
+
+beforeAll(async () => {
+  t = await startTestApp({ LOG_LEVEL: 'info', REQUEST_TIMEOUT_SECONDS: '1' }, createLogger('info', sink));
+  tenant = await t.createTenant();
+  api = apiAs(t.http, tenant);
+});
+afterAll(() => t?.close());
+
+function parsedLogs(): Record<string, unknown>[] {
+  return logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('request ids', () => {
+  it('every response carries a generated X-Request-Id', async () => {
+    const first = await api.get('/v1/projects').expect(200);
+    const second = await t.http.get('/healthz').expect(200);
+    expect(first.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{16}$/);
+    expect(second.headers['x-request-id']).toMatch(/^req_/);
+    expect(first.headers['x-request-id']).not.toBe(second.headers['x-request-id']);
+  });
+
+  it("a well-formed caller's X-Request-Id is echoed; a malformed one is replaced", async () => {
+    const echoed = await api.get('/v1/projects').set('X-Request-Id', 'trace-42.abc:1').expect(200);
+    expect(echoed.headers['x-request-id']).toBe('trace-42.abc:1');
+    const replaced = await api.get('/v1/projects').set('X-Request-Id', 'has spaces <script>').expect(200);
+    expect(replaced.headers['x-request-id']).toMatch(/^req_/);
+    const tooLong = await api.get('/v1/projects').set('X-Request-Id', 'a'.repeat(129)).expect(200);
+    expect(tooLong.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('each request is logged once with its id, route template, status and duration', async () => {
+    const campaign = await createCampaign(api);
+    const response = await api.get(`/v1/campaigns/${campaign.id}`).set('X-Request-Id', 'log-line-test').expect(200);
+    expect(response.headers['x-request-id']).toBe('log-line-test');
+    const lines = parsedLogs().filter((line) => line.requestId === 'log-line-test' && line.msg === 'request');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      method: 'GET',
+      route: '/v1/campaigns/{campaignId}',
+      status: 200,
+      organizationId: tenant.organizationId,
+    });
+    expect(typeof lines[0]!.durationMs).toBe('number');
+    // The template, never the id: labels and logs stay bounded and carry no identifiers.
+    expect(JSON.stringify(lines[0])).not.toContain(campaign.id);
+  });
+
+  it('a 401 is logged under its operation, not as an unmatched path', async () => {
+    await t.http.get('/v1/campaigns/cam_x').set('X-Request-Id', 'unauthorized-line').expect(401);
+    const line = parsedLogs().find((entry) => entry.requestId === 'unauthorized-line' && entry.msg === 'request');
+    expect(line).toMatchObject({ route: '/v1/campaigns/{campaignId}', status: 401 });
+  });
+});
+
+describe('no secrets or personal data in logs', () => {
+  it('keys, emails and invite tokens appear nowhere in the log, not even in a failure that quotes SQL', async () => {
+    const campaign = await createCampaign(api);
+    const email = 'ada.lovelace@example.org';
+    const invite = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email, name: 'Ada' }).expect(201)).body;
+    await t.http.get(new URL(invite.inviteUrl).pathname).expect(200);
+
+    // An unexpected failure whose database error quotes the statement and its parameters.
+    await t.em().execute('alter table invites rename to invites_moved');
+    let failed;
+    try {
+      failed = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email, name: 'Ada' }).set('X-Request-Id', 'sql-failure');
+    } finally {
+      await t.em().execute('alter table invites_moved rename to invites');
+    }
+    expect(failed.status).toBe(500);
+
+    const log = logLines.join('');
+    expect(log).not.toContain(email);
+    expect(log).not.toContain(tenant.apiKey);
+    expect(log).not.toContain(tenant.apiKey.slice(9, 30));
+    expect(log).not.toContain(invite.token);
+    const failure = parsedLogs().find((line) => line.requestId === 'sql-failure' && line.level === 50);
+    expect(failure, 'the unexpected error is logged with the request id').toBeDefined();
+    expect(JSON.stringify(failure)).toContain('invites');
+  });
+});
+
+describe('GET /metrics', () => {
+  it('serves Prometheus text with request counts and latency by route and status, and job counts by task and state', async () => {
+    const campaign = await createCampaign(api);
+    await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'metrics@example.com' }).expect(201);
+    await api.get('/v1/campaigns/cam_doesnotexist00000000000').expect(404);
+
+    const response = await t.http.get('/metrics').expect(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = response.text;
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/v1\/campaigns\/\{campaignId\}\/invites",status="201"\} [1-9]/);
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/campaigns\/\{campaignId\}",status="404"\} [1-9]/);
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.5",method="POST",route="\/v1\/campaigns\/\{campaignId\}\/invites",status="201"\} [1-9]/);
+    expect(text).toMatch(/jobs\{task="invite__send_email",state="waiting"\} [1-9]/);
+    expect(text).toContain('# TYPE worker_jobs_total counter');
+    expect(text).toContain('process_resident_memory_bytes');
+    expect(text).not.toContain(campaign.id);
+  });
+
+  it('without METRICS_TOKEN it answers loopback clients only (as seen through TRUST_PROXY)', async () => {
+    const proxied = await startTestApp({ TRUST_PROXY: 'loopback' });
+    try {
+      await proxied.http.get('/metrics').expect(200);
+      const remote = await proxied.http.get('/metrics').set('X-Forwarded-For', '203.0.113.7');
+      expect(remote.status).toBe(404);
+      expect(remote.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('with METRICS_TOKEN it needs that bearer token', async () => {
+    const token = 'metrics-token-0123456789';
+    const guarded = await startTestApp({ METRICS_TOKEN: token });
+    try {
+      expect((await guarded.http.get('/metrics')).status).toBe(404);
+      expect((await guarded.http.get('/metrics').set('Authorization', 'Bearer wrong-token-0123456789')).status).toBe(404);
+      await guarded.http.get('/metrics').set('Authorization', `Bearer ${token}`).expect(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('request timeout', () => {
+  it('a request still running after REQUEST_TIMEOUT_SECONDS answers 503 SERVICE_UNAVAILABLE', async () => {
+    const campaign = await createCampaign(api);
+    // Another transaction holds the campaign, so creating an invite waits for its lock.
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
+      const started = Date.now();
+      const response = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'slow@example.com', sendEmail: false });
+      expect(response.status).toBe(503);
+      expect(response.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { timeoutSeconds: 1 } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+  });
+});
+
+describe('participant budgets', () => {
+  it('participant pages never spend the customer key budget', async () => {
+    const campaign = await createCampaign(api);
+    const invite = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'p@example.com', sendEmail: false }).expect(201)).body;
+    const before = Number((await api.get('/v1/projects').expect(200)).headers['x-ratelimit-remaining']);
+    for (let i = 0; i < 5; i += 1) await t.http.get(new URL(invite.inviteUrl).pathname).expect(200);
+    const after = Number((await api.get('/v1/projects').expect(200)).headers['x-ratelimit-remaining']);
+    expect(before - after).toBe(1);
+  });
+
+  it('one invite token has its own budget whatever the address; other tokens are unaffected', async () => {
+    const limited = await startTestApp({ TRUST_PROXY: 'loopback', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '3' });
+    try {
+      const owner = apiAs(limited.http, await limited.createTenant());
+      const campaign = await createCampaign(owner);
+      const invite = (await owner.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'a@example.com', sendEmail: false }).expect(201)).body;
+      const other = (await owner.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'b@example.com', sendEmail: false }).expect(201)).body;
+      const path = new URL(invite.inviteUrl).pathname;
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        statuses.push((await limited.http.get(path).set('X-Forwarded-For', `198.51.100.${i + 1}`)).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await limited.http.get(path).set('X-Forwarded-For', '198.51.100.99');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.text).toContain('Too many requests');
+      await limited.http.get(new URL(other.inviteUrl).pathname).set('X-Forwarded-For', '198.51.100.1').expect(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
