@@ -59,6 +59,7 @@ const ZEnvironment = z.object({
   HTTP_REDIRECT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
@@ -105,6 +106,8 @@ export interface Config {
   hstsMaxAge: number;
   /** A request still running after this many seconds is answered 503 (its work is not awaited). */
   requestTimeoutSeconds: number;
+  /** `--role=worker` only: serve `/healthz` and `/metrics` on this port (the API role serves them on PORT). */
+  workerMetricsPort: number | undefined;
   /** Set: `GET /metrics` needs `Authorization: Bearer <token>`; unset: loopback clients only. */
   metricsToken: string | undefined;
 }
@@ -150,5 +153,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hstsMaxAge: e.HSTS_MAX_AGE,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     metricsToken: e.METRICS_TOKEN,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
   };
 }

@@ -4,11 +4,22 @@ import { scrubSecrets, scrubValue } from './lib/scrub-secrets.js';
 
 export type Logger = PinoLogger;
 
+function withoutSqlLiterals(text: string): string {
+  return text.replace(/'(?:[^']|'')*'/g, "'?'");
+}
+
 /** Errors keep their type, message, code and stack, with secrets scrubbed (SQL in messages quotes parameters). */
 function serializeError(error: unknown): unknown {
   // Already serialized (and scrubbed) by the log formatter below.
   if (!(error instanceof Error)) return error;
   const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  // PostgreSQL errors (through MikroORM) quote the whole statement with its parameter values:
+  // names, metadata, anything a participant typed. Keep the statement's shape, drop the values.
+  if (typeof serialized.severity === 'string' || typeof serialized.sqlState === 'string' || typeof serialized.routine === 'string') {
+    for (const field of ['message', 'stack'] as const) {
+      if (typeof serialized[field] === 'string') serialized[field] = withoutSqlLiterals(serialized[field]);
+    }
+  }
   return scrubValue(serialized);
 }
 
@@ -56,6 +67,10 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
           'req.headers.authorization',
           'req.headers.cookie',
           'headers.authorization',
+          'Authorization',
+          '*.Authorization',
+          'authorization',
+          '*.authorization',
         ],
         censor: '[redacted]',
       },

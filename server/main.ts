@@ -1,6 +1,8 @@
 import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { ConfigError, loadConfig } from './config.js';
+import type { Server } from 'node:http';
 import { createApp } from './http/app.js';
+import { createWorkerMetricsApp } from './http/observability.js';
 import { loadTlsCredentials, startListeners, type Listeners } from './http/https.js';
 import { createLogger } from './logger.js';
 import { openRuntime } from './runtime.js';
@@ -29,7 +31,16 @@ async function main(): Promise<void> {
   let worker: RunningWorker | undefined;
   let listeners: Listeners | undefined;
 
+  let workerMetrics: Server | undefined;
   if (role !== 'api') worker = await startWorker(runtime.services, runtime.databaseUrl);
+  const metricsPort = config.workerMetricsPort;
+  if (role === 'worker' && metricsPort !== undefined) {
+    const metricsApp = createWorkerMetricsApp(runtime.services, { isReady: () => ready });
+    workerMetrics = await new Promise<Server>((resolve, reject) => {
+      const server = metricsApp.listen(metricsPort, config.host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    });
+    logger.info({ port: metricsPort }, 'worker health and metrics listening');
+  }
   if (role !== 'worker') {
     const app = createApp(runtime.services, { isReady: () => ready });
     listeners = await startListeners(app, config, tlsCredentials);
@@ -51,6 +62,7 @@ async function main(): Promise<void> {
     forceExit.unref();
     try {
       await listeners?.close(SHUTDOWN_GRACE_MS);
+      await new Promise<void>((resolve) => (workerMetrics ? workerMetrics.close(() => resolve()) : resolve()));
       await worker?.stop();
       await runtime.close();
       logger.info('stopped');

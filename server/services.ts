@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './email/mailer.js';
 import { InviteTokens } from './lib/invite-tokens.js';
 import { Metrics } from './platform/metrics.js';
 import { PublicLinks } from './lib/public-links.js';
+import { ResponseSealer } from './lib/response-sealer.js';
 import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
 import type { FileStorage } from './storage/file-storage.js';
@@ -25,6 +26,7 @@ export interface AppServices {
   emailTemplates: EmailTemplates;
   mailer: Mailer;
   metrics: Metrics;
+  sealer: ResponseSealer;
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
@@ -39,6 +41,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     links: new PublicLinks(config.publicUrl),
     // Loaded (and checked) at startup: a broken template directory stops the process, not a send.
     emailTemplates: await EmailTemplates.load(config.emailTemplatesDir),
+    sealer: new ResponseSealer(secret),
     metrics: new Metrics(() => orm.em.fork() as EntityManager),
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };

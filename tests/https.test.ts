@@ -265,10 +265,20 @@ describe('PUBLIC_URL https: plain HTTP only for loopback clients', () => {
     await t.close();
   });
 
-  it('a plain request from a non-loopback client is redirected with 308 to PUBLIC_URL, same path and query', async () => {
-    const response = await t.http.get('/v1/projects?limit=5').set('Host', 'anything.example').set('X-Forwarded-For', '203.0.113.9');
+  it("behind a trusted proxy its X-Forwarded-Proto decides: http is redirected to PUBLIC_URL's host, whatever Host says", async () => {
+    const response = await t.http
+      .get('/v1/projects?limit=5')
+      .set('Host', 'anything.example')
+      .set('X-Forwarded-Host', 'evil.example')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .set('X-Forwarded-Proto', 'http');
     expect(response.status).toBe(308);
     expect(response.headers.location).toBe('https://interviews.example.com/v1/projects?limit=5');
+  });
+
+  it('behind a trusted proxy that sends no X-Forwarded-Proto the request is served (a redirect would loop)', async () => {
+    const response = await t.http.get('/v1/projects').set('X-Forwarded-For', '203.0.113.9');
+    expect(response.status).toBe(401);
   });
 
   it('a plain request from a loopback client is served', async () => {
@@ -302,6 +312,19 @@ describe('the transport decision', () => {
         location: 'https://interviews.example.com/v1/projects?limit=5',
       });
     }
+  });
+
+  it('health checks and metric scrapes are served over plain HTTP from any client: they talk to the process', () => {
+    for (const url of ['/healthz', '/metrics', '/healthz?probe=1']) {
+      expect(decideTransport(facts({ clientAddress: '10.0.0.7', url }), publicHttps)).toEqual({ action: 'serve', hsts: undefined });
+    }
+  });
+
+  it('with PUBLIC_URL https a valid but foreign Host never chooses where the redirect points', () => {
+    expect(decideTransport(facts({ forwardedByTrustedProxy: true, host: 'evil.example' }), publicHttps)).toEqual({
+      action: 'redirect',
+      location: 'https://interviews.example.com/v1/projects?limit=5',
+    });
   });
 
   it('an invalid Host header is never echoed: PUBLIC_URL host is used instead', () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { makeWorkerUtils, runTaskListOnce, type WorkerUtils } from 'graphile-worker';
 import pg from 'pg';
+import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../server/errors.js';
 import { claimIdempotencyKey, requestFingerprint } from '../server/platform/idempotency.js';
@@ -199,9 +200,18 @@ describe('Idempotency-Key mismatches and concurrency', () => {
   });
 
   it('of simultaneous claims of one key exactly one wins, the rest are refused 409 IDEMPOTENCY_KEY_IN_USE', async () => {
-    const input = { organizationId: tenant.organizationId, key: newKey(), requestHash: requestFingerprint('POST', '/v1/projects', {}), lockSeconds: 60 };
+    const input = {
+      organizationId: tenant.organizationId,
+      key: newKey(),
+      requestHash: requestFingerprint('POST', '/v1/projects', {}),
+      lockSeconds: 60,
+      sealer: t.runtime.services.sealer,
+    };
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => claimIdempotencyKey(t.em(), input)));
-    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled' && 'claimed' in outcome.value)).toHaveLength(1);
+    const won = outcomes.filter((outcome) => outcome.status === 'fulfilled' && 'claimed' in outcome.value);
+    expect(won).toHaveLength(1);
+    const winner = (won[0] as PromiseFulfilledResult<{ claimed: { stopRenewal(): Promise<void> } }>).value;
+    await winner.claimed.stopRenewal();
     for (const outcome of outcomes.filter((outcome) => outcome.status === 'rejected')) {
       expect((outcome.reason as AppError).appCode).toBe('IDEMPOTENCY_KEY_IN_USE');
     }
@@ -358,3 +368,74 @@ describe('Idempotency-Key in the OpenAPI document', () => {
     expect(document.paths['/v1/scripts/{scriptId}/media'].post.parameters).toContainEqual({ $ref: '#/components/parameters/Idempotency-Key' });
   });
 });
+
+describe('Idempotency-Key records at rest', () => {
+  it('a stored response is sealed: no invite token or address readable in the table, and the replay is exact', async () => {
+    const campaign = await createCampaign(api);
+    const key = newKey();
+    const first = await postWithKey(`/v1/campaigns/${campaign.id}/invites`, { email: 'sealed@example.com', sendEmail: false }, key).expect(201);
+    const [row] = await t.em().execute<{ response_body: string }[]>(`select response_body from idempotency_keys where key = ?`, [key]);
+    expect(row!.response_body).toMatch(/^v1:/);
+    expect(row!.response_body).not.toContain(first.body.token);
+    expect(row!.response_body).not.toContain('sealed@example.com');
+    const replay = await postWithKey(`/v1/campaigns/${campaign.id}/invites`, { email: 'sealed@example.com', sendEmail: false }, key).expect(201);
+    expect(replay.text).toBe(first.text);
+  });
+
+  it('a percent-encoded path is the same request as its decoded form', async () => {
+    const campaign = await createCampaign(api);
+    const key = newKey();
+    const body = { email: 'encoded@example.com', sendEmail: false };
+    await postWithKey(`/v1/campaigns/${campaign.id}/invites`, body, key).expect(201);
+    const encoded = campaign.id.replace('_', '%5F');
+    const replay = await postWithKey(`/v1/campaigns/${encoded}/invites`, body, key).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+});
+
+describe('Idempotency-Key and slow requests', () => {
+  it('a request answered 503 by the timeout keeps its claim while it runs: retries get 409, then the one outcome', async () => {
+    const slow = await startTestApp({ REQUEST_TIMEOUT_SECONDS: '1' });
+    const holder = new pg.Client({ connectionString: slow.database.url });
+    try {
+      const owner = await slow.createTenant();
+      const ownerApi = apiAs(slow.http, owner);
+      const campaign = await createCampaign(ownerApi);
+      const key = newKey();
+      const body = { email: 'slow@example.com', sendEmail: false };
+      const post = () => slow.http.post(`/v1/campaigns/${campaign.id}/invites`).set('Authorization', owner.authorization).set('Idempotency-Key', key).send(body);
+
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
+      expect((await post()).status).toBe(503);
+      const lockedUntil = async () =>
+        Date.parse(((await holder.query<{ locked_until: Date }>('select locked_until from idempotency_keys where key = $1', [key])).rows[0]!).locked_until.toISOString());
+      const before = await lockedUntil();
+      // The claim is renewed while the first request still waits on the lock.
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      expect(await lockedUntil()).toBeGreaterThan(before);
+      const retry = await post();
+      expect(retry.status).toBe(409);
+      expect(retry.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+
+      await holder.query('rollback');
+      const replay = await waitForReplay(post);
+      expect(replay.status).toBe(201);
+      const [row] = await slow.em().execute<{ count: string }[]>(`select count(*) from invites where campaign_id = ?`, [campaign.id]);
+      expect(Number(row!.count)).toBe(1);
+    } finally {
+      await holder.end().catch(() => undefined);
+      await slow.close();
+    }
+  }, 30_000);
+});
+
+async function waitForReplay(post: () => supertest.Test): Promise<supertest.Response> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await post();
+    if (response.status !== 409) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the first request never finished');
+}

@@ -75,14 +75,15 @@ describe('no secrets or personal data in logs', () => {
   it('keys, emails and invite tokens appear nowhere in the log, not even in a failure that quotes SQL', async () => {
     const campaign = await createCampaign(api);
     const email = 'ada.lovelace@example.org';
-    const invite = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email, name: 'Ada' }).expect(201)).body;
+    const participant = { email, name: 'Grace Hopperton', metadata: { phone: '+1 555 0100' } };
+    const invite = (await api.post(`/v1/campaigns/${campaign.id}/invites`, participant).expect(201)).body;
     await t.http.get(new URL(invite.inviteUrl).pathname).expect(200);
 
     // An unexpected failure whose database error quotes the statement and its parameters.
     await t.em().execute('alter table invites rename to invites_moved');
     let failed;
     try {
-      failed = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email, name: 'Ada' }).set('X-Request-Id', 'sql-failure');
+      failed = await api.post(`/v1/campaigns/${campaign.id}/invites`, participant).set('X-Request-Id', 'sql-failure');
     } finally {
       await t.em().execute('alter table invites_moved rename to invites');
     }
@@ -93,6 +94,9 @@ describe('no secrets or personal data in logs', () => {
     expect(log).not.toContain(tenant.apiKey);
     expect(log).not.toContain(tenant.apiKey.slice(9, 30));
     expect(log).not.toContain(invite.token);
+    // The failing statement is logged by its shape; the values a participant gave are not.
+    expect(log).not.toContain('Grace Hopperton');
+    expect(log).not.toContain('555 0100');
     const failure = parsedLogs().find((line) => line.requestId === 'sql-failure' && line.level === 50);
     expect(failure, 'the unexpected error is logged with the request id').toBeDefined();
     expect(JSON.stringify(failure)).toContain('invites');
@@ -143,6 +147,24 @@ describe('GET /metrics', () => {
 });
 
 describe('request timeout', () => {
+  it('on a participant page the timeout answers an HTML page, not the API JSON', async () => {
+    const campaign = await createCampaign(api);
+    const link = (await api.post(`/v1/campaigns/${campaign.id}/share-links`, {}).expect(201)).body;
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
+      const response = await t.http.get(new URL(link.url).pathname);
+      expect(response.status).toBe(503);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.text).toContain('This is taking too long');
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+  });
+
   it('a request still running after REQUEST_TIMEOUT_SECONDS answers 503 SERVICE_UNAVAILABLE', async () => {
     const campaign = await createCampaign(api);
     // Another transaction holds the campaign, so creating an invite waits for its lock.
@@ -161,6 +183,33 @@ describe('request timeout', () => {
       await holder.query('rollback');
       await holder.end();
     }
+  });
+});
+
+describe('input the API refuses rather than fails on', () => {
+  it('JSON nested deeper than 32 levels is 422, not a 500 from a recursion limit', async () => {
+    const nest = (levels: number) => {
+      let nested: unknown = 'x';
+      for (let i = 0; i < levels; i += 1) nested = [nested];
+      return nested;
+    };
+    const response = await api.post('/v1/projects', { name: nest(3000) });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.fields[0].message).toBe('must not nest deeper than 32 levels');
+    // Deeper still: refused the same way (or by the JSON parser), never a 500.
+    const raw = `{"name":${'['.repeat(20000)}"x"${']'.repeat(20000)}}`;
+    const deepest = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', 'application/json').send(raw);
+    expect([400, 422]).toContain(deepest.status);
+  });
+
+  it('/trpc refuses an Idempotency-Key it would not honour (400), rather than ignoring it', async () => {
+    const response = await t.http
+      .post('/trpc/projects.create')
+      .set('Authorization', tenant.authorization)
+      .set('Idempotency-Key', 'k-1')
+      .send({ name: 'Over tRPC' });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on /trpc' }] } });
   });
 });
 
@@ -192,6 +241,12 @@ describe('participant budgets', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(refused.text).toContain('Too many requests');
       await limited.http.get(new URL(other.inviteUrl).pathname).set('X-Forwarded-For', '198.51.100.1').expect(200);
+
+      // A share code is public by design: many people join through it, each limited by address only.
+      const link = (await owner.post(`/v1/campaigns/${campaign.id}/share-links`, {}).expect(201)).body;
+      for (let i = 0; i < 6; i += 1) {
+        await limited.http.get(new URL(link.url).pathname).set('X-Forwarded-For', `192.0.2.${i + 1}`).expect(303);
+      }
     } finally {
       await limited.close();
     }

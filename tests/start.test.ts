@@ -56,10 +56,22 @@ describe('npm start on the embedded default', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-roles-'));
     dataDirs.push(dataDir);
     const port = await freePort();
-    const worker = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, ['--role=worker']);
+    const metricsPort = await freePort();
+    const worker = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info', WORKER_METRICS_PORT: String(metricsPort) }, ['--role=worker']);
     let api: ReturnType<typeof startServer> | undefined;
     try {
       await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 60_000, () => worker.output());
+      // The worker-only process serves its own health and metrics (job outcomes are counted there).
+      const workerHealth = await waitFor(
+        async () => ((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status === 200 ? true : undefined),
+        30_000,
+        () => worker.output(),
+      );
+      expect(workerHealth).toBe(true);
+      const workerMetrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(workerMetrics.status).toBe(200);
+      expect(await workerMetrics.text()).toContain('# TYPE worker_jobs_total counter');
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/v1/projects`)).status).toBe(404);
       api = startServer({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' }, ['--role=api']);
       await waitFor(
         async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined),

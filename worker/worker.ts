@@ -60,7 +60,10 @@ export async function startWorker(services: AppServices, connectionString: strin
   });
   const outcomes = services.metrics.jobOutcomes;
   events.on('job:success', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'success' }));
-  events.on('job:error', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'error' }));
+  // graphile-worker also emits job:error for the final attempt, before job:failed: count it once, as failed.
+  events.on('job:error', ({ job }) => {
+    if (job.attempts < job.max_attempts) outcomes.inc({ task: job.task_identifier, outcome: 'error' });
+  });
   events.on('job:failed', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'failed' }));
   const runner: Runner = await run({
     events,

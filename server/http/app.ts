@@ -32,8 +32,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.use(secureTransport(config));
+  // Observed first, so redirects carry a request id and are logged and counted too.
   app.use(observeRequests(services));
+  app.use(secureTransport(config));
 
   assertEveryProcedureHasPermission(appRouter);
   const routes = new RestRoutes(appRouter);
@@ -84,6 +85,16 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(['/v1', '/api'], express.json({ limit: config.jsonBodyLimitBytes, strict: true }));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(media.upload);
+  app.use('/trpc', (req: Request, _res: Response, next: NextFunction) => {
+    // Saying no beats ignoring a header the caller relies on to avoid doing work twice.
+    if (req.get('Idempotency-Key') !== undefined) {
+      next(new AppError('INVALID_REQUEST', 'Idempotency-Key is honoured on the REST API (/v1, /api), not on /trpc.', {
+        fields: [{ path: 'Idempotency-Key', message: 'is not supported on /trpc' }],
+      }));
+      return;
+    }
+    next();
+  });
   app.use(
     '/trpc',
     createExpressMiddleware({

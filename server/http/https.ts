@@ -22,6 +22,9 @@ export interface TransportFacts {
   tlsPort: number | undefined;
 }
 
+/** Load-balancer health checks and Prometheus scrapes talk to the process, not to the public URL. */
+const PROBE_PATHS = new Set(['/healthz', '/metrics']);
+
 export type TransportDecision = { action: 'serve'; hsts: string | undefined } | { action: 'redirect'; location: string };
 
 /**
@@ -38,8 +41,11 @@ export function decideTransport(facts: TransportFacts, config: Config): Transpor
   if (config.tls || facts.forwardedByTrustedProxy) {
     return { action: 'redirect', location: `https://${httpsAuthority(facts.host, config, facts.tlsPort)}${requestTarget(facts.url)}` };
   }
+  // Without a proxy in front (behind one, its X-Forwarded-Proto decides: a proxy that omits it
+  // would loop). Health checks and scrapes reach the process itself over plain HTTP: never moved.
   const publicUrl = new URL(config.publicUrl);
-  if (publicUrl.protocol === 'https:' && !isLoopback(facts.clientAddress)) {
+  const probe = PROBE_PATHS.has(requestTarget(facts.url).split('?')[0]!);
+  if (publicUrl.protocol === 'https:' && config.trustProxy === false && !probe && !isLoopback(facts.clientAddress)) {
     return { action: 'redirect', location: `${publicUrl.origin}${requestTarget(facts.url)}` };
   }
   return { action: 'serve', hsts: undefined };
@@ -101,7 +107,9 @@ export function parseHost(value: string | undefined): { hostname: string; port: 
  */
 function httpsAuthority(requestHost: string | undefined, config: Config, tlsPort: number | undefined): string {
   const publicUrl = new URL(config.publicUrl);
-  const given = parseHost(requestHost);
+  // With an https PUBLIC_URL the public host is known: a client's Host or X-Forwarded-Host never
+  // chooses where a (cacheable) 308 points.
+  const given = publicUrl.protocol === 'https:' ? undefined : parseHost(requestHost);
   const hostname = given?.hostname ?? publicUrl.hostname;
   let port: string;
   if (publicUrl.protocol === 'https:') port = publicUrl.port;

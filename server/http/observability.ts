@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { timingSafeEqual } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { AppError, describeError } from '../errors.js';
 import { requestContext } from '../lib/request-context.js';
 import type { AppServices } from '../services.js';
@@ -32,8 +32,15 @@ export function observeRequests(services: AppServices) {
     const started = process.hrtime.bigint();
 
     // A handler still running after the timeout gets a 503 answer; what it does next is not awaited.
+    // Uploads are exempt: their time is mostly the client sending the file (bounded by size
+    // limits and Node's own request timeout), and a 503 would hide a media file created anyway.
     const timer = setTimeout(() => {
+      if (req.is('multipart/form-data')) return;
       if (res.headersSent) return;
+      if (typeof res.locals.answerTimeout === 'function') {
+        res.locals.answerTimeout();
+        return;
+      }
       const error = new AppError('SERVICE_UNAVAILABLE', `The request took longer than ${config.requestTimeoutSeconds} s. Retry it (with its Idempotency-Key for a POST).`, {
         timeoutSeconds: config.requestTimeoutSeconds,
       });
@@ -88,4 +95,24 @@ export function metricsRoute(services: AppServices) {
       next(error);
     }
   };
+}
+
+/**
+ * What a worker-only process serves (`WORKER_METRICS_PORT`): its health and its own metrics
+ * (job and email outcomes are counted where the jobs run), nothing of the API.
+ */
+export function createWorkerMetricsApp(services: AppServices, readiness: { isReady(): boolean }): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', services.config.trustProxy);
+  app.get('/healthz', (_req, res) => {
+    if (readiness.isReady()) res.json({ status: 'ok' });
+    else res.status(503).json({ error: { code: 'SERVICE_UNAVAILABLE', message: 'The worker is starting or stopping.', details: {} } });
+  });
+  app.get('/metrics', metricsRoute(services));
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ error: { code: 'RESOURCE_NOT_FOUND', message: `No route ${req.method} ${req.path}.`, details: {} } });
+  });
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => writeError(res, describeError(error)));
+  return app;
 }

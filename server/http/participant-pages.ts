@@ -57,6 +57,8 @@ ${content.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join(
 }
 
 function sendPage(res: Response, status: number, content: PageContent): void {
+  // Already answered by the request timeout.
+  if (res.headersSent) return;
   res.status(status).type('html').send(renderPage(content));
 }
 
@@ -96,6 +98,9 @@ export function participantPageRoutes(services: AppServices): Router {
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    // A person is looking at this page: a timeout answers in HTML too (see observeRequests).
+    res.locals.answerTimeout = () =>
+      sendPage(res, 503, { title: 'Please try again', heading: 'This is taking too long', paragraphs: ['Please reload the page in a moment.'] });
     next();
   });
 
@@ -118,13 +123,15 @@ export function participantPageRoutes(services: AppServices): Router {
       }
     };
 
-  routes.get('/join/:code', limited('code'), async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
+  routes.get('/join/:code', limited(), async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
     try {
       const outcome = await joinShareLink(em(), services, req.params.code, { preview: req.method === 'HEAD' });
       if (outcome.kind === 'not_found') {
         sendPage(res, 404, { title: 'Link not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
       } else if (outcome.kind === 'unavailable') {
         campaignClosedPage(res, outcome.reason, outcome.organization, outcome.campaign);
+      } else if (res.headersSent) {
+        // Answered by the request timeout meanwhile.
       } else if (req.method === 'HEAD') {
         res.status(200).end();
       } else {

@@ -7,7 +7,7 @@ import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
 import {
   claimIdempotencyKey,
-  IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+  IDEMPOTENCY_LOCK_SECONDS,
   type IdempotencyClaim,
   idempotencyKeyOf,
   jsonResponseToStore,
@@ -202,8 +202,11 @@ export function createRestHandler(options: RestHandlerOptions) {
         const outcome = await claimIdempotencyKey(em, {
           organizationId: req.auth.organizationId,
           key: idempotencyKey,
-          requestHash: requestFingerprint(req.method, normalizePath(req.path), rawInput),
-          lockSeconds: context.services.config.requestTimeoutSeconds + IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+          // The operation and its decoded input (path parameters included), not the raw path:
+          // `/cam%5F1` and `/cam_1` are the same request.
+          requestHash: requestFingerprint(req.method, String(route.meta.openapi!.path), rawInput),
+          lockSeconds: IDEMPOTENCY_LOCK_SECONDS,
+          sealer: context.services.sealer,
         });
         if ('replay' in outcome) {
           replayResponse(res, outcome.replay);
@@ -216,6 +219,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       const data = await (procedure as (input: unknown) => Promise<unknown>)(rawInput);
       const status = route.meta.successStatus ?? 200;
       if (claim && em) await settleQuietly(em, claim, jsonResponseToStore(res, status, status === 204 ? null : JSON.stringify(data)), logger);
+      // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
+      if (res.headersSent) return;
       if (status === 204) res.status(204).end();
       else res.status(status).json(data);
     } catch (error) {

@@ -14,7 +14,7 @@ import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMed
 import { AppError, describeError } from '../errors.js';
 import {
   claimIdempotencyKey,
-  IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+  IDEMPOTENCY_LOCK_SECONDS,
   type IdempotencyClaim,
   idempotencyKeyOf,
   jsonResponseToStore,
@@ -104,7 +104,8 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
             filename: req.file.originalname,
             questionId: questionId ?? null,
           }),
-          lockSeconds: config.requestTimeoutSeconds + IDEMPOTENCY_LOCK_MARGIN_SECONDS,
+          lockSeconds: IDEMPOTENCY_LOCK_SECONDS,
+          sealer: services.sealer,
         });
         if ('replay' in outcome) {
           replayResponse(res, outcome.replay);
@@ -118,7 +119,8 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
         { organizationId: auth.organizationId, scriptId, questionId, originalName: req.file.originalname, uploadedFile },
       );
       if (claim) await settleQuietly(keys, claim, jsonResponseToStore(res, 201, JSON.stringify(media)), services.logger);
-      res.status(201).json(media);
+      // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
+      if (!res.headersSent) res.status(201).json(media);
     } catch (error) {
       if (claim) {
         // The error handler describes the same error the same way: store (or release) what it will send.

@@ -4,7 +4,8 @@ import type { Logger } from '../logger.js';
 
 export function writeError(res: Response, described: DescribedError): void {
   if (res.headersSent) {
-    res.destroy();
+    // A complete answer (the request timeout's 503) stays; a half-written one is cut off.
+    if (!res.writableEnded) res.destroy();
     return;
   }
   for (const [name, value] of Object.entries(described.headers)) res.setHeader(name, value);
@@ -15,7 +16,8 @@ export function writeError(res: Response, described: DescribedError): void {
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const described = describeError(error);
-    if (described.unexpected) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
+    // The route template, not the path: paths can carry credentials (`/files/<signed token>`).
+    if (described.unexpected) logger.error({ err: error, method: req.method, route: res.locals.route ?? req.route?.path ?? 'unmatched' }, 'unexpected error');
     writeError(res, described);
   };
 }

@@ -18,7 +18,8 @@ export function scrubSecrets(text: string): string {
 /** Deep copy with every string scrubbed (bounded depth: log objects are small). */
 export function scrubValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubSecrets(value);
-  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return '[nested too deep to log]';
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
   if (value instanceof Date) return value;
   const out: Record<string, unknown> = {};

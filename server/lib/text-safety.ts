@@ -1,5 +1,7 @@
 import { formatPath } from '../errors.js';
 
+export const MAX_INPUT_DEPTH = 32;
+
 export interface UnstorableText {
   path: string;
   message: string;
@@ -12,6 +14,8 @@ export interface UnstorableText {
  * Returns the first offending place, or undefined.
  */
 export function findUnstorableText(value: unknown, path: PropertyKey[] = []): UnstorableText | undefined {
+  // No API input nests this deep; refusing it here also keeps every recursive walk after this one bounded.
+  if (path.length > MAX_INPUT_DEPTH) return { path: formatPath(path.slice(0, MAX_INPUT_DEPTH)), message: `must not nest deeper than ${MAX_INPUT_DEPTH} levels` };
   if (typeof value === 'string') {
     if (value.includes('\u0000')) return { path: formatPath(path), message: 'must not contain NUL (\\u0000) characters' };
     if (!value.isWellFormed()) return { path: formatPath(path), message: 'must be valid Unicode (no unpaired surrogates)' };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { AppError } from '../errors.js';
+import type { ResponseSealer } from '../lib/response-sealer.js';
 import type { Logger } from '../logger.js';
 
 /**
@@ -15,8 +16,9 @@ import type { Logger } from '../logger.js';
  * before the handler ran (400, 401, 403, 413, 422, 429), so the client can fix the request and
  * retry with the same key, and 5xx, whose transaction rolled back, so the retry runs again.
  *
- * A claim whose process died stays in flight only until `locked_until` (request timeout plus a
- * margin); then the same request may take it over. The outcome is stored right after the
+ * A claim is renewed while its request runs; one whose process died stays in flight only until
+ * `locked_until` lapses; then the same request may take it over. Stored bodies are sealed
+ * (encrypted) with a key derived from the signing secret. The outcome is stored right after the
  * handler's transaction commits, not inside it: a crash between the two leaves a stale claim
  * that the retry takes over and runs again (the one window where a retry can repeat work).
  */
@@ -25,8 +27,8 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 
-/** Beyond the request timeout, before an in-flight claim is presumed dead (its process crashed) and can be taken over. */
-export const IDEMPOTENCY_LOCK_MARGIN_SECONDS = 30;
+/** How long an in-flight claim outlives its last renewal before it is presumed dead (its process crashed) and can be taken over. */
+export const IDEMPOTENCY_LOCK_SECONDS = 30;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -39,9 +41,19 @@ const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 export interface IdempotencyClaim {
   organizationId: string;
   key: string;
-  /** `locked_until` as claimed: completing or releasing touches the row only while this request still holds it. */
+  /** `locked_until` as last written by this request: completing or releasing touches the row only while it still holds it. */
   token: string;
+  sealer: ResponseSealer;
+  /** Stops renewing the claim; resolves once no renewal is running. */
+  stopRenewal: () => Promise<void>;
 }
+
+/**
+ * While its request runs, a claim is renewed every few seconds, so it never lapses under work
+ * that is still going on (a slow request answered 503 by the timeout keeps running): only a
+ * claim whose process died lapses and can be taken over.
+ */
+const RENEW_EVERY_SECONDS = 10;
 
 export interface StoredResponse {
   status: number;
@@ -105,7 +117,7 @@ interface IdempotencyRow {
  */
 export async function claimIdempotencyKey(
   em: EntityManager,
-  input: { organizationId: string; key: string; requestHash: string; lockSeconds: number },
+  input: { organizationId: string; key: string; requestHash: string; lockSeconds: number; sealer: ResponseSealer },
 ): Promise<ClaimOutcome> {
   // A row can vanish between the upsert and the read (its holder released it): claim again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -122,7 +134,7 @@ export async function claimIdempotencyKey(
        returning locked_until::text as token`,
       [input.organizationId, input.key, input.requestHash, input.lockSeconds, IDEMPOTENCY_KEY_TTL_HOURS],
     );
-    if (claimed[0]) return { claimed: { organizationId: input.organizationId, key: input.key, token: claimed[0].token } };
+    if (claimed[0]) return { claimed: startRenewal(em, { ...input, token: claimed[0].token }) };
 
     const [row] = await em.execute<IdempotencyRow[]>(
       `select request_hash, status, response_status, response_headers, response_body
@@ -144,9 +156,42 @@ export async function claimIdempotencyKey(
         { 'Retry-After': '1' },
       );
     }
-    return { replay: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body } };
+    const body = row.response_body === null ? null : input.sealer.open(row.response_body);
+    return { replay: { status: row.response_status!, headers: row.response_headers ?? {}, body } };
   }
   throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with this ${IDEMPOTENCY_KEY_HEADER} is being processed. Retry shortly.`, {}, { 'Retry-After': '1' });
+}
+
+function startRenewal(
+  em: EntityManager,
+  input: { organizationId: string; key: string; token: string; lockSeconds: number; sealer: ResponseSealer },
+): IdempotencyClaim {
+  let running: Promise<unknown> = Promise.resolve();
+  const claim: IdempotencyClaim = {
+    organizationId: input.organizationId,
+    key: input.key,
+    token: input.token,
+    sealer: input.sealer,
+    stopRenewal: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+  const timer = setInterval(() => {
+    running = em
+      .execute<{ token: string }[]>(
+        `update idempotency_keys set locked_until = clock_timestamp() + make_interval(secs => ?)
+         where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz
+         returning locked_until::text as token`,
+        [input.lockSeconds, claim.organizationId, claim.key, claim.token],
+      )
+      .then((rows) => {
+        if (rows[0]) claim.token = rows[0].token;
+      })
+      .catch(() => undefined);
+  }, RENEW_EVERY_SECONDS * 1000);
+  timer.unref();
+  return claim;
 }
 
 /** Whether a handler outcome with this status is stored for replay (else the key is released). */
@@ -156,6 +201,7 @@ export function isStoredOutcome(status: number): boolean {
 
 /** Stores the outcome for replay, or releases the key when the outcome is not to be stored. */
 export async function settleIdempotencyKey(em: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  await claim.stopRenewal();
   if (!isStoredOutcome(response.status)) {
     await releaseIdempotencyKey(em, claim);
     return;
@@ -164,12 +210,20 @@ export async function settleIdempotencyKey(em: EntityManager, claim: Idempotency
     `update idempotency_keys
      set status = 'completed', locked_until = null, response_status = ?, response_headers = ?::jsonb, response_body = ?
      where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz`,
-    [response.status, JSON.stringify(response.headers), response.body, claim.organizationId, claim.key, claim.token],
+    [
+      response.status,
+      JSON.stringify(response.headers),
+      response.body === null ? null : claim.sealer.seal(response.body),
+      claim.organizationId,
+      claim.key,
+      claim.token,
+    ],
   );
 }
 
 /** Frees the key so the next request with it runs afresh. */
 export async function releaseIdempotencyKey(em: EntityManager, claim: IdempotencyClaim): Promise<void> {
+  await claim.stopRenewal();
   await em.execute(
     `delete from idempotency_keys where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz`,
     [claim.organizationId, claim.key, claim.token],

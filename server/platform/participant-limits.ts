@@ -7,9 +7,10 @@ import { consumeRateLimit, type RateLimitState } from './rate-limit.js';
 /**
  * Participant-facing traffic (share links, invite pages, and the participant API as it lands)
  * has budgets of its own, apart from customers' API keys: one per client address and, when the
- * request carries an invite token or share code, one per credential. So participants never
- * spend a customer's key budget, one address cannot flood the service, and one leaked link
- * cannot be hammered from many addresses. Credentials are hashed before they name a bucket.
+ * request carries an invite token, one per token (share codes are public by design: address
+ * only). So participants never spend a customer's key budget, one address cannot flood the
+ * service, and one leaked invite link cannot be hammered from many addresses. Tokens are hashed
+ * before they name a bucket.
  *
  * Returns the tightest state (the exceeded one, else the one with the fewest requests left),
  * for the caller to set headers from and to answer 429 in its own format (HTML or JSON).
