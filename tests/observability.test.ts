@@ -147,6 +147,32 @@ describe('GET /metrics', () => {
 });
 
 describe('request timeout', () => {
+  it('a handler finishing after the timeout answered is not logged as a server error (REST and /trpc)', async () => {
+    const campaign = await createCampaign(api);
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
+      const rest = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'late-rest@example.com', sendEmail: false }).set('X-Request-Id', 'late-rest');
+      const trpc = await t.http
+        .post('/trpc/invites.create')
+        .set('Authorization', tenant.authorization)
+        .set('X-Request-Id', 'late-trpc')
+        .send({ campaignId: campaign.id, email: 'late-trpc@example.com', sendEmail: false });
+      expect([rest.status, trpc.status]).toEqual([503, 503]);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    // Both handlers go on once the lock is released, and find their answer already sent.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const late = parsedLogs().filter((line) => (line.requestId === 'late-rest' || line.requestId === 'late-trpc') && Number(line.level) >= 50);
+    expect(late).toEqual([]);
+    const [row] = await t.em().execute<{ count: string }[]>(`select count(*) from invites where campaign_id = ?`, [campaign.id]);
+    expect(Number(row!.count)).toBe(2);
+  });
+
   it('on a participant page the timeout answers an HTML page, not the API JSON', async () => {
     const campaign = await createCampaign(api);
     const link = (await api.post(`/v1/campaigns/${campaign.id}/share-links`, {}).expect(201)).body;

@@ -14,7 +14,7 @@ import { metricsRoute, observeRequests } from './observability.js';
 import { participantPageRoutes } from './participant-pages.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
 import { scriptMediaOpenApiPaths, scriptMediaRoutes } from './script-media-routes.js';
-import { errorHandler } from './write-error.js';
+import { errorHandler, isWriteAfterTimeout } from './write-error.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -103,7 +103,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
       maxBatchSize: MAX_TRPC_BATCH_SIZE,
       maxBodySize: config.jsonBodyLimitBytes,
       onError: ({ error, path }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof AppError)) {
+        if (isWriteAfterTimeout(error)) {
+          logger.debug({ path }, 'answer not written: the request had timed out');
+        } else if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof AppError)) {
           logger.error({ err: error.cause ?? error, path }, 'unexpected error');
         }
       },
