@@ -5,22 +5,49 @@ import { scrubSecrets, scrubValue } from './lib/scrub-secrets.js';
 export type Logger = PinoLogger;
 
 function withoutSqlLiterals(text: string): string {
-  return text.replace(/'(?:[^']|'')*'/g, "'?'");
+  return text
+    .replace(/ - detail: [^\n]*/g, ' - detail: [values removed]')
+    .replace(/\((?:[^()]|\([^()]*\))*\)=\((?:[^()]|\([^()]*\))*\)/g, '(…)=(…)')
+    .replace(/'(?:[^']|'')*'/g, "'?'");
+}
+
+/** Fields PostgreSQL fills with row values (`Failing row contains (…)`, `Key (…)=(…)`). */
+const VALUE_BEARING_FIELDS = ['detail', 'where', 'hint', 'parameters', 'params'];
+
+function isDatabaseError(serialized: Record<string, unknown>): boolean {
+  return typeof serialized.severity === 'string' || typeof serialized.sqlState === 'string' || typeof serialized.routine === 'string';
+}
+
+/**
+ * PostgreSQL errors (through MikroORM) quote the statement with its parameter values and add a
+ * `detail` with row values: names, metadata, anything a participant typed. Keep the statement's
+ * shape, drop the values; the same for every error in the `cause` chain.
+ */
+function withoutDatabaseValues(serialized: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  if (isDatabaseError(serialized)) {
+    for (const field of VALUE_BEARING_FIELDS) delete serialized[field];
+    for (const field of ['message', 'stack'] as const) {
+      if (typeof serialized[field] === 'string') serialized[field] = withoutSqlLiterals(serialized[field]);
+    }
+  }
+  const cause = serialized.cause;
+  if (cause && typeof cause === 'object' && depth < 5) serialized.cause = withoutDatabaseValues(cause as Record<string, unknown>, depth + 1);
+  return serialized;
 }
 
 /** Errors keep their type, message, code and stack, with secrets scrubbed (SQL in messages quotes parameters). */
 function serializeError(error: unknown): unknown {
   // Already serialized (and scrubbed) by the log formatter below.
   if (!(error instanceof Error)) return error;
-  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
-  // PostgreSQL errors (through MikroORM) quote the whole statement with its parameter values:
-  // names, metadata, anything a participant typed. Keep the statement's shape, drop the values.
-  if (typeof serialized.severity === 'string' || typeof serialized.sqlState === 'string' || typeof serialized.routine === 'string') {
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+  // A wrapper's message may quote its database cause: blank literals there too when it has one.
+  const causeIsDatabase = error.cause && typeof error.cause === 'object' && isDatabaseError(error.cause as Record<string, unknown>);
+  if (causeIsDatabase) {
     for (const field of ['message', 'stack'] as const) {
       if (typeof serialized[field] === 'string') serialized[field] = withoutSqlLiterals(serialized[field]);
     }
   }
-  return scrubValue(serialized);
+  return scrubValue(withoutDatabaseValues(serialized));
 }
 
 /**

@@ -314,8 +314,17 @@ describe('the transport decision', () => {
     }
   });
 
+  it('a client reaching the process directly is redirected even when a proxy is configured', () => {
+    const proxied = loadConfig({ PUBLIC_URL: 'https://interviews.example.com', TRUST_PROXY: '10.0.0.0/8' });
+    expect(decideTransport(facts({ clientAddress: '203.0.113.9', peerIsTrustedProxy: false }), proxied)).toEqual({
+      action: 'redirect',
+      location: 'https://interviews.example.com/v1/projects?limit=5',
+    });
+    expect(decideTransport(facts({ clientAddress: '203.0.113.9', peerIsTrustedProxy: true }), proxied)).toEqual({ action: 'serve', hsts: undefined });
+  });
+
   it('health checks and metric scrapes are served over plain HTTP from any client: they talk to the process', () => {
-    for (const url of ['/healthz', '/metrics', '/healthz?probe=1']) {
+    for (const url of ['/healthz', '/metrics', '/healthz?probe=1', '/healthz/', '/HEALTHZ']) {
       expect(decideTransport(facts({ clientAddress: '10.0.0.7', url }), publicHttps)).toEqual({ action: 'serve', hsts: undefined });
     }
   });

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../server/errors.js';
+import { ResponseSealer } from '../server/lib/response-sealer.js';
 import { claimIdempotencyKey, requestFingerprint } from '../server/platform/idempotency.js';
 import { createTaskList } from '../worker/worker.js';
 import { type Api, apiAs, createCampaign, createScript, uniqueName } from './helpers/factories.js';
@@ -380,6 +381,20 @@ describe('Idempotency-Key records at rest', () => {
     expect(row!.response_body).not.toContain('sealed@example.com');
     const replay = await postWithKey(`/v1/campaigns/${campaign.id}/invites`, { email: 'sealed@example.com', sendEmail: false }, key).expect(201);
     expect(replay.text).toBe(first.text);
+  });
+
+  it('a stored answer that cannot be opened (SIGNING_SECRET changed) is dropped and the request runs again, never a 500', async () => {
+    const key = newKey();
+    const body = { name: uniqueName('Project') };
+    await postWithKey('/v1/projects', body, key).expect(201);
+    // What a body sealed under another secret looks like to this one: well-formed, not openable.
+    const foreign = new ResponseSealer('another-signing-secret-0123456789abcdef').seal('{"id":"prj_x"}');
+    await t.em().execute(`update idempotency_keys set response_body = ? where key = ?`, [foreign, key]);
+    const again = await postWithKey('/v1/projects', body, key);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    const replay = await postWithKey('/v1/projects', body, key).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
   });
 
   it('a percent-encoded path is the same request as its decoded form', async () => {

@@ -103,6 +103,32 @@ describe('no secrets or personal data in logs', () => {
   });
 });
 
+describe('database errors in logs', () => {
+  it('keep the failing statement and constraint, not the row values PostgreSQL quotes', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', new Writable({ write: (chunk, _encoding, callback) => (lines.push(String(chunk)), callback()) }));
+    const databaseError = Object.assign(
+      new Error(
+        `insert into "invites" ("id", "name") values ('inv_1', 'Secret Name Value') - new row for relation "invites" violates check constraint "invites_status_check"\n - detail: Failing row contains (inv_1, Secret Name Value, bogus).`,
+      ),
+      { severity: 'ERROR', code: '23514', detail: 'Failing row contains (inv_1, Secret Name Value, bogus).', constraint: 'invites_status_check' },
+    );
+    const uniqueError = Object.assign(new Error('duplicate key value violates unique constraint "k"'), {
+      severity: 'ERROR',
+      code: '23505',
+      detail: 'Key (organization_id, key)=(org_1, dup-secret-value) already exists.',
+    });
+    const wrapper = new Error(`wrapped: insert into "t" values ('wrapped-secret')`, { cause: databaseError });
+    logger.error({ err: databaseError }, 'failed');
+    logger.error({ err: uniqueError }, 'failed');
+    logger.error({ err: wrapper }, 'failed');
+    const text = lines.join('');
+    for (const secret of ['Secret Name Value', 'dup-secret-value', 'wrapped-secret', 'bogus']) expect(text).not.toContain(secret);
+    expect(text).toContain('violates check constraint');
+    expect(text).toContain('invites_status_check');
+  });
+});
+
 describe('GET /metrics', () => {
   it('serves Prometheus text with request counts and latency by route and status, and job counts by task and state', async () => {
     const campaign = await createCampaign(api);

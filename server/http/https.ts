@@ -12,6 +12,8 @@ export interface TransportFacts {
   protocol: string;
   /** A trusted proxy stated the scheme (X-Forwarded-Proto from an address TRUST_PROXY trusts). */
   forwardedByTrustedProxy: boolean;
+  /** The connection comes from an address TRUST_PROXY trusts (whether or not it sent X-Forwarded-Proto). */
+  peerIsTrustedProxy?: boolean;
   /** `req.ip`: the client's address, through trusted proxies. */
   clientAddress: string | undefined;
   /** `req.host`: the Host header, or X-Forwarded-Host from a trusted proxy. */
@@ -41,11 +43,12 @@ export function decideTransport(facts: TransportFacts, config: Config): Transpor
   if (config.tls || facts.forwardedByTrustedProxy) {
     return { action: 'redirect', location: `https://${httpsAuthority(facts.host, config, facts.tlsPort)}${requestTarget(facts.url)}` };
   }
-  // Without a proxy in front (behind one, its X-Forwarded-Proto decides: a proxy that omits it
-  // would loop). Health checks and scrapes reach the process itself over plain HTTP: never moved.
+  // Not through a trusted proxy (through one, its X-Forwarded-Proto decides: a proxy that omits
+  // it would loop); a client reaching the process directly is redirected even when a proxy exists. Health checks and scrapes reach the process itself over plain HTTP: never moved.
   const publicUrl = new URL(config.publicUrl);
-  const probe = PROBE_PATHS.has(requestTarget(facts.url).split('?')[0]!);
-  if (publicUrl.protocol === 'https:' && config.trustProxy === false && !probe && !isLoopback(facts.clientAddress)) {
+  const path = requestTarget(facts.url).split('?')[0]!.toLowerCase().replace(/\/+$/, '');
+  const probe = PROBE_PATHS.has(path);
+  if (publicUrl.protocol === 'https:' && !facts.peerIsTrustedProxy && !probe && !isLoopback(facts.clientAddress)) {
     return { action: 'redirect', location: `${publicUrl.origin}${requestTarget(facts.url)}` };
   }
   return { action: 'serve', hsts: undefined };
@@ -59,6 +62,7 @@ export function secureTransport(config: Config): RequestHandler {
       {
         protocol: req.protocol,
         forwardedByTrustedProxy: Boolean(req.get('X-Forwarded-Proto')) && trusted(req.socket.remoteAddress, 0),
+        peerIsTrustedProxy: trusted(req.socket.remoteAddress, 0),
         clientAddress: req.ip,
         host: req.host,
         url: req.originalUrl,

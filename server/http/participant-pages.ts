@@ -6,6 +6,7 @@ import { findInviteByToken } from '../domains/invites/start-invite.js';
 import { joinShareLink } from '../domains/share-links/join-share-link.js';
 import { countRespondents, shareLinkStatus } from '../domains/share-links/serialize.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
+import { isWriteAfterTimeout } from './write-error.js';
 import { rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
 
@@ -110,6 +111,7 @@ export function participantPageRoutes(services: AppServices): Router {
     async (req: Request<Record<string, string>>, res: Response, next: NextFunction): Promise<void> => {
       try {
         const state = await consumeParticipantBudget(em(), services.config, req, param ? req.params[param] : undefined);
+        if (res.headersSent) return; // answered by the request timeout meanwhile
         setRateLimitHeaders(res, state);
         if (state.exceeded) {
           const error = rateLimitedError(state);
@@ -190,6 +192,7 @@ export function participantPageRoutes(services: AppServices): Router {
   routes.use(['/join', '/interview'], (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     // The path carries the participant's credential (token or share code): log its shape only.
     const route = req.path.startsWith('/join') ? '/join/{code}' : '/interview/{token}';
+    if (isWriteAfterTimeout(error) || res.headersSent) return;
     if (!(error instanceof URIError)) services.logger.error({ err: error, route }, 'participant page failed');
     const malformed = error instanceof URIError || (error as { status?: number }).status === 400;
     sendPage(res, malformed ? 404 : 500, {

@@ -156,7 +156,18 @@ export async function claimIdempotencyKey(
         { 'Retry-After': '1' },
       );
     }
-    const body = row.response_body === null ? null : input.sealer.open(row.response_body);
+    let body: string | null;
+    try {
+      body = row.response_body === null ? null : input.sealer.open(row.response_body);
+    } catch {
+      // Sealed under another key (SIGNING_SECRET changed): the stored answer is lost. Answering 500
+      // on every retry for a day would be worse than running the request again, so the row goes.
+      await em.execute(`delete from idempotency_keys where organization_id = ? and key = ? and status = 'completed'`, [
+        input.organizationId,
+        input.key,
+      ]);
+      continue;
+    }
     return { replay: { status: row.response_status!, headers: row.response_headers ?? {}, body } };
   }
   throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with this ${IDEMPOTENCY_KEY_HEADER} is being processed. Retry shortly.`, {}, { 'Retry-After': '1' });
@@ -178,7 +189,8 @@ function startRenewal(
     },
   };
   const timer = setInterval(() => {
-    running = em
+    // One renewal at a time, in order, so the token settle reads is the last one written.
+    running = running.then(() => em
       .execute<{ token: string }[]>(
         `update idempotency_keys set locked_until = clock_timestamp() + make_interval(secs => ?)
          where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz
@@ -188,7 +200,7 @@ function startRenewal(
       .then((rows) => {
         if (rows[0]) claim.token = rows[0].token;
       })
-      .catch(() => undefined);
+      .catch(() => undefined));
   }, RENEW_EVERY_SECONDS * 1000);
   timer.unref();
   return claim;
