@@ -5,6 +5,7 @@ import { isIPv6, type AddressInfo } from 'node:net';
 import { createSecureContext, type TLSSocket } from 'node:tls';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { ConfigError, type Config } from '../config.js';
+import { isLoopback } from '../lib/loopback.js';
 
 /** What the transport rules need to know about one request (Express's request supplies it). */
 export interface TransportFacts {
@@ -138,11 +139,6 @@ function requestTarget(url: string): string {
     const code = char.charCodeAt(0);
     return code < 0x100 ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(char);
   });
-}
-
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address);
 }
 
 /** The handler of the plain-HTTP listener next to our own HTTPS one: every request is redirected. */

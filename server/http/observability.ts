@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { AppError, describeError } from '../errors.js';
+import { isLoopback } from '../lib/loopback.js';
 import { requestContext } from '../lib/request-context.js';
 import type { AppServices } from '../services.js';
 import { writeError } from './write-error.js';
@@ -69,10 +69,6 @@ export function observeRequests(services: AppServices) {
     });
     requestContext.run({ requestId }, next);
   };
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
 /**

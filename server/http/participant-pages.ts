@@ -134,10 +134,10 @@ export function participantPageRoutes(services: AppServices): Router {
         campaignClosedPage(res, outcome.reason, outcome.organization, outcome.campaign);
       } else if (res.headersSent) {
         // Answered by the request timeout meanwhile.
-      } else if (req.method === 'HEAD') {
+      } else if (outcome.kind === 'open') {
         res.status(200).end();
       } else {
-        // 303: the browser follows with a GET, and a reload of the join URL makes a new invite only if revisited.
+        // 303: the browser follows with a GET to the new invite's page.
         res.redirect(303, outcome.inviteUrl);
       }
     } catch (error) {

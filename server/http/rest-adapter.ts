@@ -5,16 +5,7 @@ import { forEachOpenApiProcedure, getInputOutputParsers, getPathRegExp, instance
 import { AppError, describeError, type InputSource } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
-import {
-  claimIdempotencyKey,
-  IDEMPOTENCY_LOCK_SECONDS,
-  type IdempotencyClaim,
-  idempotencyKeyOf,
-  jsonResponseToStore,
-  replayResponse,
-  requestFingerprint,
-  settleQuietly,
-} from '../platform/idempotency.js';
+import { claimOrReplay, type IdempotencyClaim, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from '../platform/idempotency.js';
 import { assertPermission, type Context } from '../trpc/context.js';
 import type { AppMeta } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
@@ -199,26 +190,22 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (idempotencyKey && req.auth) {
         // The schema checks run inside the procedure: a 400/422 from there releases the claim again.
         em = context.services.orm.em.fork() as EntityManager;
-        const outcome = await claimIdempotencyKey(em, {
+        const claimed = await claimOrReplay(em, res, {
           organizationId: req.auth.organizationId,
           key: idempotencyKey,
           // The operation and its decoded input (path parameters included), not the raw path:
           // `/cam%5F1` and `/cam_1` are the same request.
           requestHash: requestFingerprint(req.method, String(route.meta.openapi!.path), rawInput),
-          lockSeconds: IDEMPOTENCY_LOCK_SECONDS,
           sealer: context.services.sealer,
         });
-        if ('replay' in outcome) {
-          replayResponse(res, outcome.replay);
-          return;
-        }
-        claim = outcome.claimed;
+        if (claimed === 'replayed') return;
+        claim = claimed;
       }
       const caller = createCaller(context);
       const procedure = route.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
       const data = await (procedure as (input: unknown) => Promise<unknown>)(rawInput);
       const status = route.meta.successStatus ?? 200;
-      if (claim && em) await settleQuietly(em, claim, jsonResponseToStore(res, status, status === 204 ? null : JSON.stringify(data)), logger);
+      if (claim && em) await settleWithAnswer(em, claim, res, { status, body: data }, logger);
       // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
       if (res.headersSent) return;
       if (status === 204) res.status(204).end();
@@ -228,9 +215,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (described.unexpected) {
         logger.error({ err: error instanceof Error && error.cause ? error.cause : error, route: route.procedurePath }, 'unexpected error');
       }
-      if (claim && em) {
-        await settleQuietly(em, claim, jsonResponseToStore(res, described.status, JSON.stringify(described.body), described.headers), logger);
-      }
+      if (claim && em) await settleWithAnswer(em, claim, res, described, logger);
       writeError(res, described);
     }
   };

@@ -12,16 +12,7 @@ import { ZScriptMedia } from '../../shared/schemas/scripts.js';
 import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js';
 import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMedia } from '../domains/scripts/media.js';
 import { AppError, describeError } from '../errors.js';
-import {
-  claimIdempotencyKey,
-  IDEMPOTENCY_LOCK_SECONDS,
-  type IdempotencyClaim,
-  idempotencyKeyOf,
-  jsonResponseToStore,
-  replayResponse,
-  requestFingerprint,
-  settleQuietly,
-} from '../platform/idempotency.js';
+import { claimOrReplay, type IdempotencyClaim, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from '../platform/idempotency.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { findUnstorableText } from '../lib/text-safety.js';
@@ -96,7 +87,7 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
       const questionId = rawQuestionId === '' ? undefined : rawQuestionId;
       if (idempotencyKey) {
         // Claimed only once the upload is read and checked, so a refused upload can be retried with the same key.
-        const outcome = await claimIdempotencyKey(keys, {
+        const claimed = await claimOrReplay(keys, res, {
           organizationId: auth.organizationId,
           key: idempotencyKey,
           requestHash: requestFingerprint(req.method, normalizePath(req.path), {
@@ -104,28 +95,23 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
             filename: req.file.originalname,
             questionId: questionId ?? null,
           }),
-          lockSeconds: IDEMPOTENCY_LOCK_SECONDS,
           sealer: services.sealer,
         });
-        if ('replay' in outcome) {
-          replayResponse(res, outcome.replay);
-          return;
-        }
-        claim = outcome.claimed;
+        if (claimed === 'replayed') return;
+        claim = claimed;
       }
       const media = await uploadScriptMedia(
         em,
         { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
         { organizationId: auth.organizationId, scriptId, questionId, originalName: req.file.originalname, uploadedFile },
       );
-      if (claim) await settleQuietly(keys, claim, jsonResponseToStore(res, 201, JSON.stringify(media)), services.logger);
+      if (claim) await settleWithAnswer(keys, claim, res, { status: 201, body: media }, services.logger);
       // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
       if (!res.headersSent) res.status(201).json(media);
     } catch (error) {
       if (claim) {
         // The error handler describes the same error the same way: store (or release) what it will send.
-        const described = describeError(error);
-        await settleQuietly(keys, claim, jsonResponseToStore(res, described.status, JSON.stringify(described.body), described.headers), services.logger);
+        await settleWithAnswer(keys, claim, res, describeError(error), services.logger);
       }
       next(error);
     } finally {

@@ -267,6 +267,36 @@ export function jsonResponseToStore(res: Response, status: number, body: string 
   return { status, headers, body };
 }
 
+/**
+ * The two routes that take a key (the REST adapter, the media upload) both: claim it for this
+ * request, or send the stored answer (`'replayed'`: the request is done).
+ */
+export async function claimOrReplay(
+  em: EntityManager,
+  res: Response,
+  input: { organizationId: string; key: string; requestHash: string; sealer: ResponseSealer },
+): Promise<IdempotencyClaim | 'replayed'> {
+  const outcome = await claimIdempotencyKey(em, { ...input, lockSeconds: IDEMPOTENCY_LOCK_SECONDS });
+  if ('claimed' in outcome) return outcome.claimed;
+  replayResponse(res, outcome.replay);
+  return 'replayed';
+}
+
+/**
+ * Stores (or, for outcomes not kept, releases) the answer about to be sent: a success body, or
+ * an error envelope with its headers. Never fails the response (see settleQuietly).
+ */
+export async function settleWithAnswer(
+  em: EntityManager,
+  claim: IdempotencyClaim,
+  res: Response,
+  answer: { status: number; body: unknown; headers?: Record<string, string> },
+  logger: Logger,
+): Promise<void> {
+  const body = answer.status === 204 ? null : JSON.stringify(answer.body);
+  await settleQuietly(em, claim, jsonResponseToStore(res, answer.status, body, answer.headers), logger);
+}
+
 /** Sends a stored response again, marked `Idempotent-Replayed: true`. */
 export function replayResponse(res: Response, stored: StoredResponse): void {
   for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);

@@ -2,7 +2,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInvite } from '../../../shared/schemas/invites.js';
 import { assertInviteModifiable, loadInvite } from './load-invite.js';
-import { type InviteLinkServices, loadLinkOwner, toInviteDto } from './serialize.js';
+import { type InviteLinkServices, toInviteDto } from './serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 
 /**
  * Revokes the token: a cancelled invite's link no longer opens anything. A queued email is not

@@ -14,7 +14,8 @@ import type { AppServices } from '../../services.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { assertCampaignAcceptsInvites, resolveEmailTemplate, resolveInviteExpiry } from './invite-options.js';
 import { inviteEmailJob } from './invite-email-job.js';
-import { type InviteView, loadLinkOwner, toInviteDto } from './serialize.js';
+import { type InviteView, toInviteDto } from './serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 
 export type InviteServices = Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates'>;
 

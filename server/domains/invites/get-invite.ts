@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInvite } from '../../../shared/schemas/invites.js';
 import { loadInvite } from './load-invite.js';
-import { type InviteLinkServices, loadLinkOwner, toInviteDto } from './serialize.js';
+import { type InviteLinkServices, toInviteDto } from './serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 
 export async function getInvite(em: EntityManager, services: InviteLinkServices, organizationId: string, inviteId: string): Promise<TInvite> {
   const invite = await loadInvite(em, organizationId, inviteId);

@@ -20,17 +20,14 @@ export function resolveInviteExpiry(
 /** The template an invitation uses: the request's, else the campaign default, else `default`. */
 export function resolveEmailTemplate(templates: EmailTemplates, campaign: Campaign, requested: string | undefined): string {
   const name = requested ?? campaign.inviteDefaults.emailTemplate ?? DEFAULT_EMAIL_TEMPLATE;
-  if (!templates.has(name)) {
-    const origin = requested ? 'is not a known template' : "is the campaign's inviteDefaults.emailTemplate but is not a known template";
-    throw validationError([{ path: 'emailTemplate', message: `"${name}" ${origin}; available: ${templates.names().join(', ')}` }]);
-  }
+  assertKnownEmailTemplate(templates, name, 'emailTemplate', requested ? '' : " (the campaign's inviteDefaults.emailTemplate)");
   return name;
 }
 
 /** Campaign defaults name a template too; an unknown one is refused when it is set, not when an email is sent. */
-export function assertKnownEmailTemplate(templates: EmailTemplates, name: string | null | undefined, path: string): void {
+export function assertKnownEmailTemplate(templates: EmailTemplates, name: string | null | undefined, path: string, origin = ''): void {
   if (name && !templates.has(name)) {
-    throw validationError([{ path, message: `"${name}" is not a known template; available: ${templates.names().join(', ')}` }]);
+    throw validationError([{ path, message: `"${name}"${origin} is not a known template; available: ${templates.names().join(', ')}` }]);
   }
 }
 

@@ -5,7 +5,8 @@ import type { TInvite, TInviteStatus, TListInvitesInput } from '../../../shared/
 import { Invite } from '../../entities/index.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { pageOf } from '../pagination.js';
-import { type InviteLinkServices, loadLinkOwner, toInviteDto } from './serialize.js';
+import { type InviteLinkServices, toInviteDto } from './serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 
 /** The filter for a status as readers see it (see effectiveInviteStatus): expiry counts before the job writes it. */
 export function inviteStatusFilter(status: TInviteStatus, now: Date): FilterQuery<Invite> {

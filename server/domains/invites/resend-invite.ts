@@ -8,7 +8,8 @@ import { assertCampaignAcceptsInvites, resolveEmailTemplate } from './invite-opt
 import type { InviteServices } from './create-invite.js';
 import { inviteEmailJob } from './invite-email-job.js';
 import { assertInviteModifiable, loadInvite } from './load-invite.js';
-import { loadLinkOwner, toInviteDto } from './serialize.js';
+import { toInviteDto } from './serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 
 /**
  * Queues the invitation email again (also for invites created with sendEmail false). Only a

@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInvite, TInviteStatus } from '../../../shared/schemas/invites.js';
-import { type Invite, Organization } from '../../entities/index.js';
+import type { Invite } from '../../entities/index.js';
 import type { LinkOwner } from '../../lib/public-links.js';
 import type { AppServices } from '../../services.js';
 
@@ -14,12 +13,6 @@ export type InviteLinkServices = Pick<AppServices, 'inviteTokens' | 'links'>;
 export function effectiveInviteStatus(invite: Pick<Invite, 'status' | 'expiresAt'>, now: Date = new Date()): TInviteStatus {
   if ((invite.status === 'pending' || invite.status === 'started') && invite.expiresAt.getTime() <= now.getTime()) return 'expired';
   return invite.status;
-}
-
-/** The organization's link settings, read once per request. */
-export async function loadLinkOwner(em: EntityManager, organizationId: string): Promise<LinkOwner> {
-  const organization = await em.findOneOrFail(Organization, organizationId, { fields: ['domain'], disableIdentityMap: true });
-  return { domain: organization.domain };
 }
 
 /** An invite entity, or a row built for a bulk insert: what a record is made from. */

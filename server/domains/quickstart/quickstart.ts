@@ -3,7 +3,7 @@ import type { TQuickstartInput, TQuickstartResult } from '../../../shared/schema
 import type { PublicLinks } from '../../lib/public-links.js';
 import { createCampaign } from '../campaigns/create-campaign.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { loadLinkOwner } from '../invites/serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 import { createScript } from '../scripts/create-script.js';
 import { publishScript } from '../scripts/publish-script.js';
 import { insertShareLink } from '../share-links/create-share-link.js';

@@ -7,7 +7,7 @@ import { newId, randomBase62 } from '../../lib/ids.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { assertCampaignAcceptsInvites } from '../invites/invite-options.js';
-import { loadLinkOwner } from '../invites/serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 import { toShareLinkDto } from './serialize.js';
 
 /** 20 base62 characters, about 119 random bits: a link that was not shared with you cannot be guessed. */

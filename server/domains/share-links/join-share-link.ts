@@ -8,6 +8,8 @@ import { countRespondents, shareLinkStatus } from './serialize.js';
 
 export type JoinOutcome =
   | { kind: 'joined'; inviteUrl: string; organization: Organization; campaign: Campaign }
+  /** A preview of an open link: nothing was created. */
+  | { kind: 'open' }
   | { kind: 'not_found' }
   | { kind: 'unavailable'; reason: Exclude<TShareLinkStatus, 'active'> | 'paused'; organization: Organization; campaign: Campaign };
 
@@ -28,7 +30,7 @@ export async function joinShareLink(em: EntityManager, services: InviteServices,
     const status = shareLinkStatus(link, campaign, respondents);
     if (status !== 'active') return { kind: 'unavailable', reason: status, organization, campaign };
     if (campaign.status === 'paused') return { kind: 'unavailable', reason: 'paused', organization, campaign };
-    if (options.preview) return { kind: 'joined', inviteUrl: services.links.shareLinkUrl(organization, code), organization, campaign };
+    if (options.preview) return { kind: 'open' };
 
     const now = new Date();
     const byCampaignDefault = resolveInviteExpiry(campaign, {}, now);

@@ -2,10 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListShareLinksInput, TShareLink } from '../../../shared/schemas/share-links.js';
 import { ShareLink } from '../../entities/index.js';
-import { notFound } from '../../errors.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { loadLinkOwner } from '../invites/serialize.js';
+import { loadLinkOwner } from '../organizations/load-link-owner.js';
 import { pageOf } from '../pagination.js';
 import { countRespondents, toShareLinkDto } from './serialize.js';
 
@@ -33,27 +32,4 @@ export async function listShareLinks(
     input.limit,
     input.offset,
   );
-}
-
-export async function loadShareLink(em: EntityManager, organizationId: string, shareLinkId: string): Promise<ShareLink> {
-  const link = await em.findOne(ShareLink, { id: shareLinkId, organization: organizationId }, { populate: ['campaign'] });
-  if (!link) throw notFound('shareLink', shareLinkId);
-  return link;
-}
-
-export async function getShareLink(em: EntityManager, links: PublicLinks, organizationId: string, shareLinkId: string): Promise<TShareLink> {
-  const link = await loadShareLink(em, organizationId, shareLinkId);
-  const respondents = await countRespondents(em, [link.id]);
-  return toShareLinkDto(link, link.campaign, respondents.get(link.id)!, await loadLinkOwner(em, organizationId), links);
-}
-
-/** Closing is final: visitors see the closed page; participants already started may finish. */
-export async function closeShareLink(em: EntityManager, links: PublicLinks, organizationId: string, shareLinkId: string): Promise<TShareLink> {
-  const link = await loadShareLink(em, organizationId, shareLinkId);
-  if (!link.closedAt) {
-    link.closedAt = new Date();
-    await em.flush();
-  }
-  const respondents = await countRespondents(em, [link.id]);
-  return toShareLinkDto(link, link.campaign, respondents.get(link.id)!, await loadLinkOwner(em, organizationId), links);
 }

@@ -1,7 +1,9 @@
 import { ZCreateShareLinkInput, ZListShareLinksInput, ZShareLink, ZShareLinkIdInput, ZShareLinkPage } from '../../../shared/schemas/share-links.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { createShareLink } from './create-share-link.js';
-import { closeShareLink, getShareLink, listShareLinks } from './list-share-links.js';
+import { closeShareLink } from './close-share-link.js';
+import { getShareLink } from './get-share-link.js';
+import { listShareLinks } from './list-share-links.js';
 
 const tags = ['Share links'];
 
