@@ -53,7 +53,7 @@ async function runScenarios(embeddedUrl: string | undefined, dataDir: string, lo
   let statements = 0;
   runtime.orm.em.getConnection().getKnex().on('query', () => (statements += 1));
 
-  const em = () => runtime.orm.em.fork() as EntityManager;
+  const em = () => runtime.orm.em.fork();
   const organization = await createOrganization(em(), { name: 'Bench' });
   await setPlan(em(), { organizationId: organization.id, plan: 'enterprise', rateLimitPerMinute: 10_000 });
   // One key per scenario: each key's budget is 10,000 requests per minute.

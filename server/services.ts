@@ -30,7 +30,7 @@ export interface AppServices {
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
-  const secret = config.signingSecret ?? (await loadOrCreateSigningSecret(orm.em.fork() as EntityManager));
+  const secret = config.signingSecret ?? (await loadOrCreateSigningSecret(orm.em.fork()));
   return {
     config,
     orm,
@@ -42,7 +42,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     // Loaded (and checked) at startup: a broken template directory stops the process, not a send.
     emailTemplates: await EmailTemplates.load(config.emailTemplatesDir),
     sealer: new ResponseSealer(secret),
-    metrics: new Metrics(() => orm.em.fork() as EntityManager),
+    metrics: new Metrics(() => orm.em.fork()),
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
 }

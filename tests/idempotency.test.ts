@@ -214,7 +214,7 @@ describe('Idempotency-Key mismatches and concurrency', () => {
     const winner = (won[0] as PromiseFulfilledResult<{ claimed: { stopRenewal(): Promise<void> } }>).value;
     await winner.claimed.stopRenewal();
     for (const outcome of outcomes.filter((outcome) => outcome.status === 'rejected')) {
-      expect((outcome.reason as AppError).appCode).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect((outcome.reason as AppError).code).toBe('IDEMPOTENCY_KEY_IN_USE');
     }
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(9);
   });

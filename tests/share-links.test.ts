@@ -538,7 +538,7 @@ describe('the respondent cap', () => {
     expect(fulfilled).toHaveLength(3);
     expect(rejected).toHaveLength(9);
     for (const result of rejected) {
-      expect((result.reason as AppError).appCode).toBe('SHARE_LINK_CLOSED');
+      expect((result.reason as AppError).code).toBe('SHARE_LINK_CLOSED');
       expect((result.reason as AppError).details).toMatchObject({ shareLinkId: link.id, status: 'full' });
     }
     const [started] = await t.em().execute<{ count: string }[]>(
@@ -565,7 +565,7 @@ describe('the respondent cap', () => {
     const second = await inviteIdOf(await visit(link).expect(303));
     await start(first);
     const error = await startError(second);
-    expect(error.appCode).toBe('SHARE_LINK_CLOSED');
+    expect(error.code).toBe('SHARE_LINK_CLOSED');
     expect(error.status).toBe(409);
     expect((await inviteRow(second)).status).toBe('pending');
   });
@@ -602,7 +602,7 @@ describe('the respondent cap', () => {
       await deleting.query('select id from campaigns where id = $1 for update', [campaign.id]);
       const starting = start(inviteId).then(
         () => 'started',
-        (error: AppError) => error.appCode ?? String(error),
+        (error: AppError) => error.code ?? String(error),
       );
       await new Promise((resolve) => setTimeout(resolve, 300));
       // With the invite locked first, this delete and the start would wait on each other.
@@ -619,7 +619,7 @@ describe('the respondent cap', () => {
     const inviteId = await inviteIdOf(await visit(link).expect(303));
     await api.post(`/v1/share-links/${link.id}/close`).expect(200);
     const error = await startError(inviteId);
-    expect(error.appCode).toBe('SHARE_LINK_CLOSED');
+    expect(error.code).toBe('SHARE_LINK_CLOSED');
     expect(error.details).toMatchObject({ shareLinkId: link.id, status: 'closed' });
   });
 
@@ -630,7 +630,7 @@ describe('the respondent cap', () => {
     // Only the link expired: the invite's own expiry is still ahead.
     await t.em().execute("update invites set expires_at = now() + interval '1 hour' where id = ?", [inviteId]);
     const error = await startError(inviteId);
-    expect(error.appCode).toBe('SHARE_LINK_CLOSED');
+    expect(error.code).toBe('SHARE_LINK_CLOSED');
     expect(error.details).toMatchObject({ status: 'expired' });
   });
 
@@ -639,7 +639,7 @@ describe('the respondent cap', () => {
     const inviteId = await inviteIdOf(await visit(link).expect(303));
     await api.post(`/v1/campaigns/${campaign.id}/pause`).expect(200);
     const error = await startError(inviteId);
-    expect(error.appCode).toBe('CAMPAIGN_NOT_ACTIVE');
+    expect(error.code).toBe('CAMPAIGN_NOT_ACTIVE');
     expect(error.details).toMatchObject({ campaignId: campaign.id, status: 'paused' });
     expect((await inviteRow(inviteId)).status).toBe('pending');
   });

@@ -40,7 +40,7 @@ export interface RunningWorker {
  */
 export async function startWorker(services: AppServices, connectionString: string): Promise<RunningWorker> {
   const processId = randomUUID();
-  const em = () => services.orm.em.fork() as EntityManager;
+  const em = () => services.orm.em.fork();
   const workerIds = new Set<string>();
 
   const beat = async () => {

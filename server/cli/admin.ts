@@ -195,12 +195,12 @@ async function main(argv: string[]): Promise<number> {
     return fail('DATABASE_UNAVAILABLE', `Could not open the database: ${(error as Error).message}`, 1);
   }
   try {
-    const { result, text } = await command(runtime.orm.em.fork() as EntityManager, options);
+    const { result, text } = await command(runtime.orm.em.fork(), options);
     process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
-    if (error instanceof AppError) return fail(error.appCode, error.message, 1);
+    if (error instanceof AppError) return fail(error.code, error.message, 1);
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);
   } finally {

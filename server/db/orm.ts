@@ -1,11 +1,11 @@
-import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { ENTITIES } from '../entities/index.js';
 import type { Logger } from '../logger.js';
 
-export type Orm = MikroORM<PostgreSqlDriver>;
+/** Its `em` (and every fork) is the PostgreSQL EntityManager the domain functions take. */
+export type Orm = MikroORM;
 
 export interface CreateOrmOptions {
   url: string;
@@ -19,7 +19,7 @@ export interface CreateOrmOptions {
  * (`orm.em.fork()`); the global one is never used directly (`allowGlobalContext: false`).
  */
 export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
-  return MikroORM.init<PostgreSqlDriver>({
+  return MikroORM.init({
     driver: PostgreSqlDriver,
     clientUrl: options.url,
     entities: ENTITIES,

@@ -8,6 +8,7 @@ import { createContext } from '../trpc/context.js';
 import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
+import { describeError } from './error-envelope.js';
 import { secureTransport } from './https.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
 import { metricsRoute, observeRequests } from './observability.js';
@@ -105,7 +106,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
       onError: ({ error, path }) => {
         if (isWriteAfterTimeout(error)) {
           logger.debug({ path }, 'answer not written: the request had timed out');
-        } else if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof AppError)) {
+        } else if (describeError(error).unexpected) {
           logger.error({ err: error.cause ?? error, path }, 'unexpected error');
         }
       },

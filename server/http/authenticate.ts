@@ -29,7 +29,7 @@ function bearerToken(req: Request): string | undefined {
 export function authenticateRequests(services: AppServices) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const em = services.orm.em.fork() as EntityManager;
+      const em = services.orm.em.fork();
       const presented = bearerToken(req);
       const key = presented ? await authenticateApiKey(em, presented) : undefined;
       if (!key) {

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { AppError, describeError } from '../errors.js';
+import { AppError } from '../errors.js';
+import { describeError } from './error-envelope.js';
 import { isLoopback } from '../lib/loopback.js';
 import { requestContext } from '../lib/request-context.js';
 import type { AppServices } from '../services.js';

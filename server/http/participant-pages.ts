@@ -92,7 +92,7 @@ function formatExpiry(date: Date): string {
  */
 export function participantPageRoutes(services: AppServices): Router {
   const routes = Router();
-  const em = () => services.orm.em.fork() as EntityManager;
+  const em = () => services.orm.em.fork();
 
   routes.use(['/join', '/interview'], (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyRouter } from '@trpc/server';
 import type { NextFunction, Request, Response } from 'express';
 import { forEachOpenApiProcedure, getInputOutputParsers, getPathRegExp, instanceofZodTypeKind, instanceofZodTypeObject, normalizePath, unwrapZodType } from 'trpc-to-openapi';
-import { AppError, describeError, type InputSource } from '../errors.js';
+import { AppError } from '../errors.js';
+import type { InputSource } from '../validation-errors.js';
+import { describeError } from './error-envelope.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
 import { claimOrReplay, type IdempotencyClaim, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from '../platform/idempotency.js';
@@ -189,7 +191,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       const idempotencyKey = req.method === 'POST' ? idempotencyKeyOf(req) : undefined;
       if (idempotencyKey && req.auth) {
         // The schema checks run inside the procedure: a 400/422 from there releases the claim again.
-        em = context.services.orm.em.fork() as EntityManager;
+        em = context.services.orm.em.fork();
         const claimed = await claimOrReplay(em, res, {
           organizationId: req.auth.organizationId,
           key: idempotencyKey,

@@ -11,7 +11,8 @@ import { ERROR_CODES } from '../../shared/error-codes.js';
 import { ZScriptMedia } from '../../shared/schemas/scripts.js';
 import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js';
 import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMedia } from '../domains/scripts/media.js';
-import { AppError, describeError } from '../errors.js';
+import { AppError } from '../errors.js';
+import { describeError } from './error-envelope.js';
 import { claimOrReplay, type IdempotencyClaim, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from '../platform/idempotency.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
@@ -53,13 +54,13 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
   upload.post('/v1/scripts/:scriptId/media', async (req: Request, res: Response, next: NextFunction) => {
     let uploadedFile: string | undefined;
     let claim: IdempotencyClaim | undefined;
-    const keys = services.orm.em.fork() as EntityManager;
+    const keys = services.orm.em.fork();
     try {
       const auth = assertPermission(req.auth, 'campaigns:write');
       const scriptId = String(req.params.scriptId);
       if (findUnstorableText(scriptId)) throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
       const idempotencyKey = idempotencyKeyOf(req);
-      const em = services.orm.em.fork() as EntityManager;
+      const em = services.orm.em.fork();
       // Refuse unknown or archived scripts before reading a potentially large body.
       assertNotArchived(await loadScript(em, auth.organizationId, scriptId));
       if (!req.is('multipart/form-data')) {
@@ -123,7 +124,7 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
   download.get('/files/:token', async (req: Request, res: Response, next: NextFunction) => {
     try {
       const claims = await services.signer.verifyFileToken(String(req.params.token));
-      const media = claims ? await findScriptMediaForDownload(services.orm.em.fork() as EntityManager, claims.fileId) : null;
+      const media = claims ? await findScriptMediaForDownload(services.orm.em.fork(), claims.fileId) : null;
       if (!media) throw new AppError('RESOURCE_NOT_FOUND', 'This link is invalid or has expired.');
       let stream;
       try {

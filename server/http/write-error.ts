@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { describeError, type DescribedError } from '../errors.js';
+import { describeError, type DescribedError } from './error-envelope.js';
 import type { Logger } from '../logger.js';
 
 export function writeError(res: Response, described: DescribedError): void {

@@ -1,4 +1,4 @@
-import { formatPath } from '../errors.js';
+import { formatPath } from '../validation-errors.js';
 
 export const MAX_INPUT_DEPTH = 32;
 

@@ -1,9 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { initTRPC } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ErrorCode } from '../../shared/error-codes.js';
 import type { PermissionRequirement } from '../../shared/permissions.js';
-import { AppError, describeError } from '../errors.js';
+import { AppError } from '../errors.js';
+import { describeError } from '../http/error-envelope.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import { assertPermission, type Context } from './context.js';
 
@@ -18,18 +19,38 @@ export type AppMeta = OpenApiMeta & {
   errors?: ErrorCode[];
 };
 
+/** tRPC's own code for each status we answer, so `/trpc` clients see the kind of error too. */
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
 const t = initTRPC
   .context<Context>()
   .meta<AppMeta>()
   .create({
-    // `/trpc` clients get the same code, message and details as REST clients, and never a stack.
+    // The tRPC edge of AppError: `/trpc` clients get the same code, message, details and HTTP
+    // status as REST clients (tRPC takes the status from `data.httpStatus`), and never a stack.
     errorFormatter({ shape, error, input }) {
       const described = describeError(error, { rawInput: input, source: 'body' });
       const { stack: _stack, ...data } = shape.data;
+      const code = TRPC_CODE_BY_STATUS[described.status] ?? 'INTERNAL_SERVER_ERROR';
       return {
         ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
         message: described.body.error.message,
-        data: { ...data, httpStatus: described.status, appCode: described.body.error.code, details: described.body.error.details },
+        data: { ...data, code, httpStatus: described.status, appCode: described.body.error.code, details: described.body.error.details },
       };
     },
   });
@@ -50,7 +71,7 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInpu
     const unstorable = findUnstorableText(await getRawInput());
     if (unstorable) throw new AppError('VALIDATION_ERROR', `${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
   }
-  return next({ ctx: { ...ctx, auth, em: ctx.services.orm.em.fork() as EntityManager } });
+  return next({ ctx: { ...ctx, auth, em: ctx.services.orm.em.fork() } });
 });
 
 /** Refuses to start with a procedure that declares no permission, so none is left open by omission. */

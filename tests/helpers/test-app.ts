@@ -59,7 +59,7 @@ export async function startTestApp(env: Record<string, string> = {}, logger?: Lo
   });
   const runtime = await openRuntime(config, logger ?? createLogger(config.logLevel));
   const app = createApp(runtime.services, { isReady: () => true });
-  const em = () => runtime.orm.em.fork() as EntityManager;
+  const em = () => runtime.orm.em.fork();
 
   const createKey = async (organizationId: string, permissions: readonly Permission[]): Promise<TestTenant> => {
     const { apiKey, secret } = await createApiKey(em(), { organizationId, name: 'test key', permissions: [...permissions] });

@@ -8,7 +8,7 @@ import type { AppServices } from '../../server/services.js';
 export function sendInviteEmailTask(services: AppServices): Task {
   return async (payload, helpers) => {
     const { inviteId } = payload as TaskPayloads['invite__send_email'];
-    const outcome = await sendInviteEmail(services.orm.em.fork() as EntityManager, services, inviteId, {
+    const outcome = await sendInviteEmail(services.orm.em.fork(), services, inviteId, {
       number: helpers.job.attempts,
       maxAttempts: helpers.job.max_attempts,
     });

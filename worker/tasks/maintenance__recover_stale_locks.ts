@@ -33,7 +33,7 @@ export async function recoverStaleLocks(em: EntityManager): Promise<string[]> {
 
 export function recoverStaleLocksTask(services: AppServices): Task {
   return async () => {
-    const unlocked = await recoverStaleLocks(services.orm.em.fork() as EntityManager);
+    const unlocked = await recoverStaleLocks(services.orm.em.fork());
     if (unlocked.length > 0) services.logger.warn({ workerIds: unlocked }, 'unlocked jobs of dead workers');
   };
 }
