@@ -4,7 +4,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.js';
 import { ZErrorEnvelope } from '../../shared/schemas/common.js';
 import { describeRequirement, type Permission, type PermissionRequirement } from '../../shared/permissions.js';
-import { isStoredOutcome } from '../platform/idempotency.js';
+import { isStoredOutcome } from '../platform/idempotency-store.js';
 import type { AppMeta } from '../trpc/trpc.js';
 
 type JsonObject = Record<string, any>;

@@ -13,7 +13,8 @@ import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js
 import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMedia } from '../domains/scripts/media.js';
 import { AppError } from '../errors.js';
 import { describeError } from './error-envelope.js';
-import { claimOrReplay, type IdempotencyClaim, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from '../platform/idempotency.js';
+import type { IdempotencyClaim } from '../platform/idempotency-store.js';
+import { claimOrReplay, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from './idempotency.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { findUnstorableText } from '../lib/text-safety.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
-import { purgeExpiredIdempotencyKeys } from '../../server/platform/idempotency.js';
+import { purgeExpiredIdempotencyKeys } from '../../server/platform/idempotency-store.js';
 import type { AppServices } from '../../server/services.js';
 
 /** Cron (hourly): idempotency keys past their 24 hours are deleted. */

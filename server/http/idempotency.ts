@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request, Response } from 'express';
+import { AppError } from '../errors.js';
+import type { ResponseSealer } from '../lib/response-sealer.js';
+import type { Logger } from '../logger.js';
+import {
+  claimIdempotencyKey,
+  IDEMPOTENCY_LOCK_SECONDS,
+  type IdempotencyClaim,
+  settleIdempotencyKey,
+  type StoredResponse,
+} from '../platform/idempotency-store.js';
+
+/**
+ * `Idempotency-Key` on REST POSTs, the HTTP side: reading the header, what makes two requests
+ * the same, replaying a stored answer (`Idempotent-Replayed: true`). The claim and the stored
+ * outcomes live in `server/platform/idempotency-store.ts`.
+ */
+const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** RFC 9110 visible characters (VCHAR, `!` to `~`): no spaces, no control or non-ASCII characters. */
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** The request's key, or undefined without one; 400 INVALID_REQUEST when it is empty, too long or not visible ASCII. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  if (key === undefined) return undefined;
+  const value = Array.isArray(key) ? key.join(', ') : key;
+  let problem: string | undefined;
+  if (value.length === 0) problem = 'must not be empty';
+  else if (value.length > IDEMPOTENCY_KEY_MAX_LENGTH) problem = `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`;
+  else if (!VISIBLE_ASCII.test(value)) problem = 'must be visible ASCII characters without spaces';
+  if (problem) {
+    throw new AppError('INVALID_REQUEST', `The ${IDEMPOTENCY_KEY_HEADER} header ${problem}.`, {
+      fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: problem }],
+    });
+  }
+  return value;
+}
+
+/** JSON with object keys sorted at every level: the same data always gives the same text. */
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => stableStringify(item ?? null)).join(',')}]`;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, item]) => `${JSON.stringify(name)}:${stableStringify(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * What makes two requests "the same": method, path and canonical body. For JSON the parsed body
+ * (key order and whitespace do not matter); for a multipart upload its fields plus the file's SHA-256.
+ */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method.toUpperCase()}\n${path}\n${stableStringify(body)}`).digest('hex');
+}
+
+/**
+ * The stored form of a JSON response: its status, exact body text, `Content-Type`, and a
+ * `Location` set by the handler (on `res`) or carried by an error (`extraHeaders`). Nothing
+ * else: rate-limit headers describe each request, not the first one.
+ */
+function jsonResponseToStore(res: Response, status: number, body: string | null, extraHeaders: Record<string, string> = {}): StoredResponse {
+  const headers: Record<string, string> = {};
+  if (body !== null) headers['Content-Type'] = JSON_CONTENT_TYPE;
+  const location = extraHeaders.Location ?? res.getHeader('Location');
+  if (location !== undefined) headers.Location = String(location);
+  return { status, headers, body };
+}
+
+/** Sends a stored response again, marked `Idempotent-Replayed: true`. */
+function replayResponse(res: Response, stored: StoredResponse): void {
+  for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
+  res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  res.status(stored.status);
+  if (stored.body === null) res.end();
+  else res.send(stored.body);
+}
+
+/**
+ * The two routes that take a key (the REST adapter, the media upload) both: claim it for this
+ * request, or send the stored answer (`'replayed'`: the request is done).
+ */
+export async function claimOrReplay(
+  em: EntityManager,
+  res: Response,
+  input: { organizationId: string; key: string; requestHash: string; sealer: ResponseSealer },
+): Promise<IdempotencyClaim | 'replayed'> {
+  const outcome = await claimIdempotencyKey(em, { ...input, lockSeconds: IDEMPOTENCY_LOCK_SECONDS });
+  if ('claimed' in outcome) return outcome.claimed;
+  replayResponse(res, outcome.replay);
+  return 'replayed';
+}
+
+/**
+ * Stores (or, for outcomes not kept, releases) the answer about to be sent: a success body, or
+ * an error envelope with its headers. Never fails the response: the handler's work is done (or
+ * undone) either way, and an unsettled claim frees itself when its lock lapses.
+ */
+export async function settleWithAnswer(
+  em: EntityManager,
+  claim: IdempotencyClaim,
+  res: Response,
+  answer: { status: number; body: unknown; headers?: Record<string, string> },
+  logger: Logger,
+): Promise<void> {
+  const body = answer.status === 204 ? null : JSON.stringify(answer.body);
+  try {
+    await settleIdempotencyKey(em, claim, jsonResponseToStore(res, answer.status, body, answer.headers));
+  } catch (error) {
+    logger.error({ err: error, status: answer.status }, 'could not settle idempotency key');
+  }
+}
