@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import type { Server } from 'node:http';
 import { createApp } from './http/app.js';
 import { createWorkerMetricsApp } from './http/observability.js';
-import { loadTlsCredentials, startListeners, type Listeners } from './http/https.js';
+import { loadTlsCredentials, startListeners, type Listeners } from './http/listeners.js';
 import { createLogger } from './logger.js';
 import { openRuntime } from './runtime.js';
 

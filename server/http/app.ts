@@ -9,7 +9,7 @@ import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
 import { describeError } from './error-envelope.js';
-import { secureTransport } from './https.js';
+import { secureTransport } from './transport-policy.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
 import { metricsRoute, observeRequests } from './observability.js';
 import { participantPageRoutes } from './participant-pages.js';

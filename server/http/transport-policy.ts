@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
-import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import https from 'node:https';
-import { isIPv6, type AddressInfo } from 'node:net';
-import { createSecureContext, type TLSSocket } from 'node:tls';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { ConfigError, type Config } from '../config.js';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Config } from '../config.js';
 import { isLoopback } from '../lib/loopback.js';
+
+// The transport policy (design.md "Running it"): which plain-HTTP requests are redirected to
+// HTTPS, where to, and HSTS on HTTPS answers. The listeners themselves are in listeners.ts.
 
 /** What the transport rules need to know about one request (Express's request supplies it). */
 export interface TransportFacts {
@@ -146,96 +147,4 @@ export function redirectToHttps(config: Config, tlsPort: number): RequestListene
   return (req: IncomingMessage, res: ServerResponse) => {
     sendRedirect(res, `https://${httpsAuthority(req.headers.host, config, tlsPort)}${requestTarget(req.url ?? '/')}`);
   };
-}
-
-export interface TlsCredentials {
-  cert: Buffer;
-  key: Buffer;
-}
-
-/**
- * Reads TLS_CERT_FILE and TLS_KEY_FILE (once, at startup, before anything else starts). A file that
- * cannot be read, or a pair that is not a PEM certificate and its key, is a ConfigError naming it.
- */
-export function loadTlsCredentials(config: Config): TlsCredentials | undefined {
-  if (!config.tls) return undefined;
-  const read = (variable: string, file: string): Buffer => {
-    try {
-      return readFileSync(file);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.replace(/, open .*$/, '') : String(error);
-      throw new ConfigError(`Invalid configuration:\n  ${variable}: cannot read ${file} (${reason})`);
-    }
-  };
-  const credentials = { cert: read('TLS_CERT_FILE', config.tls.certFile), key: read('TLS_KEY_FILE', config.tls.keyFile) };
-  try {
-    createSecureContext(credentials);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(
-      `Invalid configuration:\n  TLS_CERT_FILE/TLS_KEY_FILE: ${config.tls.certFile} and ${config.tls.keyFile} are not a PEM certificate and its private key (${reason})`,
-    );
-  }
-  return credentials;
-}
-
-export interface Listener {
-  /** `app`: serves the application; `redirect`: the plain-HTTP listener that only redirects to HTTPS. */
-  role: 'app' | 'redirect';
-  /** Where it can be reached from this machine, e.g. `https://localhost:8443`. */
-  url: string;
-  server: http.Server | https.Server;
-}
-
-export interface Listeners {
-  listeners: Listener[];
-  /** Stops accepting on every listener, lets in-flight requests finish for up to `graceMs`, then cuts what is left. */
-  close(graceMs: number): Promise<void>;
-}
-
-/**
- * Without TLS: one HTTP listener on PORT. With TLS: HTTPS on PORT and, with HTTP_REDIRECT_PORT, a
- * plain listener there that only redirects (308) to HTTPS.
- */
-export async function startListeners(app: Express, config: Config, credentials: TlsCredentials | undefined): Promise<Listeners> {
-  const started: Listener[] = [];
-  const listeners: Listeners = {
-    listeners: started,
-    close: (graceMs) => Promise.all(started.map(({ server }) => closeGracefully(server, graceMs))).then(() => undefined),
-  };
-  try {
-    if (!credentials) {
-      const server = await listen(http.createServer(app), config.port, config.host);
-      started.push({ role: 'app', url: `http://localhost:${server.port}`, server: server.server });
-      return listeners;
-    }
-    const secure = await listen(https.createServer({ cert: credentials.cert, key: credentials.key }, app), config.port, config.host);
-    started.push({ role: 'app', url: `https://localhost:${secure.port}`, server: secure.server });
-    if (config.httpRedirectPort !== undefined) {
-      const plain = await listen(http.createServer(redirectToHttps(config, secure.port)), config.httpRedirectPort, config.host);
-      started.push({ role: 'redirect', url: `http://localhost:${plain.port}`, server: plain.server });
-    }
-    return listeners;
-  } catch (error) {
-    await listeners.close(0);
-    throw error;
-  }
-}
-
-function listen<T extends http.Server | https.Server>(server: T, port: number, host: string): Promise<{ server: T; port: number }> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve({ server, port: (server.address() as AddressInfo).port });
-    });
-  });
-}
-
-async function closeGracefully(server: http.Server | https.Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-  await closed;
-  clearTimeout(cut);
 }
