@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInviteByToken, startInvite } from '../server/domains/invites/start-invite.js';
+import { findInviteByToken } from '../server/domains/invites/find-invite-by-token.js';
+import { startInvite } from '../server/domains/invites/start-invite.js';
 import type { AppError } from '../server/errors.js';
 import { type Api, apiAs, createCampaign } from './helpers/factories.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';

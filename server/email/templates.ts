@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Mustache from 'mustache';
+import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
+import { escapeHtml } from '../lib/html.js';
 
 export interface InvitationEmailContext {
   /** null: the greeting is generic ("Hello,"). */
@@ -29,7 +31,6 @@ interface TemplateSource {
 
 const TEMPLATE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const TEMPLATE_PARTS = ['subject', 'html', 'text'] as const;
-const DEFAULT_BRAND_COLOR = '#2563eb';
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 
 /**
@@ -109,17 +110,6 @@ Sent by {{organizationName}}.
 };
 
 export const BUILT_IN_TEMPLATE_NAMES: readonly string[] = Object.freeze(Object.keys(BUILT_IN_TEMPLATES));
-
-const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/**
- * Mustache's own escaper also encodes `/`, `=` and backticks, which turns every link into
- * `https:&#x2F;&#x2F;…`: valid HTML, but spam filters score entity-obfuscated URLs. These five
- * characters are all that HTML text and quoted attributes need.
- */
-function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]!);
-}
 
 const dateText = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 const timeText = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });

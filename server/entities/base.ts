@@ -9,4 +9,3 @@ export const timestampProperties = {
     .onUpdate(() => new Date()),
 };
 
-export type JsonObject = Record<string, unknown>;

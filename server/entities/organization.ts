@@ -1,6 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { PLAN_NAMES } from '../../shared/plans.js';
-import { timestampProperties, type JsonObject } from './base.js';
+import type { TOrganizationSettings } from '../../shared/schemas/organization.js';
+import { timestampProperties } from './base.js';
 
 export const Organization = defineEntity({
   name: 'Organization',
@@ -15,7 +16,7 @@ export const Organization = defineEntity({
     creditBalance: p.decimal('number').precision(14).scale(4).default(0),
     logo: p.string().columnType('text').nullable(),
     domain: p.string().columnType('text').nullable().unique(),
-    settings: p.json<JsonObject>().default('{}'),
+    settings: p.json<TOrganizationSettings>().default('{}'),
     ...timestampProperties,
   },
 });

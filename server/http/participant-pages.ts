@@ -1,18 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { type Campaign, type Organization, ShareLink } from '../entities/index.js';
-import { effectiveInviteStatus } from '../domains/invites/serialize.js';
-import { findInviteByToken } from '../domains/invites/start-invite.js';
+import { type InvitePageClosedReason, openInvitePage } from '../domains/invites/open-invite-page.js';
 import { joinShareLink } from '../domains/share-links/join-share-link.js';
-import { countRespondents, shareLinkStatus } from '../domains/share-links/serialize.js';
+import type { Campaign, Organization } from '../entities/index.js';
+import { brandColorOf, DEFAULT_BRAND_COLOR } from '../lib/branding.js';
+import { escapeHtml } from '../lib/html.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
 import { isWriteAfterTimeout } from './write-error.js';
 import { rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
-}
 
 interface PageContent {
   title: string;
@@ -24,10 +19,7 @@ interface PageContent {
 /** A small, self-contained HTML page in the organization's branding (no scripts, no external CSS). */
 function renderPage(content: PageContent): string {
   const organization = content.organization;
-  const brandColor =
-    typeof organization?.settings.brandColor === 'string' && /^#[0-9A-Fa-f]{6}$/.test(organization.settings.brandColor)
-      ? organization.settings.brandColor
-      : '#2563eb';
+  const brandColor = escapeHtml(organization ? brandColorOf(organization.settings) : DEFAULT_BRAND_COLOR);
   const logo = organization?.logo ? `<img src="${escapeHtml(organization.logo)}" alt="${escapeHtml(organization.name)}" height="40">` : '';
   const sender = organization ? `<p class="sender">${escapeHtml(organization.name)}</p>` : '';
   return `<!doctype html>
@@ -69,6 +61,16 @@ const CLOSED_MESSAGES = {
   closed: 'This interview is closed and no longer accepts participants.',
   paused: 'This interview is paused at the moment. Please try again later.',
 } as const;
+
+const INVITE_CLOSED_MESSAGES: Record<InvitePageClosedReason, string> = {
+  cancelled: 'This invitation was withdrawn by its sender.',
+  expired: 'This invitation has expired. Ask the sender for a new one if you would still like to take part.',
+  completed: 'You have already completed this interview. Thank you!',
+  paused: CLOSED_MESSAGES.paused,
+  closed: CLOSED_MESSAGES.closed,
+  full: CLOSED_MESSAGES.full,
+  link_expired: CLOSED_MESSAGES.expired,
+};
 
 function campaignClosedPage(res: Response, reason: keyof typeof CLOSED_MESSAGES, organization: Organization, campaign: Campaign): void {
   // Paused can end; the other reasons are final.
@@ -147,9 +149,8 @@ export function participantPageRoutes(services: AppServices): Router {
 
   routes.get('/interview/:token', limited('token'), async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
     try {
-      const db = em();
-      const invite = await findInviteByToken(db, req.params.token);
-      if (!invite) {
+      const outcome = await openInvitePage(em(), req.params.token);
+      if (outcome.kind === 'not_found') {
         sendPage(res, 404, {
           title: 'Invitation not found',
           heading: 'This interview link is not valid',
@@ -157,24 +158,24 @@ export function participantPageRoutes(services: AppServices): Router {
         });
         return;
       }
-      const { campaign, organization } = invite;
-      const status = effectiveInviteStatus(invite);
-      // A visitor who arrived before the share link filled up or closed cannot start any more.
-      const linkClosed = status === 'pending' && invite.shareLink ? await shareLinkClosedReason(db, invite.shareLink.id, campaign) : null;
-      const page = (httpStatus: number, paragraphs: string[]) =>
-        sendPage(res, httpStatus, { title: campaign.name, heading: campaign.name, paragraphs, organization });
-      if (status === 'cancelled') page(410, ['This invitation was withdrawn by its sender.']);
-      else if (status === 'expired') page(410, ['This invitation has expired. Ask the sender for a new one if you would still like to take part.']);
-      else if (status === 'completed') page(410, ['You have already completed this interview. Thank you!']);
-      else if (campaign.status !== 'active') campaignClosedPage(res, campaign.status === 'paused' ? 'paused' : 'closed', organization, campaign);
-      else if (linkClosed) campaignClosedPage(res, linkClosed, organization, campaign);
-      else {
-        page(200, [
+      const { campaign, organization } = outcome;
+      if (outcome.kind === 'closed') {
+        const message = INVITE_CLOSED_MESSAGES[outcome.reason];
+        // Paused can end; the other reasons are final.
+        sendPage(res, outcome.reason === 'paused' ? 409 : 410, { title: campaign.name, heading: campaign.name, paragraphs: [message], organization });
+        return;
+      }
+      const { invite } = outcome;
+      sendPage(res, 200, {
+        title: campaign.name,
+        heading: campaign.name,
+        organization,
+        paragraphs: [
           invite.name ? `Hello ${invite.name}, ${organization.name} invites you to an interview.` : `${organization.name} invites you to an interview.`,
           `This link is personal: please do not share it. It is valid until ${formatExpiry(invite.expiresAt)}.`,
-          status === 'started' ? 'Your interview has started; it continues on this page.' : 'Your interview takes place on this page.',
-        ]);
-      }
+          outcome.started ? 'Your interview has started; it continues on this page.' : 'Your interview takes place on this page.',
+        ],
+      });
     } catch (error) {
       next(error);
     }
@@ -203,11 +204,4 @@ export function participantPageRoutes(services: AppServices): Router {
   });
 
   return routes;
-}
-
-async function shareLinkClosedReason(em: EntityManager, shareLinkId: string, campaign: Campaign): Promise<'full' | 'expired' | 'closed' | null> {
-  const link = await em.findOneOrFail(ShareLink, shareLinkId);
-  const respondents = (await countRespondents(em, [link.id])).get(link.id)!;
-  const status = shareLinkStatus(link, campaign, respondents);
-  return status === 'active' ? null : status;
 }

@@ -6,8 +6,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * JSON Merge Patch (RFC 7386), the rule for every settings-like object in updates: keys merge,
  * nested objects merge recursively, `null` removes a key, arrays and scalars replace.
  */
-export function applyMergePatch<T extends Record<string, unknown>>(current: T, patch: Record<string, unknown>): T {
-  const merged: Record<string, unknown> = { ...current };
+export function applyMergePatch<T extends object>(current: T, patch: object): T {
+  const merged: Record<string, unknown> = { ...(current as Record<string, unknown>) };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else if (value === undefined) continue;

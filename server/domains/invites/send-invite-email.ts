@@ -58,14 +58,14 @@ export async function sendInviteEmail(
       campaignName: invite.campaign.name,
       organizationName: organization.name,
       logoUrl: organization.logo ?? null,
-      brandColor: typeof organization.settings.brandColor === 'string' ? organization.settings.brandColor : null,
+      brandColor: organization.settings.brandColor ?? null,
       inviteUrl: services.links.inviteUrl(organization, token),
       expiresAt: invite.expiresAt,
     });
     const host = new URL(services.links.originFor(organization)).hostname;
     await services.mailer.send({
       to: { address: invite.email, name: invite.name ?? null },
-      replyTo: typeof organization.settings.replyToEmail === 'string' ? organization.settings.replyToEmail : null,
+      replyTo: organization.settings.replyToEmail ?? null,
       subject: rendered.subject,
       html: rendered.html,
       text: rendered.text,

@@ -2,19 +2,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, Invite, ShareLink } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
-import { hashInviteToken, isWellFormedInviteToken } from '../../lib/invite-tokens.js';
-import { countRespondents, shareLinkStatus } from '../share-links/serialize.js';
+import { assessShareLink } from '../share-links/share-link-status.js';
 import { assertInviteModifiable } from './load-invite.js';
-
-/** The invite a participant token belongs to, or null (malformed, unknown). Cancelled invites are returned: callers decide. */
-export async function findInviteByToken(em: EntityManager, token: string, options: { lockMode?: LockMode } = {}): Promise<Invite | null> {
-  if (!isWellFormedInviteToken(token)) return null;
-  return em.findOne(
-    Invite,
-    { tokenHash: hashInviteToken(token) },
-    { populate: ['campaign', 'organization'], ...(options.lockMode ? { lockMode: options.lockMode, refresh: true } : {}) },
-  );
-}
 
 /**
  * The first interview start on an invite: pending → started. Called by the session start with the
@@ -43,8 +32,7 @@ export async function startInvite(tx: EntityManager, inviteId: string): Promise<
   }
   if (invite.shareLink) {
     const link = await tx.findOneOrFail(ShareLink, invite.shareLink.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const respondents = (await countRespondents(tx, [link.id])).get(link.id)!;
-    const status = shareLinkStatus(link, campaign, respondents);
+    const { status } = await assessShareLink(tx, link, campaign);
     if (status !== 'active') {
       throw new AppError('SHARE_LINK_CLOSED', `The share link is ${status}; no more interviews can start through it.`, {
         shareLinkId: link.id,

@@ -1,6 +1,6 @@
 import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TOrganization, TOrganizationSettings } from '../../../shared/schemas/organization.js';
+import type { TOrganization } from '../../../shared/schemas/organization.js';
 import { Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 
@@ -11,7 +11,7 @@ export function toOrganizationDto(organization: Organization): TOrganization {
     logo: organization.logo ?? null,
     domain: organization.domain ?? null,
     plan: organization.plan,
-    settings: organization.settings as TOrganizationSettings,
+    settings: organization.settings,
     createdAt: organization.createdAt.toISOString(),
     updatedAt: organization.updatedAt.toISOString(),
   };

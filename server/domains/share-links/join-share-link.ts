@@ -4,7 +4,7 @@ import type { TShareLinkStatus } from '../../../shared/schemas/share-links.js';
 import { Campaign, type Organization, ShareLink } from '../../entities/index.js';
 import { type InviteServices, insertInvites } from '../invites/create-invite.js';
 import { resolveInviteExpiry } from '../invites/invite-options.js';
-import { countRespondents, shareLinkStatus } from './serialize.js';
+import { assessShareLink } from './share-link-status.js';
 
 export type JoinOutcome =
   | { kind: 'joined'; inviteUrl: string; organization: Organization; campaign: Campaign }
@@ -26,8 +26,7 @@ export async function joinShareLink(em: EntityManager, services: InviteServices,
     // Shared lock: a pause or archive committing meanwhile waits for this invite, or this waits for it.
     const campaign = await tx.findOneOrFail(Campaign, link.campaign.id, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
     const organization = link.organization;
-    const respondents = (await countRespondents(tx, [link.id])).get(link.id)!;
-    const status = shareLinkStatus(link, campaign, respondents);
+    const { status } = await assessShareLink(tx, link, campaign);
     if (status !== 'active') return { kind: 'unavailable', reason: status, organization, campaign };
     if (campaign.status === 'paused') return { kind: 'unavailable', reason: 'paused', organization, campaign };
     if (options.preview) return { kind: 'open' };

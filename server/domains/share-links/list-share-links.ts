@@ -6,7 +6,8 @@ import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
 import { pageOf } from '../pagination.js';
-import { countRespondents, toShareLinkDto } from './serialize.js';
+import { toShareLinkDto } from './serialize.js';
+import { countRespondents } from './share-link-status.js';
 
 export async function listShareLinks(
   em: EntityManager,

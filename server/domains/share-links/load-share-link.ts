@@ -4,7 +4,8 @@ import { ShareLink } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
-import { countRespondents, toShareLinkDto } from './serialize.js';
+import { toShareLinkDto } from './serialize.js';
+import { countRespondents } from './share-link-status.js';
 
 export async function loadShareLink(em: EntityManager, organizationId: string, shareLinkId: string): Promise<ShareLink> {
   const link = await em.findOne(ShareLink, { id: shareLinkId, organization: organizationId }, { populate: ['campaign'] });

@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
+import { assessShareLink } from '../share-links/share-link-status.js';
+import { findInviteByToken } from './find-invite-by-token.js';
+import { effectiveInviteStatus } from './serialize.js';
+
+/** Why an invite page cannot offer the interview; `paused` may end, the others are final. */
+export type InvitePageClosedReason = 'cancelled' | 'expired' | 'completed' | 'paused' | 'closed' | 'full' | 'link_expired';
+
+export type InvitePageOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'closed'; reason: InvitePageClosedReason; campaign: Campaign; organization: Organization }
+  /** The interview can be taken (`started`: it was begun before and continues). */
+  | { kind: 'open'; invite: Invite; campaign: Campaign; organization: Organization; started: boolean };
+
+/**
+ * What a participant opening `/interview/{token}` may do: nothing (unknown or malformed token),
+ * read why the interview is closed, or take it. A visitor who arrived through a share link
+ * before it filled up or closed cannot start any more.
+ */
+export async function openInvitePage(em: EntityManager, token: string): Promise<InvitePageOutcome> {
+  const invite = await findInviteByToken(em, token);
+  if (!invite) return { kind: 'not_found' };
+  const { campaign, organization } = invite;
+  const closed = (reason: InvitePageClosedReason): InvitePageOutcome => ({ kind: 'closed', reason, campaign, organization });
+  const status = effectiveInviteStatus(invite);
+  if (status === 'cancelled' || status === 'expired' || status === 'completed') return closed(status);
+  if (campaign.status !== 'active') return closed(campaign.status === 'paused' ? 'paused' : 'closed');
+  if (status === 'pending' && invite.shareLink) {
+    const link = await em.findOneOrFail(ShareLink, invite.shareLink.id);
+    const { status: linkStatus } = await assessShareLink(em, link, campaign);
+    if (linkStatus !== 'active') return closed(linkStatus === 'expired' ? 'link_expired' : linkStatus);
+  }
+  return { kind: 'open', invite, campaign, organization, started: status === 'started' };
+}
