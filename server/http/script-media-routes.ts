@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -10,7 +9,9 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../../shared/error-codes.js';
 import { ZScriptMedia } from '../../shared/schemas/scripts.js';
 import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js';
-import { ACCEPTED_MEDIA_DESCRIPTION, findScriptMediaForDownload, uploadScriptMedia } from '../domains/scripts/media.js';
+import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
+import { ACCEPTED_MEDIA_DESCRIPTION, uploadScriptMedia } from '../domains/scripts/upload-script-media.js';
+import { sha256OfFile } from '../lib/sha256-file.js';
 import { AppError } from '../errors.js';
 import { describeError } from './error-envelope.js';
 import type { IdempotencyClaim } from '../platform/idempotency-store.js';
@@ -19,12 +20,6 @@ import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import { FileNotFoundError } from '../storage/file-storage.js';
-
-async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 function multerErrorToAppError(error: multer.MulterError, maxBytes: number): AppError {
   if (error.code === 'LIMIT_FILE_SIZE') {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ZExpiresIn } from '../durations.js';
-import { ZLanguageTag, ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
+import { ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
 import { ZFutureDateTime } from './invites.js';
-import { ZQuestionsInput } from './scripts.js';
 
 /**
  * `active` accepts visitors. `full`: maxRespondents participants have started. `expired`:
@@ -32,40 +31,17 @@ export type TShareLink = z.infer<typeof ZShareLink>;
 
 const ZMaxRespondents = z.number().int().min(1).max(MAX_RESPONDENTS_LIMIT);
 
-const shareLinkOptions = {
+/** The options of a new share link: also what quickstart's `distribution` takes. */
+export const ZShareLinkOptions = {
   maxRespondents: ZMaxRespondents.nullish(),
   expiresIn: ZExpiresIn.optional().meta({ description: 'Relative expiry of the link; unset: the link does not expire.' }),
   expiresAt: ZFutureDateTime.optional().meta({ description: 'Absolute expiry of the link; wins over expiresIn.' }),
 };
 
-export const ZCreateShareLinkInput = z.strictObject({ campaignId: ZPathId, ...shareLinkOptions });
+export const ZCreateShareLinkInput = z.strictObject({ campaignId: ZPathId, ...ZShareLinkOptions });
 export type TShareLinkOptions = Omit<z.infer<typeof ZCreateShareLinkInput>, 'campaignId'>;
 
 export const ZListShareLinksInput = z.strictObject({ campaignId: ZPathId, ...ZPaginationQuery });
 export type TListShareLinksInput = z.infer<typeof ZListShareLinksInput>;
 export const ZShareLinkPage = ZPage(ZShareLink);
 export const ZShareLinkIdInput = z.strictObject({ shareLinkId: ZPathId });
-
-/** Quickstart: one call from questions to a link participants can open. */
-export const ZQuickstartInput = z.strictObject({
-  title: ZName,
-  locale: ZLanguageTag.optional().meta({ description: 'Interview language, e.g. en or pt-BR.' }),
-  questions: ZQuestionsInput,
-  distribution: z
-    .strictObject({
-      mode: z.enum(['share_link']).meta({ description: 'How participants arrive; `share_link` is the mode supported.' }),
-      ...shareLinkOptions,
-    })
-    .default({ mode: 'share_link' }),
-});
-export type TQuickstartInput = z.infer<typeof ZQuickstartInput>;
-
-export const ZQuickstartResult = z
-  .object({
-    share_link: ZShareLink,
-    scriptId: z.string(),
-    campaignId: z.string(),
-    shareLinkId: z.string(),
-  })
-  .meta({ id: 'QuickstartResult' });
-export type TQuickstartResult = z.infer<typeof ZQuickstartResult>;

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TCampaignStatus } from '../../../shared/schemas/campaigns.js';
 import type { Campaign } from '../../entities/index.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
-import { toCampaignDtoWithStats } from './serialize.js';
+import { toCampaignDtoWithStats } from './campaign-stats.js';
 
 async function transition(
   em: EntityManager,

@@ -1,13 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TCreateCampaignInput } from '../../../shared/schemas/campaigns.js';
 import { Campaign } from '../../entities/index.js';
+import type { EmailTemplates } from '../../email/templates.js';
 import { newId } from '../../lib/ids.js';
+import { assertKnownEmailTemplate } from '../invites/invite-options.js';
 import { loadProjectForAssignment } from '../projects/load-project.js';
 import { toCampaignDto } from './serialize.js';
 import { loadUsableScript } from './usable-script.js';
 
 /** A new campaign is active, on a script with a published version; its stats are all zero. */
-export async function createCampaign(em: EntityManager, organizationId: string, input: TCreateCampaignInput): Promise<TCampaign> {
+export async function createCampaign(
+  em: EntityManager,
+  templates: EmailTemplates,
+  organizationId: string,
+  input: TCreateCampaignInput,
+): Promise<TCampaign> {
+  assertKnownEmailTemplate(templates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
   return em.transactional(async (tx) => {
     // Lock order: project, then script (see updateCampaign).
     const project = input.projectId ? await loadProjectForAssignment(tx, organizationId, input.projectId) : null;

@@ -4,7 +4,7 @@ import type { TCampaign, TListCampaignsInput } from '../../../shared/schemas/cam
 import type { Page } from '../../../shared/schemas/common.js';
 import { Campaign } from '../../entities/index.js';
 import { containsPattern, pageOf } from '../pagination.js';
-import { toCampaignDtos } from './serialize.js';
+import { toCampaignDtos } from './campaign-stats.js';
 
 export async function listCampaigns(em: EntityManager, organizationId: string, input: TListCampaignsInput): Promise<Page<TCampaign>> {
   const where: FilterQuery<Campaign> = {

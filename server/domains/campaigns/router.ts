@@ -8,7 +8,6 @@ import {
   ZUpdateCampaignInput,
 } from '../../../shared/schemas/campaigns.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
-import { assertKnownEmailTemplate } from '../invites/invite-options.js';
 import { archiveCampaign, pauseCampaign, resumeCampaign } from './change-campaign-status.js';
 import { createCampaign } from './create-campaign.js';
 import { deleteCampaign } from './delete-campaign.js';
@@ -28,10 +27,7 @@ export const campaignsRouter = router({
     })
     .input(ZCreateCampaignInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => {
-      assertKnownEmailTemplate(ctx.services.emailTemplates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
-      return createCampaign(ctx.em, ctx.auth.organizationId, input);
-    }),
+    .mutation(({ ctx, input }) => createCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input)),
 
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/campaigns', tags, summary: 'List campaigns' }, permission: 'campaigns:read' })
@@ -53,10 +49,7 @@ export const campaignsRouter = router({
     })
     .input(ZUpdateCampaignInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => {
-      assertKnownEmailTemplate(ctx.services.emailTemplates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
-      return updateCampaign(ctx.em, ctx.auth.organizationId, input);
-    }),
+    .mutation(({ ctx, input }) => updateCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input)),
 
   pause: apiProcedure
     .meta({

@@ -2,11 +2,13 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TUpdateCampaignInput } from '../../../shared/schemas/campaigns.js';
 import { METADATA_LIMITS, ZMetadata } from '../../../shared/schemas/common.js';
+import type { EmailTemplates } from '../../email/templates.js';
 import { validationError } from '../../errors.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
+import { assertKnownEmailTemplate } from '../invites/invite-options.js';
 import { loadProjectForAssignment } from '../projects/load-project.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
-import { toCampaignDtoWithStats } from './serialize.js';
+import { toCampaignDtoWithStats } from './campaign-stats.js';
 import { loadUsableScript } from './usable-script.js';
 
 /**
@@ -16,7 +18,13 @@ import { loadUsableScript } from './usable-script.js';
  * Rows are locked in the service-wide order project, script, campaign (deleteProject locks the
  * project and then its campaigns), so concurrent updates and deletes never deadlock.
  */
-export async function updateCampaign(em: EntityManager, organizationId: string, input: TUpdateCampaignInput): Promise<TCampaign> {
+export async function updateCampaign(
+  em: EntityManager,
+  templates: EmailTemplates,
+  organizationId: string,
+  input: TUpdateCampaignInput,
+): Promise<TCampaign> {
+  assertKnownEmailTemplate(templates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
   return em.transactional(async (tx) => {
     const current = await loadCampaign(tx, organizationId, input.campaignId);
     const project =

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { assertCampaignAcceptsInvites, resolveEmailTemplate } from './invite-options.js';
-import type { InviteServices } from './create-invite.js';
+import type { InviteServices } from './insert-invites.js';
 import { inviteEmailJob } from './invite-email-job.js';
 import { assertInviteModifiable, loadInvite } from './load-invite.js';
 import { toInviteDto } from './serialize.js';

@@ -9,7 +9,8 @@ import {
 } from '../../../shared/schemas/invites.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { cancelInvite } from './cancel-invite.js';
-import { bulkCreateInvites, createInvite } from './create-invite.js';
+import { bulkCreateInvites } from './bulk-create-invites.js';
+import { createInvite } from './create-invite.js';
 import { getInvite } from './get-invite.js';
 import { listInvites } from './list-invites.js';
 import { resendInvite } from './resend-invite.js';

@@ -3,7 +3,7 @@ import type { Page } from '../../../shared/schemas/common.js';
 import type { TListProjectsInput, TProject } from '../../../shared/schemas/projects.js';
 import { Project } from '../../entities/index.js';
 import { containsPattern, pageOf } from '../pagination.js';
-import { toProjectDtos } from './serialize.js';
+import { toProjectDtos } from './campaign-counts.js';
 
 export async function listProjects(em: EntityManager, organizationId: string, input: TListProjectsInput): Promise<Page<TProject>> {
   const where = {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TProject, TUpdateProjectInput } from '../../../shared/schemas/projects.js';
 import { loadProject } from './load-project.js';
-import { toProjectDtos } from './serialize.js';
+import { toProjectDtos } from './campaign-counts.js';
 
 export async function updateProject(em: EntityManager, organizationId: string, input: TUpdateProjectInput): Promise<TProject> {
   const project = await loadProject(em, organizationId, input.projectId);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TQuickstartInput, TQuickstartResult } from '../../../shared/schemas/share-links.js';
-import type { PublicLinks } from '../../lib/public-links.js';
+import type { TQuickstartInput, TQuickstartResult } from '../../../shared/schemas/quickstart.js';
+import type { AppServices } from '../../services.js';
 import { createCampaign } from '../campaigns/create-campaign.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
@@ -22,7 +22,12 @@ function defaultSystemPrompt(title: string): string {
  * From questions to a link participants can open, in one transaction: a published script, an
  * active campaign on it and a share link. Nothing is left behind when any step fails.
  */
-export async function quickstart(em: EntityManager, links: PublicLinks, organizationId: string, input: TQuickstartInput): Promise<TQuickstartResult> {
+export async function quickstart(
+  em: EntityManager,
+  services: Pick<AppServices, 'links' | 'emailTemplates'>,
+  organizationId: string,
+  input: TQuickstartInput,
+): Promise<TQuickstartResult> {
   return em.transactional(async (tx) => {
     const settings = input.locale ? { language: input.locale } : undefined;
     const script = await createScript(tx, organizationId, {
@@ -32,12 +37,12 @@ export async function quickstart(em: EntityManager, links: PublicLinks, organiza
       settings,
     });
     await publishScript(tx, organizationId, script.id);
-    const campaignDto = await createCampaign(tx, organizationId, { name: input.title, scriptId: script.id, settings });
+    const campaignDto = await createCampaign(tx, services.emailTemplates, organizationId, { name: input.title, scriptId: script.id, settings });
     const campaign = await loadCampaign(tx, organizationId, campaignDto.id);
     const { mode: _mode, ...linkOptions } = input.distribution;
     const link = await insertShareLink(tx, campaign, linkOptions);
     return {
-      share_link: toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), links),
+      share_link: toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), services.links),
       scriptId: script.id,
       campaignId: campaign.id,
       shareLinkId: link.id,

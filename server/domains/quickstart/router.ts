@@ -1,4 +1,4 @@
-import { ZQuickstartInput, ZQuickstartResult } from '../../../shared/schemas/share-links.js';
+import { ZQuickstartInput, ZQuickstartResult } from '../../../shared/schemas/quickstart.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { quickstart } from './quickstart.js';
 
@@ -17,5 +17,5 @@ export const quickstartRouter = router({
     })
     .input(ZQuickstartInput)
     .output(ZQuickstartResult)
-    .mutation(({ ctx, input }) => quickstart(ctx.em, ctx.services.links, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => quickstart(ctx.em, ctx.services, ctx.auth.organizationId, input)),
 });

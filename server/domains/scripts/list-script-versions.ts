@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TScriptVersion } from '../../../shared/schemas/scripts.js';
 import { ScriptVersion } from '../../entities/index.js';
-import { notFound } from '../../errors.js';
 import { pageOf } from '../pagination.js';
 import { loadScript } from './load-script.js';
 import { toScriptVersionDto } from './serialize.js';
@@ -25,15 +24,4 @@ export async function listScriptVersions(
     input.limit,
     input.offset,
   );
-}
-
-export async function getScriptVersion(
-  em: EntityManager,
-  organizationId: string,
-  input: { scriptId: string; version: number },
-): Promise<TScriptVersion> {
-  const script = await loadScript(em, organizationId, input.scriptId);
-  const version = await em.findOne(ScriptVersion, { script: script.id, version: input.version });
-  if (!version) throw notFound('scriptVersion', `${script.id} version ${input.version}`);
-  return toScriptVersionDto(script.id, version);
 }

@@ -2,9 +2,9 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListScriptsInput, TScript } from '../../../shared/schemas/scripts.js';
-import { Script } from '../../entities/index.js';
+import { Script, ScriptVersion } from '../../entities/index.js';
 import { containsPattern, pageOf } from '../pagination.js';
-import { toScriptDtos } from './serialize.js';
+import { toScriptDto } from './serialize.js';
 
 export async function listScripts(em: EntityManager, organizationId: string, input: TListScriptsInput): Promise<Page<TScript>> {
   const where: FilterQuery<Script> = {
@@ -22,4 +22,20 @@ export async function listScripts(em: EntityManager, organizationId: string, inp
     disableIdentityMap: true,
   });
   return pageOf(await toScriptDtos(em, scripts), total, input.limit, input.offset);
+}
+
+/** The newest version of each script, in one query. */
+async function loadLatestVersions(em: EntityManager, scripts: Script[]): Promise<Map<string, ScriptVersion>> {
+  if (scripts.length === 0) return new Map();
+  const versions = await em.find(
+    ScriptVersion,
+    { $or: scripts.map((script) => ({ script: script.id, version: script.latestVersion })) },
+    { disableIdentityMap: true },
+  );
+  return new Map(versions.map((version) => [version.script.id, version]));
+}
+
+async function toScriptDtos(em: EntityManager, scripts: Script[]): Promise<TScript[]> {
+  const latest = await loadLatestVersions(em, scripts);
+  return scripts.map((script) => toScriptDto(script, latest.get(script.id)!));
 }

@@ -25,9 +25,11 @@ import { deleteScript } from './delete-script.js';
 import { exportScript } from './export-script.js';
 import { getScript } from './get-script.js';
 import { importScript } from './import-script.js';
-import { getScriptVersion, listScriptVersions } from './list-script-versions.js';
+import { getScriptVersion } from './get-script-version.js';
+import { listScriptVersions } from './list-script-versions.js';
 import { listScripts } from './list-scripts.js';
-import { deleteScriptMedia, listScriptMedia } from './media.js';
+import { deleteScriptMedia } from './delete-script-media.js';
+import { listScriptMedia } from './list-script-media.js';
 import { publishScript } from './publish-script.js';
 import { updateScript } from './update-script.js';
 

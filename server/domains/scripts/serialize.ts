@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TScript, TScriptVersion } from '../../../shared/schemas/scripts.js';
-import { type Script, ScriptVersion } from '../../entities/index.js';
+import type { Script, ScriptVersion } from '../../entities/index.js';
 
 export function toScriptDto(script: Script, latest: ScriptVersion): TScript {
   return {
@@ -32,20 +31,4 @@ export function toScriptVersionDto(scriptId: string, version: ScriptVersion): TS
     createdAt: version.createdAt.toISOString(),
     publishedAt: version.publishedAt?.toISOString() ?? null,
   };
-}
-
-/** The newest version of each script, in one query. */
-export async function loadLatestVersions(em: EntityManager, scripts: Script[]): Promise<Map<string, ScriptVersion>> {
-  if (scripts.length === 0) return new Map();
-  const versions = await em.find(
-    ScriptVersion,
-    { $or: scripts.map((script) => ({ script: script.id, version: script.latestVersion })) },
-    { disableIdentityMap: true },
-  );
-  return new Map(versions.map((version) => [version.script.id, version]));
-}
-
-export async function toScriptDtos(em: EntityManager, scripts: Script[]): Promise<TScript[]> {
-  const latest = await loadLatestVersions(em, scripts);
-  return scripts.map((script) => toScriptDto(script, latest.get(script.id)!));
 }

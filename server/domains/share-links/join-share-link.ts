@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TShareLinkStatus } from '../../../shared/schemas/share-links.js';
 import { Campaign, type Organization, ShareLink } from '../../entities/index.js';
-import { type InviteServices, insertInvites } from '../invites/create-invite.js';
+import { type InviteServices, insertInvites } from '../invites/insert-invites.js';
 import { resolveInviteExpiry } from '../invites/invite-options.js';
 import { assessShareLink } from './share-link-status.js';
 

@@ -1,21 +1,17 @@
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fileTypeFromFile } from 'file-type';
-import type { Page } from '../../../shared/schemas/common.js';
 import type { TScriptMedia } from '../../../shared/schemas/scripts.js';
 import { ScriptMedia } from '../../entities/index.js';
-import { AppError, notFound, validationError } from '../../errors.js';
+import { AppError, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import { pageOf } from '../pagination.js';
 import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
-
-/** Signed media links stay valid this long, like the dashboard's audio links. */
-export const MEDIA_LINK_TTL_SECONDS = 3600;
+import { toScriptMediaDto } from './script-media-dto.js';
 
 /** Accepted formats, recognised from the file's content (the client's Content-Type is not trusted). */
 const ACCEPTED_MEDIA: Record<string, { kind: 'image' | 'audio'; contentType: string }> = {
@@ -57,29 +53,6 @@ function sanitizeFilename(name: string): string {
   return cleaned || 'file';
 }
 
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-export async function toScriptMediaDto(media: ScriptMedia, signer: UrlSigner): Promise<TScriptMedia> {
-  const link = await signer.signFileLink({ fileId: media.id, purpose: 'script_media' }, MEDIA_LINK_TTL_SECONDS);
-  return {
-    id: media.id,
-    scriptId: media.script.id,
-    questionId: media.questionId ?? null,
-    kind: media.kind,
-    contentType: media.contentType,
-    filename: media.filename,
-    size: media.sizeBytes,
-    sha256: media.sha256,
-    url: link.url,
-    urlExpiresAt: link.expiresAt.toISOString(),
-    createdAt: media.createdAt.toISOString(),
-  };
-}
-
 /**
  * Stores an image or audio file for a script (optionally for one of its questions). The type is
  * recognised from the bytes and the size checked against its kind's limit before anything is
@@ -119,7 +92,7 @@ export async function uploadScriptMedia(
           throw validationError([{ path: 'questionId', message: 'is not a question of the newest script version' }]);
         }
       }
-      const sha256 = await sha256Of(input.uploadedFile);
+      const sha256 = await sha256OfFile(input.uploadedFile);
       await deps.storage.put(storageKey, createReadStream(input.uploadedFile));
       stored = true;
       const media = tx.create(ScriptMedia, {
@@ -141,38 +114,4 @@ export async function uploadScriptMedia(
     if (stored) await deps.storage.delete(storageKey);
     throw error;
   }
-}
-
-export async function listScriptMedia(
-  em: EntityManager,
-  signer: UrlSigner,
-  organizationId: string,
-  input: { scriptId: string; limit: number; offset: number },
-): Promise<Page<TScriptMedia>> {
-  const script = await loadScript(em, organizationId, input.scriptId);
-  const [media, total] = await em.findAndCount(
-    ScriptMedia,
-    { script: script.id },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: input.offset, disableIdentityMap: true },
-  );
-  return pageOf(await Promise.all(media.map((item) => toScriptMediaDto(item, signer))), total, input.limit, input.offset);
-}
-
-/** Removes the record, then the stored bytes (a leftover file is harmless; a dangling record is not). */
-export async function deleteScriptMedia(
-  em: EntityManager,
-  storage: FileStorage,
-  organizationId: string,
-  input: { scriptId: string; mediaId: string },
-): Promise<void> {
-  const script = await loadScript(em, organizationId, input.scriptId);
-  const media = await em.findOne(ScriptMedia, { id: input.mediaId, script: script.id, organization: organizationId });
-  if (!media) throw notFound('media', input.mediaId);
-  await em.remove(media).flush();
-  await storage.delete(media.storageKey);
-}
-
-/** For the signed-link download route: the record behind a verified token. */
-export async function findScriptMediaForDownload(em: EntityManager, mediaId: string): Promise<ScriptMedia | null> {
-  return em.findOne(ScriptMedia, { id: mediaId, script: { deletedAt: null } });
 }

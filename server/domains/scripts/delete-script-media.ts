@@ -1,0 +1,19 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ScriptMedia } from '../../entities/index.js';
+import { notFound } from '../../errors.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import { loadScript } from './load-script.js';
+
+/** Removes the record, then the stored bytes (a leftover file is harmless; a dangling record is not). */
+export async function deleteScriptMedia(
+  em: EntityManager,
+  storage: FileStorage,
+  organizationId: string,
+  input: { scriptId: string; mediaId: string },
+): Promise<void> {
+  const script = await loadScript(em, organizationId, input.scriptId);
+  const media = await em.findOne(ScriptMedia, { id: input.mediaId, script: script.id, organization: organizationId });
+  if (!media) throw notFound('media', input.mediaId);
+  await em.remove(media).flush();
+  await storage.delete(media.storageKey);
+}
