@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { makeWorkerUtils, runTaskListOnce, type WorkerUtils } from 'graphile-worker';
+import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import pg from 'pg';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +7,8 @@ import type { AppError } from '../server/errors.js';
 import { ResponseSealer } from '../server/lib/response-sealer.js';
 import { requestFingerprint } from '../server/http/idempotency.js';
 import { claimIdempotencyKey } from '../server/platform/idempotency-store.js';
-import { createTaskList } from '../worker/worker.js';
 import { type Api, apiAs, createCampaign, createScript, uniqueName } from './helpers/factories.js';
+import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /** A real 1×1 PNG. */
@@ -340,15 +340,7 @@ describe('Idempotency-Key expiry', () => {
     await postWithKey('/v1/projects', { name: uniqueName('Project') }, kept).expect(201);
     await t.em().execute(`update idempotency_keys set expires_at = now() - interval '1 second' where key = ?`, [key]);
     await utils.addJob('maintenance__purge_idempotency_keys', {});
-    const pool = new pg.Pool({ connectionString: t.database.url });
-    const client = await pool.connect();
-    try {
-      const { maintenance__purge_idempotency_keys } = createTaskList(t.runtime.services);
-      await runTaskListOnce({}, { maintenance__purge_idempotency_keys: maintenance__purge_idempotency_keys! }, client);
-    } finally {
-      client.release();
-      await pool.end();
-    }
+    await runJobsOnce(t, { tasks: ['maintenance__purge_idempotency_keys'] });
     expect(await storedKey(key)).toBeUndefined();
     expect(await storedKey(kept)).toEqual({ status: 'completed', response_status: 201 });
   });

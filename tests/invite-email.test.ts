@@ -3,18 +3,15 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runTaskListOnce } from 'graphile-worker';
-import pg from 'pg';
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer, type SMTPServerError } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphileLogger } from '../server/db/migrate.js';
 import { EmailTemplates } from '../server/email/templates.js';
 import { Campaign, Invite } from '../server/entities/index.js';
 import type { AppServices } from '../server/services.js';
-import { createTaskList } from '../worker/worker.js';
 import { sendInviteEmail } from '../server/domains/invites/send-invite-email.js';
-import { type Api, apiAs, createCampaign, createPublishedScript, uniqueName } from './helpers/factories.js';
+import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, type InviteBody, uniqueName } from './helpers/factories.js';
+import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const EMAIL_FROM = '"Acme Research" <research@acme.test>';
@@ -45,22 +42,6 @@ function uniqueAddress(local: string): string {
 
 function deliveriesTo(address: string): Delivery[] {
   return delivered.filter((delivery) => delivery.envelope.to.includes(address));
-}
-
-/** Runs every job that is due now, once, as the worker process would. */
-async function runJobs(app: TestApp, services: AppServices = app.runtime.services): Promise<void> {
-  const pool = new pg.Pool({ connectionString: app.database.url, max: 1 });
-  const client = await pool.connect();
-  try {
-    await runTaskListOnce(
-      { connectionString: app.database.url, noHandleSignals: true, logger: graphileLogger(services.logger) },
-      createTaskList(services),
-      client,
-    );
-  } finally {
-    client.release();
-    await pool.end();
-  }
 }
 
 interface JobRow {
@@ -98,19 +79,6 @@ async function makeEmailJobDue(app: TestApp, inviteId: string, attempts?: number
 async function storedEmailError(app: TestApp, inviteId: string): Promise<string | null> {
   const [row] = await app.em().execute<{ email_error: string | null }[]>(`select email_error from invites where id = ?`, [inviteId]);
   return row!.email_error;
-}
-
-interface CreatedInvite {
-  id: string;
-  token: string;
-  inviteUrl: string;
-  emailStatus: string;
-  emailTemplate: string | null;
-}
-
-async function createInvite(as: Api, campaignId: string, body: Record<string, unknown>): Promise<CreatedInvite> {
-  const response = await as.post(`/v1/campaigns/${campaignId}/invites`, body).expect(201);
-  return response.body as CreatedInvite;
 }
 
 async function namedCampaign(as: Api, overrides: Record<string, unknown> = {}) {
@@ -172,7 +140,7 @@ describe('delivering an invitation over SMTP', () => {
     expect(invite.emailStatus).toBe('queued');
     expect(invite.inviteUrl).toBe(`http://127.0.0.1:3000/interview/${invite.token}`);
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const [delivery, ...others] = deliveriesTo(address);
     expect(others).toEqual([]);
@@ -191,7 +159,7 @@ describe('delivering an invitation over SMTP', () => {
     const campaign = await namedCampaign(api);
     const address = uniqueAddress('grace');
     const invite = await createInvite(api, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const html = deliveriesTo(address)[0]!.email.html!;
     const link = /href="([^"]+\/interview\/[^"]+)"/.exec(html)![1]!;
@@ -207,7 +175,7 @@ describe('delivering an invitation over SMTP', () => {
     const campaign = await namedCampaign(api);
     const invite = await createInvite(api, campaign.id, { email: uniqueAddress('sent') });
     const before = Date.now();
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const response = await api.get(`/v1/invites/${invite.id}`).expect(200);
     expect(response.body.emailStatus).toBe('sent');
@@ -222,7 +190,7 @@ describe('delivering an invitation over SMTP', () => {
 
     const jobs = await emailJobs(t, invite.id);
     expect(jobs).toEqual([expect.objectContaining({ task_identifier: 'invite__send_email', attempts: 0, max_attempts: 5 })]);
-    await runJobs(t);
+    await runJobsOnce(t);
   });
 
   it('sendEmail false queues no job and delivers nothing', async () => {
@@ -232,7 +200,7 @@ describe('delivering an invitation over SMTP', () => {
     expect(invite.emailStatus).toBe('not_sent');
     expect(await emailJobs(t, invite.id)).toEqual([]);
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     const response = await api.get(`/v1/invites/${invite.id}`).expect(200);
@@ -245,11 +213,11 @@ describe('delivering an invitation over SMTP', () => {
     const response = await api
       .post(`/v1/campaigns/${campaign.id}/invites/bulk`, { invites: addresses.map((email, i) => ({ email, name: `Participant ${i + 1}` })) })
       .expect(201);
-    const invites = response.body.data as CreatedInvite[];
+    const invites = response.body.data as InviteBody[];
     expect(invites).toHaveLength(3);
     expect(new Set(invites.map((invite) => invite.token)).size).toBe(3);
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     invites.forEach((invite, i) => {
       const messages = deliveriesTo(addresses[i]!);
@@ -264,7 +232,7 @@ describe('delivering an invitation over SMTP', () => {
       }
     });
     const list = await api.get(`/v1/campaigns/${campaign.id}/invites`).expect(200);
-    expect(list.body.data.map((invite: CreatedInvite) => invite.emailStatus)).toEqual(['sent', 'sent', 'sent']);
+    expect(list.body.data.map((invite: InviteBody) => invite.emailStatus)).toEqual(['sent', 'sent', 'sent']);
   });
 });
 
@@ -275,7 +243,7 @@ describe('delivery failures', () => {
     rcptReplies.set(address, [451]);
     const invite = await createInvite(api, campaign.id, { email: address });
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     const response = await api.get(`/v1/invites/${invite.id}`).expect(200);
@@ -296,11 +264,11 @@ describe('delivery failures', () => {
     const address = uniqueAddress('later');
     rcptReplies.set(address, [451]);
     const invite = await createInvite(api, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
     expect(deliveriesTo(address)).toEqual([]);
 
     await makeEmailJobDue(t, invite.id);
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toHaveLength(1);
     expect(deliveriesTo(address)[0]!.email.text).toContain(invite.inviteUrl);
@@ -317,7 +285,7 @@ describe('delivery failures', () => {
     rcptReplies.set(address, [550, 550, 550, 550, 550]);
     const invite = await createInvite(api, campaign.id, { email: address });
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     const response = await api.get(`/v1/invites/${invite.id}`).expect(200);
@@ -334,7 +302,7 @@ describe('delivery failures', () => {
     const invite = await createInvite(api, campaign.id, { email: address });
     await makeEmailJobDue(t, invite.id, 4);
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     const response = await api.get(`/v1/invites/${invite.id}`).expect(200);
@@ -362,7 +330,7 @@ describe('an unreachable mail server', () => {
     const campaign = await namedCampaign(unreachableApi);
     const invite = await createInvite(unreachableApi, campaign.id, { email: uniqueAddress('refused') });
 
-    await runJobs(unreachable);
+    await runJobsOnce(unreachable);
 
     expect((await unreachableApi.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('queued');
     expect(await emailJobs(unreachable, invite.id)).toEqual([expect.objectContaining({ attempts: 1, in_future: true })]);
@@ -380,7 +348,7 @@ describe('cancel and resend', () => {
     const cancelled = await api.post(`/v1/invites/${invite.id}/cancel`).expect(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', emailStatus: 'not_sent' });
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     const response = await api.get(`/v1/invites/${invite.id}`).expect(200);
@@ -393,11 +361,11 @@ describe('cancel and resend', () => {
     const address = uniqueAddress('cancel-retry');
     rcptReplies.set(address, [451]);
     const invite = await createInvite(api, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
     await api.post(`/v1/invites/${invite.id}/cancel`).expect(200);
 
     await makeEmailJobDue(t, invite.id);
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body).toMatchObject({ status: 'cancelled', emailStatus: 'not_sent' });
@@ -410,7 +378,7 @@ describe('cancel and resend', () => {
     const invite = await createInvite(api, campaign.id, { email: address });
     await t.em().execute(`update invites set expires_at = now() - interval '1 minute' where id = ?`, [invite.id]);
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     expect(await emailJobs(t, invite.id)).toEqual([]);
@@ -426,7 +394,7 @@ describe('cancel and resend', () => {
     const invite = await createInvite(api, campaign.id, { email: address });
     await api.post(`/v1/campaigns/${campaign.id}/${action}`).expect(200);
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toEqual([]);
     expect(await emailJobs(t, invite.id)).toEqual([]);
@@ -463,7 +431,7 @@ describe('cancel and resend', () => {
     // The old request's failure did not overwrite the resend.
     expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('queued');
 
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toHaveLength(1);
     expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('sent');
@@ -495,13 +463,13 @@ describe('cancel and resend', () => {
     const campaign = await namedCampaign(api);
     const address = uniqueAddress('again');
     const invite = await createInvite(api, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
     expect(deliveriesTo(address)).toHaveLength(1);
 
     const resent = await api.post(`/v1/invites/${invite.id}/resend`).expect(200);
     expect(resent.body.emailStatus).toBe('queued');
     expect(await emailJobs(t, invite.id)).toEqual([expect.objectContaining({ task_identifier: 'invite__send_email', attempts: 0 })]);
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const messages = deliveriesTo(address);
     expect(messages).toHaveLength(2);
@@ -516,12 +484,12 @@ describe('cancel and resend', () => {
     const address = uniqueAddress('resend-retry');
     rcptReplies.set(address, [451]);
     const invite = await createInvite(api, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
     expect(await emailJobs(t, invite.id)).toEqual([expect.objectContaining({ attempts: 1, in_future: true })]);
 
     await api.post(`/v1/invites/${invite.id}/resend`).expect(200);
     expect(await emailJobs(t, invite.id)).toEqual([expect.objectContaining({ attempts: 0, in_future: false })]);
-    await runJobs(t);
+    await runJobsOnce(t);
 
     expect(deliveriesTo(address)).toHaveLength(1);
     expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('sent');
@@ -532,7 +500,7 @@ describe('cancel and resend', () => {
     const address = uniqueAddress('late');
     const invite = await createInvite(api, campaign.id, { email: address, sendEmail: false });
     await api.post(`/v1/invites/${invite.id}/resend`).expect(200);
-    await runJobs(t);
+    await runJobsOnce(t);
     expect(deliveriesTo(address)).toHaveLength(1);
     expect((await api.get(`/v1/invites/${invite.id}`).expect(200)).body.emailStatus).toBe('sent');
   });
@@ -544,7 +512,7 @@ describe('choosing the template', () => {
     const address = uniqueAddress('reminded');
     const invite = await createInvite(api, campaign.id, { email: address, emailTemplate: 'reminder' });
     expect(invite.emailTemplate).toBe('reminder');
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const { email } = deliveriesTo(address)[0]!;
     expect(email.subject).toBe(`Reminder: your interview for ${campaign.name}`);
@@ -557,7 +525,7 @@ describe('choosing the template', () => {
     const address = uniqueAddress('defaulted');
     const invite = await createInvite(api, campaign.id, { email: address });
     expect(invite.emailTemplate).toBe('reminder');
-    await runJobs(t);
+    await runJobsOnce(t);
     expect(deliveriesTo(address)[0]!.email.subject).toBe(`Reminder: your interview for ${campaign.name}`);
   });
 
@@ -565,7 +533,7 @@ describe('choosing the template', () => {
     const campaign = await namedCampaign(api, { inviteDefaults: { emailTemplate: 'reminder' } });
     const address = uniqueAddress('explicit');
     await createInvite(api, campaign.id, { email: address, emailTemplate: 'default' });
-    await runJobs(t);
+    await runJobsOnce(t);
     expect(deliveriesTo(address)[0]!.email.subject).toBe(`${ORGANIZATION_NAME} invites you to an interview: ${campaign.name}`);
   });
 
@@ -642,7 +610,7 @@ describe('a custom template from EMAIL_TEMPLATES_DIR', () => {
     const address = uniqueAddress('welcome');
     const invite = await createInvite(customApi, campaign.id, { email: address, name: 'Ada', emailTemplate: 'welcome' });
     expect(invite.emailTemplate).toBe('welcome');
-    await runJobs(custom);
+    await runJobsOnce(custom);
 
     const { email } = deliveriesTo(address)[0]!;
     expect(email.subject).toBe(`Welcome aboard: ${campaign.name} with Test organization`);
@@ -654,7 +622,7 @@ describe('a custom template from EMAIL_TEMPLATES_DIR', () => {
     const campaign = await namedCampaign(customApi, { inviteDefaults: { emailTemplate: 'welcome' } });
     const address = uniqueAddress('welcome-default');
     await createInvite(customApi, campaign.id, { email: address });
-    await runJobs(custom);
+    await runJobsOnce(custom);
     expect(deliveriesTo(address)[0]!.email.subject).toBe(`Welcome aboard: ${campaign.name} with Test organization`);
   });
 
@@ -666,7 +634,7 @@ describe('a custom template from EMAIL_TEMPLATES_DIR', () => {
     // A worker process started without EMAIL_TEMPLATES_DIR (or after the template was removed).
     const workerServices = { ...custom.runtime.services, emailTemplates: await EmailTemplates.load() };
 
-    await runJobs(custom, workerServices);
+    await runJobsOnce(custom, { services: workerServices });
 
     expect(deliveriesTo(address)).toEqual([]);
     const response = await customApi.get(`/v1/invites/${invite.id}`).expect(200);
@@ -677,7 +645,7 @@ describe('a custom template from EMAIL_TEMPLATES_DIR', () => {
     const campaign = await namedCampaign(customApi);
     const address = uniqueAddress('builtin');
     await createInvite(customApi, campaign.id, { email: address, emailTemplate: 'reminder' });
-    await runJobs(custom);
+    await runJobsOnce(custom);
     expect(deliveriesTo(address)[0]!.email.subject).toBe(`Reminder: your interview for ${campaign.name}`);
   });
 });
@@ -703,7 +671,7 @@ describe('organization branding in the email', () => {
     const campaign = await namedCampaign(branded);
     const address = uniqueAddress('branded');
     await createInvite(branded, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const { email } = deliveriesTo(address)[0]!;
     expect(email.subject).toBe(`Globex Studies invites you to an interview: ${campaign.name}`);
@@ -718,7 +686,7 @@ describe('organization branding in the email', () => {
     const campaign = await namedCampaign(branded);
     const address = uniqueAddress('reply');
     await createInvite(branded, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const { email } = deliveriesTo(address)[0]!;
     expect(email.replyTo).toEqual([{ name: '', address: 'team@globex.test' }]);
@@ -729,7 +697,7 @@ describe('organization branding in the email', () => {
     const campaign = await namedCampaign(api);
     const address = uniqueAddress('noreply');
     await createInvite(api, campaign.id, { email: address });
-    await runJobs(t);
+    await runJobsOnce(t);
     const { email } = deliveriesTo(address)[0]!;
     expect(email.replyTo).toBeUndefined();
     expect(email.headers.some((header) => header.key === 'reply-to')).toBe(false);
@@ -740,7 +708,7 @@ describe('organization branding in the email', () => {
     const address = uniqueAddress('domain');
     const invite = await createInvite(branded, campaign.id, { email: address });
     expect(invite.inviteUrl).toBe(`https://${domain}/interview/${invite.token}`);
-    await runJobs(t);
+    await runJobsOnce(t);
 
     const { email } = deliveriesTo(address)[0]!;
     expect(email.html).toContain(`href="https://${domain}/interview/${invite.token}"`);
@@ -764,7 +732,7 @@ describe('without SMTP_URL: the outbox', () => {
     const campaign = await namedCampaign(outboxApi);
     const address = uniqueAddress('outbox');
     const invite = await createInvite(outboxApi, campaign.id, { email: address, name: 'Ada' });
-    await runJobs(outbox);
+    await runJobsOnce(outbox);
 
     const directory = path.join(outbox.dataDir, 'outbox');
     const files = await readdir(directory);

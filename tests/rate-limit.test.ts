@@ -2,12 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { createApp } from '../server/http/app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-
-/** Waits for a fresh one-minute window when the current one is nearly over, so counts do not reset mid-test. */
-async function atStartOfWindow(): Promise<void> {
-  const secondsIntoMinute = (Date.now() / 1000) % 60;
-  if (secondsIntoMinute > 45) await new Promise((resolve) => setTimeout(resolve, (60 - secondsIntoMinute) * 1000 + 100));
-}
+import { atStartOfWindow } from './helpers/rate-limit-window.js';
 
 let t: TestApp;
 

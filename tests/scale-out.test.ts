@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, apiAs } from './helpers/factories.js';
 import { exitOf, freePort, startServer, waitFor } from './helpers/processes.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { atStartOfWindow } from './helpers/rate-limit-window.js';
 
 /**
  * Real API processes (`npm start --role=api`) on one database: what must be shared between
@@ -27,12 +28,6 @@ async function startApiProcess(): Promise<(typeof servers)[number]> {
   return entry;
 }
 
-/** Waits for a fresh one-minute window when the current one is nearly over, so counts do not reset mid-test. */
-async function atStartOfWindow(): Promise<void> {
-  const secondsIntoMinute = (Date.now() / 1000) % 60;
-  if (secondsIntoMinute > 40) await new Promise((resolve) => setTimeout(resolve, (60 - secondsIntoMinute) * 1000 + 100));
-}
-
 beforeAll(async () => {
   t = await startTestApp();
   await Promise.all([startApiProcess(), startApiProcess()]);
@@ -50,7 +45,7 @@ afterAll(async () => {
 
 describe('two API processes on one database', () => {
   it('hand out exactly the plan budget per key per minute between them', async () => {
-    await atStartOfWindow();
+    await atStartOfWindow(20);
     const tenant = await t.createTenant({ plan: 'free' });
     const [a, b] = servers;
     const responses = await Promise.all(

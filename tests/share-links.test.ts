@@ -4,34 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInviteByToken } from '../server/domains/invites/find-invite-by-token.js';
 import { startInvite } from '../server/domains/invites/start-invite.js';
 import type { AppError } from '../server/errors.js';
-import { type Api, apiAs, createCampaign } from './helpers/factories.js';
+import { type Api, apiAs, createCampaign, createShareLink, inviteRow, type ShareLinkBody } from './helpers/factories.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-
-interface ShareLinkBody {
-  id: string;
-  campaignId: string;
-  code: string;
-  url: string;
-  status: 'active' | 'full' | 'expired' | 'closed';
-  maxRespondents: number | null;
-  respondents: number;
-  expiresAt: string | null;
-  closedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface InviteRow {
-  id: string;
-  campaign_id: string;
-  share_link_id: string | null;
-  email: string | null;
-  name: string | null;
-  status: string;
-  email_status: string;
-  expires_at: Date;
-  started_at: string | null;
-}
+import { atStartOfWindow } from './helpers/rate-limit-window.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:3000';
 const DAY_MS = 86_400_000;
@@ -46,11 +21,6 @@ beforeAll(async () => {
   api = apiAs(t.http, await t.createTenant());
 });
 afterAll(() => t?.close());
-
-async function createShareLink(as: Api, campaignId: string, body: Record<string, unknown> = {}): Promise<ShareLinkBody> {
-  const response = await as.post(`/v1/campaigns/${campaignId}/share-links`, body).expect(201);
-  return response.body as ShareLinkBody;
-}
 
 async function campaignWithLink(body: Record<string, unknown> = {}, campaignOverrides: Record<string, unknown> = {}) {
   const campaign = await createCampaign(api, campaignOverrides);
@@ -71,11 +41,6 @@ async function inviteIdOf(redirect: supertest.Response): Promise<string> {
   const invite = await findInviteByToken(t.em(), tokenOf(redirect));
   expect(invite).not.toBeNull();
   return invite!.id;
-}
-
-async function inviteRow(inviteId: string): Promise<InviteRow> {
-  const [row] = await t.em().execute<(Omit<InviteRow, 'expires_at'> & { expires_at: string })[]>('select * from invites where id = ?', [inviteId]);
-  return { ...row!, expires_at: new Date(row!.expires_at) };
 }
 
 async function invitesOfLink(shareLinkId: string): Promise<number> {
@@ -297,7 +262,7 @@ describe('joining through /join/{code}', () => {
   it('the visit creates an anonymous pending invite on the link, with no email', async () => {
     const { campaign, link } = await campaignWithLink();
     const response = await visit(link).expect(303);
-    const row = await inviteRow(await inviteIdOf(response));
+    const row = await inviteRow(t, await inviteIdOf(response));
     expect(row).toMatchObject({
       campaign_id: campaign.id,
       share_link_id: link.id,
@@ -321,7 +286,7 @@ describe('joining through /join/{code}', () => {
   it('without a link expiry the invite expires by the default of 7 days', async () => {
     const { link } = await campaignWithLink();
     const before = Date.now();
-    const row = await inviteRow(await inviteIdOf(await visit(link).expect(303)));
+    const row = await inviteRow(t, await inviteIdOf(await visit(link).expect(303)));
     expect(row.expires_at.getTime()).toBeGreaterThanOrEqual(before + 7 * DAY_MS - 1000);
     expect(row.expires_at.getTime()).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS + 1000);
   });
@@ -329,14 +294,14 @@ describe('joining through /join/{code}', () => {
   it("the campaign's inviteDefaults.expiresIn bounds the invite when sooner than the link", async () => {
     const { link } = await campaignWithLink({ expiresIn: '30d' }, { inviteDefaults: { expiresIn: '2h' } });
     const before = Date.now();
-    const row = await inviteRow(await inviteIdOf(await visit(link).expect(303)));
+    const row = await inviteRow(t, await inviteIdOf(await visit(link).expect(303)));
     expect(row.expires_at.getTime()).toBeGreaterThanOrEqual(before + 2 * 3_600_000 - 1000);
     expect(row.expires_at.getTime()).toBeLessThanOrEqual(Date.now() + 2 * 3_600_000 + 1000);
   });
 
   it("a link expiring before the campaign default bounds the invite's expiry", async () => {
     const { link } = await campaignWithLink({ expiresIn: '1d' });
-    const row = await inviteRow(await inviteIdOf(await visit(link).expect(303)));
+    const row = await inviteRow(t, await inviteIdOf(await visit(link).expect(303)));
     expect(row.expires_at.getTime()).toBeLessThanOrEqual(Date.parse(link.expiresAt!));
     expect(row.expires_at.toISOString()).toBe(link.expiresAt);
   });
@@ -522,7 +487,7 @@ describe('the respondent cap', () => {
     const inviteId = await inviteIdOf(await visit(link).expect(303));
     const invite = await start(inviteId);
     expect(invite.status).toBe('started');
-    expect((await inviteRow(inviteId)).started_at).not.toBeNull();
+    expect((await inviteRow(t, inviteId)).started_at).not.toBeNull();
     expect((await api.get(`/v1/share-links/${link.id}`).expect(200)).body).toMatchObject({ respondents: 1, status: 'active' });
   });
 
@@ -568,7 +533,7 @@ describe('the respondent cap', () => {
     const error = await startError(second);
     expect(error.code).toBe('SHARE_LINK_CLOSED');
     expect(error.status).toBe(409);
-    expect((await inviteRow(second)).status).toBe('pending');
+    expect((await inviteRow(t, second)).status).toBe('pending');
   });
 
   it("the interview page of a visitor who has not started says the link is full once it filled (410)", async () => {
@@ -642,7 +607,7 @@ describe('the respondent cap', () => {
     const error = await startError(inviteId);
     expect(error.code).toBe('CAMPAIGN_NOT_ACTIVE');
     expect(error.details).toMatchObject({ campaignId: campaign.id, status: 'paused' });
-    expect((await inviteRow(inviteId)).status).toBe('pending');
+    expect((await inviteRow(t, inviteId)).status).toBe('pending');
   });
 
   it('the interview page of a started invite answers 200 even after the link filled', async () => {
@@ -654,12 +619,6 @@ describe('the respondent cap', () => {
     expect(page.text).toContain('Your interview has started');
   });
 });
-
-/** Waits for a fresh one-minute window when the current one is nearly over, so counts do not reset mid-test. */
-async function atStartOfWindow(): Promise<void> {
-  const secondsIntoMinute = (Date.now() / 1000) % 60;
-  if (secondsIntoMinute > 45) await new Promise((resolve) => setTimeout(resolve, (60 - secondsIntoMinute) * 1000 + 100));
-}
 
 describe('the per-address limit on participant pages', () => {
   let limited: TestApp;

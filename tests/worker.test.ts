@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeWorkerUtils, runTaskListOnce, type WorkerUtils } from 'graphile-worker';
-import pg from 'pg';
+import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { consumeRateLimit } from '../server/platform/rate-limit.js';
-import { createTaskList, startWorker } from '../worker/worker.js';
+import { startWorker } from '../worker/worker.js';
 import { recoverStaleLocks } from '../worker/tasks/maintenance__recover_stale_locks.js';
+import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -69,14 +69,7 @@ describe('maintenance tasks', () => {
     await consumeRateLimit(em(), 'key:current', 10);
     await em().execute(`insert into rate_limit_counters (bucket, window_start, count) values ('key:old', now() - interval '10 minutes', 3)`);
     await utils.addJob('maintenance__purge_rate_limits', {});
-    const pool = new pg.Pool({ connectionString: t.database.url });
-    const client = await pool.connect();
-    try {
-      await runTaskListOnce({}, createTaskList(t.runtime.services), client);
-    } finally {
-      client.release();
-      await pool.end();
-    }
+    await runJobsOnce(t);
     const buckets = await em().execute<{ bucket: string }[]>(`select bucket from rate_limit_counters order by bucket`);
     expect(buckets.map((row) => row.bucket)).toEqual(['key:current']);
     expect(await em().execute(`select 1 from graphile_worker._private_jobs`)).toEqual([]);
@@ -93,5 +86,22 @@ describe('failed_jobs view', () => {
     );
     expect(rows).toEqual([{ id: failed.id, task: 'invite__send_email', payload: { inviteId: 'inv_failed' }, attempts: 2, last_error: 'SMTP server replied 451' }]);
     await em().execute(`delete from graphile_worker._private_jobs where id in (?, ?)`, [failed.id, waiting.id]);
+  });
+});
+
+describe('job payloads', () => {
+  it('a malformed payload fails its job with an error naming the field, and the other jobs still run', async () => {
+    const malformed = await utils.addJob('invite__send_email', { invite: 'inv_typo' } as never);
+    await utils.addJob('maintenance__purge_rate_limits', {});
+    await runJobsOnce(t);
+    const [row] = await em().execute<{ attempts: number; last_error: string }[]>(
+      `select attempts, last_error from graphile_worker._private_jobs where id = ?`,
+      [malformed.id],
+    );
+    expect(row!.attempts).toBe(1);
+    expect(row!.last_error).toMatch(/^Malformed payload for invite__send_email: inviteId: /);
+    const left = await em().execute<{ id: string }[]>(`select id from graphile_worker._private_jobs`);
+    expect(left.map((job) => job.id)).toEqual([malformed.id]);
+    await em().execute(`delete from graphile_worker._private_jobs`);
   });
 });

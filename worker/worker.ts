@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { graphileLogger } from '../server/db/migrate.js';
 import type { AppServices } from '../server/services.js';

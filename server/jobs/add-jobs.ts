@@ -1,13 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TaskName, TaskPayload } from './task-payloads.js';
 
-/** Payload of every task the service enqueues itself (cron tasks take none). */
-export interface TaskPayloads {
-  invite__send_email: { inviteId: string };
-}
-
-export interface JobSpec<T extends keyof TaskPayloads = keyof TaskPayloads> {
+export interface JobSpec<T extends TaskName = TaskName> {
   task: T;
-  payload: TaskPayloads[T];
+  payload: TaskPayload<T>;
   /** One pending job per key: adding again replaces the waiting job instead of duplicating it. */
   jobKey?: string;
   maxAttempts?: number;

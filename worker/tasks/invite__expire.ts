@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import { expireInvites } from '../../server/domains/invites/expire-invites.js';
 import type { AppServices } from '../../server/services.js';

@@ -1,18 +1,16 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import { sendInviteEmail } from '../../server/domains/invites/send-invite-email.js';
-import type { TaskPayloads } from '../../server/jobs/add-jobs.js';
+import { typedTask } from '../../server/jobs/task-payloads.js';
 import type { AppServices } from '../../server/services.js';
 
 /** Sends one invitation email; a temporary failure throws so graphile-worker retries with backoff. */
-export function sendInviteEmailTask(services: AppServices): Task {
-  return async (payload, helpers) => {
-    const { inviteId } = payload as TaskPayloads['invite__send_email'];
+export function sendInviteEmailTask(services: AppServices): Task<'invite__send_email'> {
+  return typedTask('invite__send_email', async ({ inviteId }, helpers) => {
     const outcome = await sendInviteEmail(services.orm.em.fork(), services, inviteId, {
       number: helpers.job.attempts,
       maxAttempts: helpers.job.max_attempts,
     });
     services.metrics.inviteEmails.inc({ outcome });
     if (outcome === 'retry') throw new Error(`invitation email for ${inviteId} failed temporarily; retrying`);
-  };
+  });
 }

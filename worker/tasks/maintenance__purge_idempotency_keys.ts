@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import { purgeExpiredIdempotencyKeys } from '../../server/platform/idempotency-store.js';
 import type { AppServices } from '../../server/services.js';

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import { purgeExpiredRateLimitWindows } from '../../server/platform/rate-limit.js';
 import type { AppServices } from '../../server/services.js';
