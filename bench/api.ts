@@ -10,7 +10,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { PERMISSIONS } from '../shared/permissions.js';
 import { loadConfig } from '../server/config.js';
 import { openEmbeddedPostgres } from '../server/db/embedded-postgres.js';

@@ -8,7 +8,6 @@ import { SMTPServer, type SMTPServerError } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailTemplates } from '../server/email/templates.js';
 import { Campaign, Invite } from '../server/entities/index.js';
-import type { AppServices } from '../server/services.js';
 import { sendInviteEmail } from '../server/domains/invites/send-invite-email.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, type InviteBody, uniqueName } from './helpers/factories.js';
 import { runJobsOnce } from './helpers/jobs.js';

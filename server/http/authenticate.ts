@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import { rateLimitFor } from '../../shared/plans.js';
 import { authenticateApiKey } from '../domains/api-keys/authenticate-api-key.js';
