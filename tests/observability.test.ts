@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../server/logger.js';
 import { type Api, apiAs, createCampaign } from './helpers/factories.js';
+import { whileCampaignLocked } from './helpers/row-lock.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 const logLines: string[] = [];
@@ -175,11 +175,7 @@ describe('GET /metrics', () => {
 describe('request timeout', () => {
   it('a handler finishing after the timeout answered is not logged as a server error (REST and /trpc)', async () => {
     const campaign = await createCampaign(api);
-    const holder = new pg.Client({ connectionString: t.database.url });
-    await holder.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
+    await whileCampaignLocked(t.database.url, campaign.id, async () => {
       const rest = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'late-rest@example.com', sendEmail: false }).set('X-Request-Id', 'late-rest');
       const trpc = await t.http
         .post('/trpc/invites.create')
@@ -187,10 +183,7 @@ describe('request timeout', () => {
         .set('X-Request-Id', 'late-trpc')
         .send({ campaignId: campaign.id, email: 'late-trpc@example.com', sendEmail: false });
       expect([rest.status, trpc.status]).toEqual([503, 503]);
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-    }
+    });
     // Both handlers go on once the lock is released, and find their answer already sent.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const late = parsedLogs().filter((line) => (line.requestId === 'late-rest' || line.requestId === 'late-trpc') && Number(line.level) >= 50);
@@ -202,39 +195,25 @@ describe('request timeout', () => {
   it('on a participant page the timeout answers an HTML page, not the API JSON', async () => {
     const campaign = await createCampaign(api);
     const link = (await api.post(`/v1/campaigns/${campaign.id}/share-links`, {}).expect(201)).body;
-    const holder = new pg.Client({ connectionString: t.database.url });
-    await holder.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
+    await whileCampaignLocked(t.database.url, campaign.id, async () => {
       const response = await t.http.get(new URL(link.url).pathname);
       expect(response.status).toBe(503);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.text).toContain('This is taking too long');
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-    }
+    });
   });
 
   it('a request still running after REQUEST_TIMEOUT_SECONDS answers 503 SERVICE_UNAVAILABLE', async () => {
     const campaign = await createCampaign(api);
     // Another transaction holds the campaign, so creating an invite waits for its lock.
-    const holder = new pg.Client({ connectionString: t.database.url });
-    await holder.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
+    await whileCampaignLocked(t.database.url, campaign.id, async () => {
       const started = Date.now();
       const response = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'slow@example.com', sendEmail: false });
       expect(response.status).toBe(503);
       expect(response.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { timeoutSeconds: 1 } });
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
       expect(Date.now() - started).toBeLessThan(5000);
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-    }
+    });
   });
 });
 
