@@ -63,6 +63,7 @@ const ZEnvironment = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  TEST_FAULTS: z.string().optional(),
 });
 
 export type Environment = z.input<typeof ZEnvironment>;
@@ -110,6 +111,8 @@ export interface Config {
   workerMetricsPort: number | undefined;
   /** Set: `GET /metrics` needs `Authorization: Bearer <token>`; unset: loopback clients only. */
   metricsToken: string | undefined;
+  /** Tests only: points where the process kills itself (see server/platform/test-faults.ts). */
+  testFaults: ReadonlySet<string>;
 }
 
 export class ConfigError extends Error {}
@@ -154,5 +157,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     metricsToken: e.METRICS_TOKEN,
     workerMetricsPort: e.WORKER_METRICS_PORT,
+    testFaults: new Set((e.TEST_FAULTS ?? '').split(',').map((point) => point.trim()).filter(Boolean)),
   };
 }

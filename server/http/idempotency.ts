@@ -4,13 +4,16 @@ import type { Request, Response } from 'express';
 import { AppError } from '../errors.js';
 import type { ResponseSealer } from '../lib/response-sealer.js';
 import type { Logger } from '../logger.js';
+import type { Config } from '../config.js';
 import {
   claimIdempotencyKey,
+  completeIdempotencyKey,
   IDEMPOTENCY_LOCK_SECONDS,
   type IdempotencyClaim,
   settleIdempotencyKey,
   type StoredResponse,
 } from '../platform/idempotency-store.js';
+import { crashIfEnabled } from '../platform/test-faults.js';
 
 /**
  * `Idempotency-Key` on REST POSTs, the HTTP side: reading the header, what makes two requests
@@ -101,7 +104,33 @@ export async function claimOrReplay(
 }
 
 /**
- * Stores (or, for outcomes not kept, releases) the answer about to be sent: a success body, or
+ * Runs the operation of a claimed key in one transaction that also stores its answer
+ * (`completeIdempotencyKey`): the work and the stored answer commit together, so a crash at any
+ * point either leaves nothing done (the retry runs it, once the claim lapses) or leaves both (the
+ * retry replays). Returns the operation's result and the exact body stored (null for 204).
+ */
+export async function runWithClaim<T>(
+  em: EntityManager,
+  claim: IdempotencyClaim,
+  res: Response,
+  config: Pick<Config, 'testFaults'>,
+  status: number,
+  operation: (tx: EntityManager) => Promise<T>,
+): Promise<{ result: T; body: string | null }> {
+  const outcome = await em.transactional(async (tx) => {
+    const result = await operation(tx);
+    const body = status === 204 ? null : JSON.stringify(result);
+    await completeIdempotencyKey(tx, claim, jsonResponseToStore(res, status, body));
+    crashIfEnabled(config, 'idempotency:before-commit');
+    return { result, body };
+  });
+  crashIfEnabled(config, 'idempotency:after-commit');
+  return outcome;
+}
+
+/**
+ * A refusal of the operation (its transaction rolled back): stores (or, for outcomes not kept,
+ * releases) the error answer about to be sent: a success body, or
  * an error envelope with its headers. Never fails the response: the handler's work is done (or
  * undone) either way, and an unsettled claim frees itself when its lock lapses.
  */

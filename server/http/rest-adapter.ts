@@ -8,7 +8,7 @@ import { describeError } from './error-envelope.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
 import type { IdempotencyClaim } from '../platform/idempotency-store.js';
-import { claimOrReplay, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from './idempotency.js';
+import { claimOrReplay, idempotencyKeyOf, requestFingerprint, runWithClaim, settleWithAnswer } from './idempotency.js';
 import { assertPermission, type Context } from '../trpc/context.js';
 import type { AppMeta } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
@@ -204,15 +204,22 @@ export function createRestHandler(options: RestHandlerOptions) {
         if (claimed === 'replayed') return;
         claim = claimed;
       }
-      const caller = createCaller(context);
-      const procedure = route.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
-      const data = await (procedure as (input: unknown) => Promise<unknown>)(rawInput);
+      const call = (ctx: Context) => {
+        const procedure = route.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
+        return (procedure as (input: unknown) => Promise<unknown>)(rawInput);
+      };
       const status = route.meta.successStatus ?? 200;
-      if (claim && em) await settleWithAnswer(em, claim, res, { status, body: data }, logger);
+      let body: string | null;
+      if (claim && em) {
+        ({ body } = await runWithClaim(em, claim, res, context.services.config, status, (tx) => call({ ...context, transaction: tx })));
+      } else {
+        const data = await call(context);
+        body = status === 204 ? null : JSON.stringify(data);
+      }
       // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
       if (res.headersSent) return;
-      if (status === 204) res.status(204).end();
-      else res.status(status).json(data);
+      if (body === null) res.status(status).end();
+      else res.status(status).type('application/json').send(body);
     } catch (error) {
       const described = describeError(error, { rawInput, source, pathParams });
       if (described.unexpected) {

@@ -14,7 +14,7 @@ import { sha256OfFile } from '../lib/sha256-file.js';
 import { AppError } from '../errors.js';
 import { describeError } from './error-envelope.js';
 import type { IdempotencyClaim } from '../platform/idempotency-store.js';
-import { claimOrReplay, idempotencyKeyOf, requestFingerprint, settleWithAnswer } from './idempotency.js';
+import { claimOrReplay, idempotencyKeyOf, requestFingerprint, runWithClaim, settleWithAnswer } from './idempotency.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { findUnstorableText } from '../lib/text-safety.js';
@@ -96,13 +96,14 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
         if (claimed === 'replayed') return;
         claim = claimed;
       }
-      const media = await uploadScriptMedia(
-        em,
-        { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
-        { organizationId: auth.organizationId, scriptId, questionId, originalName: req.file.originalname, uploadedFile },
-      );
-      if (claim) await settleWithAnswer(keys, claim, res, { status: 201, body: media }, services.logger);
-      // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
+      const file = { originalName: req.file.originalname, path: uploadedFile };
+      const upload = (db: typeof em) =>
+        uploadScriptMedia(
+          db,
+          { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
+          { organizationId: auth.organizationId, scriptId, questionId, originalName: file.originalName, uploadedFile: file.path },
+        );
+      const media = claim ? (await runWithClaim(keys, claim, res, config, 201, upload)).result : await upload(em);
       if (!res.headersSent) res.status(201).json(media);
     } catch (error) {
       if (claim) {

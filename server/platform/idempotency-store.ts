@@ -154,6 +154,32 @@ export function isStoredOutcome(status: number): boolean {
   return status < 500 && !RELEASED_STATUSES.has(status);
 }
 
+/**
+ * Stores a successful outcome inside the operation's own transaction, so the operation's writes
+ * and the answer a retry replays commit together or not at all: no crash point can leave work
+ * done without its stored answer. If the claim was lost meanwhile (this process stalled past
+ * `locked_until` and another request with the key took over), nothing is stored and the error
+ * rolls the operation back, so the work is done by one request only.
+ */
+export async function completeIdempotencyKey(tx: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  await claim.stopRenewal();
+  const updated = await tx.execute<{ key: string }[]>(
+    `update idempotency_keys
+     set status = 'completed', locked_until = null, response_status = ?, response_headers = ?::jsonb, response_body = ?
+     where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz
+     returning key`,
+    [
+      response.status,
+      JSON.stringify(response.headers),
+      response.body === null ? null : claim.sealer.seal(response.body),
+      claim.organizationId,
+      claim.key,
+      claim.token,
+    ],
+  );
+  if (updated.length === 0) throw keyInUse('was taken over by another request while this one ran; this one was undone. Retry to get its response');
+}
+
 /** Stores the outcome for replay, or releases the key when the outcome is not to be stored. */
 export async function settleIdempotencyKey(em: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
   await claim.stopRenewal();

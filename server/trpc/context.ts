@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { type Permission, type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
 import { AppError } from '../errors.js';
@@ -22,6 +23,11 @@ export interface Context {
   services: AppServices;
   /** `rest` when the REST adapter already checked the input's text (see rest-adapter.ts). */
   via: 'rest' | 'trpc';
+  /**
+   * Set by the REST adapter for a request with an `Idempotency-Key`: the procedure runs in this
+   * transaction, which also stores its answer (server/http/idempotency.ts `runWithClaim`).
+   */
+  transaction?: EntityManager;
   req: Request;
   res: Response;
 }

@@ -71,7 +71,7 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInpu
     const unstorable = findUnstorableText(await getRawInput());
     if (unstorable) throw new AppError('VALIDATION_ERROR', `${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
   }
-  return next({ ctx: { ...ctx, auth, em: ctx.services.orm.em.fork() } });
+  return next({ ctx: { ...ctx, auth, em: ctx.transaction ?? ctx.services.orm.em.fork() } });
 });
 
 /** Refuses to start with a procedure that declares no permission, so none is left open by omission. */
