@@ -35,6 +35,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       services,
       async close() {
         services.mailer.close();
+        await services.databaseProbe.close();
         await openedOrm.close(true);
         await database.stop();
       },

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
+import { DatabaseProbe } from './db/database-probe.js';
 import type { Orm } from './db/orm.js';
 import { EmailTemplates } from './email/templates.js';
 import { createMailer, type Mailer } from './email/mailer.js';
@@ -27,6 +28,8 @@ export interface AppServices {
   mailer: Mailer;
   metrics: Metrics;
   sealer: ResponseSealer;
+  /** `/healthz`'s own database connection (see DatabaseProbe). */
+  databaseProbe: DatabaseProbe;
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
@@ -43,6 +46,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     emailTemplates: await EmailTemplates.load(config.emailTemplatesDir),
     sealer: new ResponseSealer(secret),
     metrics: new Metrics(() => orm.em.fork()),
+    databaseProbe: new DatabaseProbe(orm.config.get('clientUrl')!),
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
 }

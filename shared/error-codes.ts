@@ -35,7 +35,12 @@ export const ERROR_CODES = {
     status: 409,
     description: 'A request with the same `Idempotency-Key` is still being processed; retry after it finishes to get its response.',
   },
+  REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request in time; the connection is closed.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or uploaded file exceeds its size limit.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    description: 'The request body is not in a format the operation takes: JSON (`Content-Type: application/json`), or multipart for uploads.',
+  },
   VALIDATION_ERROR: { status: 422, description: 'One or more present fields failed validation (see `details.fields`).' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
@@ -45,8 +50,12 @@ export const ERROR_CODES = {
     status: 429,
     description: 'Too many requests for this API key this minute; `retryAfter` and `Retry-After` say when to retry.',
   },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, description: 'The request line or headers exceed the server\'s limit (16 KB).' },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected server error. Safe to retry with backoff.' },
-  SERVICE_UNAVAILABLE: { status: 503, description: 'Temporary outage (for example the database is unreachable).' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    description: 'Temporary outage: the database is unreachable or starting, or the request took longer than the timeout. Retry after `Retry-After` seconds.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -62,14 +62,16 @@ describe('error envelope', () => {
     expect(response.body.error.code).toBe('INVALID_REQUEST');
   });
 
-  it('a body that is not JSON answers 400 naming the content type', async () => {
+  it('a body that is not JSON answers 415 UNSUPPORTED_MEDIA_TYPE naming the content type', async () => {
     const response = await t.http
       .post('/v1/projects')
       .set('Authorization', tenant.authorization)
       .set('Content-Type', 'text/plain')
       .send('name=Project');
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(415);
+    expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(response.body.error.message).toContain('application/json');
+    expect(response.body.error.message).toContain('text/plain');
   });
 
   it('a JSON content type with a charset parameter is accepted', async () => {

@@ -33,6 +33,15 @@ export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
       snapshot: false,
     },
     pool: { min: 0, max: options.poolSize ?? 10 },
+    // knex writes connection trouble to the console by default: into our structured log instead.
+    driverOptions: {
+      log: {
+        warn: (message: unknown) => options.logger?.warn({ knex: String(message) }, 'database connection'),
+        error: (message: unknown) => options.logger?.error({ knex: String(message) }, 'database connection'),
+        deprecate: (message: unknown) => options.logger?.debug({ knex: String(message) }, 'knex deprecation'),
+        debug: (message: unknown) => options.logger?.debug({ knex: String(message) }, 'knex'),
+      },
+    },
     allowGlobalContext: false,
     debug: options.debug ?? false,
     logger: (message) => options.logger?.debug({ orm: message.replace(/\x1b\[[0-9;]*m/g, '') }, 'mikro-orm'),

@@ -1,6 +1,5 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { normalizePath } from 'trpc-to-openapi';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 import { appRouter } from '../trpc/app-router.js';
@@ -9,6 +8,7 @@ import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
 import { describeError } from './error-envelope.js';
+import { parseJsonBody, requireJsonBody } from './json-body.js';
 import { secureTransport } from './transport-policy.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
 import { metricsRoute, observeRequests } from './observability.js';
@@ -31,6 +31,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   const { config, logger } = services;
   const app = express();
   app.disable('x-powered-by');
+  // Paths are exact, as the OpenAPI document says: no case folding, no trailing-slash variants.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   // Observed first, so redirects carry a request id and are logged and counted too.
@@ -40,6 +43,19 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   assertEveryProcedureHasPermission(appRouter);
   const routes = new RestRoutes(appRouter);
   for (const operation of listPlainOperations(scriptMediaOpenApiPaths)) routes.addPlainRoute(operation.method, operation.path);
+
+  /** 405 with `Allow` for a known path and another method, else 404: the same answer on every path. */
+  const noRoute = (req: Request, _res: Response, next: NextFunction): void => {
+    const allowed = routes.allowedMethods(req.path);
+    if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
+      next(new AppError('METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}.`, { allowed }, { Allow: allowed.join(', ') }));
+      return;
+    }
+    next(new AppError('RESOURCE_NOT_FOUND', `No route ${req.method} ${req.path}.`));
+  };
+  // Express answers OPTIONS itself on paths it has routes for (200, text): no route serves OPTIONS here.
+  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? noRoute(req, res, next) : next()));
   const media = scriptMediaRoutes(services);
   const openApiDocument = buildOpenApiDocument({
     router: appRouter,
@@ -49,12 +65,8 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
 
   app.get('/healthz', async (_req, res) => {
-    const databaseUp = await services.orm.em
-      .fork()
-      .getConnection()
-      .execute('select 1')
-      .then(() => true)
-      .catch(() => false);
+    // Its own connection and a 1 s bound: never queued behind request work in the pool.
+    const databaseUp = await services.databaseProbe.check(1000);
     if (readiness.isReady() && databaseUp) {
       res.json({ status: 'ok' });
     } else {
@@ -79,11 +91,11 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
   app.use(API_PREFIXES, (req: Request, res: Response, next: NextFunction) => {
     // Labelled before authentication, so a 401 or 429 is counted under its operation too.
-    res.locals.route = routes.templateFor(req.method, normalizePath(req.baseUrl + req.path));
+    res.locals.route = routes.templateFor(req.method, req.baseUrl + req.path);
     next();
   });
   app.use(API_PREFIXES, authenticateRequests(services));
-  app.use(['/v1', '/api'], express.json({ limit: config.jsonBodyLimitBytes, strict: true }));
+  app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(media.upload);
   app.use('/trpc', (req: Request, _res: Response, next: NextFunction) => {
@@ -96,6 +108,8 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     }
     next();
   });
+  // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first.
+  app.use('/trpc', requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes));
   app.use(
     '/trpc',
     createExpressMiddleware({
@@ -113,16 +127,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     }),
   );
 
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    const path = normalizePath(req.path);
-    const allowed = routes.allowedMethods(path);
-    if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
-    if (allowed.length > 0 && !allowed.includes(req.method)) {
-      next(new AppError('METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}.`, { allowed }, { Allow: allowed.join(', ') }));
-      return;
-    }
-    next(new AppError('RESOURCE_NOT_FOUND', `No route ${req.method} ${req.path}.`));
-  });
+  app.use(noRoute);
   app.use(errorHandler(logger));
   return app;
 }

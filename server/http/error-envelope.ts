@@ -35,7 +35,8 @@ export function describeError(error: unknown, context: DescribeErrorContext = {}
     status: appError.status,
     body,
     headers: appError.headers,
-    unexpected: appError.code === 'INTERNAL_ERROR',
+    // A database outage is not the request's fault, but operators must hear of it.
+    unexpected: appError.code === 'INTERNAL_ERROR' || isDatabaseUnavailable(error),
   };
 }
 
@@ -66,6 +67,14 @@ function toAppError(error: unknown, context: DescribeErrorContext): AppError {
     if (generic) return new AppError(generic[0], generic[1]);
   }
   if (error instanceof URIError) return new AppError('RESOURCE_NOT_FOUND', 'The path is not validly percent-encoded.');
+  if (isDatabaseUnavailable(error)) {
+    return new AppError(
+      'SERVICE_UNAVAILABLE',
+      `The database is unreachable or not ready. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+      { retryAfter: DATABASE_RETRY_AFTER_SECONDS },
+      { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    );
+  }
   if (isClientHttpError(error)) {
     if (error.type === 'entity.too.large') {
       return new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${String(error.limit)} bytes.`, {
@@ -73,10 +82,50 @@ function toAppError(error: unknown, context: DescribeErrorContext): AppError {
       });
     }
     if (error.type === 'entity.parse.failed') return new AppError('INVALID_REQUEST', 'The request body is not valid JSON.');
+    if (error.type === INVALID_UTF8) return new AppError('INVALID_REQUEST', 'The request body is not valid UTF-8.');
+    if (error.type === 'charset.unsupported' || error.type === 'encoding.unsupported') {
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', `${error.message}: send UTF-8 JSON, uncompressed or with gzip, deflate or br.`);
+    }
     return new AppError('INVALID_REQUEST', `The request body could not be read: ${error.message}.`);
   }
   return new AppError('INTERNAL_ERROR', 'An unexpected error occurred. Please retry; if it persists, contact support.');
 }
+
+/** How long a client should wait before retrying when the database is away. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Node's and pg's codes for a connection that could not be made or was lost. */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * SQLSTATEs meaning "not now" rather than "wrong": connection exceptions (class 08), shutting
+ * down or starting up (57P01–57P03), too many connections (53300).
+ */
+function isUnavailableSqlState(code: string): boolean {
+  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+}
+
+const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /Timeout acquiring a connection/i, /connection error and is not queryable/i, /the database system is (starting up|shutting down)/i];
+
+/**
+ * A failure of the database connection itself (refused, lost, the pool waiting in vain, the
+ * server starting or stopping), anywhere in the cause chain (MikroORM keeps the driver's error
+ * as `previous`): a temporary outage (503), not a fault of the request or of our code.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth += 1) {
+    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
+    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableSqlState(code)))) return true;
+    if (name === 'KnexTimeoutError' || name === 'ConnectionException') return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
+    current = (current as { previous?: unknown; cause?: unknown }).previous ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** `type` of the error a JSON body parser's `verify` throws for bytes that are not UTF-8. */
+export const INVALID_UTF8 = 'encoding.invalid_utf8';
 
 /** http-errors as thrown by body-parser and friends: `expose` marks a message safe for clients. */
 interface ClientHttpError {

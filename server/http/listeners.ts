@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createSecureContext } from 'node:tls';
 import type { Express } from 'express';
+import type { ErrorCode } from '../../shared/error-codes.js';
 import { ConfigError, type Config } from '../config.js';
 import { redirectToHttps } from './transport-policy.js';
 
@@ -83,7 +85,31 @@ export async function startListeners(app: Express, config: Config, credentials: 
   }
 }
 
+/**
+ * What Node answers itself, before any request reaches Express (a request line or headers over
+ * its 16 KB limit, bytes that are not HTTP, a request not received in time), in our envelope
+ * instead of an empty body.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message]: [number, ErrorCode, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'REQUEST_HEADERS_TOO_LARGE', 'The request line and headers must be at most 16 KB.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'The request was not received in time.']
+        : [400, 'INVALID_REQUEST', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ error: { code, message, details: {} } });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 function listen<T extends http.Server | https.Server>(server: T, port: number, host: string): Promise<{ server: T; port: number }> {
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -5,6 +5,7 @@ import type { Campaign, Organization } from '../entities/index.js';
 import { brandColorOf, DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { escapeHtml } from '../lib/html.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
+import { describeError } from './error-envelope.js';
 import { isWriteAfterTimeout } from './write-error.js';
 import { rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
@@ -107,6 +108,14 @@ export function participantPageRoutes(services: AppServices): Router {
     next();
   });
 
+  /** The route template for logs and metrics: the path itself carries a credential. */
+  const labelled =
+    (route: string) =>
+    (_req: Request, res: Response, next: NextFunction): void => {
+      res.locals.route = route;
+      next();
+    };
+
   /** The participant budgets (per address, and per code or token): past them, a 429 page. */
   const limited =
     (param?: 'code' | 'token') =>
@@ -127,7 +136,7 @@ export function participantPageRoutes(services: AppServices): Router {
       }
     };
 
-  routes.get('/join/:code', limited(), async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
+  routes.get('/join/:code', labelled('/join/{code}'), limited(), async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
     try {
       const outcome = await joinShareLink(em(), services, req.params.code, { preview: req.method === 'HEAD' });
       if (outcome.kind === 'not_found') {
@@ -147,7 +156,7 @@ export function participantPageRoutes(services: AppServices): Router {
     }
   });
 
-  routes.get('/interview/:token', limited('token'), async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
+  routes.get('/interview/:token', labelled('/interview/{token}'), limited('token'), async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
     try {
       const outcome = await openInvitePage(em(), req.params.token);
       if (outcome.kind === 'not_found') {
@@ -182,7 +191,7 @@ export function participantPageRoutes(services: AppServices): Router {
   });
 
   // Anything else under these paths is still a page a person is looking at: answer HTML, not the API's JSON.
-  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest'], limited(), (req: Request, res: Response) => {
+  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest'], labelled('unmatched'), limited(), (req: Request, res: Response) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       sendPage(res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });
@@ -190,17 +199,23 @@ export function participantPageRoutes(services: AppServices): Router {
     }
     sendPage(res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
   });
-  routes.use(['/join', '/interview'], (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    // The path carries the participant's credential (token or share code): log its shape only.
-    const route = req.path.startsWith('/join') ? '/join/{code}' : '/interview/{token}';
+  routes.use(['/join', '/interview'], (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (isWriteAfterTimeout(error) || res.headersSent) return;
-    if (!(error instanceof URIError)) services.logger.error({ err: error, route }, 'participant page failed');
+    // The path carries the participant's credential (token or share code): log the template only.
+    const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';
     const malformed = error instanceof URIError || (error as { status?: number }).status === 400;
-    sendPage(res, malformed ? 404 : 500, {
-      title: malformed ? 'Page not found' : 'Something went wrong',
-      heading: malformed ? 'This link is not valid' : 'Something went wrong',
-      paragraphs: [malformed ? 'Check that you copied the whole link.' : 'Please try again in a moment.'],
-    });
+    if (malformed) {
+      sendPage(res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
+      return;
+    }
+    const described = describeError(error);
+    services.logger.error({ err: error, route }, 'participant page failed');
+    if (described.status === 503) {
+      for (const [name, value] of Object.entries(described.headers)) res.setHeader(name, value);
+      sendPage(res, 503, { title: 'Please try again', heading: 'We are briefly unavailable', paragraphs: ['Please reload the page in a moment.'] });
+      return;
+    }
+    sendPage(res, 500, { title: 'Something went wrong', heading: 'Something went wrong', paragraphs: ['Please try again in a moment.'] });
   });
 
   return routes;

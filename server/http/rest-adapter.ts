@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyRouter } from '@trpc/server';
 import type { NextFunction, Request, Response } from 'express';
-import { forEachOpenApiProcedure, getInputOutputParsers, getPathRegExp, instanceofZodTypeKind, instanceofZodTypeObject, normalizePath, unwrapZodType } from 'trpc-to-openapi';
+import { forEachOpenApiProcedure, getInputOutputParsers, instanceofZodTypeKind, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
 import { AppError } from '../errors.js';
 import type { InputSource } from '../validation-errors.js';
 import { describeError } from './error-envelope.js';
+import { hasRequestBody, unsupportedMediaType } from './json-body.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
 import type { IdempotencyClaim } from '../platform/idempotency-store.js';
@@ -34,6 +35,19 @@ function numericInputsOf(procedure: Parameters<typeof getInputOutputParsers>[0])
   return new Set(Object.keys(shape).filter((key) => instanceofZodTypeKind(unwrapZodType(shape[key] as never, true), 'number')));
 }
 
+/**
+ * A path template (`/v1/campaigns/{campaignId}`) as a pattern: exact and case-sensitive, as the
+ * OpenAPI document states it (`/V1/CAMPAIGNS` and `/v1/campaigns/` are not it). trpc-to-openapi's
+ * own `getPathRegExp` ignores case.
+ */
+export function pathPatternOf(template: string): RegExp {
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
 export interface RestRouteMatch {
   route: RestRoute;
   pathParams: Record<string, string>;
@@ -54,7 +68,7 @@ export class RestRoutes {
       const appMeta = meta as AppMeta;
       this.#routes.push({
         method: appMeta.openapi!.method,
-        pathPattern: getPathRegExp(normalizePath(appMeta.openapi!.path)),
+        pathPattern: pathPatternOf(appMeta.openapi!.path),
         procedurePath: path,
         meta: appMeta,
         numericInputs: numericInputsOf(procedure),
@@ -67,7 +81,7 @@ export class RestRoutes {
   }
 
   addPlainRoute(method: string, pathTemplate: string): void {
-    this.#plainRoutes.push({ method, pathPattern: getPathRegExp(normalizePath(pathTemplate)), template: pathTemplate });
+    this.#plainRoutes.push({ method, pathPattern: pathPatternOf(pathTemplate), template: pathTemplate });
   }
 
   /** The path template of the operation a request is for (`/v1/campaigns/{campaignId}`), for logs and metrics. */
@@ -96,11 +110,6 @@ export class RestRoutes {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function hasRequestBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /** Path parameters decoded; one that cannot name a stored resource means 404. */
@@ -139,9 +148,7 @@ function rawInputOf(req: Request, source: InputSource, pathParams: Record<string
   if (source === 'query') {
     given = req.query as Record<string, unknown>;
   } else if (req.body === undefined) {
-    if (hasRequestBody(req)) {
-      throw new AppError('INVALID_REQUEST', 'The request body must be JSON, sent with "Content-Type: application/json".');
-    }
+    if (hasRequestBody(req)) throw unsupportedMediaType(req);
     given = {};
   } else if (!isPlainObject(req.body)) {
     throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');
@@ -172,7 +179,7 @@ export function createRestHandler(options: RestHandlerOptions) {
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     // HEAD is GET without a body (Node drops the body of HEAD responses itself).
-    const matched = routes.match(req.method === 'HEAD' ? 'GET' : req.method, normalizePath(req.path));
+    const matched = routes.match(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (!matched) {
       next();
       return;

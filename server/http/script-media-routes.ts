@@ -3,7 +3,6 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import multer from 'multer';
-import { normalizePath } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../shared/error-codes.js';
 import { ZScriptMedia } from '../../shared/schemas/scripts.js';
@@ -86,7 +85,8 @@ export function scriptMediaRoutes(services: AppServices): { upload: Router; down
         const claimed = await claimOrReplay(keys, res, {
           organizationId: auth.organizationId,
           key: idempotencyKey,
-          requestHash: requestFingerprint(req.method, normalizePath(req.path), {
+          requestHash: requestFingerprint(req.method, '/v1/scripts/{scriptId}/media', {
+            scriptId,
             fileSha256: await sha256OfFile(uploadedFile),
             filename: req.file.originalname,
             questionId: questionId ?? null,

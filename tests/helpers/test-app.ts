@@ -45,11 +45,15 @@ export interface TestApp {
  * The real application (Express, tRPC, REST adapter, ORM) on its own real PostgreSQL database.
  * `env` overrides configuration, e.g. `{ JSON_BODY_LIMIT: '1kb' }`.
  */
-export async function startTestApp(env: Record<string, string> = {}, logger?: Logger): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  logger?: Logger,
+  options: { /** How the app reaches its database, e.g. through a TCP proxy the test can stop. */ databaseUrl?: (url: string) => string } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-test-data-'));
   const config = loadConfig({
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseUrl ? options.databaseUrl(database.url) : database.url,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://127.0.0.1:3000',

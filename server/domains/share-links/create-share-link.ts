@@ -3,15 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseDurationSeconds } from '../../../shared/durations.js';
 import type { TShareLink, TShareLinkOptions } from '../../../shared/schemas/share-links.js';
 import { type Campaign, ShareLink } from '../../entities/index.js';
-import { newId, randomBase62 } from '../../lib/ids.js';
+import { newId } from '../../lib/ids.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { assertCampaignAcceptsInvites } from '../invites/invite-options.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
 import { toShareLinkDto } from './serialize.js';
-
-/** 20 base62 characters, about 119 random bits: a link that was not shared with you cannot be guessed. */
-const SHARE_CODE_LENGTH = 20;
+import { newShareCode } from './share-codes.js';
 
 /** Adds a share link to an active campaign, inside the caller's transaction. */
 export async function insertShareLink(tx: EntityManager, campaign: Campaign, options: TShareLinkOptions): Promise<ShareLink> {
@@ -26,7 +24,7 @@ export async function insertShareLink(tx: EntityManager, campaign: Campaign, opt
     id: newId('shl'),
     organization: campaign.organization,
     campaign,
-    code: randomBase62(SHARE_CODE_LENGTH),
+    code: newShareCode(),
     maxRespondents: options.maxRespondents ?? null,
     expiresAt,
     closedAt: null,

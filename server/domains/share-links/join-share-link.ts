@@ -4,6 +4,7 @@ import type { TShareLinkStatus } from '../../../shared/schemas/share-links.js';
 import { Campaign, type Organization, ShareLink } from '../../entities/index.js';
 import { type InviteServices, insertInvites } from '../invites/insert-invites.js';
 import { resolveInviteExpiry } from '../invites/invite-options.js';
+import { isWellFormedShareCode } from './share-codes.js';
 import { assessShareLink } from './share-link-status.js';
 
 export type JoinOutcome =
@@ -20,6 +21,7 @@ export type JoinOutcome =
  * `preview` (HEAD requests, link unfurlers) reports the outcome without creating an invite.
  */
 export async function joinShareLink(em: EntityManager, services: InviteServices, code: string, options: { preview?: boolean } = {}): Promise<JoinOutcome> {
+  if (!isWellFormedShareCode(code)) return { kind: 'not_found' };
   return em.transactional(async (tx) => {
     const link = await tx.findOne(ShareLink, { code }, { populate: ['organization'] });
     if (!link) return { kind: 'not_found' };

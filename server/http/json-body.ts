@@ -1,0 +1,39 @@
+import { isUtf8 } from 'node:buffer';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { AppError } from '../errors.js';
+import { INVALID_UTF8 } from './error-envelope.js';
+
+/** Whether the request carries a body at all (a declared length above 0, or chunked). */
+export function hasRequestBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+export function unsupportedMediaType(req: Request): AppError {
+  const given = req.get('content-type');
+  return new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `The request body must be JSON, sent with "Content-Type: application/json"${given ? ` (got "${given.slice(0, 100)}")` : ''}.`,
+    { contentType: given ?? null },
+  );
+}
+
+/**
+ * JSON request bodies: `application/json` only, UTF-8 only. Invalid UTF-8 would otherwise be
+ * decoded into U+FFFD and stored as if the client had sent it: refused (400) instead.
+ */
+export function parseJsonBody(limitBytes: number): RequestHandler {
+  return express.json({
+    limit: limitBytes,
+    strict: true,
+    verify: (_req, _res, buffer) => {
+      if (!isUtf8(buffer)) throw Object.assign(new Error('The request body is not valid UTF-8.'), { type: INVALID_UTF8 });
+    },
+  });
+}
+
+/** For routes that take nothing but JSON (`/trpc`): any other body is 415 before it is read. */
+export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (hasRequestBody(req) && !req.is('application/json')) next(unsupportedMediaType(req));
+  else next();
+}
