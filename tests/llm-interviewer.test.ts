@@ -46,6 +46,8 @@ function interviewRequest(overrides: Partial<InterviewerRequest> = {}): Intervie
 }
 
 const FALLBACK_DECISION: InterviewerDecision = { action: 'next', transition: 'from the fallback' };
+/** What the provider answers when its fallback decided: the fallback's decision, marked as the fallback's. */
+const FROM_FALLBACK = { ...FALLBACK_DECISION, decidedBy: 'fake-fallback' };
 
 function fakeFallback(): Interviewer & { calls: InterviewerRequest[] } {
   const calls: InterviewerRequest[] = [];
@@ -261,7 +263,7 @@ describe('LLM interviewer: fallback', () => {
   async function expectFallback(reason: string, options: Partial<LlmInterviewerOptions> = {}) {
     const { llm, fallback, logger } = interviewer(options);
     const request = interviewRequest();
-    await expect(llm.decide(request)).resolves.toEqual(FALLBACK_DECISION);
+    await expect(llm.decide(request)).resolves.toEqual(FROM_FALLBACK);
     expect(fallback.calls).toEqual([request]);
     expect(logger.entries).toHaveLength(1);
     const logged = JSON.stringify(logger.entries);
@@ -355,7 +357,7 @@ describe('LLM interviewer: fallback', () => {
       decide: () => Promise.reject(new Error('boom')),
     };
     const llm = new LlmInterviewer({ baseUrl, apiKey: API_KEY, model: MODEL, timeoutMs: 2000, fallback: failing, logger });
-    await expect(llm.decide(interviewRequest())).resolves.toEqual({ action: 'next' });
+    await expect(llm.decide(interviewRequest())).resolves.toEqual({ action: 'next', decidedBy: 'engine' });
     expect(logger.entries.map((entry) => entry.obj.reason)).toEqual(['http_status', 'fallback_failed']);
   });
 });
@@ -415,7 +417,7 @@ describe('LLM interviewer: servers without JSON mode', () => {
   it('gives up on a 400 about anything else', async () => {
     handler = (_request, res) => sendJson(res, 400, { error: { message: 'context length exceeded', code: 'context_length_exceeded' } });
     const { llm, fallback, logger } = interviewer();
-    await expect(llm.decide(interviewRequest())).resolves.toEqual(FALLBACK_DECISION);
+    await expect(llm.decide(interviewRequest())).resolves.toEqual(FROM_FALLBACK);
     expect(received).toHaveLength(1);
     expect(fallback.calls).toHaveLength(1);
     expect(logger.entries[0]!.obj).toMatchObject({ reason: 'http_status', status: 400, providerCode: 'context_length_exceeded' });

@@ -246,14 +246,15 @@ export class LlmInterviewer implements Interviewer {
 
   async #decideWithFallback(request: InterviewerRequest): Promise<InterviewerDecision> {
     try {
-      return await this.#fallback.decide(request);
+      // The transcript says who actually decided the turn.
+      return { ...(await this.#fallback.decide(request)), decidedBy: this.#fallback.name };
     } catch (error) {
       // Moving on is always within the engine's rules, so it is the answer of last resort.
       this.#warn(
         { reason: 'fallback_failed', fallback: this.#fallback.name, errorName: error instanceof Error ? error.name : typeof error, questionId: request.current.id },
         'fallback interviewer failed too; moving on',
       );
-      return { action: 'next' };
+      return { action: 'next', decidedBy: 'engine' };
     }
   }
 
