@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Initial } from './Migration20261122000000Initial.js';
 import { Migration20261122100000InvitesAndShareLinks } from './Migration20261122100000InvitesAndShareLinks.js';
 import { Migration20261122200000PlatformGuarantees } from './Migration20261122200000PlatformGuarantees.js';
+import { Migration20261122300000Sessions } from './Migration20261122300000Sessions.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
   { name: 'Migration20261122100000InvitesAndShareLinks', class: Migration20261122100000InvitesAndShareLinks },
   { name: 'Migration20261122200000PlatformGuarantees', class: Migration20261122200000PlatformGuarantees },
+  { name: 'Migration20261122300000Sessions', class: Migration20261122300000Sessions },
 ];

@@ -64,6 +64,18 @@ const ZEnvironment = z.object({
   RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   TEST_FAULTS: z.string().optional(),
+  SESSION_ABANDON_AFTER: z.coerce.number().int().min(1).max(86_400).default(600),
+  SESSION_AUDIO_MAX_BYTES: ZByteSize.default(25 * 1024 * 1024),
+  SESSION_FILE_MAX_BYTES: ZByteSize.default(500 * 1024 * 1024),
+  LLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  STT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  STT_API_KEY: z.string().optional(),
+  STT_MODEL: z.string().min(1).default('whisper-1'),
+  STT_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
 });
 
 export type Environment = z.input<typeof ZEnvironment>;
@@ -113,6 +125,18 @@ export interface Config {
   metricsToken: string | undefined;
   /** Tests only: points where the process kills itself (see server/platform/test-faults.ts). */
   testFaults: ReadonlySet<string>;
+  /** A created or in-progress session without a heartbeat or answer for this many seconds is abandoned. */
+  sessionAbandonAfterSeconds: number;
+  /** Largest audio answer. */
+  sessionAudioMaxBytes: number;
+  /** Largest additional session file (`POST /v1/sessions/{id}/files`). */
+  sessionFileMaxBytes: number;
+  /** Set: the OpenAI-compatible chat interviewer, with the built-in one as its fallback. */
+  llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number } | undefined;
+  /** Set: OpenAI-compatible speech-to-text; unset: offline pocketsphinx when installed. */
+  stt: { baseUrl: string; apiKey: string; model: string; timeoutMs: number } | undefined;
+  /** Audio answers transcribed at once per process (the offline recognizer is CPU-heavy). */
+  transcriptionConcurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -158,5 +182,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     workerMetricsPort: e.WORKER_METRICS_PORT,
     testFaults: new Set((e.TEST_FAULTS ?? '').split(',').map((point) => point.trim()).filter(Boolean)),
+    sessionAbandonAfterSeconds: e.SESSION_ABANDON_AFTER,
+    sessionAudioMaxBytes: e.SESSION_AUDIO_MAX_BYTES,
+    sessionFileMaxBytes: e.SESSION_FILE_MAX_BYTES,
+    llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } : undefined,
+    stt: e.STT_BASE_URL ? { baseUrl: e.STT_BASE_URL, apiKey: e.STT_API_KEY ?? '', model: e.STT_MODEL, timeoutMs: e.STT_TIMEOUT_MS } : undefined,
+    transcriptionConcurrency: e.TRANSCRIPTION_CONCURRENCY,
   };
 }

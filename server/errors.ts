@@ -33,6 +33,8 @@ const RESOURCE_LABELS = {
   scriptVersion: 'Script version',
   invite: 'Invite',
   shareLink: 'Share link',
+  session: 'Session',
+  sessionFile: 'Session file',
 } as const;
 
 /** 404 for a resource that does not exist or belongs to another organization (never 403). */

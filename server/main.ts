@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     const urls = listeners.listeners.map(({ role: serves, url }) => (serves === 'redirect' ? `${url} (redirects to HTTPS)` : url));
     logger.info({ urls, publicUrl: config.publicUrl, role }, `interview service listening on ${urls.join(' and ')}`);
   }
+  // Named at start, so an operator sees how audio answers will be transcribed.
+  logger.info({ speechToText: runtime.services.speech.description }, runtime.services.speech.description);
   ready = true;
 
   let shuttingDown = false;

@@ -6,12 +6,17 @@ import { DatabaseProbe } from './db/database-probe.js';
 import type { Orm } from './db/orm.js';
 import { EmailTemplates } from './email/templates.js';
 import { createMailer, type Mailer } from './email/mailer.js';
+import { BuiltinInterviewer } from './interviewer/builtin-interviewer.js';
+import type { Interviewer } from './interviewer/interviewer.js';
+import { LlmInterviewer } from './interviewer/llm-interviewer.js';
+import { ConcurrencyLimit } from './lib/concurrency-limit.js';
 import { InviteTokens } from './lib/invite-tokens.js';
 import { Metrics } from './platform/metrics.js';
 import { PublicLinks } from './lib/public-links.js';
 import { ResponseSealer } from './lib/response-sealer.js';
 import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
+import { createSpeechRecognizer, type SpeechRecognizerChoice } from './speech/create-speech-recognizer.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { LocalDiskStorage } from './storage/local-disk-storage.js';
 
@@ -30,6 +35,12 @@ export interface AppServices {
   sealer: ResponseSealer;
   /** `/healthz`'s own database connection (see DatabaseProbe). */
   databaseProbe: DatabaseProbe;
+  /** Decides follow-ups and words the AI's turns: the LLM when LLM_BASE_URL is set (built-in fallback), else the built-in one. */
+  interviewer: Interviewer;
+  /** Speech-to-text for audio answers, chosen at start (`description` is logged). */
+  speech: SpeechRecognizerChoice;
+  /** Audio answers transcribed at once in this process. */
+  transcriptions: ConcurrencyLimit;
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
@@ -47,8 +58,18 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     sealer: new ResponseSealer(secret),
     metrics: new Metrics(() => orm.em.fork()),
     databaseProbe: new DatabaseProbe(orm.config.get('clientUrl')!),
+    interviewer: createInterviewer(config, logger),
+    speech: await createSpeechRecognizer({ stt: config.stt }),
+    transcriptions: new ConcurrencyLimit(config.transcriptionConcurrency),
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
+}
+
+function createInterviewer(config: Config, logger: Logger): Interviewer {
+  const builtin = new BuiltinInterviewer();
+  if (!config.llm) return builtin;
+  logger.info({ model: config.llm.model, host: new URL(config.llm.baseUrl).host }, 'interviewer: OpenAI-compatible chat model, built-in fallback');
+  return new LlmInterviewer({ ...config.llm, fallback: builtin, logger });
 }
 
 /**

@@ -9,6 +9,10 @@ export const ERROR_CODES = {
     description: 'Body malformed or not a JSON object, a required field missing, or a bad query parameter.',
   },
   INVALID_API_KEY: { status: 401, description: 'API key missing, malformed, unknown, expired or revoked.' },
+  INVALID_INVITE_TOKEN: {
+    status: 401,
+    description: 'The invite token (participant credential) is missing, malformed, unknown or revoked (its invite was cancelled).',
+  },
   INSUFFICIENT_CREDITS: { status: 402, description: 'Not enough credits for the action.' },
   INSUFFICIENT_PERMISSIONS: { status: 403, description: 'The API key lacks the permission the operation requires.' },
   RESOURCE_NOT_FOUND: {
@@ -25,6 +29,16 @@ export const ERROR_CODES = {
   SHARE_LINK_CLOSED: { status: 409, description: 'The share link is closed, expired or has all its respondents.' },
   DOMAIN_IN_USE: { status: 409, description: 'Another organization already uses this custom domain.' },
   SESSION_NOT_ACTIVE: { status: 409, description: 'The session state does not allow the action.' },
+  TURN_ALREADY_ANSWERED: {
+    status: 409,
+    description: 'The question was answered by another request meanwhile; fetch the current turn (start the interview again) and answer that.',
+  },
+  RECORDING_NOT_CONSENTED: {
+    status: 409,
+    description: 'The participant consented to data processing but not to recording: answers must be typed, not recorded.',
+  },
+  FEEDBACK_ALREADY_SUBMITTED: { status: 409, description: 'The participant already submitted feedback for this interview (once per session).' },
+  CAMPAIGN_HAS_ACTIVE_SESSIONS: { status: 409, description: 'The campaign has interviews in progress; it cannot be deleted until they end (archive it instead).' },
   SCRIPT_NOT_PUBLISHED: {
     status: 409,
     description: 'The script has no published version yet, so a campaign cannot use it.',

@@ -1,13 +1,25 @@
 /**
- * Billing plans: the spec fixes the rate limits; the included credits are this project's
- * defaults (one credit buys one interview minute at the default price).
+ * Billing plans: the spec fixes the rate limits; included credits, free minutes and prices are
+ * this project's defaults (one credit buys one interview minute at the free and starter price).
  */
 export const PLANS = {
-  free: { rateLimitPerMinute: 60, includedCredits: 30 },
-  starter: { rateLimitPerMinute: 300, includedCredits: 500 },
-  professional: { rateLimitPerMinute: 1000, includedCredits: 2000 },
-  enterprise: { rateLimitPerMinute: 10000, includedCredits: 10000 },
-} as const;
+  free: { rateLimitPerMinute: 60, includedCredits: 30, freeMinutesPerMonth: 10, pricePerMinuteCredits: 1 },
+  starter: { rateLimitPerMinute: 300, includedCredits: 500, freeMinutesPerMonth: 60, pricePerMinuteCredits: 1 },
+  professional: { rateLimitPerMinute: 1000, includedCredits: 2000, freeMinutesPerMonth: 300, pricePerMinuteCredits: 0.8 },
+  enterprise: { rateLimitPerMinute: 10000, includedCredits: 10000, freeMinutesPerMonth: 1000, pricePerMinuteCredits: 0.5 },
+} as const satisfies Record<string, PlanTerms>;
+
+/**
+ * What a plan charges for interviews: each finished session is billed `ceil(duration / 60)`
+ * minutes; the first `freeMinutesPerMonth` of a calendar month (UTC) cost nothing, the rest
+ * `pricePerMinuteCredits` each.
+ */
+export interface PlanTerms {
+  rateLimitPerMinute: number;
+  includedCredits: number;
+  freeMinutesPerMonth: number;
+  pricePerMinuteCredits: number;
+}
 
 export type Plan = keyof typeof PLANS;
 

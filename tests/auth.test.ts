@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission, requiredPermissions } from '../shared/permissions.js';
 import { revokeApiKey } from '../server/domains/api-keys/revoke-api-key.js';
 import { ApiKey } from '../server/entities/index.js';
-import { listPlainOperations } from '../server/http/openapi-document.js';
+import { listPlainOperations, PARTICIPANT_CREDENTIAL } from '../server/http/openapi-document.js';
 import { RestRoutes } from '../server/http/rest-adapter.js';
-import { scriptMediaOpenApiPaths } from '../server/http/script-media-routes.js';
+import { PLAIN_OPENAPI_PATHS } from '../server/http/plain-operations.js';
 import { API_KEY_PREFIX, generateApiKey, isWellFormedApiKey } from '../server/lib/api-key-format.js';
 import { appRouter } from '../server/trpc/app-router.js';
 import { apiAs, createCampaign, createProject, createPublishedScript, type Api } from './helpers/factories.js';
@@ -104,7 +104,8 @@ describe('permissions', () => {
       template: (route.meta.openapi!.path as string),
       permissions: requiredPermissions(route.meta.permission!),
     })),
-    ...listPlainOperations(scriptMediaOpenApiPaths).map((operation) => ({
+    // The participant API takes an invite token, not a key (tests/interviews.test.ts).
+    ...listPlainOperations(PLAIN_OPENAPI_PATHS).filter((operation) => operation.permission !== PARTICIPANT_CREDENTIAL).map((operation) => ({
       method: operation.method,
       path: operation.path,
       template: operation.path,

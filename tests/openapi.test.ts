@@ -31,14 +31,15 @@ describe('GET /v1/openapi.json', () => {
       const status = String(route.meta.successStatus ?? 200);
       expect(Object.keys(operation.responses)).toContain(status);
       expect(operation['x-permission']).toEqual(route.meta.permission);
-      expect(operation.security).toEqual([{ ApiKey: [] }]);
+      expect(operation.security).toEqual(route.meta.participant ? [{ ApiKey: [] }, { inviteToken: [] }] : [{ ApiKey: [] }]);
     }
     expect(document.paths['/v1/scripts/{scriptId}/media'].post.responses['201']).toBeDefined();
   });
 
   it('describes errors with the envelope schema and the spec statuses', () => {
     const create = document.paths['/v1/campaigns'].post;
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '422', '429', '500']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '415', '422', '429', '500', '503']);
+    expect(create.responses['503'].headers['Retry-After']).toBeDefined();
     expect(create.responses['409'].description).toContain('SCRIPT_NOT_PUBLISHED');
     expect(create.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(document.components.schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'details']));

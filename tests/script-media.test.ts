@@ -118,8 +118,10 @@ describe('script media', () => {
     const multipart = await upload(script.id, undefined, '', { questionId: 'q1' });
     expect(multipart.status).toBe(400);
     expect(multipart.body.error.details.fields).toEqual([{ path: 'file', message: 'is required' }]);
+    // Not multipart at all: the body is in a format the operation does not take.
     const json = await api.post(`/v1/scripts/${script.id}/media`, { file: 'nope' });
-    expect(json.status).toBe(400);
+    expect(json.status).toBe(415);
+    expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('an unknown questionId answers 422', async () => {

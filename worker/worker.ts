@@ -8,6 +8,11 @@ import { sendInviteEmailTask } from './tasks/invite__send_email.js';
 import { purgeIdempotencyKeysTask } from './tasks/maintenance__purge_idempotency_keys.js';
 import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
 import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
+import { abandonIdleSessionTask } from './tasks/session__abandon_idle.js';
+import { announceCompletionTask } from './tasks/session__announce_completion.js';
+import { generateInsightsTask } from './tasks/session__generate_insights.js';
+import { generateTranscriptTask } from './tasks/session__generate_transcript.js';
+import { timeOutSessionTask } from './tasks/session__time_out.js';
 
 const HEARTBEAT_SECONDS = 30;
 
@@ -19,6 +24,11 @@ export function createTaskList(services: AppServices): TaskList {
     maintenance__purge_idempotency_keys: purgeIdempotencyKeysTask(services),
     maintenance__purge_rate_limits: purgeRateLimitsTask(services),
     maintenance__recover_stale_locks: recoverStaleLocksTask(services),
+    session__time_out: timeOutSessionTask(services),
+    session__abandon_idle: abandonIdleSessionTask(services),
+    session__generate_transcript: generateTranscriptTask(services),
+    session__generate_insights: generateInsightsTask(services),
+    session__announce_completion: announceCompletionTask(services),
   };
 }
 

@@ -2,7 +2,7 @@ import { ERROR_CODES, ERROR_CODE_LIST } from '../../shared/error-codes.js';
 import { describeRequirement } from '../../shared/permissions.js';
 import { listPlainOperations } from '../http/openapi-document.js';
 import { RestRoutes } from '../http/rest-adapter.js';
-import { scriptMediaOpenApiPaths } from '../http/script-media-routes.js';
+import { PLAIN_OPENAPI_PATHS } from '../http/plain-operations.js';
 import { appRouter } from '../trpc/app-router.js';
 
 
@@ -19,7 +19,7 @@ export function renderOperationsTable(): string {
       status: route.meta.successStatus ?? 200,
       summary: route.meta.openapi!.summary ?? '',
     })),
-    ...listPlainOperations(scriptMediaOpenApiPaths).map((operation) => ({ ...operation, status: operation.successStatus })),
+    ...listPlainOperations(PLAIN_OPENAPI_PATHS).map((operation) => ({ ...operation, status: operation.successStatus })),
   ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   const lines = ['| Method | Path | Permission | Success | Operation |', '|---|---|---|---|---|'];
   for (const row of rows) lines.push(`| ${row.method} | \`${row.path}\` | \`${row.permission}\` | ${row.status} | ${row.summary} |`);

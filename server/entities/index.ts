@@ -10,6 +10,10 @@ import { RateLimitCounter } from './rate-limit-counter.js';
 import { Script } from './script.js';
 import { ScriptMedia } from './script-media.js';
 import { ScriptVersion } from './script-version.js';
+import { Session } from './session.js';
+import { SessionFeedback } from './session-feedback.js';
+import { SessionFile } from './session-file.js';
+import { SessionUtterance } from './session-utterance.js';
 import { ShareLink } from './share-link.js';
 import { WorkerProcess } from './worker-process.js';
 
@@ -26,6 +30,10 @@ export {
   Script,
   ScriptMedia,
   ScriptVersion,
+  Session,
+  SessionFeedback,
+  SessionFile,
+  SessionUtterance,
   ShareLink,
   WorkerProcess,
 };
@@ -41,6 +49,10 @@ export const ENTITIES = [
   Campaign,
   ShareLink,
   Invite,
+  Session,
+  SessionUtterance,
+  SessionFile,
+  SessionFeedback,
   RateLimitCounter,
   IdempotencyKey,
   AppSecret,

@@ -6,7 +6,10 @@ import { timestampProperties } from './base.js';
 export const Organization = defineEntity({
   name: 'Organization',
   tableName: 'organizations',
-  checks: [{ name: 'organizations_credit_balance_nonnegative', expression: 'credit_balance >= 0' }],
+  checks: [
+    { name: 'organizations_credit_balance_nonnegative', expression: 'credit_balance >= 0' },
+    { name: 'organizations_credits_held_nonnegative', expression: 'credits_held >= 0' },
+  ],
   properties: {
     id: p.string().primary().columnType('text'),
     name: p.string().columnType('text'),
@@ -14,6 +17,10 @@ export const Organization = defineEntity({
     /** Enterprise contracts only: overrides the plan's per-key requests per minute. */
     rateLimitPerMinute: p.integer().nullable(),
     creditBalance: p.decimal('number').precision(14).scale(4).default(0),
+    /** Credits held by sessions in progress (one minute each): available = balance − held. */
+    creditsHeld: p.decimal('number').precision(14).scale(4).default(0),
+    /** What finished sessions cost beyond the balance: the balance never goes negative, the rest is owed. */
+    creditsOwed: p.decimal('number').precision(14).scale(4).default(0),
     logo: p.string().columnType('text').nullable(),
     domain: p.string().columnType('text').nullable().unique(),
     settings: p.json<TOrganizationSettings>().default('{}'),

@@ -7,6 +7,7 @@ import { createContext } from '../trpc/context.js';
 import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { docsRoutes } from './docs.js';
+import { fileDownloadRoutes } from './file-downloads.js';
 import { describeError } from './error-envelope.js';
 import { parseJsonBody, requireJsonBody } from './json-body.js';
 import { secureTransport } from './transport-policy.js';
@@ -14,7 +15,10 @@ import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js
 import { metricsRoute, observeRequests } from './observability.js';
 import { participantPageRoutes } from './participant-pages.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
-import { scriptMediaOpenApiPaths, scriptMediaRoutes } from './script-media-routes.js';
+import { participantApiRoutes } from './participant-api.js';
+import { PLAIN_OPENAPI_PATHS } from './plain-operations.js';
+import { scriptMediaRoutes } from './script-media-routes.js';
+import { sessionFileRoutes } from './session-file-routes.js';
 import { errorHandler, isWriteAfterTimeout } from './write-error.js';
 
 export const API_VERSION = '1.0.0';
@@ -42,7 +46,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
 
   assertEveryProcedureHasPermission(appRouter);
   const routes = new RestRoutes(appRouter);
-  for (const operation of listPlainOperations(scriptMediaOpenApiPaths)) routes.addPlainRoute(operation.method, operation.path);
+  for (const operation of listPlainOperations(PLAIN_OPENAPI_PATHS)) routes.addPlainRoute(operation.method, operation.path);
 
   /** 405 with `Allow` for a known path and another method, else 404: the same answer on every path. */
   const noRoute = (req: Request, _res: Response, next: NextFunction): void => {
@@ -56,12 +60,11 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   };
   // Express answers OPTIONS itself on paths it has routes for (200, text): no route serves OPTIONS here.
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? noRoute(req, res, next) : next()));
-  const media = scriptMediaRoutes(services);
   const openApiDocument = buildOpenApiDocument({
     router: appRouter,
     publicUrl: config.publicUrl,
     version: API_VERSION,
-    extraPaths: scriptMediaOpenApiPaths,
+    extraPaths: PLAIN_OPENAPI_PATHS,
   });
 
   app.get('/healthz', async (_req, res) => {
@@ -80,7 +83,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     res.json(openApiDocument);
   });
   app.use(docsRoutes());
-  app.use(media.download);
+  app.use(fileDownloadRoutes(services));
   app.use(participantPageRoutes(services));
 
   app.use(API_PREFIXES, (_req: Request, res: Response, next: NextFunction) => {
@@ -97,7 +100,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(API_PREFIXES, authenticateRequests(services));
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
-  app.use(media.upload);
+  app.use(scriptMediaRoutes(services));
+  app.use(sessionFileRoutes(services));
+  app.use(participantApiRoutes(services));
   app.use('/trpc', (req: Request, _res: Response, next: NextFunction) => {
     // Saying no beats ignoring a header the caller relies on to avoid doing work twice.
     if (req.get('Idempotency-Key') !== undefined) {

@@ -1,6 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { rateLimitFor } from '../../shared/plans.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { authenticateApiKey } from '../domains/api-keys/authenticate-api-key.js';
+import { findInviteByToken } from '../domains/invites/find-invite-by-token.js';
+import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
+import { isWellFormedInviteToken } from '../lib/invite-tokens.js';
+import { consumeParticipantBudget } from '../platform/participant-limits.js';
 import { AppError } from '../errors.js';
 import { consumeRateLimit, rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
@@ -21,6 +26,20 @@ function bearerToken(req: Request): string | undefined {
 }
 
 /**
+ * A participant's invite token (design.md "Participant API"): counted against the participant
+ * budgets (per address and per token), never a customer's key budget; an unknown token or one
+ * whose invite was cancelled is 401. What it may do is decided per operation.
+ */
+async function authenticateParticipant(em: EntityManager, services: AppServices, req: Request, res: Response, token: string): Promise<ParticipantAuth> {
+  const state = await consumeParticipantBudget(em, services.config, req, token);
+  setRateLimitHeaders(res, state);
+  if (state.exceeded) throw rateLimitedError(state);
+  const invite = await findInviteByToken(em, token);
+  if (!invite || invite.status === 'cancelled') throw invalidInviteToken();
+  return { kind: 'participant', organizationId: invite.organization.id, inviteId: invite.id };
+}
+
+/**
  * API authentication and the per-key rate limit, in front of every `/v1`, `/api` and `/trpc`
  * route. Requests without a valid key are counted per client address (so key guessing and
  * floods are bounded too) and answered 401.
@@ -30,6 +49,11 @@ export function authenticateRequests(services: AppServices) {
     try {
       const em = services.orm.em.fork();
       const presented = bearerToken(req);
+      if (presented && isWellFormedInviteToken(presented)) {
+        req.auth = await authenticateParticipant(em, services, req, res, presented);
+        next();
+        return;
+      }
       const key = presented ? await authenticateApiKey(em, presented) : undefined;
       if (!key) {
         const state = await consumeRateLimit(em, `ip:${req.ip ?? 'unknown'}`, services.config.rateLimitAnonymousPerMinute);

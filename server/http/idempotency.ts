@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { ResponseSealer } from '../lib/response-sealer.js';
 import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
+import { describeError } from './error-envelope.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -44,6 +45,15 @@ export function idempotencyKeyOf(req: Request): string | undefined {
     });
   }
   return value;
+}
+
+/**
+ * The stored key: the organization's own keys as given; a participant's are kept apart per
+ * invite, so two participants' clients that happen to pick the same key never meet.
+ */
+export function idempotencyScope(auth: { kind: string; inviteId?: string }, key: string): string {
+  // A space cannot appear in a key a client sends (visible ASCII only), so the two never collide.
+  return auth.kind === 'participant' ? `invite ${auth.inviteId} ${key}` : key;
 }
 
 /** JSON with object keys sorted at every level: the same data always gives the same text. */
@@ -103,29 +113,72 @@ export async function claimOrReplay(
   return 'replayed';
 }
 
+/** What an operation answers: its status and the body to send as JSON (nothing for 204). */
+export interface JsonAnswer {
+  status: number;
+  body: unknown;
+}
+
 /**
  * Runs the operation of a claimed key in one transaction that also stores its answer
  * (`completeIdempotencyKey`): the work and the stored answer commit together, so a crash at any
- * point either leaves nothing done (the retry runs it, once the claim lapses) or leaves both (the
- * retry replays). Returns the operation's result and the exact body stored (null for 204).
+ * point either leaves nothing done (the retry runs it, once the claim has lapsed) or leaves both
+ * (the retry replays). Returns the status and the exact JSON text stored (null for 204).
  */
-export async function runWithClaim<T>(
+export async function runWithClaim(
   em: EntityManager,
   claim: IdempotencyClaim,
   res: Response,
   config: Pick<Config, 'testFaults'>,
-  status: number,
-  operation: (tx: EntityManager) => Promise<T>,
-): Promise<{ result: T; body: string | null }> {
+  operation: (tx: EntityManager) => Promise<JsonAnswer>,
+): Promise<{ status: number; json: string | null }> {
   const outcome = await em.transactional(async (tx) => {
-    const result = await operation(tx);
-    const body = status === 204 ? null : JSON.stringify(result);
-    await completeIdempotencyKey(tx, claim, jsonResponseToStore(res, status, body));
+    const { status, body } = await operation(tx);
+    const json = status === 204 ? null : JSON.stringify(body);
+    await completeIdempotencyKey(tx, claim, jsonResponseToStore(res, status, json));
     crashIfEnabled(config, 'idempotency:before-commit');
-    return { result, body };
+    return { status, json };
   });
   crashIfEnabled(config, 'idempotency:after-commit');
   return outcome;
+}
+
+/**
+ * A plain Express route's operation (uploads, the participant API) under the request's
+ * `Idempotency-Key` when it has one: claimed, replayed, or run with its answer stored in its
+ * transaction; a refusal is stored (or the key released) as the REST adapter does. Then sent.
+ */
+export async function answerIdempotently(
+  req: Request,
+  res: Response,
+  scope: { auth: { kind: string; organizationId: string; inviteId?: string }; operation: string; fingerprint: unknown },
+  services: { orm: { em: { fork(): EntityManager } }; sealer: ResponseSealer; config: Pick<Config, 'testFaults'>; logger: Logger },
+  operation: (em: EntityManager) => Promise<JsonAnswer>,
+): Promise<void> {
+  const key = req.method === 'POST' ? idempotencyKeyOf(req) : undefined;
+  const em = services.orm.em.fork();
+  let answer: { status: number; json: string | null };
+  if (!key) {
+    const { status, body } = await operation(em);
+    answer = { status, json: status === 204 ? null : JSON.stringify(body) };
+  } else {
+    const claim = await claimOrReplay(em, res, {
+      organizationId: scope.auth.organizationId,
+      key: idempotencyScope(scope.auth, key),
+      requestHash: requestFingerprint(req.method, scope.operation, scope.fingerprint),
+      sealer: services.sealer,
+    });
+    if (claim === 'replayed') return;
+    try {
+      answer = await runWithClaim(em, claim, res, services.config, operation);
+    } catch (error) {
+      await settleWithAnswer(em, claim, res, describeError(error), services.logger);
+      throw error;
+    }
+  }
+  if (res.headersSent) return;
+  if (answer.json === null) res.status(answer.status).end();
+  else res.status(answer.status).type('application/json').send(answer.json);
 }
 
 /**

@@ -19,8 +19,13 @@ const RATE_LIMIT_HEADERS = {
 
 const IDEMPOTENT_REPLAYED = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
 
+/** What a participant API operation names as its permission: it takes the invite token instead of a key. */
+export const PARTICIPANT_CREDENTIAL = 'invite token';
+
 interface OperationFacts {
-  permission?: PermissionRequirement;
+  permission?: PermissionRequirement | typeof PARTICIPANT_CREDENTIAL;
+  /** Also takes the participant's invite token (session lifecycle actions). */
+  participant?: boolean;
   successStatus: number;
   errors: ErrorCode[];
 }
@@ -53,12 +58,13 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
 
   const hasBody = method !== 'get' && method !== 'delete';
   const hasPathParams = path.includes('{');
-  const codes: ErrorCode[] = ['INVALID_REQUEST', 'INVALID_API_KEY', 'INSUFFICIENT_PERMISSIONS'];
+  const byInviteToken = facts.permission === PARTICIPANT_CREDENTIAL;
+  const codes: ErrorCode[] = byInviteToken ? ['INVALID_REQUEST', 'INVALID_INVITE_TOKEN'] : ['INVALID_REQUEST', 'INVALID_API_KEY', 'INSUFFICIENT_PERMISSIONS'];
   if (hasPathParams || facts.errors.length > 0 || hasBody) codes.push('RESOURCE_NOT_FOUND');
-  if (hasBody) codes.push('VALIDATION_ERROR');
+  if (hasBody) codes.push('VALIDATION_ERROR', 'UNSUPPORTED_MEDIA_TYPE');
   codes.push(...facts.errors);
   if (idempotent) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
-  codes.push('RATE_LIMITED', 'INTERNAL_ERROR');
+  codes.push('RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
 
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
@@ -68,6 +74,7 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const extraHeaders: JsonObject = {};
     if (status === 429) extraHeaders['Retry-After'] = { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer' } };
+    if (status === 503) extraHeaders['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
     if (status === 409 && idempotent) {
       extraHeaders['Retry-After'] = { description: 'On `IDEMPOTENCY_KEY_IN_USE`: seconds to wait before retrying.', schema: { type: 'integer' } };
     }
@@ -75,7 +82,10 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
     responses[String(status)] = errorResponse(statusCodes, extraHeaders);
   }
   operation.responses = responses;
-  if (facts.permission) {
+  if (byInviteToken) {
+    operation['x-permission'] = facts.permission;
+    operation.description = [operation.description, 'Authorized by the participant\'s invite token (`Authorization: Bearer inv_…`), not an API key.'].filter(Boolean).join('\n\n');
+  } else if (facts.permission) {
     operation['x-permission'] = facts.permission;
     const required = typeof facts.permission === 'string' ? `the \`${facts.permission}\` permission` : `the \`${describeRequirement(facts.permission)}\` permissions`;
     operation.description = [operation.description, `Requires ${required}.`].filter(Boolean).join('\n\n');
@@ -90,7 +100,8 @@ function successStatusOf(operation: JsonObject): number {
 export interface PlainOperation {
   method: string;
   path: string;
-  permission: Permission;
+  /** A permission, or `invite token` for the participant API. */
+  permission: string;
   successStatus: number;
   summary: string;
 }
@@ -131,6 +142,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     const appMeta = meta as AppMeta;
     factsByOperationId.set(appMeta.openapi?.operationId ?? path.replace(/\./g, '-'), {
       permission: appMeta.permission,
+      participant: appMeta.participant === true,
       successStatus: appMeta.successStatus ?? 200,
       errors: appMeta.errors ?? [],
     });
@@ -142,7 +154,10 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     description:
       'AI-led interviews: scripts, campaigns, invites, sessions, transcripts and insights. Every request needs `Authorization: Bearer <API_KEY>`. Errors use one envelope: `{"error": {"code", "message", "details"}}`.',
     baseUrl: options.publicUrl,
-    securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `isk_live_…`, created with the admin CLI.' } },
+    securitySchemes: {
+      ApiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `isk_live_…`, created with the admin CLI.' },
+      inviteToken: { type: 'http', scheme: 'bearer', description: "A participant's invite token, `inv_…` (the invite's `token`): safe in the browser, it acts only on its own interview." },
+    },
     paths: options.extraPaths,
     defs: { Error: ZErrorEnvelope },
   }) as JsonObject;
@@ -151,13 +166,16 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const facts = factsByOperationId.get(operation.operationId) ?? {
+      const facts: OperationFacts = factsByOperationId.get(operation.operationId) ?? {
         permission: operation['x-permission'],
         successStatus: successStatusOf(operation),
         errors: (operation['x-error-codes'] as ErrorCode[] | undefined) ?? [],
       };
       delete operation['x-error-codes'];
-      operation.security ??= [{ ApiKey: [] }];
+      // Plain routes state their own; procedures take a key, and the lifecycle ones the invite token too.
+      operation.security = factsByOperationId.has(operation.operationId)
+        ? [{ ApiKey: [] }, ...(facts.participant ? [{ inviteToken: [] }] : [])]
+        : (operation.security ?? [{ ApiKey: [] }]);
       rewriteResponses(operation, facts, method, path);
     }
   }

@@ -9,7 +9,7 @@ import { hasRequestBody, unsupportedMediaType } from './json-body.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
 import type { IdempotencyClaim } from '../platform/idempotency-store.js';
-import { claimOrReplay, idempotencyKeyOf, requestFingerprint, runWithClaim, settleWithAnswer } from './idempotency.js';
+import { claimOrReplay, idempotencyKeyOf, idempotencyScope, requestFingerprint, runWithClaim, settleWithAnswer } from './idempotency.js';
 import { assertPermission, type Context } from '../trpc/context.js';
 import type { AppMeta } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
@@ -192,7 +192,8 @@ export function createRestHandler(options: RestHandlerOptions) {
     let em: EntityManager | undefined;
     try {
       // Permission before any input check, so a caller without it learns nothing about the input.
-      if (route.meta.permission) assertPermission(req.auth, route.meta.permission);
+      const participantAllowed = req.auth?.kind === 'participant' && route.meta.participant === true;
+      if (route.meta.permission && !participantAllowed) assertPermission(req.auth, route.meta.permission);
       if (source === 'query') assertDecimalQueryNumbers(req.query as Record<string, unknown>, route.numericInputs);
       rawInput = rawInputOf(req, source, decodePathParams(matched.pathParams, route.numericInputs));
       const context = createContext(req, res);
@@ -202,7 +203,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         em = context.services.orm.em.fork();
         const claimed = await claimOrReplay(em, res, {
           organizationId: req.auth.organizationId,
-          key: idempotencyKey,
+          key: idempotencyScope(req.auth, idempotencyKey),
           // The operation and its decoded input (path parameters included), not the raw path:
           // `/cam%5F1` and `/cam_1` are the same request.
           requestHash: requestFingerprint(req.method, String(route.meta.openapi!.path), rawInput),
@@ -218,7 +219,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       const status = route.meta.successStatus ?? 200;
       let body: string | null;
       if (claim && em) {
-        ({ body } = await runWithClaim(em, claim, res, context.services.config, status, (tx) => call({ ...context, transaction: tx })));
+        ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => ({ status, body: await call({ ...context, transaction: tx }) })));
       } else {
         const data = await call(context);
         body = status === 204 ? null : JSON.stringify(data);

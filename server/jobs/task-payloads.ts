@@ -6,8 +6,15 @@ import { z } from 'zod';
  * schema validates a job at the task's entry, and its type is declared to graphile-worker
  * (`GraphileWorker.Tasks`), so `addJobs` and the task functions agree at compile time.
  */
+const ZSessionJob = z.strictObject({ sessionId: z.string().min(1) });
+
 export const TASK_PAYLOADS = {
   invite__send_email: z.strictObject({ inviteId: z.string().min(1) }),
+  session__time_out: ZSessionJob,
+  session__abandon_idle: ZSessionJob,
+  session__generate_transcript: ZSessionJob,
+  session__generate_insights: ZSessionJob,
+  session__announce_completion: ZSessionJob,
 } as const;
 
 export type TaskName = keyof typeof TASK_PAYLOADS;
@@ -17,6 +24,11 @@ declare global {
   namespace GraphileWorker {
     interface Tasks {
       invite__send_email: TaskPayload<'invite__send_email'>;
+      session__time_out: TaskPayload<'session__time_out'>;
+      session__abandon_idle: TaskPayload<'session__abandon_idle'>;
+      session__generate_transcript: TaskPayload<'session__generate_transcript'>;
+      session__generate_insights: TaskPayload<'session__generate_insights'>;
+      session__announce_completion: TaskPayload<'session__announce_completion'>;
     }
   }
 }

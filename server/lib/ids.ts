@@ -38,6 +38,8 @@ export const ID_PREFIXES = {
   invite: 'inv',
   shareLink: 'shl',
   session: 'ses',
+  utterance: 'utt',
+  feedback: 'fbk',
   file: 'fil',
   creditTransaction: 'txn',
 } as const;

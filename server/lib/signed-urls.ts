@@ -1,7 +1,8 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 /** What a signed link may open. The purpose is checked so a link for one kind of file never opens another. */
-export type SignedFilePurpose = 'script_media';
+export const SIGNED_FILE_PURPOSES = ['script_media', 'session_file'] as const;
+export type SignedFilePurpose = (typeof SIGNED_FILE_PURPOSES)[number];
 
 export interface SignedFileClaims {
   fileId: string;
@@ -41,8 +42,9 @@ export class UrlSigner {
   async verifyFileToken(token: string): Promise<SignedFileClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || payload.pur !== 'script_media') return undefined;
-      return { fileId: payload.sub, purpose: payload.pur };
+      const purpose = SIGNED_FILE_PURPOSES.find((known) => known === payload.pur);
+      if (typeof payload.sub !== 'string' || !purpose) return undefined;
+      return { fileId: payload.sub, purpose };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;
       throw error;

@@ -5,6 +5,7 @@ import { quickstartRouter } from '../domains/quickstart/router.js';
 import { shareLinksRouter } from '../domains/share-links/router.js';
 import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
+import { sessionsRouter } from '../domains/sessions/router.js';
 import { router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
@@ -13,6 +14,7 @@ export const appRouter = router({
   scripts: scriptsRouter,
   campaigns: campaignsRouter,
   invites: invitesRouter,
+  sessions: sessionsRouter,
   shareLinks: shareLinksRouter,
   quickstart: quickstartRouter,
   organization: organizationRouter,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { type Permission, type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
+import type { ParticipantAuth } from '../domains/sessions/participant-access.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 
@@ -12,7 +13,8 @@ export interface ApiKeyAuth {
   permissions: readonly Permission[];
 }
 
-export type RequestAuth = ApiKeyAuth;
+/** Who is calling: an API key, or a participant with their invite token (only where an operation allows it). */
+export type RequestAuth = ApiKeyAuth | ParticipantAuth;
 
 /**
  * Per request. The EntityManager is not here: `apiProcedure` forks one per procedure call, so
@@ -39,6 +41,9 @@ export function createContext(services: AppServices, req: Request, res: Response
 /** The one permission check: tRPC procedures (from their meta) and plain Express routes use it. */
 export function assertPermission(auth: RequestAuth | null | undefined, requirement: PermissionRequirement): ApiKeyAuth {
   if (!auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
+  if (auth.kind === 'participant') {
+    throw new AppError('INVALID_API_KEY', 'This operation needs an API key; an invite token only acts on its own interview.');
+  }
   const missing = requiredPermissions(requirement).find((permission) => !auth.permissions.includes(permission));
   if (missing) {
     throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${missing} permission.`, { required: missing });

@@ -15,6 +15,8 @@ import { assertPermission, type Context } from './context.js';
  */
 export type AppMeta = OpenApiMeta & {
   permission?: PermissionRequirement;
+  /** Also open to the participant's invite token, for their own session (design.md "Participant API"). */
+  participant?: boolean;
   successStatus?: 201 | 204;
   errors?: ErrorCode[];
 };
@@ -66,7 +68,7 @@ export const router = t.router;
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   const permission = meta?.permission;
   if (!permission) throw new AppError('INTERNAL_ERROR', 'Operation has no permission configured.');
-  const auth = assertPermission(ctx.auth, permission);
+  const auth = ctx.auth?.kind === 'participant' && meta?.participant ? ctx.auth : assertPermission(ctx.auth, permission);
   if (ctx.via === 'trpc') {
     // The REST adapter refuses these already, with a status that depends on where they came from.
     const unstorable = findUnstorableText(await getRawInput());

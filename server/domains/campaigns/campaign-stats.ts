@@ -4,18 +4,30 @@ import type { Campaign } from '../../entities/index.js';
 import { toCampaignDto } from './serialize.js';
 
 /**
- * Campaign statistics are computed from invite rows at read time (never stored counters that
- * drift), for a whole page in one grouped query. Sessions are not part of the service yet, so
- * completedSessions and averageDuration stay 0 until their table joins this query.
+ * Campaign statistics are computed from invite and session rows at read time (never stored
+ * counters that drift), for a whole page in one statement: invites, completed sessions (timed
+ * out ones included: they are completed) and their average duration in whole seconds.
  */
 export async function loadCampaignStats(em: EntityManager, campaignIds: string[]): Promise<Map<string, TCampaignStats>> {
   const stats = new Map(campaignIds.map((id) => [id, { totalInvites: 0, completedSessions: 0, averageDuration: 0 }]));
   if (campaignIds.length === 0) return stats;
-  const rows = await em.execute<{ campaign_id: string; total_invites: string }[]>(
-    `select campaign_id, count(*) as total_invites from invites where campaign_id = any(array[?]::text[]) group by campaign_id`,
+  const rows = await em.execute<{ campaign_id: string; total_invites: string | null; completed: string | null; average_duration: string | null }[]>(
+    `with ids as (select unnest(array[?]::text[]) as campaign_id),
+     invited as (select campaign_id, count(*) as total_invites from invites where campaign_id in (select campaign_id from ids) group by campaign_id),
+     completed as (
+       select campaign_id, count(*) as completed, avg(duration_seconds) as average_duration from sessions
+       where campaign_id in (select campaign_id from ids) and status = 'completed' group by campaign_id
+     )
+     select ids.campaign_id, invited.total_invites, completed.completed, completed.average_duration
+     from ids left join invited using (campaign_id) left join completed using (campaign_id)`,
     [campaignIds],
   );
-  for (const row of rows) stats.get(row.campaign_id)!.totalInvites = Number(row.total_invites);
+  for (const row of rows) {
+    const entry = stats.get(row.campaign_id)!;
+    entry.totalInvites = Number(row.total_invites ?? 0);
+    entry.completedSessions = Number(row.completed ?? 0);
+    entry.averageDuration = Math.round(Number(row.average_duration ?? 0));
+  }
   return stats;
 }
 

@@ -82,9 +82,16 @@ export const campaignsRouter = router({
 
   delete: apiProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/v1/campaigns/{campaignId}', tags, summary: 'Delete a campaign' },
+      openapi: {
+        method: 'DELETE',
+        path: '/v1/campaigns/{campaignId}',
+        tags,
+        summary: 'Delete a campaign',
+        description: 'With its invites and sessions. Refused with 409 CAMPAIGN_HAS_ACTIVE_SESSIONS while an interview is under way.',
+      },
       permission: 'campaigns:write',
       successStatus: 204,
+      errors: ['CAMPAIGN_HAS_ACTIVE_SESSIONS'],
     })
     .input(ZCampaignIdInput)
     .output(z.void())

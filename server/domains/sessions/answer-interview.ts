@@ -1,0 +1,263 @@
+import { createReadStream } from 'node:fs';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import { Session, SessionFile, SessionUtterance } from '../../entities/index.js';
+import { AppError, validationError } from '../../errors.js';
+import type { ConversationTurn } from '../../interviewer/interviewer.js';
+import { newId } from '../../lib/ids.js';
+import { sha256OfFile } from '../../lib/sha256-file.js';
+import { probeAudio } from '../../speech/audio-probe.js';
+import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
+import { finishSession } from './finish-session.js';
+import { decideAfterAnswer, type FlowPosition } from './interview-flow.js';
+import { askTurn, interviewStateOf } from './interview-turns.js';
+import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
+import { findUnfinishedSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+import { recordUtterance, speakingSeconds } from './record-utterance.js';
+import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
+import type { SessionServices } from './start-interview.js';
+
+/** Clients' clocks drift; an answer may end this many seconds "after now" before it is refused. */
+const CLOCK_SLACK_SECONDS = 5;
+
+export interface ParticipantAnswer {
+  /** Typed text, or the browser's own transcript of `audio`. */
+  text?: string | undefined;
+  /** A recorded answer, as received on local disk (the caller removes the file afterwards). */
+  audio?: { file: string } | undefined;
+  startTime?: number | undefined;
+  endTime?: number | undefined;
+  confidence?: number | undefined;
+}
+
+interface AudioAnswer {
+  fileId: string;
+  storageKey: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  durationSeconds: number | null;
+}
+
+/**
+ * `POST /api/interview/answer`: the participant's answer to the pending turn, then the AI's
+ * next turn. Slow work (storing and transcribing audio, asking an LLM) happens before the
+ * session row is locked; the answer and the next turn are then written in one transaction that
+ * first checks the pending turn is still the one answered (409 TURN_ALREADY_ANSWERED when a
+ * concurrent answer won). The last answer completes the session (and bills it).
+ */
+export async function answerInterview(
+  em: EntityManager,
+  services: SessionServices,
+  participant: ParticipantAuth,
+  answer: ParticipantAnswer,
+): Promise<TInterviewState> {
+  const invite = await loadParticipantInvite(em, participant);
+  const session = await findUnfinishedSession(em, invite.id);
+  if (!session) {
+    throw new AppError('SESSION_NOT_ACTIVE', 'There is no interview in progress for this invite; start it first.', { inviteId: invite.id, status: invite.status });
+  }
+  if (session.status !== 'in_progress') {
+    throw session.status === 'created'
+      ? new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is waiting for consent; it cannot take answers yet.`, { sessionId: session.id, status: session.status })
+      : sessionNotActive(session, 'answered');
+  }
+  const plan = await loadPlan(em, session);
+  const question = plan.questions[session.questionIndex]!;
+  const answeredTurnId = session.pendingUtteranceId;
+  const position: FlowPosition = {
+    questionIndex: session.questionIndex,
+    pending: session.pending ?? 'question',
+    followUpsAsked: session.followUpsAsked,
+    reAsked: session.reAsked,
+  };
+
+  let audio: AudioAnswer | undefined;
+  let text = answer.text ?? null;
+  let confidence = answer.confidence ?? null;
+  if (answer.audio) {
+    if (session.consentRequired && session.consent?.type === 'data_processing') {
+      throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
+    }
+    audio = await storeAnswerAudio(services, session, answer.audio.file);
+    if (text === null) ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
+  }
+
+  try {
+    const conversation = await conversationOf(em, session, { speaker: 'participant', text: text ?? '', questionId: question.id });
+    const outcome = await decideAfterAnswer({
+      questions: plan.questions,
+      systemPrompt: plan.systemPrompt,
+      settings: plan.settings,
+      language: session.language,
+      position,
+      answer: text,
+      conversation,
+      interviewer: services.interviewer,
+    });
+
+    return await em.transactional(async (tx) => {
+      const locked = await tx.findOneOrFail(Session, session.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (locked.status !== 'in_progress') throw sessionNotActive(locked, 'answered');
+      if (locked.pendingUtteranceId !== answeredTurnId) {
+        throw new AppError('TURN_ALREADY_ANSWERED', 'This question was answered by another request meanwhile; start the interview again to get the current question.', {
+          sessionId: locked.id,
+        });
+      }
+      const now = new Date();
+      const pendingTurn = await tx.findOneOrFail(SessionUtterance, answeredTurnId!);
+      const { startTime, endTime } = answerTimes(locked, now, answer, pendingTurn.endTime, audio?.durationSeconds ?? null, text);
+      if (audio) {
+        tx.create(SessionFile, {
+          id: audio.fileId,
+          organization: locked.organization.id,
+          session: locked,
+          kind: 'audio',
+          name: `${audio.fileId}.${extensionOf(audio.contentType)}`,
+          contentType: audio.contentType,
+          sizeBytes: audio.size,
+          durationSeconds: audio.durationSeconds,
+          sha256: audio.sha256,
+          storageKey: audio.storageKey,
+        });
+      }
+      const utterance = recordUtterance(tx, locked, {
+        speaker: 'participant',
+        kind: 'answer',
+        text,
+        questionId: question.id,
+        startTime,
+        endTime,
+        value: outcome.utteranceValue,
+        confidence,
+        audioFileId: audio?.fileId ?? null,
+      });
+      if (position.pending === 'question') locked.questionsAnswered += 1;
+      if (outcome.finalValue !== undefined) locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id });
+      locked.lastActivityAt = now;
+
+      let closing: string | undefined;
+      const timedOut = locked.maxDurationSeconds !== null && locked.maxDurationSeconds !== undefined && activeSecondsAt(locked, now) >= locked.maxDurationSeconds;
+      if (timedOut) {
+        await finishSession(tx, locked, 'timed_out', now);
+      } else if (outcome.next.kind === 'closing') {
+        closing = outcome.next.text;
+        const at = Math.max(offsetAt(locked, now), endTime);
+        recordUtterance(tx, locked, { speaker: 'ai', kind: 'closing', text: closing, questionId: null, startTime: at, endTime: at + speakingSeconds(closing), decidedBy: outcome.next.decidedBy });
+        await finishSession(tx, locked, 'completed', now);
+      } else {
+        const next = outcome.next;
+        const nextQuestion = next.kind === 'question' ? plan.questions[next.questionIndex]! : question;
+        locked.questionIndex = outcome.position.questionIndex;
+        locked.followUpsAsked = outcome.position.followUpsAsked;
+        locked.reAsked = outcome.position.reAsked;
+        askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now);
+        locked.durationSeconds = durationAt(locked, now);
+      }
+      await tx.flush();
+      const state = await interviewStateOf(tx, locked, plan, now);
+      return closing === undefined ? state : { ...state, closing };
+    });
+  } catch (error) {
+    // The answer was not recorded: its audio must not stay behind as an orphan file.
+    if (audio) await services.storage.delete(audio.storageKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** One entry per structured question; a re-asked question's later value replaces the first. */
+function withAnswer(answers: TParsedAnswer[], entry: TParsedAnswer): TParsedAnswer[] {
+  return [...answers.filter((existing) => existing.questionId !== entry.questionId), entry];
+}
+
+/**
+ * When the participant spoke, in seconds from the session's start: the client's offsets when it
+ * sent them (never after now), else the answer ends now and starts when its audio (or reading
+ * time) says, not before the question was put.
+ */
+function answerTimes(
+  session: Session,
+  now: Date,
+  answer: ParticipantAnswer,
+  questionEnd: number,
+  audioSeconds: number | null,
+  text: string | null,
+): { startTime: number; endTime: number } {
+  const latest = offsetAt(session, now);
+  if (answer.endTime !== undefined && answer.endTime > latest + CLOCK_SLACK_SECONDS) {
+    throw validationError([{ path: 'endTime', message: `must not be after now (${Math.floor(latest)} s into the session)` }]);
+  }
+  if (answer.startTime !== undefined && answer.startTime > latest + CLOCK_SLACK_SECONDS) {
+    throw validationError([{ path: 'startTime', message: `must not be after now (${Math.floor(latest)} s into the session)` }]);
+  }
+  const endTime = Math.min(answer.endTime ?? latest, latest + CLOCK_SLACK_SECONDS);
+  const spoken = audioSeconds ?? (text ? speakingSeconds(text) : 0);
+  const startTime = answer.startTime ?? Math.min(endTime, Math.max(questionEnd, endTime - spoken));
+  if (startTime > endTime) throw validationError([{ path: 'startTime', message: 'must not be after endTime' }]);
+  return { startTime, endTime };
+}
+
+async function conversationOf(em: EntityManager, session: Session, latest: ConversationTurn): Promise<ConversationTurn[]> {
+  const rows = await em.find(
+    SessionUtterance,
+    { session: session.id },
+    { fields: ['speaker', 'text', 'questionId'], orderBy: { seq: 'asc' }, disableIdentityMap: true },
+  );
+  return [...rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })), latest];
+}
+
+const EXTENSIONS: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/wav': 'wav', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a' };
+
+function extensionOf(contentType: string): string {
+  return EXTENSIONS[contentType] ?? 'bin';
+}
+
+/** Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio) and stored as a session file. */
+async function storeAnswerAudio(services: SessionServices, session: Session, file: string): Promise<AudioAnswer> {
+  const facts = await probeAudio(file);
+  if (!facts) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The audio must be WebM, Ogg, WAV, MP3 or M4A (recognised from its content).', {
+      fields: [{ path: 'audio', message: 'is not a supported audio format' }],
+    });
+  }
+  const fileId = newId('fil');
+  const storageKey = `sessions/${session.organization.id}/${session.id}/${fileId}`;
+  const sha256 = await sha256OfFile(file);
+  const { size } = await services.storage.put(storageKey, createReadStream(file));
+  return { fileId, storageKey, contentType: facts.contentType, size, sha256, durationSeconds: facts.durationSeconds };
+}
+
+/** Speech-to-text for an audio answer without text; null text when there is no recognizer or it heard nothing usable. */
+async function transcribe(
+  services: SessionServices,
+  session: Session,
+  question: InterviewPlan['questions'][number],
+  file: string,
+  contentType: string,
+): Promise<{ text: string | null; confidence: number | null }> {
+  const recognizer = services.speech.recognizer;
+  if (!recognizer) return { text: null, confidence: null };
+  try {
+    const transcription = await services.transcriptions.run(() =>
+      recognizer.transcribe({
+        file,
+        contentType,
+        language: session.language,
+        hints: {
+          questionType: question.type,
+          ...(question.options ? { options: question.options } : {}),
+          ...(question.scale ? { scale: question.scale } : {}),
+        },
+      }),
+    );
+    const text = transcription?.text.trim() || null;
+    return { text, confidence: text ? transcription!.confidence : null };
+  } catch (error) {
+    // The interview goes on without text for this answer; the audio is kept.
+    const reason = error instanceof SpeechRecognitionError ? error.reason : 'unexpected';
+    services.logger.warn({ sessionId: session.id, recognizer: recognizer.name, reason }, 'speech-to-text failed; the answer is kept as audio only');
+    return { text: null, confidence: null };
+  }
+}
+

@@ -1,0 +1,31 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TParticipantSession } from '../../../shared/schemas/sessions.js';
+import { Session } from '../../entities/index.js';
+import { AppError } from '../../errors.js';
+import { finishSession } from './finish-session.js';
+import { findLatestSession, findUnfinishedSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+import { toParticipantSessionDto } from './serialize.js';
+
+/**
+ * `POST /api/interview/end`: the participant leaves. An unfinished session is abandoned (billed
+ * for its minutes, its transcript generated); a finished one is returned as it is. The invite
+ * may start a new session afterwards, unless its interview was completed.
+ */
+export async function endInterview(em: EntityManager, participant: ParticipantAuth): Promise<{ session: TParticipantSession }> {
+  return em.transactional(async (tx) => {
+    const invite = await loadParticipantInvite(tx, participant);
+    const unfinished = await findUnfinishedSession(tx, invite.id);
+    if (!unfinished) {
+      const latest = await findLatestSession(tx, invite.id);
+      if (!latest) throw new AppError('SESSION_NOT_ACTIVE', 'This invite has no interview to end.', { inviteId: invite.id });
+      return { session: toParticipantSessionDto(latest) };
+    }
+    const session = await tx.findOneOrFail(Session, unfinished.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const now = new Date();
+    if (session.status === 'created' || session.status === 'in_progress' || session.status === 'paused') {
+      await finishSession(tx, session, 'abandoned', now);
+    }
+    return { session: toParticipantSessionDto(session, now) };
+  });
+}

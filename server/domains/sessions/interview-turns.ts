@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TInterviewState } from '../../../shared/schemas/sessions.js';
+import type { Config } from '../../config.js';
+import { type Session, SessionUtterance } from '../../entities/index.js';
+import { addJobs, type JobSpec } from '../../jobs/add-jobs.js';
+import type { InterviewPlan } from './load-session.js';
+import { recordUtterance, speakingSeconds } from './record-utterance.js';
+import { toParticipantSessionDto, toTurn } from './serialize.js';
+import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
+import { abandonIdleJob, timeOutJob } from './session-jobs.js';
+
+/** Records an AI turn that waits for an answer (a question, follow-up or re-ask) and makes it the pending turn. */
+export function askTurn(
+  tx: EntityManager,
+  session: Session,
+  turn: { kind: 'question' | 'follow_up' | 're_ask'; text: string; questionId: string; decidedBy: string },
+  now: Date,
+): SessionUtterance {
+  const startTime = offsetAt(session, now);
+  const utterance = recordUtterance(tx, session, {
+    speaker: 'ai',
+    kind: turn.kind,
+    text: turn.text,
+    questionId: turn.questionId,
+    startTime,
+    endTime: startTime + speakingSeconds(turn.text),
+    decidedBy: turn.decidedBy,
+  });
+  session.pending = turn.kind;
+  session.pendingUtteranceId = utterance.id;
+  return utterance;
+}
+
+/** The jobs that watch a session in progress from `now`: its maxDuration and its idleness. */
+export function watchJobs(session: Session, config: Pick<Config, 'sessionAbandonAfterSeconds'>, now: Date): JobSpec[] {
+  const jobs: JobSpec[] = [abandonIdleJob(session.id, new Date(now.getTime() + config.sessionAbandonAfterSeconds * 1000))];
+  if (session.maxDurationSeconds && session.status === 'in_progress') {
+    const left = Math.max(0, session.maxDurationSeconds - activeSecondsAt(session, now));
+    jobs.push(timeOutJob(session.id, new Date(now.getTime() + left * 1000)));
+  }
+  return jobs;
+}
+
+/** created → in_progress: the clock starts and the first question is asked. */
+export async function beginInterview(
+  tx: EntityManager,
+  session: Session,
+  plan: InterviewPlan,
+  config: Pick<Config, 'sessionAbandonAfterSeconds'>,
+  now: Date,
+): Promise<void> {
+  session.status = 'in_progress';
+  startClock(session, now);
+  const first = plan.questions[0]!;
+  session.questionIndex = 0;
+  session.followUpsAsked = 0;
+  session.reAsked = false;
+  askTurn(tx, session, { kind: 'question', text: first.text, questionId: first.id, decidedBy: 'engine' }, now);
+  await tx.flush();
+  await addJobs(tx, watchJobs(session, config, now));
+}
+
+/** What the participant's client sees: their session and the turn waiting for an answer. */
+export async function interviewStateOf(em: EntityManager, session: Session, plan: InterviewPlan, now: Date = new Date()): Promise<TInterviewState> {
+  let turn: TInterviewState['turn'] = null;
+  if (session.pendingUtteranceId && (session.status === 'in_progress' || session.status === 'paused')) {
+    const utterance = await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind'] });
+    turn = toTurn(utterance, plan.questions[session.questionIndex]!);
+  }
+  return { session: toParticipantSessionDto(session, now), turn };
+}

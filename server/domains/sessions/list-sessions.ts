@@ -1,0 +1,41 @@
+import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Page } from '../../../shared/schemas/common.js';
+import type { TListSessionsInput, TSession } from '../../../shared/schemas/sessions.js';
+import { Session } from '../../entities/index.js';
+import { loadCampaign } from '../campaigns/load-campaign.js';
+import { pageOf } from '../pagination.js';
+import { toSessionDto } from './serialize.js';
+
+const SORT_COLUMNS = { createdAt: 'createdAt', completedAt: 'completedAt', duration: 'durationSeconds' } as const;
+
+/** A campaign's sessions, filtered by status and creation time; unfinished sessions sort last by completedAt. */
+export async function listSessions(em: EntityManager, organizationId: string, input: TListSessionsInput): Promise<Page<TSession>> {
+  await loadCampaign(em, organizationId, input.campaignId);
+  const createdAt = {
+    ...(input.from ? { $gte: new Date(input.from) } : {}),
+    ...(input.to ? { $lt: new Date(input.to) } : {}),
+  };
+  const where: FilterQuery<Session> = {
+    campaign: input.campaignId,
+    organization: organizationId,
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.from || input.to ? { createdAt } : {}),
+  };
+  const direction = input.order === 'asc' ? 'asc nulls last' : 'desc nulls last';
+  // The id breaks ties so pages never overlap or skip when sort values repeat.
+  const orderBy = { [SORT_COLUMNS[input.sort]]: direction, id: input.order } as QueryOrderMap<Session>;
+  const [sessions, total] = await em.findAndCount(Session, where, {
+    orderBy,
+    limit: input.limit,
+    offset: input.offset,
+    disableIdentityMap: true,
+  });
+  const now = new Date();
+  return pageOf(
+    sessions.map((session) => toSessionDto(session, now)),
+    total,
+    input.limit,
+    input.offset,
+  );
+}

@@ -1,0 +1,40 @@
+import type { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TQuestion, TScriptSettings } from '../../../shared/schemas/scripts.js';
+import { Session, ScriptVersion } from '../../entities/index.js';
+import { AppError, notFound } from '../../errors.js';
+
+export async function loadSession(
+  em: EntityManager,
+  organizationId: string,
+  sessionId: string,
+  options: { lockMode?: LockMode } = {},
+): Promise<Session> {
+  const session = await em.findOne(
+    Session,
+    { id: sessionId, organization: organizationId },
+    options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
+  );
+  if (!session) throw notFound('session', sessionId);
+  return session;
+}
+
+/** The interview content a session follows: the script version pinned at its start. */
+export interface InterviewPlan {
+  systemPrompt: string;
+  questions: TQuestion[];
+  settings: TScriptSettings;
+}
+
+export async function loadPlan(em: EntityManager, session: Pick<Session, 'scriptId' | 'scriptVersion'>): Promise<InterviewPlan> {
+  const version = await em.findOneOrFail(ScriptVersion, { script: session.scriptId, version: session.scriptVersion }, { disableIdentityMap: true });
+  return { systemPrompt: version.systemPrompt, questions: version.questions, settings: version.settings };
+}
+
+/** 409 SESSION_NOT_ACTIVE: the session's state does not allow the action (the spec's table). */
+export function sessionNotActive(session: Pick<Session, 'id' | 'status'>, action: string): AppError {
+  return new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is ${session.status}; it cannot be ${action}.`, {
+    sessionId: session.id,
+    status: session.status,
+  });
+}

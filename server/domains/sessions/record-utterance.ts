@@ -1,0 +1,46 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
+import { type Session, SessionUtterance } from '../../entities/index.js';
+import type { UtteranceKind } from '../../entities/session-utterance.js';
+import { newId } from '../../lib/ids.js';
+
+/** Seconds an AI utterance takes to say, at a calm 150 words a minute, for its `endTime`. */
+export function speakingSeconds(text: string): number {
+  const words = text.trim().split(/\s+/).filter(Boolean).length;
+  return Math.round((words / 2.5) * 100) / 100;
+}
+
+export interface UtteranceFields {
+  speaker: 'ai' | 'participant';
+  kind: UtteranceKind;
+  text: string | null;
+  questionId: string | null;
+  startTime: number;
+  endTime: number;
+  value?: TAnswerValue | undefined;
+  confidence?: number | null | undefined;
+  audioFileId?: string | null | undefined;
+  decidedBy?: string | null | undefined;
+}
+
+/** Appends one utterance to the session's conversation (the session row is locked by the caller). */
+export function recordUtterance(tx: EntityManager, session: Session, fields: UtteranceFields): SessionUtterance {
+  const utterance = tx.create(SessionUtterance, {
+    id: newId('utt'),
+    organization: session.organization.id,
+    session,
+    seq: session.nextSeq,
+    speaker: fields.speaker,
+    kind: fields.kind,
+    text: fields.text,
+    questionId: fields.questionId,
+    value: fields.value === undefined ? null : fields.value,
+    startTime: Math.round(fields.startTime * 1000) / 1000,
+    endTime: Math.round(fields.endTime * 1000) / 1000,
+    confidence: fields.confidence ?? null,
+    audioFileId: fields.audioFileId ?? null,
+    decidedBy: fields.decidedBy ?? null,
+  });
+  session.nextSeq += 1;
+  return utterance;
+}

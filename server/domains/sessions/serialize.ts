@@ -1,0 +1,64 @@
+import type { TParticipantSession, TSession, TTurn } from '../../../shared/schemas/sessions.js';
+import type { TQuestion } from '../../../shared/schemas/scripts.js';
+import type { Session, SessionUtterance } from '../../entities/index.js';
+import { durationAt } from './session-clock.js';
+
+export function toSessionDto(session: Session, now: Date = new Date()): TSession {
+  return {
+    id: session.id,
+    campaignId: session.campaign.id,
+    inviteId: session.invite.id,
+    scriptId: session.scriptId,
+    scriptVersion: session.scriptVersion,
+    status: session.status,
+    completionStatus: session.completionStatus ?? null,
+    participant: { email: session.participantEmail ?? null, name: session.participantName ?? null },
+    startedAt: session.startedAt?.toISOString() ?? null,
+    completedAt: session.completedAt?.toISOString() ?? null,
+    duration: durationAt(session, now),
+    questionsAnswered: session.questionsAnswered,
+    totalQuestions: session.totalQuestions,
+    language: session.language,
+    sentiment: null,
+    device: session.device ?? null,
+    metadata: session.metadata,
+    pauseReason: session.pauseReason ?? null,
+    consent: session.consent ?? null,
+    answers: session.answers,
+    createdAt: session.createdAt.toISOString(),
+    updatedAt: session.updatedAt.toISOString(),
+  };
+}
+
+export function toParticipantSessionDto(session: Session, now: Date = new Date()): TParticipantSession {
+  const consent = session.consent ? { granted: session.consent.granted, type: session.consent.type, grantedAt: session.consent.grantedAt } : null;
+  return {
+    id: session.id,
+    status: session.status,
+    completionStatus: session.completionStatus ?? null,
+    language: session.language,
+    consentRequired: session.consentRequired,
+    consent,
+    questionsAnswered: session.questionsAnswered,
+    totalQuestions: session.totalQuestions,
+    duration: durationAt(session, now),
+    startedAt: session.startedAt?.toISOString() ?? null,
+    completedAt: session.completedAt?.toISOString() ?? null,
+    createdAt: session.createdAt.toISOString(),
+  };
+}
+
+/** The pending AI utterance as the participant's client sees it. */
+export function toTurn(utterance: Pick<SessionUtterance, 'id' | 'text' | 'kind'>, question: TQuestion): TTurn {
+  return {
+    utteranceId: utterance.id,
+    text: utterance.text ?? '',
+    questionId: question.id,
+    kind: utterance.kind === 'follow_up' || utterance.kind === 're_ask' ? utterance.kind : 'question',
+    question: {
+      type: question.type,
+      ...(question.options ? { options: question.options } : {}),
+      ...(question.scale ? { scale: question.scale } : {}),
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isPlan, PLANS } from '../../../shared/plans.js';
+import type { Session, SessionBilling } from '../../entities/session.js';
+import { AppError } from '../../errors.js';
+import { bookCreditMovement } from '../organizations/book-credit-movement.js';
+
+/** Credits are kept to 4 decimals, as the ledger stores them. */
+function roundCredits(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+/**
+ * A session's start holds one billable minute at the plan's price, so an organization cannot run
+ * more interviews than it can pay for: available = balance − held. One conditional update, so
+ * concurrent starts never hold more than the balance. 402 INSUFFICIENT_CREDITS otherwise.
+ */
+export async function holdStartingCredits(tx: EntityManager, organizationId: string): Promise<number> {
+  const [organization] = await tx.execute<{ plan: string }[]>(`select plan from organizations where id = ?`, [organizationId]);
+  const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
+  const hold = PLANS[plan].pricePerMinuteCredits;
+  const held = await tx.execute<{ id: string }[]>(
+    `update organizations set credits_held = credits_held + ?, updated_at = now()
+     where id = ? and credit_balance - credits_held >= ? returning id`,
+    [hold, organizationId, hold],
+  );
+  if (held.length === 0) {
+    throw new AppError('INSUFFICIENT_CREDITS', 'Not enough credits to start an interview: one minute must be available.', { required: hold });
+  }
+  return hold;
+}
+
+/** The first instant of the calendar month (UTC) `now` falls in: free minutes are per month. */
+function monthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/**
+ * A finishing session's bill, inside its finishing transaction: releases the hold, then charges
+ * `ceil(duration / 60)` minutes less the plan's free minutes left this month, at the plan's price.
+ * The ledger row's source is the session, so the charge is booked once whatever retries; the
+ * balance never goes below zero, and what it cannot cover is recorded as owed.
+ */
+export async function chargeSession(tx: EntityManager, session: Session, now: Date): Promise<SessionBilling> {
+  // The organization row is locked first, so concurrent finishes read each other's free minutes.
+  const [organization] = await tx.execute<{ plan: string; credit_balance: string }[]>(
+    `select plan, credit_balance from organizations where id = ? for update`,
+    [session.organization.id],
+  );
+  const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
+  const terms = PLANS[plan];
+  await tx.execute(`update organizations set credits_held = greatest(credits_held - ?, 0), updated_at = now() where id = ?`, [
+    session.holdCredits,
+    session.organization.id,
+  ]);
+  session.holdCredits = 0;
+
+  const totalMinutes = Math.ceil(session.durationSeconds / 60);
+  const [used] = await tx.execute<{ minutes: string }[]>(
+    `select coalesce(sum((billing->>'freeMinutesApplied')::int), 0) as minutes from sessions
+     where organization_id = ? and completed_at >= ? and billing is not null and id <> ?`,
+    [session.organization.id, monthStart(now), session.id],
+  );
+  const freeLeft = Math.max(0, terms.freeMinutesPerMonth - Number(used?.minutes ?? 0));
+  const freeMinutesApplied = Math.min(totalMinutes, freeLeft);
+  const billableMinutes = totalMinutes - freeMinutesApplied;
+  const amountCredits = roundCredits(billableMinutes * terms.pricePerMinuteCredits);
+  const chargedCredits = Math.min(amountCredits, Number(organization?.credit_balance ?? 0));
+  const owedCredits = roundCredits(amountCredits - chargedCredits);
+  if (chargedCredits > 0) {
+    await bookCreditMovement(tx, {
+      organizationId: session.organization.id,
+      amount: -chargedCredits,
+      kind: 'charge',
+      source: `session:${session.id}`,
+      description: `Interview ${session.id}: ${billableMinutes} billable minute(s) of ${totalMinutes}`,
+    });
+  }
+  if (owedCredits > 0) {
+    await tx.execute(`update organizations set credits_owed = credits_owed + ?, updated_at = now() where id = ?`, [owedCredits, session.organization.id]);
+  }
+  return {
+    totalMinutes,
+    freeMinutesApplied,
+    billableMinutes,
+    amountCredits,
+    chargedCredits,
+    owedCredits,
+    plan,
+    pricePerMinuteCredits: terms.pricePerMinuteCredits,
+  };
+}

@@ -1,0 +1,32 @@
+import type { JobSpec } from '../../jobs/add-jobs.js';
+
+// A session's scheduled jobs re-arm themselves: each checks the session when it runs and, when
+// its moment has not come yet (activity since, a pause), adds itself again for the new moment.
+// So heartbeats and answers only write `lastActivityAt`, never the job queue.
+
+/** Ends the session as timed out when its `maxDuration` of time in progress is used up. */
+export function timeOutJob(sessionId: string, runAt: Date): JobSpec<'session__time_out'> {
+  return { task: 'session__time_out', payload: { sessionId }, jobKey: `session-timeout:${sessionId}`, runAt };
+}
+
+/** Abandons the session after SESSION_ABANDON_AFTER seconds without a heartbeat or an answer. */
+export function abandonIdleJob(sessionId: string, runAt: Date): JobSpec<'session__abandon_idle'> {
+  return { task: 'session__abandon_idle', payload: { sessionId }, jobKey: `session-idle:${sessionId}`, runAt };
+}
+
+/**
+ * What follows a finished session, in order: the transcript, then the insights, then the
+ * `interview.completed` announcement. Each step adds the next in its own transaction, so the
+ * order holds even when a step is retried; the first is added with the status change.
+ */
+export function generateTranscriptJob(sessionId: string): JobSpec<'session__generate_transcript'> {
+  return { task: 'session__generate_transcript', payload: { sessionId }, jobKey: `session-transcript:${sessionId}` };
+}
+
+export function generateInsightsJob(sessionId: string): JobSpec<'session__generate_insights'> {
+  return { task: 'session__generate_insights', payload: { sessionId }, jobKey: `session-insights:${sessionId}` };
+}
+
+export function announceCompletionJob(sessionId: string): JobSpec<'session__announce_completion'> {
+  return { task: 'session__announce_completion', payload: { sessionId }, jobKey: `session-announce:${sessionId}` };
+}

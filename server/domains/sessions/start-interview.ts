@@ -1,0 +1,109 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TDevice, TInterviewState } from '../../../shared/schemas/sessions.js';
+import type { TCampaignSettings } from '../../../shared/schemas/campaigns.js';
+import { Script, ScriptVersion, Session } from '../../entities/index.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { addJobs } from '../../jobs/add-jobs.js';
+import type { AppServices } from '../../services.js';
+import { effectiveInviteStatus } from '../invites/serialize.js';
+import { startInvite } from '../invites/start-invite.js';
+import { beginInterview, interviewStateOf, watchJobs } from './interview-turns.js';
+import { loadPlan } from './load-session.js';
+import { findUnfinishedSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+import { holdStartingCredits } from './session-billing.js';
+
+export type SessionServices = Pick<AppServices, 'config' | 'interviewer' | 'speech' | 'storage' | 'logger' | 'transcriptions'>;
+
+export interface StartInterviewInput {
+  /** What the client says about its device; else what its User-Agent says (parsed by the caller). */
+  device: TDevice;
+}
+
+/** The interview language: the campaign's, else the script version's, else English. */
+function languageOf(campaignSettings: TCampaignSettings, scriptLanguage: string | undefined): string {
+  return campaignSettings.language ?? scriptLanguage ?? 'en';
+}
+
+/**
+ * `POST /api/interview/start`: opens the invite's interview, or resumes the one it has (same
+ * session, the pending turn again; `created: false`). A new session pins the campaign's newest
+ * published script version, copies the invite's participant and metadata, holds one minute of
+ * credits, and asks its first question, unless the campaign requires consent first (it then
+ * stays `created` until `/v1/sessions/{id}/consent`).
+ */
+export async function startInterview(
+  em: EntityManager,
+  services: SessionServices,
+  participant: ParticipantAuth,
+  input: StartInterviewInput,
+): Promise<{ state: TInterviewState; created: boolean }> {
+  return em.transactional(async (tx) => {
+    const invite = await loadParticipantInvite(tx, participant);
+    const resume = async (session: Session) => ({ state: await interviewStateOf(tx, session, await loadPlan(tx, session)), created: false });
+    const existing = await findUnfinishedSession(tx, invite.id);
+    if (existing) return resume(existing);
+    if (effectiveInviteStatus(invite) === 'completed') {
+      throw new AppError('INVITE_ALREADY_USED', 'This interview has been completed; the invite cannot start another.', { inviteId: invite.id });
+    }
+    // Locks campaign → invite → share link and checks them (expired, campaign paused, link full).
+    await startInvite(tx, invite.id);
+    // A start that raced this one on the same token got the invite lock first and opened the session.
+    const raced = await findUnfinishedSession(tx, invite.id);
+    if (raced) return resume(raced);
+
+    const campaign = invite.campaign;
+    const script = await tx.findOneOrFail(Script, campaign.script.id);
+    const version = await tx.findOneOrFail(ScriptVersion, { script: script.id, version: script.publishedVersion! });
+    const hold = await holdStartingCredits(tx, invite.organization.id);
+    const now = new Date();
+    const session = tx.create(Session, {
+      id: newId('ses'),
+      organization: invite.organization.id,
+      campaign: campaign.id,
+      invite: invite.id,
+      scriptId: script.id,
+      scriptVersion: version.version,
+      status: 'created',
+      completionStatus: null,
+      language: languageOf(campaign.settings, version.settings.language),
+      participantEmail: invite.email ?? null,
+      participantName: invite.name ?? null,
+      device: input.device,
+      metadata: invite.metadata,
+      consentRequired: campaign.settings.requireConsent === true,
+      consent: null,
+      pauseReason: null,
+      startedAt: null,
+      completedAt: null,
+      lastActivityAt: now,
+      activeSince: null,
+      activeSeconds: 0,
+      durationSeconds: 0,
+      maxDurationSeconds: campaign.settings.maxDuration ?? null,
+      totalQuestions: version.questions.length,
+      questionsAnswered: 0,
+      answers: [],
+      questionIndex: 0,
+      pending: null,
+      pendingUtteranceId: null,
+      followUpsAsked: 0,
+      reAsked: false,
+      nextSeq: 0,
+      holdCredits: hold,
+      billing: null,
+      transcriptGeneratedAt: null,
+      insightsGeneratedAt: null,
+      completionAnnouncedAt: null,
+    });
+    const plan = { systemPrompt: version.systemPrompt, questions: version.questions, settings: version.settings };
+    if (session.consentRequired) {
+      await tx.flush();
+      // Waiting for consent holds credits too: an invite opened and left is abandoned like any other.
+      await addJobs(tx, watchJobs(session, services.config, now));
+    } else {
+      await beginInterview(tx, session, plan, services.config, now);
+    }
+    return { state: await interviewStateOf(tx, session, plan, now), created: true };
+  });
+}

@@ -1,0 +1,56 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TFeedback, TFeedbackInput } from '../../../shared/schemas/sessions.js';
+import { type SessionFeedback as SessionFeedbackRow, SessionFeedback } from '../../entities/index.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { findLatestSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+
+export function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
+  return {
+    id: feedback.id,
+    overall_rating: feedback.overallRating ?? null,
+    ease_of_use_rating: feedback.easeOfUseRating ?? null,
+    audio_quality_rating: feedback.audioQualityRating ?? null,
+    question_clarity_rating: feedback.questionClarityRating ?? null,
+    comments: feedback.comments ?? null,
+    technical_issues: feedback.technicalIssues ?? null,
+    would_recommend: feedback.wouldRecommend ?? null,
+    submitted_at: feedback.submittedAt.toISOString(),
+  };
+}
+
+/**
+ * `POST /api/interview/feedback`: the participant's feedback on their finished interview, once
+ * (409 FEEDBACK_ALREADY_SUBMITTED after that). The `session.feedback_submitted` event comes with
+ * the webhooks.
+ */
+export async function submitFeedback(em: EntityManager, participant: ParticipantAuth, input: TFeedbackInput): Promise<{ feedback: TFeedback }> {
+  const invite = await loadParticipantInvite(em, participant);
+  const session = await findLatestSession(em, invite.id);
+  if (!session || (session.status !== 'completed' && session.status !== 'abandoned')) {
+    throw new AppError('SESSION_NOT_ACTIVE', 'Feedback is taken once the interview has ended.', { status: session?.status ?? null });
+  }
+  const feedback = em.create(SessionFeedback, {
+    id: newId('fbk'),
+    organization: session.organization.id,
+    session,
+    overallRating: input.overall_rating ?? null,
+    easeOfUseRating: input.ease_of_use_rating ?? null,
+    audioQualityRating: input.audio_quality_rating ?? null,
+    questionClarityRating: input.question_clarity_rating ?? null,
+    comments: input.comments ?? null,
+    technicalIssues: input.technical_issues ?? null,
+    wouldRecommend: input.would_recommend ?? null,
+    submittedAt: new Date(),
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw new AppError('FEEDBACK_ALREADY_SUBMITTED', 'Feedback for this interview was already submitted.', { sessionId: session.id });
+    }
+    throw error;
+  }
+  return { feedback: toFeedbackDto(feedback) };
+}

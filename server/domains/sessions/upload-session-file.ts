@@ -1,0 +1,56 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { fileTypeFromFile } from 'file-type';
+import type { TSessionFile } from '../../../shared/schemas/sessions.js';
+import { SessionFile } from '../../entities/index.js';
+import { newId } from '../../lib/ids.js';
+import { sha256OfFile } from '../../lib/sha256-file.js';
+import type { UrlSigner } from '../../lib/signed-urls.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import { loadSession } from './load-session.js';
+import { toSessionFileDto } from './session-file-dto.js';
+
+function sanitizeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  return base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200) || 'file';
+}
+
+/**
+ * `POST /v1/sessions/{id}/files`: an additional file of a session (a screen recording, notes),
+ * of any session state. The type is recognised from the bytes where possible (a client's
+ * Content-Type is not trusted), else stored as `application/octet-stream`, and always served
+ * as a download. A failed insert removes the stored bytes again.
+ */
+export async function uploadSessionFile(
+  em: EntityManager,
+  deps: { storage: FileStorage; signer: UrlSigner },
+  input: { organizationId: string; sessionId: string; originalName: string; uploadedFile: string },
+): Promise<TSessionFile> {
+  const session = await loadSession(em, input.organizationId, input.sessionId);
+  const detected = await fileTypeFromFile(input.uploadedFile).catch(() => undefined);
+  const id = newId('fil');
+  const storageKey = `sessions/${input.organizationId}/${session.id}/${id}`;
+  const sha256 = await sha256OfFile(input.uploadedFile);
+  const size = (await stat(input.uploadedFile)).size;
+  await deps.storage.put(storageKey, createReadStream(input.uploadedFile));
+  try {
+    const file = em.create(SessionFile, {
+      id,
+      organization: input.organizationId,
+      session,
+      kind: 'upload',
+      name: sanitizeFilename(input.originalName),
+      contentType: detected?.mime ?? 'application/octet-stream',
+      sizeBytes: size,
+      durationSeconds: null,
+      sha256,
+      storageKey,
+    });
+    await em.flush();
+    return toSessionFileDto(file, deps.signer);
+  } catch (error) {
+    await deps.storage.delete(storageKey);
+    throw error;
+  }
+}

@@ -1,0 +1,40 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { TAnswerValue } from '../../shared/schemas/sessions.js';
+import { Organization } from './organization.js';
+import { Session } from './session.js';
+
+export const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'closing', 'answer'] as const;
+export type UtteranceKind = (typeof UTTERANCE_KINDS)[number];
+
+/**
+ * One turn of the conversation, as it happened: the AI's questions, follow-ups, re-asks and
+ * closing, and the participant's answers (typed, or spoken: `audioFileId`, with `text` null when
+ * nothing could transcribe it). The transcript is generated from these rows.
+ */
+export const SessionUtterance = defineEntity({
+  name: 'SessionUtterance',
+  tableName: 'session_utterances',
+  uniques: [{ properties: ['session', 'seq'] }],
+  properties: {
+    id: p.string().primary().columnType('text'),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade').index(),
+    session: () => p.manyToOne(Session).deleteRule('cascade'),
+    seq: p.integer(),
+    speaker: p.enum(['ai', 'participant'] as const),
+    kind: p.enum([...UTTERANCE_KINDS]),
+    text: p.string().columnType('text').nullable(),
+    questionId: p.string().columnType('text').nullable(),
+    /** Participant answers to structured questions: the parsed value (null: unreadable). */
+    value: p.json<TAnswerValue>().nullable(),
+    /** Seconds from the session's start. */
+    startTime: p.float().columnType('double precision'),
+    endTime: p.float().columnType('double precision'),
+    confidence: p.float().columnType('double precision').nullable(),
+    audioFileId: p.string().columnType('text').nullable(),
+    /** AI turns: the interviewer that worded it (`builtin`, `llm`) or `engine` for the engine's own rules. */
+    decidedBy: p.string().columnType('text').nullable(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+  },
+});
+
+export type SessionUtterance = InferEntity<typeof SessionUtterance>;

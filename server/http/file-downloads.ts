@@ -1,0 +1,62 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
+import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
+import { AppError } from '../errors.js';
+import type { SignedFileClaims } from '../lib/signed-urls.js';
+import type { AppServices } from '../services.js';
+import { FileNotFoundError } from '../storage/file-storage.js';
+
+interface Downloadable {
+  storageKey: string;
+  contentType: string;
+  size: number;
+  filename: string;
+  /** Media that plays in the page (images, audio) opens inline; anything else is saved, never rendered. */
+  inline: boolean;
+}
+
+async function findDownloadable(services: AppServices, claims: SignedFileClaims): Promise<Downloadable | null> {
+  const em = services.orm.em.fork();
+  if (claims.purpose === 'script_media') {
+    const media = await findScriptMediaForDownload(em, claims.fileId);
+    return media && { storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true };
+  }
+  const file = await findSessionFileForDownload(em, claims.fileId);
+  if (!file) return null;
+  const inline = file.contentType.startsWith('audio/') || file.contentType.startsWith('image/');
+  return { storageKey: file.storageKey, contentType: file.contentType, size: file.sizeBytes, filename: file.name, inline };
+}
+
+/**
+ * `GET /files/{token}`: the signed download links of script media and session files. The link is
+ * the credential (a JWS naming the file and what it is, valid for a fixed time), so browsers and
+ * audio players fetch files without an API key.
+ */
+export function fileDownloadRoutes(services: AppServices): Router {
+  const routes = Router();
+  routes.get('/files/:token', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.locals.route = '/files/{token}';
+      const claims = await services.signer.verifyFileToken(String(req.params.token));
+      const file = claims ? await findDownloadable(services, claims) : null;
+      if (!file) throw new AppError('RESOURCE_NOT_FOUND', 'This link is invalid or has expired.');
+      let stream;
+      try {
+        stream = await services.storage.open(file.storageKey);
+      } catch (error) {
+        if (error instanceof FileNotFoundError) throw new AppError('RESOURCE_NOT_FOUND', 'The file is no longer available.');
+        throw error;
+      }
+      res.setHeader('Content-Type', file.contentType);
+      res.setHeader('Content-Length', String(file.size));
+      res.setHeader('Content-Disposition', `${file.inline ? 'inline' : 'attachment'}; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, '_')}"`);
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Cache-Control', 'private, max-age=300');
+      stream.on('error', next);
+      stream.pipe(res);
+    } catch (error) {
+      next(error);
+    }
+  });
+  return routes;
+}

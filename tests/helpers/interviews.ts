@@ -1,0 +1,40 @@
+import type supertest from 'supertest';
+import { type Api, createCampaign, createInvite, createPublishedScript } from './factories.js';
+
+/** A script covering every question type: open, rating (1–5), yes/no, multiple choice. */
+export const FOUR_QUESTIONS = [
+  { id: 'experience', text: 'How was your first week with the product?', type: 'open' },
+  { id: 'ease', text: 'How easy was the setup?', type: 'rating', scale: { min: 1, max: 5 } },
+  { id: 'recommend', text: 'Would you recommend it to a colleague?', type: 'yes_no' },
+  { id: 'channel', text: 'Which support channel did you use most?', type: 'multiple_choice', options: ['Email', 'Phone call', 'In-app chat'] },
+];
+
+/** A campaign on a published script with these questions, and one invite to it. */
+export async function interviewFixture(api: Api, options: { questions?: unknown[]; settings?: Record<string, unknown>; scriptSettings?: Record<string, unknown> } = {}) {
+  const script = await createPublishedScript(api, { questions: options.questions ?? FOUR_QUESTIONS, ...(options.scriptSettings ? { settings: options.scriptSettings } : {}) });
+  const campaign = await createCampaign(api, { scriptId: script.id, ...(options.settings ? { settings: options.settings } : {}) });
+  const invite = await createInvite(api, campaign.id, { email: `participant-${Math.random().toString(36).slice(2)}@example.com`, name: 'Ada', sendEmail: false });
+  return { script, campaign, invite };
+}
+
+/** The participant's side: every call carries the invite token. */
+export function participantAs(http: supertest.Agent, token: string) {
+  const auth = (test: supertest.Test) => test.set('Authorization', `Bearer ${token}`);
+  return {
+    start: (body: unknown = {}) => auth(http.post('/api/interview/start')).send(body as object),
+    answer: (text: string, extra: Record<string, unknown> = {}) => auth(http.post('/api/interview/answer')).send({ text, ...extra }),
+    answerAudio: (audio: Buffer, filename: string, fields: Record<string, string> = {}) => {
+      let request = auth(http.post('/api/interview/answer')).attach('audio', audio, filename);
+      for (const [name, value] of Object.entries(fields)) request = request.field(name, value);
+      return request;
+    },
+    end: () => auth(http.post('/api/interview/end')).send({}),
+    feedback: (body: unknown) => auth(http.post('/api/interview/feedback')).send(body as object),
+    pause: (sessionId: string, body: unknown = {}) => auth(http.post(`/v1/sessions/${sessionId}/pause`)).send(body as object),
+    resume: (sessionId: string) => auth(http.post(`/v1/sessions/${sessionId}/resume`)).send({}),
+    heartbeat: (sessionId: string) => auth(http.post(`/v1/sessions/${sessionId}/heartbeat`)).send({}),
+    consent: (sessionId: string, body: unknown) => auth(http.post(`/v1/sessions/${sessionId}/consent`)).send(body as object),
+  };
+}
+
+export type Participant = ReturnType<typeof participantAs>;

@@ -1,0 +1,11 @@
+import type { Task } from 'graphile-worker';
+import { generateInsights } from '../../server/domains/sessions/completion-pipeline.js';
+import { typedTask } from '../../server/jobs/task-payloads.js';
+import type { AppServices } from '../../server/services.js';
+
+/** Second step after a session finishes (its body comes with the insights issue). */
+export function generateInsightsTask(services: AppServices): Task<'session__generate_insights'> {
+  return typedTask('session__generate_insights', async ({ sessionId }) => {
+    await generateInsights(services.orm.em.fork(), sessionId);
+  });
+}
