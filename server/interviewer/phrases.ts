@@ -14,8 +14,9 @@ export interface InterviewerPhrases {
 
 const ENGLISH: InterviewerPhrases = {
   followUp(reason, followUpsAsked) {
-    if (reason === 'non_committal') return 'That is fine. Is there anything specific that comes to mind, even something small?';
+    // Never the same words twice on one question.
     if (followUpsAsked > 0) return 'Thank you. Is there anything else you would like to add about that?';
+    if (reason === 'non_committal') return 'That is fine. Is there anything specific that comes to mind, even something small?';
     return 'Could you tell me a bit more about that?';
   },
   reAsk(question) {
