@@ -9,6 +9,7 @@ import { requestFingerprint } from '../server/http/idempotency.js';
 import { claimIdempotencyKey } from '../server/platform/idempotency-store.js';
 import { type Api, apiAs, createCampaign, createScript, uniqueName } from './helpers/factories.js';
 import { runJobsOnce } from './helpers/jobs.js';
+import { whileCampaignLocked } from './helpers/row-lock.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /** A real 1×1 PNG. */
@@ -212,8 +213,8 @@ describe('Idempotency-Key mismatches and concurrency', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => claimIdempotencyKey(t.em(), input)));
     const won = outcomes.filter((outcome) => outcome.status === 'fulfilled' && 'claimed' in outcome.value);
     expect(won).toHaveLength(1);
-    const winner = (won[0] as PromiseFulfilledResult<{ claimed: { stopRenewal(): Promise<void> } }>).value;
-    await winner.claimed.stopRenewal();
+    const winner = (won[0] as PromiseFulfilledResult<{ claimed: { stopRenewal(): void } }>).value;
+    winner.claimed.stopRenewal();
     for (const outcome of outcomes.filter((outcome) => outcome.status === 'rejected')) {
       expect((outcome.reason as AppError).code).toBe('IDEMPOTENCY_KEY_IN_USE');
     }
@@ -447,3 +448,26 @@ async function waitForReplay(post: () => supertest.Test): Promise<supertest.Resp
   }
   throw new Error('the first request never finished');
 }
+
+describe('Idempotency-Key and a busy pool', () => {
+  it('as many keyed requests as the pool has connections, each outliving a claim renewal, all finish once the lock they wait on is released', async () => {
+    // DATABASE_POOL_SIZE is 4 in tests: four transactions hold every connection while their
+    // claims are renewed; finishing must never wait for a renewal that needs a fifth.
+    const campaign = await createCampaign(api);
+    const started = Date.now();
+    const finished = await whileCampaignLocked(t.database.url, campaign.id, async () => {
+      const requests = Array.from({ length: 4 }, (_, i) =>
+        postWithKey(`/v1/campaigns/${campaign.id}/invites`, { email: `busy-${i}@example.com`, sendEmail: false }, newKey()).then((response) => ({
+          status: response.status,
+          at: Date.now() - started,
+        })),
+      );
+      // Past the 10 s renewal interval, then the lock goes.
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      return requests;
+    });
+    const results = await Promise.all(finished);
+    expect(results.map((result) => result.status)).toEqual([201, 201, 201, 201]);
+    expect(Math.max(...results.map((result) => result.at))).toBeLessThan(20_000);
+  }, 60_000);
+});

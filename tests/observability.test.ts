@@ -210,7 +210,8 @@ describe('request timeout', () => {
       const started = Date.now();
       const response = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'slow@example.com', sendEmail: false });
       expect(response.status).toBe(503);
-      expect(response.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { timeoutSeconds: 1 } });
+      expect(response.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { timeoutSeconds: 1, retryAfter: 2 } });
+      expect(response.headers['retry-after']).toBe('2');
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
       expect(Date.now() - started).toBeLessThan(5000);
     });

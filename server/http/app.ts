@@ -58,8 +58,13 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     }
     next(new AppError('RESOURCE_NOT_FOUND', `No route ${req.method} ${req.path}.`));
   };
-  // Express answers OPTIONS itself on paths it has routes for (200, text): no route serves OPTIONS here.
-  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? noRoute(req, res, next) : next()));
+  // Pages and files outside the API answer GET (and HEAD) only; listed so a 405 names them.
+  for (const path of ['/healthz', '/metrics', '/v1/openapi.json', '/docs', '/docs/init.js', '/docs/assets/{file}', '/files/{token}']) routes.addPlainRoute('GET', path);
+  // Express answers OPTIONS itself on paths it has routes for (200, text): no route serves OPTIONS
+  // here, so it gets the 405 every other unserved method gets (participant pages answer theirs in HTML).
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.method === 'OPTIONS' && !/^\/(join|interview)(\/|$)/.test(req.path) ? noRoute(req, res, next) : next(),
+  );
   const openApiDocument = buildOpenApiDocument({
     router: appRouter,
     publicUrl: config.publicUrl,
@@ -122,6 +127,8 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
       createContext: ({ req, res }) => createContext(services, req, res, 'trpc'),
       maxBatchSize: MAX_TRPC_BATCH_SIZE,
       maxBodySize: config.jsonBodyLimitBytes,
+      // The formatter cannot set headers: Retry-After (429, 503) and Allow come through here.
+      responseMeta: ({ errors }) => ({ headers: Object.assign({}, ...errors.map((error) => describeError(error).headers)) }),
       onError: ({ error, path }) => {
         if (isWriteAfterTimeout(error)) {
           logger.debug({ path }, 'answer not written: the request had timed out');

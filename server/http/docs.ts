@@ -32,7 +32,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
 
 /** `GET /docs`: Swagger UI over `/v1/openapi.json`, served from the local swagger-ui-dist package (no CDN). */
 export function docsRoutes(): Router {
-  const docs = Router();
+  const docs = Router({ caseSensitive: true, strict: true });
   docs.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_PAGE);
   });

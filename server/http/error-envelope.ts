@@ -1,3 +1,4 @@
+import { DriverException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
@@ -48,6 +49,7 @@ const GENERIC_BY_TRPC_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, [ErrorCode, stri
   NOT_FOUND: ['RESOURCE_NOT_FOUND', 'The resource was not found.'],
   METHOD_NOT_SUPPORTED: ['METHOD_NOT_ALLOWED', 'Method not allowed.'],
   PAYLOAD_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'The request body is too large.'],
+  UNSUPPORTED_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON, sent with "Content-Type: application/json".'],
   TOO_MANY_REQUESTS: ['RATE_LIMITED', 'Too many requests.'],
 };
 
@@ -70,7 +72,7 @@ function toAppError(error: unknown, context: DescribeErrorContext): AppError {
   if (isDatabaseUnavailable(error)) {
     return new AppError(
       'SERVICE_UNAVAILABLE',
-      `The database is unreachable or not ready. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+      `The service is briefly unavailable. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
       { retryAfter: DATABASE_RETRY_AFTER_SECONDS },
       { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
     );
@@ -94,34 +96,38 @@ function toAppError(error: unknown, context: DescribeErrorContext): AppError {
 /** How long a client should wait before retrying when the database is away. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** Node's and pg's codes for a connection that could not be made or was lost. */
+/** pg's and knex's codes for a connection that could not be made or was lost. */
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
- * SQLSTATEs meaning "not now" rather than "wrong": connection exceptions (class 08), shutting
- * down or starting up (57P01–57P03), too many connections (53300).
+ * SQLSTATEs meaning "not now" rather than "wrong": the connection failed or was lost (08000,
+ * 08001, 08003, 08004, 08006; not 08P01, a protocol violation, which is a bug), the server is
+ * shutting down or starting up (57P01–57P03), too many connections (53300).
  */
-function isUnavailableSqlState(code: string): boolean {
-  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+const UNAVAILABLE_SQL_STATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300']);
+
+const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /connection error and is not queryable/i, /the database system is (starting up|shutting down)/i];
+
+function isUnavailableFailure(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message, name } = error as { code?: unknown; message?: unknown; name?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQL_STATES.has(code))) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
 }
 
-const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /Timeout acquiring a connection/i, /connection error and is not queryable/i, /the database system is (starting up|shutting down)/i];
-
 /**
- * A failure of the database connection itself (refused, lost, the pool waiting in vain, the
- * server starting or stopping), anywhere in the cause chain (MikroORM keeps the driver's error
- * as `previous`): a temporary outage (503), not a fault of the request or of our code.
+ * A failure of the database connection itself (refused, lost, no pool connection in time, the
+ * server starting or stopping): a temporary outage (503), not a fault of the request or of our
+ * code. Only what the database layer throws counts: the error itself (pg and knex throw them
+ * as they are), or the driver error MikroORM wraps (`previous`); a tRPC error is looked into. A
+ * failed call to another service (an LLM, speech-to-text) is never taken for a database outage.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth += 1) {
-    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
-    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableSqlState(code)))) return true;
-    if (name === 'KnexTimeoutError' || name === 'ConnectionException') return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
-    current = (current as { previous?: unknown; cause?: unknown }).previous ?? (current as { cause?: unknown }).cause;
-  }
-  return false;
+  const thrown = error instanceof TRPCError ? error.cause : error;
+  if (isUnavailableFailure(thrown)) return !(thrown instanceof TypeError);
+  const previous = thrown instanceof DriverException ? (thrown as DriverException & { previous?: unknown }).previous : undefined;
+  return thrown instanceof DriverException && (isUnavailableFailure(thrown) || isUnavailableFailure(previous));
 }
 
 /** `type` of the error a JSON body parser's `verify` throws for bytes that are not UTF-8. */

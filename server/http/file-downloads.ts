@@ -23,7 +23,8 @@ async function findDownloadable(services: AppServices, claims: SignedFileClaims)
   }
   const file = await findSessionFileForDownload(em, claims.fileId);
   if (!file) return null;
-  const inline = file.contentType.startsWith('audio/') || file.contentType.startsWith('image/');
+  // Answer audio plays in the page; anything uploaded is saved, never rendered, whatever its type.
+  const inline = file.kind === 'audio' || file.kind === 'merged_audio';
   return { storageKey: file.storageKey, contentType: file.contentType, size: file.sizeBytes, filename: file.name, inline };
 }
 
@@ -33,7 +34,7 @@ async function findDownloadable(services: AppServices, claims: SignedFileClaims)
  * audio players fetch files without an API key.
  */
 export function fileDownloadRoutes(services: AppServices): Router {
-  const routes = Router();
+  const routes = Router({ caseSensitive: true, strict: true });
   routes.get('/files/:token', async (req: Request, res: Response, next: NextFunction) => {
     try {
       res.locals.route = '/files/{token}';

@@ -32,8 +32,17 @@ export function parseJsonBody(limitBytes: number): RequestHandler {
   });
 }
 
+/** A body, or a `Content-Type` saying one is coming, in anything but JSON (`application/json`, any parameters). */
+export function isNotJson(req: Request): boolean {
+  const declared = req.headers['content-type'];
+  // Read from the header itself: `req.is` answers null for a body-less request whatever it declares.
+  const mediaType = declared?.split(';')[0]!.trim().toLowerCase();
+  if (mediaType !== undefined) return mediaType !== 'application/json';
+  return hasRequestBody(req);
+}
+
 /** For routes that take nothing but JSON (`/trpc`): any other body is 415 before it is read. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (hasRequestBody(req) && !req.is('application/json')) next(unsupportedMediaType(req));
+  if (isNotJson(req)) next(unsupportedMediaType(req));
   else next();
 }

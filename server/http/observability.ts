@@ -7,6 +7,9 @@ import { requestContext } from '../lib/request-context.js';
 import type { AppServices } from '../services.js';
 import { writeError } from './write-error.js';
 
+/** A request that timed out may be retried after a short wait (its first run may still be finishing). */
+const TIMEOUT_RETRY_AFTER_SECONDS = 2;
+
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Probes and scrapes: logged at debug, or they drown the rest. */
 const QUIET_ROUTES = new Set(['/healthz', '/metrics']);
@@ -42,9 +45,12 @@ export function observeRequests(services: AppServices) {
         res.locals.answerTimeout();
         return;
       }
-      const error = new AppError('SERVICE_UNAVAILABLE', `The request took longer than ${config.requestTimeoutSeconds} s. Retry it (with its Idempotency-Key for a POST).`, {
-        timeoutSeconds: config.requestTimeoutSeconds,
-      });
+      const error = new AppError(
+        'SERVICE_UNAVAILABLE',
+        `The request took longer than ${config.requestTimeoutSeconds} s. Retry it (with its Idempotency-Key for a POST).`,
+        { timeoutSeconds: config.requestTimeoutSeconds, retryAfter: TIMEOUT_RETRY_AFTER_SECONDS },
+        { 'Retry-After': String(TIMEOUT_RETRY_AFTER_SECONDS) },
+      );
       writeError(res, describeError(error));
     }, timeoutMs);
     timer.unref();

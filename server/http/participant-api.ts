@@ -22,7 +22,7 @@ import { deviceFromUserAgent } from '../lib/user-agent.js';
 import type { AppServices } from '../services.js';
 import { errorFromZod } from '../validation-errors.js';
 import { answerIdempotently } from './idempotency.js';
-import { hasRequestBody, unsupportedMediaType } from './json-body.js';
+import { isNotJson, unsupportedMediaType } from './json-body.js';
 import { receiveUpload, uploadParser } from './uploads.js';
 
 /** The participant's invite token is the credential here, never an API key. */
@@ -33,7 +33,7 @@ function participantOf(req: Request): ParticipantAuth {
 
 /** A JSON body checked against its schema (an absent body is `{}`); 400/422 with field paths otherwise. */
 function jsonInput<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
-  if (req.body === undefined && hasRequestBody(req)) throw unsupportedMediaType(req);
+  if (req.body === undefined && isNotJson(req)) throw unsupportedMediaType(req);
   const raw: unknown = req.body ?? {};
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw errorFromZod(parsed.error, raw, 'body');

@@ -94,7 +94,7 @@ function formatExpiry(date: Date): string {
  * URL carries a credential).
  */
 export function participantPageRoutes(services: AppServices): Router {
-  const routes = Router();
+  const routes = Router({ caseSensitive: true, strict: true });
   const em = () => services.orm.em.fork();
 
   routes.use(['/join', '/interview'], (_req: Request, res: Response, next: NextFunction) => {

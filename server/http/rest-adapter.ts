@@ -5,7 +5,7 @@ import { forEachOpenApiProcedure, getInputOutputParsers, instanceofZodTypeKind, 
 import { AppError } from '../errors.js';
 import type { InputSource } from '../validation-errors.js';
 import { describeError } from './error-envelope.js';
-import { hasRequestBody, unsupportedMediaType } from './json-body.js';
+import { isNotJson, unsupportedMediaType } from './json-body.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
 import type { IdempotencyClaim } from '../platform/idempotency-store.js';
@@ -148,7 +148,7 @@ function rawInputOf(req: Request, source: InputSource, pathParams: Record<string
   if (source === 'query') {
     given = req.query as Record<string, unknown>;
   } else if (req.body === undefined) {
-    if (hasRequestBody(req)) throw unsupportedMediaType(req);
+    if (isNotJson(req)) throw unsupportedMediaType(req);
     given = {};
   } else if (!isPlainObject(req.body)) {
     throw new AppError('INVALID_REQUEST', 'The request body must be a JSON object.');

@@ -22,7 +22,7 @@ export function scriptMediaRoutes(services: AppServices): Router {
   const rules = { field: 'file', maxBytes: Math.max(config.mediaMaxImageBytes, config.mediaMaxAudioBytes), maxFields: 5 };
   const parser = uploadParser(config.dataDir, rules);
 
-  const routes = Router();
+  const routes = Router({ caseSensitive: true, strict: true });
   routes.post('/v1/scripts/:scriptId/media', async (req: Request, res: Response, next: NextFunction) => {
     let uploadedFile: string | undefined;
     try {

@@ -31,11 +31,15 @@ const RELEASED_STATUSES = new Set([400, 401, 403, 413, 422, 429]);
 export interface IdempotencyClaim {
   organizationId: string;
   key: string;
-  /** `locked_until` as last written by this request: completing or releasing touches the row only while it still holds it. */
-  token: string;
+  /**
+   * When this request claimed the key (`created_at`, reset by a takeover): renewing, completing
+   * and releasing touch the row only while it is still this claim. Not changed by renewals, so
+   * finishing never has to wait for one.
+   */
+  claimedAt: string;
   sealer: ResponseSealer;
-  /** Stops renewing the claim; resolves once no renewal is running. */
-  stopRenewal: () => Promise<void>;
+  /** Stops renewing the claim. A renewal already on its way is harmless: it matches only an in-flight row. */
+  stopRenewal: () => void;
 }
 
 export interface StoredResponse {
@@ -67,7 +71,7 @@ export async function claimIdempotencyKey(
 ): Promise<ClaimOutcome> {
   // A row can vanish between the upsert and the read (its holder released it): claim again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const claimed = await em.execute<{ token: string }[]>(
+    const claimed = await em.execute<{ claimed_at: string }[]>(
       `insert into idempotency_keys (organization_id, key, request_hash, status, locked_until, created_at, expires_at)
        values (?, ?, ?, 'in_flight', clock_timestamp() + make_interval(secs => ?), clock_timestamp(), clock_timestamp() + make_interval(hours => ?))
        on conflict (organization_id, key) do update set
@@ -77,10 +81,10 @@ export async function claimIdempotencyKey(
        where idempotency_keys.expires_at <= clock_timestamp()
           or (idempotency_keys.status = 'in_flight' and idempotency_keys.locked_until <= clock_timestamp()
               and idempotency_keys.request_hash = excluded.request_hash)
-       returning locked_until::text as token`,
+       returning created_at::text as claimed_at`,
       [input.organizationId, input.key, input.requestHash, input.lockSeconds, IDEMPOTENCY_KEY_TTL_HOURS],
     );
-    if (claimed[0]) return { claimed: startRenewal(em, { ...input, token: claimed[0].token }) };
+    if (claimed[0]) return { claimed: startRenewal(em, { ...input, claimedAt: claimed[0].claimed_at }) };
 
     const [row] = await em.execute<IdempotencyRow[]>(
       `select request_hash, status, response_status, response_headers, response_body
@@ -118,35 +122,27 @@ function keyInUse(state: string): AppError {
 
 function startRenewal(
   em: EntityManager,
-  input: { organizationId: string; key: string; token: string; lockSeconds: number; sealer: ResponseSealer },
+  input: { organizationId: string; key: string; claimedAt: string; lockSeconds: number; sealer: ResponseSealer },
 ): IdempotencyClaim {
-  let running: Promise<unknown> = Promise.resolve();
-  const claim: IdempotencyClaim = {
-    organizationId: input.organizationId,
-    key: input.key,
-    token: input.token,
-    sealer: input.sealer,
-    stopRenewal: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  // Each renewal is one autocommitted statement on a pool connection of its own; the request's
+  // transaction never waits for it (it would hold its own connection while waiting for another).
   const timer = setInterval(() => {
-    // One renewal at a time, in order, so the token settle reads is the last one written.
-    running = running.then(() => em
-      .execute<{ token: string }[]>(
+    void em
+      .execute(
         `update idempotency_keys set locked_until = clock_timestamp() + make_interval(secs => ?)
-         where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz
-         returning locked_until::text as token`,
-        [input.lockSeconds, claim.organizationId, claim.key, claim.token],
+         where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz`,
+        [input.lockSeconds, input.organizationId, input.key, input.claimedAt],
       )
-      .then((rows) => {
-        if (rows[0]) claim.token = rows[0].token;
-      })
-      .catch(() => undefined));
+      .catch(() => undefined);
   }, RENEW_EVERY_SECONDS * 1000);
   timer.unref();
-  return claim;
+  return {
+    organizationId: input.organizationId,
+    key: input.key,
+    claimedAt: input.claimedAt,
+    sealer: input.sealer,
+    stopRenewal: () => clearInterval(timer),
+  };
 }
 
 /** Whether a handler outcome with this status is stored for replay (else the key is released). */
@@ -162,11 +158,11 @@ export function isStoredOutcome(status: number): boolean {
  * rolls the operation back, so the work is done by one request only.
  */
 export async function completeIdempotencyKey(tx: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
-  await claim.stopRenewal();
+  claim.stopRenewal();
   const updated = await tx.execute<{ key: string }[]>(
     `update idempotency_keys
      set status = 'completed', locked_until = null, response_status = ?, response_headers = ?::jsonb, response_body = ?
-     where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz
+     where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz
      returning key`,
     [
       response.status,
@@ -174,7 +170,7 @@ export async function completeIdempotencyKey(tx: EntityManager, claim: Idempoten
       response.body === null ? null : claim.sealer.seal(response.body),
       claim.organizationId,
       claim.key,
-      claim.token,
+      claim.claimedAt,
     ],
   );
   if (updated.length === 0) throw keyInUse('was taken over by another request while this one ran; this one was undone. Retry to get its response');
@@ -182,7 +178,7 @@ export async function completeIdempotencyKey(tx: EntityManager, claim: Idempoten
 
 /** Stores the outcome for replay, or releases the key when the outcome is not to be stored. */
 export async function settleIdempotencyKey(em: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
-  await claim.stopRenewal();
+  claim.stopRenewal();
   if (!isStoredOutcome(response.status)) {
     await releaseIdempotencyKey(em, claim);
     return;
@@ -190,24 +186,24 @@ export async function settleIdempotencyKey(em: EntityManager, claim: Idempotency
   await em.execute(
     `update idempotency_keys
      set status = 'completed', locked_until = null, response_status = ?, response_headers = ?::jsonb, response_body = ?
-     where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz`,
+     where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz`,
     [
       response.status,
       JSON.stringify(response.headers),
       response.body === null ? null : claim.sealer.seal(response.body),
       claim.organizationId,
       claim.key,
-      claim.token,
+      claim.claimedAt,
     ],
   );
 }
 
 /** Frees the key so the next request with it runs afresh. */
 async function releaseIdempotencyKey(em: EntityManager, claim: IdempotencyClaim): Promise<void> {
-  await claim.stopRenewal();
+  claim.stopRenewal();
   await em.execute(
-    `delete from idempotency_keys where organization_id = ? and key = ? and status = 'in_flight' and locked_until = ?::timestamptz`,
-    [claim.organizationId, claim.key, claim.token],
+    `delete from idempotency_keys where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz`,
+    [claim.organizationId, claim.key, claim.claimedAt],
   );
 }
 
