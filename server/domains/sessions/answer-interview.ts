@@ -7,6 +7,7 @@ import { AppError, validationError } from '../../errors.js';
 import type { ConversationTurn } from '../../interviewer/interviewer.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
+import { crashIfEnabled } from '../../platform/test-faults.js';
 import { probeAudio } from '../../speech/audio-probe.js';
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
@@ -97,7 +98,7 @@ export async function answerInterview(
       interviewer: services.interviewer,
     });
 
-    return await em.transactional(async (tx) => {
+    const state = await em.transactional(async (tx) => {
       const locked = await tx.findOneOrFail(Session, session.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (locked.status !== 'in_progress') throw sessionNotActive(locked, 'answered');
       if (locked.pendingUtteranceId !== answeredTurnId) {
@@ -159,6 +160,9 @@ export async function answerInterview(
       const state = await interviewStateOf(tx, locked, plan, now);
       return closing === undefined ? state : { ...state, closing };
     });
+    // Tests only: the process may die here, the finished session committed and its jobs not yet run.
+    if (state.session.status === 'completed') crashIfEnabled(services.config, 'session:after-finish');
+    return state;
   } catch (error) {
     // The answer was not recorded: its audio must not stay behind as an orphan file.
     if (audio) await services.storage.delete(audio.storageKey).catch(() => undefined);

@@ -41,6 +41,8 @@ function monthStart(now: Date): Date {
  * balance never goes below zero, and what it cannot cover is recorded as owed.
  */
 export async function chargeSession(tx: EntityManager, session: Session, now: Date): Promise<SessionBilling> {
+  // Billed already: the first bill stands. The ledger's unique source guards the charge, but not the debt.
+  if (session.billing) return session.billing;
   // The organization row is locked first, so concurrent finishes read each other's free minutes.
   const [organization] = await tx.execute<{ plan: string; credit_balance: string }[]>(
     `select plan, credit_balance from organizations where id = ? for update`,
