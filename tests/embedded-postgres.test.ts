@@ -203,3 +203,16 @@ describe('a failure to start the embedded PostgreSQL', () => {
     await expectStopped(dataDir);
   }, 60_000);
 });
+
+describe('an initialised cluster is never deleted', () => {
+  it('without its credentials file the start fails with one line naming both, and the data stays', async () => {
+    const dataDir = await freshDataDir('lost-credentials');
+    const logger = createLogger('silent');
+    const cluster = await openEmbeddedPostgres({ dataDir, logger });
+    await cluster.stop();
+    await rm(path.join(dataDir, 'postgres.json'));
+    const clusterDir = path.join(dataDir, 'postgres');
+    await expect(openEmbeddedPostgres({ dataDir, logger })).rejects.toThrow(/postgres\.json is missing or unreadable, but .* holds an initialised cluster/);
+    expect(await readFile(path.join(clusterDir, 'PG_VERSION'), 'utf8')).toMatch(/^\d+/);
+  }, 60_000);
+});

@@ -100,6 +100,9 @@ describe('job payloads', () => {
     );
     expect(row!.attempts).toBe(1);
     expect(row!.last_error).toMatch(/^Malformed payload for invite__send_email: inviteId: /);
+    // Failed for good at once (a retry could not fix it): it is listed as failed.
+    const failed = await em().execute<{ id: string; max_attempts: number }[]>(`select id, max_attempts from failed_jobs where id = ?`, [malformed.id]);
+    expect(failed).toEqual([{ id: malformed.id, max_attempts: 1 }]);
     const left = await em().execute<{ id: string }[]>(`select id from graphile_worker._private_jobs`);
     expect(left.map((job) => job.id)).toEqual([malformed.id]);
     await em().execute(`delete from graphile_worker._private_jobs`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -273,8 +273,15 @@ async function start(options: {
   const { clusterDir } = placement;
   let credentials = await loadCredentials(credentialsFile);
   const initialised = await fileExists(path.join(clusterDir, 'PG_VERSION'));
+  if (initialised && !credentials) {
+    // The data is there but its password is not: never delete a database to start afresh.
+    throw startFailure(
+      `${credentialsFile} is missing or unreadable, but ${clusterDir} holds an initialised cluster`,
+      `Restore ${credentialsFile} from a backup, or move ${clusterDir} away to start with an empty database`,
+    );
+  }
   if (!initialised || !credentials) {
-    // A half-made cluster (initdb interrupted, or credentials lost) cannot be reused safely.
+    // A half-made cluster (initdb interrupted before PG_VERSION was written) holds no data yet.
     await rm(clusterDir, { recursive: true, force: true });
     credentials = { user: 'postgres', password: randomBytes(18).toString('base64url'), database: 'interview', port: 0 };
   }
@@ -288,8 +295,11 @@ async function start(options: {
     logger.info({ clusterDir }, 'initialising the embedded PostgreSQL cluster');
     await initialiseCluster({ binaries, placement, dataDir, user, superuser: credentials.user, password: credentials.password });
   }
-  await writeFile(credentialsFile, JSON.stringify(credentials, null, 2), { mode: 0o600 });
-  await chmod(credentialsFile, 0o600);
+  // Written aside and renamed into place: a crash or a full disk mid-write never leaves it half-written.
+  const partial = `${credentialsFile}.${randomBytes(4).toString('hex')}.partial`;
+  await writeFile(partial, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  await chmod(partial, 0o600);
+  await rename(partial, credentialsFile);
 
   await startPostmaster({ binaries, clusterDir, port, user, logFile: path.join(dataDir, 'postgres.log'), logger });
   try {

@@ -91,7 +91,9 @@ export async function startListeners(app: Express, config: Config, credentials: 
  * instead of an empty body.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // A response already under way on this connection must not get another one written into it.
+  const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (error.code === 'ECONNRESET' || !socket.writable || inProgress) {
     socket.destroy();
     return;
   }

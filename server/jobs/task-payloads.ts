@@ -43,6 +43,9 @@ export function typedTask<T extends TaskName>(name: T, run: (payload: TaskPayloa
     const parsed = TASK_PAYLOADS[name].safeParse(payload);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'payload'}: ${issue.message}`).join('; ');
+      // Retrying cannot fix a payload: this attempt is made its last, so the job fails once and
+      // shows in failed_jobs with the reason instead of retrying for days.
+      await helpers.withPgClient((client) => client.query('update graphile_worker._private_jobs set max_attempts = attempts where id = $1', [helpers.job.id]));
       throw new Error(`Malformed payload for ${name}: ${problems}`);
     }
     await run(parsed.data as TaskPayload<T>, helpers);

@@ -6,7 +6,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileNotFoundError, type FileStorage } from './file-storage.js';
 
-/** Files under `<DATA_DIR>/files/<key>`; writes go to a temporary name first, then rename. */
+/**
+ * Files under `<DATA_DIR>/files/<key>`; writes go to a temporary name first, then rename. Only
+ * this service's user may read them (directories 0700, files 0600): DATA_DIR itself may be
+ * traversable by the embedded PostgreSQL's user, and these hold participants' recordings.
+ */
 export class LocalDiskStorage implements FileStorage {
   readonly #root: string;
 
@@ -23,10 +27,10 @@ export class LocalDiskStorage implements FileStorage {
 
   async put(key: string, content: Readable): Promise<{ size: number }> {
     const target = this.#pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
     try {
-      await pipeline(content, createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(content, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
       await rename(temporary, target);
     } catch (error) {
       await rm(temporary, { force: true });
