@@ -38,6 +38,20 @@ async function serverThatDiesAt(fault: string) {
   return { ...server, url: `http://127.0.0.1:${port}` };
 }
 
+/** Posts a bulk of invites with a new key to a server that dies during it; resolves once it is dead. */
+async function postBulkUntilKilled(server: Awaited<ReturnType<typeof serverThatDiesAt>>, campaignId: string, count: number) {
+  const key = `crash-${randomBytes(6).toString('hex')}`;
+  const body = bulkBody(count);
+  const first = fetch(`${server.url}/v1/campaigns/${campaignId}/invites/bulk`, {
+    method: 'POST',
+    headers: { Authorization: tenant.authorization, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    body: JSON.stringify(body),
+  });
+  await expect(first).rejects.toThrow();
+  await exitOf(server.child);
+  return { key, body };
+}
+
 const bulkBody = (count: number) => ({
   invites: Array.from({ length: count }, (_, i) => ({ email: `crash-${i}-${randomBytes(3).toString('hex')}@example.com` })),
 });
@@ -55,15 +69,7 @@ describe('a process killed during a POST with an Idempotency-Key', () => {
   it('after the commit: the retry replays the stored answer, and the bulk of 50 invites and emails exists once', async () => {
     const campaign = await createCampaign(api);
     const server = await serverThatDiesAt('idempotency:after-commit');
-    const key = `crash-${randomBytes(6).toString('hex')}`;
-    const body = bulkBody(50);
-    const first = fetch(`${server.url}/v1/campaigns/${campaign.id}/invites/bulk`, {
-      method: 'POST',
-      headers: { Authorization: tenant.authorization, 'Content-Type': 'application/json', 'Idempotency-Key': key },
-      body: JSON.stringify(body),
-    });
-    await expect(first).rejects.toThrow();
-    await exitOf(server.child);
+    const { key, body } = await postBulkUntilKilled(server, campaign.id, 50);
     expect(server.child.signalCode).toBe('SIGKILL');
 
     const retry = await api.post(`/v1/campaigns/${campaign.id}/invites/bulk`, body).set('Idempotency-Key', key);
@@ -76,15 +82,7 @@ describe('a process killed during a POST with an Idempotency-Key', () => {
   it('before the commit: nothing was done, the key stays in flight until its claim lapses, then the retry runs it once', async () => {
     const campaign = await createCampaign(api);
     const server = await serverThatDiesAt('idempotency:before-commit');
-    const key = `crash-${randomBytes(6).toString('hex')}`;
-    const body = bulkBody(20);
-    const first = fetch(`${server.url}/v1/campaigns/${campaign.id}/invites/bulk`, {
-      method: 'POST',
-      headers: { Authorization: tenant.authorization, 'Content-Type': 'application/json', 'Idempotency-Key': key },
-      body: JSON.stringify(body),
-    });
-    await expect(first).rejects.toThrow();
-    await exitOf(server.child);
+    const { key, body } = await postBulkUntilKilled(server, campaign.id, 20);
     expect(await invitesAndEmailJobs(campaign.id)).toEqual({ invites: 0, jobs: 0 });
 
     const whileClaimed = await api.post(`/v1/campaigns/${campaign.id}/invites/bulk`, body).set('Idempotency-Key', key);

@@ -150,16 +150,10 @@ export function isStoredOutcome(status: number): boolean {
   return status < 500 && !RELEASED_STATUSES.has(status);
 }
 
-/**
- * Stores a successful outcome inside the operation's own transaction, so the operation's writes
- * and the answer a retry replays commit together or not at all: no crash point can leave work
- * done without its stored answer. If the claim was lost meanwhile (this process stalled past
- * `locked_until` and another request with the key took over), nothing is stored and the error
- * rolls the operation back, so the work is done by one request only.
- */
-export async function completeIdempotencyKey(tx: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+/** Writes the outcome on the claim's row, while the row is still this claim; false when it is not. */
+async function storeOutcome(em: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {
   claim.stopRenewal();
-  const updated = await tx.execute<{ key: string }[]>(
+  const updated = await em.execute<{ key: string }[]>(
     `update idempotency_keys
      set status = 'completed', locked_until = null, response_status = ?, response_headers = ?::jsonb, response_body = ?
      where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz
@@ -173,29 +167,26 @@ export async function completeIdempotencyKey(tx: EntityManager, claim: Idempoten
       claim.claimedAt,
     ],
   );
-  if (updated.length === 0) throw keyInUse('was taken over by another request while this one ran; this one was undone. Retry to get its response');
+  return updated.length > 0;
 }
 
-/** Stores the outcome for replay, or releases the key when the outcome is not to be stored. */
-export async function settleIdempotencyKey(em: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
-  claim.stopRenewal();
-  if (!isStoredOutcome(response.status)) {
-    await releaseIdempotencyKey(em, claim);
-    return;
+/**
+ * Stores a successful outcome inside the operation's own transaction, so the operation's writes
+ * and the answer a retry replays commit together or not at all: no crash point can leave work
+ * done without its stored answer. If the claim was lost meanwhile (this process stalled past
+ * `locked_until` and another request with the key took over), nothing is stored and the error
+ * rolls the operation back, so the work is done by one request only.
+ */
+export async function completeIdempotencyKey(tx: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  if (!(await storeOutcome(tx, claim, response))) {
+    throw keyInUse('was taken over by another request while this one ran; this one was undone. Retry to get its response');
   }
-  await em.execute(
-    `update idempotency_keys
-     set status = 'completed', locked_until = null, response_status = ?, response_headers = ?::jsonb, response_body = ?
-     where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz`,
-    [
-      response.status,
-      JSON.stringify(response.headers),
-      response.body === null ? null : claim.sealer.seal(response.body),
-      claim.organizationId,
-      claim.key,
-      claim.claimedAt,
-    ],
-  );
+}
+
+/** A refusal (the operation rolled back): stored for replay, or the key released when such outcomes are not kept. */
+export async function settleIdempotencyKey(em: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  if (isStoredOutcome(response.status)) await storeOutcome(em, claim, response);
+  else await releaseIdempotencyKey(em, claim);
 }
 
 /** Frees the key so the next request with it runs afresh. */

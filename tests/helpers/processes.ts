@@ -21,15 +21,7 @@ export interface RunResult {
 
 /** Runs `npm run --silent admin -- …` the way operators do (through tsx). */
 export function runAdmin(args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: ROOT, env: childEnv(env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runAdminIn(ROOT, args, env);
 }
 
 export function lastJsonLine(stdout: string): Record<string, any> {
@@ -38,11 +30,7 @@ export function lastJsonLine(stdout: string): Record<string, any> {
 }
 
 export function startServer(env: Record<string, string | undefined>, args: string[] = []): { child: ChildProcess; output: () => string } {
-  const child = spawn('node', ['--import', 'tsx', 'server/main.ts', ...args], { cwd: ROOT, env: childEnv(env) });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  return { child, output: () => output };
+  return startServerIn(ROOT, env, args);
 }
 
 export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {
