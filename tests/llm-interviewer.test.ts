@@ -53,6 +53,7 @@ function fakeFallback(): Interviewer & { calls: InterviewerRequest[] } {
   const calls: InterviewerRequest[] = [];
   return {
     name: 'fake-fallback',
+    usesConversation: false,
     calls,
     async decide(request) {
       calls.push(request);
@@ -354,6 +355,7 @@ describe('LLM interviewer: fallback', () => {
     const logger = recordingLogger();
     const failing: Interviewer = {
       name: 'broken',
+      usesConversation: false,
       decide: () => Promise.reject(new Error('boom')),
     };
     const llm = new LlmInterviewer({ baseUrl, apiKey: API_KEY, model: MODEL, timeoutMs: 2000, fallback: failing, logger });

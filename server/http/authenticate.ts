@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { rateLimitFor } from '../../shared/plans.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { authenticateApiKey } from '../domains/api-keys/authenticate-api-key.js';
-import { findInviteByToken } from '../domains/invites/find-invite-by-token.js';
+import { findInviteCredential } from '../domains/invites/find-invite-by-token.js';
 import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
 import { isWellFormedInviteToken } from '../lib/invite-tokens.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
@@ -34,9 +34,9 @@ async function authenticateParticipant(em: EntityManager, services: AppServices,
   const state = await consumeParticipantBudget(em, services.config, req, token);
   setRateLimitHeaders(res, state);
   if (state.exceeded) throw rateLimitedError(state);
-  const invite = await findInviteByToken(em, token);
+  const invite = await findInviteCredential(em, token);
   if (!invite || invite.status === 'cancelled') throw invalidInviteToken();
-  return { kind: 'participant', organizationId: invite.organization.id, inviteId: invite.id };
+  return { kind: 'participant', organizationId: invite.organizationId, inviteId: invite.id };
 }
 
 /**

@@ -10,6 +10,7 @@ import { phrasesFor } from './phrases.js';
  */
 export class BuiltinInterviewer implements Interviewer {
   readonly name = 'builtin';
+  readonly usesConversation = false;
 
   async decide(request: InterviewerRequest): Promise<InterviewerDecision> {
     const { current: question, answer, followUpsAsked, followUpLimit, language } = request;

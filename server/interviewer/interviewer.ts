@@ -10,6 +10,8 @@ import type { TQuestion } from '../../shared/schemas/scripts.js';
 export interface Interviewer {
   /** `builtin` or `llm`: recorded on each AI turn, so a transcript says who spoke. */
   readonly name: string;
+  /** Whether `decide` reads `conversation`: the engine loads it only for interviewers that do. */
+  readonly usesConversation: boolean;
   decide(request: InterviewerRequest): Promise<InterviewerDecision>;
 }
 
@@ -34,7 +36,7 @@ export interface InterviewerRequest {
   followUpLimit: number;
   /** What the participant just said (`null` when an audio answer could not be transcribed). */
   answer: string | null;
-  /** The whole conversation so far, the answer included, oldest first. */
+  /** The whole conversation so far, the answer included, oldest first (empty for interviewers that do not use it). */
   conversation: ConversationTurn[];
 }
 

@@ -121,6 +121,7 @@ function contentText(content: string | { type: string; text?: string | undefined
  */
 export class LlmInterviewer implements Interviewer {
   readonly name = 'llm';
+  readonly usesConversation = true;
   readonly #endpoint: string;
   // A private field: the key stays out of JSON.stringify and inspection of the instance.
   readonly #apiKey: string;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
 import type { Config } from '../config.js';
-import { consumeRateLimit, type RateLimitState } from './rate-limit.js';
+import { consumeRateLimits, type RateLimitState } from './rate-limit.js';
 
 /**
  * Participant-facing traffic (share links, invite pages, and the participant API as it lands)
@@ -21,9 +21,11 @@ export async function consumeParticipantBudget(
   req: Request,
   credential?: string,
 ): Promise<RateLimitState> {
-  const byAddress = await consumeRateLimit(em, `participant-ip:${req.ip ?? 'unknown'}`, config.rateLimitParticipantPerMinute);
-  if (byAddress.exceeded || !credential) return byAddress;
+  const address = { bucket: `participant-ip:${req.ip ?? 'unknown'}`, limit: config.rateLimitParticipantPerMinute };
+  if (!credential) return (await consumeRateLimits(em, [address]))[0]!;
   const digest = createHash('sha256').update(credential).digest('hex').slice(0, 32);
-  const byCredential = await consumeRateLimit(em, `participant-credential:${digest}`, config.rateLimitParticipantCredentialPerMinute);
-  return byCredential.exceeded || byCredential.remaining < byAddress.remaining ? byCredential : byAddress;
+  // Both buckets in one statement: every participant call pays one round trip for its budgets.
+  const [byAddress, byCredential] = await consumeRateLimits(em, [address, { bucket: `participant-credential:${digest}`, limit: config.rateLimitParticipantCredentialPerMinute }]);
+  if (byAddress!.exceeded) return byAddress!;
+  return byCredential!.exceeded || byCredential!.remaining < byAddress!.remaining ? byCredential! : byAddress!;
 }

@@ -20,22 +20,32 @@ export interface RateLimitState {
  * by the database clock, the same for every process.
  */
 export async function consumeRateLimit(em: EntityManager, bucket: string, limit: number, units = 1): Promise<RateLimitState> {
-  const rows = await em.execute<{ count: number; window_start: string }[]>(
+  const [state] = await consumeRateLimits(em, [{ bucket, limit, units }]);
+  return state!;
+}
+
+/** Several buckets counted in one statement (a participant's address and token); states in the order given. */
+export async function consumeRateLimits(em: EntityManager, budgets: { bucket: string; limit: number; units?: number }[]): Promise<RateLimitState[]> {
+  const rows = await em.execute<{ bucket: string; count: number; window_start: string }[]>(
     `insert into rate_limit_counters (bucket, window_start, count)
-     values (?, date_trunc('minute', clock_timestamp()), ?)
+     select budget.bucket, date_trunc('minute', clock_timestamp()), budget.units
+     from jsonb_to_recordset(?::jsonb) as budget(bucket text, units int)
      on conflict (bucket, window_start) do update set count = rate_limit_counters.count + excluded.count
-     returning count, extract(epoch from window_start)::bigint as window_start`,
-    [bucket, units],
+     returning bucket, count, extract(epoch from window_start)::bigint as window_start`,
+    [JSON.stringify(budgets.map((budget) => ({ bucket: budget.bucket, units: budget.units ?? 1 })))],
   );
-  const row = rows[0]!;
-  const count = Number(row.count);
-  return {
-    limit,
-    count,
-    remaining: Math.max(0, limit - count),
-    resetAt: Number(row.window_start) + RATE_LIMIT_WINDOW_SECONDS,
-    exceeded: count > limit,
-  };
+  const byBucket = new Map(rows.map((row) => [row.bucket, row]));
+  return budgets.map(({ bucket, limit }) => {
+    const row = byBucket.get(bucket)!;
+    const count = Number(row.count);
+    return {
+      limit,
+      count,
+      remaining: Math.max(0, limit - count),
+      resetAt: Number(row.window_start) + RATE_LIMIT_WINDOW_SECONDS,
+      exceeded: count > limit,
+    };
+  });
 }
 
 export function setRateLimitHeaders(res: Response, state: RateLimitState): void {

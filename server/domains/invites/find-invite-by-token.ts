@@ -3,6 +3,23 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Invite } from '../../entities/index.js';
 import { hashInviteToken, isWellFormedInviteToken } from '../../lib/invite-tokens.js';
 
+/** What the authentication of a participant needs of their invite: one indexed row, nothing joined. */
+export interface InviteCredential {
+  id: string;
+  organizationId: string;
+  status: Invite['status'];
+}
+
+/** The invite of a participant token, lean (null: malformed or unknown); cancelled ones are returned, callers decide. */
+export async function findInviteCredential(em: EntityManager, token: string): Promise<InviteCredential | null> {
+  if (!isWellFormedInviteToken(token)) return null;
+  const [row] = await em.execute<{ id: string; organization_id: string; status: Invite['status'] }[]>(
+    `select id, organization_id, status from invites where token_hash = ?`,
+    [hashInviteToken(token)],
+  );
+  return row ? { id: row.id, organizationId: row.organization_id, status: row.status } : null;
+}
+
 /** The invite a participant token belongs to, or null (malformed, unknown). Cancelled invites are returned: callers decide. */
 export async function findInviteByToken(em: EntityManager, token: string, options: { lockMode?: LockMode } = {}): Promise<Invite | null> {
   if (!isWellFormedInviteToken(token)) return null;

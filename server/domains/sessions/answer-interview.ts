@@ -14,7 +14,7 @@ import { finishSession } from './finish-session.js';
 import { decideAfterAnswer, type FlowPosition } from './interview-flow.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
-import { findUnfinishedSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+import { findUnfinishedSession, type ParticipantAuth } from './participant-access.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
@@ -54,10 +54,10 @@ export async function answerInterview(
   participant: ParticipantAuth,
   answer: ParticipantAnswer,
 ): Promise<TInterviewState> {
-  const invite = await loadParticipantInvite(em, participant);
-  const session = await findUnfinishedSession(em, invite.id);
+  // The token was checked (not cancelled) when the request was authenticated.
+  const session = await findUnfinishedSession(em, participant.inviteId);
   if (!session) {
-    throw new AppError('SESSION_NOT_ACTIVE', 'There is no interview in progress for this invite; start it first.', { inviteId: invite.id, status: invite.status });
+    throw new AppError('SESSION_NOT_ACTIVE', 'There is no interview in progress for this invite; start it first.', { inviteId: participant.inviteId });
   }
   if (session.status !== 'in_progress') {
     throw session.status === 'created'
@@ -86,7 +86,9 @@ export async function answerInterview(
   }
 
   try {
-    const conversation = await conversationOf(em, session, { speaker: 'participant', text: text ?? '', questionId: question.id });
+    const conversation = services.interviewer.usesConversation
+      ? await conversationOf(em, session, { speaker: 'participant', text: text ?? '', questionId: question.id })
+      : [];
     const outcome = await decideAfterAnswer({
       questions: plan.questions,
       systemPrompt: plan.systemPrompt,
@@ -107,8 +109,8 @@ export async function answerInterview(
         });
       }
       const now = new Date();
-      const pendingTurn = await tx.findOneOrFail(SessionUtterance, answeredTurnId!);
-      const { startTime, endTime } = answerTimes(locked, now, answer, pendingTurn.endTime, audio?.durationSeconds ?? null, text);
+      const [pendingTurn] = await tx.execute<{ end_time: number }[]>(`select end_time from session_utterances where id = ?`, [answeredTurnId]);
+      const { startTime, endTime } = answerTimes(locked, now, answer, pendingTurn!.end_time, audio?.durationSeconds ?? null, text);
       if (audio) {
         tx.create(SessionFile, {
           id: audio.fileId,
@@ -139,6 +141,7 @@ export async function answerInterview(
       locked.lastActivityAt = now;
 
       let closing: string | undefined;
+      let asked: SessionUtterance | undefined;
       const timedOut = locked.maxDurationSeconds !== null && locked.maxDurationSeconds !== undefined && activeSecondsAt(locked, now) >= locked.maxDurationSeconds;
       if (timedOut) {
         await finishSession(tx, locked, 'timed_out', now);
@@ -153,11 +156,11 @@ export async function answerInterview(
         locked.questionIndex = outcome.position.questionIndex;
         locked.followUpsAsked = outcome.position.followUpsAsked;
         locked.reAsked = outcome.position.reAsked;
-        askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now);
+        asked = askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now);
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();
-      const state = await interviewStateOf(tx, locked, plan, now);
+      const state = await interviewStateOf(tx, locked, plan, now, asked);
       return closing === undefined ? state : { ...state, closing };
     });
     // Tests only: the process may die here, the finished session committed and its jobs not yet run.

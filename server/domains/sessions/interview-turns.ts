@@ -48,23 +48,32 @@ export async function beginInterview(
   plan: InterviewPlan,
   config: Pick<Config, 'sessionAbandonAfterSeconds'>,
   now: Date,
-): Promise<void> {
+): Promise<SessionUtterance> {
   session.status = 'in_progress';
   startClock(session, now);
   const first = plan.questions[0]!;
   session.questionIndex = 0;
   session.followUpsAsked = 0;
   session.reAsked = false;
-  askTurn(tx, session, { kind: 'question', text: first.text, questionId: first.id, decidedBy: 'engine' }, now);
+  const asked = askTurn(tx, session, { kind: 'question', text: first.text, questionId: first.id, decidedBy: 'engine' }, now);
   await tx.flush();
   await addJobs(tx, watchJobs(session, config, now));
+  return asked;
 }
 
 /** What the participant's client sees: their session and the turn waiting for an answer. */
-export async function interviewStateOf(em: EntityManager, session: Session, plan: InterviewPlan, now: Date = new Date()): Promise<TInterviewState> {
+export async function interviewStateOf(
+  em: EntityManager,
+  session: Session,
+  plan: InterviewPlan,
+  now: Date = new Date(),
+  /** The pending turn when the caller just asked it (saves reading it back). */
+  asked?: Pick<SessionUtterance, 'id' | 'text' | 'kind'>,
+): Promise<TInterviewState> {
   let turn: TInterviewState['turn'] = null;
   if (session.pendingUtteranceId && (session.status === 'in_progress' || session.status === 'paused')) {
-    const utterance = await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind'] });
+    const utterance =
+      asked?.id === session.pendingUtteranceId ? asked : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind'] });
     turn = toTurn(utterance, plan.questions[session.questionIndex]!);
   }
   return { session: toParticipantSessionDto(session, now), turn };

@@ -26,9 +26,24 @@ export interface InterviewPlan {
   settings: TScriptSettings;
 }
 
+/**
+ * Pinned versions are published, and a published version never changes: kept per process once
+ * read (bounded; the oldest entry goes first), so a turn does not read its script again.
+ */
+const PLAN_CACHE_SIZE = 500;
+const plans = new Map<string, InterviewPlan>();
+
 export async function loadPlan(em: EntityManager, session: Pick<Session, 'scriptId' | 'scriptVersion'>): Promise<InterviewPlan> {
+  const key = `${session.scriptId}:${session.scriptVersion}`;
+  const cached = plans.get(key);
+  if (cached) return cached;
   const version = await em.findOneOrFail(ScriptVersion, { script: session.scriptId, version: session.scriptVersion }, { disableIdentityMap: true });
-  return { systemPrompt: version.systemPrompt, questions: version.questions, settings: version.settings };
+  const plan = { systemPrompt: version.systemPrompt, questions: version.questions, settings: version.settings };
+  if (version.status === 'published') {
+    if (plans.size >= PLAN_CACHE_SIZE) plans.delete(plans.keys().next().value!);
+    plans.set(key, plan);
+  }
+  return plan;
 }
 
 /** 409 SESSION_NOT_ACTIVE: the session's state does not allow the action (the spec's table). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isPlan, PLANS } from '../../../shared/plans.js';
+import { isPlan, type Plan, PLANS } from '../../../shared/plans.js';
 import type { Session, SessionBilling } from '../../entities/session.js';
 import { AppError } from '../../errors.js';
 import { bookCreditMovement } from '../organizations/book-credit-movement.js';
@@ -14,9 +14,7 @@ function roundCredits(value: number): number {
  * more interviews than it can pay for: available = balance − held. One conditional update, so
  * concurrent starts never hold more than the balance. 402 INSUFFICIENT_CREDITS otherwise.
  */
-export async function holdStartingCredits(tx: EntityManager, organizationId: string): Promise<number> {
-  const [organization] = await tx.execute<{ plan: string }[]>(`select plan from organizations where id = ?`, [organizationId]);
-  const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
+export async function holdStartingCredits(tx: EntityManager, organizationId: string, plan: Plan): Promise<number> {
   const hold = PLANS[plan].pricePerMinuteCredits;
   const held = await tx.execute<{ id: string }[]>(
     `update organizations set credits_held = credits_held + ?, updated_at = now()
@@ -44,8 +42,10 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   // Billed already: the first bill stands. The ledger's unique source guards the charge, but not the debt.
   if (session.billing) return session.billing;
   // The organization row is locked first, so concurrent finishes read each other's free minutes.
+  // NO KEY UPDATE: rows that reference the organization (utterances, sessions) take KEY SHARE
+  // locks on it; a plain FOR UPDATE would hold every insert of the organization behind this.
   const [organization] = await tx.execute<{ plan: string; credit_balance: string }[]>(
-    `select plan, credit_balance from organizations where id = ? for update`,
+    `select plan, credit_balance from organizations where id = ? for no key update`,
     [session.organization.id],
   );
   const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';

@@ -55,7 +55,7 @@ export async function startInterview(
     const campaign = invite.campaign;
     const script = await tx.findOneOrFail(Script, campaign.script.id);
     const version = await tx.findOneOrFail(ScriptVersion, { script: script.id, version: script.publishedVersion! });
-    const hold = await holdStartingCredits(tx, invite.organization.id);
+    const hold = await holdStartingCredits(tx, invite.organization.id, invite.organization.plan);
     const now = new Date();
     const session = tx.create(Session, {
       id: newId('ses'),
@@ -97,13 +97,14 @@ export async function startInterview(
       completionAnnouncedAt: null,
     });
     const plan = { systemPrompt: version.systemPrompt, questions: version.questions, settings: version.settings };
+    let asked;
     if (session.consentRequired) {
       await tx.flush();
       // Waiting for consent holds credits too: an invite opened and left is abandoned like any other.
       await addJobs(tx, watchJobs(session, services.config, now));
     } else {
-      await beginInterview(tx, session, plan, services.config, now);
+      asked = await beginInterview(tx, session, plan, services.config, now);
     }
-    return { state: await interviewStateOf(tx, session, plan, now), created: true };
+    return { state: await interviewStateOf(tx, session, plan, now, asked), created: true };
   });
 }
