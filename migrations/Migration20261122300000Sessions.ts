@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Sessions (the interview engine), their utterances, files and feedback; credit holds and debts on organizations. */
+/** Sessions (the interview engine), their utterances, files and feedback; credit holds and debts on organizations; monthly usage. */
 export class Migration20261122300000Sessions extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "sessions" ("id" text not null, "organization_id" text not null, "campaign_id" text not null, "invite_id" text not null, "script_id" text not null, "script_version" int not null, "status" text check ("status" in ('created', 'in_progress', 'paused', 'completed', 'abandoned')) not null, "completion_status" text check ("completion_status" in ('completed', 'timed_out', 'abandoned')) null, "language" text not null, "participant_email" text null, "participant_name" text null, "device" jsonb null, "metadata" jsonb not null, "consent_required" boolean not null, "consent" jsonb null, "pause_reason" text null, "started_at" timestamptz(3) null, "completed_at" timestamptz(3) null, "last_activity_at" timestamptz(3) not null, "active_since" timestamptz(3) null, "active_seconds" double precision not null default 0, "duration_seconds" int not null default 0, "max_duration_seconds" int null, "total_questions" int not null, "questions_answered" int not null default 0, "answers" jsonb not null, "question_index" int not null default 0, "pending" text check ("pending" in ('question', 'follow_up', 're_ask')) null, "pending_utterance_id" text null, "follow_ups_asked" int not null default 0, "re_asked" boolean not null default false, "next_seq" int not null default 0, "hold_credits" numeric(14,4) not null default 0, "billing" jsonb null, "transcript_generated_at" timestamptz(3) null, "insights_generated_at" timestamptz(3) null, "completion_announced_at" timestamptz(3) null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, constraint "sessions_pkey" primary key ("id"));`);
@@ -28,9 +28,12 @@ export class Migration20261122300000Sessions extends Migration {
     this.addSql(`alter table "session_feedback" add constraint "session_feedback_session_id_foreign" foreign key ("session_id") references "sessions" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "organizations" add column "credits_held" numeric(14,4) not null default 0, add column "credits_owed" numeric(14,4) not null default 0;`);
     this.addSql(`alter table "organizations" add constraint organizations_credits_held_nonnegative check(credits_held >= 0);`);
+    this.addSql(`create table "billing_usage" ("organization_id" text not null, "period_start" timestamptz(0) not null, "minutes" int not null default 0, "free_minutes_used" int not null default 0, "sessions" int not null default 0, constraint "billing_usage_pkey" primary key ("organization_id", "period_start"));`);
+    this.addSql(`alter table "billing_usage" add constraint "billing_usage_organization_id_foreign" foreign key ("organization_id") references "organizations" ("id") on update cascade on delete cascade;`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop table if exists "billing_usage" cascade;`);
     this.addSql(`drop table if exists "session_feedback" cascade;`);
     this.addSql(`drop table if exists "session_files" cascade;`);
     this.addSql(`drop table if exists "session_utterances" cascade;`);

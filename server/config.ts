@@ -65,6 +65,7 @@ const ZEnvironment = z.object({
   RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   TEST_FAULTS: z.string().optional(),
   SESSION_ABANDON_AFTER: z.coerce.number().int().min(1).max(86_400).default(600),
+  SESSION_PAUSED_ABANDON_AFTER: z.coerce.number().int().min(1).max(2_592_000).default(86_400),
   SESSION_AUDIO_MAX_BYTES: ZByteSize.default(25 * 1024 * 1024),
   SESSION_FILE_MAX_BYTES: ZByteSize.default(500 * 1024 * 1024),
   LLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -127,6 +128,8 @@ export interface Config {
   testFaults: ReadonlySet<string>;
   /** A created or in-progress session without a heartbeat or answer for this many seconds is abandoned. */
   sessionAbandonAfterSeconds: number;
+  /** A paused session left alone this long is abandoned too (its credit hold released). */
+  sessionPausedAbandonAfterSeconds: number;
   /** Largest audio answer. */
   sessionAudioMaxBytes: number;
   /** Largest additional session file (`POST /v1/sessions/{id}/files`). */
@@ -183,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerMetricsPort: e.WORKER_METRICS_PORT,
     testFaults: new Set((e.TEST_FAULTS ?? '').split(',').map((point) => point.trim()).filter(Boolean)),
     sessionAbandonAfterSeconds: e.SESSION_ABANDON_AFTER,
+    sessionPausedAbandonAfterSeconds: e.SESSION_PAUSED_ABANDON_AFTER,
     sessionAudioMaxBytes: e.SESSION_AUDIO_MAX_BYTES,
     sessionFileMaxBytes: e.SESSION_FILE_MAX_BYTES,
     llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } : undefined,

@@ -373,3 +373,35 @@ describe('a crash between the finishing commit and its jobs', () => {
     expect(await credits(tenant.organizationId)).toEqual({ balance: 28, held: 0, owed: 0 });
   }, 90_000);
 });
+
+describe('what is owed, and free minutes already used', () => {
+  it('a debt counts against what is available (402 until it is covered), and credits granted pay it first', async () => {
+    const tenant = await t.createTenant({ plan: 'free' });
+    const api = apiAs(t.http, tenant);
+    await t.em().execute('update organizations set credit_balance = 1, credits_owed = 50 where id = ?', [tenant.organizationId]);
+    const { participant } = await invitedParticipant(api);
+    const refused = await participant.start();
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_CREDITS');
+
+    const { grantCredits } = await import('../server/domains/organizations/grant-credits.js');
+    const granted = await grantCredits(t.em(), { organizationId: tenant.organizationId, amount: 60 });
+    expect(granted.balance).toBe(11);
+    expect(await credits(tenant.organizationId)).toEqual({ balance: 11, held: 0, owed: 0 });
+    expect((await charges(tenant.organizationId)).map((row) => [row.amount, row.source])).toEqual([[-50, `debt:${granted.transactionId}`]]);
+    await participant.start().expect(201);
+  });
+
+  it("deleting a campaign (and its sessions) does not give the month's free minutes back", async () => {
+    const tenant = await t.createTenant({ plan: 'free' }); // 10 free minutes a month
+    const api = apiAs(t.http, tenant);
+    const firstId = await completedInterview(api, 10 * 60);
+    expect((await sessionRow(firstId)).billing).toMatchObject({ freeMinutesApplied: 10 });
+    const [first] = await t.em().execute<{ campaign_id: string }[]>('select campaign_id from sessions where id = ?', [firstId]);
+    await api.post(`/v1/campaigns/${first!.campaign_id}/archive`).expect(200);
+    await api.delete(`/v1/campaigns/${first!.campaign_id}`).expect(204);
+
+    const secondId = await completedInterview(api, 5 * 60);
+    expect((await sessionRow(secondId)).billing).toMatchObject({ totalMinutes: 5, freeMinutesApplied: 0, billableMinutes: 5, chargedCredits: 5 });
+  });
+});

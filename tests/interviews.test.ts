@@ -271,7 +271,10 @@ describe('session lifecycle', () => {
   it('pause records its reason and stops the answers; resume restarts; each in the wrong state is 409 SESSION_NOT_ACTIVE', async () => {
     const { participant, sessionId } = await inProgress();
     const paused = await participant.pause(sessionId, { reason: 'doorbell' }).expect(200);
-    expect(paused.body).toMatchObject({ id: sessionId, status: 'paused', pauseReason: 'doorbell' });
+    // The participant sees their own view of the session; the customer sees the reason recorded.
+    expect(paused.body).toMatchObject({ id: sessionId, status: 'paused' });
+    expect(paused.body.metadata).toBeUndefined();
+    expect((await api.get(`/v1/sessions/${sessionId}`).expect(200)).body).toMatchObject({ status: 'paused', pauseReason: 'doorbell' });
     for (const response of [await participant.pause(sessionId), await participant.answer('hello there, a full answer')]) {
       expect(response.status).toBe(409);
       expect(response.body.error.code).toBe('SESSION_NOT_ACTIVE');
@@ -327,7 +330,9 @@ describe('session lifecycle', () => {
     expect(early.body.error.code).toBe('SESSION_NOT_ACTIVE');
 
     const consented = await participant.consent(started.session.id, { granted: true, type: 'all' }).expect(200);
-    expect(consented.body).toMatchObject({ status: 'in_progress', consent: { granted: true, type: 'all', ip: expect.any(String), grantedAt: expect.any(String) } });
+    expect(consented.body).toMatchObject({ status: 'in_progress', consent: { granted: true, type: 'all', grantedAt: expect.any(String) } });
+    expect(consented.body.consent.ip).toBeUndefined();
+    expect((await api.get(`/v1/sessions/${started.session.id}`).expect(200)).body.consent).toMatchObject({ granted: true, ip: expect.any(String) });
     const resumed = (await participant.start().expect(200)).body;
     expect(resumed.turn).toMatchObject({ kind: 'question', questionId: 'experience' });
     // A server recording consent on the participant's behalf gives their address.
@@ -470,7 +475,7 @@ describe('reading sessions', () => {
       ids.push((await participant.start().expect(201)).body.session.id);
       if (name !== 'three') await participant.answer('yes').expect(200);
     }
-    await t.em().execute(`update sessions set duration_seconds = case id when ? then 30 when ? then 90 else duration_seconds end where id in (?, ?)`, [ids[0], ids[1], ids[0], ids[1]]);
+    await t.em().execute(`update sessions set active_seconds = case id when ? then 30 when ? then 90 else active_seconds end where id in (?, ?)`, [ids[0], ids[1], ids[0], ids[1]]);
 
     const completed = (await api.get(`/v1/campaigns/${campaign.id}/sessions?status=completed`).expect(200)).body;
     expect(completed.pagination).toMatchObject({ total: 2, limit: 20, offset: 0, hasMore: false });
@@ -531,5 +536,83 @@ describe('Idempotency-Key on the participant API', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.body).toEqual(first.body);
     expect((await utterances(sessionId)).filter((row) => row.speaker === 'participant')).toHaveLength(1);
+  });
+});
+
+describe('edges of the interview', () => {
+  it('an invite whose session was abandoned cannot start again on a paused or archived campaign', async () => {
+    const { campaign, invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    await participant.start().expect(201);
+    await participant.end().expect(200);
+    await api.post(`/v1/campaigns/${campaign.id}/pause`).expect(200);
+    const paused = await participant.start();
+    expect(paused.status).toBe(409);
+    expect(paused.body.error.code).toBe('CAMPAIGN_NOT_ACTIVE');
+  });
+
+  it('a paused session left alone for SESSION_PAUSED_ABANDON_AFTER is abandoned, its hold released', async () => {
+    const { invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    await participant.pause(sessionId).expect(200);
+    await t.em().execute(`update sessions set last_activity_at = now() - interval '25 hours' where id = ?`, [sessionId]);
+    await makeJobsDue(sessionId);
+    await runJobsOnce(t, { tasks: ['session__abandon_idle'] });
+    expect(await sessionRow(sessionId)).toMatchObject({ status: 'abandoned', hold_credits: '0.0000' });
+  });
+
+  it('cancelling a started invite abandons its interview under way and releases its hold', async () => {
+    const { invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    await api.post(`/v1/invites/${invite.id}/cancel`).expect(200);
+    expect(await sessionRow(sessionId)).toMatchObject({ status: 'abandoned', completion_status: 'abandoned', hold_credits: '0.0000' });
+    expect((await participant.answer('too late')).status).toBe(401);
+  });
+
+  it('text PostgreSQL cannot store is refused with 422 naming the field, on every participant call', async () => {
+    const { invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    const start = await participant.start({ device: { browser: 'a\u0000', os: 'x', type: 'desktop' } });
+    expect(start.status).toBe(422);
+    expect(start.body.error.details.fields).toEqual([{ path: 'device.browser', message: expect.stringContaining('NUL') }]);
+    await participant.start().expect(201);
+    const answer = await participant.answer('hello\u0000world');
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details.fields[0].path).toBe('text');
+  });
+
+  it("an answer naming another turn than the pending one (a late retry) is 409 TURN_ALREADY_ANSWERED, not the next question's answer", async () => {
+    const { invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    const first = (await participant.start().expect(201)).body.turn.utteranceId as string;
+    await participant.answer('The onboarding emails had broken links in them.', { utteranceId: first }).expect(200);
+    const retry = await participant.answer('The onboarding emails had broken links in them.', { utteranceId: first });
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe('TURN_ALREADY_ANSWERED');
+  });
+
+  it('utterance times never run backwards, whatever offsets the client sends', async () => {
+    const { invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    await t.em().execute(`update sessions set started_at = started_at - interval '10 seconds' where id = ?`, [sessionId]);
+    await t.em().execute(`update session_utterances set start_time = 2, end_time = 5 where session_id = ?`, [sessionId]);
+    await participant.answer('The onboarding emails had broken links in them.', { startTime: 0, endTime: 14 }).expect(200);
+    const rows = await utterances(sessionId);
+    for (let i = 1; i < rows.length; i += 1) expect(rows[i]!.start_time, JSON.stringify(rows)).toBeGreaterThanOrEqual(rows[i - 1]!.start_time);
+    expect(rows[1]!.start_time).toBe(2);
+    expect(rows[2]!.start_time).toBeGreaterThanOrEqual(rows[1]!.end_time);
+  });
+
+  it('feedback is for completed interviews only, not abandoned ones', async () => {
+    const { invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    await participant.start().expect(201);
+    await participant.end().expect(200);
+    const response = await participant.feedback({ overall_rating: 3 });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('SESSION_NOT_ACTIVE');
   });
 });

@@ -1,5 +1,6 @@
 import { ApiKey } from './api-key.js';
 import { AppSecret } from './app-secret.js';
+import { BillingUsage } from './billing-usage.js';
 import { Campaign } from './campaign.js';
 import { CreditTransaction } from './credit-transaction.js';
 import { IdempotencyKey } from './idempotency-key.js';
@@ -20,6 +21,7 @@ import { WorkerProcess } from './worker-process.js';
 export {
   ApiKey,
   AppSecret,
+  BillingUsage,
   Campaign,
   CreditTransaction,
   IdempotencyKey,
@@ -53,6 +55,7 @@ export const ENTITIES = [
   SessionUtterance,
   SessionFile,
   SessionFeedback,
+  BillingUsage,
   RateLimitCounter,
   IdempotencyKey,
   AppSecret,

@@ -31,7 +31,7 @@ function bearerToken(req: Request): string | undefined {
  * whose invite was cancelled is 401. What it may do is decided per operation.
  */
 async function authenticateParticipant(em: EntityManager, services: AppServices, req: Request, res: Response, token: string): Promise<ParticipantAuth> {
-  const state = await consumeParticipantBudget(em, services.config, req, token);
+  const state = await consumeParticipantBudget(em, services.config, req, token, callsIn(req));
   setRateLimitHeaders(res, state);
   if (state.exceeded) throw rateLimitedError(state);
   const invite = await findInviteCredential(em, token);

@@ -144,23 +144,44 @@ export async function runWithClaim(
 }
 
 /**
+ * Slow work an operation can do before its transaction (storing and transcribing audio, asking
+ * an LLM): run with no transaction open, so a keyed request holds no connection meanwhile, and
+ * undone (`discard`) when the operation does not commit.
+ */
+export interface Preparation<P> {
+  prepare: (em: EntityManager) => Promise<P>;
+  discard?: (prepared: P) => Promise<void>;
+}
+
+/**
  * A plain Express route's operation (uploads, the participant API) under the request's
  * `Idempotency-Key` when it has one: claimed, replayed, or run with its answer stored in its
  * transaction; a refusal is stored (or the key released) as the REST adapter does. Then sent.
  */
-export async function answerIdempotently(
+export async function answerIdempotently<P = undefined>(
   req: Request,
   res: Response,
   scope: { auth: { kind: string; organizationId: string; inviteId?: string }; operation: string; fingerprint: unknown },
   services: { orm: { em: { fork(): EntityManager } }; sealer: ResponseSealer; config: Pick<Config, 'testFaults'>; logger: Logger },
-  operation: (em: EntityManager) => Promise<JsonAnswer>,
+  operation: (em: EntityManager, prepared: P) => Promise<JsonAnswer>,
+  preparation?: Preparation<P>,
 ): Promise<void> {
   const key = req.method === 'POST' ? idempotencyKeyOf(req) : undefined;
   const em = services.orm.em.fork();
   let answer: { status: number; json: string | null };
+  let prepared: P | undefined;
+  const discard = async () => {
+    if (prepared !== undefined) await preparation?.discard?.(prepared);
+  };
   if (!key) {
-    const { status, body } = await operation(em);
-    answer = { status, json: status === 204 ? null : JSON.stringify(body) };
+    prepared = preparation ? await preparation.prepare(em) : (undefined as P);
+    try {
+      const { status, body } = await operation(em, prepared as P);
+      answer = { status, json: status === 204 ? null : JSON.stringify(body) };
+    } catch (error) {
+      await discard();
+      throw error;
+    }
   } else {
     const claim = await claimOrReplay(em, res, {
       organizationId: scope.auth.organizationId,
@@ -170,8 +191,10 @@ export async function answerIdempotently(
     });
     if (claim === 'replayed') return;
     try {
-      answer = await runWithClaim(em, claim, res, services.config, operation);
+      prepared = preparation ? await preparation.prepare(services.orm.em.fork()) : (undefined as P);
+      answer = await runWithClaim(em, claim, res, services.config, (tx) => operation(tx, prepared as P));
     } catch (error) {
+      await discard();
       await settleWithAnswer(em, claim, res, describeError(error), services.logger);
       throw error;
     }

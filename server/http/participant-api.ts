@@ -11,12 +11,14 @@ import {
   ZStartInterviewInput,
   ZTextAnswerInput,
 } from '../../shared/schemas/sessions.js';
-import { answerInterview } from '../domains/sessions/answer-interview.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { commitAnswer, discardAnswer, type ParticipantAnswer, type PreparedAnswer, prepareAnswer } from '../domains/sessions/answer-interview.js';
 import { endInterview } from '../domains/sessions/end-interview.js';
 import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
 import { startInterview } from '../domains/sessions/start-interview.js';
 import { submitFeedback } from '../domains/sessions/submit-feedback.js';
-import { AppError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
+import { findUnstorableText } from '../lib/text-safety.js';
 import { sha256OfFile } from '../lib/sha256-file.js';
 import { deviceFromUserAgent } from '../lib/user-agent.js';
 import type { AppServices } from '../services.js';
@@ -34,7 +36,13 @@ function participantOf(req: Request): ParticipantAuth {
 /** A JSON body checked against its schema (an absent body is `{}`); 400/422 with field paths otherwise. */
 function jsonInput<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
   if (req.body === undefined && isNotJson(req)) throw unsupportedMediaType(req);
-  const raw: unknown = req.body ?? {};
+  return checkedInput(req.body ?? {}, schema);
+}
+
+/** Text PostgreSQL cannot store (NUL, unpaired surrogates) is refused with its path, then the schema decides. */
+function checkedInput<T extends z.ZodType>(raw: unknown, schema: T): z.infer<T> {
+  const unstorable = findUnstorableText(raw);
+  if (unstorable) throw validationError([unstorable], `${unstorable.path} ${unstorable.message}.`);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw errorFromZod(parsed.error, raw, 'body');
   return parsed.data;
@@ -66,15 +74,21 @@ export function participantApiRoutes(services: AppServices): Router {
     }
   });
 
+  // Storing and transcribing audio and asking the interviewer happen before the transaction that writes the turn.
+  const commit = async (em: EntityManager, prepared: PreparedAnswer) => ({ status: 200, body: await commitAnswer(em, services, prepared) });
+
   routes.post('/api/interview/answer', async (req: Request, res: Response, next: NextFunction) => {
     let uploaded: string | undefined;
     try {
       const participant = participantOf(req);
+      const answering = (answer: ParticipantAnswer) => ({
+        prepare: (em: EntityManager) => prepareAnswer(em, services, participant, answer),
+        discard: (prepared: PreparedAnswer) => discardAnswer(services, prepared),
+      });
       if (req.is('multipart/form-data')) {
         await receiveUpload(req, res, parseAudio, audioRules);
         uploaded = req.file?.path;
-        const fields = ZAudioAnswerFields.safeParse(req.body ?? {});
-        if (!fields.success) throw errorFromZod(fields.error, req.body, 'body');
+        const fields = { data: checkedInput(req.body ?? {}, ZAudioAnswerFields) };
         if (!uploaded) {
           throw new AppError('INVALID_REQUEST', 'A multipart answer carries its recording in a field named "audio".', {
             fields: [{ path: 'audio', message: 'is required' }],
@@ -82,17 +96,11 @@ export function participantApiRoutes(services: AppServices): Router {
         }
         const audio = { file: uploaded };
         const fingerprint = { ...fields.data, audioSha256: await sha256OfFile(uploaded) };
-        await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/answer', fingerprint }, services, async (em) => ({
-          status: 200,
-          body: await answerInterview(em, services, participant, { ...fields.data, audio }),
-        }));
+        await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/answer', fingerprint }, services, commit, answering({ ...fields.data, audio }));
         return;
       }
       const input = jsonInput(req, ZTextAnswerInput);
-      await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/answer', fingerprint: input }, services, async (em) => ({
-        status: 200,
-        body: await answerInterview(em, services, participant, input),
-      }));
+      await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/answer', fingerprint: input }, services, commit, answering(input));
     } catch (error) {
       next(error);
     } finally {

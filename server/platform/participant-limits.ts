@@ -20,12 +20,14 @@ export async function consumeParticipantBudget(
   config: Pick<Config, 'rateLimitParticipantPerMinute' | 'rateLimitParticipantCredentialPerMinute'>,
   req: Request,
   credential?: string,
+  /** Calls the request carries (a /trpc batch is several). */
+  units = 1,
 ): Promise<RateLimitState> {
-  const address = { bucket: `participant-ip:${req.ip ?? 'unknown'}`, limit: config.rateLimitParticipantPerMinute };
+  const address = { bucket: `participant-ip:${req.ip ?? 'unknown'}`, limit: config.rateLimitParticipantPerMinute, units };
   if (!credential) return (await consumeRateLimits(em, [address]))[0]!;
   const digest = createHash('sha256').update(credential).digest('hex').slice(0, 32);
   // Both buckets in one statement: every participant call pays one round trip for its budgets.
-  const [byAddress, byCredential] = await consumeRateLimits(em, [address, { bucket: `participant-credential:${digest}`, limit: config.rateLimitParticipantCredentialPerMinute }]);
+  const [byAddress, byCredential] = await consumeRateLimits(em, [address, { bucket: `participant-credential:${digest}`, limit: config.rateLimitParticipantCredentialPerMinute, units }]);
   if (byAddress!.exceeded) return byAddress!;
   return byCredential!.exceeded || byCredential!.remaining < byAddress!.remaining ? byCredential! : byAddress!;
 }

@@ -157,6 +157,13 @@ export const ZParticipantSession = z
   .meta({ id: 'ParticipantSession' });
 export type TParticipantSession = z.infer<typeof ZParticipantSession>;
 
+/**
+ * What a lifecycle action (pause, resume, heartbeat, consent) answers: the Session record for an
+ * API key, the participant's view for their invite token (no customer metadata, no addresses).
+ */
+export const ZSessionView = z.union([ZSession, ZParticipantSession]).meta({ id: 'SessionView' });
+export type TSessionView = z.infer<typeof ZSessionView>;
+
 export const ZInterviewState = z
   .object({
     session: ZParticipantSession,
@@ -172,12 +179,21 @@ export const ZStartInterviewInput = z.strictObject({
 
 const ZOffsetSeconds = z.number().min(0).max(86_400);
 
+/** Optional guard against late retries: an answer naming another turn than the pending one is 409 TURN_ALREADY_ANSWERED. */
+const ZAnsweredTurn = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .meta({ description: 'The `turn.utteranceId` this answers; a late retry of an earlier answer is then refused (409) instead of answering the next question.' });
+
 export const ZTextAnswerInput = z
   .strictObject({
     text: z.string().trim().min(1, 'must not be empty').max(10_000),
     startTime: ZOffsetSeconds.optional().meta({ description: 'Seconds from the session start when the participant began answering.' }),
     endTime: ZOffsetSeconds.optional(),
     confidence: z.number().min(0).max(1).optional().meta({ description: "The browser's own speech recognition confidence." }),
+    utteranceId: ZAnsweredTurn,
   })
   .refine((input) => input.startTime === undefined || input.endTime === undefined || input.startTime <= input.endTime, {
     message: 'must not be after endTime',
@@ -191,6 +207,7 @@ export const ZAudioAnswerFields = z.strictObject({
   startTime: z.coerce.number().min(0).max(86_400).optional(),
   endTime: z.coerce.number().min(0).max(86_400).optional(),
   confidence: z.coerce.number().min(0).max(1).optional(),
+  utteranceId: ZAnsweredTurn,
 });
 
 export const SESSION_FILE_KINDS = ['audio', 'merged_audio', 'upload', 'export'] as const;

@@ -22,14 +22,17 @@ export async function startInvite(tx: EntityManager, inviteId: string): Promise<
   if (!campaign) throw notFound('invite', inviteId);
   const invite = await tx.findOne(Invite, inviteId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!invite) throw notFound('invite', inviteId);
-  if (invite.status === 'started' && invite.expiresAt > new Date()) return invite;
-  assertInviteModifiable(invite, 'started');
+  const restart = invite.status === 'started' && invite.expiresAt > new Date();
+  if (!restart) assertInviteModifiable(invite, 'started');
+  // A paused or archived campaign starts nothing, a new session after an abandoned one included.
   if (campaign.status !== 'active') {
     throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is ${campaign.status}; interviews cannot start.`, {
       campaignId: campaign.id,
       status: campaign.status,
     });
   }
+  // Started before (its session abandoned): a new session; the participant already counts for its share link.
+  if (restart) return invite;
   if (invite.shareLink) {
     const link = await tx.findOneOrFail(ShareLink, invite.shareLink.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const { status } = await assessShareLink(tx, link, campaign);

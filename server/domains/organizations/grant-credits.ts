@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
+import { settleOwedCredits } from '../sessions/session-billing.js';
 import { bookCreditMovement, type BookedMovement } from './book-credit-movement.js';
 
 export interface GrantCreditsInput {
@@ -14,11 +15,15 @@ export async function grantCredits(em: EntityManager, input: GrantCreditsInput):
   return em.transactional(async (tx) => {
     const organization = await tx.findOne(Organization, { id: input.organizationId });
     if (!organization) throw notFound('organization', input.organizationId);
-    return bookCreditMovement(tx, {
+    const booked = await bookCreditMovement(tx, {
       organizationId: input.organizationId,
       amount: input.amount,
       kind: input.amount >= 0 ? 'grant' : 'adjustment',
       description: input.description ?? 'Granted by an operator',
     });
+    if (input.amount <= 0) return booked;
+    // Interview minutes owed are paid first from what was granted.
+    const settled = await settleOwedCredits(tx, input.organizationId, booked.transactionId);
+    return settled > 0 ? { ...booked, balance: Math.round((booked.balance - settled) * 10_000) / 10_000 } : booked;
   });
 }

@@ -9,19 +9,20 @@ import { abandonIdleJob } from './session-jobs.js';
 /**
  * The `session__abandon_idle` job: a session in progress (or waiting for consent, which holds
  * credits too) without a heartbeat or an answer for SESSION_ABANDON_AFTER seconds is
- * abandoned. Activity since: the job adds itself again for the new deadline. A paused session
- * is left alone (resuming re-arms the watch).
+ * abandoned; a paused one after SESSION_PAUSED_ABANDON_AFTER (a day by default), so no session
+ * holds credits for ever. Activity since: the job adds itself again for the new deadline.
  */
 export async function abandonIdleSession(
   em: EntityManager,
-  config: Pick<Config, 'sessionAbandonAfterSeconds'>,
+  config: Pick<Config, 'sessionAbandonAfterSeconds' | 'sessionPausedAbandonAfterSeconds'>,
   sessionId: string,
   now: Date = new Date(),
 ): Promise<'abandoned' | 'rescheduled' | 'nothing'> {
   return em.transactional(async (tx) => {
     const session = await tx.findOne(Session, sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!session || (session.status !== 'in_progress' && session.status !== 'created')) return 'nothing';
-    const deadline = new Date(session.lastActivityAt.getTime() + config.sessionAbandonAfterSeconds * 1000);
+    if (!session || (session.status !== 'in_progress' && session.status !== 'created' && session.status !== 'paused')) return 'nothing';
+    const idleSeconds = session.status === 'paused' ? config.sessionPausedAbandonAfterSeconds : config.sessionAbandonAfterSeconds;
+    const deadline = new Date(session.lastActivityAt.getTime() + idleSeconds * 1000);
     if (deadline > now) {
       await addJobs(tx, [abandonIdleJob(session.id, deadline)]);
       return 'rescheduled';

@@ -11,7 +11,7 @@ import { crashIfEnabled } from '../../platform/test-faults.js';
 import { probeAudio } from '../../speech/audio-probe.js';
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
-import { decideAfterAnswer, type FlowPosition } from './interview-flow.js';
+import { type AnswerOutcome, decideAfterAnswer, type FlowPosition } from './interview-flow.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
 import { findUnfinishedSession, type ParticipantAuth } from './participant-access.js';
@@ -30,6 +30,8 @@ export interface ParticipantAnswer {
   startTime?: number | undefined;
   endTime?: number | undefined;
   confidence?: number | undefined;
+  /** The turn this answers (`turn.utteranceId`): a late retry of an earlier answer is refused instead of answering the next question. */
+  utteranceId?: string | undefined;
 }
 
 interface AudioAnswer {
@@ -42,18 +44,42 @@ interface AudioAnswer {
 }
 
 /**
- * `POST /api/interview/answer`: the participant's answer to the pending turn, then the AI's
- * next turn. Slow work (storing and transcribing audio, asking an LLM) happens before the
- * session row is locked; the answer and the next turn are then written in one transaction that
- * first checks the pending turn is still the one answered (409 TURN_ALREADY_ANSWERED when a
- * concurrent answer won). The last answer completes the session (and bills it).
+ * An answer read and decided, not yet written: what the slow part of a turn produced (the
+ * stored audio, its transcript, the interviewer's decision) before any row is locked.
  */
-export async function answerInterview(
+export interface PreparedAnswer {
+  sessionId: string;
+  plan: InterviewPlan;
+  question: InterviewPlan['questions'][number];
+  position: FlowPosition;
+  answeredTurnId: string | null;
+  audio: AudioAnswer | undefined;
+  text: string | null;
+  confidence: number | null;
+  outcome: AnswerOutcome;
+  answer: ParticipantAnswer;
+}
+
+/**
+ * `POST /api/interview/answer` is two steps: the slow work first (storing and transcribing audio,
+ * asking an LLM), with no row locked and no transaction open (`prepareAnswer`); then the answer
+ * and the next turn written in one transaction that first checks the pending turn is still the
+ * one answered (409 TURN_ALREADY_ANSWERED when a concurrent answer won: `commitAnswer`). The
+ * last answer completes the session (and bills it). The route runs them (server/http/participant-api.ts).
+ */
+
+/** The answer was not recorded: its audio must not stay behind as an orphan file. */
+export async function discardAnswer(services: Pick<SessionServices, 'storage'>, prepared: PreparedAnswer): Promise<void> {
+  if (prepared.audio) await services.storage.delete(prepared.audio.storageKey).catch(() => undefined);
+}
+
+/** Reads the session, stores and transcribes audio, and asks the interviewer: everything slow, outside any transaction. */
+export async function prepareAnswer(
   em: EntityManager,
   services: SessionServices,
   participant: ParticipantAuth,
   answer: ParticipantAnswer,
-): Promise<TInterviewState> {
+): Promise<PreparedAnswer> {
   // The token was checked (not cancelled) when the request was authenticated.
   const session = await findUnfinishedSession(em, participant.inviteId);
   if (!session) {
@@ -64,9 +90,9 @@ export async function answerInterview(
       ? new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is waiting for consent; it cannot take answers yet.`, { sessionId: session.id, status: session.status })
       : sessionNotActive(session, 'answered');
   }
+  if (answer.utteranceId !== undefined && answer.utteranceId !== session.pendingUtteranceId) throw turnAlreadyAnswered(session.id);
   const plan = await loadPlan(em, session);
   const question = plan.questions[session.questionIndex]!;
-  const answeredTurnId = session.pendingUtteranceId;
   const position: FlowPosition = {
     questionIndex: session.questionIndex,
     pending: session.pending ?? 'question',
@@ -84,7 +110,7 @@ export async function answerInterview(
     audio = await storeAnswerAudio(services, session, answer.audio.file);
     if (text === null) ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
   }
-
+  const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
   try {
     const conversation = services.interviewer.usesConversation
       ? await conversationOf(em, session, { speaker: 'participant', text: text ?? '', questionId: question.id })
@@ -99,18 +125,30 @@ export async function answerInterview(
       conversation,
       interviewer: services.interviewer,
     });
+    return { ...prepared, outcome };
+  } catch (error) {
+    await discardAnswer(services, { ...prepared, outcome: undefined as never });
+    throw error;
+  }
+}
 
+function turnAlreadyAnswered(sessionId: string): AppError {
+  return new AppError('TURN_ALREADY_ANSWERED', 'This question was answered by another request meanwhile; start the interview again to get the current question.', {
+    sessionId,
+  });
+}
+
+/** Writes a prepared answer and the next turn in one transaction, if the answered turn is still the pending one. */
+export async function commitAnswer(em: EntityManager, services: SessionServices, prepared: PreparedAnswer): Promise<TInterviewState> {
+  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer } = prepared;
+  {
     const state = await em.transactional(async (tx) => {
-      const locked = await tx.findOneOrFail(Session, session.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const locked = await tx.findOneOrFail(Session, prepared.sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (locked.status !== 'in_progress') throw sessionNotActive(locked, 'answered');
-      if (locked.pendingUtteranceId !== answeredTurnId) {
-        throw new AppError('TURN_ALREADY_ANSWERED', 'This question was answered by another request meanwhile; start the interview again to get the current question.', {
-          sessionId: locked.id,
-        });
-      }
+      if (locked.pendingUtteranceId !== answeredTurnId) throw turnAlreadyAnswered(locked.id);
       const now = new Date();
-      const [pendingTurn] = await tx.execute<{ end_time: number }[]>(`select end_time from session_utterances where id = ?`, [answeredTurnId]);
-      const { startTime, endTime } = answerTimes(locked, now, answer, pendingTurn!.end_time, audio?.durationSeconds ?? null, text);
+      const [pendingTurn] = await tx.execute<{ start_time: number; end_time: number }[]>(`select start_time, end_time from session_utterances where id = ?`, [answeredTurnId]);
+      const { startTime, endTime } = answerTimes(locked, now, answer, pendingTurn!, audio?.durationSeconds ?? null, text);
       if (audio) {
         tx.create(SessionFile, {
           id: audio.fileId,
@@ -156,7 +194,7 @@ export async function answerInterview(
         locked.questionIndex = outcome.position.questionIndex;
         locked.followUpsAsked = outcome.position.followUpsAsked;
         locked.reAsked = outcome.position.reAsked;
-        asked = askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now);
+        asked = askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now, endTime);
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();
@@ -166,10 +204,6 @@ export async function answerInterview(
     // Tests only: the process may die here, the finished session committed and its jobs not yet run.
     if (state.session.status === 'completed') crashIfEnabled(services.config, 'session:after-finish');
     return state;
-  } catch (error) {
-    // The answer was not recorded: its audio must not stay behind as an orphan file.
-    if (audio) await services.storage.delete(audio.storageKey).catch(() => undefined);
-    throw error;
   }
 }
 
@@ -187,10 +221,11 @@ function answerTimes(
   session: Session,
   now: Date,
   answer: ParticipantAnswer,
-  questionEnd: number,
+  question: { start_time: number; end_time: number },
   audioSeconds: number | null,
   text: string | null,
 ): { startTime: number; endTime: number } {
+  const questionEnd = question.end_time;
   const latest = offsetAt(session, now);
   if (answer.endTime !== undefined && answer.endTime > latest + CLOCK_SLACK_SECONDS) {
     throw validationError([{ path: 'endTime', message: `must not be after now (${Math.floor(latest)} s into the session)` }]);
@@ -200,9 +235,9 @@ function answerTimes(
   }
   const endTime = Math.min(answer.endTime ?? latest, latest + CLOCK_SLACK_SECONDS);
   const spoken = audioSeconds ?? (text ? speakingSeconds(text) : 0);
-  const startTime = answer.startTime ?? Math.min(endTime, Math.max(questionEnd, endTime - spoken));
-  if (startTime > endTime) throw validationError([{ path: 'startTime', message: 'must not be after endTime' }]);
-  return { startTime, endTime };
+  // An answer may begin while the question is still being said (barge-in), never before it was put.
+  const startTime = Math.max(question.start_time, answer.startTime ?? Math.min(endTime, Math.max(questionEnd, endTime - spoken)));
+  return { startTime, endTime: Math.max(endTime, startTime) };
 }
 
 async function conversationOf(em: EntityManager, session: Session, latest: ConversationTurn): Promise<ConversationTurn[]> {

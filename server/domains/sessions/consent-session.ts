@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TConsentInput, TSession } from '../../../shared/schemas/sessions.js';
+import type { TConsentInput, TSessionView } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
 import { finishSession } from './finish-session.js';
 import { beginInterview } from './interview-turns.js';
 import { loadPlan, sessionNotActive } from './load-session.js';
-import { toSessionDto } from './serialize.js';
+import { sessionViewFor } from './serialize.js';
 import { type SessionActor, loadSessionFor } from './session-access.js';
 
 /**
@@ -19,7 +19,7 @@ export async function consentSession(
   config: Pick<Config, 'sessionAbandonAfterSeconds'>,
   actor: SessionActor,
   input: Omit<TConsentInput, 'ip'> & { ip: string | null },
-): Promise<TSession> {
+): Promise<TSessionView> {
   return em.transactional(async (tx) => {
     const session = await loadSessionFor(tx, actor, input.sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (session.status !== 'created' && session.status !== 'in_progress' && session.status !== 'paused') {
@@ -34,6 +34,6 @@ export async function consentSession(
       await beginInterview(tx, session, await loadPlan(tx, session), config, now);
     }
     await tx.flush();
-    return toSessionDto(session, now);
+    return sessionViewFor(actor, session, now);
   });
 }

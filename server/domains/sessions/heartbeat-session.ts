@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TSession } from '../../../shared/schemas/sessions.js';
+import type { TSessionView } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
 import { sessionNotActive } from './load-session.js';
-import { toSessionDto } from './serialize.js';
+import { sessionViewFor } from './serialize.js';
 import { type SessionActor, loadSessionFor } from './session-access.js';
 
 /**
  * Keeps an unfinished session from being abandoned as idle: one conditional update of
  * `lastActivityAt` (the idle watch reads it when it runs; no job is touched). Finished: 409.
  */
-export async function heartbeatSession(em: EntityManager, actor: SessionActor, sessionId: string): Promise<TSession> {
+export async function heartbeatSession(em: EntityManager, actor: SessionActor, sessionId: string): Promise<TSessionView> {
   const session = await loadSessionFor(em, actor, sessionId);
   const now = new Date();
   const updated = await em.nativeUpdate(
@@ -20,5 +20,5 @@ export async function heartbeatSession(em: EntityManager, actor: SessionActor, s
   if (updated === 0) throw sessionNotActive(session, 'kept alive');
   session.lastActivityAt = now;
   session.updatedAt = now;
-  return toSessionDto(session, now);
+  return sessionViewFor(actor, session, now);
 }

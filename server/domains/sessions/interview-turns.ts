@@ -15,8 +15,10 @@ export function askTurn(
   session: Session,
   turn: { kind: 'question' | 'follow_up' | 're_ask'; text: string; questionId: string; decidedBy: string },
   now: Date,
+  /** The end of the answer it follows: a turn never starts before what came before it ended. */
+  notBefore = 0,
 ): SessionUtterance {
-  const startTime = offsetAt(session, now);
+  const startTime = Math.max(offsetAt(session, now), notBefore);
   const utterance = recordUtterance(tx, session, {
     speaker: 'ai',
     kind: turn.kind,

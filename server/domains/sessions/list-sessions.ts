@@ -1,4 +1,4 @@
-import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import { type FilterQuery, type QueryOrderMap, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListSessionsInput, TSession } from '../../../shared/schemas/sessions.js';
@@ -7,7 +7,10 @@ import { loadCampaign } from '../campaigns/load-campaign.js';
 import { pageOf } from '../pagination.js';
 import { toSessionDto } from './serialize.js';
 
-const SORT_COLUMNS = { createdAt: 'createdAt', completedAt: 'completedAt', duration: 'durationSeconds' } as const;
+/** Duration as the record shows it: time in progress, the running stretch of a session in progress included. */
+const LIVE_DURATION = raw('floor(active_seconds + coalesce(extract(epoch from (now() - active_since)), 0))');
+
+const SORT_COLUMNS = { createdAt: 'createdAt', completedAt: 'completedAt', duration: LIVE_DURATION } as const;
 
 /** A campaign's sessions, filtered by status and creation time; unfinished sessions sort last by completedAt. */
 export async function listSessions(em: EntityManager, organizationId: string, input: TListSessionsInput): Promise<Page<TSession>> {

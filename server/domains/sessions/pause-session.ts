@@ -1,13 +1,22 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TSession } from '../../../shared/schemas/sessions.js';
+import type { TSessionView } from '../../../shared/schemas/sessions.js';
+import type { Config } from '../../config.js';
+import { addJobs } from '../../jobs/add-jobs.js';
 import { sessionNotActive } from './load-session.js';
-import { toSessionDto } from './serialize.js';
+import { abandonIdleJob } from './session-jobs.js';
+import { sessionViewFor } from './serialize.js';
 import { type SessionActor, loadSessionFor } from './session-access.js';
 import { stopClock } from './session-clock.js';
 
 /** in_progress → paused, with the reason given; the clock stops (pauses are neither interview time nor billed). */
-export async function pauseSession(em: EntityManager, actor: SessionActor, sessionId: string, reason: string | undefined): Promise<TSession> {
+export async function pauseSession(
+  em: EntityManager,
+  config: Pick<Config, 'sessionPausedAbandonAfterSeconds'>,
+  actor: SessionActor,
+  sessionId: string,
+  reason: string | undefined,
+): Promise<TSessionView> {
   return em.transactional(async (tx) => {
     const session = await loadSessionFor(tx, actor, sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (session.status !== 'in_progress') throw sessionNotActive(session, 'paused');
@@ -17,6 +26,8 @@ export async function pauseSession(em: EntityManager, actor: SessionActor, sessi
     session.pauseReason = reason ?? null;
     session.lastActivityAt = now;
     await tx.flush();
-    return toSessionDto(session, now);
+    // A pause left alone ends too (its credit hold released), after the longer paused limit.
+    await addJobs(tx, [abandonIdleJob(session.id, new Date(now.getTime() + config.sessionPausedAbandonAfterSeconds * 1000))]);
+    return sessionViewFor(actor, session, now);
   });
 }

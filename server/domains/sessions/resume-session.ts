@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TSession } from '../../../shared/schemas/sessions.js';
+import type { TSessionView } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { watchJobs } from './interview-turns.js';
 import { sessionNotActive } from './load-session.js';
-import { toSessionDto } from './serialize.js';
+import { sessionViewFor } from './serialize.js';
 import { type SessionActor, loadSessionFor } from './session-access.js';
 import { startClock } from './session-clock.js';
 
@@ -15,7 +15,7 @@ export async function resumeSession(
   config: Pick<Config, 'sessionAbandonAfterSeconds'>,
   actor: SessionActor,
   sessionId: string,
-): Promise<TSession> {
+): Promise<TSessionView> {
   return em.transactional(async (tx) => {
     const session = await loadSessionFor(tx, actor, sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (session.status !== 'paused') throw sessionNotActive(session, 'resumed');
@@ -25,6 +25,6 @@ export async function resumeSession(
     session.lastActivityAt = now;
     await tx.flush();
     await addJobs(tx, watchJobs(session, config, now));
-    return toSessionDto(session, now);
+    return sessionViewFor(actor, session, now);
   });
 }

@@ -6,6 +6,7 @@ import {
   ZSessionFileList,
   ZSessionIdInput,
   ZSessionPage,
+  ZSessionView,
 } from '../../../shared/schemas/sessions.js';
 import { type AppMeta, apiProcedure, router } from '../../trpc/trpc.js';
 import { consentSession } from './consent-session.js';
@@ -56,13 +57,13 @@ export const sessionsRouter = router({
   pause: apiProcedure
     .meta({ openapi: { method: 'POST', path: '/v1/sessions/{sessionId}/pause', tags, summary: 'Pause a session in progress' }, ...lifecycle })
     .input(ZPauseSessionInput)
-    .output(ZSession)
-    .mutation(({ ctx, input }) => pauseSession(ctx.em, ctx.auth, input.sessionId, input.reason)),
+    .output(ZSessionView)
+    .mutation(({ ctx, input }) => pauseSession(ctx.em, ctx.services.config, ctx.auth, input.sessionId, input.reason)),
 
   resume: apiProcedure
     .meta({ openapi: { method: 'POST', path: '/v1/sessions/{sessionId}/resume', tags, summary: 'Resume a paused session' }, ...lifecycle })
     .input(ZSessionIdInput)
-    .output(ZSession)
+    .output(ZSessionView)
     .mutation(({ ctx, input }) => resumeSession(ctx.em, ctx.services.config, ctx.auth, input.sessionId)),
 
   heartbeat: apiProcedure
@@ -77,7 +78,7 @@ export const sessionsRouter = router({
       ...lifecycle,
     })
     .input(ZSessionIdInput)
-    .output(ZSession)
+    .output(ZSessionView)
     .mutation(({ ctx, input }) => heartbeatSession(ctx.em, ctx.auth, input.sessionId)),
 
   consent: apiProcedure
@@ -93,7 +94,7 @@ export const sessionsRouter = router({
       ...lifecycle,
     })
     .input(ZConsentInput)
-    .output(ZSession)
+    .output(ZSessionView)
     .mutation(({ ctx, input }) => consentSession(ctx.em, ctx.services.config, ctx.auth, { ...input, ip: input.ip ?? ctx.req.ip ?? null })),
 
   listFiles: listFilesProcedure('/v1/sessions/{sessionId}/files'),

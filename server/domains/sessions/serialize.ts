@@ -48,6 +48,11 @@ export function toParticipantSessionDto(session: Session, now: Date = new Date()
   };
 }
 
+/** The record the actor may see: the full session for an API key, the participant's view for a token. */
+export function sessionViewFor(actor: { kind: string }, session: Session, now: Date = new Date()): TSession | TParticipantSession {
+  return actor.kind === 'participant' ? toParticipantSessionDto(session, now) : toSessionDto(session, now);
+}
+
 /** The pending AI utterance as the participant's client sees it. */
 export function toTurn(utterance: Pick<SessionUtterance, 'id' | 'text' | 'kind'>, question: TQuestion): TTurn {
   return {

@@ -11,14 +11,14 @@ function roundCredits(value: number): number {
 
 /**
  * A session's start holds one billable minute at the plan's price, so an organization cannot run
- * more interviews than it can pay for: available = balance − held. One conditional update, so
+ * more interviews than it can pay for: available = balance − held − owed. One conditional update, so
  * concurrent starts never hold more than the balance. 402 INSUFFICIENT_CREDITS otherwise.
  */
 export async function holdStartingCredits(tx: EntityManager, organizationId: string, plan: Plan): Promise<number> {
   const hold = PLANS[plan].pricePerMinuteCredits;
   const held = await tx.execute<{ id: string }[]>(
     `update organizations set credits_held = credits_held + ?, updated_at = now()
-     where id = ? and credit_balance - credits_held >= ? returning id`,
+     where id = ? and credit_balance - credits_held - credits_owed >= ? returning id`,
     [hold, organizationId, hold],
   );
   if (held.length === 0) {
@@ -57,13 +57,19 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   session.holdCredits = 0;
 
   const totalMinutes = Math.ceil(session.durationSeconds / 60);
-  const [used] = await tx.execute<{ minutes: string }[]>(
-    `select coalesce(sum((billing->>'freeMinutesApplied')::int), 0) as minutes from sessions
-     where organization_id = ? and completed_at >= ? and billing is not null and id <> ?`,
-    [session.organization.id, monthStart(now), session.id],
+  const period = monthStart(now);
+  const [used] = await tx.execute<{ free_minutes_used: number }[]>(
+    `select free_minutes_used from billing_usage where organization_id = ? and period_start = ?`,
+    [session.organization.id, period],
   );
-  const freeLeft = Math.max(0, terms.freeMinutesPerMonth - Number(used?.minutes ?? 0));
+  const freeLeft = Math.max(0, terms.freeMinutesPerMonth - Number(used?.free_minutes_used ?? 0));
   const freeMinutesApplied = Math.min(totalMinutes, freeLeft);
+  await tx.execute(
+    `insert into billing_usage (organization_id, period_start, minutes, free_minutes_used, sessions) values (?, ?, ?, ?, 1)
+     on conflict (organization_id, period_start) do update set minutes = billing_usage.minutes + excluded.minutes,
+       free_minutes_used = billing_usage.free_minutes_used + excluded.free_minutes_used, sessions = billing_usage.sessions + 1`,
+    [session.organization.id, period, totalMinutes, freeMinutesApplied],
+  );
   const billableMinutes = totalMinutes - freeMinutesApplied;
   const amountCredits = roundCredits(billableMinutes * terms.pricePerMinuteCredits);
   const chargedCredits = Math.min(amountCredits, Number(organization?.credit_balance ?? 0));
@@ -90,4 +96,26 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
     plan,
     pricePerMinuteCredits: terms.pricePerMinuteCredits,
   };
+}
+
+/**
+ * Credits added to an organization that owes minutes (a session cost more than its balance) go
+ * to the debt first, as a charge on the ledger, inside the caller's transaction.
+ */
+export async function settleOwedCredits(tx: EntityManager, organizationId: string, reference: string): Promise<number> {
+  const [organization] = await tx.execute<{ credit_balance: string; credits_owed: string }[]>(
+    `select credit_balance, credits_owed from organizations where id = ? for no key update`,
+    [organizationId],
+  );
+  const settled = roundCredits(Math.min(Number(organization?.credits_owed ?? 0), Number(organization?.credit_balance ?? 0)));
+  if (settled <= 0) return 0;
+  await bookCreditMovement(tx, {
+    organizationId,
+    amount: -settled,
+    kind: 'charge',
+    source: `debt:${reference}`,
+    description: 'Interview minutes owed, settled from new credits',
+  });
+  await tx.execute(`update organizations set credits_owed = credits_owed - ?, updated_at = now() where id = ?`, [settled, organizationId]);
+  return settled;
 }

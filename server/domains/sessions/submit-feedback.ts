@@ -28,8 +28,8 @@ export function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
 export async function submitFeedback(em: EntityManager, participant: ParticipantAuth, input: TFeedbackInput): Promise<{ feedback: TFeedback }> {
   const invite = await loadParticipantInvite(em, participant);
   const session = await findLatestSession(em, invite.id);
-  if (!session || (session.status !== 'completed' && session.status !== 'abandoned')) {
-    throw new AppError('SESSION_NOT_ACTIVE', 'Feedback is taken once the interview has ended.', { status: session?.status ?? null });
+  if (!session || session.status !== 'completed') {
+    throw new AppError('SESSION_NOT_ACTIVE', 'Feedback is taken once the interview is completed.', { status: session?.status ?? null });
   }
   const feedback = em.create(SessionFeedback, {
     id: newId('fbk'),
