@@ -10,7 +10,7 @@ export interface Runtime {
   databaseUrl: string;
   orm: Orm;
   services: AppServices;
-  /** Closes the ORM pool, then stops the embedded cluster if this process started it. */
+  /** Closes the ORM pool, then leaves the embedded cluster (stopping it when no other live process holds it). */
   close(): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import { startListeners } from '../server/http/listeners.js';
 import { createLogger } from '../server/logger.js';
 import { type Api, apiAs, createCampaign, createShareLink } from './helpers/factories.js';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
-import { whileCampaignLocked } from './helpers/row-lock.js';
+import { waitForLockWaiters, whileCampaignLocked } from './helpers/row-lock.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /** Faults found by a black-box probe at the edges of HTTP: each answers the envelope with its own status, never 500. */
@@ -119,21 +119,19 @@ describe('request lines and headers over the limit', () => {
 describe('health under load', () => {
   it('/healthz answers 200 within 1 s while every pool connection is busy with request work', async () => {
     const campaign = await createCampaign(api);
+    let load: Promise<number>[] = [];
     await whileCampaignLocked(t.database.url, campaign.id, async (holder) => {
       // Twice the pool (4 in tests): every connection waits on the lock, the rest wait for a connection.
-      const load = Array.from({ length: 8 }, (_, i) => api.post(`/v1/campaigns/${campaign.id}/invites`, { email: `busy-${i}@example.com`, sendEmail: false }).then((r) => r.status));
-      for (let waited = 0; waited < 50; waited += 1) {
-        const { rows } = await holder.query<{ waiting: string }>(`select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
-        if (Number(rows[0]!.waiting) >= 4) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      load = Array.from({ length: 8 }, (_, i) => api.post(`/v1/campaigns/${campaign.id}/invites`, { email: `busy-${i}@example.com`, sendEmail: false }).then((r) => r.status));
+      await waitForLockWaiters(holder, 4);
       const started = performance.now();
       const health = await t.http.get('/healthz');
       expect(health.status).toBe(200);
       expect(performance.now() - started).toBeLessThan(1000);
-      void Promise.all(load);
-      return load;
-    }).then((load) => Promise.all(load)).then((statuses) => expect(statuses.every((status) => status === 201)).toBe(true));
+    });
+    // Once the lock is released, the load goes through.
+    const statuses = await Promise.all(load);
+    expect(statuses.every((status) => status === 201)).toBe(true);
   }, 60_000);
 });
 
@@ -218,13 +216,9 @@ describe('the database lost during a request', () => {
           .post('/trpc/invites.create')
           .set('Authorization', owner.authorization)
           .send({ campaignId: campaign.id, email: 'lost@example.com', sendEmail: false })
-          .then((response) => response);
+          .then((response) => response); // a supertest request starts only once awaited or then-ed
         // Once the request waits on the lock, its connection is cut.
-        for (let waited = 0; waited < 50; waited += 1) {
-          const { rows } = await holder.query<{ waiting: string }>(`select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
-          if (Number(rows[0]!.waiting) > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        await waitForLockWaiters(holder);
         await proxy.stop();
         const response = await trpc;
         expect(response.status).toBe(503);

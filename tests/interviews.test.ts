@@ -291,10 +291,16 @@ describe('session lifecycle', () => {
   it('pause excludes the paused time from the duration', async () => {
     const { participant, sessionId } = await inProgress();
     await participant.pause(sessionId).expect(200);
-    // An hour paused, another half in progress before it.
-    await t.em().execute(`update sessions set active_seconds = 1800, updated_at = now() - interval '1 hour' where id = ?`, [sessionId]);
+    expect((await sessionRow(sessionId)).active_since).toBeNull();
+    // Half an hour in progress before the pause, then an hour paused: every clock column moves an
+    // hour back, so a clock still running through the pause would add that hour.
+    await t.em().execute(
+      `update sessions set active_seconds = 1800, active_since = active_since - interval '1 hour', updated_at = updated_at - interval '1 hour' where id = ?`,
+      [sessionId],
+    );
     const resumed = await participant.resume(sessionId).expect(200);
     expect(resumed.body.duration).toBe(1800);
+    expect((await sessionRow(sessionId)).active_since).not.toBeNull();
   });
 
   it('heartbeat keeps an unfinished session alive and answers 409 once it is finished; end abandons it', async () => {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, apiAs } from './helpers/factories.js';
 import { exitOf, freePort, startServer, waitFor } from './helpers/processes.js';
+import { waitForLockWaiters } from './helpers/row-lock.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { atStartOfWindow } from './helpers/rate-limit-window.js';
 
@@ -91,16 +92,7 @@ describe('graceful shutdown', () => {
       headers: { Authorization: tenant.authorization, 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: 'in-flight@example.com', sendEmail: false }),
     });
-    await waitFor(
-      async () => {
-        const [row] = (
-          await holder.query<{ waiting: string }>(`select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)
-        ).rows;
-        return Number(row!.waiting) > 0 ? true : undefined;
-      },
-      10_000,
-      () => 'the request never reached the lock',
-    );
+    await waitForLockWaiters(holder);
 
     server.child.kill('SIGTERM');
     await waitFor(

@@ -38,7 +38,7 @@ export function startFailure(cause: string, fix: string): EmbeddedPostgresError 
  * directory that user cannot traverse (a copy of the binaries, clusters of such checkouts).
  * Root-owned and world-traversable, outside any user's home, and not cleaned like /tmp.
  */
-export const SHARED_STATE_DIR = '/var/lib/interview-service';
+const SHARED_STATE_DIR = '/var/lib/interview-service';
 
 export interface PostgresUser {
   uid: number;

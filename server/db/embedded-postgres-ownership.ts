@@ -59,7 +59,7 @@ export function pidExists(pid: number): boolean {
   }
 }
 
-export function currentProcess(): ProcessIdentity {
+function currentProcess(): ProcessIdentity {
   return { pid: process.pid, startTime: processStartTime(process.pid) };
 }
 

@@ -3,7 +3,7 @@ import type { TAnswerValue } from '../../shared/schemas/sessions.js';
 import { Organization } from './organization.js';
 import { Session } from './session.js';
 
-export const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'closing', 'answer'] as const;
+const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'closing', 'answer'] as const;
 export type UtteranceKind = (typeof UTTERANCE_KINDS)[number];
 
 /**

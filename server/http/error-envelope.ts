@@ -123,7 +123,7 @@ function isUnavailableFailure(error: unknown): boolean {
  * as they are), or the driver error MikroORM wraps (`previous`); a tRPC error is looked into. A
  * failed call to another service (an LLM, speech-to-text) is never taken for a database outage.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown): boolean {
   const thrown = error instanceof TRPCError ? error.cause : error;
   if (isUnavailableFailure(thrown)) return !(thrown instanceof TypeError);
   const previous = thrown instanceof DriverException ? (thrown as DriverException & { previous?: unknown }).previous : undefined;

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { INVALID_UTF8 } from './error-envelope.js';
 
 /** Whether the request carries a body at all (a declared length above 0, or chunked). */
-export function hasRequestBody(req: Request): boolean {
+function hasRequestBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

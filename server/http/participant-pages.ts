@@ -73,14 +73,13 @@ const INVITE_CLOSED_MESSAGES: Record<InvitePageClosedReason, string> = {
   link_expired: CLOSED_MESSAGES.expired,
 };
 
+/** A campaign's page that takes no one in: a paused campaign can open again (409); the other reasons are final (410). */
+function closedPage(res: Response, reason: string, message: string, organization: Organization, campaign: Campaign): void {
+  sendPage(res, reason === 'paused' ? 409 : 410, { title: campaign.name, heading: campaign.name, paragraphs: [message], organization });
+}
+
 function campaignClosedPage(res: Response, reason: keyof typeof CLOSED_MESSAGES, organization: Organization, campaign: Campaign): void {
-  // Paused can end; the other reasons are final.
-  sendPage(res, reason === 'paused' ? 409 : 410, {
-    title: campaign.name,
-    heading: campaign.name,
-    paragraphs: [CLOSED_MESSAGES[reason]],
-    organization,
-  });
+  closedPage(res, reason, CLOSED_MESSAGES[reason], organization, campaign);
 }
 
 function formatExpiry(date: Date): string {
@@ -169,9 +168,7 @@ export function participantPageRoutes(services: AppServices): Router {
       }
       const { campaign, organization } = outcome;
       if (outcome.kind === 'closed') {
-        const message = INVITE_CLOSED_MESSAGES[outcome.reason];
-        // Paused can end; the other reasons are final.
-        sendPage(res, outcome.reason === 'paused' ? 409 : 410, { title: campaign.name, heading: campaign.name, paragraphs: [message], organization });
+        closedPage(res, outcome.reason, INVITE_CLOSED_MESSAGES[outcome.reason], organization, campaign);
         return;
       }
       const { invite } = outcome;

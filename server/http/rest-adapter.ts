@@ -40,7 +40,7 @@ function numericInputsOf(procedure: Parameters<typeof getInputOutputParsers>[0])
  * OpenAPI document states it (`/V1/CAMPAIGNS` and `/v1/campaigns/` are not it). trpc-to-openapi's
  * own `getPathRegExp` ignores case.
  */
-export function pathPatternOf(template: string): RegExp {
+function pathPatternOf(template: string): RegExp {
   const source = template
     .split(/(\{[^}]+\})/)
     .map((part) => (/^\{[^}]+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))

@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 const ZSessionJob = z.strictObject({ sessionId: z.string().min(1) });
 
-export const TASK_PAYLOADS = {
+const TASK_PAYLOADS = {
   invite__send_email: z.strictObject({ inviteId: z.string().min(1) }),
   session__time_out: ZSessionJob,
   session__abandon_idle: ZSessionJob,
@@ -20,16 +20,12 @@ export const TASK_PAYLOADS = {
 export type TaskName = keyof typeof TASK_PAYLOADS;
 export type TaskPayload<T extends TaskName> = z.infer<(typeof TASK_PAYLOADS)[T]>;
 
+type TaskPayloads = { [T in TaskName]: TaskPayload<T> };
+
 declare global {
   namespace GraphileWorker {
-    interface Tasks {
-      invite__send_email: TaskPayload<'invite__send_email'>;
-      session__time_out: TaskPayload<'session__time_out'>;
-      session__abandon_idle: TaskPayload<'session__abandon_idle'>;
-      session__generate_transcript: TaskPayload<'session__generate_transcript'>;
-      session__generate_insights: TaskPayload<'session__generate_insights'>;
-      session__announce_completion: TaskPayload<'session__announce_completion'>;
-    }
+    // Merged into graphile-worker's own declaration.
+    interface Tasks extends TaskPayloads {}
   }
 }
 

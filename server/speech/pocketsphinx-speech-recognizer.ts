@@ -21,7 +21,7 @@ import {
  */
 
 /** Where Debian's `pocketsphinx-en-us` (and a `make install` of 5prealpha) put the US English model. */
-export const DEFAULT_MODEL_DIRS = ['/usr/share/pocketsphinx/model/en-us', '/usr/local/share/pocketsphinx/model/en-us'];
+const DEFAULT_MODEL_DIRS = ['/usr/share/pocketsphinx/model/en-us', '/usr/local/share/pocketsphinx/model/en-us'];
 
 /** Model files the recogniser passes explicitly, relative to the model directory. */
 const MODEL_FILES = {

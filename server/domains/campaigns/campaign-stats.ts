@@ -8,7 +8,7 @@ import { toCampaignDto } from './serialize.js';
  * counters that drift), for a whole page in one statement: invites, completed sessions (timed
  * out ones included: they are completed) and their average duration in whole seconds.
  */
-export async function loadCampaignStats(em: EntityManager, campaignIds: string[]): Promise<Map<string, TCampaignStats>> {
+async function loadCampaignStats(em: EntityManager, campaignIds: string[]): Promise<Map<string, TCampaignStats>> {
   const stats = new Map(campaignIds.map((id) => [id, { totalInvites: 0, completedSessions: 0, averageDuration: 0 }]));
   if (campaignIds.length === 0) return stats;
   const rows = await em.execute<{ campaign_id: string; total_invites: string | null; completed: string | null; average_duration: string | null }[]>(

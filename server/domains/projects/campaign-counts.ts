@@ -4,7 +4,7 @@ import type { Project } from '../../entities/index.js';
 import { toProjectDto } from './serialize.js';
 
 /** Campaign counts for a page of projects in one grouped query. */
-export async function countCampaignsByProject(em: EntityManager, projectIds: string[]): Promise<Map<string, number>> {
+async function countCampaignsByProject(em: EntityManager, projectIds: string[]): Promise<Map<string, number>> {
   if (projectIds.length === 0) return new Map();
   const rows = await em.execute<{ project_id: string; count: string }[]>(
     `select project_id, count(*) as count from campaigns where project_id in (?) group by project_id`,

@@ -4,7 +4,7 @@ import type { TParticipantSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { finishSession } from './finish-session.js';
-import { findLatestSession, findUnfinishedSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+import { findLatestSession, findUnfinishedSession, type ParticipantAuth } from './participant-access.js';
 import { toParticipantSessionDto } from './serialize.js';
 
 /**
@@ -14,11 +14,11 @@ import { toParticipantSessionDto } from './serialize.js';
  */
 export async function endInterview(em: EntityManager, participant: ParticipantAuth): Promise<{ session: TParticipantSession }> {
   return em.transactional(async (tx) => {
-    const invite = await loadParticipantInvite(tx, participant);
-    const unfinished = await findUnfinishedSession(tx, invite.id);
+    const { inviteId } = participant;
+    const unfinished = await findUnfinishedSession(tx, inviteId);
     if (!unfinished) {
-      const latest = await findLatestSession(tx, invite.id);
-      if (!latest) throw new AppError('SESSION_NOT_ACTIVE', 'This invite has no interview to end.', { inviteId: invite.id });
+      const latest = await findLatestSession(tx, inviteId);
+      if (!latest) throw new AppError('SESSION_NOT_ACTIVE', 'This invite has no interview to end.', { inviteId });
       return { session: toParticipantSessionDto(latest) };
     }
     const session = await tx.findOneOrFail(Session, unfinished.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });

@@ -6,7 +6,7 @@ import type { ConversationTurn, Interviewer } from '../../interviewer/interviewe
 import { phrasesFor } from '../../interviewer/phrases.js';
 
 /** Follow-ups allowed on an open question when neither the question nor the script says. */
-export const DEFAULT_MAX_FOLLOW_UPS = 1;
+const DEFAULT_MAX_FOLLOW_UPS = 1;
 
 /** Where the conversation stands on the current question. */
 export interface FlowPosition {
@@ -37,7 +37,7 @@ export interface AnswerOutcome {
  * `settings.maxFollowUps`; `followUp.enabled: false` means none. Without either, open questions
  * allow one follow-up and structured ones none unless the question asks for it.
  */
-export function followUpLimitOf(question: TQuestion, settings: TScriptSettings): number {
+function followUpLimitOf(question: TQuestion, settings: TScriptSettings): number {
   if (question.followUp?.enabled === false) return 0;
   if (question.followUp?.maxFollowUps !== undefined) return question.followUp.maxFollowUps;
   if (settings.maxFollowUps !== undefined) return settings.maxFollowUps;

@@ -4,9 +4,9 @@ import type { TFeedback, TFeedbackInput } from '../../../shared/schemas/sessions
 import { type SessionFeedback as SessionFeedbackRow, SessionFeedback } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import { findLatestSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+import { findLatestSession, type ParticipantAuth } from './participant-access.js';
 
-export function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
+function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
   return {
     id: feedback.id,
     overall_rating: feedback.overallRating ?? null,
@@ -26,8 +26,7 @@ export function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
  * the webhooks.
  */
 export async function submitFeedback(em: EntityManager, participant: ParticipantAuth, input: TFeedbackInput): Promise<{ feedback: TFeedback }> {
-  const invite = await loadParticipantInvite(em, participant);
-  const session = await findLatestSession(em, invite.id);
+  const session = await findLatestSession(em, participant.inviteId);
   if (!session || session.status !== 'completed') {
     throw new AppError('SESSION_NOT_ACTIVE', 'Feedback is taken once the interview is completed.', { status: session?.status ?? null });
   }

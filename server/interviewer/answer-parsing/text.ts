@@ -18,7 +18,7 @@ export type ApostropheMode = 'drop' | 'split';
  * Lowercase, fold diacritics and typographic quotes. Diacritics are folded because speech-to-text
  * and hurried typing drop them inconsistently ("cafe" for "café"), and options must still match.
  */
-export function normalizeText(text: string): string {
+function normalizeText(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -98,7 +98,7 @@ export function compilePhrase(source: string, apostrophes: ApostropheMode): Phra
 }
 
 /** Every length in tokens with which `pattern` matches at `start` (optional parts allow several). */
-export function phraseMatchLengths(tokens: readonly Token[], start: number, pattern: PhrasePattern): Set<number> {
+function phraseMatchLengths(tokens: readonly Token[], start: number, pattern: PhrasePattern): Set<number> {
   const lengths = new Set<number>();
   const first = tokens[start];
   if (!first || (pattern.firstWords && !pattern.firstWords.has(first.text))) return lengths;
