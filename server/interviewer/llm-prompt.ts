@@ -1,4 +1,5 @@
 import type { TQuestion } from '../../shared/schemas/scripts.js';
+import type { ChatMessage } from '../ai/chat-completions.js';
 import type { ConversationTurn, InterviewerRequest } from './interviewer.js';
 
 /** Longest follow-up or transition the interviewer accepts from the model (characters). */
@@ -18,11 +19,6 @@ const MAX_TRANSCRIPT_TURNS = 60;
 const MAX_TURN_TEXT_LENGTH = 2000;
 const MAX_LATEST_ANSWER_LENGTH = 4000;
 
-/** A chat completions message; only the roles this provider sends. */
-export interface ChatMessage {
-  role: 'system' | 'user';
-  content: string;
-}
 
 function languageName(tag: string): string {
   try {
