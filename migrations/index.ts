@@ -3,6 +3,7 @@ import { Migration20261122000000Initial } from './Migration20261122000000Initial
 import { Migration20261122100000InvitesAndShareLinks } from './Migration20261122100000InvitesAndShareLinks.js';
 import { Migration20261122200000PlatformGuarantees } from './Migration20261122200000PlatformGuarantees.js';
 import { Migration20261122300000Sessions } from './Migration20261122300000Sessions.js';
+import { Migration20261125000000Transcripts } from './Migration20261125000000Transcripts.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122100000InvitesAndShareLinks', class: Migration20261122100000InvitesAndShareLinks },
   { name: 'Migration20261122200000PlatformGuarantees', class: Migration20261122200000PlatformGuarantees },
   { name: 'Migration20261122300000Sessions', class: Migration20261122300000Sessions },
+  { name: 'Migration20261125000000Transcripts', class: Migration20261125000000Transcripts },
 ];

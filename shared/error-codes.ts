@@ -38,6 +38,14 @@ export const ERROR_CODES = {
     description: 'The participant consented to data processing but not to recording: answers must be typed, not recorded.',
   },
   FEEDBACK_ALREADY_SUBMITTED: { status: 409, description: 'The participant already submitted feedback for this interview (once per session).' },
+  TRANSCRIPT_NOT_READY: {
+    status: 409,
+    description: 'The session has no transcript: `details.status` is `pending` while the session is unfinished or its transcript is being made (retry later), `none` when it will never have one (`details.reason`: `no_answers` or `too_little_speech`).',
+  },
+  INSIGHTS_NOT_READY: {
+    status: 409,
+    description: 'The session has no insights: `details.status` is `pending` while they are being made (retry later), `none` when the session has no transcript to draw them from.',
+  },
   CAMPAIGN_HAS_ACTIVE_SESSIONS: { status: 409, description: 'The campaign has interviews in progress; it cannot be deleted until they end (archive it instead).' },
   SCRIPT_NOT_PUBLISHED: {
     status: 409,
@@ -56,6 +64,10 @@ export const ERROR_CODES = {
     description: 'The request body is not in a format the operation takes: JSON (`Content-Type: application/json`), or multipart for uploads.',
   },
   VALIDATION_ERROR: { status: 422, description: 'One or more present fields failed validation (see `details.fields`).' },
+  EXPORT_TOO_LARGE: {
+    status: 422,
+    description: 'A ZIP with audio holds at most 500 sessions; export per campaign, or without audio (`include_audio=false`).',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     description: 'The `Idempotency-Key` was already used (in the last 24 hours) for a different request: another method, path or body.',

@@ -14,6 +14,7 @@ import { ScriptVersion } from './script-version.js';
 import { Session } from './session.js';
 import { SessionFeedback } from './session-feedback.js';
 import { SessionFile } from './session-file.js';
+import { SessionInsights } from './session-insights.js';
 import { SessionUtterance } from './session-utterance.js';
 import { ShareLink } from './share-link.js';
 import { WorkerProcess } from './worker-process.js';
@@ -35,6 +36,7 @@ export {
   Session,
   SessionFeedback,
   SessionFile,
+  SessionInsights,
   SessionUtterance,
   ShareLink,
   WorkerProcess,
@@ -55,6 +57,7 @@ export const ENTITIES = [
   SessionUtterance,
   SessionFile,
   SessionFeedback,
+  SessionInsights,
   BillingUsage,
   RateLimitCounter,
   IdempotencyKey,

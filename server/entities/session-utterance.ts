@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { TAnswerValue } from '../../shared/schemas/sessions.js';
+import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
 import { Organization } from './organization.js';
 import { Session } from './session.js';
 
@@ -33,6 +34,11 @@ export const SessionUtterance = defineEntity({
     audioFileId: p.string().columnType('text').nullable(),
     /** AI turns: the interviewer that worded it (`builtin`, `llm`) or `engine` for the engine's own rules. */
     decidedBy: p.string().columnType('text').nullable(),
+    /** Written once by the transcript job (null before it ran, and for utterances without text). */
+    sentiment: p.enum([...SENTIMENTS]).nullable(),
+    /** -1 (negative) to 1 (positive). */
+    sentimentScore: p.float().columnType('double precision').nullable(),
+    keywords: p.json<string[]>().nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
 });

@@ -1,6 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { TCompletionStatus, TConsent, TDevice, TParsedAnswer } from '../../shared/schemas/sessions.js';
 import { COMPLETION_STATUSES, SESSION_STATUSES } from '../../shared/schemas/sessions.js';
+import { SENTIMENTS, TRANSCRIPT_NONE_REASONS } from '../../shared/schemas/transcripts.js';
 import { timestampProperties } from './base.js';
 import { Campaign } from './campaign.js';
 import { Invite } from './invite.js';
@@ -82,6 +83,14 @@ export const Session = defineEntity({
     holdCredits: p.decimal('number').precision(14).scale(4).default(0),
     billing: p.json<SessionBilling>().nullable(),
     transcriptGeneratedAt: p.datetime(3).nullable(),
+    /** Set by the transcript job: `ready`, or `none` for a session that has nothing to transcribe (see `transcriptNoneReason`). */
+    transcriptStatus: p.enum(['ready', 'none'] as const).nullable(),
+    transcriptNoneReason: p.enum([...TRANSCRIPT_NONE_REASONS]).nullable(),
+    /** Who analysed the transcript (sentiment, keywords): `builtin` or `llm`. */
+    analyzedBy: p.string().columnType('text').nullable(),
+    /** From the participant's utterances in the transcript. */
+    sentiment: p.enum([...SENTIMENTS]).nullable(),
+    sentimentScore: p.float().columnType('double precision').nullable(),
     insightsGeneratedAt: p.datetime(3).nullable(),
     completionAnnouncedAt: p.datetime(3).nullable(),
     ...timestampProperties,

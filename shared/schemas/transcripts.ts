@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { ZPathId, ZTimestamp } from './common.js';
+import { ZAnswerValue } from './sessions.js';
+
+/** A boolean query parameter: `true`/`false` (also `1`/`0`); anything else is 400. */
+function queryFlag(defaultValue: boolean, description: string) {
+  return z
+    .stringbool({ truthy: ['true', '1'], falsy: ['false', '0'] })
+    .default(defaultValue)
+    .meta({ description: `${description} (\`true\` or \`false\`; default ${defaultValue}).` });
+}
+
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export type TSentiment = (typeof SENTIMENTS)[number];
+
+export const TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'vtt'] as const;
+export type TTranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+export const SPEAKER_FILTERS = ['ai', 'participant', 'all'] as const;
+
+/** `GET /v1/sessions/{sessionId}/transcript` (and `/api/session/{sessionId}/transcript`). */
+export const ZTranscriptQuery = z.strictObject({
+  format: z.enum(TRANSCRIPT_FORMATS).default('json').meta({ description: 'json (default), text, srt or vtt.' }),
+  include_sentiment: queryFlag(true, "Each utterance's sentiment"),
+  include_keywords: queryFlag(false, "Each utterance's keywords and key phrases"),
+  redact_pii: queryFlag(false, 'Replace emails, phone numbers, card numbers and SSNs with [EMAIL REDACTED], [PHONE REDACTED], [CARD REDACTED], [SSN REDACTED]'),
+  speaker: z.enum(SPEAKER_FILTERS).default('all').meta({ description: 'Only the AI interviewer, only the participant, or all (default).' }),
+});
+export type TTranscriptQuery = z.infer<typeof ZTranscriptQuery>;
+
+export const ZTranscriptUtterance = z
+  .object({
+    id: z.string().meta({ example: 'utt_7Hc2kqP0sWl1XbVn9aR4tE' }),
+    speaker: z.enum(['ai', 'participant']),
+    text: z.string(),
+    startTime: z.number().meta({ description: 'Seconds from the session start.', example: 12.4 }),
+    endTime: z.number().meta({ description: 'Seconds from the session start.', example: 17.9 }),
+    confidence: z.number().min(0).max(1).meta({ description: 'How sure the text is: 1 for typed text and the AI\'s words, the recognizer\'s confidence for speech.' }),
+    sentiment: z.enum(SENTIMENTS).optional().meta({ description: 'With include_sentiment (default).' }),
+    keywords: z.array(z.string()).optional().meta({ description: 'Keywords and key phrases, as they appear in the text; with include_keywords.' }),
+    questionId: z.string().nullable().meta({ description: 'The script question the utterance asks or responds to; null for the closing words.' }),
+    value: ZAnswerValue.optional().meta({
+      description: 'Participant answers to rating, yes_no and multiple_choice questions: the parsed value (a number, true/false, or the option); null when it could not be read.',
+    }),
+  })
+  .meta({ id: 'TranscriptUtterance' });
+export type TTranscriptUtterance = z.infer<typeof ZTranscriptUtterance>;
+
+export const ZTranscript = z
+  .object({
+    sessionId: z.string(),
+    language: z.string(),
+    duration: z.number().int().meta({ description: 'Seconds in progress (pauses excluded).' }),
+    utterances: z.array(ZTranscriptUtterance),
+    generatedAt: ZTimestamp,
+  })
+  .meta({ id: 'Transcript' });
+export type TTranscript = z.infer<typeof ZTranscript>;
+
+/** Why a finished session has no transcript (`TRANSCRIPT_NOT_READY` with `details.status: none`). */
+export const TRANSCRIPT_NONE_REASONS = ['no_answers', 'too_little_speech'] as const;
+export type TTranscriptNoneReason = (typeof TRANSCRIPT_NONE_REASONS)[number];
+
+export const ZInsightsQuery = z.strictObject({
+  sessionId: ZPathId,
+  redact_pii: queryFlag(false, 'Redact PII in the summary, quotes, action items and topic labels'),
+});
+
+/** design.md "Insights": `GET /v1/sessions/{sessionId}/insights`. */
+export const ZInsights = z
+  .object({
+    sessionId: z.string(),
+    summary: z.string(),
+    keyQuotes: z.array(z.object({ text: z.string().meta({ description: "The participant's words, verbatim." }), utteranceId: z.string() })),
+    actionItems: z.array(z.string()),
+    topics: z.array(z.object({ label: z.string(), utteranceIds: z.array(z.string()) })),
+    generatedBy: z.enum(['builtin', 'llm']).meta({ description: 'The built-in extractive method, or the configured LLM.' }),
+    generatedAt: ZTimestamp,
+  })
+  .meta({ id: 'Insights' });
+export type TInsights = z.infer<typeof ZInsights>;
+
+export const PDF_BRANDINGS = ['default', 'minimal', 'custom'] as const;
+
+/** `GET /v1/sessions/{sessionId}/pdf` (and `/api/session/{sessionId}/pdf`). */
+export const ZPdfQuery = z.strictObject({
+  include_insights: queryFlag(true, 'The insights section'),
+  include_timestamps: queryFlag(true, 'Timestamps on utterances and quotes'),
+  include_sentiment: queryFlag(true, 'Sentiment of the session and of each utterance'),
+  branding: z.enum(PDF_BRANDINGS).default('default').meta({
+    description: "default (the service's look), minimal (black on white), custom (the organization's name, logo and brand colour).",
+  }),
+  redact_pii: queryFlag(false, 'Redact PII in every text of the report'),
+});
+export type TPdfQuery = z.infer<typeof ZPdfQuery>;
+
+/** At most this many sessions in one ZIP with audio (the spec's limit). */
+export const ZIP_EXPORT_MAX_SESSIONS = 500;
+
+/** `GET /api/campaigns/{campaignId}/transcripts` and `GET /api/projects/{projectId}/transcripts`. */
+export const ZExportQuery = z.strictObject({
+  format: z.enum(['json', 'csv']).default('json').meta({ description: 'One JSON document (default) or a flattened CSV, one row per utterance.' }),
+  include_audio: queryFlag(false, `A ZIP with the transcripts in that format, one audio file per session and manifest.json (at most ${ZIP_EXPORT_MAX_SESSIONS} sessions)`),
+  redact_pii: queryFlag(false, 'Redact PII in every transcript'),
+});
+export type TExportQuery = z.infer<typeof ZExportQuery>;
