@@ -72,11 +72,16 @@ const ZEnvironment = z.object({
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  LLM_ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   STT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   STT_API_KEY: z.string().optional(),
   STT_MODEL: z.string().min(1).default('whisper-1'),
   STT_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WEBHOOK_ALLOW_HOSTS: z.string().optional(),
+  WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  PDF_FALLBACK_FONT: z.string().min(1).optional(),
+  FFMPEG_PATH: z.string().min(1).optional(),
 });
 
 export type Environment = z.input<typeof ZEnvironment>;
@@ -134,12 +139,22 @@ export interface Config {
   sessionAudioMaxBytes: number;
   /** Largest additional session file (`POST /v1/sessions/{id}/files`). */
   sessionFileMaxBytes: number;
-  /** Set: the OpenAI-compatible chat interviewer, with the built-in one as its fallback. */
-  llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number } | undefined;
+  /** Set: the OpenAI-compatible chat interviewer and analyzer, each with the built-in one as its fallback. */
+  llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number; analysisTimeoutMs: number } | undefined;
   /** Set: OpenAI-compatible speech-to-text; unset: offline pocketsphinx when installed. */
   stt: { baseUrl: string; apiKey: string; model: string; timeoutMs: number } | undefined;
   /** Audio answers transcribed at once per process (the offline recognizer is CPU-heavy). */
   transcriptionConcurrency: number;
+  /**
+   * Requests to customer-supplied URLs (webhook endpoints, organization logos): hosts that may be
+   * private or loopback anyway (`WEBHOOK_ALLOW_HOSTS`, comma-separated), and extra trusted CAs
+   * (`WEBHOOK_CA_FILE`, PEM, read at start).
+   */
+  outbound: { allowHosts: ReadonlySet<string>; extraCaFile: string | undefined };
+  /** A font file for characters the PDF's DejaVu Sans lacks (CJK, for instance). */
+  pdfFallbackFont: string | undefined;
+  /** ffmpeg for merging a session's answer audio; unset: found on PATH. */
+  ffmpegPath: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -189,8 +204,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionPausedAbandonAfterSeconds: e.SESSION_PAUSED_ABANDON_AFTER,
     sessionAudioMaxBytes: e.SESSION_AUDIO_MAX_BYTES,
     sessionFileMaxBytes: e.SESSION_FILE_MAX_BYTES,
-    llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } : undefined,
+    llm: e.LLM_BASE_URL
+      ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS, analysisTimeoutMs: e.LLM_ANALYSIS_TIMEOUT_MS }
+      : undefined,
     stt: e.STT_BASE_URL ? { baseUrl: e.STT_BASE_URL, apiKey: e.STT_API_KEY ?? '', model: e.STT_MODEL, timeoutMs: e.STT_TIMEOUT_MS } : undefined,
     transcriptionConcurrency: e.TRANSCRIPTION_CONCURRENCY,
+    outbound: {
+      allowHosts: new Set((e.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
+      extraCaFile: e.WEBHOOK_CA_FILE ? path.resolve(e.WEBHOOK_CA_FILE) : undefined,
+    },
+    pdfFallbackFont: e.PDF_FALLBACK_FONT ? path.resolve(e.PDF_FALLBACK_FONT) : undefined,
+    ffmpegPath: e.FFMPEG_PATH,
   };
 }

@@ -1,21 +1,29 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
 import { DatabaseProbe } from './db/database-probe.js';
 import type { Orm } from './db/orm.js';
 import { EmailTemplates } from './email/templates.js';
 import { createMailer, type Mailer } from './email/mailer.js';
+import { ChatCompletions } from './ai/chat-completions.js';
+import type { TextAnalyzer } from './analysis/analyzer.js';
+import { BuiltinAnalyzer } from './analysis/builtin-analyzer.js';
+import { LlmAnalyzer } from './analysis/llm-analyzer.js';
 import { BuiltinInterviewer } from './interviewer/builtin-interviewer.js';
 import type { Interviewer } from './interviewer/interviewer.js';
 import { LlmInterviewer } from './interviewer/llm-interviewer.js';
+import { findExecutable } from './lib/child-process.js';
 import { ConcurrencyLimit } from './lib/concurrency-limit.js';
+import type { OutboundPolicy } from './lib/outbound-http.js';
 import { InviteTokens } from './lib/invite-tokens.js';
 import { Metrics } from './platform/metrics.js';
 import { PublicLinks } from './lib/public-links.js';
 import { ResponseSealer } from './lib/response-sealer.js';
 import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
+import { OrganizationLogos } from './reports/organization-logos.js';
 import { createSpeechRecognizer, type SpeechRecognizerChoice } from './speech/create-speech-recognizer.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { LocalDiskStorage } from './storage/local-disk-storage.js';
@@ -37,14 +45,29 @@ export interface AppServices {
   databaseProbe: DatabaseProbe;
   /** Decides follow-ups and words the AI's turns: the LLM when LLM_BASE_URL is set (built-in fallback), else the built-in one. */
   interviewer: Interviewer;
+  /** Sentiment, keywords and insights: the LLM when LLM_BASE_URL is set (built-in fallback), else the built-in analyzer. */
+  analyzer: TextAnalyzer;
   /** Speech-to-text for audio answers, chosen at start (`description` is logged). */
   speech: SpeechRecognizerChoice;
   /** Audio answers transcribed at once in this process. */
   transcriptions: ConcurrencyLimit;
+  /** Who customer-supplied URLs may reach (webhooks, logos). */
+  outboundPolicy: OutboundPolicy;
+  /** Organization logos for custom-branded reports. */
+  logos: OrganizationLogos;
+  /** ffmpeg, for a session's merged audio; null when it is not installed (no merged audio then). */
+  ffmpeg: string | null;
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
   const secret = config.signingSecret ?? (await loadOrCreateSigningSecret(orm.em.fork()));
+  const outboundPolicy: OutboundPolicy = {
+    allowHosts: config.outbound.allowHosts,
+    // Read at start: a wrong path stops the process instead of failing every delivery.
+    extraCa: config.outbound.extraCaFile ? await readFile(config.outbound.extraCaFile, 'utf8') : undefined,
+  };
+  const ffmpeg = config.ffmpegPath ?? (await findExecutable('ffmpeg'));
+  if (!ffmpeg) logger.warn('ffmpeg not found: sessions get no merged audio file (apt-get install ffmpeg, or set FFMPEG_PATH)');
   return {
     config,
     orm,
@@ -59,8 +82,12 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     metrics: new Metrics(() => orm.em.fork()),
     databaseProbe: new DatabaseProbe(orm.config.get('clientUrl')!),
     interviewer: createInterviewer(config, logger),
+    analyzer: createAnalyzer(config, logger),
     speech: await createSpeechRecognizer({ stt: config.stt }),
     transcriptions: new ConcurrencyLimit(config.transcriptionConcurrency),
+    outboundPolicy,
+    logos: new OrganizationLogos(outboundPolicy, logger),
+    ffmpeg,
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
 }
@@ -70,6 +97,13 @@ function createInterviewer(config: Config, logger: Logger): Interviewer {
   if (!config.llm) return builtin;
   logger.info({ model: config.llm.model, host: new URL(config.llm.baseUrl).host }, 'interviewer: OpenAI-compatible chat model, built-in fallback');
   return new LlmInterviewer({ ...config.llm, fallback: builtin, logger });
+}
+
+function createAnalyzer(config: Config, logger: Logger): TextAnalyzer {
+  const builtin = new BuiltinAnalyzer();
+  if (!config.llm) return builtin;
+  const chat = new ChatCompletions(config.llm);
+  return new LlmAnalyzer({ chat, fallback: builtin, timeoutMs: config.llm.analysisTimeoutMs, logger });
 }
 
 /**

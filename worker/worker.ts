@@ -12,6 +12,7 @@ import { abandonIdleSessionTask } from './tasks/session__abandon_idle.js';
 import { announceCompletionTask } from './tasks/session__announce_completion.js';
 import { generateInsightsTask } from './tasks/session__generate_insights.js';
 import { generateTranscriptTask } from './tasks/session__generate_transcript.js';
+import { prepareSessionFilesTask } from './tasks/session__prepare_files.js';
 import { timeOutSessionTask } from './tasks/session__time_out.js';
 
 const HEARTBEAT_SECONDS = 30;
@@ -29,6 +30,7 @@ export function createTaskList(services: AppServices): TaskList {
     session__generate_transcript: generateTranscriptTask(services),
     session__generate_insights: generateInsightsTask(services),
     session__announce_completion: announceCompletionTask(services),
+    session__prepare_files: prepareSessionFilesTask(services),
   };
 }
 

@@ -16,7 +16,7 @@ export class BuiltinAnalyzer implements TextAnalyzer {
     const candidates = input.utterances.map((utterance) => readSentences(utterance.text).flatMap((sentence) => candidatePhrases(sentence.tokens)));
     const keywords = rankKeywords(candidates);
     return {
-      utterances: input.utterances.map((utterance, index) => ({ ...analyzeSentiment(utterance.text), keywords: keywords[index]! })),
+      utterances: input.utterances.map((utterance, index) => ({ ...analyzeSentiment(utterance.text, { interviewer: utterance.speaker === 'ai' }), keywords: keywords[index]! })),
       analyzedBy: 'builtin',
     };
   }

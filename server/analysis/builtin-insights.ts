@@ -13,6 +13,10 @@ import { analyzeSentiment } from './sentiment.js';
 const MAX_QUOTES = 5;
 const MAX_ACTION_ITEMS = 5;
 const MAX_TOPICS = 6;
+/** A quote says something: answers to rating, yes/no and choice questions need more words than the answer itself. */
+const MIN_QUOTE_WORDS = 5;
+const MIN_STRUCTURED_QUOTE_WORDS = 10;
+const STRUCTURED_TYPES = new Set(['rating', 'yes_no', 'multiple_choice']);
 
 /** Sentences that ask for something: a suggestion or a request is an action item as said. */
 const SUGGESTION = /\b(?:should|could you|can you|please|would (?:be|love|like)|'d (?:be|love|like)|i wish|if only|need(?:s)? to|have to fix|add(?:ing)? (?:a|an|the|more|support|some)|missing|lacks?|wish list|it'd be)\b/i;
@@ -22,6 +26,8 @@ const PROBLEM_SCORE = -0.35;
 interface Sentence {
   text: string;
   utteranceId: string;
+  /** Said in answer to a rating, yes/no or multiple-choice question. */
+  structured: boolean;
   startTime: number;
   order: number;
   score: number;
@@ -52,6 +58,7 @@ function listOf(items: string[]): string {
 }
 
 export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
+  const structuredQuestions = new Set(input.questions.filter((question) => STRUCTURED_TYPES.has(question.type)).map((question) => question.id));
   const participant = input.utterances.filter((utterance) => utterance.speaker === 'participant' && utterance.text.trim() !== '');
 
   // Topics: key phrases grouped by their head noun; the label is the phrase most often used for it.
@@ -91,12 +98,13 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
         .filter((keyword) => lower.includes(keyword.toLowerCase()))
         .reduce((sum, keyword) => sum + (headWeight.get(lemmaOf(keyword.split(/\s+/).at(-1)!)) ?? 0), 0);
       const lengthFit = words >= 6 && words <= 40 ? 1 : 0.3;
-      sentences.push({ text, utteranceId: utterance.id, startTime: utterance.startTime, order: sentences.length, score, words, salience: (1.5 * Math.abs(score) + 0.6 * aboutTopics) * lengthFit });
+      sentences.push({ text, utteranceId: utterance.id, structured: utterance.questionId !== null && structuredQuestions.has(utterance.questionId), startTime: utterance.startTime, order: sentences.length, score, words, salience: (1.5 * Math.abs(score) + 0.6 * aboutTopics) * lengthFit });
     }
   }
 
   const quotes: Sentence[] = [];
-  for (const sentence of [...sentences].filter((candidate) => candidate.words >= 5).sort((a, b) => b.salience - a.salience)) {
+  const quotable = sentences.filter((candidate) => candidate.words >= (candidate.structured ? MIN_STRUCTURED_QUOTE_WORDS : MIN_QUOTE_WORDS));
+  for (const sentence of quotable.sort((a, b) => b.salience - a.salience)) {
     if (quotes.length === MAX_QUOTES) break;
     if (sentence.salience <= 0 || quotes.some((quote) => quote.utteranceId === sentence.utteranceId)) continue;
     quotes.push(sentence);

@@ -37,10 +37,32 @@ function isContentWord(token: Token): boolean {
 }
 
 /**
+ * Hyphenated compounds ("in-app", "check-in", "year-end") as the one word they are: wink-nlp
+ * splits them into word, hyphen, word. The compound modifies like an adjective ("in-app chat").
+ */
+function joinHyphenated(tokens: Token[]): Token[] {
+  const joined: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const hyphen = tokens[i + 1];
+    const next = tokens[i + 2];
+    if (hyphen?.value === '-' && hyphen.precedingSpaces === '' && next && next.precedingSpaces === '' && tokens[i]!.type === 'word' && next.type === 'word') {
+      const token = tokens[i]!;
+      const head = HEAD_POS.has(next.pos) ? next.pos : 'ADJ';
+      joined.push({ ...token, value: `${token.value}-${next.value}`, normal: `${token.normal}-${next.normal}`, lemma: `${token.lemma}-${next.lemma}`, pos: head, negated: token.negated || next.negated });
+      i += 2;
+    } else {
+      joined.push(tokens[i]!);
+    }
+  }
+  return joined;
+}
+
+/**
  * Noun phrases of a sentence. A verb joins a phrase only as a modifier in participle form
  * ("broken", "onboarding"), never as its head, so "like pricing" or "took days" are not phrases.
  */
-export function candidatePhrases(tokens: Token[]): Candidate[] {
+export function candidatePhrases(sentenceTokens: Token[]): Candidate[] {
+  const tokens = joinHyphenated(sentenceTokens);
   const phrases: Candidate[] = [];
   let run: Token[] = [];
   const flush = () => {

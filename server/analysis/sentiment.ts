@@ -254,7 +254,7 @@ function negationFlags(words: string[], tokens: Token[]): boolean[] {
   });
 }
 
-function scoreSentence(tokens: Token[]): SentenceScore {
+function scoreSentence(tokens: Token[], options: SentimentOptions): SentenceScore {
   const words = tokens.map((token) => token.normal.toLowerCase());
   const weights = clauseWeights(words, tokens);
   const negated = negationFlags(words, tokens);
@@ -328,7 +328,11 @@ function scoreSentence(tokens: Token[]): SentenceScore {
   if (HEDGES.some((hedge) => words.some((_, i) => startsAt(words, i, hedge)))) sum *= HEDGED;
   const exclamations = tokens.filter((token) => token.value === '!').length;
   if (exclamations > 0) sum *= 1 + 0.1 * Math.min(exclamations, 3);
-  if (tokens.at(-1)?.value === '?' && INTERROGATIVE_OPENERS.has(words.find((word) => /\w/.test(word)) ?? '')) sum *= 0.5;
+  if (tokens.at(-1)?.value === '?') {
+    // The interviewer's questions ask; they express no attitude. Other questions may ("why is it so slow?").
+    if (options.interviewer) sum = 0;
+    else if (INTERROGATIVE_OPENERS.has(words.find((word) => /\w/.test(word)) ?? '')) sum *= 0.5;
+  }
   const opening = words.find((word) => /\w/.test(word));
   return { sum, opensWithContrast: opening !== undefined && ADVERSATIVE.has(opening) };
 }
@@ -379,9 +383,14 @@ export function labelOf(score: number): TSentiment {
   return 'neutral';
 }
 
+export interface SentimentOptions {
+  /** The AI interviewer's words: its questions count as neutral. */
+  interviewer?: boolean;
+}
+
 /** Sentiment of one utterance. */
-export function analyzeSentiment(text: string): SentimentResult {
-  const sentences = readSentences(text).map((sentence) => scoreSentence(sentence.tokens));
+export function analyzeSentiment(text: string, options: SentimentOptions = {}): SentimentResult {
+  const sentences = readSentences(text).map((sentence) => scoreSentence(sentence.tokens, options));
   let sum = 0;
   for (const sentence of sentences) {
     // "X. But Y." — the sentence opening with the contrast outweighs what came before it.

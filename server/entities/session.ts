@@ -93,6 +93,8 @@ export const Session = defineEntity({
     sentimentScore: p.float().columnType('double precision').nullable(),
     insightsGeneratedAt: p.datetime(3).nullable(),
     completionAnnouncedAt: p.datetime(3).nullable(),
+    /** When the merged audio and the export files were stored (session__prepare_files). */
+    filesPreparedAt: p.datetime(3).nullable(),
     ...timestampProperties,
   },
 });

@@ -17,6 +17,8 @@ import { participantPageRoutes } from './participant-pages.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
 import { participantApiRoutes } from './participant-api.js';
 import { PLAIN_OPENAPI_PATHS } from './plain-operations.js';
+import { exportRoutes } from './export-routes.js';
+import { resultsRoutes } from './results-routes.js';
 import { scriptMediaRoutes } from './script-media-routes.js';
 import { sessionFileRoutes } from './session-file-routes.js';
 import { errorHandler, isWriteAfterTimeout } from './write-error.js';
@@ -107,6 +109,8 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(scriptMediaRoutes(services));
   app.use(sessionFileRoutes(services));
+  app.use(resultsRoutes(services));
+  app.use(exportRoutes(services));
   app.use(participantApiRoutes(services));
   app.use('/trpc', (req: Request, _res: Response, next: NextFunction) => {
     // Saying no beats ignoring a header the caller relies on to avoid doing work twice.

@@ -1,4 +1,6 @@
+import { exportOpenApiPaths } from './export-routes.js';
 import { participantApiOpenApiPaths } from './participant-api.js';
+import { resultsOpenApiPaths } from './results-routes.js';
 import { scriptMediaOpenApiPaths } from './script-media-routes.js';
 import { sessionFileOpenApiPaths } from './session-file-routes.js';
 
@@ -11,4 +13,6 @@ export const PLAIN_OPENAPI_PATHS = {
   ...scriptMediaOpenApiPaths,
   ...sessionFileOpenApiPaths,
   ...participantApiOpenApiPaths,
+  ...resultsOpenApiPaths,
+  ...exportOpenApiPaths,
 };

@@ -15,6 +15,7 @@ const TASK_PAYLOADS = {
   session__generate_transcript: ZSessionJob,
   session__generate_insights: ZSessionJob,
   session__announce_completion: ZSessionJob,
+  session__prepare_files: ZSessionJob,
 } as const;
 
 export type TaskName = keyof typeof TASK_PAYLOADS;

@@ -5,6 +5,13 @@ import { parseFile } from 'music-metadata';
 /** The audio formats browsers record or people upload, named as the session file record stores them. */
 export type AudioContentType = 'audio/webm' | 'audio/ogg' | 'audio/wav' | 'audio/mpeg' | 'audio/mp4';
 
+const EXTENSIONS: Record<AudioContentType, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/wav': 'wav', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a' };
+
+/** The file name extension of an audio content type (`bin` for anything else). */
+export function audioExtensionOf(contentType: string): string {
+  return EXTENSIONS[contentType as AudioContentType] ?? 'bin';
+}
+
 export interface AudioFacts {
   contentType: AudioContentType;
   /** null when the file does not say and cannot be measured cheaply (or is damaged). */

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CommandStartError, type CommandResult, findExecutable, lastLine, runCommand } from '../lib/child-process.js';
 import { buildJsgfGrammar, GRAMMAR_FILLERS } from './pocketsphinx-grammar.js';
 import {
   SpeechRecognitionError,
@@ -348,53 +348,14 @@ function mean(values: number[]): number | null {
   return Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 1000) / 1000;
 }
 
-function lastLine(text: string): string {
-  const lines = text.trim().split('\n');
-  return (lines[lines.length - 1] ?? '').slice(0, 300) || 'no message';
-}
-
-interface RunResult {
-  code: number | null;
-  stderr: string;
-}
-
-/** Output the decoder and ffmpeg print is small; a runaway is cut rather than buffered. */
-const MAX_STDERR = 64 * 1024;
-
-/**
- * Argument array, no shell. The child is killed when `signal` aborts (deadline or caller), and
- * the promise settles only once it has exited, so the caller's clean-up never races it.
- */
-function run(command: string, args: string[], signal: AbortSignal): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], signal, killSignal: 'SIGKILL' });
-    let settled = false;
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      if (stderr.length < MAX_STDERR) stderr += chunk;
-    });
-    child.on('error', (error) => {
-      // An abort of a running child is followed by 'close' once it is gone.
-      if (settled || (signal.aborted && child.pid !== undefined)) return;
-      settled = true;
-      reject(
-        signal.aborted
-          ? signal.reason
-          : new SpeechRecognitionError('recognizer_failed', `cannot run ${path.basename(command)}: ${error.message}`, { cause: error }),
-      );
-    });
-    child.on('close', (code) => {
-      if (settled) return;
-      settled = true;
-      if (signal.aborted) reject(signal.reason);
-      else resolve({ code, stderr });
-    });
-  });
+/** Runs a tool; one that cannot start is the recognizer failing. */
+async function run(command: string, args: string[], signal: AbortSignal): Promise<CommandResult> {
+  try {
+    return await runCommand(command, args, signal);
+  } catch (error) {
+    if (error instanceof CommandStartError) throw new SpeechRecognitionError('recognizer_failed', error.message, { cause: error });
+    throw error;
+  }
 }
 
 async function isReadable(file: string): Promise<boolean> {
@@ -404,18 +365,4 @@ async function isReadable(file: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function findExecutable(name: string): Promise<string | null> {
-  for (const dir of (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      if ((await stat(candidate)).isFile()) return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
 }

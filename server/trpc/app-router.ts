@@ -6,6 +6,7 @@ import { shareLinksRouter } from '../domains/share-links/router.js';
 import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
 import { sessionsRouter } from '../domains/sessions/router.js';
+import { transcriptsRouter } from '../domains/transcripts/router.js';
 import { router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
@@ -15,6 +16,7 @@ export const appRouter = router({
   campaigns: campaignsRouter,
   invites: invitesRouter,
   sessions: sessionsRouter,
+  transcripts: transcriptsRouter,
   shareLinks: shareLinksRouter,
   quickstart: quickstartRouter,
   organization: organizationRouter,

@@ -28,6 +28,15 @@ export const ZTranscriptQuery = z.strictObject({
 });
 export type TTranscriptQuery = z.infer<typeof ZTranscriptQuery>;
 
+/** The same options for typed clients (`/trpc`), as booleans. */
+export const ZTranscriptInput = z.strictObject({
+  sessionId: ZPathId,
+  include_sentiment: z.boolean().default(true),
+  include_keywords: z.boolean().default(false),
+  redact_pii: z.boolean().default(false),
+  speaker: z.enum(SPEAKER_FILTERS).default('all'),
+});
+
 export const ZTranscriptUtterance = z
   .object({
     id: z.string().meta({ example: 'utt_7Hc2kqP0sWl1XbVn9aR4tE' }),

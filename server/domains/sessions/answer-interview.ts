@@ -8,7 +8,7 @@ import type { ConversationTurn } from '../../interviewer/interviewer.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { probeAudio } from '../../speech/audio-probe.js';
+import { audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
 import { type AnswerOutcome, decideAfterAnswer, type FlowPosition } from './interview-flow.js';
@@ -155,7 +155,7 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
           organization: locked.organization.id,
           session: locked,
           kind: 'audio',
-          name: `${audio.fileId}.${extensionOf(audio.contentType)}`,
+          name: `${audio.fileId}.${audioExtensionOf(audio.contentType)}`,
           contentType: audio.contentType,
           sizeBytes: audio.size,
           durationSeconds: audio.durationSeconds,
@@ -249,11 +249,6 @@ async function conversationOf(em: EntityManager, session: Session, latest: Conve
   return [...rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })), latest];
 }
 
-const EXTENSIONS: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/wav': 'wav', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a' };
-
-function extensionOf(contentType: string): string {
-  return EXTENSIONS[contentType] ?? 'bin';
-}
 
 /** Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio) and stored as a session file. */
 async function storeAnswerAudio(services: SessionServices, session: Session, file: string): Promise<AudioAnswer> {

@@ -19,7 +19,7 @@ export function toSessionDto(session: Session, now: Date = new Date()): TSession
     questionsAnswered: session.questionsAnswered,
     totalQuestions: session.totalQuestions,
     language: session.language,
-    sentiment: null,
+    sentiment: session.sentiment && session.sentimentScore !== null && session.sentimentScore !== undefined ? { overall: session.sentiment, score: session.sentimentScore } : null,
     device: session.device ?? null,
     metadata: session.metadata,
     pauseReason: session.pauseReason ?? null,

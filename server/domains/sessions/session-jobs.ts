@@ -15,9 +15,10 @@ export function abandonIdleJob(sessionId: string, runAt: Date): JobSpec<'session
 }
 
 /**
- * What follows a finished session, in order: the transcript, then the insights, then the
- * `interview.completed` announcement. Each step adds the next in its own transaction, so the
- * order holds even when a step is retried; the first is added with the status change.
+ * What follows a finished session, in order: the transcript, then the insights, then side by side
+ * the `interview.completed` announcement and the session's files (merged audio, exports). Each
+ * step adds the next in its own transaction, so the order holds even when a step is retried; the
+ * first is added with the status change.
  */
 export function generateTranscriptJob(sessionId: string): JobSpec<'session__generate_transcript'> {
   return { task: 'session__generate_transcript', payload: { sessionId }, jobKey: `session-transcript:${sessionId}` };
@@ -29,4 +30,8 @@ export function generateInsightsJob(sessionId: string): JobSpec<'session__genera
 
 export function announceCompletionJob(sessionId: string): JobSpec<'session__announce_completion'> {
   return { task: 'session__announce_completion', payload: { sessionId }, jobKey: `session-announce:${sessionId}` };
+}
+
+export function prepareSessionFilesJob(sessionId: string): JobSpec<'session__prepare_files'> {
+  return { task: 'session__prepare_files', payload: { sessionId }, jobKey: `session-files:${sessionId}` };
 }

@@ -1,0 +1,78 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadProject } from '../projects/load-project.js';
+
+export interface ExportCampaign {
+  id: string;
+  name: string;
+  /** Its folder in a ZIP: the name in lower-case ASCII words, unique within the export. */
+  slug: string;
+  projectId: string | null;
+}
+
+/** What an export covers: one campaign, or every campaign of a project. */
+export interface ExportScope {
+  type: 'campaign' | 'project';
+  id: string;
+  /** The campaign's or the project's name. */
+  name: string;
+  organizationId: string;
+  campaigns: ExportCampaign[];
+  /** Finished sessions (completed or abandoned) in the scope: what the export holds. */
+  sessionCount: number;
+}
+
+/** "Onboarding – Q3 (Ü)" → "onboarding-q3-u": readable folder names that every unzip tool accepts. */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+}
+
+function uniqueSlugs(campaigns: { id: string; name: string; projectId: string | null }[]): ExportCampaign[] {
+  const taken = new Set<string>();
+  return campaigns.map((campaign) => {
+    // A name with no Latin letters or digits still gets a folder: its id.
+    const base = slugify(campaign.name) || campaign.id.toLowerCase();
+    let slug = base;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+    taken.add(slug);
+    return { ...campaign, slug };
+  });
+}
+
+/** The campaigns of a campaign or project export (404 for another organization's) and how many sessions it holds. */
+export async function resolveExportScope(em: EntityManager, organizationId: string, target: { campaignId: string } | { projectId: string }): Promise<ExportScope> {
+  let campaigns: { id: string; name: string; projectId: string | null }[];
+  let name: string;
+  if ('campaignId' in target) {
+    const campaign = await loadCampaign(em, organizationId, target.campaignId);
+    campaigns = [{ id: campaign.id, name: campaign.name, projectId: campaign.project?.id ?? null }];
+    name = campaign.name;
+  } else {
+    const project = await loadProject(em, organizationId, target.projectId);
+    name = project.name;
+    const rows = await em.execute<{ id: string; name: string }[]>(
+      `select id, name from campaigns where organization_id = ? and project_id = ? order by created_at, id`,
+      [organizationId, project.id],
+    );
+    campaigns = rows.map((row) => ({ id: row.id, name: row.name, projectId: project.id }));
+  }
+  const [{ count }] = await em.execute<{ count: string }[]>(
+    `select count(*) as count from sessions where campaign_id = any(array[?]::text[]) and status in ('completed', 'abandoned')`,
+    [campaigns.map((campaign) => campaign.id)],
+  ) as [{ count: string }];
+  return {
+    type: 'campaignId' in target ? 'campaign' : 'project',
+    id: 'campaignId' in target ? target.campaignId : target.projectId,
+    name,
+    organizationId,
+    campaigns: uniqueSlugs(campaigns),
+    sessionCount: Number(count),
+  };
+}

@@ -1,0 +1,143 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCompletionStatus, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TSentiment, TTranscript } from '../../../shared/schemas/transcripts.js';
+import { redactPii } from '../../analysis/pii-redaction.js';
+import { audioExtensionOf } from '../../speech/audio-probe.js';
+import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
+import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
+import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
+import type { ExportCampaign } from './export-scope.js';
+
+/** Sessions read per query: memory stays flat however many sessions an export holds. */
+const BATCH_SIZE = 100;
+
+/** One finished session as exports carry it. */
+export interface ExportedSession {
+  id: string;
+  campaignId: string;
+  status: string;
+  completionStatus: TCompletionStatus | null;
+  participant: { email: string | null; name: string | null };
+  metadata: Record<string, string | number | boolean>;
+  startedAt: string | null;
+  completedAt: string | null;
+  duration: number;
+  language: string;
+  sentiment: { overall: TSentiment; score: number } | null;
+  answers: TParsedAnswer[];
+  /** `ready`, `none` (nothing to transcribe) or `pending` (still being made). */
+  transcriptStatus: 'ready' | 'none' | 'pending';
+  transcript: TTranscript | null;
+}
+
+/** The session's recording for a ZIP: its merged audio, else its only answer recording. */
+export interface ExportedAudio {
+  storageKey: string;
+  extension: string;
+}
+
+interface SessionRow {
+  id: string;
+  campaign_id: string;
+  status: string;
+  completion_status: TCompletionStatus | null;
+  participant_email: string | null;
+  participant_name: string | null;
+  metadata: Record<string, string | number | boolean>;
+  started_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  duration_seconds: number;
+  language: string;
+  sentiment: TSentiment | null;
+  sentiment_score: number | null;
+  answers: TParsedAnswer[];
+  script_id: string;
+  script_version: number;
+  transcript_status: 'ready' | 'none' | null;
+  transcript_generated_at: Date | null;
+}
+
+function toExportedSession(row: SessionRow, transcript: TTranscript | null, redact: boolean): ExportedSession {
+  const clean = (value: string) => (redact ? redactPii(value) : value);
+  return {
+    id: row.id,
+    campaignId: row.campaign_id,
+    status: row.status,
+    completionStatus: row.completion_status,
+    participant: { email: row.participant_email && redact ? '[EMAIL REDACTED]' : row.participant_email, name: row.participant_name },
+    metadata: Object.fromEntries(Object.entries(row.metadata).map(([key, value]) => [key, typeof value === 'string' ? clean(value) : value])),
+    startedAt: row.started_at?.toISOString() ?? null,
+    completedAt: row.completed_at?.toISOString() ?? null,
+    duration: row.duration_seconds,
+    language: row.language,
+    sentiment: row.sentiment && row.sentiment_score !== null ? { overall: row.sentiment, score: row.sentiment_score } : null,
+    answers: row.answers.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: clean(answer.value) } : answer)),
+    transcriptStatus: row.transcript_status ?? 'pending',
+    transcript,
+  };
+}
+
+/**
+ * The finished sessions of one campaign, oldest first, each with its whole transcript (redacted
+ * when asked), read in batches by keyset (never OFFSET, never one query per session).
+ */
+export async function* exportedSessions(em: EntityManager, campaign: ExportCampaign, options: { redactPii: boolean }): AsyncGenerator<ExportedSession> {
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const rows: SessionRow[] = await em.execute<SessionRow[]>(
+      `select id, campaign_id, status, completion_status, participant_email, participant_name, metadata, started_at, completed_at, created_at,
+              duration_seconds, language, sentiment, sentiment_score, answers, script_id, script_version, transcript_status, transcript_generated_at
+         from sessions
+        where campaign_id = ? and status in ('completed', 'abandoned') ${after ? 'and (created_at, id) > (?, ?)' : ''}
+        order by created_at, id limit ?`,
+      after ? [campaign.id, after.createdAt, after.id, BATCH_SIZE] : [campaign.id, BATCH_SIZE],
+    );
+    if (rows.length === 0) return;
+    const ready = rows.filter((row) => row.transcript_status === 'ready' && row.transcript_generated_at);
+    const utterances = await readTranscriptUtterances(em, ready.map((row) => row.id));
+    for (const row of rows) {
+      let transcript: TTranscript | null = null;
+      if (row.transcript_status === 'ready' && row.transcript_generated_at) {
+        const source = {
+          sessionId: row.id,
+          language: row.language,
+          durationSeconds: row.duration_seconds,
+          generatedAt: row.transcript_generated_at,
+          structuredQuestionIds: await structuredQuestionIdsOf(em, { scriptId: row.script_id, scriptVersion: row.script_version }),
+          rows: utterances.get(row.id)!,
+        };
+        transcript = shapeTranscript(source, { ...FULL_TRANSCRIPT, redact_pii: options.redactPii });
+      }
+      yield toExportedSession(row, transcript, options.redactPii);
+    }
+    const last = rows.at(-1)!;
+    after = { createdAt: last.created_at, id: last.id };
+    if (rows.length < BATCH_SIZE) return;
+  }
+}
+
+/** Each finished session of the campaigns and its recording (or null), for a ZIP's audio folder and manifest. */
+export async function exportedAudio(em: EntityManager, campaignIds: string[]): Promise<Map<string, ExportedAudio | null>> {
+  const rows = await em.execute<{ session_id: string; kind: string | null; storage_key: string | null; content_type: string | null }[]>(
+    `select s.id as session_id, f.kind, f.storage_key, f.content_type
+       from sessions s left join session_files f on f.session_id = s.id and f.kind in ('merged_audio', 'audio')
+      where s.campaign_id = any(array[?]::text[]) and s.status in ('completed', 'abandoned')
+      order by s.created_at, s.id, f.created_at`,
+    [campaignIds],
+  );
+  const files = new Map<string, { kind: string; storageKey: string; contentType: string }[]>();
+  for (const row of rows) {
+    const list = files.get(row.session_id) ?? [];
+    if (row.kind && row.storage_key && row.content_type) list.push({ kind: row.kind, storageKey: row.storage_key, contentType: row.content_type });
+    files.set(row.session_id, list);
+  }
+  const audio = new Map<string, ExportedAudio | null>();
+  for (const [sessionId, list] of files) {
+    const merged = list.find((file) => file.kind === 'merged_audio');
+    const answers = list.filter((file) => file.kind === 'audio');
+    const chosen = merged ?? (answers.length === 1 ? answers[0] : undefined);
+    audio.set(sessionId, chosen ? { storageKey: chosen.storageKey, extension: audioExtensionOf(chosen.contentType) } : null);
+  }
+  return audio;
+}

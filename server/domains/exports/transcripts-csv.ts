@@ -1,0 +1,86 @@
+import { Readable, type Transform } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { stringify } from 'csv-stringify';
+import type { ExportCampaign } from './export-scope.js';
+import { exportedSessions } from './exported-sessions.js';
+
+/** The columns of the flattened CSV, one row per utterance. */
+export const CSV_COLUMNS = [
+  'campaign_id',
+  'campaign_name',
+  'session_id',
+  'session_status',
+  'completion_status',
+  'participant_email',
+  'participant_name',
+  'session_started_at',
+  'session_completed_at',
+  'language',
+  'utterance_id',
+  'utterance_index',
+  'speaker',
+  'question_id',
+  'text',
+  'start_time',
+  'end_time',
+  'confidence',
+  'sentiment',
+  'keywords',
+  'value',
+] as const;
+
+type CsvRow = Record<(typeof CSV_COLUMNS)[number], string | number | null>;
+
+/**
+ * Spreadsheet formula injection: a cell starting with =, +, -, @ (or a tab or carriage return)
+ * is run as a formula by Excel and its kin. Such text cells get a leading apostrophe, which the
+ * spreadsheet shows as text (OWASP's advice).
+ */
+function inert(text: string | null): string | null {
+  return text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { redactPii: boolean }): AsyncGenerator<CsvRow> {
+  for (const campaign of campaigns) {
+    for await (const session of exportedSessions(em, campaign, options)) {
+      if (!session.transcript) continue;
+      let index = 0;
+      for (const utterance of session.transcript.utterances) {
+        yield {
+          campaign_id: campaign.id,
+          campaign_name: inert(campaign.name),
+          session_id: session.id,
+          session_status: session.status,
+          completion_status: session.completionStatus,
+          participant_email: inert(session.participant.email),
+          participant_name: inert(session.participant.name),
+          session_started_at: session.startedAt,
+          session_completed_at: session.completedAt,
+          language: session.language,
+          utterance_id: utterance.id,
+          utterance_index: index++,
+          speaker: utterance.speaker,
+          question_id: utterance.questionId,
+          text: inert(utterance.text),
+          start_time: utterance.startTime,
+          end_time: utterance.endTime,
+          confidence: utterance.confidence,
+          sentiment: utterance.sentiment ?? null,
+          keywords: inert((utterance.keywords ?? []).join('; ')),
+          value: utterance.value === undefined || utterance.value === null ? null : inert(String(utterance.value)),
+        };
+      }
+    }
+  }
+}
+
+/**
+ * The flattened CSV (RFC 4180: a header row, CRLF line ends, fields quoted where they need it),
+ * one row per utterance of every finished session with a transcript, streamed.
+ */
+export function transcriptsCsv(em: EntityManager, campaigns: ExportCampaign[], options: { redactPii: boolean }): Transform {
+  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', cast: { number: (value) => String(value) } });
+  const source = Readable.from(rows(em, campaigns, options));
+  source.on('error', (error) => csv.destroy(error));
+  return source.pipe(csv);
+}

@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExportCampaign, ExportScope } from './export-scope.js';
+import { exportedSessions } from './exported-sessions.js';
+
+/**
+ * One JSON document of the sessions of some campaigns, written piece by piece:
+ * `{exportedAt, scope, redacted, campaigns: [...], sessions: [...]}`, one session per line.
+ */
+export async function* transcriptsJson(em: EntityManager, scope: ExportScope, campaigns: ExportCampaign[], options: { redactPii: boolean }): AsyncGenerator<string> {
+  const head = {
+    exportedAt: new Date().toISOString(),
+    scope: { type: scope.type, id: scope.id },
+    redacted: options.redactPii,
+    campaigns: campaigns.map((campaign) => ({ id: campaign.id, name: campaign.name, slug: campaign.slug, projectId: campaign.projectId })),
+  };
+  yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;
+  let first = true;
+  for (const campaign of campaigns) {
+    for await (const session of exportedSessions(em, campaign, options)) {
+      yield `${first ? '' : ','}\n${JSON.stringify(session)}`;
+      first = false;
+    }
+  }
+  yield '\n]}\n';
+}

@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TInsights } from '../../../shared/schemas/transcripts.js';
+import { redactPii } from '../../analysis/pii-redaction.js';
+import { SessionInsights } from '../../entities/index.js';
+import { AppError } from '../../errors.js';
+import { loadSession } from '../sessions/load-session.js';
+
+export function toInsightsDto(insights: SessionInsights, sessionId: string, redact: boolean): TInsights {
+  const clean = redact ? redactPii : (text: string) => text;
+  return {
+    sessionId,
+    summary: clean(insights.summary),
+    keyQuotes: insights.keyQuotes.map((quote) => ({ text: clean(quote.text), utteranceId: quote.utteranceId })),
+    actionItems: insights.actionItems.map(clean),
+    topics: insights.topics.map((topic) => ({ label: clean(topic.label), utteranceIds: topic.utteranceIds })),
+    generatedBy: insights.generatedBy,
+    generatedAt: insights.generatedAt.toISOString(),
+  };
+}
+
+/** The session's insights, or null while there are none; 404 for another organization's session. */
+export async function findInsights(em: EntityManager, sessionId: string): Promise<SessionInsights | null> {
+  return em.findOne(SessionInsights, { session: sessionId }, { disableIdentityMap: true });
+}
+
+/** `GET /v1/sessions/{sessionId}/insights`: 409 INSIGHTS_NOT_READY (`pending` or `none`) before they exist. */
+export async function getInsights(em: EntityManager, organizationId: string, sessionId: string, options: { redactPii: boolean }): Promise<TInsights> {
+  const session = await loadSession(em, organizationId, sessionId);
+  const insights = await findInsights(em, session.id);
+  if (insights) return toInsightsDto(insights, session.id, options.redactPii);
+  if (session.transcriptStatus === 'none') {
+    throw new AppError('INSIGHTS_NOT_READY', `Session ${session.id} has no insights: it has no transcript to draw them from.`, { sessionId: session.id, status: 'none' });
+  }
+  throw new AppError('INSIGHTS_NOT_READY', `Session ${session.id} has no insights yet; they are made after its transcript.`, {
+    sessionId: session.id,
+    status: 'pending',
+    sessionStatus: session.status,
+  });
+}

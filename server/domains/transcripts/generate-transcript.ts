@@ -1,0 +1,96 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TTranscriptNoneReason } from '../../../shared/schemas/transcripts.js';
+import type { TextAnalyzer, TranscriptAnalysis } from '../../analysis/analyzer.js';
+import { sessionSentiment } from '../../analysis/session-sentiment.js';
+import type { Config } from '../../config.js';
+import { addJobs } from '../../jobs/add-jobs.js';
+import { crashIfEnabled } from '../../platform/test-faults.js';
+import { generateInsightsJob } from '../sessions/session-jobs.js';
+
+/** The spec: very short sessions, under 10 seconds of speech, may yield no transcript (audio-only ones here). */
+export const MIN_SPEECH_SECONDS = 10;
+
+interface UtteranceRow {
+  id: string;
+  speaker: 'ai' | 'participant';
+  text: string | null;
+  question_id: string | null;
+  audio_file_id: string | null;
+  audio_seconds: number | null;
+  start_time: number;
+  end_time: number;
+}
+
+/**
+ * Whether a finished session has anything to transcribe. A session answered in text always
+ * does; one answered only by voice needs 10 seconds of speech in all (the spec's rule); one where
+ * the participant said nothing transcribable has none.
+ */
+function noTranscriptReason(rows: UtteranceRow[]): TTranscriptNoneReason | null {
+  const answers = rows.filter((row) => row.speaker === 'participant');
+  if (!answers.some((row) => row.text !== null && row.text.trim() !== '')) return 'no_answers';
+  const typed = answers.some((row) => row.audio_file_id === null && row.text !== null);
+  if (typed) return null;
+  const speech = answers.reduce((sum, row) => sum + (row.audio_seconds ?? Math.max(0, row.end_time - row.start_time)), 0);
+  return speech < MIN_SPEECH_SECONDS ? 'too_little_speech' : null;
+}
+
+/**
+ * `session__generate_transcript`: analyses the finished session's utterances (sentiment and
+ * keywords) and stores the analysis with the session's sentiment, once; then enqueues the
+ * insights. The analysis (the slow part, possibly an LLM call) runs before the transaction; the
+ * transaction writes only if no earlier run did, so a retried or re-run job (a worker killed
+ * mid-way) changes nothing twice and adds the next job once.
+ */
+export async function generateTranscript(
+  em: EntityManager,
+  services: { analyzer: TextAnalyzer; config: Pick<Config, 'testFaults'> },
+  sessionId: string,
+): Promise<boolean> {
+  const [session] = await em.execute<{ language: string; finished: boolean; generated: boolean }[]>(
+    `select language, status in ('completed', 'abandoned') as finished, transcript_generated_at is not null as generated from sessions where id = ?`,
+    [sessionId],
+  );
+  if (!session || !session.finished || session.generated) return false;
+  const rows = await em.execute<UtteranceRow[]>(
+    `select u.id, u.speaker, u.text, u.question_id, u.audio_file_id, f.duration_seconds as audio_seconds, u.start_time, u.end_time
+       from session_utterances u left join session_files f on f.id = u.audio_file_id
+      where u.session_id = ? order by u.seq`,
+    [sessionId],
+  );
+  const noneReason = noTranscriptReason(rows);
+  const withText = rows.filter((row): row is UtteranceRow & { text: string } => row.text !== null && row.text.trim() !== '');
+  let analysis: TranscriptAnalysis | null = null;
+  if (!noneReason) {
+    analysis = await services.analyzer.analyzeTranscript({
+      language: session.language,
+      utterances: withText.map((row) => ({ id: row.id, speaker: row.speaker, text: row.text, questionId: row.question_id })),
+    });
+  }
+  const overall = analysis ? sessionSentiment(withText.map((row, index) => ({ speaker: row.speaker, text: row.text, score: analysis!.utterances[index]!.score }))) : null;
+
+  return em.transactional(async (tx) => {
+    const claimed = await tx.execute<{ id: string }[]>(
+      `update sessions set transcript_generated_at = now(), transcript_status = ?, transcript_none_reason = ?, analyzed_by = ?, sentiment = ?, sentiment_score = ?, updated_at = now()
+        where id = ? and transcript_generated_at is null and status in ('completed', 'abandoned') returning id`,
+      [noneReason ? 'none' : 'ready', noneReason, analysis?.analyzedBy ?? null, overall?.overall ?? null, overall?.score ?? null, sessionId],
+    );
+    if (claimed.length === 0) return false;
+    if (analysis) {
+      const values = withText.map((row, index) => {
+        const result = analysis!.utterances[index]!;
+        return { id: row.id, sentiment: result.sentiment, score: result.score, keywords: result.keywords };
+      });
+      await tx.execute(
+        `update session_utterances u set sentiment = v.sentiment, sentiment_score = v.score, keywords = v.keywords
+           from jsonb_to_recordset(?::jsonb) as v(id text, sentiment text, score double precision, keywords jsonb)
+          where u.id = v.id and u.session_id = ?`,
+        [JSON.stringify(values), sessionId],
+      );
+    }
+    await addJobs(tx, [generateInsightsJob(sessionId)]);
+    // Tests only: the process may die here, the analysis written but not committed.
+    crashIfEnabled(services.config, 'transcript:before-commit');
+    return true;
+  });
+}

@@ -1,0 +1,48 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TTranscriptNoneReason } from '../../../shared/schemas/transcripts.js';
+import type { Session } from '../../entities/index.js';
+import { AppError } from '../../errors.js';
+import { loadPlan, loadSession } from '../sessions/load-session.js';
+import { readTranscriptUtterances } from './read-utterances.js';
+import type { TranscriptSource } from './shape-transcript.js';
+
+const STRUCTURED_TYPES = new Set(['rating', 'yes_no', 'multiple_choice']);
+
+/** The question ids of a session's pinned script whose answers carry a parsed `value`. */
+export async function structuredQuestionIdsOf(em: EntityManager, session: Pick<Session, 'scriptId' | 'scriptVersion'>): Promise<Set<string>> {
+  const plan = await loadPlan(em, session);
+  return new Set(plan.questions.filter((question) => STRUCTURED_TYPES.has(question.type)).map((question) => question.id));
+}
+
+/** 409 TRANSCRIPT_NOT_READY, saying whether to wait (`pending`) or that none will come (`none`). */
+export function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'transcriptStatus' | 'transcriptNoneReason'>): AppError {
+  if (session.transcriptStatus === 'none') {
+    const reason = session.transcriptNoneReason as TTranscriptNoneReason;
+    const why = reason === 'too_little_speech' ? 'the participant spoke for less than 10 seconds in all' : 'the participant gave no answer that could be transcribed';
+    return new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has no transcript: ${why}.`, { sessionId: session.id, status: 'none', reason });
+  }
+  const when = session.status === 'completed' || session.status === 'abandoned' ? 'it is being generated; retry shortly' : `the session is ${session.status}; it is made once the session ends`;
+  return new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has no transcript yet: ${when}.`, {
+    sessionId: session.id,
+    status: 'pending',
+    sessionStatus: session.status,
+  });
+}
+
+/** A session's generated transcript (409 TRANSCRIPT_NOT_READY before it exists, 404 for another organization's session). */
+export async function loadTranscriptSource(em: EntityManager, organizationId: string, sessionId: string): Promise<{ session: Session; source: TranscriptSource }> {
+  const session = await loadSession(em, organizationId, sessionId);
+  if (session.transcriptStatus !== 'ready' || !session.transcriptGeneratedAt) throw transcriptNotReady(session);
+  const [rows, structuredQuestionIds] = await Promise.all([readTranscriptUtterances(em, [session.id]), structuredQuestionIdsOf(em, session)]);
+  return {
+    session,
+    source: {
+      sessionId: session.id,
+      language: session.language,
+      durationSeconds: session.durationSeconds,
+      generatedAt: session.transcriptGeneratedAt,
+      structuredQuestionIds,
+      rows: rows.get(session.id)!,
+    },
+  };
+}

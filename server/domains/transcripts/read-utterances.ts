@@ -1,0 +1,70 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
+import type { TSentiment } from '../../../shared/schemas/transcripts.js';
+
+/** One utterance of a generated transcript, as stored. */
+export interface TranscriptRow {
+  id: string;
+  sessionId: string;
+  speaker: 'ai' | 'participant';
+  text: string;
+  questionId: string | null;
+  value: TAnswerValue;
+  startTime: number;
+  endTime: number;
+  confidence: number | null;
+  sentiment: TSentiment | null;
+  sentimentScore: number | null;
+  keywords: string[] | null;
+  /** The answer's recording, when it was spoken. */
+  audioFileId: string | null;
+}
+
+interface Row {
+  id: string;
+  session_id: string;
+  speaker: 'ai' | 'participant';
+  text: string;
+  question_id: string | null;
+  value: TAnswerValue;
+  start_time: number;
+  end_time: number;
+  confidence: number | null;
+  sentiment: TSentiment | null;
+  sentiment_score: number | null;
+  keywords: string[] | null;
+  audio_file_id: string | null;
+}
+
+/**
+ * The transcript utterances of several sessions in one query (an export reads sessions in
+ * batches, never one query per session), in conversation order. Utterances without text (an
+ * audio answer nothing could transcribe) are not part of a transcript.
+ */
+export async function readTranscriptUtterances(em: EntityManager, sessionIds: string[]): Promise<Map<string, TranscriptRow[]>> {
+  const bySession = new Map<string, TranscriptRow[]>(sessionIds.map((id) => [id, []]));
+  if (sessionIds.length === 0) return bySession;
+  const rows = await em.execute<Row[]>(
+    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, sentiment, sentiment_score, keywords, audio_file_id
+       from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
+    [sessionIds],
+  );
+  for (const row of rows) {
+    bySession.get(row.session_id)!.push({
+      id: row.id,
+      sessionId: row.session_id,
+      speaker: row.speaker,
+      text: row.text,
+      questionId: row.question_id,
+      value: row.value,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      confidence: row.confidence,
+      sentiment: row.sentiment,
+      sentimentScore: row.sentiment_score,
+      keywords: row.keywords,
+      audioFileId: row.audio_file_id,
+    });
+  }
+  return bySession;
+}

@@ -1,0 +1,53 @@
+import type { TTranscript, TTranscriptQuery, TTranscriptUtterance } from '../../../shared/schemas/transcripts.js';
+import { redactPii } from '../../analysis/pii-redaction.js';
+import type { TranscriptRow } from './read-utterances.js';
+
+/** What a transcript is made from: the session's facts and its stored utterances. */
+export interface TranscriptSource {
+  sessionId: string;
+  language: string;
+  durationSeconds: number;
+  generatedAt: Date;
+  /** Questions of type rating, yes_no or multiple_choice: their answers carry `value`. */
+  structuredQuestionIds: ReadonlySet<string>;
+  rows: TranscriptRow[];
+}
+
+export type TranscriptOptions = Pick<TTranscriptQuery, 'include_sentiment' | 'include_keywords' | 'redact_pii' | 'speaker'>;
+
+/** Everything a stored transcript holds: what exports and reports start from. */
+export const FULL_TRANSCRIPT: TranscriptOptions = { include_sentiment: true, include_keywords: true, redact_pii: false, speaker: 'all' };
+
+/**
+ * The transcript as the API answers it, with the caller's options applied: the speaker filter,
+ * sentiment and keywords included or not, PII redacted in the text and in the keywords (a
+ * keyword can be an email address).
+ */
+export function shapeTranscript(source: TranscriptSource, options: TranscriptOptions): TTranscript {
+  const redact = options.redact_pii ? redactPii : (text: string) => text;
+  const utterances: TTranscriptUtterance[] = [];
+  for (const row of source.rows) {
+    if (options.speaker !== 'all' && row.speaker !== options.speaker) continue;
+    const utterance: TTranscriptUtterance = {
+      id: row.id,
+      speaker: row.speaker,
+      text: redact(row.text),
+      startTime: row.startTime,
+      endTime: row.endTime,
+      // Typed text and the interviewer's own words are exactly what was said.
+      confidence: row.confidence ?? 1,
+      questionId: row.questionId,
+    };
+    if (options.include_sentiment && row.sentiment) utterance.sentiment = row.sentiment;
+    if (options.include_keywords) utterance.keywords = [...new Set((row.keywords ?? []).map(redact))];
+    if (row.speaker === 'participant' && row.questionId && source.structuredQuestionIds.has(row.questionId)) utterance.value = row.value;
+    utterances.push(utterance);
+  }
+  return {
+    sessionId: source.sessionId,
+    language: source.language,
+    duration: source.durationSeconds,
+    utterances,
+    generatedAt: source.generatedAt.toISOString(),
+  };
+}

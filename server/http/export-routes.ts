@@ -1,0 +1,102 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { z } from 'zod';
+import type { ErrorCode } from '../../shared/error-codes.js';
+import { ZExportQuery, ZIP_EXPORT_MAX_SESSIONS } from '../../shared/schemas/transcripts.js';
+import { type ExportScope, resolveExportScope, slugify } from '../domains/exports/export-scope.js';
+import { transcriptsCsv } from '../domains/exports/transcripts-csv.js';
+import { transcriptsJson } from '../domains/exports/transcripts-json.js';
+import { transcriptsZip } from '../domains/exports/transcripts-zip.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { AppServices } from '../services.js';
+import { assertPermission } from '../trpc/context.js';
+import { pathIdOf, queryOf } from './plain-inputs.js';
+
+/** Streams an export; once the first byte is sent a failure can only cut the download short (and is logged). */
+async function send(res: Response, logger: Logger, body: Readable, headers: { contentType: string; filename: string }): Promise<void> {
+  res.setHeader('Content-Type', headers.contentType);
+  res.setHeader('Content-Disposition', `attachment; filename="${headers.filename}"`);
+  try {
+    await pipeline(body, res);
+  } catch (error) {
+    if (!res.destroyed) res.destroy();
+    // A client that went away is not the service's fault.
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err: error }, 'export failed mid-stream');
+  }
+}
+
+/**
+ * `GET /api/campaigns/{campaignId}/transcripts` and `GET /api/projects/{projectId}/transcripts`:
+ * all finished sessions as one JSON document, a flattened CSV, or (`include_audio=true`) a ZIP
+ * with one recording per session. Everything is streamed from the database in batches.
+ */
+export function exportRoutes(services: AppServices): Router {
+  const routes = Router({ caseSensitive: true, strict: true });
+
+  const exportOf = (target: (req: Request) => { campaignId: string } | { projectId: string }) => (req: Request, res: Response, next: NextFunction) => {
+    (async () => {
+      const auth = assertPermission(req.auth, 'sessions:read');
+      const query = queryOf(req, ZExportQuery);
+      const em = services.orm.em.fork();
+      const scope = await resolveExportScope(em, auth.organizationId, target(req));
+      const options = { redactPii: query.redact_pii };
+      const name = `${exportName(scope)}-transcripts`;
+      if (query.include_audio) {
+        if (scope.sessionCount > ZIP_EXPORT_MAX_SESSIONS) {
+          throw new AppError(
+            'EXPORT_TOO_LARGE',
+            `This export holds ${scope.sessionCount} sessions; a ZIP with audio holds at most ${ZIP_EXPORT_MAX_SESSIONS}. Export per campaign, or without audio.`,
+            { sessions: scope.sessionCount, limit: ZIP_EXPORT_MAX_SESSIONS },
+          );
+        }
+        const zip = await transcriptsZip(em, services.storage, scope, { format: query.format, redactPii: query.redact_pii });
+        await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
+      } else if (query.format === 'csv') {
+        await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
+      } else {
+        await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), { contentType: 'application/json; charset=utf-8', filename: `${name}.json` });
+      }
+    })().catch(next);
+  };
+
+  routes.get('/api/campaigns/:campaignId/transcripts', exportOf((req) => ({ campaignId: pathIdOf(req, 'campaignId') })));
+  routes.get('/api/projects/:projectId/transcripts', exportOf((req) => ({ projectId: pathIdOf(req, 'projectId') })));
+  return routes;
+}
+
+/** The download's name: the campaign's slug, or the project's name as one. */
+function exportName(scope: ExportScope): string {
+  if (scope.type === 'campaign') return scope.campaigns[0]!.slug;
+  return slugify(scope.name) || scope.id.toLowerCase();
+}
+
+const exportOperation = (path: string, operationId: string, what: string) => ({
+  [path]: {
+    get: {
+      operationId,
+      tags: ['Exports'],
+      summary: `Export the transcripts of ${what}`,
+      description: `Every finished session (completed or abandoned) of ${what}: \`format=json\` (default) is one JSON document \`{exportedAt, scope, redacted, campaigns, sessions: [{…session, transcriptStatus, transcript}]}\`; \`format=csv\` is RFC 4180 CSV with one row per utterance; \`include_audio=true\` is a ZIP: \`manifest.json\`, and per campaign a folder named by its slug with \`transcripts.json\` (or \`.csv\`) and \`audio/<sessionId>.<ext>\`, at most ${ZIP_EXPORT_MAX_SESSIONS} sessions (422 \`EXPORT_TOO_LARGE\` above). Streamed: a failure after the first byte cuts the download short.`,
+      requestParams: { path: z.object({ [path.includes('{campaignId}') ? 'campaignId' : 'projectId']: z.string() }), query: ZExportQuery },
+      responses: {
+        '200': {
+          description: 'The export',
+          content: {
+            'application/json': { schema: z.object({}).passthrough().meta({ description: 'See the description.' }) },
+            'text/csv': { schema: z.string() },
+            'application/zip': { schema: z.string().meta({ format: 'binary' }) },
+          },
+        },
+      },
+      'x-permission': 'sessions:read',
+      'x-error-codes': ['EXPORT_TOO_LARGE'] satisfies ErrorCode[],
+    },
+  },
+});
+
+export const exportOpenApiPaths = {
+  ...exportOperation('/api/campaigns/{campaignId}/transcripts', 'exports-campaignTranscripts', 'a campaign'),
+  ...exportOperation('/api/projects/{projectId}/transcripts', 'exports-projectTranscripts', 'every campaign of a project'),
+};

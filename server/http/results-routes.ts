@@ -1,0 +1,111 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { z } from 'zod';
+import type { ErrorCode } from '../../shared/error-codes.js';
+import { ZPdfQuery, ZTranscript, ZTranscriptQuery } from '../../shared/schemas/transcripts.js';
+import { assembleSessionReport } from '../domains/reports/assemble-session-report.js';
+import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
+import { getTranscript } from '../domains/transcripts/get-transcript.js';
+import { renderSessionReport } from '../reports/render-session-report.js';
+import type { AppServices } from '../services.js';
+import { assertPermission } from '../trpc/context.js';
+import { pathIdOf, queryOf } from './plain-inputs.js';
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+
+function handle(handler: Handler) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    handler(req, res).catch(next);
+  };
+}
+
+/**
+ * Results with bodies that are not JSON, or not only JSON: a session's transcript (json, text,
+ * srt, vtt) and its PDF report, under `/v1/sessions/{id}` and the spec's `/api/session/{id}`.
+ */
+export function resultsRoutes(services: AppServices): Router {
+  const routes = Router({ caseSensitive: true, strict: true });
+
+  const transcript = handle(async (req, res) => {
+    const auth = assertPermission(req.auth, 'sessions:read');
+    const sessionId = pathIdOf(req, 'sessionId');
+    const query = queryOf(req, ZTranscriptQuery);
+    const body = await getTranscript(services.orm.em.fork(), auth.organizationId, sessionId, query);
+    if (query.format === 'json') {
+      res.json(body);
+      return;
+    }
+    const media = TRANSCRIPT_MEDIA_TYPES[query.format];
+    res.setHeader('Content-Type', media.contentType);
+    res.setHeader('Content-Disposition', `inline; filename="transcript-${body.sessionId}.${media.extension}"`);
+    res.send(media.render(body));
+  });
+  routes.get('/v1/sessions/:sessionId/transcript', transcript);
+  routes.get('/api/session/:sessionId/transcript', transcript);
+
+  const pdf = handle(async (req, res) => {
+    const auth = assertPermission(req.auth, 'sessions:read');
+    const sessionId = pathIdOf(req, 'sessionId');
+    const query = queryOf(req, ZPdfQuery);
+    const report = await assembleSessionReport(services.orm.em.fork(), services.logos, auth.organizationId, sessionId, query);
+    const document = renderSessionReport(
+      report,
+      { includeInsights: query.include_insights, includeTimestamps: query.include_timestamps, includeSentiment: query.include_sentiment, branding: query.branding },
+      { fallback: services.config.pdfFallbackFont },
+    );
+    res.setHeader('Content-Type', 'application/pdf');
+    res.setHeader('Content-Disposition', `attachment; filename="interview-${report.session.id}.pdf"`);
+    document.on('error', (error: Error) => res.destroy(error));
+    document.pipe(res);
+  });
+  routes.get('/v1/sessions/:sessionId/pdf', pdf);
+  routes.get('/api/session/:sessionId/pdf', pdf);
+  return routes;
+}
+
+const transcriptOperation = (path: string, operationId: string) => ({
+  [path]: {
+    get: {
+      operationId,
+      tags: ['Sessions'],
+      summary: "Get a session's transcript",
+      description:
+        'Utterances with speaker, times (seconds from the session start), confidence, sentiment, keywords, the question they belong to and parsed answer values. `format=text` is readable text with timestamps and speaker labels; `srt` and `vtt` are subtitles (speaker before the text; sentiment and keywords on a second line when included). 409 `TRANSCRIPT_NOT_READY` until the transcript exists (`details.status`: `pending`, or `none` for a session that will have none).',
+      requestParams: { path: z.object({ sessionId: z.string() }), query: ZTranscriptQuery },
+      responses: {
+        '200': {
+          description: 'The transcript',
+          content: {
+            'application/json': { schema: ZTranscript },
+            'text/plain': { schema: z.string() },
+            'application/x-subrip': { schema: z.string() },
+            'text/vtt': { schema: z.string() },
+          },
+        },
+      },
+      'x-permission': 'sessions:read',
+      'x-error-codes': ['TRANSCRIPT_NOT_READY'] satisfies ErrorCode[],
+    },
+  },
+});
+
+const pdfOperation = (path: string, operationId: string) => ({
+  [path]: {
+    get: {
+      operationId,
+      tags: ['Sessions'],
+      summary: "Get a session's PDF report",
+      description: 'Title, participant, campaign, date, duration, insights and the transcript with timestamps and sentiment, as a PDF. 409 `TRANSCRIPT_NOT_READY` until the transcript exists.',
+      requestParams: { path: z.object({ sessionId: z.string() }), query: ZPdfQuery },
+      responses: { '200': { description: 'The report', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } } },
+      'x-permission': 'sessions:read',
+      'x-error-codes': ['TRANSCRIPT_NOT_READY'] satisfies ErrorCode[],
+    },
+  },
+});
+
+export const resultsOpenApiPaths = {
+  ...transcriptOperation('/v1/sessions/{sessionId}/transcript', 'sessions-getTranscript'),
+  ...transcriptOperation('/api/session/{sessionId}/transcript', 'sessions-getTranscriptUnderApiPrefix'),
+  ...pdfOperation('/v1/sessions/{sessionId}/pdf', 'sessions-getPdf'),
+  ...pdfOperation('/api/session/{sessionId}/pdf', 'sessions-getPdfUnderApiPrefix'),
+};

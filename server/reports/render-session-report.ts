@@ -1,0 +1,1078 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import PDFDocument from 'pdfkit';
+import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
+import type { SessionReport, SessionReportOptions } from './session-report.js';
+
+/*
+ * The report is typeset here rather than with pdfkit's own line wrapper, for three reasons:
+ * runs of one paragraph may need different fonts (DejaVu, then a fallback for what it lacks),
+ * right-to-left text (Hebrew, Arabic) has to be reordered per line after wrapping, which pdfkit
+ * does not do, and knowing every line before drawing is what lets an utterance's speaker label
+ * stay with its text at a page break. pdfkit still shapes and draws each run.
+ */
+
+const require = createRequire(import.meta.url);
+
+// ---------------------------------------------------------------------------------------------
+// Fonts: parsed once per process. pdfkit accepts a parsed fontkit font wherever it takes a font
+// file, so each document only builds its own subset.
+
+/** The part of a fontkit font used here (fontkit ships no type declarations). */
+interface FontkitFont {
+  readonly postscriptName: string;
+  hasGlyphForCodePoint(codePoint: number): boolean;
+}
+
+interface FontkitCollection {
+  readonly fonts: FontkitFont[];
+}
+
+interface Fontkit {
+  openSync(file: string): FontkitFont | FontkitCollection;
+}
+
+/** Paths where Debian, Ubuntu and Alpine packages put fonts with CJK coverage. */
+const SYSTEM_FALLBACK_FONTS = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
+  '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf',
+];
+
+let dejaVu: { regular: FontkitFont; bold: FontkitFont } | undefined;
+/** Per file and preferred face; null when the file could not be read as a font. */
+const fallbackCache = new Map<string, FontkitFont | null>();
+let systemFallbackFiles: string[] | undefined;
+
+function fontkit(): Fontkit {
+  return require('fontkit') as Fontkit;
+}
+
+function loadDejaVu(): { regular: FontkitFont; bold: FontkitFont } {
+  if (!dejaVu) {
+    const dir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+    const open = (file: string): FontkitFont => {
+      const font = fontkit().openSync(path.join(dir, file));
+      if ('fonts' in font) throw new Error(`${file} is a font collection`);
+      return font;
+    };
+    dejaVu = { regular: open('DejaVuSans.ttf'), bold: open('DejaVuSans-Bold.ttf') };
+  }
+  return dejaVu;
+}
+
+/**
+ * Noto CJK collections hold one face per region; the glyph shapes of shared ideographs differ,
+ * so the face is picked from the interview's language.
+ */
+function preferredCjkFaces(language: string): string[] {
+  const tag = language.toLowerCase();
+  if (tag.startsWith('ja')) return ['NotoSansCJKjp-Regular'];
+  if (tag.startsWith('ko')) return ['NotoSansCJKkr-Regular'];
+  if (/^zh-(hk|mo)/.test(tag)) return ['NotoSansCJKhk-Regular', 'NotoSansCJKtc-Regular'];
+  if (/^zh-(tw|hant)/.test(tag)) return ['NotoSansCJKtc-Regular'];
+  return ['NotoSansCJKsc-Regular'];
+}
+
+function loadFallback(file: string, preferredFaces: string[]): FontkitFont | null {
+  const key = `${file}\n${preferredFaces.join(',')}`;
+  if (!fallbackCache.has(key)) {
+    let font: FontkitFont | null = null;
+    try {
+      const opened = fontkit().openSync(file);
+      font = 'fonts' in opened ? (opened.fonts.find((face) => preferredFaces.includes(face.postscriptName)) ?? opened.fonts[0] ?? null) : opened;
+      if (font && typeof font.hasGlyphForCodePoint !== 'function') font = null;
+    } catch {
+      // An unreadable fallback only costs the glyphs it would have drawn.
+      font = null;
+    }
+    fallbackCache.set(key, font);
+  }
+  return fallbackCache.get(key) ?? null;
+}
+
+function fallbackFonts(language: string, callerFallback: string | undefined): FontkitFont[] {
+  systemFallbackFiles ??= SYSTEM_FALLBACK_FONTS.filter((file) => existsSync(file));
+  const faces = preferredCjkFaces(language);
+  const files = callerFallback ? [callerFallback, ...systemFallbackFiles.filter((file) => file !== callerFallback)] : systemFallbackFiles;
+  return files.map((file) => loadFallback(file, faces)).filter((font): font is FontkitFont => font !== null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page geometry (A4, points) and the look of each branding.
+
+const PAGE_WIDTH = 595.28;
+const PAGE_HEIGHT = 841.89;
+const MARGIN_X = 50;
+const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN_X;
+const FOOTER_RULE_Y = PAGE_HEIGHT - 40;
+const CONTENT_BOTTOM = FOOTER_RULE_Y - 14;
+const CONTINUATION_TOP = 62;
+/** DejaVu Sans ascender and descender, in em. */
+const ASCENT = 0.928;
+const DESCENT = 0.236;
+const LOGO_HEIGHT = 40;
+const LOGO_MAX_WIDTH = 180;
+
+interface Theme {
+  branding: SessionReportOptions['branding'];
+  /** Rules, bars and bands; null in minimal. */
+  accent: string | null;
+  /** The accent when it reads on white, else the text colour. */
+  accentText: string;
+  text: string;
+  secondary: string;
+  muted: string;
+  rule: string;
+  panel: string | null;
+  body: number;
+  small: number;
+  leading: number;
+  sectionGap: number;
+}
+
+const HEX_COLOR = /^#[0-9a-f]{6}$/i;
+
+function contrastOnWhite(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05);
+}
+
+function themeFor(report: SessionReport, branding: SessionReportOptions['branding']): Theme {
+  if (branding === 'minimal') {
+    return { branding, accent: null, accentText: '#000000', text: '#000000', secondary: '#000000', muted: '#555555', rule: '#000000', panel: null, body: 9, small: 7.5, leading: 1.32, sectionGap: 14 };
+  }
+  const brand = branding === 'custom' ? report.organization.brandColor : null;
+  const accent = brand && HEX_COLOR.test(brand) ? brand : DEFAULT_BRAND_COLOR;
+  const text = '#111827';
+  return {
+    branding,
+    accent,
+    // A pale brand colour still draws the rules, but headings stay legible.
+    accentText: contrastOnWhite(accent) >= 3 ? accent : text,
+    text,
+    secondary: '#374151',
+    muted: '#6B7280',
+    rule: '#E5E7EB',
+    panel: '#F4F5F7',
+    body: 9.5,
+    small: 7.5,
+    leading: 1.42,
+    sectionGap: 20,
+  };
+}
+
+const SENTIMENT_COLORS = { positive: '#15803D', neutral: '#6B7280', negative: '#B91C1C' } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Formatting.
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "25 Nov 2026, 14:06 UTC": spelled out so that no locale or time zone of the server shows. */
+export function formatReportDate(date: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
+}
+
+/** "12 min 5 s", "1 h 3 min", "40 s". */
+export function formatDuration(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.round(totalSeconds));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  if (m > 0) return s > 0 ? `${m} min ${s} s` : `${m} min`;
+  return `${s} s`;
+}
+
+/** "[03:07]", or "[1:02:07]" past an hour. */
+export function formatTimestamp(offsetSeconds: number): string {
+  const seconds = Math.max(0, Math.floor(offsetSeconds));
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return h > 0 ? `[${h}:${two(m)}:${two(s)}]` : `[${two(m)}:${two(s)}]`;
+}
+
+function humanize(value: string): string {
+  const words = value.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
+}
+
+function formatStatus(status: string, completionStatus: string | null): string {
+  if (!completionStatus || completionStatus === status) return humanize(status);
+  return `${humanize(status)} (${humanize(completionStatus).toLowerCase()})`;
+}
+
+function formatAnswer(value: number | boolean | string | null): string {
+  if (value === null || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/** "Polish (pl)"; the tag alone when it is not one Intl knows. */
+function formatLanguage(tag: string): string {
+  if (!tag.trim()) return '—';
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag);
+    return name && name.toLowerCase() !== tag.toLowerCase() ? `${name} (${tag})` : tag;
+  } catch {
+    return tag;
+  }
+}
+
+function formatScore(score: number): string {
+  return score.toFixed(2).replace(/^-0\.00$/, '0.00');
+}
+
+/**
+ * Control and invisible formatting characters (including bidi overrides, which would fight the
+ * reordering done here) are dropped; lone surrogates become U+FFFD.
+ */
+function cleanText(text: string): string {
+  return text
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .normalize('NFC')
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, ' ')
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g, '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typesetting: spans → segments (break opportunities) → lines → visual order → drawn runs.
+
+interface TextStyle {
+  bold?: boolean;
+  size: number;
+  color: string;
+}
+
+interface Span {
+  text: string;
+  style: TextStyle;
+}
+
+type BidiClass = 'L' | 'R' | 'EN' | 'N';
+
+/** A stretch of one font, as measured. */
+interface Run {
+  text: string;
+  font: string;
+  width: number;
+}
+
+interface Segment {
+  runs: Run[];
+  width: number;
+  style: TextStyle;
+  bidi: BidiClass;
+  /** A space separates it from the previous segment. */
+  spaceBefore: boolean;
+  /** A line may break before it (false inside a word that changes style). */
+  breakBefore: boolean;
+}
+
+type LineItem = { kind: 'segment'; segment: Segment } | { kind: 'space'; width: number };
+
+interface Line {
+  items: LineItem[];
+  width: number;
+  height: number;
+  /** From the line's top to its baseline. */
+  baseline: number;
+  rtl: boolean;
+}
+
+const RTL_CHAR = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+const STRONG_LTR_CHAR = /[\p{L}\p{Mc}]/u;
+/** Spaces a line may break at (no-break spaces are left out on purpose). */
+const BREAKING_SPACES = /[ \u1680\u2000-\u2006\u2008-\u200A\u205F\u3000]+/u;
+const SPLIT_AT_SPACES = new RegExp(`(${BREAKING_SPACES.source})`, 'u');
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const NO_BREAK_BEFORE = /^[、。，．：；？！）」』】〕〉》〗〙〛｝］…‥ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?:;)\]}”’]/u;
+const NO_BREAK_AFTER = /[（「『【〔〈《〖〘〚｛［(\[{“‘]$/u;
+const JOINING = /^[\p{M}\u200C\u200D\uFE00-\uFE0F]/u;
+const DIGIT = /\p{Nd}/u;
+/** Drawn for a character no font has. */
+const MISSING_GLYPH = '\u25A1';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function splitGraphemes(text: string): string[] {
+  return Array.from(graphemes.segment(text), (part) => part.segment);
+}
+
+function bidiClassOf(text: string): BidiClass {
+  for (const char of text) {
+    if (RTL_CHAR.test(char) && !DIGIT.test(char)) return 'R';
+    if (STRONG_LTR_CHAR.test(char)) return 'L';
+  }
+  return DIGIT.test(text) ? 'EN' : 'N';
+}
+
+/**
+ * A word holding right-to-left letters, cut where the direction changes ("ב-2026," → "ב", "-",
+ * "2026", ","): pdfkit reverses every string that holds such letters, digits and punctuation
+ * included, and punctuation at a word's edge takes the direction of what surrounds it.
+ */
+function splitByDirection(word: string): string[] {
+  const parts: { text: string; type: BidiClass }[] = [];
+  for (const char of word) {
+    const last = parts[parts.length - 1];
+    const type: BidiClass = last && JOINING.test(char) ? last.type : DIGIT.test(char) ? 'EN' : bidiClassOf(char);
+    if (last && last.type === type) last.text += char;
+    else parts.push({ text: char, type });
+  }
+  // A separator between digits belongs to the number ("1,5", "12:30").
+  for (let at = parts.length - 2; at >= 1; at--) {
+    const [before, separator, after] = [parts[at - 1]!, parts[at]!, parts[at + 1]!];
+    if (before.type === 'EN' && after.type === 'EN' && /^[.,:/]$/.test(separator.text)) {
+      before.text += separator.text + after.text;
+      parts.splice(at, 2);
+    }
+  }
+  return parts.map((part) => part.text);
+}
+
+/** Han and kana run without spaces: a line may break between any two of them. */
+function breakCjk(word: string): string[] {
+  if (!CJK_CHAR.test(word)) return [word];
+  const parts: string[] = [];
+  let current = '';
+  let previousCjk = false;
+  for (const grapheme of splitGraphemes(word)) {
+    const cjk = CJK_CHAR.test(grapheme);
+    if (current && (cjk || previousCjk) && !NO_BREAK_BEFORE.test(grapheme) && !NO_BREAK_AFTER.test(current)) {
+      parts.push(current);
+      current = '';
+    }
+    current += grapheme;
+    previousCjk = cjk;
+  }
+  if (current) parts.push(current);
+  return parts;
+}
+
+/**
+ * Unicode bidi rules W7, N1, N2, I1, I2 and L2, applied to whole words: enough for text that mixes
+ * a right-to-left script with Latin words and numbers, without explicit embeddings (stripped).
+ */
+function visualOrder(items: LineItem[], rtl: boolean): LineItem[] {
+  if (!rtl && items.every((item) => item.kind === 'space' || item.segment.bidi !== 'R')) return items;
+  const base = rtl ? 1 : 0;
+  const sos: 'L' | 'R' = rtl ? 'R' : 'L';
+  let lastStrong = sos;
+  const types = items.map((item): BidiClass => {
+    if (item.kind === 'space') return 'N';
+    const bidi = item.segment.bidi;
+    if (bidi === 'L' || bidi === 'R') lastStrong = bidi;
+    if (bidi === 'EN') return lastStrong === 'L' ? 'L' : 'EN';
+    return bidi;
+  });
+  const strength = (type: BidiClass | undefined): 'L' | 'R' | null => (type === 'L' ? 'L' : type === 'R' || type === 'EN' ? 'R' : null);
+  const resolved = types.map((type, index): BidiClass => {
+    if (type !== 'N') return type;
+    let before: 'L' | 'R' | null = null;
+    for (let i = index - 1; i >= 0 && !before; i--) before = strength(types[i]);
+    let after: 'L' | 'R' | null = null;
+    for (let i = index + 1; i < types.length && !after; i++) after = strength(types[i]);
+    return (before ?? sos) === (after ?? sos) ? (before ?? sos) : sos;
+  });
+  const levels = resolved.map((type) => {
+    if (type === 'L') return base % 2 === 0 ? base : base + 1;
+    if (type === 'R') return base % 2 === 1 ? base : base + 1;
+    return base % 2 === 0 ? base + 2 : base + 1;
+  });
+  const order = items.map((_, index) => index);
+  const highest = Math.max(base, ...levels);
+  for (let level = highest; level >= 1; level--) {
+    for (let start = 0; start < order.length; ) {
+      if ((levels[order[start]!] ?? 0) < level) {
+        start++;
+        continue;
+      }
+      let end = start;
+      while (end < order.length && (levels[order[end]!] ?? 0) >= level) end++;
+      order.splice(start, end - start, ...order.slice(start, end).reverse());
+      start = end;
+    }
+  }
+  return order.map((index) => items[index]!);
+}
+
+interface FontKeys {
+  regular: string[];
+  bold: string[];
+}
+
+interface Typesetter {
+  wrap(spans: Span[], width: number): Line[];
+  /** One line, cut with an ellipsis when wider than `width`. */
+  singleLine(spans: Span[], width: number): Line;
+  draw(line: Line, x: number, width: number, top: number): void;
+}
+
+function createTypesetter(doc: PDFKit.PDFDocument, fonts: Record<string, FontkitFont>, keys: FontKeys, leading: number): Typesetter {
+  const width = (text: string, font: string, size: number): number => doc.font(font).fontSize(size).widthOfString(text);
+
+  /** Splits by the first font that has each character, marks and joiners staying with their base. */
+  const runsOf = (text: string, style: TextStyle): Run[] => {
+    const chain = style.bold ? keys.bold : keys.regular;
+    const primary = chain[0]!;
+    const runs: { text: string; font: string }[] = [];
+    for (const char of text) {
+      const codePoint = char.codePointAt(0)!;
+      const last = runs[runs.length - 1];
+      let font: string | undefined;
+      let drawn = char;
+      if (codePoint < 0x80) {
+        font = primary;
+      } else if (last && JOINING.test(char)) {
+        // A mark or joiner the base's font lacks is dropped rather than drawn as a box.
+        if (!fonts[last.font]!.hasGlyphForCodePoint(codePoint)) continue;
+        font = last.font;
+      } else {
+        font = chain.find((key) => fonts[key]!.hasGlyphForCodePoint(codePoint));
+      }
+      if (!font) {
+        // pdfkit writes the width of the missing-glyph box unscaled (about twice too wide), so the
+        // text after it would overlap; a drawn square keeps the line's measure true.
+        font = primary;
+        drawn = MISSING_GLYPH;
+      }
+      if (last && last.font === font) last.text += drawn;
+      else runs.push({ text: drawn, font });
+    }
+    return runs.map((run) => ({ ...run, width: width(run.text, run.font, style.size) }));
+  };
+
+  const makeSegment = (text: string, style: TextStyle, spaceBefore: boolean, breakBefore: boolean): Segment => {
+    const runs = runsOf(text, style);
+    return { runs, width: runs.reduce((sum, run) => sum + run.width, 0), style, bidi: bidiClassOf(text), spaceBefore, breakBefore };
+  };
+
+  const spaceWidth = (style: TextStyle): number => width(' ', style.bold ? keys.bold[0]! : keys.regular[0]!, style.size);
+
+  /** Paragraphs (split at newlines) of segments; each paragraph knows its base direction. */
+  const paragraphsOf = (spans: Span[]): { segments: Segment[]; rtl: boolean; size: number }[] => {
+    const paragraphs: { segments: Segment[]; rtl: boolean; size: number }[] = [];
+    let current: Segment[] = [];
+    let size = spans[0]?.style.size ?? 10;
+    let pendingSpace = false;
+    const close = (): void => {
+      const firstStrong = current.find((segment) => segment.bidi === 'L' || segment.bidi === 'R');
+      paragraphs.push({ segments: current, rtl: firstStrong?.bidi === 'R', size });
+      current = [];
+      pendingSpace = false;
+    };
+    for (const span of spans) {
+      size = Math.max(size, span.style.size);
+      const lines = cleanText(span.text).split('\n');
+      lines.forEach((text, lineIndex) => {
+        if (lineIndex > 0) close();
+        for (const part of text.split(SPLIT_AT_SPACES)) {
+          if (!part) continue;
+          if (BREAKING_SPACES.test(part)) {
+            pendingSpace = current.length > 0;
+            continue;
+          }
+          breakCjk(part).forEach((piece, index) => {
+            const parts = RTL_CHAR.test(piece) ? splitByDirection(piece) : [piece];
+            parts.forEach((text, part) => {
+              const first = current.length === 0;
+              const opens = part === 0;
+              current.push(makeSegment(text, span.style, opens && index === 0 && pendingSpace && !first, opens && !first && (index > 0 || pendingSpace)));
+            });
+          });
+          pendingSpace = false;
+        }
+      });
+    }
+    close();
+    return paragraphs;
+  };
+
+  const metrics = (segments: Segment[], fallbackSize: number): { height: number; baseline: number } => {
+    const size = segments.reduce((max, segment) => Math.max(max, segment.style.size), 0) || fallbackSize;
+    const height = size * leading;
+    return { height, baseline: (height - size * (ASCENT + DESCENT)) / 2 + size * ASCENT };
+  };
+
+  const finishLine = (items: LineItem[], rtl: boolean, fallbackSize: number): Line => {
+    while (items[items.length - 1]?.kind === 'space') items.pop();
+    const segments = items.flatMap((item) => (item.kind === 'segment' ? [item.segment] : []));
+    const lineWidth = items.reduce((sum, item) => sum + (item.kind === 'space' ? item.width : item.segment.width), 0);
+    return { items, width: lineWidth, rtl, ...metrics(segments, fallbackSize) };
+  };
+
+  /** A word wider than the line is cut between graphemes. */
+  const cutToWidth = (segment: Segment, maxWidth: number): Segment[] => {
+    const pieces: Segment[] = [];
+    let current = '';
+    for (const grapheme of splitGraphemes(segment.runs.map((run) => run.text).join(''))) {
+      const candidate = current + grapheme;
+      if (current && makeSegment(candidate, segment.style, false, true).width > maxWidth) {
+        pieces.push(makeSegment(current, segment.style, pieces.length === 0 && segment.spaceBefore, pieces.length > 0 || segment.breakBefore));
+        current = grapheme;
+      } else {
+        current = candidate;
+      }
+    }
+    if (current) pieces.push(makeSegment(current, segment.style, pieces.length === 0 && segment.spaceBefore, pieces.length > 0 || segment.breakBefore));
+    return pieces;
+  };
+
+  const wrap = (spans: Span[], maxWidth: number): Line[] => {
+    const lines: Line[] = [];
+    for (const paragraph of paragraphsOf(spans)) {
+      // Units: segments that must stay on one line together (a word whose style changes).
+      const units: Segment[][] = [];
+      for (const segment of paragraph.segments) {
+        const last = units[units.length - 1];
+        if (last && !segment.breakBefore) last.push(segment);
+        else units.push([segment]);
+      }
+      let items: LineItem[] = [];
+      let lineWidth = 0;
+      const push = (): void => {
+        lines.push(finishLine(items, paragraph.rtl, paragraph.size));
+        items = [];
+        lineWidth = 0;
+      };
+      for (const unit of units) {
+        const first = unit[0]!;
+        const unitWidth = unit.reduce((sum, segment) => sum + segment.width, 0);
+        const gap = items.length > 0 && first.spaceBefore ? spaceWidth(first.style) : 0;
+        if (items.length > 0 && lineWidth + gap + unitWidth > maxWidth) push();
+        const segments = unitWidth > maxWidth ? unit.flatMap((segment) => cutToWidth(segment, maxWidth)) : unit;
+        for (const segment of segments) {
+          const space = items.length > 0 && segment.spaceBefore ? spaceWidth(segment.style) : 0;
+          if (items.length > 0 && lineWidth + space + segment.width > maxWidth) push();
+          if (items.length > 0 && segment.spaceBefore) {
+            items.push({ kind: 'space', width: space });
+            lineWidth += space;
+          }
+          items.push({ kind: 'segment', segment });
+          lineWidth += segment.width;
+        }
+      }
+      push();
+    }
+    return lines;
+  };
+
+  const singleLine = (spans: Span[], maxWidth: number): Line => {
+    const line = wrap(spans, Number.POSITIVE_INFINITY)[0]!;
+    if (line.width <= maxWidth) return line;
+    const style = spans[0]?.style ?? { size: 8, color: '#000000' };
+    const text = spans.map((span) => span.text).join('');
+    const parts = splitGraphemes(cleanText(text).replace(/\n/g, ' '));
+    let low = 0;
+    let high = parts.length;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      const candidate = wrap([{ text: `${parts.slice(0, mid).join('').trimEnd()}…`, style }], Number.POSITIVE_INFINITY)[0]!;
+      if (candidate.width <= maxWidth) low = mid;
+      else high = mid - 1;
+    }
+    return wrap([{ text: `${parts.slice(0, low).join('').trimEnd()}…`, style }], Number.POSITIVE_INFINITY)[0]!;
+  };
+
+  const draw = (line: Line, x: number, boxWidth: number, top: number): void => {
+    const baseline = top + line.baseline;
+    let cursor = line.rtl ? x + boxWidth - line.width : x;
+    // Left-to-right runs of one font are drawn as one string; pdfkit shapes right-to-left words
+    // one at a time (it reverses each whole string it is given), so those are drawn word by word.
+    let pending: { text: string; font: string; style: TextStyle; x: number } | null = null;
+    let spaceAfterPending = false;
+    const flush = (): void => {
+      if (!pending) return;
+      doc.font(pending.font).fontSize(pending.style.size).fillColor(pending.style.color);
+      doc.text(pending.text, pending.x, baseline, { lineBreak: false, baseline: 'alphabetic' });
+      pending = null;
+    };
+    for (const item of visualOrder(line.items, line.rtl)) {
+      if (item.kind === 'space') {
+        spaceAfterPending = pending !== null;
+        cursor += item.width;
+        continue;
+      }
+      const segment = item.segment;
+      const runs = segment.bidi === 'R' ? [...segment.runs].reverse() : segment.runs;
+      for (const [index, run] of runs.entries()) {
+        const joinsPending: boolean =
+          pending !== null &&
+          segment.bidi !== 'R' &&
+          pending.font === run.font &&
+          pending.style.size === segment.style.size &&
+          pending.style.color === segment.style.color &&
+          // The gap was measured as a space of the style's first font: only that font may write it.
+          (index > 0 || !spaceAfterPending || run.font === (segment.style.bold ? keys.bold[0] : keys.regular[0]));
+        if (joinsPending && pending) {
+          pending.text += index === 0 && spaceAfterPending ? ` ${run.text}` : run.text;
+        } else {
+          flush();
+          pending = { text: run.text, font: run.font, style: segment.style, x: cursor };
+        }
+        spaceAfterPending = false;
+        cursor += run.width;
+        if (segment.bidi === 'R') flush();
+      }
+    }
+    flush();
+  };
+
+  return { wrap, singleLine, draw };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logos: pdfkit decodes PNGs with transparency asynchronously and throws from a zlib callback
+// when the data is corrupt, which no try/catch here can catch (the process would crash). So a
+// PNG is checked the way pdfkit's decoder will read it before it is handed over.
+
+const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+const PNG_DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
+/** Logos are small; anything bigger is refused rather than decoded. */
+const MAX_LOGO_PIXELS = 16_000_000;
+
+export function isDecodablePng(data: Buffer): boolean {
+  if (data.length < 8 || !data.subarray(0, 8).equals(PNG_SIGNATURE)) return false;
+  let header: { width: number; height: number; depth: number; colorType: number; interlace: number } | null = null;
+  let hasPalette = false;
+  const idat: Buffer[] = [];
+  for (let at = 8; ; ) {
+    if (at + 12 > data.length) return false;
+    const length = data.readUInt32BE(at);
+    const type = data.toString('latin1', at + 4, at + 8);
+    if (at + 12 + length > data.length) return false;
+    const body = data.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') {
+      if (length !== 13) return false;
+      header = { width: body.readUInt32BE(0), height: body.readUInt32BE(4), depth: body[8]!, colorType: body[9]!, interlace: body[12]! };
+    } else if (type === 'PLTE') hasPalette = length > 0 && length % 3 === 0;
+    else if (type === 'IDAT') idat.push(body);
+    else if (type === 'IEND') break;
+    at += 12 + length;
+  }
+  if (!header || idat.length === 0) return false;
+  const { width, height, depth, colorType, interlace } = header;
+  const channels = PNG_CHANNELS[colorType];
+  if (!channels || !PNG_DEPTHS[colorType]?.includes(depth) || interlace > 1) return false;
+  if (width === 0 || height === 0 || width * height > MAX_LOGO_PIXELS || (colorType === 3 && !hasPalette)) return false;
+  let pixels: Buffer;
+  try {
+    pixels = inflateSync(Buffer.concat(idat), { maxOutputLength: 8 * MAX_LOGO_PIXELS + height + 64 });
+  } catch {
+    return false;
+  }
+  const bytesPerPixel = (channels * depth) / 8;
+  let pos = 0;
+  for (const [x0, y0, dx, dy] of interlace ? ADAM7 : ([[0, 0, 1, 1]] as const)) {
+    const passWidth = Math.ceil((width - x0) / dx);
+    const passHeight = Math.ceil((height - y0) / dy);
+    const scanline = Math.ceil(passWidth * bytesPerPixel);
+    for (let row = 0; row < passHeight && pos < pixels.length; row++) {
+      if (pixels[pos]! > 4) return false;
+      pos += 1 + scanline;
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document.
+
+interface Column {
+  x: number;
+  width: number;
+  lines: Line[];
+}
+
+export interface ReportFonts {
+  /** A font file (TTF, OTF or TTC) for characters DejaVu Sans lacks, CJK for instance (PDF_FALLBACK_FONT). */
+  fallback?: string;
+}
+
+/**
+ * Writes the session's report and ends the document: the caller pipes the returned stream to a
+ * response or a file. Fonts are read from disk on the first call only.
+ */
+export function renderSessionReport(report: SessionReport, options: SessionReportOptions, fonts?: ReportFonts): PDFKit.PDFDocument {
+  const theme = themeFor(report, options.branding);
+  const base = loadDejaVu();
+  const fallbacks = fallbackFonts(report.session.language, fonts?.fallback);
+  const campaignName = cleanText(report.campaign.name).replace(/\n/g, ' ');
+  const title = `Interview report — ${campaignName}`;
+  const language = /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(report.session.language) ? report.session.language : undefined;
+
+  const doc = new PDFDocument({
+    size: [PAGE_WIDTH, PAGE_HEIGHT],
+    margins: { top: 0, bottom: 0, left: 0, right: 0 },
+    bufferPages: true,
+    // No Helvetica: every glyph drawn comes from an embedded font.
+    font: '',
+    displayTitle: true,
+    ...(language ? { lang: language } : {}),
+    info: { Title: title, Author: cleanText(report.organization.name), Creator: 'Interview Service', CreationDate: report.generatedAt },
+  });
+  // pdfkit takes a parsed fontkit font where its types only list files and buffers.
+  const register = (key: string, font: FontkitFont): void => void doc.registerFont(key, font as unknown as PDFKit.Mixins.PDFFontSource);
+  const fontTable: Record<string, FontkitFont> = { regular: base.regular, bold: base.bold };
+  register('regular', base.regular);
+  register('bold', base.bold);
+  fallbacks.forEach((font, index) => {
+    fontTable[`fallback${index}`] = font;
+    register(`fallback${index}`, font);
+  });
+  const fallbackKeys = fallbacks.map((_, index) => `fallback${index}`);
+  const type = createTypesetter(doc, fontTable, { regular: ['regular', ...fallbackKeys], bold: ['bold', 'regular', ...fallbackKeys] }, theme.leading);
+
+  const style = (size: number, color: string, bold = false): TextStyle => ({ size, color, bold });
+  const body = style(theme.body, theme.text);
+  const bodySecondary = style(theme.body, theme.secondary);
+  const small = style(theme.small, theme.muted);
+  const smallBold = style(theme.small, theme.muted, true);
+
+  // Flow: a cursor down the page; content never passes CONTENT_BOTTOM.
+  let y = 0;
+  let pageTop = 0;
+  const newPage = (): void => {
+    doc.addPage();
+    y = CONTINUATION_TOP;
+    pageTop = y;
+  };
+  const linesHeight = (lines: Line[]): number => lines.reduce((sum, line) => sum + line.height, 0);
+
+  /**
+   * Draws columns line by line (line k of every column on one row), breaking pages between rows:
+   * at least two rows stay on the first page and two go to the next (orphans and widows), and a
+   * block marked keepTogether moves whole when it fits on a page.
+   */
+  const flowColumns = (
+    columns: Column[],
+    layout: {
+      keepTogether?: boolean;
+      /** Rows that must stay on the first page together (the whole gutter of an utterance). */
+      minFirstRows?: number;
+      onChunk?: (top: number, bottom: number) => void;
+      onContinue?: (top: number) => void;
+    } = {},
+  ): void => {
+    const rowCount = Math.max(0, ...columns.map((column) => column.lines.length));
+    const rows = Array.from({ length: rowCount }, (_, index) => {
+      const cells = columns.map((column) => column.lines[index]);
+      const height = Math.max(...cells.map((line) => line?.height ?? 0));
+      const baseline = Math.max(...cells.map((line) => line?.baseline ?? 0));
+      return { cells, height, baseline };
+    });
+    const total = rows.reduce((sum, row) => sum + row.height, 0);
+    if (layout.keepTogether && y + total > CONTENT_BOTTOM && y > pageTop && total <= CONTENT_BOTTOM - CONTINUATION_TOP) newPage();
+    let next = 0;
+    while (next < rows.length) {
+      let fit = 0;
+      for (let used = 0; next + fit < rows.length && y + used + rows[next + fit]!.height <= CONTENT_BOTTOM; fit++) used += rows[next + fit]!.height;
+      const remaining = rows.length - next;
+      if (fit < remaining) {
+        if (remaining - fit < 2) fit = remaining - 2;
+        const orphans = next === 0 ? Math.max(2, layout.minFirstRows ?? 0) : 2;
+        if (fit < Math.min(orphans, remaining) && y > pageTop) {
+          newPage();
+          if (next > 0) layout.onContinue?.(y);
+          continue;
+        }
+        fit = Math.max(fit, 1);
+      }
+      const chunkTop = y;
+      for (const row of rows.slice(next, next + fit)) {
+        row.cells.forEach((line, index) => {
+          const column = columns[index]!;
+          if (line) type.draw(line, column.x, column.width, y + row.baseline - line.baseline);
+        });
+        y += row.height;
+      }
+      layout.onChunk?.(chunkTop, y);
+      next += fit;
+      if (next < rows.length) {
+        newPage();
+        layout.onContinue?.(y);
+      }
+    }
+  };
+
+  const paragraph = (spans: Span[], x = MARGIN_X, width = CONTENT_WIDTH, keepTogether = false): void => {
+    flowColumns([{ x, width, lines: type.wrap(spans, width) }], { keepTogether });
+  };
+
+  /** A heading is never the last thing on a page: it moves with room for a few lines after it. */
+  const sectionHeading = (text: string): void => {
+    if (y > pageTop) y += theme.sectionGap;
+    const lines = type.wrap([{ text, style: style(theme.body + 3.5, theme.accentText, true) }], CONTENT_WIDTH);
+    if (y + linesHeight(lines) + 8 + theme.body * theme.leading * 3 > CONTENT_BOTTOM) newPage();
+    doc.outline.addItem(text);
+    flowColumns([{ x: MARGIN_X, width: CONTENT_WIDTH, lines }]);
+    y += 3;
+    doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(theme.branding === 'minimal' ? 0.5 : 0.75).strokeColor(theme.rule).stroke();
+    y += 8;
+  };
+
+  const subHeading = (text: string): void => {
+    const lines = type.wrap([{ text, style: style(theme.body + 0.5, theme.text, true) }], CONTENT_WIDTH);
+    if (y > pageTop) y += 8;
+    if (y + linesHeight(lines) + theme.body * theme.leading * 2 > CONTENT_BOTTOM) newPage();
+    flowColumns([{ x: MARGIN_X, width: CONTENT_WIDTH, lines }]);
+    y += 3;
+  };
+
+  // --- First page header -------------------------------------------------------------------
+  const session = report.session;
+  const organizationName = cleanText(report.organization.name).replace(/\n/g, ' ');
+  if (theme.branding === 'default') {
+    const titleLines = type.wrap([{ text: campaignName, style: style(18, '#FFFFFF', true) }], CONTENT_WIDTH);
+    const label = type.wrap([{ text: 'Interview report', style: style(9, '#FFFFFF', true) }], CONTENT_WIDTH);
+    const bandHeight = 30 + linesHeight(label) + 2 + linesHeight(titleLines) + 22;
+    doc.rect(0, 0, PAGE_WIDTH, bandHeight).fill(theme.accent ?? DEFAULT_BRAND_COLOR);
+    y = 30;
+    flowColumns([{ x: MARGIN_X, width: CONTENT_WIDTH, lines: label }]);
+    y += 2;
+    flowColumns([{ x: MARGIN_X, width: CONTENT_WIDTH, lines: titleLines }]);
+    y = bandHeight + 20;
+  } else if (theme.branding === 'custom') {
+    y = 34;
+    let nameX = MARGIN_X;
+    if (report.organization.logo) {
+      const logo = report.organization.logo;
+      const readable = !logo.subarray(0, 8).equals(PNG_SIGNATURE) || isDecodablePng(logo);
+      if (readable) {
+        try {
+          // openImage is how pdfkit reads an image's size; its types leave it out.
+          const image = (doc as unknown as { openImage(src: Buffer): { width: number; height: number; orientation?: number } }).openImage(logo);
+          const [width, height] = (image.orientation ?? 1) > 4 ? [image.height, image.width] : [image.width, image.height];
+          const scale = Math.min(LOGO_HEIGHT / height, LOGO_MAX_WIDTH / width);
+          doc.image(logo, MARGIN_X, y, { fit: [width * scale, height * scale] });
+          nameX = MARGIN_X + width * scale + 14;
+        } catch {
+          // A logo pdfkit cannot read is left out; the organization's name still shows.
+        }
+      }
+    }
+    if (nameX > MARGIN_X || organizationName.trim()) {
+      const name = type.singleLine([{ text: organizationName, style: style(13, theme.text, true) }], MARGIN_X + CONTENT_WIDTH - nameX);
+      type.draw(name, nameX, MARGIN_X + CONTENT_WIDTH - nameX, y + (LOGO_HEIGHT - name.height) / 2);
+      y += LOGO_HEIGHT + 12;
+    }
+    doc.rect(MARGIN_X, y, CONTENT_WIDTH, 2).fill(theme.accent ?? DEFAULT_BRAND_COLOR);
+    y += 18;
+    paragraph([{ text: 'Interview report', style: style(20, theme.text, true) }]);
+    y += 1;
+    paragraph([{ text: campaignName, style: style(13, theme.accentText, true) }]);
+    y += 16;
+  } else {
+    y = 44;
+    paragraph([{ text: 'Interview report', style: style(16, theme.text, true) }]);
+    paragraph([{ text: campaignName, style: style(11, theme.text) }]);
+    y += 6;
+    doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(theme.rule).stroke();
+    y += 12;
+  }
+  pageTop = 0;
+
+  // --- Facts ---------------------------------------------------------------------------------
+  const participant = [session.participant.name, session.participant.email].filter((part): part is string => !!part && part.trim() !== '');
+  const date = session.startedAt ?? session.completedAt;
+  const facts: [string, Span[]][] = [
+    ['Participant', [{ text: participant.length > 0 ? participant.join(' · ') : '—', style: body }]],
+    ['Campaign', [{ text: campaignName, style: body }]],
+    ['Date', [{ text: date ? formatReportDate(date) : '—', style: body }]],
+    ['Duration', [{ text: formatDuration(session.durationSeconds), style: body }]],
+    ['Status', [{ text: formatStatus(session.status, session.completionStatus), style: body }]],
+    ['Questions answered', [{ text: `${session.questionsAnswered} of ${session.totalQuestions}`, style: body }]],
+    ['Language', [{ text: formatLanguage(session.language), style: body }]],
+  ];
+  if (options.includeSentiment) {
+    const overall = session.sentiment;
+    facts.push([
+      'Overall sentiment',
+      overall
+        ? [
+            ...(theme.accent ? [{ text: '● ', style: style(theme.body, SENTIMENT_COLORS[overall.overall]) }] : []),
+            { text: humanize(overall.overall), style: body },
+            { text: ` (score ${formatScore(overall.score)})`, style: style(theme.body, theme.muted) },
+          ]
+        : [{ text: '—', style: body }],
+    ]);
+  }
+  const panelPadding = theme.panel ? 14 : 0;
+  const columnGap = 24;
+  const factWidth = (CONTENT_WIDTH - 2 * panelPadding - columnGap) / 2;
+  const factRows: Column[][] = [];
+  for (let index = 0; index < facts.length; index += 2) {
+    factRows.push(
+      facts.slice(index, index + 2).map(([label, value], column) => ({
+        x: MARGIN_X + panelPadding + column * (factWidth + columnGap),
+        width: factWidth,
+        lines: [...type.wrap([{ text: label.toUpperCase(), style: smallBold }], factWidth), ...type.wrap(value, factWidth)],
+      })),
+    );
+  }
+  const factRowGap = theme.branding === 'minimal' ? 5 : 8;
+  const rowHeight = (columns: Column[]): number => Math.max(...columns.map((column) => linesHeight(column.lines)));
+  const factsHeight = factRows.reduce((sum, row) => sum + rowHeight(row), 0) + factRowGap * (factRows.length - 1) + 2 * panelPadding;
+  if (theme.panel) doc.roundedRect(MARGIN_X, y, CONTENT_WIDTH, factsHeight, 6).fill(theme.panel);
+  y += panelPadding;
+  factRows.forEach((row, index) => {
+    if (index > 0) y += factRowGap;
+    flowColumns(row, { keepTogether: true });
+  });
+  y += panelPadding;
+  if (!theme.panel) {
+    y += 8;
+    doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(theme.rule).stroke();
+  }
+
+  // --- Answers -------------------------------------------------------------------------------
+  if (report.answers.length > 0) {
+    sectionHeading('Answers');
+    const numberWidth = 22;
+    const answerWidth = 170;
+    const questionWidth = CONTENT_WIDTH - numberWidth - answerWidth - 16;
+    report.answers.forEach((answer, index) => {
+      if (index > 0) y += 5;
+      flowColumns(
+        [
+          { x: MARGIN_X, width: numberWidth, lines: type.wrap([{ text: `${index + 1}.`, style: style(theme.body, theme.muted) }], numberWidth) },
+          { x: MARGIN_X + numberWidth, width: questionWidth, lines: type.wrap([{ text: answer.questionText, style: bodySecondary }], questionWidth) },
+          { x: MARGIN_X + numberWidth + questionWidth + 16, width: answerWidth, lines: type.wrap([{ text: formatAnswer(answer.value), style: style(theme.body, theme.text, true) }], answerWidth) },
+        ],
+        { keepTogether: true },
+      );
+      y += 5;
+      if (index < report.answers.length - 1) {
+        doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(theme.branding === 'minimal' ? '#BBBBBB' : theme.rule).stroke();
+      }
+    });
+  }
+
+  // --- Insights ------------------------------------------------------------------------------
+  const insights = options.includeInsights ? report.insights : null;
+  if (insights && (insights.summary.trim() || insights.keyQuotes.length > 0 || insights.actionItems.length > 0 || insights.topics.length > 0)) {
+    sectionHeading('Insights');
+    if (insights.summary.trim()) {
+      subHeading('Summary');
+      paragraph([{ text: insights.summary, style: body }]);
+    }
+    if (insights.keyQuotes.length > 0) {
+      subHeading('Key quotes');
+      const barX = MARGIN_X + 2;
+      const quoteX = MARGIN_X + 14;
+      insights.keyQuotes.forEach((quote, index) => {
+        if (index > 0) y += 7;
+        const spans: Span[] = [{ text: `“${quote.text.trim()}”`, style: body }];
+        if (options.includeTimestamps && quote.startTime !== null) spans.push({ text: ` ${formatTimestamp(quote.startTime)}`, style: style(theme.body - 1, theme.muted) });
+        flowColumns([{ x: quoteX, width: CONTENT_WIDTH - 14, lines: type.wrap(spans, CONTENT_WIDTH - 14) }], {
+          keepTogether: true,
+          onChunk: (top, bottom) => {
+            doc.rect(barX, top + 1, 2, bottom - top - 2).fill(theme.accent ?? '#000000');
+          },
+        });
+      });
+    }
+    if (insights.actionItems.length > 0) {
+      subHeading('Action items');
+      insights.actionItems.forEach((item, index) => {
+        if (index > 0) y += 3;
+        flowColumns([
+          { x: MARGIN_X + 4, width: 12, lines: type.wrap([{ text: '•', style: style(theme.body, theme.accentText, true) }], 12) },
+          { x: MARGIN_X + 16, width: CONTENT_WIDTH - 16, lines: type.wrap([{ text: item, style: body }], CONTENT_WIDTH - 16) },
+        ]);
+      });
+    }
+    if (insights.topics.length > 0) {
+      subHeading('Topics');
+      const spans: Span[] = [];
+      insights.topics.forEach((topic, index) => {
+        // A topic and its count never part at a line break: only the separator holds spaces.
+        const label = cleanText(topic.label).replace(/\s+/g, '\u00A0');
+        const count = `${topic.utteranceCount}\u00A0${topic.utteranceCount === 1 ? 'utterance' : 'utterances'}`;
+        if (index > 0) spans.push({ text: ' \u00A0·\u00A0 ', style: style(theme.body, theme.muted) });
+        spans.push({ text: label, style: style(theme.body, theme.text, true) }, { text: `\u00A0(${count})`, style: style(theme.body, theme.muted) });
+      });
+      paragraph(spans);
+    }
+  }
+
+  // --- Transcript ----------------------------------------------------------------------------
+  sectionHeading('Transcript');
+  if (report.utterances.length === 0) paragraph([{ text: 'No utterances were recorded.', style: style(theme.body, theme.muted) }]);
+  const gutterWidth = 92;
+  const textX = MARGIN_X + gutterWidth;
+  const textWidth = CONTENT_WIDTH - gutterWidth;
+  const speakerColor = { ai: theme.accentText, participant: theme.text };
+  for (const [index, utterance] of report.utterances.entries()) {
+    if (index > 0) y += theme.branding === 'minimal' ? 5 : 7;
+    const speaker = utterance.speaker === 'ai' ? 'Interviewer' : 'Participant';
+    const gutter: Line[] = [type.singleLine([{ text: speaker, style: style(theme.body - 1, speakerColor[utterance.speaker], true) }], gutterWidth - 8)];
+    if (options.includeTimestamps) gutter.push(...type.wrap([{ text: formatTimestamp(utterance.startTime), style: small }], gutterWidth - 8));
+    if (options.includeSentiment && utterance.sentiment) {
+      const word: Span = { text: utterance.sentiment, style: small };
+      gutter.push(...type.wrap(theme.accent ? [{ text: '● ', style: style(theme.small, SENTIMENT_COLORS[utterance.sentiment]) }, word] : [word], gutterWidth - 8));
+    }
+    const textStyle = utterance.speaker === 'ai' ? bodySecondary : body;
+    flowColumns(
+      [
+        { x: MARGIN_X, width: gutterWidth - 8, lines: gutter },
+        { x: textX, width: textWidth, lines: type.wrap([{ text: utterance.text, style: textStyle }], textWidth) },
+      ],
+      {
+        minFirstRows: gutter.length,
+        onContinue: (top) => {
+          const line = type.singleLine([{ text: `${speaker} (cont.)`, style: small }], gutterWidth - 8);
+          type.draw(line, MARGIN_X, gutterWidth - 8, top + (theme.body * theme.leading - line.height) / 2 + 1);
+        },
+      },
+    );
+  }
+
+  // --- Running headers and footers, now that the page count is known -------------------------
+  const range = doc.bufferedPageRange();
+  const generated = `Session ${report.session.id} · Generated ${formatReportDate(report.generatedAt)}`;
+  const participantName = session.participant.name ?? '';
+  for (let page = range.start; page < range.start + range.count; page++) {
+    doc.switchToPage(page);
+    const number = page - range.start + 1;
+    if (number > 1) {
+      if (theme.branding === 'default') doc.rect(0, 0, PAGE_WIDTH, 4).fill(theme.accent ?? DEFAULT_BRAND_COLOR);
+      const left = theme.branding === 'custom' ? `${organizationName} · Interview report · ${campaignName}` : `Interview report · ${campaignName}`;
+      const right = type.singleLine([{ text: participantName, style: small }], CONTENT_WIDTH * 0.35);
+      const headerLine = type.singleLine([{ text: left, style: small }], CONTENT_WIDTH - right.width - 16);
+      type.draw(headerLine, MARGIN_X, CONTENT_WIDTH, 24);
+      if (participantName) type.draw(right, MARGIN_X + CONTENT_WIDTH - right.width, right.width, 24);
+      doc.moveTo(MARGIN_X, 40).lineTo(MARGIN_X + CONTENT_WIDTH, 40).lineWidth(theme.branding === 'custom' ? 1 : 0.5).strokeColor(theme.branding === 'custom' ? (theme.accent ?? theme.rule) : theme.rule).stroke();
+    }
+    doc.moveTo(MARGIN_X, FOOTER_RULE_Y).lineTo(MARGIN_X + CONTENT_WIDTH, FOOTER_RULE_Y).lineWidth(0.5).strokeColor(theme.rule).stroke();
+    const pageLabel = type.singleLine([{ text: `Page ${number} of ${range.count}`, style: small }], CONTENT_WIDTH / 3);
+    const footerLeft = type.singleLine([{ text: generated, style: small }], CONTENT_WIDTH - pageLabel.width - 16);
+    type.draw(footerLeft, MARGIN_X, CONTENT_WIDTH, FOOTER_RULE_Y + 8);
+    type.draw(pageLabel, MARGIN_X + CONTENT_WIDTH - pageLabel.width, pageLabel.width, FOOTER_RULE_Y + 8);
+  }
+  doc.end();
+  return doc;
+}

@@ -1,0 +1,25 @@
+import { lastLine, runCommand } from '../lib/child-process.js';
+
+/** What a merged recording is: Ogg Opus, small and played by every current browser. */
+export const MERGED_AUDIO = { contentType: 'audio/ogg', extension: 'ogg' } as const;
+
+/** Merging a long interview's answers still finishes well within a job's time. */
+const MERGE_TIMEOUT_MS = 5 * 60 * 1000;
+
+export class AudioMergeError extends Error {}
+
+/**
+ * One recording of the whole session: each answer's audio placed at its offset from the session's
+ * start (silence between, where the interviewer spoke), so a player's position matches the
+ * transcript's times. ffmpeg decodes whatever browsers recorded (WebM, Ogg, MP4, MP3, WAV) and
+ * writes Ogg Opus, mono, 32 kbit/s.
+ */
+export async function mergeAudioClips(ffmpeg: string, clips: { file: string; offsetSeconds: number }[], output: string): Promise<void> {
+  if (clips.length === 0) throw new AudioMergeError('no clips to merge');
+  const inputs = clips.flatMap((clip) => ['-i', clip.file]);
+  const placed = clips.map((clip, index) => `[${index}:a]aresample=48000,aformat=channel_layouts=mono,adelay=${Math.max(0, Math.round(clip.offsetSeconds * 1000))}:all=1[a${index}]`);
+  const mix = `${clips.map((_, index) => `[a${index}]`).join('')}amix=inputs=${clips.length}:normalize=0:duration=longest[out]`;
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...inputs, '-filter_complex', [...placed, mix].join(';'), '-map', '[out]', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', output];
+  const result = await runCommand(ffmpeg, args, AbortSignal.timeout(MERGE_TIMEOUT_MS));
+  if (result.code !== 0) throw new AudioMergeError(`ffmpeg could not merge the answers: ${lastLine(result.stderr)}`);
+}

@@ -1,0 +1,53 @@
+import type { Api } from './factories.js';
+import { FOUR_QUESTIONS, interviewFixture, participantAs } from './interviews.js';
+import { runJobsOnce } from './jobs.js';
+import type { TestApp } from './test-app.js';
+
+/** Two open questions, then a rating, a yes/no and a multiple-choice question. */
+export const RESULTS_QUESTIONS = [
+  FOUR_QUESTIONS[0]!,
+  { id: 'support', text: 'How was your experience with our support team?', type: 'open' },
+  ...FOUR_QUESTIONS.slice(1),
+];
+
+/** One answer per question of RESULTS_QUESTIONS (open answers long enough to draw no follow-up). */
+export const TEXT_ANSWERS = [
+  'Honestly the onboarding emails had broken links, and the setup took two days. You can reach me at ada.lovelace@example.com or +44 20 7946 0958.',
+  'Support was quick to respond though, and the new reporting dashboard saves me a lot of time. The dashboard is great.',
+  'I would say four out of five',
+  'yes, absolutely',
+  'In-app chat, it would be nice if the chat kept my history between visits.',
+];
+
+/** Runs due jobs until the session's completion chain (transcript → insights → announcement, files) is through. */
+export async function runCompletionChain(t: TestApp, sessionId: string): Promise<void> {
+  for (let pass = 0; pass < 6; pass++) {
+    const [row] = await t.em().execute<{ done: boolean }[]>(`select completion_announced_at is not null and files_prepared_at is not null as done from sessions where id = ?`, [sessionId]);
+    if (row?.done) return;
+    await runJobsOnce(t);
+  }
+  throw new Error(`The completion chain of ${sessionId} did not finish`);
+}
+
+/** A whole interview answered by text on a fresh campaign, its results generated. */
+export async function completedTextInterview(t: TestApp, api: Api, answers: string[] = TEXT_ANSWERS, options: { campaignId?: string; runJobs?: boolean } = {}) {
+  const fixture = options.campaignId
+    ? await inviteTo(api, options.campaignId)
+    : await interviewFixture(api, { questions: RESULTS_QUESTIONS });
+  const participant = participantAs(t.http, fixture.invite.token);
+  const started = await participant.start().expect(201);
+  const sessionId = started.body.session.id as string;
+  let state = started.body;
+  for (const answer of answers) {
+    if (state.turn === null) break;
+    state = (await participant.answer(answer).expect(200)).body;
+  }
+  if (state.session.status !== 'completed') throw new Error(`interview not completed: ${JSON.stringify(state)}`);
+  if (options.runJobs !== false) await runCompletionChain(t, sessionId);
+  return { ...fixture, sessionId, participant };
+}
+
+async function inviteTo(api: Api, campaignId: string) {
+  const response = await api.post(`/v1/campaigns/${campaignId}/invites`, { email: `p-${Math.random().toString(36).slice(2)}@example.com`, name: 'Grace', sendEmail: false }).expect(201);
+  return { campaign: { id: campaignId }, invite: response.body as { id: string; token: string } };
+}
