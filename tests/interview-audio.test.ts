@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phrasesFor } from '../server/interviewer/phrases.js';
 import { createLogger } from '../server/logger.js';
 import { detectPocketsphinx } from '../server/speech/pocketsphinx-speech-recognizer.js';
+import { download, wav } from './helpers/audio.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
 import { chatReply, type FakeOpenAi, startFakeOpenAi, transcriptionReply } from './helpers/fake-openai.js';
 import { FOUR_QUESTIONS, interviewFixture, participantAs } from './helpers/interviews.js';
@@ -29,33 +29,6 @@ const PARTICIPANT_BUDGET = { RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_L
 const STT_KEY = 'sk-test-stt-Qm4vX8nL2pR7';
 const LLM_KEY = 'sk-test-llm-Zt5bW9kJ3hD6';
 
-/** A mono 16 kHz 16-bit PCM WAV of a tone with a little noise, so every recording's bytes differ. */
-function wav(seconds: number, frequency = 440): Buffer {
-  const rate = 16_000;
-  const samples = Math.round(seconds * rate);
-  const data = Buffer.alloc(samples * 2);
-  const noise = randomBytes(samples);
-  for (let i = 0; i < samples; i++) {
-    const value = Math.sin((2 * Math.PI * frequency * i) / rate) * 8000 + (noise[i]! - 128) * 4;
-    data.writeInt16LE(Math.round(value), i * 2);
-  }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
-
 /** A real 1×1 PNG: a file with a clear type that is not audio. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 
@@ -68,18 +41,6 @@ function logCapture() {
     },
   });
   return { lines, logger: createLogger('warn', stream) };
-}
-
-/** GETs a signed link through the app itself (its host is PUBLIC_URL's), reading the body as bytes. */
-function download(app: TestApp, url: string): supertest.Test {
-  return app.http
-    .get(new URL(url).pathname)
-    .buffer(true)
-    .parse((res, callback) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => callback(null, Buffer.concat(chunks)));
-    });
 }
 
 interface UtteranceRow {

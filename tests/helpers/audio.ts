@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import type supertest from 'supertest';
+import type { TestApp } from './test-app.js';
+
+/** A mono 16 kHz 16-bit PCM WAV of a tone with a little noise, so every recording's bytes differ. */
+export function wav(seconds: number, frequency = 440): Buffer {
+  const rate = 16_000;
+  const samples = Math.round(seconds * rate);
+  const data = Buffer.alloc(samples * 2);
+  const noise = randomBytes(samples);
+  for (let i = 0; i < samples; i++) {
+    const value = Math.sin((2 * Math.PI * frequency * i) / rate) * 8000 + (noise[i]! - 128) * 4;
+    data.writeInt16LE(Math.round(value), i * 2);
+  }
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+/** GETs a signed link through the app itself (its host is PUBLIC_URL's), reading the body as bytes. */
+export function download(app: TestApp, url: string): supertest.Test {
+  return app.http
+    .get(new URL(url).pathname)
+    .buffer(true)
+    .parse((res, callback) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => callback(null, Buffer.concat(chunks)));
+    });
+}

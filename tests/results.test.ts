@@ -1,0 +1,461 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import webvtt from 'node-webvtt';
+import { generate } from 'selfsigned';
+import { parseSync as parseSrt } from 'subtitle';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { download, wav } from './helpers/audio.js';
+import { type Api, apiAs } from './helpers/factories.js';
+import { interviewFixture, participantAs } from './helpers/interviews.js';
+import { completedTextInterview, RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
+import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+
+/**
+ * What customers come for, over HTTP: a completed interview's transcript in every format and
+ * option, its insights, its PDF report (with the organization's logo fetched over HTTPS), its
+ * files with signed links, PII redaction across them, and the answers before any of it exists.
+ */
+
+const run = promisify(execFile);
+const hasPoppler = await run('pdftotext', ['-v']).then(
+  () => true,
+  () => false,
+);
+if (!hasPoppler) console.log('skipping PDF text checks: pdftotext not found (apt-get install poppler-utils)');
+const hasFfmpeg = await run('ffmpeg', ['-version']).then(
+  () => true,
+  () => false,
+);
+if (!hasFfmpeg) console.log('skipping merged-audio checks: ffmpeg not found (apt-get install ffmpeg)');
+
+const EMAIL = 'ada.lovelace@example.com';
+const PHONE = '+44 20 7946 0958';
+
+/** A real 1×1 PNG, served as the organization's logo. */
+const LOGO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+let t: TestApp;
+let tenant: TestTenant;
+let api: Api;
+let interview: Awaited<ReturnType<typeof completedTextInterview>>;
+let logoServer: Server;
+let logoRequests = 0;
+let tlsDir: string;
+
+async function pdfText(pdf: Buffer): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'results-pdf-'));
+  try {
+    await writeFile(path.join(dir, 'report.pdf'), pdf);
+    return (await run('pdftotext', ['-layout', path.join(dir, 'report.pdf'), '-'])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function pdfImages(pdf: Buffer): Promise<number> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'results-pdf-'));
+  try {
+    await writeFile(path.join(dir, 'report.pdf'), pdf);
+    const listing = (await run('pdfimages', ['-list', path.join(dir, 'report.pdf')])).stdout;
+    // Rows after the two header lines; a transparent image adds an `smask` row of its own.
+    return listing.trim().split('\n').slice(2).filter((row) => row.trim().split(/\s+/)[2] === 'image').length;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function binary(test: ReturnType<Api['get']>) {
+  return test.buffer(true).parse((res, callback) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => callback(null, Buffer.concat(chunks)));
+  });
+}
+
+beforeAll(async () => {
+  // The organization's logo lives on an HTTPS server of its own, reached through the SSRF-safe client.
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  tlsDir = await mkdtemp(path.join(tmpdir(), 'results-tls-'));
+  await writeFile(path.join(tlsDir, 'ca.pem'), pems.cert);
+  logoServer = createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
+    logoRequests += 1;
+    if (req.url === '/logo.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(LOGO);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => logoServer.listen(0, '127.0.0.1', resolve));
+
+  t = await startTestApp({
+    RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000',
+    RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000',
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    WEBHOOK_CA_FILE: path.join(tlsDir, 'ca.pem'),
+  });
+  tenant = await t.createTenant();
+  api = apiAs(t.http, tenant);
+  interview = await completedTextInterview(t, api);
+});
+
+afterAll(async () => {
+  await t?.close();
+  logoServer?.close();
+  if (tlsDir) await rm(tlsDir, { recursive: true, force: true });
+});
+
+describe('the transcript (JSON)', () => {
+  it('holds every utterance in order with speaker, times, confidence, sentiment, question and parsed values', async () => {
+    const { body } = await api.get(`/v1/sessions/${interview.sessionId}/transcript`).expect(200);
+    expect(body).toMatchObject({ sessionId: interview.sessionId, language: 'en', duration: expect.any(Number), generatedAt: expect.any(String) });
+    const utterances = body.utterances as Record<string, any>[];
+    // Five questions, five answers and the closing words.
+    expect(utterances.map((u) => `${u.speaker}:${u.questionId}`)).toEqual([
+      ...RESULTS_QUESTIONS.flatMap((question) => [`ai:${question.id}`, `participant:${question.id}`]),
+      'ai:null',
+    ]);
+    expect(utterances.filter((u) => u.speaker === 'participant').map((u) => u.text)).toEqual(TEXT_ANSWERS);
+    for (const utterance of utterances) {
+      expect(utterance.id).toMatch(/^utt_/);
+      expect(utterance.endTime).toBeGreaterThanOrEqual(utterance.startTime);
+      expect(utterance.confidence).toBe(1);
+      expect(['positive', 'neutral', 'negative']).toContain(utterance.sentiment);
+      expect(utterance).not.toHaveProperty('keywords');
+    }
+    const starts = utterances.map((u) => u.startTime);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    // Parsed answers on structured questions only; open answers carry no value.
+    expect(utterances.filter((u) => 'value' in u).map((u) => [u.questionId, u.value])).toEqual([
+      ['ease', 4],
+      ['recommend', true],
+      ['channel', 'In-app chat'],
+    ]);
+    // The interviewer's questions are neutral; the participant's first answer is a complaint, the second praise.
+    expect(utterances.filter((u) => u.speaker === 'ai' && u.questionId).every((u) => u.sentiment === 'neutral')).toBe(true);
+    const answers = utterances.filter((u) => u.speaker === 'participant');
+    expect(answers[0]!.sentiment).toBe('negative');
+    expect(answers[1]!.sentiment).toBe('positive');
+  });
+
+  it('is the same under the spec\'s /api/session prefix, and is stored once (reads do not change it)', async () => {
+    const first = await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_keywords=true`).expect(200);
+    const again = await api.get(`/api/session/${interview.sessionId}/transcript?include_keywords=true`).expect(200);
+    expect(again.body).toEqual(first.body);
+    const [row] = await t.em().execute<{ analyzed_by: string; transcript_status: string }[]>(`select analyzed_by, transcript_status from sessions where id = ?`, [interview.sessionId]);
+    expect(row).toEqual({ analyzed_by: 'builtin', transcript_status: 'ready' });
+  });
+
+  it('include_keywords adds key phrases as they are written in the text; include_sentiment=false leaves sentiment out', async () => {
+    const { body } = await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_keywords=true&include_sentiment=false`).expect(200);
+    for (const utterance of body.utterances) {
+      expect(utterance).not.toHaveProperty('sentiment');
+      for (const keyword of utterance.keywords) expect(utterance.text).toContain(keyword);
+    }
+    const first = body.utterances.find((u: any) => u.speaker === 'participant');
+    expect(first.keywords).toEqual(expect.arrayContaining(['onboarding emails', 'broken links']));
+  });
+
+  it('speaker=participant and speaker=ai keep only that side', async () => {
+    const participant = (await api.get(`/v1/sessions/${interview.sessionId}/transcript?speaker=participant`).expect(200)).body.utterances;
+    const ai = (await api.get(`/v1/sessions/${interview.sessionId}/transcript?speaker=ai`).expect(200)).body.utterances;
+    expect(participant).toHaveLength(5);
+    expect(participant.every((u: any) => u.speaker === 'participant')).toBe(true);
+    expect(ai).toHaveLength(6);
+    expect(ai.every((u: any) => u.speaker === 'ai')).toBe(true);
+  });
+
+  it('redact_pii replaces the email and the phone number with the spec markers and changes nothing else', async () => {
+    const plain = (await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_keywords=true`).expect(200)).body;
+    const redacted = (await api.get(`/v1/sessions/${interview.sessionId}/transcript?redact_pii=true&include_keywords=true`).expect(200)).body;
+    const serialized = JSON.stringify(redacted);
+    expect(serialized).not.toContain(EMAIL);
+    expect(serialized).not.toContain('7946');
+    expect(redacted.utterances[1].text).toBe(plain.utterances[1].text.replace(EMAIL, '[EMAIL REDACTED]').replace(PHONE, '[PHONE REDACTED]'));
+    expect(redacted.utterances.slice(2)).toEqual(plain.utterances.slice(2));
+  });
+
+  it("gives the session its sentiment, from the participant's utterances", async () => {
+    const session = (await api.get(`/v1/sessions/${interview.sessionId}`).expect(200)).body;
+    expect(session.sentiment).toEqual({ overall: expect.stringMatching(/^(positive|neutral|negative)$/), score: expect.any(Number) });
+    const listed = (await api.get(`/v1/campaigns/${interview.campaign.id}/sessions`).expect(200)).body.data;
+    expect(listed[0].sentiment).toEqual(session.sentiment);
+  });
+});
+
+describe('the transcript as text, SRT and WebVTT', () => {
+  it('text: a header, then one line per utterance with its timestamp and speaker', async () => {
+    const response = await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=text&include_sentiment=false`).expect(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const lines = response.text.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Transcript of session ${interview.sessionId}`);
+    const body = lines.slice(3);
+    expect(body).toHaveLength(11);
+    expect(body[0]).toBe(`[00:00:00] Interviewer: ${RESULTS_QUESTIONS[0]!.text}`);
+    expect(body[1]!.startsWith('[00:00:00] Participant: Honestly the onboarding emails')).toBe(true);
+  });
+
+  it('SRT: numbered cues with HH:MM:SS,mmm times that a subtitle parser reads back to the utterance times', async () => {
+    const json = (await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_sentiment=false`).expect(200)).body;
+    const response = await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=srt&include_sentiment=false`).expect(200);
+    expect(response.headers['content-type']).toBe('application/x-subrip; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(`inline; filename="transcript-${interview.sessionId}.srt"`);
+    const cues = parseSrt(response.text).filter((node) => node.type === 'cue');
+    expect(cues).toHaveLength(json.utterances.length);
+    cues.forEach((cue, index) => {
+      if (cue.type !== 'cue') return;
+      const utterance = json.utterances[index];
+      expect(cue.data.start).toBe(Math.round(utterance.startTime * 1000));
+      expect(cue.data.end).toBe(Math.round(Math.max(utterance.endTime, utterance.startTime + 0.5) * 1000));
+      expect(cue.data.text).toBe(`${utterance.speaker === 'ai' ? 'Interviewer' : 'Participant'}: ${utterance.text}`);
+    });
+    // Cue numbers count from 1, in order.
+    const numbers = response.text.split('\r\n').join('\n').split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]);
+    expect(numbers).toEqual(json.utterances.map((_: unknown, index: number) => String(index + 1)));
+  });
+
+  it('WebVTT: the header, cues named by utterance id, speakers as voice spans; a strict parser accepts it', async () => {
+    const json = (await api.get(`/v1/sessions/${interview.sessionId}/transcript`).expect(200)).body;
+    const response = await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=vtt`).expect(200);
+    expect(response.headers['content-type']).toBe('text/vtt; charset=utf-8');
+    expect(response.text.startsWith('WEBVTT\n\n')).toBe(true);
+    const parsed = webvtt.parse(response.text, { strict: true });
+    expect(parsed.valid).toBe(true);
+    expect(parsed.cues.map((cue) => cue.identifier)).toEqual(json.utterances.map((u: any) => u.id));
+    parsed.cues.forEach((cue, index) => {
+      const utterance = json.utterances[index];
+      expect(cue.start).toBeCloseTo(utterance.startTime, 3);
+      expect(cue.text.split('\n')[0]).toBe(`<v ${utterance.speaker === 'ai' ? 'Interviewer' : 'Participant'}>${utterance.text}`);
+      // include_sentiment (default true): on the cue's second line.
+      expect(cue.text.split('\n')[1]).toBe(`[${utterance.sentiment}]`);
+    });
+  });
+
+  it('every format redacts when asked', async () => {
+    for (const format of ['text', 'srt', 'vtt']) {
+      const response = await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=${format}&redact_pii=true`).expect(200);
+      expect(response.text, format).not.toContain(EMAIL);
+      expect(response.text, format).toContain('[EMAIL REDACTED]');
+      expect(response.text, format).toContain('[PHONE REDACTED]');
+    }
+  });
+});
+
+describe('insights', () => {
+  it('summary, verbatim key quotes with their utterance ids, action items and topics with their utterances', async () => {
+    const { body } = await api.get(`/v1/sessions/${interview.sessionId}/insights`).expect(200);
+    expect(body).toMatchObject({ sessionId: interview.sessionId, generatedBy: 'builtin', generatedAt: expect.any(String) });
+    expect(body.summary).toContain('completed the interview');
+    expect(body.summary).toContain('5 of 5 questions');
+    const transcript = (await api.get(`/v1/sessions/${interview.sessionId}/transcript`).expect(200)).body;
+    const byId = new Map(transcript.utterances.map((u: any) => [u.id, u]));
+    expect(body.keyQuotes.length).toBeGreaterThan(0);
+    for (const quote of body.keyQuotes) {
+      const utterance = byId.get(quote.utteranceId) as any;
+      expect(utterance.speaker).toBe('participant');
+      expect(utterance.text).toContain(quote.text);
+    }
+    expect(body.actionItems).toContain('In-app chat, it would be nice if the chat kept my history between visits.');
+    expect(body.topics.length).toBeGreaterThan(0);
+    for (const topic of body.topics) {
+      expect(topic.label).not.toBe('');
+      for (const id of topic.utteranceIds) expect(byId.has(id)).toBe(true);
+    }
+    expect(body.topics.map((topic: any) => topic.label)).toContain('Onboarding emails');
+  });
+
+  it('redact_pii applies to insights too', async () => {
+    const { body } = await api.get(`/v1/sessions/${interview.sessionId}/insights?redact_pii=true`).expect(200);
+    expect(JSON.stringify(body)).not.toContain(EMAIL);
+  });
+});
+
+describe('before there is anything to show', () => {
+  it('a session in progress: 409 TRANSCRIPT_NOT_READY (pending) and 409 INSIGHTS_NOT_READY (pending)', async () => {
+    const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id;
+    const transcript = await api.get(`/v1/sessions/${sessionId}/transcript`).expect(409);
+    expect(transcript.body.error).toMatchObject({ code: 'TRANSCRIPT_NOT_READY', details: { status: 'pending', sessionStatus: 'in_progress' } });
+    const insights = await api.get(`/v1/sessions/${sessionId}/insights`).expect(409);
+    expect(insights.body.error).toMatchObject({ code: 'INSIGHTS_NOT_READY', details: { status: 'pending' } });
+    await api.get(`/v1/sessions/${sessionId}/pdf`).expect(409);
+  });
+
+  it('a finished session whose jobs have not run yet: pending; once they ran: the transcript', async () => {
+    const pending = await completedTextInterview(t, api, TEXT_ANSWERS, { runJobs: false });
+    const response = await api.get(`/v1/sessions/${pending.sessionId}/transcript`).expect(409);
+    expect(response.body.error.details).toMatchObject({ status: 'pending', sessionStatus: 'completed' });
+    await runCompletionChain(t, pending.sessionId);
+    await api.get(`/v1/sessions/${pending.sessionId}/transcript`).expect(200);
+  });
+
+  it('a session left before any answer: 409 with status none (no_answers), and no insights either', async () => {
+    const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id;
+    await participant.end().expect(200);
+    await runCompletionChain(t, sessionId);
+    const transcript = await api.get(`/v1/sessions/${sessionId}/transcript`).expect(409);
+    expect(transcript.body.error).toMatchObject({ code: 'TRANSCRIPT_NOT_READY', details: { status: 'none', reason: 'no_answers' } });
+    const insights = await api.get(`/v1/sessions/${sessionId}/insights`).expect(409);
+    expect(insights.body.error.details.status).toBe('none');
+  });
+
+  it('a session answered only by voice with under 10 seconds of speech: none (too_little_speech)', async () => {
+    const { invite } = await interviewFixture(api, { questions: [RESULTS_QUESTIONS[0]] });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id;
+    // The browser's own transcript comes with the recording: text, but only 2 s of speech.
+    await participant.answerAudio(wav(2), 'answer.wav', { text: 'The setup took two days because of broken links in the emails.' }).expect(200);
+    await runCompletionChain(t, sessionId);
+    const response = await api.get(`/v1/sessions/${sessionId}/transcript`).expect(409);
+    expect(response.body.error.details).toMatchObject({ status: 'none', reason: 'too_little_speech' });
+  });
+});
+
+describe('who may read results', () => {
+  it("another organization's session is 404; a key without sessions:read is 403; an invite token is 401", async () => {
+    const other = apiAs(t.http, await t.createTenant());
+    for (const suffix of ['transcript', 'insights', 'pdf', 'files']) {
+      const response = await other.get(`/v1/sessions/${interview.sessionId}/${suffix}`).expect(404);
+      expect(response.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    }
+    const limited = apiAs(t.http, await t.createKey(tenant.organizationId, ['campaigns:read']));
+    for (const suffix of ['transcript', 'insights', 'pdf']) {
+      expect((await limited.get(`/v1/sessions/${interview.sessionId}/${suffix}`).expect(403)).body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
+    }
+    const byToken = await t.http.get(`/v1/sessions/${interview.sessionId}/transcript`).set('Authorization', `Bearer ${interview.invite.token}`).expect(401);
+    expect(byToken.body.error.code).toBe('INVALID_API_KEY');
+  });
+
+  it('bad options are 400 INVALID_REQUEST naming the parameter', async () => {
+    for (const [query, field] of [
+      ['format=docx', 'format'],
+      ['include_sentiment=yes', 'include_sentiment'],
+      ['speaker=robot', 'speaker'],
+      ['color=red', 'color'],
+    ] as const) {
+      const response = await api.get(`/v1/sessions/${interview.sessionId}/transcript?${query}`).expect(400);
+      expect(response.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [expect.objectContaining({ path: field })] } });
+    }
+    expect((await api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=neon`).expect(400)).body.error.details.fields[0].path).toBe('branding');
+  });
+});
+
+describe('the PDF report', () => {
+  it('is a PDF with the participant, campaign, insights and the transcript with timestamps', async () => {
+    const response = await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf`)).expect(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="interview-${interview.sessionId}.pdf"`);
+    const pdf = response.body as Buffer;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    if (!hasPoppler) return;
+    const text = await pdfText(pdf);
+    expect(text).toContain('Interview report');
+    expect(text).toContain('Ada');
+    expect(text).toContain('Key quotes');
+    expect(text).toMatch(/\[00:00\]/);
+    expect(text).toContain(EMAIL);
+  });
+
+  it('follows its options: no insights, no timestamps, redacted', async () => {
+    const response = await binary(api.get(`/api/session/${interview.sessionId}/pdf?include_insights=false&include_timestamps=false&redact_pii=true`)).expect(200);
+    if (!hasPoppler) return;
+    const text = await pdfText(response.body as Buffer);
+    expect(text).not.toContain('Key quotes');
+    expect(text).not.toMatch(/\[00:00\]/);
+    expect(text).not.toContain(EMAIL);
+    expect(text).toContain('[EMAIL REDACTED]');
+    expect(text).toContain('[PHONE REDACTED]');
+  });
+
+  it("custom branding carries the organization's name and its logo, fetched over HTTPS; a logo that cannot be had leaves it out", async () => {
+    const port = (logoServer.address() as AddressInfo).port;
+    await api.patch('/v1/organization', { name: 'Acme Research', logo: `https://127.0.0.1:${port}/logo.png`, settings: { brandColor: '#0F766E' } }).expect(200);
+    const before = logoRequests;
+    const custom = await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
+    expect(logoRequests).toBe(before + 1);
+    if (hasPoppler) {
+      expect(await pdfText(custom.body as Buffer)).toContain('Acme Research');
+      expect(await pdfImages(custom.body as Buffer)).toBe(1);
+    }
+    // Fetched once an hour per URL, not per report.
+    await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
+    expect(logoRequests).toBe(before + 1);
+
+    await api.patch('/v1/organization', { logo: `https://127.0.0.1:${port}/missing.png` }).expect(200);
+    const withoutLogo = await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
+    if (hasPoppler) expect(await pdfImages(withoutLogo.body as Buffer)).toBe(0);
+    // The default look never fetches the logo.
+    const requests = logoRequests;
+    await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=minimal`)).expect(200);
+    expect(logoRequests).toBe(requests);
+  });
+});
+
+describe('session files', () => {
+  it('lists the exports (transcript JSON, PDF report) with signed links that download them', async () => {
+    const { body } = await api.get(`/api/session/${interview.sessionId}/files`).expect(200);
+    const exports = body.data.filter((file: any) => file.kind === 'export');
+    expect(exports.map((file: any) => file.name).sort()).toEqual([`report-${interview.sessionId}.pdf`, `transcript-${interview.sessionId}.json`]);
+    for (const file of exports) {
+      const expiresIn = new Date(file.urlExpiresAt).getTime() - Date.now();
+      expect(expiresIn).toBeGreaterThan(3500_000);
+      expect(expiresIn).toBeLessThanOrEqual(3600_000);
+      const downloaded = await download(t, file.url).expect(200);
+      expect(downloaded.body.length).toBe(file.size);
+      expect(downloaded.headers['content-disposition']).toMatch(/^attachment;/);
+    }
+    const json = exports.find((file: any) => file.contentType === 'application/json');
+    const stored = JSON.parse((await download(t, json.url).expect(200)).body.toString('utf8'));
+    const live = (await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_keywords=true`).expect(200)).body;
+    expect(stored).toEqual(live);
+  });
+
+  it('a tampered or expired link opens nothing', async () => {
+    const { body } = await api.get(`/v1/sessions/${interview.sessionId}/files`).expect(200);
+    const file = body.data[0];
+    const token = new URL(file.url).pathname.split('/').pop()!;
+    const [header, payload, signature] = token.split('.');
+    const forged = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    forged.exp += 86_400;
+    const tampered = `${header}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`;
+    expect((await t.http.get(`/files/${tampered}`).expect(404)).body.error.code).toBe('RESOURCE_NOT_FOUND');
+    const expired = await t.runtime.services.signer.signFileLink({ fileId: file.id, purpose: 'session_file' }, 3600, new Date(Date.now() - 2 * 3600_000));
+    await t.http.get(new URL(expired.url).pathname).expect(404);
+  });
+
+  it('merges the answers of a voice interview into one recording on the session timeline', async () => {
+    const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS.slice(0, 2) });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id;
+    await participant.answerAudio(wav(6), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.', startTime: '0', endTime: '1' }).expect(200);
+    await participant.answerAudio(wav(7, 660), 'a2.wav', { text: 'Support answered quickly and solved it the same afternoon, which was great.', startTime: '2', endTime: '3' }).expect(200);
+    await runCompletionChain(t, sessionId);
+    const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
+    expect(files.filter((file: any) => file.kind === 'audio')).toHaveLength(2);
+    // 13 s of speech: this one has a transcript.
+    await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200);
+    const merged = files.filter((file: any) => file.kind === 'merged_audio');
+    if (!hasFfmpeg) return;
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ contentType: 'audio/ogg', name: `${sessionId}.ogg` });
+    // The second answer starts at 2 s and lasts 7 s: the recording ends at 9 s.
+    expect(merged[0].durationSeconds).toBeGreaterThan(8.5);
+    expect(merged[0].durationSeconds).toBeLessThan(9.6);
+    const bytes = (await download(t, merged[0].url).expect(200)).body as Buffer;
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('OggS');
+    expect(createHash('sha256').update(bytes).digest('hex')).toHaveLength(64);
+  });
+});
