@@ -44,9 +44,10 @@ interface SessionRow {
   participant_email: string | null;
   participant_name: string | null;
   metadata: Record<string, string | number | boolean>;
-  started_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
+  // Raw rows: timestamps come back as strings.
+  started_at: string | null;
+  completed_at: string | null;
+  created_at: string;
   duration_seconds: number;
   language: string;
   sentiment: TSentiment | null;
@@ -55,7 +56,11 @@ interface SessionRow {
   script_id: string;
   script_version: number;
   transcript_status: 'ready' | 'none' | null;
-  transcript_generated_at: Date | null;
+  transcript_generated_at: string | null;
+}
+
+function isoOf(timestamp: string | null): string | null {
+  return timestamp === null ? null : new Date(timestamp).toISOString();
 }
 
 function toExportedSession(row: SessionRow, transcript: TTranscript | null, redact: boolean): ExportedSession {
@@ -67,8 +72,8 @@ function toExportedSession(row: SessionRow, transcript: TTranscript | null, reda
     completionStatus: row.completion_status,
     participant: { email: row.participant_email && redact ? '[EMAIL REDACTED]' : row.participant_email, name: row.participant_name },
     metadata: Object.fromEntries(Object.entries(row.metadata).map(([key, value]) => [key, typeof value === 'string' ? clean(value) : value])),
-    startedAt: row.started_at?.toISOString() ?? null,
-    completedAt: row.completed_at?.toISOString() ?? null,
+    startedAt: isoOf(row.started_at),
+    completedAt: isoOf(row.completed_at),
     duration: row.duration_seconds,
     language: row.language,
     sentiment: row.sentiment && row.sentiment_score !== null ? { overall: row.sentiment, score: row.sentiment_score } : null,
@@ -83,7 +88,7 @@ function toExportedSession(row: SessionRow, transcript: TTranscript | null, reda
  * when asked), read in batches by keyset (never OFFSET, never one query per session).
  */
 export async function* exportedSessions(em: EntityManager, campaign: ExportCampaign, options: { redactPii: boolean }): AsyncGenerator<ExportedSession> {
-  let after: { createdAt: Date; id: string } | null = null;
+  let after: { createdAt: string; id: string } | null = null;
   for (;;) {
     const rows: SessionRow[] = await em.execute<SessionRow[]>(
       `select id, campaign_id, status, completion_status, participant_email, participant_name, metadata, started_at, completed_at, created_at,
@@ -103,7 +108,7 @@ export async function* exportedSessions(em: EntityManager, campaign: ExportCampa
           sessionId: row.id,
           language: row.language,
           durationSeconds: row.duration_seconds,
-          generatedAt: row.transcript_generated_at,
+          generatedAt: new Date(row.transcript_generated_at),
           structuredQuestionIds: await structuredQuestionIdsOf(em, { scriptId: row.script_id, scriptVersion: row.script_version }),
           rows: utterances.get(row.id)!,
         };

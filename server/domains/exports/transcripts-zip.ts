@@ -21,8 +21,12 @@ export async function transcriptsZip(
   options: { format: 'json' | 'csv'; redactPii: boolean },
 ): Promise<Readable> {
   const zip = new ZipFile();
-  // A recording that cannot be read ends the download (the client sees it cut short), never the process.
-  zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
+  const output = zip.outputStream as Readable;
+  // An entry that cannot be read (a recording gone, the database lost mid-way) ends the download
+  // (the client sees it cut short), never the process: yazl does not listen to its entries' errors.
+  const fail = (error: Error) => output.destroy(error);
+  zip.on('error', fail);
+  const guarded = (stream: Readable) => stream.on('error', fail);
   const campaignIds = scope.campaigns.map((campaign) => campaign.id);
   const audio = await exportedAudio(em, campaignIds);
   const sessionsOf = new Map<string, string[]>();
@@ -48,7 +52,7 @@ export async function transcriptsZip(
         options.format === 'json'
           ? Readable.from(transcriptsJson(em, scope, [campaign], { redactPii: options.redactPii }))
           : transcriptsCsv(em, [campaign], { redactPii: options.redactPii });
-      done(null, stream);
+      done(null, guarded(stream));
     });
     const sessionIds = sessionsOf.get(campaign.id) ?? [];
     manifest.campaigns.push({ id: campaign.id, name: campaign.name, slug: campaign.slug, transcripts, sessions: sessionIds.length });
@@ -58,11 +62,11 @@ export async function transcriptsZip(
       manifest.sessions.push({ id: sessionId, campaignId: campaign.id, audio: entry });
       if (!recording || !entry) continue;
       zip.addReadStreamLazy(entry, { mtime, compress: false }, (done) => {
-        storage.open(recording.storageKey).then((stream) => done(null, stream), (error: Error) => done(error, undefined as never));
+        storage.open(recording.storageKey).then((stream) => done(null, guarded(stream)), (error: Error) => done(error, undefined as never));
       });
     }
   }
   zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), 'manifest.json', { mtime });
   zip.end();
-  return zip.outputStream as Readable;
+  return output;
 }
