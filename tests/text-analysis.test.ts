@@ -11,9 +11,10 @@ import { SENTIMENTS } from '../shared/schemas/transcripts.js';
 
 /**
  * The built-in analysis against labelled sets written for it (tests/fixtures), the figures the
- * README states. The sentiment set has three parts: `dev` (the method was developed on it),
- * `holdout` (looked at once the method stood, then used for a second round of fixes), and
- * `test` (written afterwards by someone else and never tuned against): its figure is the honest one.
+ * README states. The sentiment set has four parts: `dev` (the method was developed on it),
+ * `holdout` (looked at once the method stood, then used for a second round of fixes), `test`
+ * (written afterwards by someone else, looked at once) and `final` (written last, never looked
+ * at): the last two give the honest figures.
  */
 
 const ZSentimentSet = z.object({
@@ -23,7 +24,7 @@ const ZSentimentSet = z.object({
       text: z.string(),
       label: z.enum(SENTIMENTS),
       tags: z.array(z.string()),
-      set: z.enum(['dev', 'holdout', 'test']),
+      set: z.enum(['dev', 'holdout', 'test', 'final']),
       keyPhrases: z.array(z.string()).optional(),
     }),
   ),
@@ -47,7 +48,7 @@ const piiSet = ZPiiSet.parse(JSON.parse(readFileSync(new URL('./fixtures/pii-red
 
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
 
-function sentimentAccuracy(set: 'dev' | 'holdout' | 'test'): number {
+function sentimentAccuracy(set: 'dev' | 'holdout' | 'test' | 'final'): number {
   const items = sentimentSet.items.filter((item) => item.set === set);
   const confusion = new Map<string, number>();
   let correct = 0;
@@ -77,8 +78,12 @@ describe('sentiment on the labelled set', () => {
     expect(sentimentAccuracy('holdout')).toBeGreaterThanOrEqual(0.77);
   });
 
-  it('untuned test set: at least 68% (the figure the README states)', () => {
+  it('test set (written after the method, looked at once): at least 68%', () => {
     expect(sentimentAccuracy('test')).toBeGreaterThanOrEqual(0.68);
+  });
+
+  it('final set (never looked at): at least 63% (the README states the figure)', () => {
+    expect(sentimentAccuracy('final')).toBeGreaterThanOrEqual(0.63);
   });
 
   it('reads negation, contrast and degree as they change the meaning', () => {

@@ -161,6 +161,21 @@ const COUNT = '(?:\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|ele
 const LOAD_TIME = new RegExp(`\\b${COUNT} (?:full )?(?:seconds?|minutes?) (?:to|before it|until it) (?:load|open|start|sync|save|respond|refresh|appear|show|render|launch|finish)`);
 /** Having to redo work is a complaint whatever words come with it. */
 const REWORK = /\b(?:had to|have to|has to|needed to|need to) (?:\w+ )?(?:redo|re-do|re-enter|reenter|start over|start again|do it again|rebuild|retype|re-type)\b/;
+/**
+ * Change in a measure: what went down or up, and whether that thing is bad when high (churn,
+ * errors, tickets, response times) or good when high (revenue, conversions, usage). "Churn
+ * dropped" is praise, "errors doubled" a complaint, whatever words of feeling come with them.
+ */
+const DECREASE = /\b(?:dropped|drops?|reduced|reduces?|reducing|cut|cuts|fell|fallen|falls?|decreased|decreases?|lowered|lower|fewer|halved|shrank|shrunk|eliminated|went down|gone down|down)\b/;
+const INCREASE = /\b(?:increased|increases?|rose|risen|rises?|grew|grown|grows?|doubled|tripled|jumped|spiked|went up|gone up|up|more)\b/;
+const BAD_WHEN_HIGH = /\b(?:churn|errors?|bugs?|tickets?|complaints?|costs?|downtime|outages?|delays?|crashes|returns|refunds|chargebacks|no-shows|mistakes|overtime|escalations|manual work|paperwork|workload|friction|(?:response|load|loading|wait|waiting|setup|processing|turnaround|handling|resolution) times?)\b/;
+const GOOD_WHEN_HIGH = /\b(?:revenue|sales|conversions?|conversion rate|sign-?ups|engagement|usage|adoption|retention|productivity|satisfaction|bookings|orders|leads|response rates?|nps|renewals|open rates?)\b/;
+/** Leaving a product, or making it part of the day, says more than any adjective. */
+const ABANDONMENT = /\b(?:stopped using|stop using|quit using|went back to|going back to (?:the old|excel|spreadsheets|paper)|switched back|cancel(?:l?ed)? (?:our|my|the) (?:subscription|plan|account|contract)|looking (?:for|at) alternatives|shopping around|churned|gave up on|no longer use|don't use it anymore|do not use it anymore)\b/;
+const ADOPTION = /\b(?:use it (?:every|each) (?:day|morning|week)|use it daily|everyone (?:on (?:the|my|our) team )?uses it|rolled it out to|roll it out to|never going back|would not go back|wouldn't go back|renewed|can not imagine (?:going back|working without)|ca not imagine (?:going back|working without))\b/;
+/** Time to value: done in an afternoon, answered the same day. */
+const QUICK_TURNAROUND = /\b(?:in (?:one|an|a single|a|one single) (?:afternoon|morning|hour|evening)|within (?:minutes|an hour|the hour|a day)|the same day|same-day|in (?:a few )?minutes|in seconds|on the spot|overnight)\b/;
+
 /** Interrogatives are mostly the interviewer's; what they ask is not the speaker's attitude. */
 const INTERROGATIVE_OPENERS = new Set(['how', 'what', 'which', 'could', 'can', 'would', 'do', 'did', 'does', 'is', 'are', 'was', 'were', 'tell', 'have', 'has', 'when', 'where', 'who']);
 const DOWNTONER_PAIRS = [['a', 'bit'], ['a', 'little'], ['kind', 'of'], ['sort', 'of'], ['a', 'tad']];
@@ -359,6 +374,10 @@ function consequenceScore(text: string, words: string[], negated: boolean[]): nu
   if (STILL_WAITING.test(text)) score -= 2;
   if (INABILITY.test(text) && !INABILITY_IDIOMS.test(text)) score -= 1.5;
   if (LOAD_TIME.test(text)) score -= 1.5;
+  score += measureChange(text);
+  if (ABANDONMENT.test(text)) score -= 2;
+  if (ADOPTION.test(text)) score += 2;
+  if (QUICK_TURNAROUND.test(text) && !negated.some(Boolean)) score += 1.5;
   if (REWORK.test(text) || WORKAROUND.test(text)) score -= 2;
   if (FIX_REQUEST.test(text)) score -= 1.5;
   const rating = RATING.exec(text);
@@ -367,6 +386,22 @@ function consequenceScore(text: string, words: string[], negated: boolean[]): nu
     const of = NUMBER_VALUES[rating[2]!] ?? Number(rating[2]);
     const ratio = given / of;
     if (ratio <= 1) score += ratio >= 0.7 ? 2 : ratio <= 0.4 ? -2 : 0;
+  }
+  return score;
+}
+
+/** A measure going up or down, judged by whether more of it is good (see DECREASE, INCREASE). */
+function measureChange(text: string): number {
+  // Each clause on its own: "errors went down, but costs went up" is both.
+  let score = 0;
+  for (const clause of text.split(/ (?:,|;|but|and|while|although|though) /)) {
+    const down = DECREASE.test(clause);
+    const up = INCREASE.test(clause) && !/\b(?:more or less|more than|any more|anymore)\b/.test(clause);
+    if (down === up) continue;
+    const bad = BAD_WHEN_HIGH.test(clause);
+    const good = GOOD_WHEN_HIGH.test(clause);
+    if (bad === good) continue;
+    score += (down ? 1 : -1) * (bad ? 1 : -1) * 2;
   }
   return score;
 }
