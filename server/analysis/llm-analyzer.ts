@@ -34,6 +34,15 @@ function clip(text: string): string {
   return text.length <= MAX_UTTERANCE_CHARS ? text : `${text.slice(0, MAX_UTTERANCE_CHARS)}…`;
 }
 
+/**
+ * `keyword` as `text` writes it, found ignoring case; undefined when absent. Matched on the text
+ * itself: positions in a lower-cased copy can be off where lower-casing changes the length ("İ").
+ */
+function asWritten(text: string, keyword: string): string | undefined {
+  if (!keyword) return undefined;
+  return new RegExp(keyword.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), 'iu').exec(text)?.[0];
+}
+
 const ANALYSIS_INSTRUCTIONS = [
   'You analyse research interview transcripts. For every utterance in the data, judge:',
   '- sentiment: the attitude the speaker expresses about the product, service or experience: "positive", "neutral" or "negative" (facts, questions and bare short answers are neutral; with contrast, what follows "but" usually decides);',
@@ -97,13 +106,9 @@ export class LlmAnalyzer implements TextAnalyzer {
     return batch.map((utterance) => {
       const judgement = byId.get(utterance.id);
       if (!judgement) throw new ChatFailure('invalid_answer', { issues: ['utterances:missing'] });
-      const lower = utterance.text.toLowerCase();
-      // Keywords must be the utterance's own words, as written (search highlights them there).
-      const keywords = judgement.keywords
-        .map((keyword) => keyword.trim())
-        .filter((keyword) => keyword && lower.includes(keyword.toLowerCase()))
-        .map((keyword) => utterance.text.substr(lower.indexOf(keyword.toLowerCase()), keyword.length))
-        .slice(0, MAX_KEYWORDS_PER_UTTERANCE);
+      // Keywords must be the utterance's own words, as written (search highlights them there), each once.
+      const found = judgement.keywords.map((keyword) => asWritten(utterance.text, keyword.trim())).filter((keyword) => keyword !== undefined);
+      const keywords = [...new Set(found)].slice(0, MAX_KEYWORDS_PER_UTTERANCE);
       return { sentiment: judgement.sentiment, score: Math.round(judgement.score * 1000) / 1000, keywords };
     });
   }
