@@ -3,7 +3,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generate } from 'selfsigned';
+import { makeTestCertificate } from './helpers/tls.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { loadTlsCredentials } from '../server/http/listeners.js';
@@ -21,21 +21,12 @@ interface TestCertificate {
 }
 
 async function makeCertificate(): Promise<TestCertificate> {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-    ],
-  });
+  const pems = await makeTestCertificate();
   const dir = await mkdtemp(path.join(tmpdir(), 'interview-tls-'));
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
   await writeFile(certFile, pems.cert);
-  await writeFile(keyFile, pems.private, { mode: 0o600 });
+  await writeFile(keyFile, pems.key, { mode: 0o600 });
   return { dir, certFile, keyFile, cert: pems.cert };
 }
 

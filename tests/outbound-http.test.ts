@@ -2,8 +2,8 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { generate } from 'selfsigned';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestCertificate } from './helpers/tls.js';
 import {
   assertPublicHttpsUrl,
   OutboundFailedError,
@@ -131,17 +131,7 @@ const get = (url: string, policy: OutboundPolicy, options: { timeoutMs?: number;
   outboundRequest({ url, method: 'GET', timeoutMs: options.timeoutMs ?? 2_000, maxResponseBytes: options.maxResponseBytes ?? 65_536, policy, signal: options.signal });
 
 beforeAll(async () => {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 2, value: 'pinned.test' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-    ],
-  });
-  certificate = { cert: pems.cert, key: pems.private };
+  certificate = await makeTestCertificate(['pinned.test']);
 });
 
 afterEach(async () => {

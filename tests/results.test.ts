@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import webvtt from 'node-webvtt';
-import { generate } from 'selfsigned';
 import { parseSync as parseSrt } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download, wav } from './helpers/audio.js';
@@ -15,6 +14,7 @@ import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, participantAs } from './helpers/interviews.js';
 import { completedTextInterview, RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { makeTestCertificate } from './helpers/tls.js';
 
 /**
  * What customers come for, over HTTP: a completed interview's transcript in every format and
@@ -80,14 +80,10 @@ function binary(test: ReturnType<Api['get']>) {
 
 beforeAll(async () => {
   // The organization's logo lives on an HTTPS server of its own, reached through the SSRF-safe client.
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
+  const pems = await makeTestCertificate();
   tlsDir = await mkdtemp(path.join(tmpdir(), 'results-tls-'));
   await writeFile(path.join(tlsDir, 'ca.pem'), pems.cert);
-  logoServer = createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
+  logoServer = createServer({ cert: pems.cert, key: pems.key }, (req, res) => {
     logoRequests += 1;
     if (req.url === '/logo.png') {
       res.writeHead(200, { 'content-type': 'image/png' });
