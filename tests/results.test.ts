@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import webvtt from 'node-webvtt';
 import { parseSync as parseSrt } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, wav } from './helpers/audio.js';
+import { asBytes, download, wav } from './helpers/audio.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, participantAs } from './helpers/interviews.js';
 import { completedTextInterview, RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
@@ -68,14 +68,6 @@ async function pdfImages(pdf: Buffer): Promise<number> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-function binary(test: ReturnType<Api['get']>) {
-  return test.buffer(true).parse((res, callback) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => callback(null, Buffer.concat(chunks)));
-  });
 }
 
 beforeAll(async () => {
@@ -351,7 +343,7 @@ describe('who may read results', () => {
 
 describe('the PDF report', () => {
   it('is a PDF with the participant, campaign, insights and the transcript with timestamps', async () => {
-    const response = await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf`)).expect(200);
+    const response = await asBytes(api.get(`/v1/sessions/${interview.sessionId}/pdf`)).expect(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="interview-${interview.sessionId}.pdf"`);
     const pdf = response.body as Buffer;
@@ -366,7 +358,7 @@ describe('the PDF report', () => {
   });
 
   it('follows its options: no insights, no timestamps, redacted', async () => {
-    const response = await binary(api.get(`/api/session/${interview.sessionId}/pdf?include_insights=false&include_timestamps=false&redact_pii=true`)).expect(200);
+    const response = await asBytes(api.get(`/api/session/${interview.sessionId}/pdf?include_insights=false&include_timestamps=false&redact_pii=true`)).expect(200);
     if (!hasPoppler) return;
     const text = await pdfText(response.body as Buffer);
     expect(text).not.toContain('Key quotes');
@@ -380,22 +372,22 @@ describe('the PDF report', () => {
     const port = (logoServer.address() as AddressInfo).port;
     await api.patch('/v1/organization', { name: 'Acme Research', logo: `https://127.0.0.1:${port}/logo.png`, settings: { brandColor: '#0F766E' } }).expect(200);
     const before = logoRequests;
-    const custom = await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
+    const custom = await asBytes(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
     expect(logoRequests).toBe(before + 1);
     if (hasPoppler) {
       expect(await pdfText(custom.body as Buffer)).toContain('Acme Research');
       expect(await pdfImages(custom.body as Buffer)).toBe(1);
     }
     // Fetched once an hour per URL, not per report.
-    await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
+    await asBytes(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
     expect(logoRequests).toBe(before + 1);
 
     await api.patch('/v1/organization', { logo: `https://127.0.0.1:${port}/missing.png` }).expect(200);
-    const withoutLogo = await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
+    const withoutLogo = await asBytes(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=custom`)).expect(200);
     if (hasPoppler) expect(await pdfImages(withoutLogo.body as Buffer)).toBe(0);
     // The default look never fetches the logo.
     const requests = logoRequests;
-    await binary(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=minimal`)).expect(200);
+    await asBytes(api.get(`/v1/sessions/${interview.sessionId}/pdf?branding=minimal`)).expect(200);
     expect(logoRequests).toBe(requests);
   });
 });

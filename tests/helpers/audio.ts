@@ -29,14 +29,16 @@ export function wav(seconds: number, frequency = 440): Buffer {
   return Buffer.concat([header, data]);
 }
 
+/** Reads a response body as bytes, whatever its type (PDF, ZIP, audio). */
+export function asBytes(test: supertest.Test): supertest.Test {
+  return test.buffer(true).parse((res, callback) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => callback(null, Buffer.concat(chunks)));
+  });
+}
+
 /** GETs a signed link through the app itself (its host is PUBLIC_URL's), reading the body as bytes. */
 export function download(app: TestApp, url: string): supertest.Test {
-  return app.http
-    .get(new URL(url).pathname)
-    .buffer(true)
-    .parse((res, callback) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => callback(null, Buffer.concat(chunks)));
-    });
+  return asBytes(app.http.get(new URL(url).pathname));
 }
