@@ -35,12 +35,14 @@ function clip(text: string): string {
 }
 
 /**
- * `keyword` as `text` writes it, found ignoring case; undefined when absent. Matched on the text
- * itself: positions in a lower-cased copy can be off where lower-casing changes the length ("İ").
+ * `keyword` as `text` writes it, found ignoring case and as whole words ("art" is not in
+ * "start"); undefined when absent. Matched on the text itself: positions in a lower-cased copy
+ * can be off where lower-casing changes the length ("İ").
  */
 function asWritten(text: string, keyword: string): string | undefined {
   if (!keyword) return undefined;
-  return new RegExp(keyword.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), 'iu').exec(text)?.[0];
+  const escaped = keyword.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').exec(text)?.[0];
 }
 
 const ANALYSIS_INSTRUCTIONS = [

@@ -70,6 +70,7 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
 
     return await em.transactional(async (tx) => {
       const claimed = await tx.execute<{ id: string }[]>(`update sessions set files_prepared_at = now(), updated_at = now() where id = ? and files_prepared_at is null returning id`, [sessionId]);
+      if (claimed.length === 0) return false;
       if (prepared.length > 0) {
         await tx.execute(
           `insert into session_files (id, organization_id, session_id, kind, name, content_type, size_bytes, duration_seconds, sha256, storage_key, created_at, updated_at)
