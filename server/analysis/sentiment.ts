@@ -12,14 +12,20 @@ import { readSentences, type Token } from './nlp.js';
  *   expressions ("waste of time", "worth it", "saved us hours") are read as one.
  * - Negation: wink-nlp marks the scope of "not", "never", "no"…; a negated positive turns
  *   negative ("not great"), a negated negative turns mildly positive ("not bad", "no complaints").
- * - Contrast: the clause after "but", "however", "yet" weighs 1.5, the one before 0.5 (as VADER
- *   does); the subordinate clause of "although", "though", "even though", "while", "whereas"
- *   weighs 0.5 against its main clause.
+ * - Contrast: the clause after "but", "however", "yet", "except" weighs 1.5, the one before 0.4
+ *   (VADER's rule, a little stronger); the subordinate clause of "although", "though", "even
+ *   though", "while", "whereas" weighs 0.4 against its main clause; a past state ("used to be a
+ *   headache", what came before "now") weighs 0.3 against the present.
  * - Degree: intensifiers ("really", "extremely", "way too") strengthen the next sentiment word,
  *   downtoners ("a bit", "kind of", "slightly") weaken it; "too" before an unscored adjective is
- *   negative ("too many steps"); hedges ("I guess", "maybe") and questions soften the sentence.
+ *   negative ("too many steps"); hedges ("I guess", "maybe") and questions soften the sentence;
+ *   the interviewer's questions count as neutral.
+ * - Wishes and requests ("it would be nice if it didn't freeze", "please make it faster") name
+ *   what is lacking; a denied function ("it doesn't sync") is a complaint.
  * - Consequences that product feedback states without sentiment words: durations of setup or
- *   waiting in days or weeks, repeated attempts ("emailed them three times"), "still waiting".
+ *   waiting in days or weeks, repeated attempts ("emailed them three times"), "still waiting",
+ *   not being able to, rework, load times, measures going the wrong or the right way ("churn
+ *   dropped"), leaving or adopting the product, quick turnaround.
  *
  * The sum is squashed into -1…1 (VADER's normalisation) and labelled with a neutral band.
  * Accuracy on the labelled set in tests/fixtures/sentiment.json is stated in the README.
@@ -179,9 +185,11 @@ const QUICK_TURNAROUND = /\b(?:in (?:one|an|a single|a|one single) (?:afternoon|
 /** Interrogatives are mostly the interviewer's; what they ask is not the speaker's attitude. */
 const INTERROGATIVE_OPENERS = new Set(['how', 'what', 'which', 'could', 'can', 'would', 'do', 'did', 'does', 'is', 'are', 'was', 'were', 'tell', 'have', 'has', 'when', 'where', 'who']);
 const DOWNTONER_PAIRS = [['a', 'bit'], ['a', 'little'], ['kind', 'of'], ['sort', 'of'], ['a', 'tad']];
-/** Before these the clause that follows decides (weight 1.5, the one before 0.5). */
+/** Before these the clause that follows decides (see BEFORE_CONTRAST, AFTER_CONTRAST). */
 const ADVERSATIVE = new Set(['but', 'however', 'yet', 'nevertheless', 'nonetheless', 'except']);
-/** These open a subordinate concession: "although X, Y" — X counts half. */
+/** Before "now", these mark a past state the present outweighs. */
+const PAST_MARKERS = new Set(['took', 'was', 'were', 'used', 'had', 'spent', 'would', 'before', 'previously', 'back']);
+/** These open a subordinate concession: "although X, Y" — X counts less. */
 const CONCESSIVE = new Set(['although', 'though', 'whereas', 'while', 'despite']);
 const HEDGES = [['i', 'guess'], ['i', 'suppose'], ['not', 'sure'], ['maybe'], ['probably'], ['i', 'think'], ['more', 'or', 'less']];
 const POSITIVE_EMOJI = /[\u{1F600}-\u{1F60F}\u{1F617}-\u{1F61D}\u{1F642}\u{1F60D}\u{1F44D}\u{1F44F}\u{1F389}\u{1F64C}\u{1F525}\u{2764}\u{1F495}\u{1F496}\u{2705}]/u;
@@ -255,8 +263,6 @@ interface SentenceScore {
   /** Opens with an adversative ("But the rest is great."): it outweighs the sentences before. */
   opensWithContrast: boolean;
 }
-
-const PAST_MARKERS = new Set(['took', 'was', 'were', 'used', 'had', 'spent', 'would', 'before', 'previously', 'back']);
 
 /** Negation scope beyond wink-nlp's: from "nothing", "nobody", "without"… to the clause's end. */
 function negationFlags(words: string[], tokens: Token[]): boolean[] {
