@@ -378,6 +378,8 @@ describe('a ZIP with audio', () => {
       scope: { type: 'campaign', id: campaign.id },
       format: 'json',
       redacted: false,
+      // Recordings are never redacted, and the manifest says so.
+      audioRedacted: false,
       campaigns: [{ id: campaign.id, name: campaign.name, slug: campaign.slug, transcripts: `${campaign.slug}/transcripts.json`, sessions: 3 }],
       sessions: [spoken, typed, oneClip].map((id) => ({ id, campaignId: campaign.id, audio: expectedAudio()[id] })),
     });
@@ -455,6 +457,46 @@ describe('a ZIP with audio', () => {
     }
     await api.get(`/api/campaigns/${campaign.id}/transcripts`).expect(200);
     expect((await asBytes(api.get(`/api/campaigns/${campaign.id}/transcripts?include_audio=true`)).expect(200)).body.length).toBeGreaterThan(0);
+  });
+
+  it('a download given up half-way closes every recording it had opened', async () => {
+    const storage = t.runtime.services.storage;
+    const opened: Readable[] = [];
+    t.runtime.services.storage = {
+      put: (key, content) => storage.put(key, content),
+      open: async () => {
+        // A recording that never ends: only the service closing it stops it.
+        const stream = new Readable({
+          read() {
+            setTimeout(() => this.push(Buffer.alloc(1024, 1)), 5);
+          },
+        });
+        opened.push(stream);
+        return stream;
+      },
+      delete: (key) => storage.delete(key),
+    };
+    const server = t.app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const controller = new AbortController();
+      const response = await fetch(`http://127.0.0.1:${port}/api/campaigns/${campaign.id}/transcripts?include_audio=true`, {
+        headers: { Authorization: tenant.authorization },
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      // Read until the ZIP is into a recording, then give up.
+      while (opened.length === 0) if ((await reader.read()).done) break;
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(opened.length).toBeGreaterThan(0);
+      expect(opened.every((stream) => stream.destroyed)).toBe(true);
+    } finally {
+      t.runtime.services.storage = storage;
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BuiltinAnalyzer } from '../server/analysis/builtin-analyzer.js';
 import { candidatePhrases, rankKeywords } from '../server/analysis/keywords.js';
 import { readSentences } from '../server/analysis/nlp.js';
-import { findPii, PII_MARKERS, redactPii } from '../server/analysis/pii-redaction.js';
+import { findPii, PII_MARKERS, redactPii, SessionRedactor } from '../server/analysis/pii-redaction.js';
 import { analyzeSentiment } from '../server/analysis/sentiment.js';
 import { sessionSentiment } from '../server/analysis/session-sentiment.js';
 import { SENTIMENTS } from '../shared/schemas/transcripts.js';
@@ -205,5 +205,17 @@ describe('PII redaction on the labelled set', () => {
     expect(redactPii('Card 4111 1111 1111 1112 failed the check; order 4411-2290-33 shipped on 2024-03-15 for $1,299.99 (v2.3.14).')).toBe(
       'Card 4111 1111 1111 1112 failed the check; order 4411-2290-33 shipped on 2024-03-15 for $1,299.99 (v2.3.14).',
     );
+  });
+
+  it('redacts pieces cut from a session by what its whole utterances hold', () => {
+    const utterance = 'Reach me at ada.lovelace@example.com or +44 20 7946 0958. My social security number is 512346789.';
+    const redactor = new SessionRedactor([utterance, 'The export was slow.']);
+    expect(redactor.utterance(utterance)).toBe('Reach me at [EMAIL REDACTED] or [PHONE REDACTED]. My social security number is [SSN REDACTED].');
+    // A quote or summary that lost the context, or holds only part of an item.
+    expect(redactor.piece('The number was 512346789.')).toBe('The number was [SSN REDACTED].');
+    expect(redactor.piece('Call 7946 0958 or write to ada.lovelace.')).toBe('Call [PHONE REDACTED] [PHONE REDACTED] or write to [EMAIL REDACTED].');
+    expect(redactor.piece('The export was slow.')).toBe('The export was slow.');
+    // Keywords touching an item are left out; the others stay as written.
+    expect(redactor.keywords(utterance, ['ada.lovelace', 'example.com', '7946 0958', 'social security number'])).toEqual(['social security number']);
   });
 });

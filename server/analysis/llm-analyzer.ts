@@ -80,6 +80,8 @@ export class LlmAnalyzer implements TextAnalyzer {
     this.#fallback = options.fallback;
     this.#timeoutMs = options.timeoutMs;
     this.#logger = options.logger;
+    this.#chat.onFieldRefused = (field, status) =>
+      this.#logger?.warn({ provider: this.name, model: this.#chat.model, field, status }, `LLM endpoint refused ${field}; sending analysis requests without it from now on`);
   }
 
   async analyzeTranscript(input: TranscriptInput): Promise<TranscriptAnalysis> {

@@ -182,3 +182,84 @@ export function redactPii(text: string): string {
   }
   return out + text.slice(at);
 }
+
+/** Parts of an item that may turn up alone in text made from it: digit groups, an email's local part. */
+function fragmentsOf(kind: PiiKind, value: string): string[] {
+  if (kind === 'email') {
+    const local = value.slice(0, value.indexOf('@'));
+    return local.length >= 3 ? [local] : [];
+  }
+  return (value.match(/\d{3,}/g) ?? []).filter((group) => group.length >= 3);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+/**
+ * Redaction for everything made from one session's words. The utterances themselves are redacted
+ * whole, so items that need their context (an undashed SSN after "social security") are found.
+ * Pieces taken from them or written about them (key quotes, action items, keywords, an LLM's
+ * summary or topic labels) may have lost that context, so a piece gets its own detection, then
+ * every item found in the session's utterances wherever it appears, then the parts of those items
+ * (digit groups, an email's local part) as whole words: a fragment of a number or an address
+ * cannot slip through. Over-redacting a coincidental "7946" is the price of never leaking one.
+ */
+export class SessionRedactor {
+  readonly #items: { kind: PiiKind; pattern: RegExp }[] = [];
+  readonly #spans = new Map<string, PiiSpan[]>();
+
+  constructor(utteranceTexts: Iterable<string>) {
+    const values = new Map<string, PiiKind>();
+    const fragments = new Map<string, PiiKind>();
+    for (const text of utteranceTexts) {
+      for (const span of this.#spansOf(text)) {
+        const value = text.slice(span.start, span.end);
+        values.set(value, span.kind);
+        for (const fragment of fragmentsOf(span.kind, value)) if (!values.has(fragment)) fragments.set(fragment, span.kind);
+      }
+    }
+    // Longest first, so a whole item is replaced before its parts are looked for.
+    for (const [value, kind] of [...values].sort((a, b) => b[0].length - a[0].length)) {
+      this.#items.push({ kind, pattern: new RegExp(escapeRegExp(value), 'giu') });
+    }
+    for (const [fragment, kind] of [...fragments].sort((a, b) => b[0].length - a[0].length)) {
+      this.#items.push({ kind, pattern: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(fragment)}(?![\\p{L}\\p{N}])`, 'giu') });
+    }
+  }
+
+  #spansOf(text: string): PiiSpan[] {
+    let spans = this.#spans.get(text);
+    if (!spans) {
+      spans = findPii(text);
+      this.#spans.set(text, spans);
+    }
+    return spans;
+  }
+
+  /** An utterance of the session, redacted whole. */
+  utterance(text: string): string {
+    return redactPii(text);
+  }
+
+  /** A piece of text taken from the session's utterances or written about them. */
+  piece(text: string): string {
+    let out = redactPii(text);
+    for (const item of this.#items) out = out.replace(item.pattern, PII_MARKERS[item.kind]);
+    return out;
+  }
+
+  /** An utterance's keywords: one that touches a PII item of the utterance is dropped, the others redacted as pieces. */
+  keywords(utteranceText: string, keywords: string[]): string[] {
+    const spans = this.#spansOf(utteranceText);
+    const kept = keywords.filter((keyword) => {
+      const pattern = new RegExp(escapeRegExp(keyword), 'giu');
+      for (const match of utteranceText.matchAll(pattern)) {
+        const end = match.index + match[0].length;
+        if (spans.some((span) => match.index < span.end && span.start < end)) return false;
+      }
+      return true;
+    });
+    return [...new Set(kept.map((keyword) => this.piece(keyword)))].filter((keyword) => !Object.values(PII_MARKERS).includes(keyword));
+  }
+}

@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/error-codes.js';
 import { ZExportQuery, ZIP_EXPORT_MAX_SESSIONS } from '../../shared/schemas/transcripts.js';
 import { type ExportScope, resolveExportScope, slugify } from '../domains/exports/export-scope.js';
 import { transcriptsCsv } from '../domains/exports/transcripts-csv.js';
 import { transcriptsJson } from '../domains/exports/transcripts-json.js';
+import { zipSessions } from '../domains/exports/exported-sessions.js';
 import { transcriptsZip } from '../domains/exports/transcripts-zip.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -14,13 +15,20 @@ import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { pathIdOf, queryOf } from './plain-inputs.js';
 
-/** Streams an export; once the first byte is sent a failure can only cut the download short (and is logged). */
+/**
+ * Streams an export. A failure before the first byte is answered like any error (the envelope);
+ * after it, it can only cut the download short (and is logged).
+ */
 async function send(res: Response, logger: Logger, body: Readable, headers: { contentType: string; filename: string }): Promise<void> {
   res.setHeader('Content-Type', headers.contentType);
   res.setHeader('Content-Disposition', `attachment; filename="${headers.filename}"`);
   try {
     await pipeline(body, res);
   } catch (error) {
+    if (!res.headersSent) {
+      res.removeHeader('Content-Disposition');
+      throw error;
+    }
     if (!res.destroyed) res.destroy();
     // A client that went away is not the service's fault.
     if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err: error }, 'export failed mid-stream');
@@ -35,30 +43,30 @@ async function send(res: Response, logger: Logger, body: Readable, headers: { co
 export function exportRoutes(services: AppServices): Router {
   const routes = Router({ caseSensitive: true, strict: true });
 
-  const exportOf = (target: (req: Request) => { campaignId: string } | { projectId: string }) => (req: Request, res: Response, next: NextFunction) => {
-    (async () => {
-      const auth = assertPermission(req.auth, 'sessions:read');
-      const query = queryOf(req, ZExportQuery);
-      const em = services.orm.em.fork();
-      const scope = await resolveExportScope(em, auth.organizationId, target(req));
-      const options = { redactPii: query.redact_pii };
-      const name = `${exportName(scope)}-transcripts`;
-      if (query.include_audio) {
-        if (scope.sessionCount > ZIP_EXPORT_MAX_SESSIONS) {
-          throw new AppError(
-            'EXPORT_TOO_LARGE',
-            `This export holds ${scope.sessionCount} sessions; a ZIP with audio holds at most ${ZIP_EXPORT_MAX_SESSIONS}. Export per campaign, or without audio.`,
-            { sessions: scope.sessionCount, limit: ZIP_EXPORT_MAX_SESSIONS },
-          );
-        }
-        const zip = await transcriptsZip(em, services.storage, scope, { format: query.format, redactPii: query.redact_pii });
-        await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
-      } else if (query.format === 'csv') {
-        await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
-      } else {
-        await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), { contentType: 'application/json; charset=utf-8', filename: `${name}.json` });
+  // Express 5 hands a rejected promise of a handler to the error handler.
+  const exportOf = (target: (req: Request) => { campaignId: string } | { projectId: string }) => async (req: Request, res: Response): Promise<void> => {
+    const auth = assertPermission(req.auth, 'sessions:read');
+    const query = queryOf(req, ZExportQuery);
+    const em = services.orm.em.fork();
+    const scope = await resolveExportScope(em, auth.organizationId, target(req));
+    const options = { redactPii: query.redact_pii };
+    const name = `${exportName(scope)}-transcripts`;
+    if (query.include_audio) {
+      const sessions = await zipSessions(em, scope.campaigns.map((campaign) => campaign.id));
+      if (sessions.length > ZIP_EXPORT_MAX_SESSIONS) {
+        throw new AppError(
+          'EXPORT_TOO_LARGE',
+          `This export holds ${sessions.length} sessions; a ZIP with audio holds at most ${ZIP_EXPORT_MAX_SESSIONS}. Export per campaign, or without audio.`,
+          { sessions: sessions.length, limit: ZIP_EXPORT_MAX_SESSIONS },
+        );
       }
-    })().catch(next);
+      const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactPii: query.redact_pii });
+      await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
+    } else if (query.format === 'csv') {
+      await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
+    } else {
+      await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), { contentType: 'application/json; charset=utf-8', filename: `${name}.json` });
+    }
   };
 
   routes.get('/api/campaigns/:campaignId/transcripts', exportOf((req) => ({ campaignId: pathIdOf(req, 'campaignId') })));

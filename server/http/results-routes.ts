@@ -1,4 +1,4 @@
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/error-codes.js';
 import { ZPdfQuery, ZTranscript, ZTranscriptQuery } from '../../shared/schemas/transcripts.js';
@@ -10,14 +10,6 @@ import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { pathIdOf, queryOf } from './plain-inputs.js';
 
-type Handler = (req: Request, res: Response) => Promise<void>;
-
-function handle(handler: Handler) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    handler(req, res).catch(next);
-  };
-}
-
 /**
  * Results with bodies that are not JSON, or not only JSON: a session's transcript (json, text,
  * srt, vtt) and its PDF report, under `/v1/sessions/{id}` and the spec's `/api/session/{id}`.
@@ -25,7 +17,8 @@ function handle(handler: Handler) {
 export function resultsRoutes(services: AppServices): Router {
   const routes = Router({ caseSensitive: true, strict: true });
 
-  const transcript = handle(async (req, res) => {
+  // Express 5 hands a rejected promise of a handler to the error handler.
+  const transcript = async (req: Request, res: Response): Promise<void> => {
     const auth = assertPermission(req.auth, 'sessions:read');
     const sessionId = pathIdOf(req, 'sessionId');
     const query = queryOf(req, ZTranscriptQuery);
@@ -38,11 +31,11 @@ export function resultsRoutes(services: AppServices): Router {
     res.setHeader('Content-Type', media.contentType);
     res.setHeader('Content-Disposition', `inline; filename="transcript-${body.sessionId}.${media.extension}"`);
     res.send(media.render(body));
-  });
+  };
   routes.get('/v1/sessions/:sessionId/transcript', transcript);
   routes.get('/api/session/:sessionId/transcript', transcript);
 
-  const pdf = handle(async (req, res) => {
+  const pdf = async (req: Request, res: Response): Promise<void> => {
     const auth = assertPermission(req.auth, 'sessions:read');
     const sessionId = pathIdOf(req, 'sessionId');
     const query = queryOf(req, ZPdfQuery);
@@ -56,7 +49,7 @@ export function resultsRoutes(services: AppServices): Router {
     res.setHeader('Content-Disposition', `attachment; filename="interview-${report.session.id}.pdf"`);
     document.on('error', (error: Error) => res.destroy(error));
     document.pipe(res);
-  });
+  };
   routes.get('/v1/sessions/:sessionId/pdf', pdf);
   routes.get('/api/session/:sessionId/pdf', pdf);
   return routes;

@@ -6,6 +6,6 @@ import type { AppServices } from '../../server/services.js';
 /** After the insights, beside the announcement: the session's merged audio and export files. */
 export function prepareSessionFilesTask(services: AppServices): Task<'session__prepare_files'> {
   return typedTask('session__prepare_files', async ({ sessionId }) => {
-    await prepareSessionFiles(services.orm.em.fork(), { ...services, pdfFallbackFont: services.config.pdfFallbackFont }, sessionId);
+    await prepareSessionFiles(services.orm.em.fork(), services, sessionId);
   });
 }

@@ -18,13 +18,14 @@ export interface ExportScope {
   name: string;
   organizationId: string;
   campaigns: ExportCampaign[];
-  /** Finished sessions (completed or abandoned) in the scope: what the export holds. */
-  sessionCount: number;
 }
+
+/** Names Windows refuses for a file or folder, whatever the extension. */
+const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])$/;
 
 /** "Onboarding – Q3 (Ü)" → "onboarding-q3-u": readable folder names that every unzip tool accepts. */
 export function slugify(name: string): string {
-  return name
+  const slug = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
@@ -32,6 +33,7 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/g, '');
+  return WINDOWS_RESERVED.test(slug) ? `${slug}-campaign` : slug;
 }
 
 function uniqueSlugs(campaigns: { id: string; name: string; projectId: string | null }[]): ExportCampaign[] {
@@ -46,7 +48,7 @@ function uniqueSlugs(campaigns: { id: string; name: string; projectId: string | 
   });
 }
 
-/** The campaigns of a campaign or project export (404 for another organization's) and how many sessions it holds. */
+/** The campaigns of a campaign or project export (404 for another organization's). */
 export async function resolveExportScope(em: EntityManager, organizationId: string, target: { campaignId: string } | { projectId: string }): Promise<ExportScope> {
   let campaigns: { id: string; name: string; projectId: string | null }[];
   let name: string;
@@ -63,16 +65,11 @@ export async function resolveExportScope(em: EntityManager, organizationId: stri
     );
     campaigns = rows.map((row) => ({ id: row.id, name: row.name, projectId: project.id }));
   }
-  const [{ count }] = await em.execute<{ count: string }[]>(
-    `select count(*) as count from sessions where campaign_id = any(array[?]::text[]) and status in ('completed', 'abandoned')`,
-    [campaigns.map((campaign) => campaign.id)],
-  ) as [{ count: string }];
   return {
     type: 'campaignId' in target ? 'campaign' : 'project',
     id: 'campaignId' in target ? target.campaignId : target.projectId,
     name,
     organizationId,
     campaigns: uniqueSlugs(campaigns),
-    sessionCount: Number(count),
   };
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus, TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TSentiment, TTranscript } from '../../../shared/schemas/transcripts.js';
-import { redactPii } from '../../analysis/pii-redaction.js';
+import { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { audioExtensionOf } from '../../speech/audio-probe.js';
 import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
 import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
@@ -63,14 +63,18 @@ function isoOf(timestamp: string | null): string | null {
   return timestamp === null ? null : new Date(timestamp).toISOString();
 }
 
-function toExportedSession(row: SessionRow, transcript: TTranscript | null, redact: boolean): ExportedSession {
-  const clean = (value: string) => (redact ? redactPii(value) : value);
+function toExportedSession(row: SessionRow, transcript: TTranscript | null, redactor: SessionRedactor | null): ExportedSession {
+  const clean = (value: string) => (redactor ? redactor.piece(value) : value);
   return {
     id: row.id,
     campaignId: row.campaign_id,
     status: row.status,
     completionStatus: row.completion_status,
-    participant: { email: row.participant_email && redact ? '[EMAIL REDACTED]' : row.participant_email, name: row.participant_name },
+    participant: {
+      email: row.participant_email && redactor ? '[EMAIL REDACTED]' : row.participant_email,
+      // Share-link participants type their own name; some type an address or a number.
+      name: row.participant_name === null ? null : clean(row.participant_name),
+    },
     metadata: Object.fromEntries(Object.entries(row.metadata).map(([key, value]) => [key, typeof value === 'string' ? clean(value) : value])),
     startedAt: isoOf(row.started_at),
     completedAt: isoOf(row.completed_at),
@@ -85,24 +89,31 @@ function toExportedSession(row: SessionRow, transcript: TTranscript | null, reda
 
 /**
  * The finished sessions of one campaign, oldest first, each with its whole transcript (redacted
- * when asked), read in batches by keyset (never OFFSET, never one query per session).
+ * when asked), read in batches by keyset (never OFFSET, never one query per session). `sessionIds`
+ * narrows it to sessions listed beforehand (a ZIP's manifest and its transcripts must agree).
  */
-export async function* exportedSessions(em: EntityManager, campaign: ExportCampaign, options: { redactPii: boolean }): AsyncGenerator<ExportedSession> {
+export async function* exportedSessions(
+  em: EntityManager,
+  campaign: ExportCampaign,
+  options: { redactPii: boolean; sessionIds?: readonly string[] },
+): AsyncGenerator<ExportedSession> {
   let after: { createdAt: string; id: string } | null = null;
   for (;;) {
     const rows: SessionRow[] = await em.execute<SessionRow[]>(
       `select id, campaign_id, status, completion_status, participant_email, participant_name, metadata, started_at, completed_at, created_at,
               duration_seconds, language, sentiment, sentiment_score, answers, script_id, script_version, transcript_status, transcript_generated_at
          from sessions
-        where campaign_id = ? and status in ('completed', 'abandoned') ${after ? 'and (created_at, id) > (?, ?)' : ''}
+        where campaign_id = ? and status in ('completed', 'abandoned') ${options.sessionIds ? 'and id = any(array[?]::text[])' : ''} ${after ? 'and (created_at, id) > (?, ?)' : ''}
         order by created_at, id limit ?`,
-      after ? [campaign.id, after.createdAt, after.id, BATCH_SIZE] : [campaign.id, BATCH_SIZE],
+      [campaign.id, ...(options.sessionIds ? [options.sessionIds.length > 0 ? [...options.sessionIds] : ['']] : []), ...(after ? [after.createdAt, after.id] : []), BATCH_SIZE],
     );
     if (rows.length === 0) return;
     const ready = rows.filter((row) => row.transcript_status === 'ready' && row.transcript_generated_at);
     const utterances = await readTranscriptUtterances(em, ready.map((row) => row.id));
     for (const row of rows) {
       let transcript: TTranscript | null = null;
+      const spoken = utterances.get(row.id) ?? [];
+      const redactor = options.redactPii ? new SessionRedactor(spoken.map((utterance) => utterance.text)) : null;
       if (row.transcript_status === 'ready' && row.transcript_generated_at) {
         const source = {
           sessionId: row.id,
@@ -110,11 +121,11 @@ export async function* exportedSessions(em: EntityManager, campaign: ExportCampa
           durationSeconds: row.duration_seconds,
           generatedAt: new Date(row.transcript_generated_at),
           structuredQuestionIds: await structuredQuestionIdsOf(em, { scriptId: row.script_id, scriptVersion: row.script_version }),
-          rows: utterances.get(row.id)!,
+          rows: spoken,
         };
         transcript = shapeTranscript(source, { ...FULL_TRANSCRIPT, redact_pii: options.redactPii });
       }
-      yield toExportedSession(row, transcript, options.redactPii);
+      yield toExportedSession(row, transcript, redactor);
     }
     const last = rows.at(-1)!;
     after = { createdAt: last.created_at, id: last.id };
@@ -122,27 +133,36 @@ export async function* exportedSessions(em: EntityManager, campaign: ExportCampa
   }
 }
 
-/** Each finished session of the campaigns and its recording (or null), for a ZIP's audio folder and manifest. */
-export async function exportedAudio(em: EntityManager, campaignIds: string[]): Promise<Map<string, ExportedAudio | null>> {
-  const rows = await em.execute<{ session_id: string; kind: string | null; storage_key: string | null; content_type: string | null }[]>(
-    `select s.id as session_id, f.kind, f.storage_key, f.content_type
+/** One finished session of a ZIP export: its campaign and its recording (or null). */
+export interface ZipSession {
+  id: string;
+  campaignId: string;
+  audio: ExportedAudio | null;
+}
+
+/**
+ * Every finished session of the campaigns, oldest first, with its recording: read once, so the
+ * ZIP's size check, its manifest, its audio folders and its transcripts all hold the same sessions
+ * even when another one finishes meanwhile.
+ */
+export async function zipSessions(em: EntityManager, campaignIds: string[]): Promise<ZipSession[]> {
+  const rows = await em.execute<{ session_id: string; campaign_id: string; kind: string | null; storage_key: string | null; content_type: string | null }[]>(
+    `select s.id as session_id, s.campaign_id, f.kind, f.storage_key, f.content_type
        from sessions s left join session_files f on f.session_id = s.id and f.kind in ('merged_audio', 'audio')
       where s.campaign_id = any(array[?]::text[]) and s.status in ('completed', 'abandoned')
       order by s.created_at, s.id, f.created_at`,
     [campaignIds],
   );
-  const files = new Map<string, { kind: string; storageKey: string; contentType: string }[]>();
+  const sessions = new Map<string, { campaignId: string; files: { kind: string; storageKey: string; contentType: string }[] }>();
   for (const row of rows) {
-    const list = files.get(row.session_id) ?? [];
-    if (row.kind && row.storage_key && row.content_type) list.push({ kind: row.kind, storageKey: row.storage_key, contentType: row.content_type });
-    files.set(row.session_id, list);
+    const session = sessions.get(row.session_id) ?? { campaignId: row.campaign_id, files: [] };
+    if (row.kind && row.storage_key && row.content_type) session.files.push({ kind: row.kind, storageKey: row.storage_key, contentType: row.content_type });
+    sessions.set(row.session_id, session);
   }
-  const audio = new Map<string, ExportedAudio | null>();
-  for (const [sessionId, list] of files) {
-    const merged = list.find((file) => file.kind === 'merged_audio');
-    const answers = list.filter((file) => file.kind === 'audio');
+  return [...sessions].map(([id, session]) => {
+    const merged = session.files.find((file) => file.kind === 'merged_audio');
+    const answers = session.files.filter((file) => file.kind === 'audio');
     const chosen = merged ?? (answers.length === 1 ? answers[0] : undefined);
-    audio.set(sessionId, chosen ? { storageKey: chosen.storageKey, extension: audioExtensionOf(chosen.contentType) } : null);
-  }
-  return audio;
+    return { id, campaignId: session.campaignId, audio: chosen ? { storageKey: chosen.storageKey, extension: audioExtensionOf(chosen.contentType) } : null };
+  });
 }

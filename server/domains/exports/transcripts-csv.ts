@@ -40,7 +40,7 @@ function inert(text: string | null): string | null {
   return text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { redactPii: boolean }): AsyncGenerator<CsvRow> {
+async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { redactPii: boolean; sessionIds?: readonly string[] }): AsyncGenerator<CsvRow> {
   for (const campaign of campaigns) {
     for await (const session of exportedSessions(em, campaign, options)) {
       if (!session.transcript) continue;
@@ -60,7 +60,7 @@ async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { 
           utterance_id: utterance.id,
           utterance_index: index++,
           speaker: utterance.speaker,
-          question_id: utterance.questionId,
+          question_id: inert(utterance.questionId),
           text: inert(utterance.text),
           start_time: utterance.startTime,
           end_time: utterance.endTime,
@@ -78,9 +78,11 @@ async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { 
  * The flattened CSV (RFC 4180: a header row, CRLF line ends, fields quoted where they need it),
  * one row per utterance of every finished session with a transcript, streamed.
  */
-export function transcriptsCsv(em: EntityManager, campaigns: ExportCampaign[], options: { redactPii: boolean }): Transform {
+export function transcriptsCsv(em: EntityManager, campaigns: ExportCampaign[], options: { redactPii: boolean; sessionIds?: readonly string[] }): Transform {
   const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', cast: { number: (value) => String(value) } });
   const source = Readable.from(rows(em, campaigns, options));
   source.on('error', (error) => csv.destroy(error));
+  // A download given up stops the reading of rows too.
+  csv.on('close', () => source.destroy());
   return source.pipe(csv);
 }

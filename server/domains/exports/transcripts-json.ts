@@ -6,7 +6,12 @@ import { exportedSessions } from './exported-sessions.js';
  * One JSON document of the sessions of some campaigns, written piece by piece:
  * `{exportedAt, scope, redacted, campaigns: [...], sessions: [...]}`, one session per line.
  */
-export async function* transcriptsJson(em: EntityManager, scope: ExportScope, campaigns: ExportCampaign[], options: { redactPii: boolean }): AsyncGenerator<string> {
+export async function* transcriptsJson(
+  em: EntityManager,
+  scope: ExportScope,
+  campaigns: ExportCampaign[],
+  options: { redactPii: boolean; sessionIds?: readonly string[] },
+): AsyncGenerator<string> {
   const head = {
     exportedAt: new Date().toISOString(),
     scope: { type: scope.type, id: scope.id },

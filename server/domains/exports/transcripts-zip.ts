@@ -3,66 +3,71 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
 import type { FileStorage } from '../../storage/file-storage.js';
 import type { ExportScope } from './export-scope.js';
-import { exportedAudio } from './exported-sessions.js';
+import type { ZipSession } from './exported-sessions.js';
 import { transcriptsCsv } from './transcripts-csv.js';
 import { transcriptsJson } from './transcripts-json.js';
 
 /**
  * The spec's ZIP: for each campaign a folder named by its slug with `transcripts.json` (or
  * `.csv`) and `audio/<sessionId>.<ext>`, one recording per session, and `manifest.json` at the
- * root (written last, once every entry is known). Every entry is opened only when the ZIP
- * reaches it, so memory stays flat in the number of sessions; recordings are stored, not
- * recompressed.
+ * root (written last, once every entry is known). `sessions` was read once by the caller (see
+ * zipSessions), so the manifest, the audio and the transcripts hold the same sessions. Every entry
+ * is opened only when the ZIP reaches it, so memory stays flat in the number of sessions;
+ * recordings are stored, not recompressed. Recordings are never redacted.
  */
-export async function transcriptsZip(
+export function transcriptsZip(
   em: EntityManager,
   storage: FileStorage,
   scope: ExportScope,
+  sessions: readonly ZipSession[],
   options: { format: 'json' | 'csv'; redactPii: boolean },
-): Promise<Readable> {
+): Readable {
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
+  // Entries being read: a download given up (or failed) must close them, or each abandoned
+  // download would keep a file open.
+  const open = new Set<Readable>();
   // An entry that cannot be read (a recording gone, the database lost mid-way) ends the download
   // (the client sees it cut short), never the process: yazl does not listen to its entries' errors.
   const fail = (error: Error) => output.destroy(error);
   zip.on('error', fail);
-  const guarded = (stream: Readable) => stream.on('error', fail);
-  const campaignIds = scope.campaigns.map((campaign) => campaign.id);
-  const audio = await exportedAudio(em, campaignIds);
-  const sessionsOf = new Map<string, string[]>();
-  const sessionRows = await em.execute<{ id: string; campaign_id: string }[]>(
-    `select id, campaign_id from sessions where campaign_id = any(array[?]::text[]) and status in ('completed', 'abandoned') order by created_at, id`,
-    [campaignIds],
-  );
-  for (const row of sessionRows) sessionsOf.set(row.campaign_id, [...(sessionsOf.get(row.campaign_id) ?? []), row.id]);
+  output.once('close', () => {
+    for (const stream of open) stream.destroy();
+  });
+  const track = (stream: Readable) => {
+    open.add(stream);
+    stream.on('error', fail);
+    stream.once('close', () => open.delete(stream));
+    return stream;
+  };
 
   const manifest = {
     exportedAt: new Date().toISOString(),
     scope: { type: scope.type, id: scope.id },
     format: options.format,
     redacted: options.redactPii,
+    audioRedacted: false,
     campaigns: [] as { id: string; name: string; slug: string; transcripts: string; sessions: number }[],
     sessions: [] as { id: string; campaignId: string; audio: string | null }[],
   };
   const mtime = new Date();
   for (const campaign of scope.campaigns) {
+    const listed = sessions.filter((session) => session.campaignId === campaign.id);
+    const sessionIds = listed.map((session) => session.id);
     const transcripts = `${campaign.slug}/transcripts.${options.format}`;
     zip.addReadStreamLazy(transcripts, { mtime }, (done) => {
-      const stream =
-        options.format === 'json'
-          ? Readable.from(transcriptsJson(em, scope, [campaign], { redactPii: options.redactPii }))
-          : transcriptsCsv(em, [campaign], { redactPii: options.redactPii });
-      done(null, guarded(stream));
+      const entryOptions = { redactPii: options.redactPii, sessionIds };
+      const stream = options.format === 'json' ? Readable.from(transcriptsJson(em, scope, [campaign], entryOptions)) : transcriptsCsv(em, [campaign], entryOptions);
+      done(null, track(stream));
     });
-    const sessionIds = sessionsOf.get(campaign.id) ?? [];
-    manifest.campaigns.push({ id: campaign.id, name: campaign.name, slug: campaign.slug, transcripts, sessions: sessionIds.length });
-    for (const sessionId of sessionIds) {
-      const recording = audio.get(sessionId) ?? null;
-      const entry = recording ? `${campaign.slug}/audio/${sessionId}.${recording.extension}` : null;
-      manifest.sessions.push({ id: sessionId, campaignId: campaign.id, audio: entry });
+    manifest.campaigns.push({ id: campaign.id, name: campaign.name, slug: campaign.slug, transcripts, sessions: listed.length });
+    for (const session of listed) {
+      const recording = session.audio;
+      const entry = recording ? `${campaign.slug}/audio/${session.id}.${recording.extension}` : null;
+      manifest.sessions.push({ id: session.id, campaignId: campaign.id, audio: entry });
       if (!recording || !entry) continue;
       zip.addReadStreamLazy(entry, { mtime, compress: false }, (done) => {
-        storage.open(recording.storageKey).then((stream) => done(null, guarded(stream)), (error: Error) => done(error, undefined as never));
+        storage.open(recording.storageKey).then((stream) => done(null, track(stream)), (error: Error) => done(error, undefined as never));
       });
     }
   }

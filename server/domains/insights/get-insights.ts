@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInsights } from '../../../shared/schemas/transcripts.js';
-import { redactPii } from '../../analysis/pii-redaction.js';
+import { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { SessionInsights } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { loadSession } from '../sessions/load-session.js';
+import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
 
-export function toInsightsDto(insights: SessionInsights, sessionId: string, redact: boolean): TInsights {
-  const clean = redact ? redactPii : (text: string) => text;
+/** The insights record; with a redactor, every text in it redacted as a piece of the session's words. */
+export function toInsightsDto(insights: SessionInsights, sessionId: string, redactor: SessionRedactor | null): TInsights {
+  const clean = redactor ? (text: string) => redactor.piece(text) : (text: string) => text;
   return {
     sessionId,
     summary: clean(insights.summary),
@@ -18,7 +20,7 @@ export function toInsightsDto(insights: SessionInsights, sessionId: string, reda
   };
 }
 
-/** The session's insights, or null while there are none; 404 for another organization's session. */
+/** The insights of a session the caller has already loaded (and so may see), or null while there are none. */
 export async function findInsights(em: EntityManager, sessionId: string): Promise<SessionInsights | null> {
   return em.findOne(SessionInsights, { session: sessionId }, { disableIdentityMap: true });
 }
@@ -27,7 +29,11 @@ export async function findInsights(em: EntityManager, sessionId: string): Promis
 export async function getInsights(em: EntityManager, organizationId: string, sessionId: string, options: { redactPii: boolean }): Promise<TInsights> {
   const session = await loadSession(em, organizationId, sessionId);
   const insights = await findInsights(em, session.id);
-  if (insights) return toInsightsDto(insights, session.id, options.redactPii);
+  if (insights) {
+    // Quotes and summaries are pieces of the utterances: redacted knowing what the whole utterances hold.
+    const redactor = options.redactPii ? new SessionRedactor((await readTranscriptUtterances(em, [session.id])).get(session.id)!.map((row) => row.text)) : null;
+    return toInsightsDto(insights, session.id, redactor);
+  }
   if (session.transcriptStatus === 'none') {
     throw new AppError('INSIGHTS_NOT_READY', `Session ${session.id} has no insights: it has no transcript to draw them from.`, { sessionId: session.id, status: 'none' });
   }

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TPdfQuery } from '../../../shared/schemas/transcripts.js';
-import { redactPii } from '../../analysis/pii-redaction.js';
 import { Campaign, Organization } from '../../entities/index.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import type { SessionReport } from '../../reports/session-report.js';
 import { findInsights } from '../insights/get-insights.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { loadTranscriptSource } from '../transcripts/load-transcript.js';
+import { redactorFor } from '../transcripts/shape-transcript.js';
 
 /**
  * Everything a session's PDF report shows, read and (with `redact_pii`) redacted here, so the
@@ -27,7 +27,8 @@ export async function assembleSessionReport(
     loadPlan(em, session),
   ]);
   const custom = options.branding === 'custom';
-  const clean = options.redact_pii ? redactPii : (text: string) => text;
+  const redactor = options.redact_pii ? redactorFor(source) : null;
+  const clean = redactor ? (text: string) => redactor.piece(text) : (text: string) => text;
   const startTimes = new Map(source.rows.map((row) => [row.id, row.startTime]));
   const questionText = new Map(plan.questions.map((question) => [question.id, question.text]));
   return {
@@ -67,7 +68,7 @@ export async function assembleSessionReport(
     utterances: source.rows.map((row) => ({
       id: row.id,
       speaker: row.speaker,
-      text: clean(row.text),
+      text: redactor ? redactor.utterance(row.text) : row.text,
       startTime: row.startTime,
       endTime: row.endTime,
       sentiment: row.sentiment,

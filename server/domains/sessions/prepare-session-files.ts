@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
@@ -22,7 +23,7 @@ export interface PrepareFilesServices {
   ffmpeg: string | null;
   logos: Pick<OrganizationLogos, 'fetch'>;
   logger: Pick<Logger, 'warn'>;
-  pdfFallbackFont?: string | undefined;
+  config: Pick<Config, 'pdfFallbackFont'>;
 }
 
 interface PreparedFile {
@@ -64,7 +65,7 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
       const options = { include_insights: true, include_timestamps: true, include_sentiment: true, branding: 'default', redact_pii: false } as const;
       const report = await assembleSessionReport(em, services.logos, organizationId, sessionId, options);
       const pdf = path.join(work, 'report.pdf');
-      await pipeline(renderSessionReport(report, { includeInsights: true, includeTimestamps: true, includeSentiment: true, branding: 'default' }, { fallback: services.pdfFallbackFont }), createWriteStream(pdf));
+      await pipeline(renderSessionReport(report, { includeInsights: true, includeTimestamps: true, includeSentiment: true, branding: 'default' }, { fallback: services.config.pdfFallbackFont }), createWriteStream(pdf));
       prepared.push(await store(services.storage, pdf, { kind: 'export', name: `report-${sessionId}.pdf`, contentType: 'application/pdf', storageKey: `${prefix}/report.pdf`, durationSeconds: null }));
     }
 
@@ -99,8 +100,24 @@ async function store(storage: FileStorage, file: string, facts: Omit<PreparedFil
 /**
  * The answers' recordings on one timeline. Without ffmpeg, a session with a single recording
  * offers that recording as is; one with several gets none (logged), as merging needs decoding.
+ * A merge that fails (a damaged recording, one gone from storage) is logged and leaves the session
+ * without a merged file: the exports are still made.
  */
 async function mergedRecording(
+  em: EntityManager,
+  services: PrepareFilesServices,
+  sessionId: string,
+  work: string,
+): Promise<{ file: string; contentType: string; extension: string; durationSeconds: number | null } | null> {
+  try {
+    return await mergeRecordings(em, services, sessionId, work);
+  } catch (error) {
+    services.logger.warn({ sessionId, err: error instanceof Error ? { name: error.name, message: error.message } : error }, 'merged audio not made; the session keeps its answer recordings');
+    return null;
+  }
+}
+
+async function mergeRecordings(
   em: EntityManager,
   services: PrepareFilesServices,
   sessionId: string,
@@ -113,13 +130,13 @@ async function mergedRecording(
     [sessionId],
   );
   if (clips.length === 0) return null;
-  const local = await Promise.all(
-    clips.map(async (clip, index) => {
-      const file = path.join(work, `clip-${index}`);
-      await pipeline(await services.storage.open(clip.storage_key), createWriteStream(file));
-      return { file, offsetSeconds: clip.start_time, contentType: clip.content_type, durationSeconds: clip.duration_seconds };
-    }),
-  );
+  // One at a time: a long interview's recordings are not all opened at once.
+  const local: { file: string; offsetSeconds: number; contentType: string; durationSeconds: number | null }[] = [];
+  for (const [index, clip] of clips.entries()) {
+    const file = path.join(work, `clip-${index}`);
+    await pipeline(await services.storage.open(clip.storage_key), createWriteStream(file));
+    local.push({ file, offsetSeconds: clip.start_time, contentType: clip.content_type, durationSeconds: clip.duration_seconds });
+  }
   if (!services.ffmpeg) {
     if (local.length > 1) {
       services.logger.warn({ sessionId, clips: local.length }, 'no ffmpeg: the session gets no merged audio');

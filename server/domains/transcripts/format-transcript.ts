@@ -27,8 +27,15 @@ function cueText(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/\n{2,}/g, '\n').replace(/-->/g, '->').trim();
 }
 
-function cueTimes(utterance: TTranscriptUtterance): { start: number; end: number } {
-  return { start: utterance.startTime, end: Math.max(utterance.endTime, utterance.startTime + MIN_CUE_SECONDS) };
+/**
+ * A cue's times: a short one is stretched to MIN_CUE_SECONDS, but never into the next cue (a
+ * player would show both at once); a cue never ends before it starts.
+ */
+function cueTimes(utterances: TTranscriptUtterance[], index: number): { start: number; end: number } {
+  const { startTime: start, endTime } = utterances[index]!;
+  const next = utterances[index + 1]?.startTime ?? Number.POSITIVE_INFINITY;
+  const stretched = Math.min(start + MIN_CUE_SECONDS, Math.max(next, endTime));
+  return { start, end: Math.max(endTime, stretched, start + 0.001) };
 }
 
 /** Readable text: a header, then "[00:01:05] Participant: …" per utterance. */
@@ -49,8 +56,8 @@ export function transcriptAsText(transcript: TTranscript): string {
 /** SubRip: numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, the speaker before the text. */
 export function transcriptAsSrt(transcript: TTranscript): string {
   return transcript.utterances
-    .map((utterance, index) => {
-      const { start, end } = cueTimes(utterance);
+    .map((utterance, index, all) => {
+      const { start, end } = cueTimes(all, index);
       const note = annotation(utterance);
       return [String(index + 1), `${clock(start, ',')} --> ${clock(end, ',')}`, `${SPEAKER_LABELS[utterance.speaker]}: ${cueText(utterance.text)}`, ...(note ? [note] : [])].join('\n');
     })
@@ -61,8 +68,8 @@ export function transcriptAsSrt(transcript: TTranscript): string {
 /** WebVTT: the header, cues named by utterance id, the speaker as a voice span (`<v Participant>`). */
 export function transcriptAsVtt(transcript: TTranscript): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const cues = transcript.utterances.map((utterance) => {
-    const { start, end } = cueTimes(utterance);
+  const cues = transcript.utterances.map((utterance, index, all) => {
+    const { start, end } = cueTimes(all, index);
     const note = annotation(utterance);
     return [utterance.id, `${clock(start, '.')} --> ${clock(end, '.')}`, `<v ${SPEAKER_LABELS[utterance.speaker]}>${escape(cueText(utterance.text))}`, ...(note ? [escape(note)] : [])].join('\n');
   });

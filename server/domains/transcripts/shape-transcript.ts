@@ -1,5 +1,5 @@
 import type { TTranscript, TTranscriptQuery, TTranscriptUtterance } from '../../../shared/schemas/transcripts.js';
-import { redactPii } from '../../analysis/pii-redaction.js';
+import { SessionRedactor } from '../../analysis/pii-redaction.js';
 import type { TranscriptRow } from './read-utterances.js';
 
 /** What a transcript is made from: the session's facts and its stored utterances. */
@@ -21,17 +21,17 @@ export const FULL_TRANSCRIPT: TranscriptOptions = { include_sentiment: true, inc
 /**
  * The transcript as the API answers it, with the caller's options applied: the speaker filter,
  * sentiment and keywords included or not, PII redacted in the text and in the keywords (a
- * keyword can be an email address).
+ * keyword that touches an email or a phone number is left out).
  */
 export function shapeTranscript(source: TranscriptSource, options: TranscriptOptions): TTranscript {
-  const redact = options.redact_pii ? redactPii : (text: string) => text;
+  const redactor = options.redact_pii ? redactorFor(source) : null;
   const utterances: TTranscriptUtterance[] = [];
   for (const row of source.rows) {
     if (options.speaker !== 'all' && row.speaker !== options.speaker) continue;
     const utterance: TTranscriptUtterance = {
       id: row.id,
       speaker: row.speaker,
-      text: redact(row.text),
+      text: redactor ? redactor.utterance(row.text) : row.text,
       startTime: row.startTime,
       endTime: row.endTime,
       // Typed text and the interviewer's own words are exactly what was said.
@@ -39,7 +39,7 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
       questionId: row.questionId,
     };
     if (options.include_sentiment && row.sentiment) utterance.sentiment = row.sentiment;
-    if (options.include_keywords) utterance.keywords = [...new Set((row.keywords ?? []).map(redact))];
+    if (options.include_keywords) utterance.keywords = redactor ? redactor.keywords(row.text, row.keywords ?? []) : (row.keywords ?? []);
     if (row.speaker === 'participant' && row.questionId && source.structuredQuestionIds.has(row.questionId)) utterance.value = row.value;
     utterances.push(utterance);
   }
@@ -50,4 +50,9 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
     utterances,
     generatedAt: source.generatedAt.toISOString(),
   };
+}
+
+/** Redaction for pieces of this transcript (see SessionRedactor). */
+export function redactorFor(source: Pick<TranscriptSource, 'rows'>): SessionRedactor {
+  return new SessionRedactor(source.rows.map((row) => row.text));
 }
