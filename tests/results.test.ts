@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -372,6 +372,11 @@ describe('the PDF report', () => {
     const pdf = response.body as Buffer;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     if (!hasPoppler) return;
+    // Kept for a person to look at (tests/artifacts is not committed).
+    const artifacts = path.join(import.meta.dirname, 'artifacts', 'results');
+    await mkdir(artifacts, { recursive: true });
+    await writeFile(path.join(artifacts, 'interview.pdf'), pdf);
+    await run('pdftoppm', ['-png', '-r', '60', path.join(artifacts, 'interview.pdf'), path.join(artifacts, 'interview')]);
     const text = await pdfText(pdf);
     expect(text).toContain('Interview report');
     expect(text).toContain('Ada');
