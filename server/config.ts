@@ -78,6 +78,8 @@ const ZEnvironment = z.object({
   STT_MODEL: z.string().min(1).default('whisper-1'),
   STT_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WEBHOOK_DESIGN: z.enum(['A', 'B']).default('A'),
+  WEBHOOK_ROTATION_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
   WEBHOOK_ALLOW_HOSTS: z.string().optional(),
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
   PDF_FALLBACK_FONT: z.string().min(1).optional(),
@@ -151,6 +153,10 @@ export interface Config {
    * (`WEBHOOK_CA_FILE`, PEM, read at start).
    */
   outbound: { allowHosts: ReadonlySet<string>; extraCaFile: string | undefined };
+  /** Webhook endpoints created without a `design` get this one. */
+  webhookDesign: 'A' | 'B';
+  /** Design B: how long after a rotation every delivery is also signed with the old secret. */
+  webhookRotationOverlapSeconds: number;
   /** A font file for characters the PDF's DejaVu Sans lacks (CJK, for instance). */
   pdfFallbackFont: string | undefined;
   /** ffmpeg for merging a session's answer audio; unset: found on PATH. */
@@ -213,6 +219,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowHosts: new Set((e.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
       extraCaFile: e.WEBHOOK_CA_FILE ? path.resolve(e.WEBHOOK_CA_FILE) : undefined,
     },
+    webhookDesign: e.WEBHOOK_DESIGN,
+    webhookRotationOverlapSeconds: e.WEBHOOK_ROTATION_OVERLAP_SECONDS,
     pdfFallbackFont: e.PDF_FALLBACK_FONT ? path.resolve(e.PDF_FALLBACK_FONT) : undefined,
     ffmpegPath: e.FFMPEG_PATH,
   };

@@ -35,6 +35,8 @@ const RESOURCE_LABELS = {
   shareLink: 'Share link',
   session: 'Session',
   sessionFile: 'Session file',
+  webhookEndpoint: 'Webhook endpoint',
+  webhookDelivery: 'Webhook delivery',
 } as const;
 
 /** 404 for a resource that does not exist or belongs to another organization (never 403). */

@@ -20,7 +20,7 @@ import type { OutboundPolicy } from './lib/outbound-http.js';
 import { InviteTokens } from './lib/invite-tokens.js';
 import { Metrics } from './platform/metrics.js';
 import { PublicLinks } from './lib/public-links.js';
-import { ResponseSealer } from './lib/response-sealer.js';
+import { Sealer } from './lib/sealer.js';
 import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
 import { OrganizationLogos } from './reports/organization-logos.js';
@@ -40,7 +40,9 @@ export interface AppServices {
   emailTemplates: EmailTemplates;
   mailer: Mailer;
   metrics: Metrics;
-  sealer: ResponseSealer;
+  sealer: Sealer;
+  /** Seals webhook signing secrets at rest (a key of its own, derived from the signing secret). */
+  webhookSecrets: Sealer;
   /** `/healthz`'s own database connection (see DatabaseProbe). */
   databaseProbe: DatabaseProbe;
   /** Decides follow-ups and words the AI's turns: the LLM when LLM_BASE_URL is set (built-in fallback), else the built-in one. */
@@ -78,7 +80,8 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     links: new PublicLinks(config.publicUrl),
     // Loaded (and checked) at startup: a broken template directory stops the process, not a send.
     emailTemplates: await EmailTemplates.load(config.emailTemplatesDir),
-    sealer: new ResponseSealer(secret),
+    sealer: new Sealer(secret),
+    webhookSecrets: new Sealer(secret, 'webhook-secrets/v1'),
     metrics: new Metrics(() => orm.em.fork()),
     databaseProbe: new DatabaseProbe(orm.config.get('clientUrl')!),
     interviewer: createInterviewer(config, logger),

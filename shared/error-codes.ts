@@ -46,6 +46,11 @@ export const ERROR_CODES = {
     status: 409,
     description: 'The session has no insights: `details.status` is `pending` while they are being made (retry later), `none` when the session has no transcript to draw them from.',
   },
+  WEBHOOK_ENDPOINT_DISABLED: {
+    status: 409,
+    description: 'The webhook endpoint is disabled (by an update, or because it answered 410 Gone); enable it (`status: enabled`) to send to it.',
+  },
+  WEBHOOK_DELIVERY_PENDING: { status: 409, description: 'The delivery is still being attempted; only a finished (succeeded or failed) delivery can be redelivered.' },
   CAMPAIGN_HAS_ACTIVE_SESSIONS: { status: 409, description: 'The campaign has interviews in progress; it cannot be deleted until they end (archive it instead).' },
   SCRIPT_NOT_PUBLISHED: {
     status: 409,

@@ -17,6 +17,9 @@ import { SessionFile } from './session-file.js';
 import { SessionInsights } from './session-insights.js';
 import { SessionUtterance } from './session-utterance.js';
 import { ShareLink } from './share-link.js';
+import { WebhookDelivery } from './webhook-delivery.js';
+import { WebhookEndpoint } from './webhook-endpoint.js';
+import { WebhookEvent } from './webhook-event.js';
 import { WorkerProcess } from './worker-process.js';
 
 export {
@@ -39,6 +42,9 @@ export {
   SessionInsights,
   SessionUtterance,
   ShareLink,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
   WorkerProcess,
 };
 
@@ -62,5 +68,8 @@ export const ENTITIES = [
   RateLimitCounter,
   IdempotencyKey,
   AppSecret,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookDelivery,
   WorkerProcess,
 ];

@@ -1,6 +1,7 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
 import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
+import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
 import { AppError } from '../errors.js';
 import type { SignedFileClaims } from '../lib/signed-urls.js';
 import type { AppServices } from '../services.js';
@@ -21,6 +22,7 @@ async function findDownloadable(services: AppServices, claims: SignedFileClaims)
     const media = await findScriptMediaForDownload(em, claims.fileId);
     return media && { storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true };
   }
+  if (claims.purpose !== 'session_file') return null;
   const file = await findSessionFileForDownload(em, claims.fileId);
   if (!file) return null;
   // Answer audio plays in the page; anything uploaded is saved, never rendered, whatever its type.
@@ -29,9 +31,10 @@ async function findDownloadable(services: AppServices, claims: SignedFileClaims)
 }
 
 /**
- * `GET /files/{token}`: the signed download links of script media and session files. The link is
- * the credential (a JWS naming the file and what it is, valid for a fixed time), so browsers and
- * audio players fetch files without an API key.
+ * `GET /files/{token}`: the signed download links of script media and session files, and the
+ * transcript links webhooks carry. The link is the credential (a JWS naming the file and what it
+ * is, valid for a fixed time), so browsers, audio players and webhook receivers fetch without an
+ * API key.
  */
 export function fileDownloadRoutes(services: AppServices): Router {
   const routes = Router({ caseSensitive: true, strict: true });
@@ -39,6 +42,12 @@ export function fileDownloadRoutes(services: AppServices): Router {
     try {
       res.locals.route = '/files/{token}';
       const claims = await services.signer.verifyFileToken(String(req.params.token));
+      if (claims?.purpose === 'session_transcript') {
+        // A webhook's transcript_url: the session's transcript as the JSON endpoint answers it.
+        res.setHeader('Cache-Control', 'private, max-age=300');
+        res.json(await getTranscriptForLink(services.orm.em.fork(), claims.fileId));
+        return;
+      }
       const file = claims ? await findDownloadable(services, claims) : null;
       if (!file) throw new AppError('RESOURCE_NOT_FOUND', 'This link is invalid or has expired.');
       let stream;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { AppError } from '../errors.js';
-import type { ResponseSealer } from '../lib/response-sealer.js';
+import type { Sealer } from '../lib/sealer.js';
 import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
 import { describeError } from './error-envelope.js';
@@ -105,7 +105,7 @@ function replayResponse(res: Response, stored: StoredResponse): void {
 export async function claimOrReplay(
   em: EntityManager,
   res: Response,
-  input: { organizationId: string; key: string; requestHash: string; sealer: ResponseSealer },
+  input: { organizationId: string; key: string; requestHash: string; sealer: Sealer },
 ): Promise<IdempotencyClaim | 'replayed'> {
   const outcome = await claimIdempotencyKey(em, { ...input, lockSeconds: IDEMPOTENCY_LOCK_SECONDS });
   if ('claimed' in outcome) return outcome.claimed;
@@ -162,7 +162,7 @@ export async function answerIdempotently<P = undefined>(
   req: Request,
   res: Response,
   scope: { auth: { kind: string; organizationId: string; inviteId?: string }; operation: string; fingerprint: unknown },
-  services: { orm: { em: { fork(): EntityManager } }; sealer: ResponseSealer; config: Pick<Config, 'testFaults'>; logger: Logger },
+  services: { orm: { em: { fork(): EntityManager } }; sealer: Sealer; config: Pick<Config, 'testFaults'>; logger: Logger },
   operation: (em: EntityManager, prepared: P) => Promise<JsonAnswer>,
   preparation?: Preparation<P>,
 ): Promise<void> {

@@ -16,6 +16,7 @@ const TASK_PAYLOADS = {
   session__generate_insights: ZSessionJob,
   session__announce_completion: ZSessionJob,
   session__prepare_files: ZSessionJob,
+  webhook__deliver: z.strictObject({ deliveryId: z.string().min(1), attempt: z.number().int().min(1) }),
 } as const;
 
 export type TaskName = keyof typeof TASK_PAYLOADS;

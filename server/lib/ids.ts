@@ -42,6 +42,8 @@ export const ID_PREFIXES = {
   feedback: 'fbk',
   file: 'fil',
   creditTransaction: 'txn',
+  webhookEndpoint: 'whe',
+  webhookDelivery: 'whd',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -1,7 +1,10 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
-/** What a signed link may open. The purpose is checked so a link for one kind of file never opens another. */
-export const SIGNED_FILE_PURPOSES = ['script_media', 'session_file'] as const;
+/**
+ * What a signed link may open. The purpose is checked so a link for one kind of file never opens
+ * another. `session_transcript` names a session (webhooks' `transcript_url`), the others a file.
+ */
+export const SIGNED_FILE_PURPOSES = ['script_media', 'session_file', 'session_transcript'] as const;
 export type SignedFilePurpose = (typeof SIGNED_FILE_PURPOSES)[number];
 
 export interface SignedFileClaims {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
-import type { ResponseSealer } from '../lib/response-sealer.js';
+import type { Sealer } from '../lib/sealer.js';
 
 /**
  * The `idempotency_keys` table (design.md "Limits and platform"): one row per key of an
@@ -37,7 +37,7 @@ export interface IdempotencyClaim {
    * finishing never has to wait for one.
    */
   claimedAt: string;
-  sealer: ResponseSealer;
+  sealer: Sealer;
   /** Stops renewing the claim. A renewal already on its way is harmless: it matches only an in-flight row. */
   stopRenewal: () => void;
 }
@@ -67,7 +67,7 @@ interface IdempotencyRow {
  */
 export async function claimIdempotencyKey(
   em: EntityManager,
-  input: { organizationId: string; key: string; requestHash: string; lockSeconds: number; sealer: ResponseSealer },
+  input: { organizationId: string; key: string; requestHash: string; lockSeconds: number; sealer: Sealer },
 ): Promise<ClaimOutcome> {
   // A row can vanish between the upsert and the read (its holder released it): claim again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -122,7 +122,7 @@ function keyInUse(state: string): AppError {
 
 function startRenewal(
   em: EntityManager,
-  input: { organizationId: string; key: string; claimedAt: string; lockSeconds: number; sealer: ResponseSealer },
+  input: { organizationId: string; key: string; claimedAt: string; lockSeconds: number; sealer: Sealer },
 ): IdempotencyClaim {
   // Each renewal is one autocommitted statement on a pool connection of its own; the request's
   // transaction never waits for it (it would hold its own connection while waiting for another).

@@ -39,6 +39,30 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Counted where deliveries run: each attempt's outcome (succeeded, retrying, failed for good, gone: 410). */
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by design, event type and outcome (succeeded, retrying, failed, gone).',
+    labelNames: ['design', 'event', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'webhook_attempt_duration_seconds',
+    help: 'Time a receiver took to answer one webhook request (or to fail), by design.',
+    labelNames: ['design'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly webhookLatency = new Histogram({
+    name: 'webhook_delivery_latency_seconds',
+    help: 'Time from an event to its successful delivery (retries included), by design.',
+    labelNames: ['design'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30, 120, 600, 3600, 86_400],
+    registers: [this.registry],
+  });
+
   constructor(em: () => EntityManager) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;

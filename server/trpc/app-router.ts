@@ -7,6 +7,7 @@ import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
 import { sessionsRouter } from '../domains/sessions/router.js';
 import { transcriptsRouter } from '../domains/transcripts/router.js';
+import { webhooksRouter } from '../domains/webhooks/router.js';
 import { router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
@@ -20,6 +21,7 @@ export const appRouter = router({
   shareLinks: shareLinksRouter,
   quickstart: quickstartRouter,
   organization: organizationRouter,
+  webhooks: webhooksRouter,
 });
 
 /** The type first-party frontends pass to `@trpc/client`. */

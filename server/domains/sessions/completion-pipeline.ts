@@ -1,14 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadSessionFacts } from '../webhooks/event-payloads.js';
+import { publishEvent } from '../webhooks/publish-event.js';
 
 /**
- * `session__announce_completion`: the last step after a finished session's transcript and
- * insights. It records that it ran, once; the `interview.completed` deliveries fan out from
- * here when webhooks exist.
+ * `session__announce_completion`: after a finished session's transcript and insights, its
+ * `interview.completed` event, once, with a delivery to every endpoint that wants it (Design B's
+ * `completion_status` says completed, timed_out or abandoned). The event happened when the session
+ * finished; its transcript link already works when it is delivered.
  */
 export async function announceCompletion(em: EntityManager, sessionId: string): Promise<boolean> {
-  const rows = await em.execute<{ id: string }[]>(
-    `update sessions set completion_announced_at = now(), updated_at = now() where id = ? and completion_announced_at is null and status in ('completed', 'abandoned') returning id`,
-    [sessionId],
-  );
-  return rows.length > 0;
+  return em.transactional(async (tx) => {
+    const claimed = await tx.execute<{ organization_id: string; completed_at: string }[]>(
+      `update sessions set completion_announced_at = now(), updated_at = now()
+        where id = ? and completion_announced_at is null and status in ('completed', 'abandoned') returning organization_id, completed_at`,
+      [sessionId],
+    );
+    const session = claimed[0];
+    if (!session) return false;
+    const facts = await loadSessionFacts(tx, sessionId);
+    if (!facts) return false;
+    await publishEvent(tx, { organizationId: session.organization_id, type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.completed_at) });
+    return true;
+  });
 }

@@ -1,9 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TFeedback, TFeedbackInput } from '../../../shared/schemas/sessions.js';
-import { type SessionFeedback as SessionFeedbackRow, SessionFeedback } from '../../entities/index.js';
+import { type Session, type SessionFeedback as SessionFeedbackRow, SessionFeedback } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { loadSessionFacts } from '../webhooks/event-payloads.js';
+import { publishEvent } from '../webhooks/publish-event.js';
 import { findLatestSession, type ParticipantAuth } from './participant-access.js';
 
 function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
@@ -22,15 +24,35 @@ function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
 
 /**
  * `POST /api/interview/feedback`: the participant's feedback on their finished interview, once
- * (409 FEEDBACK_ALREADY_SUBMITTED after that). The `session.feedback_submitted` event comes with
- * the webhooks.
+ * (409 FEEDBACK_ALREADY_SUBMITTED after that), and its `session.feedback_submitted` event with
+ * its deliveries, in the same transaction.
  */
 export async function submitFeedback(em: EntityManager, participant: ParticipantAuth, input: TFeedbackInput): Promise<{ feedback: TFeedback }> {
   const session = await findLatestSession(em, participant.inviteId);
   if (!session || session.status !== 'completed') {
     throw new AppError('SESSION_NOT_ACTIVE', 'Feedback is taken once the interview is completed.', { status: session?.status ?? null });
   }
-  const feedback = em.create(SessionFeedback, {
+  try {
+    return await em.transactional(async (tx) => {
+      const feedback = recordFeedback(tx, session, input);
+      await tx.flush();
+      const dto = toFeedbackDto(feedback);
+      const facts = await loadSessionFacts(tx, session.id);
+      if (facts) {
+        await publishEvent(tx, { organizationId: session.organization.id, type: 'session.feedback_submitted', sessionId: session.id, facts: { ...facts, feedback: dto }, occurredAt: feedback.submittedAt });
+      }
+      return { feedback: dto };
+    });
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw new AppError('FEEDBACK_ALREADY_SUBMITTED', 'Feedback for this interview was already submitted.', { sessionId: session.id });
+    }
+    throw error;
+  }
+}
+
+function recordFeedback(tx: EntityManager, session: Session, input: TFeedbackInput): SessionFeedbackRow {
+  return tx.create(SessionFeedback, {
     id: newId('fbk'),
     organization: session.organization.id,
     session,
@@ -43,13 +65,4 @@ export async function submitFeedback(em: EntityManager, participant: Participant
     wouldRecommend: input.would_recommend ?? null,
     submittedAt: new Date(),
   });
-  try {
-    await em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) {
-      throw new AppError('FEEDBACK_ALREADY_SUBMITTED', 'Feedback for this interview was already submitted.', { sessionId: session.id });
-    }
-    throw error;
-  }
-  return { feedback: toFeedbackDto(feedback) };
 }

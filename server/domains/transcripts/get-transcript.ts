@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTranscript } from '../../../shared/schemas/transcripts.js';
+import { notFound } from '../../errors.js';
 import { loadTranscriptSource } from './load-transcript.js';
 import { shapeTranscript, type TranscriptOptions } from './shape-transcript.js';
 
@@ -7,4 +8,14 @@ import { shapeTranscript, type TranscriptOptions } from './shape-transcript.js';
 export async function getTranscript(em: EntityManager, organizationId: string, sessionId: string, options: TranscriptOptions): Promise<TTranscript> {
   const { source } = await loadTranscriptSource(em, organizationId, sessionId);
   return shapeTranscript(source, options);
+}
+
+/**
+ * For a signed transcript link (a webhook's `transcript_url`), which names a session and is its
+ * own credential: the transcript with sentiment, 404 for a session that no longer exists.
+ */
+export async function getTranscriptForLink(em: EntityManager, sessionId: string): Promise<TTranscript> {
+  const [session] = await em.execute<{ organization_id: string }[]>(`select organization_id from sessions where id = ?`, [sessionId]);
+  if (!session) throw notFound('session', sessionId);
+  return getTranscript(em, session.organization_id, sessionId, { include_sentiment: true, include_keywords: true, redact_pii: false, speaker: 'all' });
 }

@@ -1,15 +1,16 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Encrypts what the service keeps only to send back later (idempotent replays), with AES-256-GCM
- * under a key derived from the signing secret. Stored responses can hold invite tokens and
- * participants' addresses; a copy of the database alone must not reveal them.
+ * Encrypts what the service keeps only to use later (responses for idempotent replays, webhook
+ * signing secrets), with AES-256-GCM under a key derived from the signing secret, one key per
+ * purpose. Stored responses can hold invite tokens and participants' addresses, and a webhook
+ * secret lets anyone forge deliveries: a copy of the database alone must reveal neither.
  */
-export class ResponseSealer {
+export class Sealer {
   readonly #key: Buffer;
 
-  constructor(signingSecret: string) {
-    this.#key = createHmac('sha256', signingSecret).update('stored-responses/v1').digest();
+  constructor(signingSecret: string, purpose: 'stored-responses/v1' | 'webhook-secrets/v1' = 'stored-responses/v1') {
+    this.#key = createHmac('sha256', signingSecret).update(purpose).digest();
   }
 
   seal(plaintext: string): string {

@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCreateWebhookInput } from '../../../shared/schemas/webhooks.js';
+import type { z } from 'zod';
+import type { ZWebhookEndpointWithSecret } from '../../../shared/schemas/webhooks.js';
+import { WebhookEndpoint } from '../../entities/index.js';
+import { newId } from '../../lib/ids.js';
+import type { OutboundPolicy } from '../../lib/outbound-http.js';
+import type { Sealer } from '../../lib/sealer.js';
+import { assertDeliverableUrl } from './endpoint-url.js';
+import { toWebhookEndpointDto } from './serialize.js';
+import { newWebhookSecret } from './webhook-secrets.js';
+
+export interface WebhookAdminServices {
+  webhookSecrets: Sealer;
+  outboundPolicy: OutboundPolicy;
+  config: { webhookDesign: 'A' | 'B'; webhookRotationOverlapSeconds: number };
+}
+
+/** `POST /api/webhooks`: a new endpoint, its signing secret in this answer only. */
+export async function createWebhookEndpoint(
+  em: EntityManager,
+  services: WebhookAdminServices,
+  organizationId: string,
+  input: TCreateWebhookInput,
+): Promise<z.infer<typeof ZWebhookEndpointWithSecret>> {
+  await assertDeliverableUrl(input.url, services.outboundPolicy);
+  const secret = newWebhookSecret();
+  const endpoint = em.create(WebhookEndpoint, {
+    id: newId('whe'),
+    organization: organizationId,
+    url: input.url,
+    events: input.events,
+    design: input.design ?? services.config.webhookDesign,
+    description: input.description ?? null,
+    status: 'enabled',
+    disabledReason: null,
+    sealedSecret: services.webhookSecrets.seal(secret),
+    sealedPreviousSecret: null,
+    previousSecretExpiresAt: null,
+    secretRotatedAt: null,
+  });
+  await em.flush();
+  return { ...toWebhookEndpointDto(endpoint), secret };
+}

@@ -1,0 +1,162 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DESIGN_A_SIGNATURE_HEADER, DESIGN_B_SIGNATURE_HEADER, DESIGN_B_TIMESTAMP_HEADER, signWebhookA, signWebhookB } from '../../../shared/webhook-signatures.js';
+import type { TDeliveryAttempt, TWebhookDesign } from '../../../shared/schemas/webhooks.js';
+import type { Config } from '../../config.js';
+import { addJobs } from '../../jobs/add-jobs.js';
+import { type OutboundPolicy, OutboundFailedError, OutboundRefusedError, outboundRequest } from '../../lib/outbound-http.js';
+import type { Sealer } from '../../lib/sealer.js';
+import type { UrlSigner } from '../../lib/signed-urls.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../platform/metrics.js';
+import { crashIfEnabled } from '../../platform/test-faults.js';
+import { deliverWebhookJob } from './delivery-jobs.js';
+import { DELIVERY_SCHEDULES, maxAttemptsOf, nextAttemptAt } from './delivery-schedule.js';
+import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
+import { signingSecretsOf } from './webhook-secrets.js';
+
+/** What User-Agent deliveries carry: the spec's `<product>-Webhook/1.0`. */
+export const WEBHOOK_USER_AGENT = 'Interview-Webhook/1.0';
+/** Enough of a receiver's answer to tell what it said, not a whole page. */
+const RESPONSE_BODY_CHARS = 1024;
+
+export interface DeliveryServices {
+  signer: UrlSigner;
+  webhookSecrets: Sealer;
+  outboundPolicy: OutboundPolicy;
+  metrics: Metrics;
+  logger: Pick<Logger, 'warn' | 'info'>;
+  config: Pick<Config, 'publicUrl' | 'testFaults'>;
+}
+
+interface DeliveryRow {
+  id: string;
+  status: string;
+  attempt_count: number;
+  endpoint_id: string;
+  url: string;
+  design: TWebhookDesign;
+  endpoint_status: string;
+  sealed_secret: string;
+  sealed_previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  event_id: string;
+  event_type: StoredEvent['type'];
+  facts: StoredEvent['facts'];
+  occurred_at: string;
+}
+
+interface Sent {
+  attempt: TDeliveryAttempt;
+  succeeded: boolean;
+  gone: boolean;
+}
+
+/** One HTTP request of an attempt; never throws (every outcome is an attempt record). */
+async function send(services: DeliveryServices, row: DeliveryRow, body: string, secret: { secret: string; signedWith: 'current' | 'previous' }, number: number): Promise<Sent> {
+  const at = new Date();
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
+  if (row.design === 'A') {
+    headers[DESIGN_A_SIGNATURE_HEADER] = signWebhookA(body, secret.secret);
+    headers['x-webhook-event'] = row.event_type;
+  } else {
+    const timestamp = Date.now();
+    headers[DESIGN_B_TIMESTAMP_HEADER] = String(timestamp);
+    headers[DESIGN_B_SIGNATURE_HEADER] = signWebhookB(body, timestamp, secret.secret);
+  }
+  const base = { number, at: at.toISOString(), signedWith: secret.signedWith };
+  try {
+    const response = await outboundRequest({
+      url: row.url,
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs: DELIVERY_SCHEDULES[row.design].deadlineMs,
+      maxResponseBytes: RESPONSE_BODY_CHARS * 4,
+      policy: services.outboundPolicy,
+    });
+    const succeeded = response.status >= 200 && response.status < 300;
+    const error = succeeded ? null : response.status >= 300 && response.status < 400 ? `redirect ${response.status} (not followed)` : `HTTP ${response.status}`;
+    return {
+      attempt: { ...base, statusCode: response.status, durationMs: Math.round(response.durationMs), error, responseBody: response.body.toString('utf8').slice(0, RESPONSE_BODY_CHARS) || null },
+      succeeded,
+      gone: response.status === 410,
+    };
+  } catch (error) {
+    const reason = error instanceof OutboundRefusedError || error instanceof OutboundFailedError ? `${error.reason}: ${error.message}` : 'unexpected error';
+    if (!(error instanceof OutboundRefusedError || error instanceof OutboundFailedError)) services.logger.warn({ err: error, deliveryId: row.id }, 'webhook attempt failed unexpectedly');
+    return { attempt: { ...base, statusCode: null, durationMs: Date.now() - at.getTime(), error: reason, responseBody: null }, succeeded: false, gone: false };
+  }
+}
+
+/**
+ * `webhook__deliver`: one attempt of one delivery. It signs the event's payload for the endpoint's
+ * design (twice, old and new secret, during Design B's rotation overlap), sends it, and records the
+ * attempt; then either the delivery succeeded (any 2xx), or the next attempt is scheduled by the
+ * spec's schedule, or it failed for good (attempts used up, or the endpoint answered 410 Gone,
+ * which also disables the endpoint). The attempt is recorded and the next job added in one
+ * transaction guarded by the attempt number, so a job run again after a crash either makes the
+ * attempt again (nothing was recorded: at least once) or does nothing.
+ */
+export async function deliverWebhook(em: EntityManager, services: DeliveryServices, deliveryId: string, number: number): Promise<void> {
+  const [row] = await em.execute<DeliveryRow[]>(
+    `select d.id, d.status, d.attempt_count, e.id as endpoint_id, e.url, e.design, e.status as endpoint_status, e.sealed_secret, e.sealed_previous_secret,
+            e.previous_secret_expires_at, ev.id as event_id, ev.type as event_type, ev.facts, ev.occurred_at
+       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join webhook_events ev on ev.id = d.event_id
+      where d.id = ?`,
+    [deliveryId],
+  );
+  // Gone (its endpoint deleted), finished, or past this attempt already.
+  if (!row || row.status !== 'pending' || row.attempt_count !== number - 1) return;
+  const now = new Date();
+  const labels = { design: row.design, event: row.event_type };
+
+  let sent: Sent[];
+  if (row.endpoint_status !== 'enabled') {
+    sent = [{ attempt: { number, at: now.toISOString(), statusCode: null, durationMs: 0, error: 'endpoint disabled', responseBody: null, signedWith: 'current' }, succeeded: false, gone: false }];
+  } else {
+    const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
+    const body = webhookBody(row.design, event, await eventLinks(em, services.signer, services.config.publicUrl, event, now));
+    const secrets = signingSecretsOf(
+      {
+        design: row.design,
+        sealedSecret: row.sealed_secret,
+        sealedPreviousSecret: row.sealed_previous_secret,
+        previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null,
+      },
+      services.webhookSecrets,
+      now,
+    );
+    sent = [];
+    for (const secret of secrets) sent.push(await send(services, row, body, secret, number));
+  }
+  // Tests only: the process may die here, the request made and nothing recorded.
+  crashIfEnabled(services.config, 'webhook:after-request');
+
+  const succeeded = sent.some((request) => request.succeeded);
+  const gone = !succeeded && sent.some((request) => request.gone);
+  const finishedAt = new Date();
+  const retryAt = succeeded || gone || row.endpoint_status !== 'enabled' ? null : nextAttemptAt(row.design, number, finishedAt);
+  const status = succeeded ? 'succeeded' : retryAt ? 'pending' : 'failed';
+
+  const recorded = await em.transactional(async (tx) => {
+    const updated = await tx.execute<{ id: string }[]>(
+      `update webhook_deliveries set attempts = attempts || ?::jsonb, attempt_count = ?, status = ?, next_attempt_at = ?, delivered_at = ?, updated_at = now()
+        where id = ? and status = 'pending' and attempt_count = ? returning id`,
+      [JSON.stringify(sent.map((request) => request.attempt)), number, status, retryAt, succeeded ? finishedAt : null, deliveryId, number - 1],
+    );
+    if (updated.length === 0) return false;
+    if (gone) {
+      await tx.execute(`update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now() where id = ? and status = 'enabled'`, [row.endpoint_id]);
+    }
+    if (retryAt) await addJobs(tx, [deliverWebhookJob(deliveryId, number + 1, retryAt)]);
+    return true;
+  });
+  if (!recorded) return;
+
+  const outcome = succeeded ? 'succeeded' : gone ? 'gone' : retryAt ? 'retrying' : 'failed';
+  services.metrics.webhookDeliveries.inc({ ...labels, outcome });
+  for (const request of sent) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
+  if (succeeded) services.metrics.webhookLatency.observe({ design: row.design }, (finishedAt.getTime() - new Date(row.occurred_at).getTime()) / 1000);
+  if (gone) services.logger.info({ endpointId: row.endpoint_id }, 'webhook endpoint answered 410 Gone: disabled');
+  if (status === 'failed') services.logger.warn({ deliveryId, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) }, 'webhook delivery failed for good');
+}

@@ -1,0 +1,212 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCompletionStatus, TFeedback } from '../../../shared/schemas/sessions.js';
+import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
+import type { SessionBilling } from '../../entities/session.js';
+import type { UrlSigner } from '../../lib/signed-urls.js';
+
+/** Webhook links (transcript, audio) work without an API key for 24 hours (the spec, Design A). */
+export const WEBHOOK_LINK_TTL_SECONDS = 24 * 3600;
+
+/** What every session event says of its session, fixed when the event happened. */
+export interface SessionFacts {
+  sessionId: string;
+  projectId: string | null;
+  scriptId: string;
+  campaignId: string;
+  campaignName: string;
+  participant: { email: string | null; name: string | null; externalId: string | null };
+  locale: string;
+}
+
+export interface CompletedFacts extends SessionFacts {
+  durationSeconds: number;
+  questionsAnswered: number;
+  questionsTotal: number;
+  completionStatus: TCompletionStatus;
+  billing: SessionBilling | null;
+}
+
+export interface FeedbackFacts extends SessionFacts {
+  feedback: TFeedback;
+}
+
+/** The event as stored (webhook_events), with the facts its type carries. */
+export type StoredEvent =
+  | { id: string; type: 'interview.completed'; occurredAt: Date; facts: CompletedFacts }
+  | { id: string; type: 'session.feedback_submitted'; occurredAt: Date; facts: FeedbackFacts }
+  | { id: string; type: 'test.webhook'; occurredAt: Date; facts: CompletedFacts };
+
+/** Links signed at each attempt, so a late retry still carries links valid for 24 hours. */
+export interface EventLinks {
+  transcriptUrl: string;
+  audioUrl: string | null;
+}
+
+interface SessionFactsRow {
+  session_id: string;
+  project_id: string | null;
+  script_id: string;
+  campaign_id: string;
+  campaign_name: string;
+  participant_email: string | null;
+  participant_name: string | null;
+  metadata: Record<string, unknown>;
+  language: string;
+  duration_seconds: number;
+  questions_answered: number;
+  total_questions: number;
+  completion_status: TCompletionStatus | null;
+  billing: SessionBilling | null;
+}
+
+/**
+ * A session's facts for its events, in one query. `project_id` is the campaign's project, else
+ * the script's; `external_id` is the invite metadata's `external_id` (or `externalId`), the usual
+ * way customers carry their own participant id.
+ */
+export async function loadSessionFacts(em: EntityManager, sessionId: string): Promise<CompletedFacts | null> {
+  const [row] = await em.execute<SessionFactsRow[]>(
+    `select s.id as session_id, coalesce(c.project_id, sc.project_id) as project_id, s.script_id, c.id as campaign_id, c.name as campaign_name,
+            s.participant_email, s.participant_name, s.metadata, s.language, s.duration_seconds, s.questions_answered, s.total_questions,
+            s.completion_status, s.billing
+       from sessions s join campaigns c on c.id = s.campaign_id join scripts sc on sc.id = s.script_id
+      where s.id = ?`,
+    [sessionId],
+  );
+  if (!row) return null;
+  const externalId = row.metadata.external_id ?? row.metadata.externalId;
+  return {
+    sessionId: row.session_id,
+    projectId: row.project_id,
+    scriptId: row.script_id,
+    campaignId: row.campaign_id,
+    campaignName: row.campaign_name,
+    participant: { email: row.participant_email, name: row.participant_name, externalId: externalId === undefined ? null : String(externalId) },
+    locale: row.language,
+    durationSeconds: row.duration_seconds,
+    questionsAnswered: row.questions_answered,
+    questionsTotal: row.total_questions,
+    completionStatus: row.completion_status ?? 'completed',
+    billing: row.billing,
+  };
+}
+
+/** Anonymized sample data for `test.webhook`: the shape of an `interview.completed`, nobody's answers. */
+export function sampleFacts(): CompletedFacts {
+  return {
+    sessionId: 'ses_TestEvent000000000000000',
+    projectId: 'prj_TestEvent000000000000000',
+    scriptId: 'scr_TestEvent000000000000000',
+    campaignId: 'cam_TestEvent000000000000000',
+    campaignName: 'Sample campaign',
+    participant: { email: 'participant@example.com', name: 'Sample Participant', externalId: 'sample-external-id' },
+    locale: 'en',
+    durationSeconds: 754,
+    questionsAnswered: 8,
+    questionsTotal: 8,
+    completionStatus: 'completed',
+    billing: { totalMinutes: 13, freeMinutesApplied: 10, billableMinutes: 3, amountCredits: 3, chargedCredits: 3, owedCredits: 0, plan: 'starter', pricePerMinuteCredits: 1 },
+  };
+}
+
+/** Signs the event's links for this attempt; the test event gets sample links that open nothing. */
+export async function eventLinks(em: EntityManager, signer: UrlSigner, publicUrl: string, event: StoredEvent, now: Date): Promise<EventLinks> {
+  if (event.type === 'test.webhook') return { transcriptUrl: `${publicUrl}/files/sample-transcript`, audioUrl: `${publicUrl}/files/sample-audio` };
+  const sessionId = event.facts.sessionId;
+  const transcript = await signer.signFileLink({ fileId: sessionId, purpose: 'session_transcript' }, WEBHOOK_LINK_TTL_SECONDS, now);
+  // The most recent recording: the merged one once it exists, else the last answer's.
+  const [audio] = await em.execute<{ id: string }[]>(
+    `select id from session_files where session_id = ? and kind in ('merged_audio', 'audio') order by (kind = 'merged_audio') desc, created_at desc limit 1`,
+    [sessionId],
+  );
+  const audioLink = audio ? await signer.signFileLink({ fileId: audio.id, purpose: 'session_file' }, WEBHOOK_LINK_TTL_SECONDS, now) : null;
+  return { transcriptUrl: transcript.url, audioUrl: audioLink?.url ?? null };
+}
+
+/** Design A's common fields: a flat object, no envelope. */
+function commonA(event: StoredEvent): Record<string, unknown> {
+  const facts = event.facts;
+  return {
+    event: event.type,
+    project_id: facts.projectId ?? '',
+    script_id: facts.scriptId,
+    campaign_id: facts.campaignId,
+    campaign_name: facts.campaignName,
+    session_id: facts.sessionId,
+    // Empty for anonymous share-link participants (the spec).
+    invitee_email: facts.participant.email ?? '',
+    locale: facts.locale,
+    timestamp: event.occurredAt.toISOString(),
+  };
+}
+
+function completedA(event: StoredEvent & { facts: CompletedFacts }, links: EventLinks): Record<string, unknown> {
+  const { facts } = event;
+  const billing = facts.billing;
+  return {
+    ...commonA(event),
+    transcript_url: links.transcriptUrl,
+    ...(links.audioUrl ? { audio_url: links.audioUrl } : {}),
+    duration_ms: facts.durationSeconds * 1000,
+    total_minutes: billing?.totalMinutes ?? 0,
+    free_minutes_applied: billing?.freeMinutesApplied ?? 0,
+    billable_minutes: billing?.billableMinutes ?? 0,
+    amount_credits: billing?.amountCredits ?? 0,
+    billing_plan_id: billing?.plan ?? null,
+    pricing_snapshot: { price_per_minute_credits: billing?.pricePerMinuteCredits ?? 0 },
+  };
+}
+
+function completedB(facts: CompletedFacts, links: EventLinks): Record<string, unknown> {
+  return {
+    session_id: facts.sessionId,
+    campaign_id: facts.campaignId,
+    script_id: facts.scriptId,
+    participant: { email: facts.participant.email, name: facts.participant.name, external_id: facts.participant.externalId },
+    duration_seconds: facts.durationSeconds,
+    questions_answered: facts.questionsAnswered,
+    questions_total: facts.questionsTotal,
+    completion_status: facts.completionStatus,
+    transcript_url: links.transcriptUrl,
+    ...(links.audioUrl ? { recording_url: links.audioUrl } : {}),
+  };
+}
+
+/** The spec's feedback object, its fields in the spec's order (stored facts come back from jsonb reordered). */
+function feedbackA(feedback: TFeedback): TFeedback {
+  return {
+    id: feedback.id,
+    overall_rating: feedback.overall_rating,
+    ease_of_use_rating: feedback.ease_of_use_rating,
+    audio_quality_rating: feedback.audio_quality_rating,
+    question_clarity_rating: feedback.question_clarity_rating,
+    comments: feedback.comments,
+    technical_issues: feedback.technical_issues,
+    would_recommend: feedback.would_recommend,
+    submitted_at: feedback.submitted_at,
+  };
+}
+
+/** The exact body a delivery sends, for the endpoint's design. */
+export function webhookBody(design: TWebhookDesign, event: StoredEvent, links: EventLinks): string {
+  if (design === 'A') {
+    if (event.type === 'session.feedback_submitted') return JSON.stringify({ ...commonA(event), feedback: feedbackA(event.facts.feedback) });
+    return JSON.stringify(completedA(event as StoredEvent & { facts: CompletedFacts }, links));
+  }
+  let data: Record<string, unknown>;
+  if (event.type === 'session.feedback_submitted') {
+    const { facts } = event;
+    data = {
+      session_id: facts.sessionId,
+      campaign_id: facts.campaignId,
+      participant: { email: facts.participant.email, name: facts.participant.name },
+      rating: facts.feedback.overall_rating,
+      ...(facts.feedback.comments !== null ? { comment: facts.feedback.comments } : {}),
+      submitted_at: facts.feedback.submitted_at,
+    };
+  } else {
+    data = completedB(event.facts, links);
+  }
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.occurredAt.toISOString(), data });
+}
+

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import {
+  ZCreateWebhookInput,
+  ZDeliveryIdInput,
+  ZListDeliveriesInput,
+  ZListWebhooksInput,
+  ZUpdateWebhookInput,
+  ZWebhookDelivery,
+  ZWebhookDeliveryPage,
+  ZWebhookEndpoint,
+  ZWebhookEndpointIdInput,
+  ZWebhookEndpointPage,
+  ZWebhookEndpointWithSecret,
+} from '../../../shared/schemas/webhooks.js';
+import { apiProcedure, router } from '../../trpc/trpc.js';
+import { createWebhookEndpoint } from './create-webhook-endpoint.js';
+import { deleteWebhookEndpoint } from './delete-webhook-endpoint.js';
+import { getDelivery, listWebhookDeliveries } from './list-webhook-deliveries.js';
+import { listWebhookEndpoints } from './list-webhook-endpoints.js';
+import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
+import { redeliverWebhook } from './redeliver-webhook.js';
+import { rotateWebhookSecret } from './rotate-webhook-secret.js';
+import { sendTestEvent } from './send-test-event.js';
+import { toWebhookEndpointDto } from './serialize.js';
+import { updateWebhookEndpoint } from './update-webhook-endpoint.js';
+
+const tags = ['Webhooks'];
+
+/** Webhook endpoints and their deliveries (design.md "Webhooks"), under the spec's `/api/webhooks`. */
+export const webhooksRouter = router({
+  create: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/webhooks',
+        tags,
+        summary: 'Create a webhook endpoint',
+        description:
+          'HTTPS only; a host that is or resolves to a loopback, private, link-local or metadata address is refused (422 on `url`). The answer carries the signing secret, shown once.',
+      },
+      permission: 'organization:write',
+      successStatus: 201,
+    })
+    .input(ZCreateWebhookInput)
+    .output(ZWebhookEndpointWithSecret)
+    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+
+  list: apiProcedure
+    .meta({ openapi: { method: 'GET', path: '/api/webhooks', tags, summary: 'List webhook endpoints' }, permission: 'organization:read' })
+    .input(ZListWebhooksInput)
+    .output(ZWebhookEndpointPage)
+    .query(({ ctx, input }) => listWebhookEndpoints(ctx.em, ctx.auth.organizationId, input)),
+
+  get: apiProcedure
+    .meta({ openapi: { method: 'GET', path: '/api/webhooks/{endpointId}', tags, summary: 'Get a webhook endpoint' }, permission: 'organization:read' })
+    .input(ZWebhookEndpointIdInput)
+    .output(ZWebhookEndpoint)
+    .query(async ({ ctx, input }) => toWebhookEndpointDto(await loadWebhookEndpoint(ctx.em, ctx.auth.organizationId, input.endpointId))),
+
+  update: apiProcedure
+    .meta({
+      openapi: { method: 'PATCH', path: '/api/webhooks/{endpointId}', tags, summary: 'Update a webhook endpoint (url, events, design, description, status)' },
+      permission: 'organization:write',
+    })
+    .input(ZUpdateWebhookInput)
+    .output(ZWebhookEndpoint)
+    .mutation(({ ctx, input }) => updateWebhookEndpoint(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+
+  delete: apiProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/api/webhooks/{endpointId}', tags, summary: 'Delete a webhook endpoint and its deliveries' }, permission: 'organization:write', successStatus: 204 })
+    .input(ZWebhookEndpointIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.em, ctx.auth.organizationId, input.endpointId)),
+
+  rotateSecret: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/webhooks/{endpointId}/rotate-secret',
+        tags,
+        summary: "Rotate an endpoint's signing secret",
+        description:
+          'The new secret is in this answer only. Design A: it signs everything from now on. Design B: for WEBHOOK_ROTATION_OVERLAP_SECONDS (default 24 h) every delivery is sent twice, signed with the old and with the new secret.',
+      },
+      permission: 'organization:write',
+    })
+    .input(ZWebhookEndpointIdInput)
+    .output(ZWebhookEndpointWithSecret)
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.em, ctx.services, ctx.auth.organizationId, input.endpointId)),
+
+  sendTest: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/webhooks/{endpointId}/test',
+        tags,
+        summary: 'Send a test event',
+        description: 'A `test.webhook` event with anonymized sample data, to this endpoint only, signed with its real secret; answers the delivery.',
+      },
+      permission: 'organization:write',
+      successStatus: 201,
+      errors: ['WEBHOOK_ENDPOINT_DISABLED'],
+    })
+    .input(ZWebhookEndpointIdInput)
+    .output(ZWebhookDelivery)
+    .mutation(({ ctx, input }) => sendTestEvent(ctx.em, ctx.auth.organizationId, input.endpointId)),
+
+  listDeliveries: apiProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/api/webhooks/{endpointId}/deliveries', tags, summary: "List an endpoint's deliveries, newest first, with every attempt" },
+      permission: 'organization:read',
+    })
+    .input(ZListDeliveriesInput)
+    .output(ZWebhookDeliveryPage)
+    .query(({ ctx, input }) => listWebhookDeliveries(ctx.em, ctx.auth.organizationId, input)),
+
+  getDelivery: apiProcedure
+    .meta({ openapi: { method: 'GET', path: '/api/webhooks/deliveries/{deliveryId}', tags, summary: 'Get a delivery with every attempt' }, permission: 'organization:read' })
+    .input(ZDeliveryIdInput)
+    .output(ZWebhookDelivery)
+    .query(({ ctx, input }) => getDelivery(ctx.em, ctx.auth.organizationId, input.deliveryId)),
+
+  redeliver: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/webhooks/deliveries/{deliveryId}/redeliver',
+        tags,
+        summary: 'Redeliver an event',
+        description: 'The same event to the same endpoint again, as a new delivery with its own schedule. Only finished deliveries (failed or succeeded).',
+      },
+      permission: 'organization:write',
+      successStatus: 201,
+      errors: ['WEBHOOK_DELIVERY_PENDING', 'WEBHOOK_ENDPOINT_DISABLED'],
+    })
+    .input(ZDeliveryIdInput)
+    .output(ZWebhookDelivery)
+    .mutation(({ ctx, input }) => redeliverWebhook(ctx.em, ctx.auth.organizationId, input.deliveryId)),
+});

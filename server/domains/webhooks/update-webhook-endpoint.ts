@@ -1,0 +1,28 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TUpdateWebhookInput, TWebhookEndpoint } from '../../../shared/schemas/webhooks.js';
+import type { WebhookAdminServices } from './create-webhook-endpoint.js';
+import { assertDeliverableUrl } from './endpoint-url.js';
+import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
+import { toWebhookEndpointDto } from './serialize.js';
+
+/**
+ * `PATCH /api/webhooks/{endpointId}`: url, events, design, description, status. Disabling stops
+ * deliveries (those waiting fail at their next attempt); enabling re-enables an endpoint,
+ * one disabled by a 410 Gone included.
+ */
+export async function updateWebhookEndpoint(em: EntityManager, services: Pick<WebhookAdminServices, 'outboundPolicy'>, organizationId: string, input: TUpdateWebhookInput): Promise<TWebhookEndpoint> {
+  const endpoint = await loadWebhookEndpoint(em, organizationId, input.endpointId);
+  if (input.url !== undefined && input.url !== endpoint.url) {
+    await assertDeliverableUrl(input.url, services.outboundPolicy);
+    endpoint.url = input.url;
+  }
+  if (input.events !== undefined) endpoint.events = input.events;
+  if (input.design !== undefined) endpoint.design = input.design;
+  if (input.description !== undefined) endpoint.description = input.description;
+  if (input.status !== undefined && input.status !== endpoint.status) {
+    endpoint.status = input.status;
+    endpoint.disabledReason = input.status === 'disabled' ? 'manual' : null;
+  }
+  await em.flush();
+  return toWebhookEndpointDto(endpoint);
+}

@@ -1,0 +1,36 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { WEBHOOK_DELIVERY_STATUSES, type TDeliveryAttempt } from '../../shared/schemas/webhooks.js';
+import { timestampProperties } from './base.js';
+import { Organization } from './organization.js';
+import { WebhookEndpoint } from './webhook-endpoint.js';
+import { WebhookEvent } from './webhook-event.js';
+
+/** One event on its way to one endpoint, with every attempt made (design.md's delivery record). */
+export const WebhookDelivery = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_deliveries',
+  indexes: [
+    { properties: ['endpoint', 'createdAt'] },
+    { properties: ['organization', 'status'] },
+    // An event reaches an endpoint once (its fan-out may run again after a crash); redeliveries are extra rows.
+    {
+      name: 'webhook_deliveries_one_per_event_endpoint',
+      expression: `create unique index "webhook_deliveries_one_per_event_endpoint" on "webhook_deliveries" ("event_id", "endpoint_id") where "redelivery_of" is null`,
+    },
+  ],
+  properties: {
+    id: p.string().primary().columnType('text'),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
+    event: () => p.manyToOne(WebhookEvent).deleteRule('cascade').index(),
+    status: p.enum([...WEBHOOK_DELIVERY_STATUSES]),
+    attempts: p.json<TDeliveryAttempt[]>(),
+    attemptCount: p.integer().default(0),
+    nextAttemptAt: p.datetime(3).nullable(),
+    deliveredAt: p.datetime(3).nullable(),
+    redeliveryOf: p.string().columnType('text').nullable(),
+    ...timestampProperties,
+  },
+});
+
+export type WebhookDelivery = InferEntity<typeof WebhookDelivery>;

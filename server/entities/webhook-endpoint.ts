@@ -1,0 +1,33 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { WEBHOOK_DESIGNS, WEBHOOK_ENDPOINT_STATUSES } from '../../shared/schemas/webhooks.js';
+import { timestampProperties } from './base.js';
+import { Organization } from './organization.js';
+
+/**
+ * Where an organization's events go. The signing secret is kept sealed (AES-GCM under a key
+ * derived from SIGNING_SECRET): it must be readable to sign, but a database copy alone must not
+ * let anyone forge deliveries.
+ */
+export const WebhookEndpoint = defineEntity({
+  name: 'WebhookEndpoint',
+  tableName: 'webhook_endpoints',
+  indexes: [{ properties: ['organization', 'createdAt'] }],
+  properties: {
+    id: p.string().primary().columnType('text'),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    url: p.string().columnType('text'),
+    events: p.json<string[]>(),
+    design: p.enum([...WEBHOOK_DESIGNS]),
+    description: p.string().columnType('text').nullable(),
+    status: p.enum([...WEBHOOK_ENDPOINT_STATUSES]),
+    disabledReason: p.enum(['gone', 'manual'] as const).nullable(),
+    sealedSecret: p.string().columnType('text'),
+    /** Design B, after a rotation: the old secret, also signing every delivery until previousSecretExpiresAt. */
+    sealedPreviousSecret: p.string().columnType('text').nullable(),
+    previousSecretExpiresAt: p.datetime(3).nullable(),
+    secretRotatedAt: p.datetime(3).nullable(),
+    ...timestampProperties,
+  },
+});
+
+export type WebhookEndpoint = InferEntity<typeof WebhookEndpoint>;

@@ -1,0 +1,24 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Organization } from './organization.js';
+
+/**
+ * Something that happened, once, whatever the number of endpoints it goes to. `facts` holds what
+ * the payloads of both designs are built from, fixed when the event happened; links in them
+ * (transcript, audio) are signed afresh at each attempt so a late retry still carries valid ones.
+ */
+export const WebhookEvent = defineEntity({
+  name: 'WebhookEvent',
+  tableName: 'webhook_events',
+  indexes: [{ properties: ['organization', 'occurredAt'] }],
+  properties: {
+    /** A UUID: Design B's envelope `id`, the same on every attempt and redelivery. */
+    id: p.string().primary().columnType('text'),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    type: p.string().columnType('text'),
+    sessionId: p.string().columnType('text').nullable(),
+    facts: p.json<Record<string, unknown>>(),
+    occurredAt: p.datetime(3),
+  },
+});
+
+export type WebhookEvent = InferEntity<typeof WebhookEvent>;
