@@ -8,6 +8,7 @@ import { type Api, apiAs } from './helpers/factories.js';
 import { chatReply, type FakeOpenAi, type FakeOpenAiReply, type FakeOpenAiRequest, startFakeOpenAi } from './helpers/fake-openai.js';
 import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { type LogEntry, recordingLogger } from './helpers/recording-logger.js';
 
 const API_KEY = 'sk-test-analyzer-Hq2mW8vN4xK7pR1tY6';
 const MODEL = 'analysis-model';
@@ -19,16 +20,6 @@ const SECRET_ANSWER = 'My manager Zebediah Quartermain said the invoices were wr
 
 interface JudgementRequest {
   utterances: { id: string; speaker: 'interviewer' | 'participant'; text: string }[];
-}
-
-interface LogEntry {
-  obj: Record<string, unknown>;
-  msg: string;
-}
-
-function recordingLogger(): { warn(obj: Record<string, unknown>, msg: string): void; entries: LogEntry[] } {
-  const entries: LogEntry[] = [];
-  return { entries, warn: (obj, msg) => entries.push({ obj, msg }) };
 }
 
 /** A completion whose message content is this text, as it came (JSON or not). */
