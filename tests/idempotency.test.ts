@@ -4,7 +4,7 @@ import pg from 'pg';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../server/errors.js';
-import { ResponseSealer } from '../server/lib/response-sealer.js';
+import { Sealer } from '../server/lib/sealer.js';
 import { requestFingerprint } from '../server/http/idempotency.js';
 import { claimIdempotencyKey } from '../server/platform/idempotency-store.js';
 import { type Api, apiAs, createCampaign, createScript, uniqueName } from './helpers/factories.js';
@@ -382,7 +382,7 @@ describe('Idempotency-Key records at rest', () => {
     const body = { name: uniqueName('Project') };
     await postWithKey('/v1/projects', body, key).expect(201);
     // What a body sealed under another secret looks like to this one: well-formed, not openable.
-    const foreign = new ResponseSealer('another-signing-secret-0123456789abcdef').seal('{"id":"prj_x"}');
+    const foreign = new Sealer('another-signing-secret-0123456789abcdef').seal('{"id":"prj_x"}');
     await t.em().execute(`update idempotency_keys set response_body = ? where key = ?`, [foreign, key]);
     const again = await postWithKey('/v1/projects', body, key);
     expect(again.status).toBe(201);

@@ -5,7 +5,7 @@ import type { TQuestion } from '../shared/schemas/scripts.js';
 import type { Interviewer, InterviewerDecision, InterviewerRequest } from '../server/interviewer/interviewer.js';
 import { LlmInterviewer, type LlmInterviewerOptions } from '../server/interviewer/llm-interviewer.js';
 import { createLogger } from '../server/logger.js';
-import { type LogEntry, recordingLogger } from './helpers/recording-logger.js';
+import { recordingLogger } from './helpers/recording-logger.js';
 
 const API_KEY = 'sk-test-Zq8yX2vB7nM4kL1pW9rT6sD3';
 const MODEL = 'test-model-1';
