@@ -3,11 +3,17 @@ import { extractBuiltinInsights } from './builtin-insights.js';
 import { candidatePhrases, rankKeywords } from './keywords.js';
 import { readSentences } from './nlp.js';
 import { analyzeSentiment } from './sentiment.js';
+import { classifySentiment, type SentimentModel } from './sentiment-classifier.js';
+import trainedModel from './sentiment-model.json' with { type: 'json' };
+
+const MODEL = trainedModel as SentimentModel;
 
 /**
- * Analysis without network: sentiment by the lexicon method in sentiment.ts, keywords by the
- * noun-phrase ranking in keywords.ts (across the whole interview), insights by extraction.
- * English rules; other languages get the same treatment until they have their own.
+ * Analysis without network: the participant's sentiment by the classifier trained on the labelled
+ * set (sentiment-classifier.ts, over the lexicon method of sentiment.ts), the interviewer's by the
+ * lexicon method alone; keywords by the noun-phrase ranking in keywords.ts (across the whole
+ * interview); insights by extraction. English rules; other languages get the same treatment
+ * until they have their own.
  */
 export class BuiltinAnalyzer implements TextAnalyzer {
   readonly name = 'builtin';
@@ -16,7 +22,11 @@ export class BuiltinAnalyzer implements TextAnalyzer {
     const candidates = input.utterances.map((utterance) => readSentences(utterance.text).flatMap((sentence) => candidatePhrases(sentence.tokens)));
     const keywords = rankKeywords(candidates);
     return {
-      utterances: input.utterances.map((utterance, index) => ({ ...analyzeSentiment(utterance.text, { interviewer: utterance.speaker === 'ai' }), keywords: keywords[index]! })),
+      // The participant's words go to the trained classifier; the interviewer's (questions, mostly) stay with the rules.
+      utterances: input.utterances.map((utterance, index) => ({
+        ...(utterance.speaker === 'ai' ? analyzeSentiment(utterance.text, { interviewer: true }) : classifySentiment(MODEL, utterance.text)),
+        keywords: keywords[index]!,
+      })),
       analyzedBy: 'builtin',
     };
   }
