@@ -262,6 +262,17 @@ describe('assertPublicHttpsUrl', () => {
 });
 
 describe('outboundRequest', () => {
+  it('reuses one connection for a host under one policy, and never across policies', async () => {
+    const server = await startServer((_req, res) => res.end('ok'));
+    const policy = trusting(['127.0.0.1']);
+    const post = (p: OutboundPolicy) =>
+      outboundRequest({ url: `https://127.0.0.1:${server.port}/hook`, method: 'POST', body: '{}', timeoutMs: 2_000, maxResponseBytes: 100, policy: p });
+    for (let i = 0; i < 3; i++) expect((await post(policy)).status).toBe(200);
+    expect(server.connections()).toBe(1);
+    await post(trusting(['127.0.0.1']));
+    expect(server.connections()).toBe(2);
+  });
+
   it('GETs from an allowlisted 127.0.0.1 server: status, headers and body come back', async () => {
     const server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'image/png', 'x-answer': 'yes' });

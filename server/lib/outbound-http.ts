@@ -240,6 +240,23 @@ function secureContextOf(policy: OutboundPolicy): tls.SecureContext | undefined 
   return context;
 }
 
+/**
+ * One keep-alive agent per policy: a webhook receiver gets many deliveries, and a TLS handshake
+ * per request was most of a delivery's cost. A pooled socket is reused only for the same host and
+ * port, and it was connected to an address judged when it was made (the pinned lookup and the
+ * check after connecting); policies never share one.
+ */
+const agents = new WeakMap<OutboundPolicy, https.Agent>();
+
+function agentOf(policy: OutboundPolicy): https.Agent {
+  let agent = agents.get(policy);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000, scheduling: 'lifo' });
+    agents.set(policy, agent);
+  }
+  return agent;
+}
+
 type Phase = 'connect' | 'tls' | 'http';
 
 function codeOf(error: unknown): string | undefined {
@@ -284,8 +301,8 @@ function exchange(
     const req = https.request(url, {
       method: request.method,
       headers: request.headers,
-      // A fresh connection each time: no pooled socket (or TLS session) outlives the request or crosses policies.
-      agent: false,
+      agent: agentOf(request.policy),
+      // A new connection goes only to the addresses judged for this request.
       lookup: pinnedLookup(addresses),
       ...(secureContext ? { secureContext } : {}),
     });
@@ -299,6 +316,17 @@ function exchange(
     signal.addEventListener('abort', onAbort, { once: true });
 
     req.on('socket', (socket: Socket) => {
+      if (!socket.connecting && socket.remoteAddress) {
+        // A pooled connection to this host, judged when it was made; it is judged again, as the
+        // host's addresses may have changed since (a public one stays acceptable).
+        const remote = canonicalIp(socket.remoteAddress);
+        if (remote === undefined || !(addresses.includes(remote) || isAllowlisted(url.hostname, request.policy) || !isPrivateAddress(remote))) {
+          return fail(privateAddressRefusal());
+        }
+        remoteAddress = remote;
+        phase = 'http';
+        return;
+      }
       socket.once('connect', () => {
         // Checked before the handshake, so not a byte of the request reaches an address we did not judge.
         const remote = canonicalIp(socket.remoteAddress ?? '');
