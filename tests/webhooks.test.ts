@@ -511,9 +511,11 @@ describe('events of a finished interview', () => {
         'transcript_url', 'duration_ms', 'total_minutes', 'free_minutes_applied', 'billable_minutes', 'amount_credits', 'billing_plan_id', 'pricing_snapshot',
       ].sort(),
     );
-    const [row] = await t.em().execute<{ billing: Json }[]>(`select billing from sessions where id = ?`, [sessionId]);
+    const [row] = await t.em().execute<{ billing: Json; announced_at: string }[]>(`select billing, completion_announced_at as announced_at from sessions where id = ?`, [sessionId]);
     const billing = row!.billing;
     expect(billing).toBeTruthy();
+    // The event's time is its publication, once the results exist (not the session's end).
+    expect(new Date(row!.announced_at).getTime()).toBeGreaterThanOrEqual(new Date(session.completedAt).getTime());
     expect(body).toEqual({
       event: 'interview.completed',
       project_id: projectId,
@@ -523,7 +525,7 @@ describe('events of a finished interview', () => {
       session_id: sessionId,
       invitee_email: 'grace.hopper@example.com',
       locale: 'en',
-      timestamp: session.completedAt,
+      timestamp: new Date(row!.announced_at).toISOString(),
       transcript_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/files\/[\w-]+\.[\w-]+\.[\w-]+$/),
       duration_ms: session.duration * 1000,
       total_minutes: billing.totalMinutes,
@@ -590,7 +592,8 @@ describe('events of a finished interview', () => {
     expect(Object.keys(body).sort()).toEqual(['created_at', 'data', 'id', 'type']);
     expect(body.id).toMatch(UUID);
     expect(body.type).toBe('interview.completed');
-    expect(body.created_at).toBe(session.completedAt);
+    const [announced] = await t.em().execute<{ at: string }[]>(`select completion_announced_at as at from sessions where id = ?`, [sessionId]);
+    expect(body.created_at).toBe(new Date(announced!.at).toISOString());
     expect(body.data).toEqual({
       session_id: sessionId,
       campaign_id: campaign.id,
@@ -994,5 +997,105 @@ describe('operations', () => {
     const row = rows.find((candidate) => candidate.id === sent.id);
     expect(row).toMatchObject({ endpoint_id: endpoint.id, type: 'test.webhook', session_id: null, last_attempt: { number: 1, statusCode: 410 } });
     expect(rows.map((candidate) => candidate.id)).not.toContain(delivered.id);
+  });
+});
+
+describe('what cannot stop a delivery', () => {
+  it('a receiver answer with a NUL byte, or an emoji cut at the limit, is recorded (cleaned) and the schedule goes on', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(500, 'ok\u0000then binary'));
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
+    const sent = await sendTest(api, endpoint.id);
+    await runJobsOnce(t, DELIVER);
+    receiver.answer(reply(200, `${'a'.repeat(1023)}😀 and more`));
+    await makeDue(await onlyJob(sent.id));
+    await runJobsOnce(t, DELIVER);
+    const record = await delivery(api, sent.id);
+    expect(record.status).toBe('succeeded');
+    expect(record.attempts.map((attempt: Json) => attempt.statusCode)).toEqual([500, 200]);
+    expect(record.attempts[0].responseBody).toBe('ok\uFFFDthen binary');
+    expect(record.attempts[1].responseBody).toBe('a'.repeat(1023) + '😀');
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('a secret sealed under another SIGNING_SECRET fails its attempts on the schedule (saying why) until the secret is rotated', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver();
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'], design: 'B' });
+    const { Sealer } = await import('../server/lib/sealer.js');
+    const foreign = new Sealer('another-signing-secret-0123456789abcdef', 'webhook-secrets/v1').seal('whsec_sealed_elsewhere_000000000000000000');
+    await t.em().execute(`update webhook_endpoints set sealed_secret = ? where id = ?`, [foreign, endpoint.id]);
+    const sent = await sendTest(api, endpoint.id);
+    await runJobsOnce(t, DELIVER);
+    const failed = await delivery(api, sent.id);
+    expect(failed).toMatchObject({ status: 'pending', attempts: [{ number: 1, statusCode: null, error: expect.stringMatching(/^internal: .*SIGNING_SECRET/) }] });
+    expect(receiver.requests).toHaveLength(0);
+    const next = await onlyJob(sent.id);
+    expect(next.payload.attempt).toBe(2);
+
+    // Rotating gives a secret that signs again; the unreadable one is not kept as "previous".
+    const rotated = (await api.post(`/api/webhooks/${endpoint.id}/rotate-secret`).expect(200)).body;
+    expect(rotated.previousSecretExpiresAt).toBeNull();
+    await makeDue(next);
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(1);
+    const request = receiver.requests[0]!;
+    expect(request.headers['x-interview-signature']).toBe(hmacHex(rotated.secret, `${request.headers['x-interview-timestamp']}.${request.raw}`));
+  });
+
+  it('two rotations at once leave no caller with a secret that signs nothing', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver();
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'], design: 'B' });
+    const [first, second] = await Promise.all([api.post(`/api/webhooks/${endpoint.id}/rotate-secret`), api.post(`/api/webhooks/${endpoint.id}/rotate-secret`)]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await sendTest(api, endpoint.id);
+    await runJobsOnce(t, DELIVER);
+    // During the overlap each delivery is signed with the current and the previous secret: both callers' secrets.
+    const signatures = receiver.requests.map((request) => request.headers['x-interview-signature']);
+    for (const secret of [first.body.secret, second.body.secret]) {
+      expect(receiver.requests.some((request, index) => signatures[index] === hmacHex(secret, `${request.headers['x-interview-timestamp']}.${request.raw}`))).toBe(true);
+    }
+  });
+
+  it('a delivery keeps the design it began with when the endpoint switches', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(500));
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
+    const sent = await sendTest(api, endpoint.id);
+    await runJobsOnce(t, DELIVER);
+    await api.patch(`/api/webhooks/${endpoint.id}`, { design: 'B' }).expect(200);
+    await makeDue(await onlyJob(sent.id));
+    await runJobsOnce(t, DELIVER);
+    // Both attempts are Design A: flat body, X-Webhook-Signature; its next retry is A's 4 minutes.
+    expect(receiver.requests.map((request) => Boolean(request.headers['x-webhook-signature']))).toEqual([true, true]);
+    const failedAt = receiver.requests.at(-1)!.at;
+    expect(Math.abs((await onlyJob(sent.id)).runAt.getTime() - (failedAt + 4 * MINUTE))).toBeLessThan(TOLERANCE_MS);
+  });
+
+  it("deleting a campaign deletes its sessions' events and their deliveries: no participant data is sent afterwards", async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(500));
+    await createEndpoint(api, { url: receiver.url, events: ['interview.completed'] });
+    const script = await createPublishedScript(api, { questions: RESULTS_QUESTIONS });
+    const campaign = await createCampaign(api, { scriptId: script.id });
+    const invite = await createInvite(api, campaign.id, { email: 'deleted.later@example.com', name: 'Lin', sendEmail: false });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id;
+    for (const answer of TEXT_ANSWERS) await participant.answer(answer).expect(200);
+    await runCompletionChain(t, sessionId);
+    const [pending] = await t.em().execute<{ id: string }[]>(
+      `select d.id from webhook_deliveries d join webhook_events ev on ev.id = d.event_id where ev.session_id = ?`,
+      [sessionId],
+    );
+    expect(pending).toBeDefined();
+    await api.post(`/v1/campaigns/${campaign.id}/archive`).expect(200);
+    await api.delete(`/v1/campaigns/${campaign.id}`).expect(204);
+    const left = await t.em().execute<{ n: string }[]>(`select count(*) as n from webhook_events where session_id = ?`, [sessionId]);
+    expect(Number(left[0]!.n)).toBe(0);
+    const sentBefore = receiver.requests.length;
+    await t.em().execute(`update graphile_worker._private_jobs set run_at = now() where payload->>'deliveryId' = ?`, [pending!.id]);
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(sentBefore);
   });
 });

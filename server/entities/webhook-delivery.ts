@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { WEBHOOK_DELIVERY_STATUSES, type TDeliveryAttempt } from '../../shared/schemas/webhooks.js';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DESIGNS, type TDeliveryAttempt } from '../../shared/schemas/webhooks.js';
 import { timestampProperties } from './base.js';
 import { Organization } from './organization.js';
 import { WebhookEndpoint } from './webhook-endpoint.js';
@@ -12,11 +12,6 @@ export const WebhookDelivery = defineEntity({
   indexes: [
     { properties: ['endpoint', 'createdAt'] },
     { properties: ['organization', 'status'] },
-    // An event reaches an endpoint once (its fan-out may run again after a crash); redeliveries are extra rows.
-    {
-      name: 'webhook_deliveries_one_per_event_endpoint',
-      expression: `create unique index "webhook_deliveries_one_per_event_endpoint" on "webhook_deliveries" ("event_id", "endpoint_id") where "redelivery_of" is null`,
-    },
   ],
   properties: {
     id: p.string().primary().columnType('text'),
@@ -24,6 +19,8 @@ export const WebhookDelivery = defineEntity({
     endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
     event: () => p.manyToOne(WebhookEvent).deleteRule('cascade').index(),
     status: p.enum([...WEBHOOK_DELIVERY_STATUSES]),
+    /** The endpoint's design when the delivery began: its payload and schedule stay one design to the end. */
+    design: p.enum([...WEBHOOK_DESIGNS]),
     attempts: p.json<TDeliveryAttempt[]>(),
     attemptCount: p.integer().default(0),
     nextAttemptAt: p.datetime(3).nullable(),

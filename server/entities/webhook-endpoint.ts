@@ -5,8 +5,9 @@ import { Organization } from './organization.js';
 
 /**
  * Where an organization's events go. The signing secret is kept sealed (AES-GCM under a key
- * derived from SIGNING_SECRET): it must be readable to sign, but a database copy alone must not
- * let anyone forge deliveries.
+ * derived from SIGNING_SECRET): it must be readable to sign. With SIGNING_SECRET set in the
+ * environment, a database copy alone does not let anyone forge deliveries; without it the key is
+ * generated and kept in the database too, and sealing only keeps secrets out of casual reads.
  */
 export const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',

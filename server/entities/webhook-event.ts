@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Organization } from './organization.js';
+import { Session } from './session.js';
 
 /**
  * Something that happened, once, whatever the number of endpoints it goes to. `facts` holds what
@@ -15,7 +16,8 @@ export const WebhookEvent = defineEntity({
     id: p.string().primary().columnType('text'),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     type: p.string().columnType('text'),
-    sessionId: p.string().columnType('text').nullable(),
+    /** Deleting the session (with its campaign) deletes its events and their deliveries: no participant data outlives it. */
+    session: () => p.manyToOne(Session).nullable().deleteRule('cascade').index(),
     facts: p.json<Record<string, unknown>>(),
     occurredAt: p.datetime(3),
   },

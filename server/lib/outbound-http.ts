@@ -207,9 +207,14 @@ async function checkedAddresses(url: URL, policy: OutboundPolicy): Promise<strin
  */
 export async function assertPublicHttpsUrl(url: string, policy: OutboundPolicy): Promise<URL> {
   const parsed = parseHttpsUrl(url);
-  await checkedAddresses(parsed, policy);
+  // A resolver that never answers must not hold the request (or its transaction) open.
+  const deadline = AbortSignal.timeout(CHECK_TIMEOUT_MS);
+  await untilStopped(checkedAddresses(parsed, policy), deadline, () => new OutboundRefusedError('dns_failure', 'the host name could not be resolved in time'));
   return parsed;
 }
+
+/** How long assertPublicHttpsUrl waits for DNS. */
+const CHECK_TIMEOUT_MS = 5000;
 
 /**
  * Hands the socket exactly the addresses already judged, so a DNS answer that changes between the
@@ -287,21 +292,30 @@ function untilStopped<T>(work: Promise<T>, signal: AbortSignal, stopped: () => E
   });
 }
 
+/**
+ * A pooled connection the receiver had closed while it sat idle fails the next request before
+ * any answer: that request is sent once more on a new connection (as browsers do).
+ */
+class StalePooledSocket extends Error {}
+
 function exchange(
   url: URL,
   addresses: readonly string[],
   request: OutboundRequest,
   signal: AbortSignal,
   stopped: () => Error,
+  options: { fresh: boolean } = { fresh: false },
 ): Promise<Omit<OutboundResponse, 'durationMs'>> {
   return new Promise((resolve, reject) => {
     let phase: Phase = 'connect';
     let remoteAddress: string | undefined;
+    let pooled = false;
+    let answered = false;
     const secureContext = secureContextOf(request.policy);
     const req = https.request(url, {
       method: request.method,
       headers: request.headers,
-      agent: agentOf(request.policy),
+      agent: options.fresh ? false : agentOf(request.policy),
       // A new connection goes only to the addresses judged for this request.
       lookup: pinnedLookup(addresses),
       ...(secureContext ? { secureContext } : {}),
@@ -309,7 +323,9 @@ function exchange(
     const settle = () => signal.removeEventListener('abort', onAbort);
     const fail = (error: unknown) => {
       settle();
-      reject(classify(error, phase));
+      const code = codeOf(error);
+      const stale = pooled && !answered && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE');
+      reject(stale ? new StalePooledSocket() : classify(error, phase));
       req.destroy();
     };
     const onAbort = () => fail(stopped());
@@ -325,10 +341,13 @@ function exchange(
         }
         remoteAddress = remote;
         phase = 'http';
+        pooled = true;
         return;
       }
       socket.once('connect', () => {
-        // Checked before the handshake, so not a byte of the request reaches an address we did not judge.
+        // Checked as the connection opens, before any byte of the request is written. (The TLS
+        // ClientHello may already be on its way; it carries nothing of the request, and the
+        // pinned lookup means a wrong address cannot be reached in the first place.)
         const remote = canonicalIp(socket.remoteAddress ?? '');
         if (remote === undefined || !addresses.includes(remote)) return fail(privateAddressRefusal());
         remoteAddress = remote;
@@ -340,6 +359,7 @@ function exchange(
     });
     req.on('error', fail);
     req.on('response', (res: IncomingMessage) => {
+      answered = true;
       if (remoteAddress === undefined) return fail(privateAddressRefusal());
       const connected = remoteAddress;
       const chunks: Buffer[] = [];
@@ -390,7 +410,13 @@ export async function outboundRequest(request: OutboundRequest): Promise<Outboun
     if (signal.aborted) throw stopped();
     const addresses = await untilStopped(checkedAddresses(url, request.policy), signal, stopped);
     if (signal.aborted) throw stopped();
-    const response = await exchange(url, addresses, request, signal, stopped);
+    let response: Omit<OutboundResponse, 'durationMs'>;
+    try {
+      response = await exchange(url, addresses, request, signal, stopped);
+    } catch (error) {
+      if (!(error instanceof StalePooledSocket)) throw error;
+      response = await exchange(url, addresses, request, signal, stopped, { fresh: true });
+    }
     return { ...response, durationMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);

@@ -1,9 +1,12 @@
 /**
  * Credentials and contact data that can hide inside free text (an error message quoting SQL, a
- * URL path): API keys, invite tokens, share codes in join URLs, email addresses.
+ * URL path): API keys, webhook secrets, invite tokens, signed file links, share codes in join
+ * URLs, email addresses.
  */
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/isk_live_[0-9A-Za-z]{20,}/g, 'isk_live_[redacted]'],
+  [/whsec_[0-9A-Za-z_-]{20,}/g, 'whsec_[redacted]'],
+  [/\/files\/[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/g, '/files/[redacted]'],
   [/inv_[0-9A-Za-z]{43}/g, 'inv_[redacted-token]'],
   [/\/join\/[0-9A-Za-z]{8,}/g, '/join/[redacted]'],
   [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, '[redacted-email]'],

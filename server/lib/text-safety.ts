@@ -42,7 +42,8 @@ export function findUnstorableText(value: unknown, path: PropertyKey[] = []): Un
 
 declare global {
   interface String {
-    /** Node 20 has it (ES2024); the ES2023 lib this project targets does not declare it. */
+    /** Node 20 has these (ES2024); the ES2023 lib this project targets does not declare them. */
     isWellFormed(): boolean;
+    toWellFormed(): string;
   }
 }

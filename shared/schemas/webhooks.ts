@@ -55,7 +55,7 @@ export type TWebhookEndpoint = z.infer<typeof ZWebhookEndpoint>;
 
 /** The endpoint with its signing secret: only in the answers of create and rotate (shown once). */
 export const ZWebhookEndpointWithSecret = ZWebhookEndpoint.extend({
-  secret: z.string().meta({ description: 'The signing secret, shown once. Keep it on your server only.', example: 'whsec_3q2+7w4Xb1uJ0cHk9yVd6M2pR8tL5aNe' }),
+  secret: z.string().meta({ description: 'The signing secret, shown once. Keep it on your server only.', example: 'whsec_3q2-7w4Xb1uJ0cHk9yVd6M2pR8tL5aNe_Qz1sFg' }),
 }).meta({ id: 'WebhookEndpointWithSecret' });
 
 export const ZCreateWebhookInput = z.strictObject({

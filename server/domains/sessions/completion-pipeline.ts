@@ -5,21 +5,22 @@ import { publishEvent } from '../webhooks/publish-event.js';
 /**
  * `session__announce_completion`: after a finished session's transcript and insights, its
  * `interview.completed` event, once, with a delivery to every endpoint that wants it (Design B's
- * `completion_status` says completed, timed_out or abandoned). The event happened when the session
- * finished; its transcript link already works when it is delivered.
+ * `completion_status` says completed, timed_out or abandoned). Its timestamp is when it is
+ * published, the moment the results exist (receivers that refuse old events measure from the
+ * first send); its transcript link already works when it is delivered.
  */
 export async function announceCompletion(em: EntityManager, sessionId: string): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const claimed = await tx.execute<{ organization_id: string; completed_at: string }[]>(
+    const claimed = await tx.execute<{ organization_id: string; announced_at: string }[]>(
       `update sessions set completion_announced_at = now(), updated_at = now()
-        where id = ? and completion_announced_at is null and status in ('completed', 'abandoned') returning organization_id, completed_at`,
+        where id = ? and completion_announced_at is null and status in ('completed', 'abandoned') returning organization_id, completion_announced_at as announced_at`,
       [sessionId],
     );
     const session = claimed[0];
     if (!session) return false;
     const facts = await loadSessionFacts(tx, sessionId);
     if (!facts) return false;
-    await publishEvent(tx, { organizationId: session.organization_id, type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.completed_at) });
+    await publishEvent(tx, { organizationId: session.organization_id, type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.announced_at) });
     return true;
   });
 }

@@ -1,20 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TCreateWebhookInput } from '../../../shared/schemas/webhooks.js';
 import type { z } from 'zod';
-import type { ZWebhookEndpointWithSecret } from '../../../shared/schemas/webhooks.js';
+import type { TCreateWebhookInput, ZWebhookEndpointWithSecret } from '../../../shared/schemas/webhooks.js';
 import { WebhookEndpoint } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
-import type { OutboundPolicy } from '../../lib/outbound-http.js';
-import type { Sealer } from '../../lib/sealer.js';
 import { assertDeliverableUrl } from './endpoint-url.js';
 import { toWebhookEndpointDto } from './serialize.js';
 import { newWebhookSecret } from './webhook-secrets.js';
-
-export interface WebhookAdminServices {
-  webhookSecrets: Sealer;
-  outboundPolicy: OutboundPolicy;
-  config: { webhookDesign: 'A' | 'B'; webhookRotationOverlapSeconds: number };
-}
+import type { WebhookAdminServices } from './webhook-services.js';
 
 /** `POST /api/webhooks`: a new endpoint, its signing secret in this answer only. */
 export async function createWebhookEndpoint(

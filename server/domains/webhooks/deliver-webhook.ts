@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DESIGN_A_SIGNATURE_HEADER, DESIGN_B_SIGNATURE_HEADER, DESIGN_B_TIMESTAMP_HEADER, signWebhookA, signWebhookB } from '../../../shared/webhook-signatures.js';
 import type { TDeliveryAttempt, TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import type { Config } from '../../config.js';
-import { addJobs } from '../../jobs/add-jobs.js';
 import { type OutboundPolicy, OutboundFailedError, OutboundRefusedError, outboundRequest } from '../../lib/outbound-http.js';
 import type { Sealer } from '../../lib/sealer.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
@@ -19,6 +18,16 @@ export const WEBHOOK_USER_AGENT = 'Interview-Webhook/1.0';
 /** Enough of a receiver's answer to tell what it said, not a whole page. */
 const RESPONSE_BODY_CHARS = 1024;
 
+/**
+ * A receiver's answer as text the attempt record can always hold: PostgreSQL's jsonb takes no
+ * NUL and no broken surrogate pair (a binary or gzip body, an emoji cut at the limit), and an
+ * attempt that cannot be recorded would be sent again for ever.
+ */
+function storableText(body: Buffer): string | null {
+  const text = [...body.toString('utf8').replace(/\u0000/g, '\uFFFD')].slice(0, RESPONSE_BODY_CHARS).join('').toWellFormed();
+  return text === '' ? null : text;
+}
+
 export interface DeliveryServices {
   signer: UrlSigner;
   webhookSecrets: Sealer;
@@ -28,7 +37,8 @@ export interface DeliveryServices {
   config: Pick<Config, 'publicUrl' | 'testFaults'>;
 }
 
-interface DeliveryRow {
+/** What one attempt reads: the delivery, its endpoint and its event, in one query. */
+interface AttemptContext {
   id: string;
   status: string;
   attempt_count: number;
@@ -52,7 +62,7 @@ interface Sent {
 }
 
 /** One HTTP request of an attempt; never throws (every outcome is an attempt record). */
-async function send(services: DeliveryServices, row: DeliveryRow, body: string, secret: { secret: string; signedWith: 'current' | 'previous' }, number: number): Promise<Sent> {
+async function send(services: DeliveryServices, row: AttemptContext, body: string, secret: { secret: string; signedWith: 'current' | 'previous' }, number: number): Promise<Sent> {
   const at = new Date();
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
   if (row.design === 'A') {
@@ -77,7 +87,7 @@ async function send(services: DeliveryServices, row: DeliveryRow, body: string, 
     const succeeded = response.status >= 200 && response.status < 300;
     const error = succeeded ? null : response.status >= 300 && response.status < 400 ? `redirect ${response.status} (not followed)` : `HTTP ${response.status}`;
     return {
-      attempt: { ...base, statusCode: response.status, durationMs: Math.round(response.durationMs), error, responseBody: response.body.toString('utf8').slice(0, RESPONSE_BODY_CHARS) || null },
+      attempt: { ...base, statusCode: response.status, durationMs: Math.round(response.durationMs), error, responseBody: storableText(response.body) },
       succeeded,
       gone: response.status === 410,
     };
@@ -98,8 +108,8 @@ async function send(services: DeliveryServices, row: DeliveryRow, body: string, 
  * attempt again (nothing was recorded: at least once) or does nothing.
  */
 export async function deliverWebhook(em: EntityManager, services: DeliveryServices, deliveryId: string, number: number): Promise<void> {
-  const [row] = await em.execute<DeliveryRow[]>(
-    `select d.id, d.status, d.attempt_count, e.id as endpoint_id, e.url, e.design, e.status as endpoint_status, e.sealed_secret, e.sealed_previous_secret,
+  const [row] = await em.execute<AttemptContext[]>(
+    `select d.id, d.status, d.attempt_count, e.id as endpoint_id, e.url, d.design, e.status as endpoint_status, e.sealed_secret, e.sealed_previous_secret,
             e.previous_secret_expires_at, ev.id as event_id, ev.type as event_type, ev.facts, ev.occurred_at
        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join webhook_events ev on ev.id = d.event_id
       where d.id = ?`,
@@ -110,24 +120,39 @@ export async function deliverWebhook(em: EntityManager, services: DeliveryServic
   const now = new Date();
   const labels = { design: row.design, event: row.event_type };
 
-  let sent: Sent[];
+  const unsent = (error: string): Sent => ({
+    attempt: { number, at: now.toISOString(), statusCode: null, durationMs: 0, error, responseBody: null, signedWith: 'current' },
+    succeeded: false,
+    gone: false,
+  });
+  let sent: Sent[] = [];
   if (row.endpoint_status !== 'enabled') {
-    sent = [{ attempt: { number, at: now.toISOString(), statusCode: null, durationMs: 0, error: 'endpoint disabled', responseBody: null, signedWith: 'current' }, succeeded: false, gone: false }];
+    sent = [unsent('endpoint disabled')];
   } else {
-    const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
-    const body = webhookBody(row.design, event, await eventLinks(em, services.signer, services.config.publicUrl, event, now));
-    const secrets = signingSecretsOf(
-      {
-        design: row.design,
-        sealedSecret: row.sealed_secret,
-        sealedPreviousSecret: row.sealed_previous_secret,
-        previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null,
-      },
-      services.webhookSecrets,
-      now,
-    );
-    sent = [];
-    for (const secret of secrets) sent.push(await send(services, row, body, secret, number));
+    let prepared: { body: string; secrets: ReturnType<typeof signingSecretsOf> } | undefined;
+    try {
+      const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
+      const body = webhookBody(row.design, event, await eventLinks(em, services.signer, services.config.publicUrl, event, now));
+      const secrets = signingSecretsOf(
+        {
+          design: row.design,
+          sealedSecret: row.sealed_secret,
+          sealedPreviousSecret: row.sealed_previous_secret,
+          previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null,
+        },
+        services.webhookSecrets,
+        now,
+      );
+      prepared = { body, secrets };
+    } catch (error) {
+      // A secret sealed under another SIGNING_SECRET cannot be opened: an attempt that fails like
+      // any other (and says why), on the spec's schedule, never a job retried for ever.
+      services.logger.warn({ err: error, deliveryId: row.id, endpointId: row.endpoint_id }, 'webhook attempt could not be prepared');
+      sent = [unsent('internal: the payload could not be signed (was SIGNING_SECRET changed? rotate the endpoint\'s secret)')];
+    }
+    if (prepared) {
+      for (const secret of prepared.secrets) sent.push(await send(services, row, prepared.body, secret, number));
+    }
   }
   // Tests only: the process may die here, the request made and nothing recorded.
   crashIfEnabled(services.config, 'webhook:after-request');
@@ -138,24 +163,41 @@ export async function deliverWebhook(em: EntityManager, services: DeliveryServic
   const retryAt = succeeded || gone || row.endpoint_status !== 'enabled' ? null : nextAttemptAt(row.design, number, finishedAt);
   const status = succeeded ? 'succeeded' : retryAt ? 'pending' : 'failed';
 
-  const recorded = await em.transactional(async (tx) => {
-    const updated = await tx.execute<{ id: string }[]>(
-      `update webhook_deliveries set attempts = attempts || ?::jsonb, attempt_count = ?, status = ?, next_attempt_at = ?, delivered_at = ?, updated_at = now()
-        where id = ? and status = 'pending' and attempt_count = ? returning id`,
-      [JSON.stringify(sent.map((request) => request.attempt)), number, status, retryAt, succeeded ? finishedAt : null, deliveryId, number - 1],
-    );
-    if (updated.length === 0) return false;
-    if (gone) {
-      await tx.execute(`update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now() where id = ? and status = 'enabled'`, [row.endpoint_id]);
-    }
-    if (retryAt) await addJobs(tx, [deliverWebhookJob(deliveryId, number + 1, retryAt)]);
-    return true;
-  });
-  if (!recorded) return;
+  // One statement, so atomic without a transaction: the attempt recorded (only if no other run did),
+  // the endpoint disabled on a 410, and the next attempt's job added, or none of it.
+  const next = retryAt ? deliverWebhookJob(deliveryId, number + 1, retryAt) : null;
+  const recorded = await em.execute<{ id: string }[]>(
+    `with recorded as (
+       update webhook_deliveries set attempts = attempts || ?::jsonb, attempt_count = ?, status = ?, next_attempt_at = ?, delivered_at = ?, updated_at = now()
+        where id = ? and status = 'pending' and attempt_count = ? returning id),
+     disabled as (
+       update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now()
+        where ?::boolean and id = ? and status = 'enabled' and exists (select 1 from recorded)),
+     scheduled as (
+       select graphile_worker.add_job(?, ?::json, run_at => ?::timestamptz) from recorded where ?::boolean)
+     select recorded.id from recorded left join scheduled on true`,
+    [
+      JSON.stringify(sent.map((request) => request.attempt)),
+      number,
+      status,
+      retryAt,
+      succeeded ? finishedAt : null,
+      deliveryId,
+      number - 1,
+      gone,
+      row.endpoint_id,
+      next?.task ?? 'webhook__deliver',
+      JSON.stringify(next?.payload ?? {}),
+      next?.runAt ?? null,
+      next !== null,
+    ],
+  );
+  if (recorded.length === 0) return;
 
   const outcome = succeeded ? 'succeeded' : gone ? 'gone' : retryAt ? 'retrying' : 'failed';
   services.metrics.webhookDeliveries.inc({ ...labels, outcome });
-  for (const request of sent) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
+  // Only attempts that reached out: a disabled endpoint or an unsignable payload sent nothing.
+  for (const request of sent) if (request.attempt.error === null || request.attempt.statusCode !== null || !/^(endpoint disabled|internal:)/.test(request.attempt.error)) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
   if (succeeded) services.metrics.webhookLatency.observe({ design: row.design }, (finishedAt.getTime() - new Date(row.occurred_at).getTime()) / 1000);
   if (gone) services.logger.info({ endpointId: row.endpoint_id }, 'webhook endpoint answered 410 Gone: disabled');
   if (status === 'failed') services.logger.warn({ deliveryId, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) }, 'webhook delivery failed for good');

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListDeliveriesInput, TWebhookDelivery } from '../../../shared/schemas/webhooks.js';
-import { notFound } from '../../errors.js';
 import { pageOf } from '../pagination.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { DELIVERY_COLUMNS, type DeliveryRow, toDeliveryDto } from './serialize.js';
@@ -20,14 +19,4 @@ export async function listWebhookDeliveries(em: EntityManager, organizationId: s
     em.execute<{ total: string }[]>(`select count(*) as total from webhook_deliveries d where d.endpoint_id = ? ${filter}`, params),
   ]);
   return pageOf(rows.map(toDeliveryDto), Number(count!.total), input.limit, input.offset);
-}
-
-/** One delivery of the organization, or 404. */
-export async function getDelivery(em: EntityManager, organizationId: string, deliveryId: string): Promise<TWebhookDelivery> {
-  const [row] = await em.execute<DeliveryRow[]>(
-    `select ${DELIVERY_COLUMNS} from webhook_deliveries d join webhook_events ev on ev.id = d.event_id where d.id = ? and d.organization_id = ?`,
-    [deliveryId, organizationId],
-  );
-  if (!row) throw notFound('webhookDelivery', deliveryId);
-  return toDeliveryDto(row);
 }

@@ -1,10 +1,11 @@
+import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookEndpoint } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 
 /** The organization's endpoint or 404 (another organization's included). */
-export async function loadWebhookEndpoint(em: EntityManager, organizationId: string, endpointId: string): Promise<WebhookEndpoint> {
-  const endpoint = await em.findOne(WebhookEndpoint, { id: endpointId, organization: organizationId });
+export async function loadWebhookEndpoint(em: EntityManager, organizationId: string, endpointId: string, options: { lockMode?: LockMode } = {}): Promise<WebhookEndpoint> {
+  const endpoint = await em.findOne(WebhookEndpoint, { id: endpointId, organization: organizationId }, options.lockMode ? { lockMode: options.lockMode, refresh: true } : {});
   if (!endpoint) throw notFound('webhookEndpoint', endpointId);
   return endpoint;
 }

@@ -1,7 +1,8 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { ZWebhookEndpointWithSecret } from '../../../shared/schemas/webhooks.js';
-import type { WebhookAdminServices } from './create-webhook-endpoint.js';
+import type { WebhookAdminServices } from './webhook-services.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toWebhookEndpointDto } from './serialize.js';
 import { newWebhookSecret } from './webhook-secrets.js';
@@ -10,8 +11,19 @@ import { newWebhookSecret } from './webhook-secrets.js';
  * `POST /api/webhooks/{endpointId}/rotate-secret`: a new secret, shown once. Design A: it signs
  * everything from now on, retries of earlier events included (the spec: no dual signing). Design
  * B: for WEBHOOK_ROTATION_OVERLAP_SECONDS every delivery is sent twice, once signed with the old
- * secret and once with the new, so receivers can switch without losing an event.
+ * secret and once with the new, so receivers can switch without losing an event. Rotating is also
+ * the way out after SIGNING_SECRET changed (the old secret can no longer be read).
  */
+/** A secret sealed under another SIGNING_SECRET cannot sign anything: it is not kept as the previous one. */
+function canOpen(services: WebhookAdminServices, sealed: string): boolean {
+  try {
+    services.webhookSecrets.open(sealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function rotateWebhookSecret(
   em: EntityManager,
   services: WebhookAdminServices,
@@ -19,18 +31,23 @@ export async function rotateWebhookSecret(
   endpointId: string,
   now: Date = new Date(),
 ): Promise<z.infer<typeof ZWebhookEndpointWithSecret>> {
-  const endpoint = await loadWebhookEndpoint(em, organizationId, endpointId);
   const secret = newWebhookSecret();
-  const overlap = services.config.webhookRotationOverlapSeconds;
-  if (endpoint.design === 'B' && overlap > 0) {
-    endpoint.sealedPreviousSecret = endpoint.sealedSecret;
-    endpoint.previousSecretExpiresAt = new Date(now.getTime() + overlap * 1000);
-  } else {
-    endpoint.sealedPreviousSecret = null;
-    endpoint.previousSecretExpiresAt = null;
-  }
-  endpoint.sealedSecret = services.webhookSecrets.seal(secret);
-  endpoint.secretRotatedAt = now;
-  await em.flush();
+  // Locked: of two concurrent rotations, the second takes the first's secret as the previous one,
+  // so no caller is left holding a secret that signs nothing.
+  const endpoint = await em.transactional(async (tx) => {
+    const locked = await loadWebhookEndpoint(tx, organizationId, endpointId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const overlap = services.config.webhookRotationOverlapSeconds;
+    if (locked.design === 'B' && overlap > 0 && canOpen(services, locked.sealedSecret)) {
+      locked.sealedPreviousSecret = locked.sealedSecret;
+      locked.previousSecretExpiresAt = new Date(now.getTime() + overlap * 1000);
+    } else {
+      locked.sealedPreviousSecret = null;
+      locked.previousSecretExpiresAt = null;
+    }
+    locked.sealedSecret = services.webhookSecrets.seal(secret);
+    locked.secretRotatedAt = now;
+    await tx.flush();
+    return locked;
+  });
   return { ...toWebhookEndpointDto(endpoint), secret };
 }

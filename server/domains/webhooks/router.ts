@@ -15,13 +15,13 @@ import {
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { createWebhookEndpoint } from './create-webhook-endpoint.js';
 import { deleteWebhookEndpoint } from './delete-webhook-endpoint.js';
-import { getDelivery, listWebhookDeliveries } from './list-webhook-deliveries.js';
+import { getDelivery } from './get-webhook-delivery.js';
+import { getWebhookEndpoint } from './get-webhook-endpoint.js';
+import { listWebhookDeliveries } from './list-webhook-deliveries.js';
 import { listWebhookEndpoints } from './list-webhook-endpoints.js';
-import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { redeliverWebhook } from './redeliver-webhook.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
 import { sendTestEvent } from './send-test-event.js';
-import { toWebhookEndpointDto } from './serialize.js';
 import { updateWebhookEndpoint } from './update-webhook-endpoint.js';
 
 const tags = ['Webhooks'];
@@ -55,7 +55,7 @@ export const webhooksRouter = router({
     .meta({ openapi: { method: 'GET', path: '/api/webhooks/{endpointId}', tags, summary: 'Get a webhook endpoint' }, permission: 'organization:read' })
     .input(ZWebhookEndpointIdInput)
     .output(ZWebhookEndpoint)
-    .query(async ({ ctx, input }) => toWebhookEndpointDto(await loadWebhookEndpoint(ctx.em, ctx.auth.organizationId, input.endpointId))),
+    .query(({ ctx, input }) => getWebhookEndpoint(ctx.em, ctx.auth.organizationId, input.endpointId)),
 
   update: apiProcedure
     .meta({

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TWebhookDelivery } from '../../../shared/schemas/webhooks.js';
-import { AppError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { sampleFacts } from './event-payloads.js';
-import { getDelivery } from './list-webhook-deliveries.js';
+import { getDelivery } from './get-webhook-delivery.js';
+import { endpointDisabled } from './insert-deliveries.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { publishEvent } from './publish-event.js';
 
@@ -13,11 +14,12 @@ import { publishEvent } from './publish-event.js';
  */
 export async function sendTestEvent(em: EntityManager, organizationId: string, endpointId: string): Promise<TWebhookDelivery> {
   const endpoint = await loadWebhookEndpoint(em, organizationId, endpointId);
-  if (endpoint.status !== 'enabled') {
-    throw new AppError('WEBHOOK_ENDPOINT_DISABLED', `Webhook endpoint ${endpoint.id} is disabled; enable it first.`, { endpointId: endpoint.id });
-  }
+  if (endpoint.status !== 'enabled') throw endpointDisabled(endpoint.id);
   const published = await em.transactional((tx) =>
     publishEvent(tx, { organizationId, type: 'test.webhook', sessionId: null, facts: sampleFacts(), occurredAt: new Date(), endpointId: endpoint.id }),
   );
-  return getDelivery(em, organizationId, published.deliveryIds[0]!);
+  // Deleted or disabled between the check and the event: nothing was sent.
+  const deliveryId = published.deliveryIds[0];
+  if (!deliveryId) throw notFound('webhookEndpoint', endpoint.id);
+  return getDelivery(em, organizationId, deliveryId);
 }

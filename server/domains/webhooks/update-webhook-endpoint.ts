@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TUpdateWebhookInput, TWebhookEndpoint } from '../../../shared/schemas/webhooks.js';
-import type { WebhookAdminServices } from './create-webhook-endpoint.js';
+import type { WebhookAdminServices } from './webhook-services.js';
 import { assertDeliverableUrl } from './endpoint-url.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toWebhookEndpointDto } from './serialize.js';
