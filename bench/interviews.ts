@@ -45,6 +45,7 @@ import { FOUR_QUESTIONS } from '../tests/helpers/interviews.js';
 import { type ProfileSummary, summarizeCpuProfile } from './helpers/cpu-profile.js';
 import { measureStepCosts, type StepCost } from './helpers/step-costs.js';
 import { clusterCpuMs, machineCpuMs, type NodeChild, parentPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
+import { positiveOption } from './helpers/options.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -60,21 +61,15 @@ const { values: options } = parseArgs({
     organizations: { type: 'string', default: '1' },
   },
 });
-const PARTICIPANTS = positive('participants', options.participants);
-const INTERVIEWS = positive('interviews', options.interviews);
+const PARTICIPANTS = positiveOption('participants', options.participants);
+const INTERVIEWS = positiveOption('interviews', options.interviews);
 const WARMUP = options.warmup === undefined ? PARTICIPANTS : Number(options.warmup);
-const POOL = positive('pool', options.pool);
-const ORGANIZATIONS = positive('organizations', options.organizations);
+const POOL = positiveOption('pool', options.pool);
+const ORGANIZATIONS = positiveOption('organizations', options.organizations);
 const THINK_MS = Number(options['think-ms']);
 /** The issue's aim: p99 server time per turn at 20 concurrent participants, built-in interviewer, 2 cores. */
 const AIM_P99_MS = 50;
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
-
-function positive(name: string, value: string | undefined): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer`);
-  return number;
-}
 
 /** Every answer of one interview over FOUR_QUESTIONS, and the turn the engine must answer it with. */
 const ANSWERS: { text: string; then: 'follow_up' | 'question' | 're_ask' | 'closing' }[] = [

@@ -36,6 +36,7 @@ import { newId } from '../server/lib/ids.js';
 import { createLogger } from '../server/logger.js';
 import { LocalDiskStorage } from '../server/storage/local-disk-storage.js';
 import { type NodeChild, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
+import { positiveOption } from './helpers/options.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -44,9 +45,9 @@ const { values: options } = parseArgs({
     'zip-rounds': { type: 'string', default: '2' },
   },
 });
-const INTERVIEWS = Number(options.interviews);
-const PARTICIPANTS = Number(options.participants);
-const ZIP_ROUNDS = Number(options['zip-rounds']);
+const INTERVIEWS = positiveOption('interviews', options.interviews);
+const PARTICIPANTS = positiveOption('participants', options.participants);
+const ZIP_ROUNDS = positiveOption('zip-rounds', options['zip-rounds']);
 const AIM_INSIGHTS_P50_MS = 5000;
 const AIM_ZIP_MEMORY_RATIO = 1.3;
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');

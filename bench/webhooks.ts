@@ -56,6 +56,7 @@ import { openRuntime } from '../server/runtime.js';
 import { makeTestCertificate } from '../tests/helpers/tls.js';
 import { type ProfileSummary, summarizeCpuProfile } from './helpers/cpu-profile.js';
 import { clusterCpuMs, machineCpuMs, type NodeChild, parentPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
+import { positiveOption } from './helpers/options.js';
 
 const SERVICE_DEFAULT_CONCURRENCY = loadConfig({}).workerConcurrency;
 const { values: options } = parseArgs({
@@ -68,11 +69,11 @@ const { values: options } = parseArgs({
     profile: { type: 'boolean', default: false },
   },
 });
-const DELIVERIES = positive('deliveries', options.deliveries);
-const CONCURRENCY = positive('concurrency', options.concurrency);
-const INTERVIEWS = positive('interviews', options.interviews);
-const TRICKLE = positive('trickle', options.trickle);
-const BATCH = positive('batch', options.batch);
+const DELIVERIES = positiveOption('deliveries', options.deliveries);
+const CONCURRENCY = positiveOption('concurrency', options.concurrency);
+const INTERVIEWS = positiveOption('interviews', options.interviews);
+const TRICKLE = positiveOption('trickle', options.trickle);
+const BATCH = positiveOption('batch', options.batch);
 /** Events per second of the trickle: well below any throughput, so no event waits behind another. */
 const TRICKLE_PER_SECOND = 20;
 /** worker/worker.ts's poll interval, for the bare runner too (new jobs normally arrive by LISTEN/NOTIFY). */
@@ -80,12 +81,6 @@ const POLL_INTERVAL_MS = 2000;
 const AIM_RATIO = 0.5;
 const AIM_COMPLETION_MS = 1000;
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
-
-function positive(name: string, value: string | undefined): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer`);
-  return number;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Wall-clock milliseconds with sub-millisecond resolution (comparable with Date.now()). */

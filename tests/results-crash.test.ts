@@ -4,7 +4,7 @@ import { generateTranscriptJob } from '../server/domains/sessions/session-jobs.j
 import { addJobs } from '../server/jobs/add-jobs.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { runJobsOnce } from './helpers/jobs.js';
-import { exitOf, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
+import { exitOf, exitWithin, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -33,18 +33,6 @@ function startWorkerProcess(env: Record<string, string> = {}) {
   const worker = startServer({ DATABASE_URL: t.database.url, DATA_DIR: t.dataDir, PUBLIC_URL: 'http://127.0.0.1:3000', ...env }, ['--role=worker']);
   children.push(worker.child);
   return worker;
-}
-
-async function exitWithin(worker: { child: ChildProcess; output: () => string }, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the worker did not exit within ${timeoutMs} ms:\n${worker.output()}`)), timeoutMs);
-  });
-  try {
-    await Promise.race([exitOf(worker.child), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 interface SessionRow {

@@ -11,7 +11,7 @@ import { addJobs } from '../server/jobs/add-jobs.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
-import { exitOf, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
+import { exitOf, exitWithin, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 import { makeTestCertificate } from './helpers/tls.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -79,18 +79,6 @@ function startWorkerProcess(env: Record<string, string> = {}) {
   );
   children.push(worker.child);
   return worker;
-}
-
-async function exitWithin(worker: { child: ChildProcess; output: () => string }, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the worker did not exit within ${timeoutMs} ms:\n${worker.output()}`)), timeoutMs);
-  });
-  try {
-    await Promise.race([exitOf(worker.child), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The requests the receiver got for one session's interview.completed. */

@@ -47,6 +47,19 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/** Resolves when the process exits; fails, with its output, if it has not within `timeoutMs`. */
+export async function exitWithin(server: { child: ChildProcess; output: () => string }, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the process did not exit within ${timeoutMs} ms:\n${server.output()}`)), timeoutMs);
+  });
+  try {
+    await Promise.race([exitOf(server.child), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `startServer` run from another checkout (e.g. a copy of this one). */
 export function startServerIn(root: string, env: Record<string, string | undefined>, args: string[] = []): { child: ChildProcess; output: () => string } {
   const child = spawn('node', ['--import', 'tsx', 'server/main.ts', ...args], { cwd: root, env: childEnv(env) });
