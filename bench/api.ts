@@ -19,6 +19,7 @@ import { setPlan } from '../server/domains/organizations/set-plan.js';
 import { createApp } from '../server/http/app.js';
 import { createLogger } from '../server/logger.js';
 import { openRuntime } from '../server/runtime.js';
+import { percentile } from './helpers/stats.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -28,10 +29,6 @@ interface Scenario {
   /** Fewer requests for heavy scenarios (default REQUESTS). */
   requests?: number;
   request: (i: number) => { method: string; path: string; body?: unknown };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function main(): Promise<void> {

@@ -46,6 +46,7 @@ import { type ProfileSummary, summarizeCpuProfile } from './helpers/cpu-profile.
 import { measureStepCosts, type StepCost } from './helpers/step-costs.js';
 import { clusterCpuMs, machineCpuMs, type NodeChild, parentPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
 import { positiveOption } from './helpers/options.js';
+import { type Distribution, distribution } from './helpers/stats.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -181,33 +182,6 @@ async function runLoad(target: Target, invites: Invite[], label: string, samples
 
 // ---------------------------------------------------------------------------------------------
 // Figures.
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-interface Distribution {
-  count: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function distribution(values: number[]): Distribution {
-  const sorted = [...values].sort((a, b) => a - b);
-  const round = (value: number) => Math.round(value * 10) / 10;
-  return {
-    count: sorted.length,
-    p50: round(percentile(sorted, 50)),
-    p95: round(percentile(sorted, 95)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted[sorted.length - 1] ?? NaN),
-    mean: round(sorted.reduce((sum, value) => sum + value, 0) / sorted.length),
-  };
-}
 
 interface DatabaseStats {
   transactions: number;

@@ -37,6 +37,7 @@ import { createLogger } from '../server/logger.js';
 import { LocalDiskStorage } from '../server/storage/local-disk-storage.js';
 import { type NodeChild, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
 import { positiveOption } from './helpers/options.js';
+import { percentile } from './helpers/stats.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -72,11 +73,6 @@ function answerFor(question: (typeof QUESTIONS)[number], n: number): string {
   if (question.type === 'rating') return `I would say ${1 + (n % 5)} out of 5`;
   if (question.type === 'yes_no') return n % 3 === 0 ? 'no, not really' : 'yes, definitely';
   return OPEN_ANSWERS[n % OPEN_ANSWERS.length]!;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 async function post(base: string, requestPath: string, authorization: string, body: unknown): Promise<any> {

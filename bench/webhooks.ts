@@ -57,6 +57,7 @@ import { makeTestCertificate } from '../tests/helpers/tls.js';
 import { type ProfileSummary, summarizeCpuProfile } from './helpers/cpu-profile.js';
 import { clusterCpuMs, machineCpuMs, type NodeChild, parentPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
 import { positiveOption } from './helpers/options.js';
+import { type Distribution, distribution } from './helpers/stats.js';
 
 const SERVICE_DEFAULT_CONCURRENCY = loadConfig({}).workerConcurrency;
 const { values: options } = parseArgs({
@@ -85,24 +86,6 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Wall-clock milliseconds with sub-millisecond resolution (comparable with Date.now()). */
 const now = () => performance.timeOrigin + performance.now();
-
-interface Distribution {
-  count: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-function distribution(values: number[]): Distribution {
-  const sorted = [...values].sort((a, b) => a - b);
-  const round = (value: number) => Math.round(value * 10) / 10;
-  return { count: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1]!) };
-}
 
 async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTranscriptJob } from '../server/domains/sessions/session-jobs.js';
 import { addJobs } from '../server/jobs/add-jobs.js';
 import { type Api, apiAs } from './helpers/factories.js';
-import { runJobsOnce } from './helpers/jobs.js';
+import { ageDeadWorker, runJobsOnce } from './helpers/jobs.js';
 import { exitOf, exitWithin, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -107,10 +107,7 @@ describe('a worker killed inside the transcript job', () => {
     expect(held).toMatchObject({ task_identifier: 'session__generate_transcript', attempts: 1 });
     expect(held!.locked_by).not.toBeNull();
 
-    // What time would do: the dead worker's heartbeat and its lock grow older than
-    // STALE_WORKER_SECONDS, so the next worker to start unlocks the job (recoverStaleLocks).
-    await t.em().execute(`update worker_processes set last_seen_at = now() - interval '10 minutes' where worker_ids @> jsonb_build_array(?::text)`, [held!.locked_by]);
-    await t.em().execute(`update graphile_worker._private_jobs set locked_at = now() - interval '10 minutes' where locked_by = ?`, [held!.locked_by]);
+    await ageDeadWorker(t, held!.locked_by!);
 
     const metricsPort = await freePort();
     const healthy = startWorkerProcess({ WORKER_METRICS_PORT: String(metricsPort) });

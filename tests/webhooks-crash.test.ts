@@ -10,7 +10,7 @@ import { deliverWebhookJob } from '../server/domains/webhooks/delivery-jobs.js';
 import { addJobs } from '../server/jobs/add-jobs.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, participantAs } from './helpers/interviews.js';
-import { runJobsOnce } from './helpers/jobs.js';
+import { ageDeadWorker, runJobsOnce } from './helpers/jobs.js';
 import { exitOf, exitWithin, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 import { makeTestCertificate } from './helpers/tls.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -152,10 +152,7 @@ async function deliveryAcrossACrash(design: 'A' | 'B') {
   expect(held).toMatchObject({ payload: { deliveryId, attempt: 1 }, attempts: 1 });
   expect(held!.locked_by).not.toBeNull();
 
-  // What time would do: the dead worker's heartbeat and its lock grow older than
-  // STALE_WORKER_SECONDS, so the next worker to start unlocks the job (recoverStaleLocks).
-  await t.em().execute(`update worker_processes set last_seen_at = now() - interval '10 minutes' where worker_ids @> jsonb_build_array(?::text)`, [held!.locked_by]);
-  await t.em().execute(`update graphile_worker._private_jobs set locked_at = now() - interval '10 minutes' where locked_by = ?`, [held!.locked_by]);
+  await ageDeadWorker(t, held!.locked_by!);
 
   const metricsPort = await freePort();
   const healthy = startWorkerProcess({ WORKER_METRICS_PORT: String(metricsPort) });

@@ -23,3 +23,13 @@ export async function runJobsOnce(app: TestApp, options: { services?: AppService
     await pool.end();
   }
 }
+
+/**
+ * What time would do to a worker killed while holding `workerId`'s job: its heartbeat and its
+ * lock grow older than STALE_WORKER_SECONDS, so the next worker to start unlocks the job
+ * (recoverStaleLocks).
+ */
+export async function ageDeadWorker(app: TestApp, workerId: string): Promise<void> {
+  await app.em().execute(`update worker_processes set last_seen_at = now() - interval '10 minutes' where worker_ids @> jsonb_build_array(?::text)`, [workerId]);
+  await app.em().execute(`update graphile_worker._private_jobs set locked_at = now() - interval '10 minutes' where locked_by = ?`, [workerId]);
+}
