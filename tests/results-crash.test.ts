@@ -4,7 +4,7 @@ import { generateTranscriptJob } from '../server/domains/sessions/session-jobs.j
 import { addJobs } from '../server/jobs/add-jobs.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { ageDeadWorker, runJobsOnce } from './helpers/jobs.js';
-import { exitOf, exitWithin, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
+import { exitOf, exitWithin, freePort, killLeftovers, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -19,12 +19,7 @@ beforeAll(async () => {
   api = apiAs(t.http, await t.createTenant());
 });
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exitOf(child);
-    }
-  }
+  await killLeftovers(children);
   await t?.close();
 });
 

@@ -11,7 +11,7 @@ import { addJobs } from '../server/jobs/add-jobs.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, participantAs } from './helpers/interviews.js';
 import { ageDeadWorker, runJobsOnce } from './helpers/jobs.js';
-import { exitOf, exitWithin, freePort, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
+import { exitOf, exitWithin, freePort, killLeftovers, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 import { makeTestCertificate } from './helpers/tls.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -60,12 +60,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exitOf(child);
-    }
-  }
+  await killLeftovers(children);
   await t?.close();
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
   if (tlsDir) await rm(tlsDir, { recursive: true, force: true });

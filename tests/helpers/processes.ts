@@ -47,6 +47,16 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/** Kills what a test left running (a failed assertion skips its own clean-up) and waits for each to go. */
+export async function killLeftovers(children: ChildProcess[]): Promise<void> {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exitOf(child);
+    }
+  }
+}
+
 /** Resolves when the process exits; fails, with its output, if it has not within `timeoutMs`. */
 export async function exitWithin(server: { child: ChildProcess; output: () => string }, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
