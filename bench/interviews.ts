@@ -44,7 +44,7 @@ import { openRuntime } from '../server/runtime.js';
 import { FOUR_QUESTIONS } from '../tests/helpers/interviews.js';
 import { type ProfileSummary, summarizeCpuProfile } from './helpers/cpu-profile.js';
 import { measureStepCosts, type StepCost } from './helpers/step-costs.js';
-import { clusterCpuMs, machineCpuMs, type NodeChild, parentPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
+import { clusterCpuMs, machineCpuMs, type NodeChild, postmasterPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
 import { positiveOption } from './helpers/options.js';
 import { type Distribution, distribution } from './helpers/stats.js';
 
@@ -284,18 +284,6 @@ async function explainFreeMinutesSum(url: string): Promise<{ completedSessions: 
     const plan = rows[0]['QUERY PLAN'][0];
     const rowsRead = (node: any): number => Math.max(node['Actual Rows'] ?? 0, ...(node.Plans ?? []).map(rowsRead));
     return { completedSessions: org.completed, rowsRead: rowsRead(plan.Plan), ms: Math.round(plan['Execution Time'] * 100) / 100 };
-  } finally {
-    await client.end();
-  }
-}
-
-/** The PostgreSQL server's postmaster, when it runs on this machine (the parent of our backend). */
-async function postmasterPid(url: string): Promise<number | undefined> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query('select pg_backend_pid() as pid');
-    return parentPid(Number(rows[0].pid));
   } finally {
     await client.end();
   }

@@ -36,6 +36,7 @@ import { newId } from '../server/lib/ids.js';
 import { createLogger } from '../server/logger.js';
 import { LocalDiskStorage } from '../server/storage/local-disk-storage.js';
 import { type NodeChild, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
+import { callApi } from './helpers/api.js';
 import { positiveOption } from './helpers/options.js';
 import { percentile } from './helpers/stats.js';
 
@@ -75,13 +76,6 @@ function answerFor(question: (typeof QUESTIONS)[number], n: number): string {
   return OPEN_ANSWERS[n % OPEN_ANSWERS.length]!;
 }
 
-async function post(base: string, requestPath: string, authorization: string, body: unknown): Promise<any> {
-  const response = await fetch(`${base}${requestPath}`, { method: 'POST', headers: { Authorization: authorization, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const json = await response.json();
-  if (response.status >= 300) throw new Error(`POST ${requestPath} → ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 /** Peak and current resident memory of a process (Linux /proc), in MB. */
 function memoryOf(pid: number): { peakMb: number; residentMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -114,11 +108,11 @@ async function timeToResults(databaseUrl: string, dataDir: string, tenant: Tenan
   try {
     await waitForHealthy(server, port);
     const base = `http://127.0.0.1:${port}`;
-    const script = await post(base, '/v1/scripts', tenant.authorization, { name: 'Results bench', systemPrompt: 'You interview customers.', questions: QUESTIONS });
-    await post(base, `/v1/scripts/${script.id}/publish`, tenant.authorization, {});
-    const campaign = await post(base, '/v1/campaigns', tenant.authorization, { name: 'Results bench', scriptId: script.id });
+    const script = await callApi(base, 'POST', '/v1/scripts', tenant.authorization, { name: 'Results bench', systemPrompt: 'You interview customers.', questions: QUESTIONS });
+    await callApi(base, 'POST', `/v1/scripts/${script.id}/publish`, tenant.authorization, {});
+    const campaign = await callApi(base, 'POST', '/v1/campaigns', tenant.authorization, { name: 'Results bench', scriptId: script.id });
     const invites = (
-      await post(base, `/v1/campaigns/${campaign.id}/invites/bulk`, tenant.authorization, {
+      await callApi(base, 'POST', `/v1/campaigns/${campaign.id}/invites/bulk`, tenant.authorization, {
         invites: Array.from({ length: INTERVIEWS }, (_, i) => ({ email: `p${i}@example.com`, name: `P ${i}` })),
         sendEmail: false,
       })
@@ -129,11 +123,11 @@ async function timeToResults(databaseUrl: string, dataDir: string, tenant: Tenan
       while (next < invites.length) {
         const n = next++;
         const token = `Bearer ${invites[n]!.token}`;
-        let state = await post(base, '/api/interview/start', token, {});
+        let state = await callApi(base, 'POST', '/api/interview/start', token, {});
         sessionIds.push(state.session.id);
         while (state.turn) {
           const question = QUESTIONS.find((q) => q.id === state.turn.questionId)!;
-          state = await post(base, '/api/interview/answer', token, { text: answerFor(question, n) });
+          state = await callApi(base, 'POST', '/api/interview/answer', token, { text: answerFor(question, n) });
         }
       }
     };

@@ -55,7 +55,8 @@ import { createLogger, type Logger } from '../server/logger.js';
 import { openRuntime } from '../server/runtime.js';
 import { makeTestCertificate } from '../tests/helpers/tls.js';
 import { type ProfileSummary, summarizeCpuProfile } from './helpers/cpu-profile.js';
-import { clusterCpuMs, machineCpuMs, type NodeChild, parentPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
+import { clusterCpuMs, machineCpuMs, type NodeChild, postmasterPid, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
+import { callApi } from './helpers/api.js';
 import { positiveOption } from './helpers/options.js';
 import { type Distribution, distribution } from './helpers/stats.js';
 
@@ -111,18 +112,6 @@ interface CpuSnapshot {
   self: NodeJS.CpuUsage;
   postgres: number;
   machine: ReturnType<typeof machineCpuMs>;
-}
-
-/** The PostgreSQL server's postmaster, when it runs on this machine (the parent of our backend). */
-async function postmasterPid(url: string): Promise<number | undefined> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
-    return parentPid(Number(rows[0]!.pid));
-  } finally {
-    await client.end();
-  }
 }
 
 function cpuSnapshot(workerPid: number | undefined, postmaster: number | undefined): CpuSnapshot {
@@ -190,17 +179,6 @@ async function startReceiver(pems: { cert: string; key: string }): Promise<Recei
   };
 }
 
-async function request(base: string, method: 'GET' | 'POST', requestPath: string, authorization: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${base}${requestPath}`, {
-    method,
-    headers: { Authorization: authorization, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = await response.json();
-  if (response.status >= 300) throw new Error(`${method} ${requestPath} → ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 interface Setup {
   databaseUrl: string;
   dataDir: string;
@@ -254,7 +232,7 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
   const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   let worker: NodeChild | undefined;
   try {
-    const endpoint = await request(base, 'POST', '/api/webhooks', authorization, { url: setup.receiver.url('/throughput'), events: ['interview.completed'], design: 'A' });
+    const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, { url: setup.receiver.url('/throughput'), events: ['interview.completed'], design: 'A' });
 
     // Events that differ only in their session id (the receiver's key) and when they happened.
     const publish = async (from: number, count: number, prefix: string) =>
@@ -434,12 +412,12 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
   await client.connect();
   try {
     await waitForHealthy(server, port);
-    const endpoint = await request(base, 'POST', '/api/webhooks', authorization, { url: setup.receiver.url('/completion'), events: ['interview.completed'], design: 'A' });
-    const script = await request(base, 'POST', '/v1/scripts', authorization, { name: 'Webhooks bench', systemPrompt: 'You interview customers.', questions: QUESTIONS });
-    await request(base, 'POST', `/v1/scripts/${script.id}/publish`, authorization, {});
-    const campaign = await request(base, 'POST', '/v1/campaigns', authorization, { name: 'Webhooks bench', scriptId: script.id });
+    const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, { url: setup.receiver.url('/completion'), events: ['interview.completed'], design: 'A' });
+    const script = await callApi(base, 'POST', '/v1/scripts', authorization, { name: 'Webhooks bench', systemPrompt: 'You interview customers.', questions: QUESTIONS });
+    await callApi(base, 'POST', `/v1/scripts/${script.id}/publish`, authorization, {});
+    const campaign = await callApi(base, 'POST', '/v1/campaigns', authorization, { name: 'Webhooks bench', scriptId: script.id });
     const invites = (
-      await request(base, 'POST', `/v1/campaigns/${campaign.id}/invites/bulk`, authorization, {
+      await callApi(base, 'POST', `/v1/campaigns/${campaign.id}/invites/bulk`, authorization, {
         invites: Array.from({ length: INTERVIEWS }, (_, i) => ({ email: `p${i}@example.com`, name: `P ${i}` })),
         sendEmail: false,
       })
@@ -451,9 +429,9 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
     let badSignatures = 0;
     for (const invite of invites) {
       const token = `Bearer ${invite.token}`;
-      let state = await request(base, 'POST', '/api/interview/start', token, {});
+      let state = await callApi(base, 'POST', '/api/interview/start', token, {});
       const sessionId = state.session.id as string;
-      for (const answer of ANSWERS) state = await request(base, 'POST', '/api/interview/answer', token, { text: answer });
+      for (const answer of ANSWERS) state = await callApi(base, 'POST', '/api/interview/answer', token, { text: answer });
       const answeredAt = now();
       if (state.session.status !== 'completed') throw new Error(`interview not completed: ${JSON.stringify(state)}`);
       let receipt: Receipt | undefined;

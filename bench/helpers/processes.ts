@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -143,5 +144,17 @@ export function machineCpuMs(): { busy: number; steal: number; total: number } {
     return { busy: ms(total - idle), steal: ms(ticks[7] ?? 0), total: ms(total) };
   } catch {
     return { busy: 0, steal: 0, total: 0 };
+  }
+}
+
+/** The PostgreSQL server's postmaster, when it runs on this machine (the parent of our backend). */
+export async function postmasterPid(url: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    return parentPid(Number(rows[0]!.pid));
+  } finally {
+    await client.end();
   }
 }
