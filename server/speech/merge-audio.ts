@@ -6,7 +6,7 @@ export const MERGED_AUDIO = { contentType: 'audio/ogg', extension: 'ogg' } as co
 /** Merging a long interview's answers still finishes well within a job's time. */
 const MERGE_TIMEOUT_MS = 5 * 60 * 1000;
 
-export class AudioMergeError extends Error {}
+class AudioMergeError extends Error {}
 
 /**
  * One recording of the whole session: each answer's audio placed at its offset from the session's

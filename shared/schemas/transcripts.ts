@@ -112,4 +112,3 @@ export const ZExportQuery = z.strictObject({
   include_audio: queryFlag(false, `A ZIP with the transcripts in that format, one audio file per session and manifest.json (at most ${ZIP_EXPORT_MAX_SESSIONS} sessions)`),
   redact_pii: queryFlag(false, 'Redact PII in every transcript'),
 });
-export type TExportQuery = z.infer<typeof ZExportQuery>;

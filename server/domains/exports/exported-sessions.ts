@@ -6,13 +6,14 @@ import { audioExtensionOf } from '../../speech/audio-probe.js';
 import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
 import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
 import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
+import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import type { ExportCampaign } from './export-scope.js';
 
 /** Sessions read per query: memory stays flat however many sessions an export holds. */
 const BATCH_SIZE = 100;
 
 /** One finished session as exports carry it. */
-export interface ExportedSession {
+interface ExportedSession {
   id: string;
   campaignId: string;
   status: string;
@@ -80,7 +81,7 @@ function toExportedSession(row: SessionRow, transcript: TTranscript | null, reda
     completedAt: isoOf(row.completed_at),
     duration: row.duration_seconds,
     language: row.language,
-    sentiment: row.sentiment && row.sentiment_score !== null ? { overall: row.sentiment, score: row.sentiment_score } : null,
+    sentiment: storedSentiment(row.sentiment, row.sentiment_score),
     answers: row.answers.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: clean(answer.value) } : answer)),
     transcriptStatus: row.transcript_status ?? 'pending',
     transcript,

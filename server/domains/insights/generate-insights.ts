@@ -5,7 +5,8 @@ import type { InsightsDraft, TextAnalyzer } from '../../analysis/analyzer.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { announceCompletionJob, prepareSessionFilesJob } from '../sessions/session-jobs.js';
-import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
+import { readSessionUtterances } from '../transcripts/read-utterances.js';
+import { storedSentiment } from '../transcripts/stored-sentiment.js';
 
 interface SessionFacts {
   organization_id: string;
@@ -43,7 +44,7 @@ export async function generateInsights(em: EntityManager, services: { analyzer: 
   let draft: InsightsDraft | null = null;
   if (session.transcript_status === 'ready') {
     const [utterances, plan] = await Promise.all([
-      readTranscriptUtterances(em, [sessionId]).then((bySession) => bySession.get(sessionId)!),
+      readSessionUtterances(em, sessionId),
       loadPlan(em, { scriptId: session.script_id, scriptVersion: session.script_version }),
     ]);
     draft = await services.analyzer.extractInsights({
@@ -65,7 +66,7 @@ export async function generateInsights(em: EntityManager, services: { analyzer: 
         questionsAnswered: session.questions_answered,
         totalQuestions: session.total_questions,
         completionStatus: session.completion_status,
-        sentiment: session.sentiment && session.sentiment_score !== null ? { overall: session.sentiment, score: session.sentiment_score } : null,
+        sentiment: storedSentiment(session.sentiment, session.sentiment_score),
       },
     });
   }

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInsights } from '../../../shared/schemas/transcripts.js';
-import { SessionRedactor } from '../../analysis/pii-redaction.js';
+import type { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { SessionInsights } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { loadSession } from '../sessions/load-session.js';
-import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
+import { readSessionUtterances } from '../transcripts/read-utterances.js';
+import { redactorFor } from '../transcripts/shape-transcript.js';
 
 /** The insights record; with a redactor, every text in it redacted as a piece of the session's words. */
-export function toInsightsDto(insights: SessionInsights, sessionId: string, redactor: SessionRedactor | null): TInsights {
+function toInsightsDto(insights: SessionInsights, sessionId: string, redactor: SessionRedactor | null): TInsights {
   const clean = redactor ? (text: string) => redactor.piece(text) : (text: string) => text;
   return {
     sessionId,
@@ -31,7 +32,7 @@ export async function getInsights(em: EntityManager, organizationId: string, ses
   const insights = await findInsights(em, session.id);
   if (insights) {
     // Quotes and summaries are pieces of the utterances: redacted knowing what the whole utterances hold.
-    const redactor = options.redactPii ? new SessionRedactor((await readTranscriptUtterances(em, [session.id])).get(session.id)!.map((row) => row.text)) : null;
+    const redactor = options.redactPii ? redactorFor({ rows: await readSessionUtterances(em, session.id) }) : null;
     return toInsightsDto(insights, session.id, redactor);
   }
   if (session.transcriptStatus === 'none') {

@@ -7,6 +7,7 @@ import { findInsights } from '../insights/get-insights.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { loadTranscriptSource } from '../transcripts/load-transcript.js';
 import { redactorFor } from '../transcripts/shape-transcript.js';
+import { storedSentiment } from '../transcripts/stored-sentiment.js';
 
 /**
  * Everything a session's PDF report shows, read and (with `redact_pii`) redacted here, so the
@@ -52,7 +53,7 @@ export async function assembleSessionReport(
       completionStatus: session.completionStatus ?? null,
       questionsAnswered: session.questionsAnswered,
       totalQuestions: session.totalQuestions,
-      sentiment: session.sentiment && session.sentimentScore !== null && session.sentimentScore !== undefined ? { overall: session.sentiment, score: session.sentimentScore } : null,
+      sentiment: storedSentiment(session.sentiment, session.sentimentScore),
     },
     answers: session.answers
       .filter((answer) => questionText.has(answer.questionId))

@@ -249,7 +249,6 @@ async function conversationOf(em: EntityManager, session: Session, latest: Conve
   return [...rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })), latest];
 }
 
-
 /** Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio) and stored as a session file. */
 async function storeAnswerAudio(services: SessionServices, session: Session, file: string): Promise<AudioAnswer> {
   const facts = await probeAudio(file);

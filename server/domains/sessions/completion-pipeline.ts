@@ -19,7 +19,8 @@ export async function announceCompletion(em: EntityManager, sessionId: string): 
     const session = claimed[0];
     if (!session) return false;
     const facts = await loadSessionFacts(tx, sessionId);
-    if (!facts) return false;
+    // Claimed just now, so the session exists; a claim without its event must not commit.
+    if (!facts) throw new Error(`session ${sessionId} has no completion facts`);
     await publishEvent(tx, { organizationId: session.organization_id, type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.announced_at) });
     return true;
   });

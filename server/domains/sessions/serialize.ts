@@ -1,6 +1,7 @@
 import type { TParticipantSession, TSession, TTurn } from '../../../shared/schemas/sessions.js';
 import type { TQuestion } from '../../../shared/schemas/scripts.js';
 import type { Session, SessionUtterance } from '../../entities/index.js';
+import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import { durationAt } from './session-clock.js';
 
 export function toSessionDto(session: Session, now: Date = new Date()): TSession {
@@ -19,7 +20,7 @@ export function toSessionDto(session: Session, now: Date = new Date()): TSession
     questionsAnswered: session.questionsAnswered,
     totalQuestions: session.totalQuestions,
     language: session.language,
-    sentiment: session.sentiment && session.sentimentScore !== null && session.sentimentScore !== undefined ? { overall: session.sentiment, score: session.sentimentScore } : null,
+    sentiment: storedSentiment(session.sentiment, session.sentimentScore),
     device: session.device ?? null,
     metadata: session.metadata,
     pauseReason: session.pauseReason ?? null,

@@ -39,7 +39,7 @@ function cueTimes(utterances: TTranscriptUtterance[], index: number): { start: n
 }
 
 /** Readable text: a header, then "[00:01:05] Participant: …" per utterance. */
-export function transcriptAsText(transcript: TTranscript): string {
+function transcriptAsText(transcript: TTranscript): string {
   const lines = [
     `Transcript of session ${transcript.sessionId}`,
     `Language: ${transcript.language} · Duration: ${clock(transcript.duration, null)}`,
@@ -54,7 +54,7 @@ export function transcriptAsText(transcript: TTranscript): string {
 }
 
 /** SubRip: numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, the speaker before the text. */
-export function transcriptAsSrt(transcript: TTranscript): string {
+function transcriptAsSrt(transcript: TTranscript): string {
   return transcript.utterances
     .map((utterance, index, all) => {
       const { start, end } = cueTimes(all, index);
@@ -66,7 +66,7 @@ export function transcriptAsSrt(transcript: TTranscript): string {
 }
 
 /** WebVTT: the header, cues named by utterance id, the speaker as a voice span (`<v Participant>`). */
-export function transcriptAsVtt(transcript: TTranscript): string {
+function transcriptAsVtt(transcript: TTranscript): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const cues = transcript.utterances.map((utterance, index, all) => {
     const { start, end } = cueTimes(all, index);

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTranscript } from '../../../shared/schemas/transcripts.js';
+import { Session } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
-import { loadTranscriptSource } from './load-transcript.js';
-import { shapeTranscript, type TranscriptOptions } from './shape-transcript.js';
+import { loadTranscriptSource, transcriptSourceOf } from './load-transcript.js';
+import { FULL_TRANSCRIPT, shapeTranscript, type TranscriptOptions } from './shape-transcript.js';
 
 /** `GET /v1/sessions/{sessionId}/transcript` in JSON form (the route renders text, SRT and WebVTT from it). */
 export async function getTranscript(em: EntityManager, organizationId: string, sessionId: string, options: TranscriptOptions): Promise<TTranscript> {
@@ -12,10 +13,10 @@ export async function getTranscript(em: EntityManager, organizationId: string, s
 
 /**
  * For a signed transcript link (a webhook's `transcript_url`), which names a session and is its
- * own credential: the transcript with sentiment, 404 for a session that no longer exists.
+ * own credential: the whole transcript, 404 for a session that no longer exists.
  */
 export async function getTranscriptForLink(em: EntityManager, sessionId: string): Promise<TTranscript> {
-  const [session] = await em.execute<{ organization_id: string }[]>(`select organization_id from sessions where id = ?`, [sessionId]);
+  const session = await em.findOne(Session, sessionId);
   if (!session) throw notFound('session', sessionId);
-  return getTranscript(em, session.organization_id, sessionId, { include_sentiment: true, include_keywords: true, redact_pii: false, speaker: 'all' });
+  return shapeTranscript(await transcriptSourceOf(em, session), FULL_TRANSCRIPT);
 }

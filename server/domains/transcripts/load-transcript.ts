@@ -3,7 +3,8 @@ import type { TTranscriptNoneReason } from '../../../shared/schemas/transcripts.
 import type { Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { loadPlan, loadSession } from '../sessions/load-session.js';
-import { readTranscriptUtterances } from './read-utterances.js';
+import { MIN_SPEECH_SECONDS } from './generate-transcript.js';
+import { readSessionUtterances } from './read-utterances.js';
 import type { TranscriptSource } from './shape-transcript.js';
 
 const STRUCTURED_TYPES = new Set(['rating', 'yes_no', 'multiple_choice']);
@@ -15,10 +16,10 @@ export async function structuredQuestionIdsOf(em: EntityManager, session: Pick<S
 }
 
 /** 409 TRANSCRIPT_NOT_READY, saying whether to wait (`pending`) or that none will come (`none`). */
-export function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'transcriptStatus' | 'transcriptNoneReason'>): AppError {
+function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'transcriptStatus' | 'transcriptNoneReason'>): AppError {
   if (session.transcriptStatus === 'none') {
     const reason = session.transcriptNoneReason as TTranscriptNoneReason;
-    const why = reason === 'too_little_speech' ? 'the participant spoke for less than 10 seconds in all' : 'the participant gave no answer that could be transcribed';
+    const why = reason === 'too_little_speech' ? `the participant spoke for less than ${MIN_SPEECH_SECONDS} seconds in all` : 'the participant gave no answer that could be transcribed';
     return new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has no transcript: ${why}.`, { sessionId: session.id, status: 'none', reason });
   }
   const when = session.status === 'completed' || session.status === 'abandoned' ? 'it is being generated; retry shortly' : `the session is ${session.status}; it is made once the session ends`;
@@ -32,17 +33,19 @@ export function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'tra
 /** A session's generated transcript (409 TRANSCRIPT_NOT_READY before it exists, 404 for another organization's session). */
 export async function loadTranscriptSource(em: EntityManager, organizationId: string, sessionId: string): Promise<{ session: Session; source: TranscriptSource }> {
   const session = await loadSession(em, organizationId, sessionId);
+  return { session, source: await transcriptSourceOf(em, session) };
+}
+
+/** The generated transcript of a session the caller has already loaded (409 TRANSCRIPT_NOT_READY before it exists). */
+export async function transcriptSourceOf(em: EntityManager, session: Session): Promise<TranscriptSource> {
   if (session.transcriptStatus !== 'ready' || !session.transcriptGeneratedAt) throw transcriptNotReady(session);
-  const [rows, structuredQuestionIds] = await Promise.all([readTranscriptUtterances(em, [session.id]), structuredQuestionIdsOf(em, session)]);
+  const [rows, structuredQuestionIds] = await Promise.all([readSessionUtterances(em, session.id), structuredQuestionIdsOf(em, session)]);
   return {
-    session,
-    source: {
-      sessionId: session.id,
-      language: session.language,
-      durationSeconds: session.durationSeconds,
-      generatedAt: session.transcriptGeneratedAt,
-      structuredQuestionIds,
-      rows: rows.get(session.id)!,
-    },
+    sessionId: session.id,
+    language: session.language,
+    durationSeconds: session.durationSeconds,
+    generatedAt: session.transcriptGeneratedAt,
+    structuredQuestionIds,
+    rows,
   };
 }

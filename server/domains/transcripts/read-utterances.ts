@@ -5,7 +5,6 @@ import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 /** One utterance of a generated transcript, as stored. */
 export interface TranscriptRow {
   id: string;
-  sessionId: string;
   speaker: 'ai' | 'participant';
   text: string;
   questionId: string | null;
@@ -16,8 +15,6 @@ export interface TranscriptRow {
   sentiment: TSentiment | null;
   sentimentScore: number | null;
   keywords: string[] | null;
-  /** The answer's recording, when it was spoken. */
-  audioFileId: string | null;
 }
 
 interface Row {
@@ -33,7 +30,6 @@ interface Row {
   sentiment: TSentiment | null;
   sentiment_score: number | null;
   keywords: string[] | null;
-  audio_file_id: string | null;
 }
 
 /**
@@ -45,14 +41,13 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
   const bySession = new Map<string, TranscriptRow[]>(sessionIds.map((id) => [id, []]));
   if (sessionIds.length === 0) return bySession;
   const rows = await em.execute<Row[]>(
-    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, sentiment, sentiment_score, keywords, audio_file_id
+    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, sentiment, sentiment_score, keywords
        from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
     [sessionIds],
   );
   for (const row of rows) {
     bySession.get(row.session_id)!.push({
       id: row.id,
-      sessionId: row.session_id,
       speaker: row.speaker,
       text: row.text,
       questionId: row.question_id,
@@ -63,8 +58,12 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
       sentiment: row.sentiment,
       sentimentScore: row.sentiment_score,
       keywords: row.keywords,
-      audioFileId: row.audio_file_id,
     });
   }
   return bySession;
+}
+
+/** One session's transcript utterances, in conversation order. */
+export async function readSessionUtterances(em: EntityManager, sessionId: string): Promise<TranscriptRow[]> {
+  return (await readTranscriptUtterances(em, [sessionId])).get(sessionId)!;
 }
