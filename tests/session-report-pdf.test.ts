@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BRAND_COLOR } from '../server/lib/branding.js';
-import { formatDuration, formatReportDate, formatTimestamp, isDecodablePng, renderSessionReport, type ReportFonts } from '../server/reports/render-session-report.js';
+import { formatDuration } from '../server/lib/format-duration.js';
+import { formatReportDate, formatTimestamp, isDecodablePng, renderSessionReport, type ReportFonts } from '../server/reports/render-session-report.js';
 import type { SessionReport, SessionReportOptions } from '../server/reports/session-report.js';
 
 const run = promisify(execFile);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
+import { formatDuration } from '../lib/format-duration.js';
 import type { SessionReport, SessionReportOptions } from './session-report.js';
 
 /*
@@ -180,17 +181,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 export function formatReportDate(date: Date): string {
   const two = (n: number): string => String(n).padStart(2, '0');
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
-}
-
-/** "12 min 5 s", "1 h 3 min", "40 s". */
-export function formatDuration(totalSeconds: number): string {
-  const seconds = Math.max(0, Math.round(totalSeconds));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
-  if (m > 0) return s > 0 ? `${m} min ${s} s` : `${m} min`;
-  return `${s} s`;
 }
 
 /** "[03:07]", or "[1:02:07]" past an hour. */
