@@ -1,5 +1,6 @@
 import { findNumbers } from 'libphonenumber-js/max';
 import type { CountryCode } from 'libphonenumber-js/max';
+import { escapeRegExp } from '../lib/escape-reg-exp.js';
 
 /**
  * PII redaction, exactly design.md's scope: emails; phone numbers in international form and the
@@ -157,12 +158,10 @@ function findPhones(text: string): PiiSpan[] {
 
 /** Where the PII is, without overlaps: an email, then a card, then an SSN, then a phone wins a contested span. */
 export function findPii(text: string): PiiSpan[] {
-  const byPriority = [
-    ...[...text.matchAll(EMAIL)].map((match): PiiSpan => ({ kind: 'email', start: match.index, end: match.index + match[0].length })),
-    ...findCards(text),
-    ...findSsns(text),
-    ...findPhones(text).sort((a, b) => b.end - b.start - (a.end - a.start)),
-  ];
+  const emails = [...text.matchAll(EMAIL)].map((match): PiiSpan => ({ kind: 'email', start: match.index, end: match.index + match[0].length }));
+  // Cards, SSNs and phones are digits (libphonenumber reads any script's decimal digits): without one there is none.
+  if (!/\p{Nd}/u.test(text)) return emails;
+  const byPriority = [...emails, ...findCards(text), ...findSsns(text), ...findPhones(text).sort((a, b) => b.end - b.start - (a.end - a.start))];
   const kept: PiiSpan[] = [];
   for (const span of byPriority) {
     if (!kept.some((other) => span.start < other.end && other.start < span.end)) kept.push(span);
@@ -172,8 +171,11 @@ export function findPii(text: string): PiiSpan[] {
 
 /** The text with every PII item replaced by its marker. */
 export function redactPii(text: string): string {
-  const spans = findPii(text);
-  if (spans.length === 0) return text;
+  return replaceSpans(text, findPii(text));
+}
+
+/** The text with each of these spans (in order, without overlaps, as findPii gives them) replaced by its marker. */
+function replaceSpans(text: string, spans: PiiSpan[]): string {
   let out = '';
   let at = 0;
   for (const span of spans) {
@@ -189,11 +191,7 @@ function fragmentsOf(kind: PiiKind, value: string): string[] {
     const local = value.slice(0, value.indexOf('@'));
     return local.length >= 3 ? [local] : [];
   }
-  return (value.match(/\d{3,}/g) ?? []).filter((group) => group.length >= 3);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  return value.match(/\d{3,}/g) ?? [];
 }
 
 /**
@@ -239,7 +237,7 @@ export class SessionRedactor {
 
   /** An utterance of the session, redacted whole. */
   utterance(text: string): string {
-    return redactPii(text);
+    return replaceSpans(text, this.#spansOf(text));
   }
 
   /** A piece of text taken from the session's utterances or written about them. */
