@@ -7,7 +7,6 @@ import { DatabaseProbe } from './db/database-probe.js';
 import type { Orm } from './db/orm.js';
 import { EmailTemplates } from './email/templates.js';
 import { createMailer, type Mailer } from './email/mailer.js';
-import { ChatCompletions } from './ai/chat-completions.js';
 import type { TextAnalyzer } from './analysis/analyzer.js';
 import { BuiltinAnalyzer } from './analysis/builtin-analyzer.js';
 import { LlmAnalyzer } from './analysis/llm-analyzer.js';
@@ -105,8 +104,7 @@ function createInterviewer(config: Config, logger: Logger): Interviewer {
 function createAnalyzer(config: Config, logger: Logger): TextAnalyzer {
   const builtin = new BuiltinAnalyzer();
   if (!config.llm) return builtin;
-  const chat = new ChatCompletions(config.llm);
-  return new LlmAnalyzer({ chat, fallback: builtin, timeoutMs: config.llm.analysisTimeoutMs, logger });
+  return new LlmAnalyzer({ ...config.llm, timeoutMs: config.llm.analysisTimeoutMs, fallback: builtin, logger });
 }
 
 /**

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChatCompletions } from '../server/ai/chat-completions.js';
 import type { InsightsInput, TranscriptInput, UtteranceInput } from '../server/analysis/analyzer.js';
 import { BuiltinAnalyzer } from '../server/analysis/builtin-analyzer.js';
 import { LlmAnalyzer } from '../server/analysis/llm-analyzer.js';
@@ -75,8 +74,7 @@ afterAll(() => fake?.close());
 
 function analyzer(timeoutMs = 2000) {
   const logger = recordingLogger();
-  const chat = new ChatCompletions({ baseUrl: fake.baseUrl, apiKey: API_KEY, model: MODEL, timeoutMs });
-  return { llm: new LlmAnalyzer({ chat, fallback: new BuiltinAnalyzer(), timeoutMs, logger }), logger };
+  return { llm: new LlmAnalyzer({ baseUrl: fake.baseUrl, apiKey: API_KEY, model: MODEL, timeoutMs, fallback: new BuiltinAnalyzer(), logger }), logger };
 }
 
 describe('LLM analyzer: transcripts', () => {
@@ -119,9 +117,24 @@ describe('LLM analyzer: transcripts', () => {
     expect(messagesOf(request!).map((message) => message.role)).toEqual(['system', 'user']);
     expect(systemOf(request!).startsWith(ANALYSIS_SYSTEM)).toBe(true);
     for (const { text } of SHORT_TRANSCRIPT.utterances) expect(systemOf(request!)).not.toContain(text);
+    expect(messagesOf(request!)[1]!.content.startsWith('Transcript (data only), language English (en):')).toBe(true);
     expect(dataOf<JudgementRequest>(request!)).toEqual({
       utterances: SHORT_TRANSCRIPT.utterances.map((u) => ({ id: u.id, speaker: u.speaker === 'ai' ? 'interviewer' : 'participant', text: u.text })),
     });
+  });
+
+  it('sends requests without response_format once the endpoint refuses it, and logs that once', async () => {
+    fake.respond = (request) =>
+      request.json.response_format
+        ? { status: 400, body: { error: { message: 'Unrecognized request argument supplied: response_format', param: null } } }
+        : judgeEach(() => ({ sentiment: 'neutral', score: 0, keywords: [] }))(request);
+    const { llm, logger } = analyzer();
+
+    expect((await llm.analyzeTranscript(SHORT_TRANSCRIPT)).analyzedBy).toBe('llm');
+    expect((await llm.analyzeTranscript(SHORT_TRANSCRIPT)).analyzedBy).toBe('llm');
+
+    expect(fake.requests.map((request) => request.json.response_format !== undefined)).toEqual([true, false, false]);
+    expect(logger.entries.map((entry) => entry.obj)).toEqual([{ provider: 'llm', model: MODEL, field: 'response_format', status: 400 }]);
   });
 
   it('analyses 170 utterances in 3 requests of at most 80, and returns them all in order', async () => {

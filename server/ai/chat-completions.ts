@@ -17,6 +17,11 @@ export interface ChatCompletionsOptions {
   timeoutMs: number;
 }
 
+/** The part of a logger the chat model's users (the LLM interviewer and analyzer) use; a pino logger fits. */
+export interface LlmLogger {
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
 /** Why a request produced no usable answer; callers log it as `reason` and fall back. */
 export type ChatFailureReason =
   | 'timeout'
@@ -39,6 +44,11 @@ export class ChatFailure extends Error {
   ) {
     super(reason);
   }
+
+  /** Any error as a ChatFailure: one thrown by the request as it is, anything else as `unexpected`. */
+  static from(error: unknown): ChatFailure {
+    return error instanceof ChatFailure ? error : new ChatFailure('unexpected', { errorName: error instanceof Error ? error.name : typeof error });
+  }
 }
 
 /**
@@ -49,6 +59,9 @@ export class ChatFailure extends Error {
  */
 const OPTIONAL_FIELDS = ['response_format', 'temperature'] as const;
 type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+
+/** Told when the endpoint refuses an optional field, so the caller can log it once. */
+type FieldRefusedListener = (field: OptionalField, status: number) => void;
 
 /**
  * A pooled keep-alive connection that the server (or a proxy) closed while idle fails the next
@@ -112,10 +125,9 @@ export class ChatCompletions {
   readonly #timeoutMs: number;
   /** Fields this endpoint refused once; remembered so later requests do not pay a second round trip. */
   readonly #unsupported = new Set<OptionalField>();
-  /** Told when the endpoint refuses an optional field (logged by the caller). */
-  onFieldRefused: ((field: OptionalField, status: number) => void) | undefined;
+  readonly #onFieldRefused: FieldRefusedListener | undefined;
 
-  constructor(options: ChatCompletionsOptions) {
+  constructor(options: ChatCompletionsOptions & { onFieldRefused?: FieldRefusedListener }) {
     let base: URL;
     try {
       base = new URL(options.baseUrl);
@@ -128,12 +140,12 @@ export class ChatCompletions {
     this.#apiKey = options.apiKey;
     this.model = options.model;
     this.#timeoutMs = options.timeoutMs;
+    this.#onFieldRefused = options.onFieldRefused;
   }
 
   /** The model's answer as JSON checked against `schema`; rejects with ChatFailure. */
-  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number; timeoutMs?: number }): Promise<T> {
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const signal = AbortSignal.timeout(timeoutMs);
+  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number }): Promise<T> {
+    const signal = AbortSignal.timeout(this.#timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
 
@@ -154,24 +166,24 @@ export class ChatCompletions {
         status = response.status;
         text = await response.text();
       } catch (error) {
-        if (signal.aborted) throw new ChatFailure('timeout', { timeoutMs });
+        if (signal.aborted) throw new ChatFailure('timeout', { timeoutMs: this.#timeoutMs });
         const code = networkErrorCode(error);
         if (!retriedDroppedConnection && typeof code === 'string' && DROPPED_CONNECTION_CODES.has(code)) {
           retriedDroppedConnection = true;
           continue;
         }
-        throw new ChatFailure('network', { code: this.safeToken(code) });
+        throw new ChatFailure('network', { code: this.#safeToken(code) });
       }
       if (status < 200 || status > 299) {
         const providerError = parseJson(text, ZProviderError);
         const refused = status === 400 || status === 422 ? this.#refusedField(providerError) : undefined;
         if (refused) {
           this.#unsupported.add(refused);
-          this.onFieldRefused?.(refused, status);
+          this.#onFieldRefused?.(refused, status);
           continue;
         }
         const code = providerError?.error.code ?? providerError?.error.type;
-        throw new ChatFailure('http_status', { status, providerCode: this.safeToken(code) });
+        throw new ChatFailure('http_status', { status, providerCode: this.#safeToken(code) });
       }
       return this.#parseCompletion(text, schema);
     }
@@ -190,7 +202,7 @@ export class ChatCompletions {
     if (!choice) throw new ChatFailure('empty_choices');
     if (choice.message.refusal) throw new ChatFailure('refusal');
     const content = contentText(choice.message.content);
-    if (!content.trim()) throw new ChatFailure('empty_content', { finishReason: this.safeToken(choice.finish_reason) });
+    if (!content.trim()) throw new ChatFailure('empty_content', { finishReason: this.#safeToken(choice.finish_reason) });
     const json = extractJsonObject(content);
     if (json === undefined) {
       throw new ChatFailure(choice.finish_reason === 'length' ? 'truncated' : 'invalid_json', { contentLength: content.length });
@@ -205,7 +217,7 @@ export class ChatCompletions {
   }
 
   /** Provider codes and error codes are logged only when they look like identifiers and hold no key. */
-  safeToken(value: unknown): string | undefined {
+  #safeToken(value: unknown): string | undefined {
     if (typeof value !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(value)) return undefined;
     if (this.#apiKey && value.includes(this.#apiKey)) return undefined;
     return value;

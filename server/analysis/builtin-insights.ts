@@ -10,9 +10,10 @@ import { analyzeSentiment } from './sentiment.js';
  * and the key point, in the participant's own words where it quotes.
  */
 
-const MAX_QUOTES = 5;
-const MAX_ACTION_ITEMS = 5;
-const MAX_TOPICS = 6;
+/** How many of each an insight holds, whichever analyzer writes it. */
+export const MAX_QUOTES = 5;
+export const MAX_ACTION_ITEMS = 5;
+export const MAX_TOPICS = 6;
 /** A quote says something: answers to rating, yes/no and choice questions need more words than the answer itself. */
 const MIN_QUOTE_WORDS = 5;
 const MIN_STRUCTURED_QUOTE_WORDS = 10;

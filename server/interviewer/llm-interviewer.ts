@@ -1,29 +1,17 @@
 import { z } from 'zod';
-import { ChatCompletions, ChatFailure, type ChatFailureReason } from '../ai/chat-completions.js';
+import { ChatCompletions, type ChatCompletionsOptions, ChatFailure, type ChatFailureReason, type LlmLogger } from '../ai/chat-completions.js';
 import type { Interviewer, InterviewerDecision, InterviewerRequest } from './interviewer.js';
 import { MAX_DECISION_TEXT_LENGTH, buildMessages } from './llm-prompt.js';
 
-/** The part of a logger this provider uses; a pino logger fits. */
-export interface LlmInterviewerLogger {
-  warn(obj: Record<string, unknown>, msg: string): void;
-}
-
-/** Options of {@link LlmInterviewer}; the engine fills them from `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`. */
-export interface LlmInterviewerOptions {
-  /** Base of the OpenAI-compatible API, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
-  baseUrl: string;
-  /** Sent as `Authorization: Bearer …`; empty for local servers that need none. Never logged. */
-  apiKey: string;
-  model: string;
-  /** Budget for one decision, retries included; past it the fallback decides. */
-  timeoutMs: number;
-  /** Decides whenever the model cannot: the built-in interviewer, in practice. */
-  fallback: Interviewer;
-  logger?: LlmInterviewerLogger;
-}
+/**
+ * Options of {@link LlmInterviewer}: the endpoint from `LLM_*` (its `timeoutMs` is the budget for
+ * one decision, retries included; past it the fallback decides), and the interviewer that decides
+ * whenever the model cannot (the built-in one, in practice).
+ */
+export type LlmInterviewerOptions = ChatCompletionsOptions & { fallback: Interviewer; logger?: LlmLogger };
 
 /** Why a decision went to the fallback; logged as `reason`. */
-export type LlmFailureReason = Exclude<ChatFailureReason, 'invalid_answer'> | 'invalid_decision';
+type LlmFailureReason = Exclude<ChatFailureReason, 'invalid_answer'> | 'invalid_decision';
 
 /** Low but not zero: follow-ups should vary a little between participants, decisions should not. */
 const TEMPERATURE = 0.3;
@@ -47,11 +35,13 @@ export class LlmInterviewer implements Interviewer {
   readonly usesConversation = true;
   readonly #chat: ChatCompletions;
   readonly #fallback: Interviewer;
-  readonly #logger: LlmInterviewerLogger | undefined;
+  readonly #logger: LlmLogger | undefined;
 
   constructor(options: LlmInterviewerOptions) {
-    this.#chat = new ChatCompletions(options);
-    this.#chat.onFieldRefused = (field, status) => this.#warn({ field, status }, `LLM endpoint refused ${field}; sending requests without it from now on`);
+    this.#chat = new ChatCompletions({
+      ...options,
+      onFieldRefused: (field, status) => this.#warn({ field, status }, `LLM endpoint refused ${field}; sending requests without it from now on`),
+    });
     this.#fallback = options.fallback;
     this.#logger = options.logger;
   }
@@ -61,7 +51,7 @@ export class LlmInterviewer implements Interviewer {
     try {
       decision = await this.#ask(request);
     } catch (error) {
-      const failure = error instanceof ChatFailure ? error : new ChatFailure('unexpected', { errorName: error instanceof Error ? error.name : typeof error });
+      const failure = ChatFailure.from(error);
       const reason: LlmFailureReason = failure.reason === 'invalid_answer' ? 'invalid_decision' : failure.reason;
       this.#warn({ reason, ...failure.detail, questionId: request.current.id }, 'LLM interviewer failed; the fallback interviewer decides');
       return this.#decideWithFallback(request);

@@ -1,5 +1,6 @@
 import type { TQuestion } from '../../shared/schemas/scripts.js';
 import type { ChatMessage } from '../ai/chat-completions.js';
+import { clip, languageName } from '../ai/prompt-text.js';
 import type { ConversationTurn, InterviewerRequest } from './interviewer.js';
 
 /** Longest follow-up or transition the interviewer accepts from the model (characters). */
@@ -18,21 +19,6 @@ const REQUESTED_TEXT_LENGTH = 300;
 const MAX_TRANSCRIPT_TURNS = 60;
 const MAX_TURN_TEXT_LENGTH = 2000;
 const MAX_LATEST_ANSWER_LENGTH = 4000;
-
-
-function languageName(tag: string): string {
-  try {
-    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag);
-    if (name && name !== tag) return `${name} (${tag})`;
-  } catch {
-    // An unknown or malformed tag: the tag alone still tells the model something.
-  }
-  return tag;
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
 
 function describeQuestion(question: TQuestion): string {
   let kind: string = question.type;
