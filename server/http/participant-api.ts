@@ -17,14 +17,13 @@ import { endInterview } from '../domains/sessions/end-interview.js';
 import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
 import { startInterview } from '../domains/sessions/start-interview.js';
 import { submitFeedback } from '../domains/sessions/submit-feedback.js';
-import { AppError, validationError } from '../errors.js';
-import { findUnstorableText } from '../lib/text-safety.js';
+import { AppError } from '../errors.js';
 import { sha256OfFile } from '../lib/sha256-file.js';
 import { deviceFromUserAgent } from '../lib/user-agent.js';
 import type { AppServices } from '../services.js';
-import { errorFromZod } from '../validation-errors.js';
 import { answerIdempotently } from './idempotency.js';
 import { isNotJson, unsupportedMediaType } from './json-body.js';
+import { checkedInput } from './plain-inputs.js';
 import { receiveUpload, uploadParser } from './uploads.js';
 
 /** The participant's invite token is the credential here, never an API key. */
@@ -36,16 +35,7 @@ function participantOf(req: Request): ParticipantAuth {
 /** A JSON body checked against its schema (an absent body is `{}`); 400/422 with field paths otherwise. */
 function jsonInput<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
   if (req.body === undefined && isNotJson(req)) throw unsupportedMediaType(req);
-  return checkedInput(req.body ?? {}, schema);
-}
-
-/** Text PostgreSQL cannot store (NUL, unpaired surrogates) is refused with its path, then the schema decides. */
-function checkedInput<T extends z.ZodType>(raw: unknown, schema: T): z.infer<T> {
-  const unstorable = findUnstorableText(raw);
-  if (unstorable) throw validationError([unstorable], `${unstorable.path} ${unstorable.message}.`);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw errorFromZod(parsed.error, raw, 'body');
-  return parsed.data;
+  return checkedInput(req.body ?? {}, schema, 'body');
 }
 
 /**
@@ -88,7 +78,7 @@ export function participantApiRoutes(services: AppServices): Router {
       if (req.is('multipart/form-data')) {
         await receiveUpload(req, res, parseAudio, audioRules);
         uploaded = req.file?.path;
-        const fields = { data: checkedInput(req.body ?? {}, ZAudioAnswerFields) };
+        const fields = { data: checkedInput(req.body ?? {}, ZAudioAnswerFields, 'body') };
         if (!uploaded) {
           throw new AppError('INVALID_REQUEST', 'A multipart answer carries its recording in a field named "audio".', {
             fields: [{ path: 'audio', message: 'is required' }],

@@ -1,24 +1,34 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
-import { errorFromZod } from '../validation-errors.js';
+import { errorFromZod, type InputSource } from '../validation-errors.js';
 
-/**
- * Inputs of plain Express routes, checked as the REST adapter checks procedures' inputs: a path
- * id that cannot name a stored resource is 404; a bad query parameter is 400 with its field.
- */
+// Inputs of plain Express routes, checked as the REST adapter checks procedures' inputs.
+
+/** A path id that cannot name a stored resource is 404. */
 export function pathIdOf(req: Request, name: string): string {
   const value = String(req.params[name]);
   if (findUnstorableText(value)) throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
   return value;
 }
 
-export function queryOf<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
-  const raw = req.query as Record<string, unknown>;
+/**
+ * Text PostgreSQL cannot store (NUL, unpaired surrogates) is refused with its path (400 in a
+ * query, 422 in a body), then the schema decides (errorFromZod: 400/422 with field paths).
+ */
+export function checkedInput<T extends z.ZodType>(raw: unknown, schema: T, source: InputSource): z.infer<T> {
   const unstorable = findUnstorableText(raw);
-  if (unstorable) throw new AppError('INVALID_REQUEST', `Invalid query parameters: ${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
+  if (unstorable) {
+    const problem = `${unstorable.path} ${unstorable.message}`;
+    throw source === 'query' ? new AppError('INVALID_REQUEST', `Invalid query parameters: ${problem}.`, { fields: [unstorable] }) : validationError([unstorable], `${problem}.`);
+  }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw errorFromZod(parsed.error, raw, 'query');
+  if (!parsed.success) throw errorFromZod(parsed.error, raw, source);
   return parsed.data;
+}
+
+/** The query string checked against its schema: a bad parameter is 400 with its field. */
+export function queryOf<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
+  return checkedInput(req.query, schema, 'query');
 }

@@ -7,10 +7,10 @@ import { loadSession } from '../domains/sessions/load-session.js';
 import { uploadSessionFile } from '../domains/sessions/upload-session-file.js';
 import { AppError } from '../errors.js';
 import { sha256OfFile } from '../lib/sha256-file.js';
-import { findUnstorableText } from '../lib/text-safety.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { answerIdempotently, idempotencyKeyOf } from './idempotency.js';
+import { pathIdOf } from './plain-inputs.js';
 import { receiveUpload, uploadParser } from './uploads.js';
 
 /** `POST /v1/sessions/{sessionId}/files` (multipart `file`): an additional file of a session, such as a screen recording. */
@@ -24,8 +24,7 @@ export function sessionFileRoutes(services: AppServices): Router {
     let uploaded: string | undefined;
     try {
       const auth = assertPermission(req.auth, 'sessions:write');
-      const sessionId = String(req.params.sessionId);
-      if (findUnstorableText(sessionId)) throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
+      const sessionId = pathIdOf(req, 'sessionId');
       idempotencyKeyOf(req);
       // An unknown session is refused before a potentially large body is read.
       await loadSession(services.orm.em.fork(), auth.organizationId, sessionId);
