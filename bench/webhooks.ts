@@ -3,7 +3,7 @@
  * service run as separate processes, the customer's receiver an HTTPS server in this process
  * (answering 200 at once, a throwaway certificate the service trusts through WEBHOOK_CA_FILE):
  *
- * 1. Delivery throughput: one organization with one Design A endpoint; N `test.webhook` events
+ * 1. Delivery throughput: one organization with one Design A endpoint; N `interview.completed` events
  *    published in this process (publishEvent, in batches inside transactions) while no worker
  *    runs; then a worker process (`server/main.ts --role=worker`) drains them. Deliveries per
  *    second from the first receipt to the last, and each event's occurred_at → receipt (which,
@@ -240,11 +240,10 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
         for (let i = from; i < from + count; i++) {
           await publishEvent(tx, {
             organizationId,
-            type: 'test.webhook',
+            type: 'interview.completed',
             sessionId: null,
             facts: { ...sampleFacts(), sessionId: `${prefix}-${i}` },
             occurredAt: new Date(),
-            endpointId: endpoint.id,
           });
         }
       });
@@ -455,8 +454,8 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
       `select extract(epoch from s.transcript_generated_at - s.completed_at) * 1000 as transcript_ms,
               extract(epoch from s.insights_generated_at - s.completed_at) * 1000 as insights_ms,
               extract(epoch from s.completion_announced_at - s.completed_at) * 1000 as announced_ms,
-              extract(epoch from d.delivered_at - s.completed_at) * 1000 as delivered_ms
-         from sessions s join webhook_events e on e.session_id = s.id join webhook_deliveries d on d.event_id = e.id
+              extract(epoch from d.updated_at - s.completed_at) * 1000 as delivered_ms
+         from sessions s join webhook_events e on e.session_id = s.id join webhook_deliveries d on d.event_id = e.id and d.status = 'succeeded'
         where s.id = any($1)`,
       [sessionIds],
     );
@@ -499,7 +498,7 @@ async function main(): Promise<void> {
     await runtime.close();
     console.log(`node ${process.version}, ${cpus().length} cores shared by the driver and receiver, the service and PostgreSQL`);
 
-    console.log(`\n1. ${DELIVERIES} deliveries (Design A, test.webhook) to an HTTPS receiver answering 200 at once`);
+    console.log(`\n1. ${DELIVERIES} deliveries (Design A, interview.completed) to an HTTPS receiver answering 200 at once`);
     const postmaster = await postmasterPid(databaseUrl);
     const throughput = await deliveryThroughput(setup, tenants[0]!.organizationId, tenants[0]!.authorization, postmaster);
     console.log(`\n2. bare graphile-worker run(), ${DELIVERIES} jobs of a task that does nothing`);

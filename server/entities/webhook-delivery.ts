@@ -24,7 +24,6 @@ export const WebhookDelivery = defineEntity({
     attempts: p.json<TDeliveryAttempt[]>(),
     attemptCount: p.integer().default(0),
     nextAttemptAt: p.datetime(3).nullable(),
-    deliveredAt: p.datetime(3).nullable(),
     redeliveryOf: p.string().columnType('text').nullable(),
     ...timestampProperties,
   },

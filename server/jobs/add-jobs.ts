@@ -11,11 +11,10 @@ export interface JobSpec<T extends TaskName = TaskName> {
 }
 
 /**
- * Enqueues jobs through the caller's EntityManager, so inside `em.transactional` the jobs commit
- * or roll back with the write that caused them. Any number of jobs is one statement.
+ * The `graphile_worker.add_jobs(…)` call for the specs, as SQL and its parameters, for a statement
+ * that adds jobs as part of something larger (see deliverWebhook); `addJobs` runs it alone.
  */
-export async function addJobs(em: EntityManager, specs: JobSpec[]): Promise<void> {
-  if (specs.length === 0) return;
+export function addJobsCall(specs: JobSpec[]): { sql: string; params: unknown[] } {
   const rows = specs.map((spec) => ({
     identifier: spec.task,
     payload: spec.payload,
@@ -23,11 +22,21 @@ export async function addJobs(em: EntityManager, specs: JobSpec[]): Promise<void
     max_attempts: spec.maxAttempts ?? null,
     job_key: spec.jobKey ?? null,
   }));
-  await em.execute(
-    `select count(*) from graphile_worker.add_jobs(array(
+  return {
+    sql: `graphile_worker.add_jobs(array(
        select row(spec.identifier, spec.payload, null, spec.run_at, spec.max_attempts, spec.job_key, null, null)::graphile_worker.job_spec
        from jsonb_to_recordset(?::jsonb) as spec(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text)
      ))`,
-    [JSON.stringify(rows)],
-  );
+    params: [JSON.stringify(rows)],
+  };
+}
+
+/**
+ * Enqueues jobs through the caller's EntityManager, so inside `em.transactional` the jobs commit
+ * or roll back with the write that caused them. Any number of jobs is one statement.
+ */
+export async function addJobs(em: EntityManager, specs: JobSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  const call = addJobsCall(specs);
+  await em.execute(`select count(*) from ${call.sql}`, call.params);
 }

@@ -8,13 +8,14 @@ import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
+import { addJobsCall } from '../../jobs/add-jobs.js';
 import { deliverWebhookJob } from './delivery-jobs.js';
 import { DELIVERY_SCHEDULES, maxAttemptsOf, nextAttemptAt } from './delivery-schedule.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
 import { signingSecretsOf } from './webhook-secrets.js';
 
 /** What User-Agent deliveries carry: the spec's `<product>-Webhook/1.0`. */
-export const WEBHOOK_USER_AGENT = 'Interview-Webhook/1.0';
+const WEBHOOK_USER_AGENT = 'Interview-Webhook/1.0';
 /** Enough of a receiver's answer to tell what it said, not a whole page. */
 const RESPONSE_BODY_CHARS = 1024;
 
@@ -42,6 +43,7 @@ interface AttemptContext {
   id: string;
   status: string;
   attempt_count: number;
+  redelivery_of: string | null;
   endpoint_id: string;
   url: string;
   design: TWebhookDesign;
@@ -59,6 +61,8 @@ interface Sent {
   attempt: TDeliveryAttempt;
   succeeded: boolean;
   gone: boolean;
+  /** False for an attempt that sent nothing (a disabled endpoint, a payload that could not be signed). */
+  reachedOut: boolean;
 }
 
 /** One HTTP request of an attempt; never throws (every outcome is an attempt record). */
@@ -90,12 +94,48 @@ async function send(services: DeliveryServices, row: AttemptContext, body: strin
       attempt: { ...base, statusCode: response.status, durationMs: Math.round(response.durationMs), error, responseBody: storableText(response.body) },
       succeeded,
       gone: response.status === 410,
+      reachedOut: true,
     };
   } catch (error) {
-    const reason = error instanceof OutboundRefusedError || error instanceof OutboundFailedError ? `${error.reason}: ${error.message}` : 'unexpected error';
-    if (!(error instanceof OutboundRefusedError || error instanceof OutboundFailedError)) services.logger.warn({ err: error, deliveryId: row.id }, 'webhook attempt failed unexpectedly');
-    return { attempt: { ...base, statusCode: null, durationMs: Date.now() - at.getTime(), error: reason, responseBody: null }, succeeded: false, gone: false };
+    const known = error instanceof OutboundRefusedError || error instanceof OutboundFailedError;
+    if (!known) services.logger.warn({ err: error, deliveryId: row.id }, 'webhook attempt failed unexpectedly');
+    return {
+      attempt: { ...base, statusCode: null, durationMs: Date.now() - at.getTime(), error: known ? `${error.reason}: ${error.message}` : 'unexpected error', responseBody: null },
+      succeeded: false,
+      gone: false,
+      reachedOut: true,
+    };
   }
+}
+
+/** An attempt that sent nothing, and why. */
+function unsent(number: number, at: Date, error: string): Sent {
+  return { attempt: { number, at: at.toISOString(), statusCode: null, durationMs: 0, error, responseBody: null, signedWith: 'current' }, succeeded: false, gone: false, reachedOut: false };
+}
+
+/**
+ * The requests of one attempt: one, or during Design B's rotation overlap two (old and new
+ * secret) sent side by side, so a slow receiver holds the worker slot once, not twice.
+ */
+async function attemptRequests(em: EntityManager, services: DeliveryServices, row: AttemptContext, number: number, now: Date): Promise<Sent[]> {
+  if (row.endpoint_status !== 'enabled') return [unsent(number, now, 'endpoint disabled')];
+  let body: string;
+  let secrets: ReturnType<typeof signingSecretsOf>;
+  try {
+    const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
+    body = webhookBody(row.design, event, await eventLinks(em, services.signer, services.config.publicUrl, event, now));
+    secrets = signingSecretsOf(
+      { design: row.design, sealedSecret: row.sealed_secret, sealedPreviousSecret: row.sealed_previous_secret, previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null },
+      services.webhookSecrets,
+      now,
+    );
+  } catch (error) {
+    // A secret sealed under another SIGNING_SECRET cannot be opened: an attempt that fails like
+    // any other (and says why), on the spec's schedule, never a job retried for ever.
+    services.logger.warn({ err: error, deliveryId: row.id, endpointId: row.endpoint_id }, 'webhook attempt could not be prepared');
+    return [unsent(number, now, "internal: the payload could not be signed (was SIGNING_SECRET changed? rotate the endpoint's secret)")];
+  }
+  return Promise.all(secrets.map((secret) => send(services, row, body, secret, number)));
 }
 
 /**
@@ -103,13 +143,13 @@ async function send(services: DeliveryServices, row: AttemptContext, body: strin
  * design (twice, old and new secret, during Design B's rotation overlap), sends it, and records the
  * attempt; then either the delivery succeeded (any 2xx), or the next attempt is scheduled by the
  * spec's schedule, or it failed for good (attempts used up, or the endpoint answered 410 Gone,
- * which also disables the endpoint). The attempt is recorded and the next job added in one
- * transaction guarded by the attempt number, so a job run again after a crash either makes the
- * attempt again (nothing was recorded: at least once) or does nothing.
+ * which also disables the endpoint). The attempt is recorded and the next job added atomically,
+ * guarded by the attempt number, so a job run again after a crash either makes the attempt again
+ * (nothing was recorded: at least once) or does nothing.
  */
 export async function deliverWebhook(em: EntityManager, services: DeliveryServices, deliveryId: string, number: number): Promise<void> {
   const [row] = await em.execute<AttemptContext[]>(
-    `select d.id, d.status, d.attempt_count, e.id as endpoint_id, e.url, d.design, e.status as endpoint_status, e.sealed_secret, e.sealed_previous_secret,
+    `select d.id, d.status, d.attempt_count, d.design, d.redelivery_of, e.id as endpoint_id, e.url, e.status as endpoint_status, e.sealed_secret, e.sealed_previous_secret,
             e.previous_secret_expires_at, ev.id as event_id, ev.type as event_type, ev.facts, ev.occurred_at
        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join webhook_events ev on ev.id = d.event_id
       where d.id = ?`,
@@ -117,43 +157,7 @@ export async function deliverWebhook(em: EntityManager, services: DeliveryServic
   );
   // Gone (its endpoint deleted), finished, or past this attempt already.
   if (!row || row.status !== 'pending' || row.attempt_count !== number - 1) return;
-  const now = new Date();
-  const labels = { design: row.design, event: row.event_type };
-
-  const unsent = (error: string): Sent => ({
-    attempt: { number, at: now.toISOString(), statusCode: null, durationMs: 0, error, responseBody: null, signedWith: 'current' },
-    succeeded: false,
-    gone: false,
-  });
-  let sent: Sent[] = [];
-  if (row.endpoint_status !== 'enabled') {
-    sent = [unsent('endpoint disabled')];
-  } else {
-    let prepared: { body: string; secrets: ReturnType<typeof signingSecretsOf> } | undefined;
-    try {
-      const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
-      const body = webhookBody(row.design, event, await eventLinks(em, services.signer, services.config.publicUrl, event, now));
-      const secrets = signingSecretsOf(
-        {
-          design: row.design,
-          sealedSecret: row.sealed_secret,
-          sealedPreviousSecret: row.sealed_previous_secret,
-          previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null,
-        },
-        services.webhookSecrets,
-        now,
-      );
-      prepared = { body, secrets };
-    } catch (error) {
-      // A secret sealed under another SIGNING_SECRET cannot be opened: an attempt that fails like
-      // any other (and says why), on the spec's schedule, never a job retried for ever.
-      services.logger.warn({ err: error, deliveryId: row.id, endpointId: row.endpoint_id }, 'webhook attempt could not be prepared');
-      sent = [unsent('internal: the payload could not be signed (was SIGNING_SECRET changed? rotate the endpoint\'s secret)')];
-    }
-    if (prepared) {
-      for (const secret of prepared.secrets) sent.push(await send(services, row, prepared.body, secret, number));
-    }
-  }
+  const sent = await attemptRequests(em, services, row, number, new Date());
   // Tests only: the process may die here, the request made and nothing recorded.
   crashIfEnabled(services.config, 'webhook:after-request');
 
@@ -162,43 +166,49 @@ export async function deliverWebhook(em: EntityManager, services: DeliveryServic
   const finishedAt = new Date();
   const retryAt = succeeded || gone || row.endpoint_status !== 'enabled' ? null : nextAttemptAt(row.design, number, finishedAt);
   const status = succeeded ? 'succeeded' : retryAt ? 'pending' : 'failed';
-
-  // One statement, so atomic without a transaction: the attempt recorded (only if no other run did),
-  // the endpoint disabled on a 410, and the next attempt's job added, or none of it.
-  const next = retryAt ? deliverWebhookJob(deliveryId, number + 1, retryAt) : null;
-  const recorded = await em.execute<{ id: string }[]>(
-    `with recorded as (
-       update webhook_deliveries set attempts = attempts || ?::jsonb, attempt_count = ?, status = ?, next_attempt_at = ?, delivered_at = ?, updated_at = now()
-        where id = ? and status = 'pending' and attempt_count = ? returning id),
-     disabled as (
-       update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now()
-        where ?::boolean and id = ? and status = 'enabled' and exists (select 1 from recorded)),
-     scheduled as (
-       select graphile_worker.add_job(?, ?::json, run_at => ?::timestamptz) from recorded where ?::boolean)
-     select recorded.id from recorded left join scheduled on true`,
-    [
-      JSON.stringify(sent.map((request) => request.attempt)),
-      number,
-      status,
-      retryAt,
-      succeeded ? finishedAt : null,
-      deliveryId,
-      number - 1,
-      gone,
-      row.endpoint_id,
-      next?.task ?? 'webhook__deliver',
-      JSON.stringify(next?.payload ?? {}),
-      next?.runAt ?? null,
-      next !== null,
-    ],
-  );
-  if (recorded.length === 0) return;
+  const recorded = await recordAttempt(em, { deliveryId, number, sent, status, retryAt, disableEndpoint: gone ? row.endpoint_id : null });
+  if (!recorded) return;
 
   const outcome = succeeded ? 'succeeded' : gone ? 'gone' : retryAt ? 'retrying' : 'failed';
-  services.metrics.webhookDeliveries.inc({ ...labels, outcome });
-  // Only attempts that reached out: a disabled endpoint or an unsignable payload sent nothing.
-  for (const request of sent) if (request.attempt.error === null || request.attempt.statusCode !== null || !/^(endpoint disabled|internal:)/.test(request.attempt.error)) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
-  if (succeeded) services.metrics.webhookLatency.observe({ design: row.design }, (finishedAt.getTime() - new Date(row.occurred_at).getTime()) / 1000);
+  services.metrics.webhookDeliveries.inc({ design: row.design, event: row.event_type, outcome });
+  for (const request of sent) if (request.reachedOut) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
+  // Event to delivery: what a receiver waits. A redelivery or a test event would measure an operator's click.
+  if (succeeded && !row.redelivery_of && row.event_type !== 'test.webhook') {
+    services.metrics.webhookLatency.observe({ design: row.design }, (finishedAt.getTime() - new Date(row.occurred_at).getTime()) / 1000);
+  }
   if (gone) services.logger.info({ endpointId: row.endpoint_id }, 'webhook endpoint answered 410 Gone: disabled');
   if (status === 'failed') services.logger.warn({ deliveryId, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) }, 'webhook delivery failed for good');
+}
+
+/**
+ * Records the attempt, only if no other run did (the attempt-number guard), with what follows
+ * from it: the endpoint disabled on a 410, the next attempt's job added. One statement, so atomic
+ * without a transaction's extra round trips on the path every delivery takes. False: already recorded.
+ */
+async function recordAttempt(
+  em: EntityManager,
+  attempt: { deliveryId: string; number: number; sent: Sent[]; status: string; retryAt: Date | null; disableEndpoint: string | null },
+): Promise<boolean> {
+  const parts = [
+    `recorded as (
+       update webhook_deliveries set attempts = attempts || ?::jsonb, attempt_count = ?, status = ?, next_attempt_at = ?, updated_at = now()
+        where id = ? and status = 'pending' and attempt_count = ? returning id)`,
+  ];
+  const params: unknown[] = [JSON.stringify(attempt.sent.map((request) => request.attempt)), attempt.number, attempt.status, attempt.retryAt, attempt.deliveryId, attempt.number - 1];
+  if (attempt.disableEndpoint) {
+    parts.push(`disabled as (
+       update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now()
+        where id = ? and status = 'enabled' and exists (select 1 from recorded))`);
+    params.push(attempt.disableEndpoint);
+  }
+  let scheduled = '';
+  if (attempt.retryAt) {
+    // Called once per recorded row: no row (another run recorded this attempt), no job.
+    const call = addJobsCall([deliverWebhookJob(attempt.deliveryId, attempt.number + 1, attempt.retryAt)]);
+    parts.push(`scheduled as (select ${call.sql} from recorded)`);
+    params.push(...call.params);
+    scheduled = ', (select count(*) from scheduled) as jobs';
+  }
+  const rows = await em.execute<{ id: string }[]>(`with ${parts.join(',\n')} select recorded.id${scheduled} from recorded`, params);
+  return rows.length > 0;
 }
