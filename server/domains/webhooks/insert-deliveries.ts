@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
 import { deliverWebhookJob } from './delivery-jobs.js';
@@ -8,6 +8,21 @@ import { deliverWebhookJob } from './delivery-jobs.js';
 /** 409 WEBHOOK_ENDPOINT_DISABLED: nothing is sent to a disabled endpoint until it is enabled again. */
 export function endpointDisabled(endpointId: string): AppError {
   return new AppError('WEBHOOK_ENDPOINT_DISABLED', `Webhook endpoint ${endpointId} is disabled; enable it first.`, { endpointId });
+}
+
+/**
+ * The organization's endpoint, enabled, share-locked for the caller's transaction so it cannot be
+ * disabled or deleted before the delivery made to it commits: 404 if it is not the
+ * organization's, 409 WEBHOOK_ENDPOINT_DISABLED if it is disabled.
+ */
+export async function lockEnabledEndpoint(tx: EntityManager, organizationId: string, endpointId: string): Promise<{ id: string; design: TWebhookDesign }> {
+  const [endpoint] = await tx.execute<{ id: string; status: string; design: TWebhookDesign }[]>(
+    `select id, status, design from webhook_endpoints where id = ? and organization_id = ? for share`,
+    [endpointId, organizationId],
+  );
+  if (!endpoint) throw notFound('webhookEndpoint', endpointId);
+  if (endpoint.status !== 'enabled') throw endpointDisabled(endpointId);
+  return { id: endpoint.id, design: endpoint.design };
 }
 
 /**

@@ -8,16 +8,16 @@ export interface PublishedEvent {
   deliveryIds: string[];
 }
 
-/**
- * Records an event and one delivery (with its first job) for each enabled endpoint of the
- * organization subscribed to its type or to `*`, in the caller's transaction: the write that
- * caused the event and its deliveries commit together or not at all. `endpointId` narrows it to
- * that one endpoint whatever it subscribes to (the test event).
- */
-export async function publishEvent(
-  tx: EntityManager,
-  event: { organizationId: string; type: TDeliveredEventType; sessionId: string | null; facts: object; occurredAt: Date; endpointId?: string },
-): Promise<PublishedEvent> {
+interface NewEvent {
+  organizationId: string;
+  type: TDeliveredEventType;
+  sessionId: string | null;
+  facts: object;
+  occurredAt: Date;
+}
+
+/** Records an event once (webhook_events), whatever the number of endpoints it goes to. */
+export async function recordEvent(tx: EntityManager, event: NewEvent): Promise<string> {
   const eventId = randomUUID();
   await tx.execute(`insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values (?, ?, ?, ?, ?::jsonb, ?)`, [
     eventId,
@@ -27,17 +27,22 @@ export async function publishEvent(
     JSON.stringify(event.facts),
     event.occurredAt,
   ]);
+  return eventId;
+}
+
+/**
+ * Records an event and one delivery (with its first job) for each enabled endpoint of the
+ * organization subscribed to its type or to `*`, in the caller's transaction: the write that
+ * caused the event and its deliveries commit together or not at all.
+ */
+export async function publishEvent(tx: EntityManager, event: NewEvent): Promise<PublishedEvent> {
+  const eventId = await recordEvent(tx, event);
   // Key-share locks: an endpoint deleted meanwhile waits for this transaction instead of breaking it.
-  const endpoints = event.endpointId
-    ? await tx.execute<{ id: string; design: TWebhookDesign }[]>(`select id, design from webhook_endpoints where id = ? and organization_id = ? and status = 'enabled' for key share`, [
-        event.endpointId,
-        event.organizationId,
-      ])
-    : await tx.execute<{ id: string; design: TWebhookDesign }[]>(
-        `select id, design from webhook_endpoints
-          where organization_id = ? and status = 'enabled' and (events @> ?::jsonb or events @> '["*"]'::jsonb) for key share`,
-        [event.organizationId, JSON.stringify([event.type])],
-      );
+  const endpoints = await tx.execute<{ id: string; design: TWebhookDesign }[]>(
+    `select id, design from webhook_endpoints
+      where organization_id = ? and status = 'enabled' and (events @> ?::jsonb or events @> '["*"]'::jsonb) for key share`,
+    [event.organizationId, JSON.stringify([event.type])],
+  );
   const deliveryIds = await insertDeliveries(tx, { organizationId: event.organizationId, eventId, endpoints });
   return { eventId, deliveryIds };
 }

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TWebhookDelivery, TWebhookDesign } from '../../../shared/schemas/webhooks.js';
+import type { TWebhookDelivery } from '../../../shared/schemas/webhooks.js';
 import { AppError } from '../../errors.js';
 import { getDelivery } from './get-webhook-delivery.js';
-import { endpointDisabled, insertDeliveries } from './insert-deliveries.js';
+import { insertDeliveries, lockEnabledEndpoint } from './insert-deliveries.js';
 
 /**
  * `POST /api/webhooks/deliveries/{deliveryId}/redeliver`: the same event to the same endpoint
  * again, as a new delivery with its own attempts and schedule (Design B: the same envelope id, so
- * receivers can tell it is the same event), in the endpoint's design of now. Only a finished delivery (failed, or succeeded) can be
- * redelivered (409 WEBHOOK_DELIVERY_PENDING); the endpoint must be enabled (409
- * WEBHOOK_ENDPOINT_DISABLED). 201 with the new delivery.
+ * receivers can tell it is the same event), in the endpoint's design of now. Only a finished
+ * delivery (failed, or succeeded) can be redelivered (409 WEBHOOK_DELIVERY_PENDING); the endpoint
+ * must be enabled (409 WEBHOOK_ENDPOINT_DISABLED). 201 with the new delivery.
  */
 export async function redeliverWebhook(em: EntityManager, organizationId: string, deliveryId: string): Promise<TWebhookDelivery> {
   const original = await getDelivery(em, organizationId, deliveryId);
@@ -17,10 +17,8 @@ export async function redeliverWebhook(em: EntityManager, organizationId: string
     throw new AppError('WEBHOOK_DELIVERY_PENDING', `Delivery ${original.id} is still being attempted.`, { deliveryId: original.id });
   }
   const [redeliveryId] = await em.transactional(async (tx) => {
-    // The endpoint is checked (and locked against a concurrent disable) in the same transaction.
-    const [endpoint] = await tx.execute<{ status: string; design: TWebhookDesign }[]>(`select status, design from webhook_endpoints where id = ? for share`, [original.endpointId]);
-    if (endpoint?.status !== 'enabled') throw endpointDisabled(original.endpointId);
-    return insertDeliveries(tx, { organizationId, eventId: original.eventId, endpoints: [{ id: original.endpointId, design: endpoint.design }], redeliveryOf: original.id });
+    const endpoint = await lockEnabledEndpoint(tx, organizationId, original.endpointId);
+    return insertDeliveries(tx, { organizationId, eventId: original.eventId, endpoints: [endpoint], redeliveryOf: original.id });
   });
   return getDelivery(em, organizationId, redeliveryId!);
 }
