@@ -127,8 +127,8 @@ const trusting = (allowHosts: string[], lookup?: OutboundPolicy['lookup']): Outb
   lookup: lookup ?? noLookup(),
 });
 
-const get = (url: string, policy: OutboundPolicy, options: { timeoutMs?: number; maxResponseBytes?: number; signal?: AbortSignal } = {}) =>
-  outboundRequest({ url, method: 'GET', timeoutMs: options.timeoutMs ?? 2_000, maxResponseBytes: options.maxResponseBytes ?? 65_536, policy, signal: options.signal });
+const get = (url: string, policy: OutboundPolicy, options: { timeoutMs?: number; maxResponseBytes?: number } = {}) =>
+  outboundRequest({ url, method: 'GET', timeoutMs: options.timeoutMs ?? 2_000, maxResponseBytes: options.maxResponseBytes ?? 65_536, policy });
 
 beforeAll(async () => {
   certificate = await makeTestCertificate(['pinned.test']);
@@ -406,15 +406,6 @@ describe('outboundRequest', () => {
     const hanging = (): Promise<Answers> => new Promise(() => {});
     const error = await failure(get('https://slow-dns.example/', { allowHosts: new Set(), lookup: hanging }, { timeoutMs: 100 }));
     expect(error.reason).toBe('timeout');
-  });
-
-  it("fails with aborted when the caller's signal fires, before or during the request", async () => {
-    const server = await startServer(() => {});
-    const url = `https://127.0.0.1:${server.port}/`;
-    expect((await failure(get(url, trusting(['127.0.0.1']), { signal: AbortSignal.abort() }))).reason).toBe('aborted');
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    expect((await failure(get(url, trusting(['127.0.0.1']), { signal: controller.signal }))).reason).toBe('aborted');
   });
 
   it('keeps at most maxResponseBytes of a larger body, reports it truncated and stops reading', async () => {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -181,16 +181,19 @@ function decodeJwtPayload(token: string): Json {
 }
 
 /** `webhook_deliveries_total` by its labels, as GET /metrics shows it now. */
-async function deliveriesCounter(labels: { design: string; event: string; outcome: string }): Promise<number> {
+/** A sample's value in GET /metrics (the series whose labels are exactly these), 0 when absent. */
+async function metricValue(name: string, labels: Record<string, string>): Promise<number> {
   const text = (await t.http.get('/metrics').expect(200)).text;
   for (const line of text.split('\n')) {
-    const match = /^webhook_deliveries_total\{([^}]*)\} (\S+)$/.exec(line);
-    if (!match) continue;
-    const found = Object.fromEntries([...match[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]));
-    if (Object.keys(found).length === 3 && Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[2]);
+    const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (match?.[1] !== name) continue;
+    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]));
+    if (Object.keys(found).length === Object.keys(labels).length && Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
   }
   return 0;
 }
+
+const deliveriesCounter = (labels: { design: string; event: string; outcome: string }) => metricValue('webhook_deliveries_total', labels);
 
 beforeAll(async () => {
   pems = await makeTestCertificate();
@@ -960,7 +963,12 @@ describe('operations', () => {
     const receiver = await startReceiver(reply(500));
     const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'], design: 'B' });
     const labels = (outcome: string) => ({ design: 'B', event: 'test.webhook', outcome });
-    const before = { retrying: await deliveriesCounter(labels('retrying')), succeeded: await deliveriesCounter(labels('succeeded')) };
+    const before = {
+      retrying: await deliveriesCounter(labels('retrying')),
+      succeeded: await deliveriesCounter(labels('succeeded')),
+      requests: await metricValue('webhook_attempt_duration_seconds_count', { design: 'B' }),
+      latencies: await metricValue('webhook_delivery_latency_seconds_count', { design: 'B' }),
+    };
 
     const sent = await sendTest(api, endpoint.id);
     await runJobsOnce(t, DELIVER);
@@ -972,8 +980,12 @@ describe('operations', () => {
     await runJobsOnce(t, DELIVER);
     expect(await deliveriesCounter(labels('succeeded'))).toBe(before.succeeded + 1);
     expect(await deliveriesCounter(labels('retrying'))).toBe(before.retrying + 1);
+    // Both requests were timed; a test event's delivery is not a receiver's wait, so no latency.
+    expect(await metricValue('webhook_attempt_duration_seconds_count', { design: 'B' })).toBe(before.requests + 2);
+    expect(await metricValue('webhook_delivery_latency_seconds_count', { design: 'B' })).toBe(before.latencies);
     // The finished interview above was delivered to its Design A endpoint.
     expect(await deliveriesCounter({ design: 'A', event: 'interview.completed', outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
+    expect(await metricValue('webhook_delivery_latency_seconds_count', { design: 'A' })).toBeGreaterThanOrEqual(1);
     const text = (await t.http.get('/metrics').expect(200)).text;
     expect(text).toContain('# TYPE webhook_deliveries_total counter');
     expect(text).not.toContain(endpoint.id);
@@ -992,7 +1004,7 @@ describe('operations', () => {
     const rows = await t
       .em()
       .execute<{ id: string; endpoint_id: string; type: string; session_id: string | null; last_attempt: Json }[]>(
-        `select d.id, d.endpoint_id, ev.type, ev.session_id, d.attempts -> -1 as last_attempt, d.updated_at from webhook_deliveries d join webhook_events ev on ev.id = d.event_id where d.status = 'failed' order by d.updated_at desc;`,
+        await readmeFailedDeliveriesQuery(),
       );
     const row = rows.find((candidate) => candidate.id === sent.id);
     expect(row).toMatchObject({ endpoint_id: endpoint.id, type: 'test.webhook', session_id: null, last_attempt: { number: 1, statusCode: 410 } });
@@ -1099,3 +1111,11 @@ describe('what cannot stop a delivery', () => {
     expect(receiver.requests).toHaveLength(sentBefore);
   });
 });
+
+/** The failed-deliveries query exactly as the README's Observability section prints it (wrapped lines joined). */
+async function readmeFailedDeliveriesQuery(): Promise<string> {
+  const readme = await readFile(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const query = /\*\*Failed webhook deliveries\*\*: `([^`]+)`/.exec(readme)?.[1];
+  if (!query) throw new Error('the README names no failed-deliveries query');
+  return query.replace(/\s*\n\s*/g, ' ');
+}

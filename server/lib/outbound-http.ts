@@ -27,11 +27,11 @@ export type OutboundRefusalReason = 'invalid_url' | 'not_https' | 'credentials_i
 
 /**
  * Why an allowed request did not produce a response:
- * `timeout` (no complete answer within timeoutMs, DNS included), `aborted` (the caller's signal),
+ * `timeout` (no complete answer within timeoutMs, DNS included),
  * `connection` (refused, reset or closed before the answer was complete), `tls` (handshake or
  * certificate verification failed), `protocol` (the answer was not valid HTTP).
  */
-export type OutboundFailureReason = 'timeout' | 'aborted' | 'connection' | 'tls' | 'protocol';
+export type OutboundFailureReason = 'timeout' | 'connection' | 'tls' | 'protocol';
 
 /** The URL or the addresses it leads to may not be requested. Messages never name addresses or URL parts. */
 export class OutboundRefusedError extends Error {
@@ -66,7 +66,6 @@ export interface OutboundRequest {
   /** Bytes of body kept; the connection is dropped once more arrives (`truncated: true`). */
   maxResponseBytes: number;
   policy: OutboundPolicy;
-  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -401,11 +400,8 @@ export async function outboundRequest(request: OutboundRequest): Promise<Outboun
   const url = parseHttpsUrl(request.url);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), request.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([deadline.signal, request.signal]) : deadline.signal;
-  const stopped = () =>
-    deadline.signal.aborted
-      ? new OutboundFailedError('timeout', `no complete answer within ${request.timeoutMs} ms`)
-      : new OutboundFailedError('aborted', 'the request was cancelled');
+  const signal = deadline.signal;
+  const stopped = () => new OutboundFailedError('timeout', `no complete answer within ${request.timeoutMs} ms`);
   try {
     if (signal.aborted) throw stopped();
     const addresses = await untilStopped(checkedAddresses(url, request.policy), signal, stopped);

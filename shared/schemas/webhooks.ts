@@ -18,7 +18,6 @@ export type TWebhookDesign = (typeof WEBHOOK_DESIGNS)[number];
 
 export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type TWebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 const ZWebhookUrl = z.url({ protocol: /^https$/, message: 'must be an https:// URL' }).max(2048);
 

@@ -7,13 +7,6 @@ import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toWebhookEndpointDto } from './serialize.js';
 import { newWebhookSecret } from './webhook-secrets.js';
 
-/**
- * `POST /api/webhooks/{endpointId}/rotate-secret`: a new secret, shown once. Design A: it signs
- * everything from now on, retries of earlier events included (the spec: no dual signing). Design
- * B: for WEBHOOK_ROTATION_OVERLAP_SECONDS every delivery is sent twice, once signed with the old
- * secret and once with the new, so receivers can switch without losing an event. Rotating is also
- * the way out after SIGNING_SECRET changed (the old secret can no longer be read).
- */
 /** A secret sealed under another SIGNING_SECRET cannot sign anything: it is not kept as the previous one. */
 function canOpen(services: WebhookAdminServices, sealed: string): boolean {
   try {
@@ -24,14 +17,21 @@ function canOpen(services: WebhookAdminServices, sealed: string): boolean {
   }
 }
 
+/**
+ * `POST /api/webhooks/{endpointId}/rotate-secret`: a new secret, shown once. Design A: it signs
+ * everything from now on, retries of earlier events included (the spec: no dual signing). Design
+ * B: for WEBHOOK_ROTATION_OVERLAP_SECONDS every delivery is sent twice, once signed with the old
+ * secret and once with the new, so receivers can switch without losing an event. Rotating is also
+ * the way out after SIGNING_SECRET changed (the old secret can no longer be read).
+ */
 export async function rotateWebhookSecret(
   em: EntityManager,
   services: WebhookAdminServices,
   organizationId: string,
   endpointId: string,
-  now: Date = new Date(),
 ): Promise<z.infer<typeof ZWebhookEndpointWithSecret>> {
   const secret = newWebhookSecret();
+  const now = new Date();
   // Locked: of two concurrent rotations, the second takes the first's secret as the previous one,
   // so no caller is left holding a secret that signs nothing.
   const endpoint = await em.transactional(async (tx) => {
