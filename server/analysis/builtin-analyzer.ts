@@ -2,8 +2,8 @@ import type { InsightsDraft, InsightsInput, TextAnalyzer, TranscriptAnalysis, Tr
 import { extractBuiltinInsights } from './builtin-insights.js';
 import { candidatePhrases, rankKeywords } from './keywords.js';
 import { readSentences } from './nlp.js';
-import { analyzeSentiment } from './sentiment.js';
-import { classifySentiment, type SentimentModel } from './sentiment-classifier.js';
+import { analyzeSentences } from './sentiment.js';
+import { classifySentences, type SentimentModel } from './sentiment-classifier.js';
 import trainedModel from './sentiment-model.json' with { type: 'json' };
 
 const MODEL = trainedModel as SentimentModel;
@@ -19,12 +19,12 @@ export class BuiltinAnalyzer implements TextAnalyzer {
   readonly name = 'builtin';
 
   async analyzeTranscript(input: TranscriptInput): Promise<TranscriptAnalysis> {
-    const candidates = input.utterances.map((utterance) => readSentences(utterance.text).flatMap((sentence) => candidatePhrases(sentence.tokens)));
-    const keywords = rankKeywords(candidates);
+    const sentences = input.utterances.map((utterance) => readSentences(utterance.text));
+    const keywords = rankKeywords(sentences.map((read) => read.flatMap((sentence) => candidatePhrases(sentence.tokens))));
     return {
       // The participant's words go to the trained classifier; the interviewer's (questions, mostly) stay with the rules.
       utterances: input.utterances.map((utterance, index) => ({
-        ...(utterance.speaker === 'ai' ? analyzeSentiment(utterance.text, { interviewer: true }) : classifySentiment(MODEL, utterance.text)),
+        ...(utterance.speaker === 'ai' ? analyzeSentences(sentences[index]!, { interviewer: true }) : classifySentences(MODEL, sentences[index]!)),
         keywords: keywords[index]!,
       })),
       analyzedBy: 'builtin',

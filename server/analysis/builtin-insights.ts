@@ -1,6 +1,6 @@
 import type { InsightsDraft, InsightsInput } from './analyzer.js';
-import { lemmaOf, readSentences } from './nlp.js';
-import { analyzeSentiment } from './sentiment.js';
+import { readSentences } from './nlp.js';
+import { analyzeSentences } from './sentiment.js';
 
 /**
  * Insights by extraction (no network): key quotes are the participant's most telling sentences
@@ -62,11 +62,23 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
   const structuredQuestions = new Set(input.questions.filter((question) => STRUCTURED_TYPES.has(question.type)).map((question) => question.id));
   const participant = input.utterances.filter((utterance) => utterance.speaker === 'participant' && utterance.text.trim() !== '');
 
+  // Each utterance read once: its sentences, and the lemma of each word as it stands there.
+  const readUtterances = participant.map((utterance) => {
+    const sentences = readSentences(utterance.text);
+    const lemmas = new Map(sentences.flatMap((sentence) => sentence.tokens.map((token) => [token.value.toLowerCase(), token.lemma] as const)));
+    // A keyword is the utterance's own words (whichever analyzer chose it): its head is its last word's lemma there.
+    const headOf = (keyword: string) => {
+      const last = keyword.split(/\s+/).at(-1)!.toLowerCase();
+      return lemmas.get(last) ?? last;
+    };
+    return { utterance, sentences, headOf };
+  });
+
   // Topics: key phrases grouped by their head noun; the label is the phrase most often used for it.
   const topics = new Map<string, { utteranceIds: Set<string>; phrases: Map<string, number>; first: number }>();
-  participant.forEach((utterance, index) => {
+  readUtterances.forEach(({ utterance, headOf }, index) => {
     for (const keyword of utterance.keywords) {
-      const head = lemmaOf(keyword.split(/\s+/).at(-1)!);
+      const head = headOf(keyword);
       const topic = topics.get(head) ?? { utteranceIds: new Set<string>(), phrases: new Map<string, number>(), first: index };
       topic.utteranceIds.add(utterance.id);
       const phrase = keyword.toLowerCase();
@@ -85,19 +97,19 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
 
   // Sentences, found verbatim in their utterance, scored for how telling they are.
   const sentences: Sentence[] = [];
-  for (const utterance of participant) {
+  for (const { utterance, sentences: parsed, headOf } of readUtterances) {
     let cursor = 0;
-    for (const sentence of readSentences(utterance.text)) {
+    for (const sentence of parsed) {
       const text = sentence.text.trim();
       const at = utterance.text.indexOf(text, cursor);
       if (at === -1 || text === '') continue;
       cursor = at + text.length;
       const words = text.split(/\s+/).filter(Boolean).length;
-      const { score } = analyzeSentiment(text);
+      const { score } = analyzeSentences([sentence]);
       const lower = text.toLowerCase();
       const aboutTopics = utterance.keywords
         .filter((keyword) => lower.includes(keyword.toLowerCase()))
-        .reduce((sum, keyword) => sum + (headWeight.get(lemmaOf(keyword.split(/\s+/).at(-1)!)) ?? 0), 0);
+        .reduce((sum, keyword) => sum + (headWeight.get(headOf(keyword)) ?? 0), 0);
       const lengthFit = words >= 6 && words <= 40 ? 1 : 0.3;
       sentences.push({ text, utteranceId: utterance.id, structured: utterance.questionId !== null && structuredQuestions.has(utterance.questionId), startTime: utterance.startTime, order: sentences.length, score, words, salience: (1.5 * Math.abs(score) + 0.6 * aboutTopics) * lengthFit });
     }

@@ -28,8 +28,6 @@ export const MAX_KEYWORDS_PER_UTTERANCE = 5;
 export interface Candidate {
   words: string[];
   text: string;
-  /** Lemma of the phrase's last noun ("emails" → "email"): phrases about the same thing share it. */
-  head: string;
 }
 
 function isContentWord(token: Token): boolean {
@@ -75,9 +73,9 @@ export function candidatePhrases(sentenceTokens: Token[]): Candidate[] {
     if (words.length > 0) {
       const head = words.at(-1)!;
       const single = words.length === 1;
-      if (!(single && GENERIC_NOUNS.has(head.normal.toLowerCase())) && words.every(isContentWord)) {
+      if (!(single && GENERIC_NOUNS.has(head.normal)) && words.every(isContentWord)) {
         const text = words.map((token, i) => (i === 0 ? token.value : token.precedingSpaces + token.value)).join('');
-        phrases.push({ words: words.map((token) => token.normal.toLowerCase()), text, head: head.lemma.toLowerCase() });
+        phrases.push({ words: words.map((token) => token.normal), text });
       }
     }
     run = [];

@@ -5,8 +5,9 @@ import model from 'wink-eng-lite-web-model';
 export interface Token {
   /** As written. */
   value: string;
-  /** Lower case, contractions expanded (`n't` → `not`). */
+  /** Lower case, contractions expanded (`ca n't` → `can not`, `'d` → `would`). */
   normal: string;
+  /** Lower case ("emails" → "email", "went" → "go"). */
   lemma: string;
   /** Universal POS tag (NOUN, VERB, ADJ, …). */
   pos: string;
@@ -43,7 +44,7 @@ export function readSentences(text: string): Sentence[] {
         value: token.out(its.value),
         normal: token.out(its.normal),
         // wink-nlp's declarations type `its.lemma` as needing model add-ons; the English model has them.
-        lemma: token.out(its.lemma as unknown as typeof its.value),
+        lemma: token.out(its.lemma as unknown as typeof its.value).toLowerCase(),
         pos: token.out(its.pos),
         type: token.out(its.type),
         negated: token.out(its.negationFlag) as unknown as boolean,
@@ -53,10 +54,4 @@ export function readSentences(text: string): Sentence[] {
     sentences.push({ text: sentence.out(), tokens });
   });
   return sentences;
-}
-
-/** The lemma of a single word ("emails" → "email"), lower case. */
-export function lemmaOf(word: string): string {
-  const tokens = readSentences(word).flatMap((sentence) => sentence.tokens);
-  return (tokens.at(-1)?.lemma ?? word).toLowerCase();
 }

@@ -1,6 +1,6 @@
 import type { TSentiment } from '../../shared/schemas/transcripts.js';
-import { readSentences } from './nlp.js';
-import { analyzeSentiment } from './sentiment.js';
+import { readSentences, type Sentence } from './nlp.js';
+import { analyzeSentences } from './sentiment.js';
 
 /**
  * The built-in sentiment of a participant's utterance: a multinomial logistic regression over
@@ -24,15 +24,13 @@ export interface SentimentModel {
 }
 
 /** What the model sees of an utterance. Training and classifying must use this same function. */
-export function sentimentFeatures(text: string): Map<string, number> {
+export function sentimentFeatures(sentences: Sentence[]): Map<string, number> {
   const features = new Map<string, number>();
-  const tokens = readSentences(text)
-    .flatMap((sentence) => sentence.tokens)
-    .filter((token) => token.type === 'word' || token.type === 'emoji');
-  const lemmas = tokens.map((token) => `${token.negated ? 'NOT_' : ''}${token.lemma.toLowerCase()}`);
+  const tokens = sentences.flatMap((sentence) => sentence.tokens).filter((token) => token.type === 'word' || token.type === 'emoji');
+  const lemmas = tokens.map((token) => `${token.negated ? 'NOT_' : ''}${token.lemma}`);
   for (const lemma of lemmas) features.set(`u:${lemma}`, 1);
   for (let i = 0; i + 1 < lemmas.length; i++) features.set(`b:${lemmas[i]}_${lemmas[i + 1]}`, 1);
-  const lexicon = analyzeSentiment(text);
+  const lexicon = analyzeSentences(sentences);
   features.set('lex', lexicon.score * 3);
   features.set(`lex_${lexicon.sentiment}`, 1);
   features.set('bias', 1);
@@ -55,9 +53,14 @@ function softmax(values: number[]): number[] {
   return exps.map((value) => value / total);
 }
 
-/** The label with the highest probability; the score is P(positive) − P(negative), from -1 to 1. */
+/** Sentiment of one utterance by the model. */
 export function classifySentiment(model: SentimentModel, text: string): { sentiment: TSentiment; score: number } {
-  const probabilities = softmax(scores(model, sentimentFeatures(text)));
+  return classifySentences(model, readSentences(text));
+}
+
+/** The label with the highest probability; the score is P(positive) − P(negative), from -1 to 1. */
+export function classifySentences(model: SentimentModel, sentences: Sentence[]): { sentiment: TSentiment; score: number } {
+  const probabilities = softmax(scores(model, sentimentFeatures(sentences)));
   const best = probabilities.indexOf(Math.max(...probabilities));
   return { sentiment: SENTIMENT_LABELS[best]!, score: Math.round((probabilities[2]! - probabilities[0]!) * 1000) / 1000 };
 }
@@ -69,7 +72,7 @@ export function classifySentiment(model: SentimentModel, text: string): { sentim
 export function trainSentimentModel(examples: { text: string; label: TSentiment }[], l2: number): SentimentModel {
   const rate = 0.1;
   const passes = 60;
-  const data = examples.map((example) => ({ features: sentimentFeatures(example.text), label: SENTIMENT_LABELS.indexOf(example.label) }));
+  const data = examples.map((example) => ({ features: sentimentFeatures(readSentences(example.text)), label: SENTIMENT_LABELS.indexOf(example.label) }));
   const weights = SENTIMENT_LABELS.map(() => new Map<string, number>());
   const model = (): SentimentModel => ({
     version: 1,

