@@ -23,8 +23,8 @@ if (!hasPoppler) console.log('skipping session report PDF tests: pdftotext not f
 const ARTIFACTS = path.join(import.meta.dirname, 'artifacts', 'pdf');
 const THAI_FONT = '/usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf';
 
-const ALL_ON: SessionReportOptions = { includeInsights: true, includeTimestamps: true, includeSentiment: true, branding: 'default' };
-const ALL_OFF: SessionReportOptions = { includeInsights: false, includeTimestamps: false, includeSentiment: false, branding: 'default' };
+const ALL_ON: SessionReportOptions = { include_timestamps: true, include_sentiment: true, branding: 'default' };
+const ALL_OFF: SessionReportOptions = { include_timestamps: false, include_sentiment: false, branding: 'default' };
 
 /** A4, 50 pt margins left and right. */
 const RIGHT_MARGIN = 595.28 - 50;
@@ -366,8 +366,8 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
     expect(fonts.every(([, embedded]) => embedded)).toBe(true);
   });
 
-  it('leaves out timestamps, sentiment and insights when each is turned off', async () => {
-    const text = await textOf(await renderToFile('all-off', sampleReport(), ALL_OFF));
+  it('leaves out timestamps, sentiment and insights when each is turned off (insights off: the report has none)', async () => {
+    const text = await textOf(await renderToFile('all-off', sampleReport({ insights: null }), ALL_OFF));
     expect(text).not.toMatch(TIMESTAMP);
     expect(text).not.toMatch(SENTIMENT_WORD);
     expect(text).not.toMatch(/overall sentiment/i);
@@ -380,28 +380,22 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
   });
 
   it('turns each option off on its own without touching the others', async () => {
-    const noTimestamps = await textOf(await renderToFile('no-timestamps', sampleReport(), { ...ALL_ON, includeTimestamps: false }));
+    const noTimestamps = await textOf(await renderToFile('no-timestamps', sampleReport(), { ...ALL_ON, include_timestamps: false }));
     expect(noTimestamps).not.toMatch(TIMESTAMP);
     expect(noTimestamps).toContain('“The shipping cost only showed up on the last step, and that made me stop for a moment.”');
     expect(noTimestamps).toMatch(SENTIMENT_WORD);
 
-    const noSentiment = await textOf(await renderToFile('no-sentiment', sampleReport(), { ...ALL_ON, includeSentiment: false }));
+    const noSentiment = await textOf(await renderToFile('no-sentiment', sampleReport(), { ...ALL_ON, include_sentiment: false }));
     expect(noSentiment).not.toMatch(SENTIMENT_WORD);
     expect(noSentiment).not.toMatch(/overall sentiment/i);
     expect(noSentiment).toMatch(TIMESTAMP);
     expect(noSentiment).toContain('Key quotes');
 
-    const noInsights = await textOf(await renderToFile('no-insights', sampleReport(), { ...ALL_ON, includeInsights: false }));
+    const noInsights = await textOf(await renderToFile('no-insights', sampleReport({ insights: null }), ALL_ON));
     expect(noInsights).not.toContain('Key quotes');
     expect(noInsights).not.toContain('Insights');
     expect(noInsights).toMatch(TIMESTAMP);
     expect(noInsights).toMatch(SENTIMENT_WORD);
-  });
-
-  it('skips the insights section when the report has none', async () => {
-    const text = await textOf(await renderToFile('insights-null', sampleReport({ insights: null }), ALL_ON));
-    expect(text).not.toContain('Key quotes');
-    expect(text).toContain('Transcript');
   });
 
   it('paginates a long transcript with "Page N of M" and the session in every footer', async () => {

@@ -40,11 +40,7 @@ export function resultsRoutes(services: AppServices): Router {
     const sessionId = pathIdOf(req, 'sessionId');
     const query = queryOf(req, ZPdfQuery);
     const report = await assembleSessionReport(services.orm.em.fork(), services.logos, auth.organizationId, sessionId, query);
-    const document = renderSessionReport(
-      report,
-      { includeInsights: query.include_insights, includeTimestamps: query.include_timestamps, includeSentiment: query.include_sentiment, branding: query.branding },
-      { fallback: services.config.pdfFallbackFont },
-    );
+    const document = renderSessionReport(report, query, { fallback: services.config.pdfFallbackFont });
     res.setHeader('Content-Type', 'application/pdf');
     res.setHeader('Content-Disposition', `attachment; filename="interview-${report.session.id}.pdf"`);
     document.on('error', (error: Error) => res.destroy(error));

@@ -897,7 +897,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
     ['Questions answered', [{ text: `${session.questionsAnswered} of ${session.totalQuestions}`, style: body }]],
     ['Language', [{ text: formatLanguage(session.language), style: body }]],
   ];
-  if (options.includeSentiment) {
+  if (options.include_sentiment) {
     const overall = session.sentiment;
     facts.push([
       'Overall sentiment',
@@ -962,7 +962,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
   }
 
   // --- Insights ------------------------------------------------------------------------------
-  const insights = options.includeInsights ? report.insights : null;
+  const { insights } = report;
   if (insights && (insights.summary.trim() || insights.keyQuotes.length > 0 || insights.actionItems.length > 0 || insights.topics.length > 0)) {
     sectionHeading('Insights');
     if (insights.summary.trim()) {
@@ -976,7 +976,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
       insights.keyQuotes.forEach((quote, index) => {
         if (index > 0) y += 7;
         const spans: Span[] = [{ text: `“${quote.text.trim()}”`, style: body }];
-        if (options.includeTimestamps && quote.startTime !== null) spans.push({ text: ` ${formatTimestamp(quote.startTime)}`, style: style(theme.body - 1, theme.muted) });
+        if (options.include_timestamps && quote.startTime !== null) spans.push({ text: ` ${formatTimestamp(quote.startTime)}`, style: style(theme.body - 1, theme.muted) });
         flowColumns([{ x: quoteX, width: CONTENT_WIDTH - 14, lines: type.wrap(spans, CONTENT_WIDTH - 14) }], {
           keepTogether: true,
           onChunk: (top, bottom) => {
@@ -1020,8 +1020,8 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
     if (index > 0) y += theme.branding === 'minimal' ? 5 : 7;
     const speaker = utterance.speaker === 'ai' ? 'Interviewer' : 'Participant';
     const gutter: Line[] = [type.singleLine([{ text: speaker, style: style(theme.body - 1, speakerColor[utterance.speaker], true) }], gutterWidth - 8)];
-    if (options.includeTimestamps) gutter.push(...type.wrap([{ text: formatTimestamp(utterance.startTime), style: small }], gutterWidth - 8));
-    if (options.includeSentiment && utterance.sentiment) {
+    if (options.include_timestamps) gutter.push(...type.wrap([{ text: formatTimestamp(utterance.startTime), style: small }], gutterWidth - 8));
+    if (options.include_sentiment && utterance.sentiment) {
       const word: Span = { text: utterance.sentiment, style: small };
       gutter.push(...type.wrap(theme.accent ? [{ text: '● ', style: style(theme.small, SENTIMENT_COLORS[utterance.sentiment]) }, word] : [word], gutterWidth - 8));
     }

@@ -1,3 +1,5 @@
+import type { TPdfQuery } from '../../shared/schemas/transcripts.js';
+
 /**
  * What a session's PDF report shows, already assembled (and redacted where asked) by the caller:
  * the renderer reads nothing else and runs no query.
@@ -28,6 +30,7 @@ export interface SessionReport {
   };
   /** Structured questions and what the participant answered (null: unreadable or unanswered). */
   answers: { questionText: string; value: number | boolean | string | null }[];
+  /** null: no insights section (left out by `include_insights=false`, or none made). */
   insights: {
     summary: string;
     /** startTime: seconds from the session start, as on utterances; null when unknown (shown without a timestamp). */
@@ -49,10 +52,5 @@ export interface SessionReport {
   generatedAt: Date;
 }
 
-export interface SessionReportOptions {
-  includeInsights: boolean;
-  includeTimestamps: boolean;
-  includeSentiment: boolean;
-  /** default: the service's look; minimal: black on white, no colour, no logo; custom: the organization's name, logo and brand colour. */
-  branding: 'default' | 'minimal' | 'custom';
-}
+/** How the report is laid out: the PDF query's options (whether insights are shown is `report.insights`). */
+export type SessionReportOptions = Pick<TPdfQuery, 'include_timestamps' | 'include_sentiment' | 'branding'>;

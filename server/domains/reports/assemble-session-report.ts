@@ -1,50 +1,72 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TQuestion } from '../../../shared/schemas/scripts.js';
 import type { TPdfQuery } from '../../../shared/schemas/transcripts.js';
-import { Campaign, Organization } from '../../entities/index.js';
+import { Campaign, Organization, type Session, type SessionInsights } from '../../entities/index.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import type { SessionReport } from '../../reports/session-report.js';
 import { findInsights } from '../insights/get-insights.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { loadTranscriptSource } from '../transcripts/load-transcript.js';
-import { redactorFor } from '../transcripts/shape-transcript.js';
+import { redactedParticipant, redactorFor, type TranscriptSource } from '../transcripts/shape-transcript.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 
+/** Everything a session's report is made from, as read (nothing redacted yet). */
+export interface SessionReportSource {
+  session: Session;
+  transcript: TranscriptSource;
+  organization: SessionReport['organization'];
+  campaign: SessionReport['campaign'];
+  /** null when the report leaves them out, or while there are none. */
+  insights: SessionInsights | null;
+  questions: TQuestion[];
+}
+
 /**
- * Everything a session's PDF report shows, read and (with `redact_pii`) redacted here, so the
- * renderer only lays out what it is given. 409 TRANSCRIPT_NOT_READY before the transcript exists.
+ * Reads what a report shows besides the session and its transcript, which the caller has loaded:
+ * the organization (its logo only for custom branding), the campaign, the insights (only when
+ * included) and the script's questions.
  */
-export async function assembleSessionReport(
+export async function loadSessionReportSource(
   em: EntityManager,
   logos: Pick<OrganizationLogos, 'fetch'>,
-  organizationId: string,
-  sessionId: string,
-  options: Pick<TPdfQuery, 'branding' | 'redact_pii' | 'include_insights'>,
-): Promise<SessionReport> {
-  const { session, source } = await loadTranscriptSource(em, organizationId, sessionId);
+  session: Session,
+  transcript: TranscriptSource,
+  options: Pick<TPdfQuery, 'branding' | 'include_insights'>,
+): Promise<SessionReportSource> {
   const [organization, campaign, insights, plan] = await Promise.all([
-    em.findOneOrFail(Organization, organizationId, { fields: ['name', 'logo', 'settings'], disableIdentityMap: true }),
+    em.findOneOrFail(Organization, session.organization.id, { fields: ['name', 'logo', 'settings'], disableIdentityMap: true }),
     em.findOneOrFail(Campaign, session.campaign.id, { fields: ['name'], disableIdentityMap: true }),
     options.include_insights ? findInsights(em, session.id) : Promise.resolve(null),
     loadPlan(em, session),
   ]);
   const custom = options.branding === 'custom';
-  const redactor = options.redact_pii ? redactorFor(source) : null;
-  const clean = redactor ? (text: string) => redactor.piece(text) : (text: string) => text;
-  const startTimes = new Map(source.rows.map((row) => [row.id, row.startTime]));
-  const questionText = new Map(plan.questions.map((question) => [question.id, question.text]));
   return {
+    session,
+    transcript,
     organization: {
       name: organization.name,
       logo: custom ? await logos.fetch(organization.logo) : null,
       brandColor: custom ? (organization.settings.brandColor ?? null) : null,
     },
     campaign: { id: campaign.id, name: campaign.name },
+    insights,
+    questions: plan.questions,
+  };
+}
+
+/** The report from what was read, redacted here when asked, so the renderer only lays out what it is given. */
+export function buildSessionReport(source: SessionReportSource, options: Pick<TPdfQuery, 'redact_pii'>): SessionReport {
+  const { session, transcript, insights } = source;
+  const redactor = options.redact_pii ? redactorFor(transcript) : null;
+  const clean = redactor ? (text: string) => redactor.piece(text) : (text: string) => text;
+  const startTimes = new Map(transcript.rows.map((row) => [row.id, row.startTime]));
+  const questionText = new Map(source.questions.map((question) => [question.id, question.text]));
+  return {
+    organization: source.organization,
+    campaign: source.campaign,
     session: {
       id: session.id,
-      participant: {
-        name: session.participantName ? clean(session.participantName) : null,
-        email: session.participantEmail ? (options.redact_pii ? '[EMAIL REDACTED]' : session.participantEmail) : null,
-      },
+      participant: redactedParticipant({ email: session.participantEmail ?? null, name: session.participantName ?? null }, redactor),
       startedAt: session.startedAt ?? null,
       completedAt: session.completedAt ?? null,
       durationSeconds: session.durationSeconds,
@@ -66,7 +88,7 @@ export async function assembleSessionReport(
           topics: insights.topics.map((topic) => ({ label: clean(topic.label), utteranceCount: topic.utteranceIds.length })),
         }
       : null,
-    utterances: source.rows.map((row) => ({
+    utterances: transcript.rows.map((row) => ({
       id: row.id,
       speaker: row.speaker,
       text: redactor ? redactor.utterance(row.text) : row.text,
@@ -76,4 +98,19 @@ export async function assembleSessionReport(
     })),
     generatedAt: new Date(),
   };
+}
+
+/**
+ * Everything a session's PDF report shows, for `GET …/pdf`: 409 TRANSCRIPT_NOT_READY before the
+ * transcript exists, 404 for another organization's session.
+ */
+export async function assembleSessionReport(
+  em: EntityManager,
+  logos: Pick<OrganizationLogos, 'fetch'>,
+  organizationId: string,
+  sessionId: string,
+  options: Pick<TPdfQuery, 'branding' | 'redact_pii' | 'include_insights'>,
+): Promise<SessionReport> {
+  const { session, source } = await loadTranscriptSource(em, organizationId, sessionId);
+  return buildSessionReport(await loadSessionReportSource(em, logos, session, source, options), options);
 }

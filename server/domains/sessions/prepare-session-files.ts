@@ -5,7 +5,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
 import type { Config } from '../../config.js';
+import { Session } from '../../entities/index.js';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
@@ -14,8 +16,8 @@ import { renderSessionReport } from '../../reports/render-session-report.js';
 import { audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
 import { MERGED_AUDIO, mergeAudioClips } from '../../speech/merge-audio.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import { assembleSessionReport } from '../reports/assemble-session-report.js';
-import { loadTranscriptSource } from '../transcripts/load-transcript.js';
+import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
+import { transcriptSourceOf } from '../transcripts/load-transcript.js';
 import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
 
 export interface PrepareFilesServices {
@@ -25,6 +27,9 @@ export interface PrepareFilesServices {
   logger: Pick<Logger, 'warn'>;
   config: Pick<Config, 'pdfFallbackFont'>;
 }
+
+/** The stored report is the one `GET …/pdf` answers without options. */
+const REPORT_OPTIONS = ZPdfQuery.parse({});
 
 interface PreparedFile {
   kind: 'merged_audio' | 'export';
@@ -43,12 +48,10 @@ interface PreparedFile {
  * then recorded once in a transaction, so a retried job overwrites rather than duplicates.
  */
 export async function prepareSessionFiles(em: EntityManager, services: PrepareFilesServices, sessionId: string): Promise<boolean> {
-  const [session] = await em.execute<{ organization_id: string; ready: boolean; transcript_status: string | null }[]>(
-    `select organization_id, transcript_status, status in ('completed', 'abandoned') and insights_generated_at is not null and files_prepared_at is null as ready from sessions where id = ?`,
-    [sessionId],
-  );
-  if (!session?.ready) return false;
-  const organizationId = session.organization_id;
+  const session = await em.findOne(Session, sessionId);
+  const finished = session?.status === 'completed' || session?.status === 'abandoned';
+  if (!session || !finished || !session.insightsGeneratedAt || session.filesPreparedAt) return false;
+  const organizationId = session.organization.id;
   const prefix = `sessions/${organizationId}/${sessionId}`;
   const work = await mkdtemp(path.join(tmpdir(), 'interview-files-'));
   try {
@@ -56,16 +59,15 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
     const merged = await mergedRecording(em, services, sessionId, work);
     if (merged) prepared.push(await store(services.storage, merged.file, { kind: 'merged_audio', name: `${sessionId}.${merged.extension}`, contentType: merged.contentType, storageKey: `${prefix}/merged-audio`, durationSeconds: merged.durationSeconds }));
 
-    if (session.transcript_status === 'ready') {
-      const { source } = await loadTranscriptSource(em, organizationId, sessionId);
+    if (session.transcriptStatus === 'ready') {
+      const source = await transcriptSourceOf(em, session);
       const json = path.join(work, 'transcript.json');
       await pipeline(Readable.from([JSON.stringify(shapeTranscript(source, FULL_TRANSCRIPT), null, 2)]), createWriteStream(json));
       prepared.push(await store(services.storage, json, { kind: 'export', name: `transcript-${sessionId}.json`, contentType: 'application/json', storageKey: `${prefix}/transcript.json`, durationSeconds: null }));
 
-      const options = { include_insights: true, include_timestamps: true, include_sentiment: true, branding: 'default', redact_pii: false } as const;
-      const report = await assembleSessionReport(em, services.logos, organizationId, sessionId, options);
+      const report = buildSessionReport(await loadSessionReportSource(em, services.logos, session, source, REPORT_OPTIONS), REPORT_OPTIONS);
       const pdf = path.join(work, 'report.pdf');
-      await pipeline(renderSessionReport(report, { includeInsights: true, includeTimestamps: true, includeSentiment: true, branding: 'default' }, { fallback: services.config.pdfFallbackFont }), createWriteStream(pdf));
+      await pipeline(renderSessionReport(report, REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }), createWriteStream(pdf));
       prepared.push(await store(services.storage, pdf, { kind: 'export', name: `report-${sessionId}.pdf`, contentType: 'application/pdf', storageKey: `${prefix}/report.pdf`, durationSeconds: null }));
     }
 

@@ -1,5 +1,5 @@
 import type { TTranscript, TTranscriptQuery, TTranscriptUtterance } from '../../../shared/schemas/transcripts.js';
-import { SessionRedactor } from '../../analysis/pii-redaction.js';
+import { PII_MARKERS, SessionRedactor } from '../../analysis/pii-redaction.js';
 import type { TranscriptRow } from './read-utterances.js';
 
 /** What a transcript is made from: the session's facts and its stored utterances. */
@@ -55,4 +55,13 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
 /** Redaction for pieces of this transcript (see SessionRedactor). */
 export function redactorFor(source: Pick<TranscriptSource, 'rows'>): SessionRedactor {
   return new SessionRedactor(source.rows.map((row) => row.text));
+}
+
+/**
+ * The participant as results show them: with a redactor, the email is its marker and the name is
+ * redacted as a piece (share-link participants type their own name; some type an address or a number).
+ */
+export function redactedParticipant(participant: { email: string | null; name: string | null }, redactor: SessionRedactor | null): { email: string | null; name: string | null } {
+  if (!redactor) return participant;
+  return { email: participant.email === null ? null : PII_MARKERS.email, name: participant.name === null ? null : redactor.piece(participant.name) };
 }
