@@ -8,7 +8,7 @@ import { findPii, PII_MARKERS, redactPii, SessionRedactor } from '../server/anal
 import { analyzeSentiment } from '../server/analysis/sentiment.js';
 import { classifySentiment, type SentimentModel, trainSentimentModel } from '../server/analysis/sentiment-classifier.js';
 import trainedModel from '../server/analysis/sentiment-model.json' with { type: 'json' };
-import { chooseL2, loadLabelledSet } from '../server/cli/train-sentiment.js';
+import { chooseL2, loadLabelledSet } from '../server/analysis/sentiment-training.js';
 import { sessionSentiment } from '../server/analysis/session-sentiment.js';
 import { SENTIMENTS } from '../shared/schemas/transcripts.js';
 

@@ -13,7 +13,7 @@ import { analyzeSentences } from './sentiment.js';
  * deterministic, so the model checked in is exactly what training makes of the set (a test says so).
  */
 
-export const SENTIMENT_LABELS = ['negative', 'neutral', 'positive'] as const satisfies readonly TSentiment[];
+const SENTIMENT_LABELS = ['negative', 'neutral', 'positive'] as const satisfies readonly TSentiment[];
 
 /** Weights per label, by feature name. */
 export interface SentimentModel {
@@ -37,20 +37,25 @@ export function sentimentFeatures(sentences: Sentence[]): Map<string, number> {
   return features;
 }
 
-function scores(model: SentimentModel, features: Map<string, number>): number[] {
-  return SENTIMENT_LABELS.map((label) => {
-    const weights = model.weights[label];
-    let sum = 0;
-    for (const [name, value] of features) sum += (weights[name] ?? 0) * value;
-    return sum;
-  });
+/** The model's weights, or training's weights so far. */
+type Weights = SentimentModel['weights'];
+
+/** One labelled utterance as training sees it: its features, computed once. */
+export interface LabelledFeatures {
+  features: Map<string, number>;
+  label: TSentiment;
 }
 
-function softmax(values: number[]): number[] {
-  const max = Math.max(...values);
-  const exps = values.map((value) => Math.exp(value - max));
+function probabilities(weights: Weights, features: Map<string, number>): Record<TSentiment, number> {
+  const sums = SENTIMENT_LABELS.map((label) => {
+    let sum = 0;
+    for (const [name, value] of features) sum += (weights[label][name] ?? 0) * value;
+    return sum;
+  });
+  const max = Math.max(...sums);
+  const exps = sums.map((sum) => Math.exp(sum - max));
   const total = exps.reduce((sum, value) => sum + value, 0);
-  return exps.map((value) => value / total);
+  return Object.fromEntries(SENTIMENT_LABELS.map((label, index) => [label, exps[index]! / total])) as Record<TSentiment, number>;
 }
 
 /** Sentiment of one utterance by the model. */
@@ -58,51 +63,41 @@ export function classifySentiment(model: SentimentModel, text: string): { sentim
   return classifySentences(model, readSentences(text));
 }
 
-/** The label with the highest probability; the score is P(positive) − P(negative), from -1 to 1. */
+/** Sentiment of an utterance already read into sentences. */
 export function classifySentences(model: SentimentModel, sentences: Sentence[]): { sentiment: TSentiment; score: number } {
-  const probabilities = softmax(scores(model, sentimentFeatures(sentences)));
-  const best = probabilities.indexOf(Math.max(...probabilities));
-  return { sentiment: SENTIMENT_LABELS[best]!, score: Math.round((probabilities[2]! - probabilities[0]!) * 1000) / 1000 };
+  return classifyFeatures(model, sentimentFeatures(sentences));
+}
+
+/** The label with the highest probability (the first of SENTIMENT_LABELS on a tie); the score is P(positive) − P(negative), from -1 to 1. */
+export function classifyFeatures(model: SentimentModel, features: Map<string, number>): { sentiment: TSentiment; score: number } {
+  const p = probabilities(model.weights, features);
+  const sentiment = SENTIMENT_LABELS.reduce((best, label) => (p[label] > p[best] ? label : best));
+  return { sentiment, score: Math.round((p.positive - p.negative) * 1000) / 1000 };
 }
 
 /**
  * Stochastic gradient descent on the cross-entropy with an L2 penalty, in a fixed order with a
  * fixed rate and number of passes: the same examples always give the same model.
  */
-export function trainSentimentModel(examples: { text: string; label: TSentiment }[], l2: number): SentimentModel {
+export function trainSentimentModel(examples: LabelledFeatures[], l2: number): SentimentModel {
   const rate = 0.1;
   const passes = 60;
-  const data = examples.map((example) => ({ features: sentimentFeatures(readSentences(example.text)), label: SENTIMENT_LABELS.indexOf(example.label) }));
-  const weights = SENTIMENT_LABELS.map(() => new Map<string, number>());
-  const model = (): SentimentModel => ({
-    version: 1,
-    l2,
-    weights: Object.fromEntries(
-      SENTIMENT_LABELS.map((label, index) => [
-        label,
-        // Weights too small to change a decision are left out: a smaller file, the same answers.
-        Object.fromEntries([...weights[index]!].filter(([, weight]) => Math.abs(weight) >= 1e-4).map(([name, weight]) => [name, Math.round(weight * 1e6) / 1e6])),
-      ]),
-    ) as SentimentModel['weights'],
-  });
+  const weights = Object.fromEntries(SENTIMENT_LABELS.map((label) => [label, {}])) as Weights;
   for (let pass = 0; pass < passes; pass++) {
-    for (const { features, label } of data) {
-      const probabilities = softmax(
-        weights.map((labelWeights) => {
-          let sum = 0;
-          for (const [name, value] of features) sum += (labelWeights.get(name) ?? 0) * value;
-          return sum;
-        }),
-      );
-      for (let index = 0; index < SENTIMENT_LABELS.length; index++) {
-        const gradient = probabilities[index]! - (label === index ? 1 : 0);
-        const labelWeights = weights[index]!;
-        for (const [name, value] of features) {
-          const weight = labelWeights.get(name) ?? 0;
-          labelWeights.set(name, weight - rate * (gradient * value + l2 * weight));
+    for (const example of examples) {
+      const p = probabilities(weights, example.features);
+      for (const label of SENTIMENT_LABELS) {
+        const gradient = p[label] - (label === example.label ? 1 : 0);
+        const labelWeights = weights[label];
+        for (const [name, value] of example.features) {
+          const weight = labelWeights[name] ?? 0;
+          labelWeights[name] = weight - rate * (gradient * value + l2 * weight);
         }
       }
     }
   }
-  return model();
+  // Weights too small to change a decision are left out: a smaller file, the same answers.
+  const kept = (labelWeights: Record<string, number>) =>
+    Object.fromEntries(Object.entries(labelWeights).filter(([, weight]) => Math.abs(weight) >= 1e-4).map(([name, weight]) => [name, Math.round(weight * 1e6) / 1e6]));
+  return { version: 1, l2, weights: Object.fromEntries(SENTIMENT_LABELS.map((label) => [label, kept(weights[label])])) as Weights };
 }
