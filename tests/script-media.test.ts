@@ -151,6 +151,18 @@ describe('script media', () => {
     await api.delete(`/v1/scripts/${script.id}/media/${first.body.id}`).expect(404);
   });
 
+  it('a link to a file gone from storage answers 404 that no cache keeps; a working one may be kept 5 minutes', async () => {
+    const script = await createScript(api);
+    const uploaded = await upload(script.id, PNG, 'x.png').expect(201);
+    const link = new URL(uploaded.body.url).pathname;
+    expect((await t.http.get(link).expect(200)).headers['cache-control']).toBe('private, max-age=300');
+    const [row] = await t.em().execute<{ storage_key: string }[]>(`select storage_key from script_media where id = ?`, [uploaded.body.id]);
+    await t.runtime.services.storage.delete(row!.storage_key);
+    const gone = await t.http.get(link).expect(404);
+    expect(gone.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    expect(gone.headers['cache-control'] ?? '').not.toContain('max-age');
+  });
+
   it('a forged or tampered link answers 404', async () => {
     const script = await createScript(api);
     const uploaded = await upload(script.id, PNG, 'x.png').expect(201);

@@ -1,34 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
 import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
 import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
 import { AppError } from '../errors.js';
-import type { SignedFileClaims } from '../lib/signed-urls.js';
+import type { SignedFilePurpose } from '../lib/signed-urls.js';
 import type { AppServices } from '../services.js';
 import { FileNotFoundError } from '../storage/file-storage.js';
 
-interface Downloadable {
-  storageKey: string;
-  contentType: string;
-  size: number;
-  filename: string;
-  /** Media that plays in the page (images, audio) opens inline; anything else is saved, never rendered. */
-  inline: boolean;
-}
+/** What a signed link opens: a stored file streamed as it is, or a JSON document made for the link. */
+type Download =
+  | {
+      kind: 'file';
+      storageKey: string;
+      contentType: string;
+      size: number;
+      filename: string;
+      /** Media that plays in the page (images, audio) opens inline; anything else is saved, never rendered. */
+      inline: boolean;
+    }
+  | { kind: 'json'; body: unknown };
 
-async function findDownloadable(services: AppServices, claims: SignedFileClaims): Promise<Downloadable | null> {
-  const em = services.orm.em.fork();
-  if (claims.purpose === 'script_media') {
-    const media = await findScriptMediaForDownload(em, claims.fileId);
-    return media && { storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true };
-  }
-  if (claims.purpose !== 'session_file') return null;
-  const file = await findSessionFileForDownload(em, claims.fileId);
-  if (!file) return null;
-  // Answer audio plays in the page; anything uploaded is saved, never rendered, whatever its type.
-  const inline = file.kind === 'audio' || file.kind === 'merged_audio';
-  return { storageKey: file.storageKey, contentType: file.contentType, size: file.sizeBytes, filename: file.name, inline };
-}
+/** One way to open each purpose a link can carry: a link made for one never opens another. */
+const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string) => Promise<Download | null>> = {
+  script_media: async (em, mediaId) => {
+    const media = await findScriptMediaForDownload(em, mediaId);
+    return media && { kind: 'file', storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true };
+  },
+  session_file: async (em, fileId) => {
+    const file = await findSessionFileForDownload(em, fileId);
+    // Answer audio plays in the page; anything uploaded is saved, never rendered, whatever its type.
+    return file && { kind: 'file', storageKey: file.storageKey, contentType: file.contentType, size: file.sizeBytes, filename: file.name, inline: file.kind === 'audio' || file.kind === 'merged_audio' };
+  },
+  // A webhook's transcript_url: the session's transcript as the JSON endpoint answers it.
+  session_transcript: async (em, sessionId) => ({ kind: 'json', body: await getTranscriptForLink(em, sessionId) }),
+};
 
 /**
  * `GET /files/{token}`: the signed download links of script media and session files, and the
@@ -42,14 +48,15 @@ export function fileDownloadRoutes(services: AppServices): Router {
     try {
       res.locals.route = '/files/{token}';
       const claims = await services.signer.verifyFileToken(String(req.params.token));
-      if (claims?.purpose === 'session_transcript') {
-        // A webhook's transcript_url: the session's transcript as the JSON endpoint answers it.
-        res.setHeader('Cache-Control', 'private, max-age=300');
-        res.json(await getTranscriptForLink(services.orm.em.fork(), claims.fileId));
+      const file = claims ? await DOWNLOADS[claims.purpose](services.orm.em.fork(), claims.fileId) : null;
+      if (!file) throw new AppError('RESOURCE_NOT_FOUND', 'This link is invalid or has expired.');
+      // Only answers that worked may be kept (set here, not before): a 404 must not outlive its cause.
+      const cache = 'private, max-age=300';
+      if (file.kind === 'json') {
+        res.setHeader('Cache-Control', cache);
+        res.json(file.body);
         return;
       }
-      const file = claims ? await findDownloadable(services, claims) : null;
-      if (!file) throw new AppError('RESOURCE_NOT_FOUND', 'This link is invalid or has expired.');
       let stream;
       try {
         stream = await services.storage.open(file.storageKey);
@@ -57,11 +64,11 @@ export function fileDownloadRoutes(services: AppServices): Router {
         if (error instanceof FileNotFoundError) throw new AppError('RESOURCE_NOT_FOUND', 'The file is no longer available.');
         throw error;
       }
+      res.setHeader('Cache-Control', cache);
       res.setHeader('Content-Type', file.contentType);
       res.setHeader('Content-Length', String(file.size));
       res.setHeader('Content-Disposition', `${file.inline ? 'inline' : 'attachment'}; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, '_')}"`);
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Cache-Control', 'private, max-age=300');
       stream.on('error', next);
       stream.pipe(res);
     } catch (error) {
