@@ -9,7 +9,6 @@ import { transcriptsCsv } from '../domains/exports/transcripts-csv.js';
 import { transcriptsJson } from '../domains/exports/transcripts-json.js';
 import { zipSessions } from '../domains/exports/exported-sessions.js';
 import { transcriptsZip } from '../domains/exports/transcripts-zip.js';
-import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
@@ -53,13 +52,6 @@ export function exportRoutes(services: AppServices): Router {
     const name = `${exportName(scope)}-transcripts`;
     if (query.include_audio) {
       const sessions = await zipSessions(em, scope.campaigns.map((campaign) => campaign.id));
-      if (sessions.length > ZIP_EXPORT_MAX_SESSIONS) {
-        throw new AppError(
-          'EXPORT_TOO_LARGE',
-          `This export holds ${sessions.length} sessions; a ZIP with audio holds at most ${ZIP_EXPORT_MAX_SESSIONS}. Export per campaign, or without audio.`,
-          { sessions: sessions.length, limit: ZIP_EXPORT_MAX_SESSIONS },
-        );
-      }
       const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactPii: query.redact_pii });
       await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
     } else if (query.format === 'csv') {

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus, TParsedAnswer } from '../../../shared/schemas/sessions.js';
-import type { TSentiment, TTranscript } from '../../../shared/schemas/transcripts.js';
+import { type TSentiment, type TTranscript, ZIP_EXPORT_MAX_SESSIONS } from '../../../shared/schemas/transcripts.js';
 import { SessionRedactor } from '../../analysis/pii-redaction.js';
-import { audioExtensionOf } from '../../speech/audio-probe.js';
+import { AppError } from '../../errors.js';
+import { type SessionRecording, sessionRecordings } from '../sessions/session-recordings.js';
 import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
 import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
 import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
@@ -29,12 +30,6 @@ interface ExportedSession {
   /** `ready`, `none` (nothing to transcribe) or `pending` (still being made). */
   transcriptStatus: 'ready' | 'none' | 'pending';
   transcript: TTranscript | null;
-}
-
-/** The session's recording for a ZIP: its merged audio, else its only answer recording. */
-export interface ExportedAudio {
-  storageKey: string;
-  extension: string;
 }
 
 interface SessionRow {
@@ -138,32 +133,30 @@ export async function* exportedSessions(
 export interface ZipSession {
   id: string;
   campaignId: string;
-  audio: ExportedAudio | null;
+  recording: SessionRecording | null;
 }
 
+const FINISHED_IN_CAMPAIGNS = `from sessions where campaign_id = any(array[?]::text[]) and status in ('completed', 'abandoned')`;
+
 /**
- * Every finished session of the campaigns, oldest first, with its recording: read once, so the
- * ZIP's size check, its manifest, its audio folders and its transcripts all hold the same sessions
- * even when another one finishes meanwhile.
+ * The finished sessions of the campaigns, oldest first, each with its recording (see
+ * sessionRecordings): read once, so the ZIP's manifest, its audio folders and its transcripts all
+ * hold the same sessions even when another one finishes meanwhile. More than
+ * ZIP_EXPORT_MAX_SESSIONS is 422 EXPORT_TOO_LARGE, found before anything else is read.
  */
 export async function zipSessions(em: EntityManager, campaignIds: string[]): Promise<ZipSession[]> {
-  const rows = await em.execute<{ session_id: string; campaign_id: string; kind: string | null; storage_key: string | null; content_type: string | null }[]>(
-    `select s.id as session_id, s.campaign_id, f.kind, f.storage_key, f.content_type
-       from sessions s left join session_files f on f.session_id = s.id and f.kind in ('merged_audio', 'audio')
-      where s.campaign_id = any(array[?]::text[]) and s.status in ('completed', 'abandoned')
-      order by s.created_at, s.id, f.created_at`,
-    [campaignIds],
-  );
-  const sessions = new Map<string, { campaignId: string; files: { kind: string; storageKey: string; contentType: string }[] }>();
-  for (const row of rows) {
-    const session = sessions.get(row.session_id) ?? { campaignId: row.campaign_id, files: [] };
-    if (row.kind && row.storage_key && row.content_type) session.files.push({ kind: row.kind, storageKey: row.storage_key, contentType: row.content_type });
-    sessions.set(row.session_id, session);
+  if (campaignIds.length === 0) return [];
+  const rows = await em.execute<{ id: string; campaign_id: string }[]>(`select id, campaign_id ${FINISHED_IN_CAMPAIGNS} order by created_at, id limit ?`, [
+    campaignIds,
+    ZIP_EXPORT_MAX_SESSIONS + 1,
+  ]);
+  if (rows.length > ZIP_EXPORT_MAX_SESSIONS) {
+    const [{ count }] = await em.execute<[{ count: number }]>(`select count(*)::int as count ${FINISHED_IN_CAMPAIGNS}`, [campaignIds]);
+    throw new AppError('EXPORT_TOO_LARGE', `This export holds ${count} sessions; a ZIP with audio holds at most ${ZIP_EXPORT_MAX_SESSIONS}. Export per campaign, or without audio.`, {
+      sessions: count,
+      limit: ZIP_EXPORT_MAX_SESSIONS,
+    });
   }
-  return [...sessions].map(([id, session]) => {
-    const merged = session.files.find((file) => file.kind === 'merged_audio');
-    const answers = session.files.filter((file) => file.kind === 'audio');
-    const chosen = merged ?? (answers.length === 1 ? answers[0] : undefined);
-    return { id, campaignId: session.campaignId, audio: chosen ? { storageKey: chosen.storageKey, extension: audioExtensionOf(chosen.contentType) } : null };
-  });
+  const recordings = await sessionRecordings(em, rows.map((row) => row.id));
+  return rows.map((row) => ({ id: row.id, campaignId: row.campaign_id, recording: recordings.get(row.id) ?? null }));
 }

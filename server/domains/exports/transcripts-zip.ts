@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
+import { audioExtensionOf } from '../../speech/audio-probe.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import type { ExportScope } from './export-scope.js';
 import type { ZipSession } from './exported-sessions.js';
@@ -62,8 +63,8 @@ export function transcriptsZip(
     });
     manifest.campaigns.push({ id: campaign.id, name: campaign.name, slug: campaign.slug, transcripts, sessions: listed.length });
     for (const session of listed) {
-      const recording = session.audio;
-      const entry = recording ? `${campaign.slug}/audio/${session.id}.${recording.extension}` : null;
+      const { recording } = session;
+      const entry = recording ? `${campaign.slug}/audio/${session.id}.${audioExtensionOf(recording.contentType)}` : null;
       manifest.sessions.push({ id: session.id, campaignId: campaign.id, audio: entry });
       if (!recording || !entry) continue;
       zip.addReadStreamLazy(entry, { mtime, compress: false }, (done) => {
