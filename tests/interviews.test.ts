@@ -449,7 +449,7 @@ describe('jobs', () => {
     expect((await sessionRow(sessionId)).status).toBe('paused');
   });
 
-  it('after finishing, the transcript, insights and announcement steps run in that order, once each', async () => {
+  it('after finishing, the transcript, insights, files and announcement steps run in that order, once each', async () => {
     const { invite } = await interviewFixture(api, { questions: [{ id: 'only', text: 'Only question?', type: 'yes_no' }] });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
@@ -458,10 +458,17 @@ describe('jobs', () => {
     let row = await sessionRow(sessionId);
     expect(row.transcript_generated_at).not.toBeNull();
     expect(row.insights_generated_at).toBeNull();
-    await runJobsOnce(t, { tasks: ['session__generate_insights'] });
-    await runJobsOnce(t, { tasks: ['session__announce_completion'] });
+    await runJobsOnce(t, { tasks: ['session__generate_insights', 'session__announce_completion'] });
     row = await sessionRow(sessionId);
     expect(row.insights_generated_at).not.toBeNull();
+    // The announcement waits for the session's files.
+    expect(row.completion_announced_at).toBeNull();
+    await runJobsOnce(t, { tasks: ['session__prepare_files'] });
+    row = await sessionRow(sessionId);
+    expect(row.files_prepared_at).not.toBeNull();
+    expect(row.completion_announced_at).toBeNull();
+    await runJobsOnce(t, { tasks: ['session__announce_completion'] });
+    row = await sessionRow(sessionId);
     expect(row.completion_announced_at).not.toBeNull();
     // A retried step finds its work done and adds nothing.
     await t.em().execute(`select graphile_worker.add_job('session__generate_transcript', json_build_object('sessionId', ?::text))`, [sessionId]);

@@ -3,7 +3,7 @@ import { announceCompletion } from '../../server/domains/sessions/completion-pip
 import { typedTask } from '../../server/jobs/task-payloads.js';
 import type { AppServices } from '../../server/services.js';
 
-/** After a session's insights: its interview.completed event and the deliveries to subscribed endpoints. */
+/** Last step after a session finishes (after its files): its interview.completed event and the deliveries to subscribed endpoints. */
 export function announceCompletionTask(services: AppServices): Task<'session__announce_completion'> {
   return typedTask('session__announce_completion', async ({ sessionId }) => {
     await announceCompletion(services.orm.em.fork(), sessionId);

@@ -3,7 +3,7 @@ import { prepareSessionFiles } from '../../server/domains/sessions/prepare-sessi
 import { typedTask } from '../../server/jobs/task-payloads.js';
 import type { AppServices } from '../../server/services.js';
 
-/** After the insights, beside the announcement: the session's merged audio and export files. */
+/** After the insights: the session's merged audio and export files, then the announcement. */
 export function prepareSessionFilesTask(services: AppServices): Task<'session__prepare_files'> {
   return typedTask('session__prepare_files', async ({ sessionId }) => {
     await prepareSessionFiles(services.orm.em.fork(), services, sessionId);

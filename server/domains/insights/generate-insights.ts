@@ -4,7 +4,7 @@ import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import type { InsightsDraft, TextAnalyzer } from '../../analysis/analyzer.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { loadPlan } from '../sessions/load-session.js';
-import { announceCompletionJob, prepareSessionFilesJob } from '../sessions/session-jobs.js';
+import { prepareSessionFilesJob } from '../sessions/session-jobs.js';
 import { readSessionUtterances } from '../transcripts/read-utterances.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 
@@ -26,9 +26,9 @@ interface SessionFacts {
 
 /**
  * `session__generate_insights`: summary, key quotes, action items and topics from the session's
- * transcript, stored once; then the `interview.completed` announcement and the session's files
- * (merged audio, exports) are enqueued side by side. A session without a transcript gets no
- * insights, and the chain goes on. As with the transcript, the slow part runs outside the
+ * transcript, stored once; then the session's files (merged audio, exports), which are followed by
+ * the `interview.completed` announcement. A session without a transcript gets no insights, and the
+ * chain goes on. As with the transcript, the slow part runs outside the
  * transaction and the write happens once whatever the retries.
  */
 export async function generateInsights(em: EntityManager, services: { analyzer: TextAnalyzer }, sessionId: string): Promise<boolean> {
@@ -84,7 +84,7 @@ export async function generateInsights(em: EntityManager, services: { analyzer: 
         [sessionId, session.organization_id, draft.summary, JSON.stringify(draft.keyQuotes), JSON.stringify(draft.actionItems), JSON.stringify(draft.topics), draft.generatedBy],
       );
     }
-    await addJobs(tx, [announceCompletionJob(sessionId), prepareSessionFilesJob(sessionId)]);
+    await addJobs(tx, [prepareSessionFilesJob(sessionId)]);
     return true;
   });
 }

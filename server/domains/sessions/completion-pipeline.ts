@@ -3,7 +3,7 @@ import { loadSessionFacts } from '../webhooks/event-payloads.js';
 import { publishEvent } from '../webhooks/publish-event.js';
 
 /**
- * `session__announce_completion`: after a finished session's transcript and insights, its
+ * `session__announce_completion`: after a finished session's transcript, insights and files, its
  * `interview.completed` event, once, with a delivery to every endpoint that wants it (Design B's
  * `completion_status` says completed, timed_out or abandoned). Its timestamp is when it is
  * published, the moment the results exist (receivers that refuse old events measure from the

@@ -1,24 +1,25 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
 import type { Config } from '../../config.js';
 import { Session } from '../../entities/index.js';
+import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import { renderSessionReport } from '../../reports/render-session-report.js';
-import { audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
+import { probeAudio } from '../../speech/audio-probe.js';
 import { MERGED_AUDIO, mergeAudioClips } from '../../speech/merge-audio.js';
-import type { FileStorage } from '../../storage/file-storage.js';
+import { FileNotFoundError, type FileStorage } from '../../storage/file-storage.js';
 import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
 import { transcriptSourceOf } from '../transcripts/load-transcript.js';
 import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
+import { announceCompletionJob } from './session-jobs.js';
 
 export interface PrepareFilesServices {
   storage: FileStorage;
@@ -31,21 +32,30 @@ export interface PrepareFilesServices {
 /** The stored report is the one `GET …/pdf` answers without options. */
 const REPORT_OPTIONS = ZPdfQuery.parse({});
 
-interface PreparedFile {
+/** A file made in the job's work directory, and how it is to be recorded. */
+interface MadeFile {
+  file: string;
   kind: 'merged_audio' | 'export';
   name: string;
   contentType: string;
   storageKey: string;
+  durationSeconds: number | null;
+}
+
+interface PreparedFile extends Omit<MadeFile, 'file'> {
   size: number;
   sha256: string;
-  durationSeconds: number | null;
 }
 
 /**
  * `session__prepare_files`: the files a finished session offers besides its answers' audio: one
  * merged recording (the answers on the session's timeline) and its exports (the transcript as
- * JSON and the PDF report with the default options). Files are written under fixed keys first,
- * then recorded once in a transaction, so a retried job overwrites rather than duplicates.
+ * JSON and the PDF report with the default options); then, in the transaction that records them,
+ * the `interview.completed` announcement, so what the event points to exists when it is sent.
+ * Each file is optional: one that cannot be made (a damaged or missing recording, a failed merge
+ * or render) is logged and left out, and the announcement does not wait for it. A failing
+ * database or storage throws, so the job is retried. Files are written under fixed keys first,
+ * then recorded once, so a retried job overwrites rather than duplicates.
  */
 export async function prepareSessionFiles(em: EntityManager, services: PrepareFilesServices, sessionId: string): Promise<boolean> {
   const session = await em.findOne(Session, sessionId);
@@ -55,21 +65,29 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
   const prefix = `sessions/${organizationId}/${sessionId}`;
   const work = await mkdtemp(path.join(tmpdir(), 'interview-files-'));
   try {
-    const prepared: PreparedFile[] = [];
+    const made: MadeFile[] = [];
     const merged = await mergedRecording(em, services, sessionId, work);
-    if (merged) prepared.push(await store(services.storage, merged.file, { kind: 'merged_audio', name: `${sessionId}.${merged.extension}`, contentType: merged.contentType, storageKey: `${prefix}/merged-audio`, durationSeconds: merged.durationSeconds }));
+    if (merged) made.push({ ...merged, kind: 'merged_audio', name: `${sessionId}.${MERGED_AUDIO.extension}`, contentType: MERGED_AUDIO.contentType, storageKey: `${prefix}/merged-audio` });
 
     if (session.transcriptStatus === 'ready') {
       const source = await transcriptSourceOf(em, session);
-      const json = path.join(work, 'transcript.json');
-      await pipeline(Readable.from([JSON.stringify(shapeTranscript(source, FULL_TRANSCRIPT), null, 2)]), createWriteStream(json));
-      prepared.push(await store(services.storage, json, { kind: 'export', name: `transcript-${sessionId}.json`, contentType: 'application/json', storageKey: `${prefix}/transcript.json`, durationSeconds: null }));
-
-      const report = buildSessionReport(await loadSessionReportSource(em, services.logos, session, source, REPORT_OPTIONS), REPORT_OPTIONS);
-      const pdf = path.join(work, 'report.pdf');
-      await pipeline(renderSessionReport(report, REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }), createWriteStream(pdf));
-      prepared.push(await store(services.storage, pdf, { kind: 'export', name: `report-${sessionId}.pdf`, contentType: 'application/pdf', storageKey: `${prefix}/report.pdf`, durationSeconds: null }));
+      const reportSource = await loadSessionReportSource(em, services.logos, session, source, REPORT_OPTIONS);
+      const json = await optionalFile(services, sessionId, 'transcript JSON', async () => {
+        const file = path.join(work, 'transcript.json');
+        await writeFile(file, JSON.stringify(shapeTranscript(source, FULL_TRANSCRIPT), null, 2));
+        return file;
+      });
+      if (json) made.push({ file: json, kind: 'export', name: `transcript-${sessionId}.json`, contentType: 'application/json', storageKey: `${prefix}/transcript.json`, durationSeconds: null });
+      const pdf = await optionalFile(services, sessionId, 'PDF report', async () => {
+        const file = path.join(work, 'report.pdf');
+        await pipeline(renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }), createWriteStream(file));
+        return file;
+      });
+      if (pdf) made.push({ file: pdf, kind: 'export', name: `report-${sessionId}.pdf`, contentType: 'application/pdf', storageKey: `${prefix}/report.pdf`, durationSeconds: null });
     }
+
+    const prepared: PreparedFile[] = [];
+    for (const file of made) prepared.push(await store(services.storage, file));
 
     return await em.transactional(async (tx) => {
       const claimed = await tx.execute<{ id: string }[]>(`update sessions set files_prepared_at = now(), updated_at = now() where id = ? and files_prepared_at is null returning id`, [sessionId]);
@@ -86,6 +104,7 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
           ],
         );
       }
+      await addJobs(tx, [announceCompletionJob(sessionId)]);
       return true;
     });
   } finally {
@@ -93,63 +112,64 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
   }
 }
 
-async function store(storage: FileStorage, file: string, facts: Omit<PreparedFile, 'size' | 'sha256'>): Promise<PreparedFile> {
+async function store(storage: FileStorage, made: MadeFile): Promise<PreparedFile> {
+  const { file, ...facts } = made;
   const sha256 = await sha256OfFile(file);
   const { size } = await storage.put(facts.storageKey, createReadStream(file));
   return { ...facts, size, sha256 };
 }
 
-/**
- * The answers' recordings on one timeline. Without ffmpeg, a session with a single recording
- * offers that recording as is; one with several gets none (logged), as merging needs decoding.
- * A merge that fails (a damaged recording, one gone from storage) is logged and leaves the session
- * without a merged file: the exports are still made.
- */
-async function mergedRecording(
-  em: EntityManager,
-  services: PrepareFilesServices,
-  sessionId: string,
-  work: string,
-): Promise<{ file: string; contentType: string; extension: string; durationSeconds: number | null } | null> {
+/** Makes one of the session's optional files: a failure is logged and the file left out. */
+async function optionalFile<T>(services: PrepareFilesServices, sessionId: string, what: string, make: () => Promise<T | null>): Promise<T | null> {
   try {
-    return await mergeRecordings(em, services, sessionId, work);
+    return await make();
   } catch (error) {
-    services.logger.warn({ sessionId, err: error instanceof Error ? { name: error.name, message: error.message } : error }, 'merged audio not made; the session keeps its answer recordings');
+    notMade(services, sessionId, what, error);
     return null;
   }
 }
 
-async function mergeRecordings(
-  em: EntityManager,
-  services: PrepareFilesServices,
-  sessionId: string,
-  work: string,
-): Promise<{ file: string; contentType: string; extension: string; durationSeconds: number | null } | null> {
-  const clips = await em.execute<{ storage_key: string; content_type: string; start_time: number; duration_seconds: number | null }[]>(
-    `select f.storage_key, f.content_type, u.start_time, f.duration_seconds
+function notMade(services: PrepareFilesServices, sessionId: string, what: string, error: unknown): void {
+  services.logger.warn({ sessionId, err: error instanceof Error ? { name: error.name, message: error.message } : error }, `${what} not made; the session's other files are`);
+}
+
+/**
+ * The answers' recordings on one timeline. None to make for a session without recordings, nor
+ * without ffmpeg: a single recording is already the session's recording (sessionRecordings offers
+ * it), and several cannot be merged without decoding (logged), so nothing is downloaded. A
+ * recording gone from storage, a damaged one or a failed merge leaves the session without a
+ * merged file (logged); it keeps its answer recordings.
+ */
+async function mergedRecording(em: EntityManager, services: PrepareFilesServices, sessionId: string, work: string): Promise<{ file: string; durationSeconds: number | null } | null> {
+  const clips = await em.execute<{ storage_key: string; start_time: number }[]>(
+    `select f.storage_key, u.start_time
        from session_utterances u join session_files f on f.id = u.audio_file_id
       where u.session_id = ? order by u.seq`,
     [sessionId],
   );
+  const { ffmpeg } = services;
   if (clips.length === 0) return null;
+  if (!ffmpeg) {
+    if (clips.length > 1) services.logger.warn({ sessionId, clips: clips.length }, 'no ffmpeg: the session gets no merged audio');
+    return null;
+  }
   // One at a time: a long interview's recordings are not all opened at once.
-  const local: { file: string; offsetSeconds: number; contentType: string; durationSeconds: number | null }[] = [];
+  const local: { file: string; offsetSeconds: number }[] = [];
   for (const [index, clip] of clips.entries()) {
     const file = path.join(work, `clip-${index}`);
-    await pipeline(await services.storage.open(clip.storage_key), createWriteStream(file));
-    local.push({ file, offsetSeconds: clip.start_time, contentType: clip.content_type, durationSeconds: clip.duration_seconds });
-  }
-  if (!services.ffmpeg) {
-    if (local.length > 1) {
-      services.logger.warn({ sessionId, clips: local.length }, 'no ffmpeg: the session gets no merged audio');
+    try {
+      await pipeline(await services.storage.open(clip.storage_key), createWriteStream(file));
+    } catch (error) {
+      if (!(error instanceof FileNotFoundError)) throw error;
+      notMade(services, sessionId, 'merged audio', error);
       return null;
     }
-    const only = local[0]!;
-    const facts = await probeAudio(only.file);
-    return { file: only.file, contentType: only.contentType, extension: audioExtensionOf(only.contentType), durationSeconds: facts?.durationSeconds ?? only.durationSeconds };
+    local.push({ file, offsetSeconds: clip.start_time });
   }
-  const output = path.join(work, `merged.${MERGED_AUDIO.extension}`);
-  await mergeAudioClips(services.ffmpeg, local, output);
-  const facts = (await stat(output)).size > 0 ? await probeAudio(output) : null;
-  return { file: output, contentType: MERGED_AUDIO.contentType, extension: MERGED_AUDIO.extension, durationSeconds: facts?.durationSeconds ?? null };
+  return optionalFile(services, sessionId, 'merged audio', async () => {
+    const output = path.join(work, `merged.${MERGED_AUDIO.extension}`);
+    await mergeAudioClips(ffmpeg, local, output);
+    const facts = (await stat(output)).size > 0 ? await probeAudio(output) : null;
+    return { file: output, durationSeconds: facts?.durationSeconds ?? null };
+  });
 }

@@ -15,10 +15,10 @@ export function abandonIdleJob(sessionId: string, runAt: Date): JobSpec<'session
 }
 
 /**
- * What follows a finished session, in order: the transcript, then the insights, then side by side
- * the `interview.completed` announcement and the session's files (merged audio, exports). Each
- * step adds the next in its own transaction, so the order holds even when a step is retried; the
- * first is added with the status change.
+ * What follows a finished session, in order: the transcript, then the insights, then the session's
+ * files (merged audio, exports), then the `interview.completed` announcement, whose links then
+ * work. Each step adds the next in its own transaction, so the order holds even when a step is
+ * retried; the first is added with the status change.
  */
 export function generateTranscriptJob(sessionId: string): JobSpec<'session__generate_transcript'> {
   return { task: 'session__generate_transcript', payload: { sessionId }, jobKey: `session-transcript:${sessionId}` };
