@@ -7,15 +7,15 @@ import { readSentences, type Sentence, type Token } from './nlp.js';
  *
  * - Valence of words from AFINN-165 (a general lexicon, -5…5), corrected for interview speech
  *   about products: words AFINN scores that carry no attitude there ("support", "like" as in
- *   "it's like…", "free trial", a bare "yes") are neutral, and product-feedback words it lacks
+ *   "it's like…", a bare "yes") are neutral, and product-feedback words it lacks
  *   ("slow", "crashed", "clunky", "seamless", "intuitive") are added. A few multi-word
- *   expressions ("waste of time", "worth it", "saved us hours") are read as one.
+ *   expressions ("waste of time", "game changer", "took forever") are read as one.
  * - Negation: wink-nlp marks the scope of "not", "never", "no"…; a negated positive turns
  *   negative ("not great"), a negated negative turns mildly positive ("not bad", "no complaints").
  * - Contrast: the clause after "but", "however", "yet", "except" weighs 1.5, the one before 0.4
  *   (VADER's rule, a little stronger); the subordinate clause of "although", "though", "even
  *   though", "while", "whereas" weighs 0.4 against its main clause; a past state ("used to be a
- *   headache", what came before "now") weighs 0.3 against the present.
+ *   chore", what came before "now") weighs 0.3 against the present.
  * - Degree: intensifiers ("really", "extremely", "way too") strengthen the next sentiment word,
  *   downtoners ("a bit", "kind of", "slightly") weaken it; "too" before an unscored adjective is
  *   negative ("too many steps"); hedges ("I guess", "maybe") and questions soften the sentence;
@@ -40,36 +40,36 @@ const NORMALIZATION_ALPHA = 15;
 /** Words AFINN scores that carry no attitude in interviews about products, or carry a different one. */
 const OVERRIDES: Record<string, number> = {
   // Nouns and fillers of the domain, neutral here.
-  support: 0, help: 0, free: 0, no: 0, yes: 0, want: 0, need: 0, wish: 0, hope: 0, please: 0,
-  pretty: 0, kind: 0, well: 0, sure: 0, matter: 0, share: 0, shared: 0, sharing: 0, care: 0, fan: 0, fans: 0,
-  true: 0, straight: 0, big: 0, huge: 0, top: 0, cut: 0, charge: 0, charges: 0, charged: -1, pay: 0, paid: 0,
-  offline: 0, cancel: 0, cancelled: 0, canceled: 0, demand: 0, demands: 0, honestly: 0, interested: 0.5, interesting: 1,
-  thanks: 0.5, thank: 0.5,
+  support: 0, help: 0, no: 0, yes: 0, want: 0, need: 0, wish: 0, hope: 0, please: 0,
+  pretty: 0, kind: 0, well: 0, sure: 0, matter: 0, share: 0, sharing: 0, care: 0, fan: 0, fans: 0,
+  true: 0, big: 0, huge: 0, cut: 0, charge: 0, charges: 0, charged: -1, pay: 0, paid: 0,
+  offline: 0, cancel: 0, cancelled: 0, demand: 0, demands: 0, honestly: 0, interested: 0.5, interesting: 1,
+  thank: 0.5,
   // Mild approval: alone these are not enthusiasm.
-  fine: 0.8, ok: 0.8, okay: 0.8, alright: 0.8, decent: 1, acceptable: 0.8, reasonable: 1, fair: 0.8,
-  helped: 1.5, helps: 1.5, helpful: 2, easy: 2, easier: 2, easily: 1.5, simple: 1.5,
-  problem: -2, problems: -2, issue: -1.5, issues: -1.5, broken: -2, lost: -2, waste: -2,
+  fine: 0.8, ok: 0.8, okay: 0.8, alright: 0.8, acceptable: 0.8, reasonable: 1, fair: 0.8,
+  helped: 1.5, easy: 2, easier: 2, easily: 1.5, simple: 1.5,
+  issue: -1.5, issues: -1.5, broken: -2, lost: -2,
 };
 
 /** Product-feedback words general lexicons lack. */
 const DOMAIN: Record<string, number> = {
-  slow: -2, slower: -2, slowly: -1.5, sluggish: -2, laggy: -2, lag: -2, lags: -2,
+  slow: -2, slower: -2, slowly: -1.5, laggy: -2, lag: -2,
   crash: -2.5, crashes: -2.5, crashed: -2.5, crashing: -2.5,
-  bug: -2, bugs: -2, buggy: -2.5, glitch: -2, glitches: -2, glitchy: -2, freeze: -2, freezes: -2, froze: -2, frozen: -2,
-  outage: -2, outages: -2, downtime: -2, error: -1.5, errors: -1.5, fail: -2, fails: -2, failed: -2, failing: -2, failure: -2,
-  clunky: -2, cumbersome: -2, tedious: -2, unintuitive: -2, counterintuitive: -2, confusing: -2, confused: -1.5,
+  bug: -2, bugs: -2, buggy: -2.5, glitches: -2, glitchy: -2, freeze: -2, freezes: -2,
+  downtime: -2, error: -1.5, errors: -1.5,
+  clunky: -2, cumbersome: -2, tedious: -2, unintuitive: -2, counterintuitive: -2, confused: -1.5,
   complicated: -1.5, convoluted: -2, messy: -2, cluttered: -1.5, outdated: -1.5, overwhelming: -1.5,
-  expensive: -2, overpriced: -3, pricey: -1.5, costly: -1.5, unreliable: -2.5, unstable: -2, flaky: -2,
-  painful: -2, nightmare: -3, hassle: -2, stuck: -2, unusable: -3, useless: -2.5, missing: -1, lacking: -1, lacks: -1,
-  delay: -1.5, delays: -1.5, delayed: -1.5, late: -1, mess: -2, hard: -1.5, harder: -1.5, tricky: -1, awkward: -1.5,
+  expensive: -2, overpriced: -3, pricey: -1.5, costly: -1.5, unreliable: -2.5, flaky: -2,
+  nightmare: -3, hassle: -2, unusable: -3, useless: -2.5, missing: -1, lacking: -1, lacks: -1,
+  delay: -1.5, delays: -1.5, delayed: -1.5, hard: -1.5, harder: -1.5, tricky: -1, awkward: -1.5,
   fast: 2, faster: 2, quick: 2, quicker: 2, quickly: 1.5, smooth: 2, smoothly: 2, seamless: 2.5, seamlessly: 2.5,
-  intuitive: 2, straightforward: 2, reliable: 2, reliably: 2, stable: 1.5, responsive: 2, painless: 2, effortless: 2.5,
-  polished: 2, snappy: 2, solid: 2, handy: 2, convenient: 2, valuable: 2, lifesaver: 3, affordable: 2, cheap: 1,
-  clean: 1.5, enjoyable: 2, flawless: 3, flawlessly: 3, impressed: 3, impressive: 3, perfectly: 2.5, smart: 1.5,
-  indispensable: 2.5, happily: 2, properly: 1, correctly: 1, letdown: -2, disappointment: -2, frustration: -2,
+  intuitive: 2, straightforward: 2, stable: 1.5, painless: 2, effortless: 2.5,
+  snappy: 2, handy: 2, convenient: 2, valuable: 2, lifesaver: 3, cheap: 1,
+  clean: 1.5, flawless: 3, perfectly: 2.5, smart: 1.5,
+  indispensable: 2.5, happily: 2, properly: 1, correctly: 1, letdown: -2,
   breaks: -2, broke: -2, breaking: -2, lose: -2.5, loses: -2.5, losing: -2, rushed: -1.5,
   // Resolution: something got done for the speaker.
-  fixed: 1.5, solved: 1.5, resolved: 1.5, sorted: 1,
+  fixed: 1.5, resolved: 1.5, sorted: 1,
 };
 
 /**
@@ -78,71 +78,49 @@ const DOMAIN: Record<string, number> = {
  */
 const FUNCTION_VERBS = new Set([
   'work', 'load', 'sync', 'save', 'open', 'connect', 'update', 'respond', 'answer', 'export', 'import', 'integrate', 'find', 'cover',
-  'show', 'explain', 'solve', 'fix', 'resolve', 'help', 'send', 'arrive', 'deliver', 'support', 'reply', 'call', 'match', 'remember',
-  'start', 'run', 'print', 'upload', 'download', 'refund', 'notify', 'tell', 'get back', 'listen', 'follow',
+  'show', 'explain', 'solve', 'fix', 'help', 'send', 'arrive', 'deliver', 'support', 'reply', 'call', 'match', 'remember',
+  'start', 'run', 'print', 'upload', 'refund', 'notify', 'tell', 'get back', 'listen', 'follow',
 ]);
 
-/** Expressions read as one unit, on lower-case token text; checked before single words. */
+/**
+ * Expressions read as one unit; checked before single words. A word matches a token's normal form
+ * or its lemma, so "take forever" is also "took forever" and "takes forever".
+ */
 const PHRASES: { words: string[]; score: number }[] = [
   { words: ['waste', 'of', 'time'], score: -3 },
-  { words: ['worth', 'it'], score: 2 },
-  { words: ['worth', 'the', 'money'], score: 2 },
-  { words: ['worth', 'the', 'price'], score: 2 },
-  { words: ['worth', 'the', 'effort'], score: 2 },
+  // "hassle" and "trouble" are complaints alone, not in these.
   { words: ['worth', 'the', 'hassle'], score: 2 },
   { words: ['worth', 'the', 'trouble'], score: 2 },
   { words: ['fan', 'of'], score: 2 },
-  { words: ['get', 'what', 'you', 'pay', 'for'], score: -2 },
-  { words: ['gone', 'down'], score: -2 },
-  { words: ['went', 'down'], score: -2 },
-  { words: ['goes', 'down'], score: -2 },
-  { words: ['log', 'me', 'out'], score: -2 },
-  { words: ['logs', 'me', 'out'], score: -2 },
-  { words: ['logged', 'me', 'out'], score: -2 },
-  { words: ['logging', 'me', 'out'], score: -2 },
-  { words: ['took', 'forever'], score: -3 },
-  { words: ['takes', 'forever'], score: -3 },
-  { words: ['gave', 'up'], score: -2 },
+  { words: ['go', 'down'], score: -2 },
+  { words: ['take', 'forever'], score: -3 },
   { words: ['give', 'up'], score: -2 },
-  { words: ['fell', 'over'], score: -2 },
-  { words: ['just', 'works'], score: 2.5 },
-  { words: ['works', 'well'], score: 2 },
-  { words: ['works', 'fine'], score: 1.5 },
-  { words: ['went', 'smoothly'], score: 2 },
+  { words: ['fall', 'over'], score: -2 },
+  { words: ['just', 'work'], score: 2.5 },
+  { words: ['work', 'well'], score: 2 },
+  { words: ['work', 'fine'], score: 1.5 },
   { words: ['no', 'brainer'], score: 2.5 },
   { words: ['figure', 'out'], score: -0.5 },
   { words: ['let', 'down'], score: -2 },
   { words: ['could', 'be', 'better'], score: -1.5 },
-  { words: ['a', 'lot', 'of', 'time'], score: 0 },
   { words: ['game', 'changer'], score: 3 },
   { words: ['to', 'be', 'honest'], score: 0 },
-  { words: ['paid', 'for', 'itself'], score: 2.5 },
-  { words: ['pays', 'for', 'itself'], score: 2.5 },
-  { words: ['bait', 'and', 'switch'], score: -3 },
-  { words: ['keep', 'doing', 'what'], score: 2 },
+  { words: ['pay', 'for', 'itself'], score: 2.5 },
   { words: ['keep', 'up', 'the', 'good', 'work'], score: 2.5 },
-  // "the reliability just is not there": something expected is absent.
-  { words: ['not', 'there'], score: -2 },
-  { words: ['miles', 'ahead'], score: 2.5 },
-  { words: ['night', 'and', 'day'], score: 2 },
-  { words: ['crystal', 'clear'], score: 2 },
-  { words: ['makes', 'sense'], score: 1.5 },
-  { words: ['more', 'trouble', 'than'], score: -3 },
+  { words: ['make', 'sense'], score: 1.5 },
   // Negations that praise: the words say "not", the speaker says "very".
-  { words: ['ca', 'not', 'complain'], score: 1.5 },
   { words: ['can', 'not', 'complain'], score: 1.5 },
   { words: ['could', 'not', 'be', 'happier'], score: 3 },
-  { words: ['ca', 'not', 'wait'], score: 1.5 },
-  { words: ['ca', 'not', 'live', 'without'], score: 3 },
+  { words: ['can', 'not', 'wait'], score: 1.5 },
   { words: ['can', 'not', 'live', 'without'], score: 3 },
-  { words: ['ca', 'not', 'recommend'], score: -2 },
 ];
 
 /** Words that open a negation wink-nlp does not mark ("nothing's broken", "nobody misses it"). */
-const NEGATING_WORDS = new Set(['nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'zero', 'no-one']);
-const NEGATION_WORDS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'without']);
+const UNMARKED_NEGATIONS = new Set(['nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'zero', 'no-one']);
+/** Every word that negates: those wink-nlp marks and the ones above. */
+const NEGATIONS = new Set(['not', 'no', 'never', ...UNMARKED_NEGATIONS]);
 
-const INTENSIFIERS = new Set(['very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'totally', 'completely', 'highly', 'seriously', 'insanely', 'truly', 'genuinely', 'hugely', 'massively', 'way', 'utterly', 'such', 'ridiculously']);
+const INTENSIFIERS = new Set(['very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'completely', 'highly', 'seriously', 'insanely', 'truly', 'genuinely', 'hugely', 'massively', 'way', 'utterly', 'such', 'ridiculously']);
 const DOWNTONERS = new Set(['slightly', 'somewhat', 'fairly', 'rather', 'mildly', 'marginally', 'partly', 'barely']);
 /** Weight of a word after a downtoner, and of a hedged sentence. */
 const DOWNTONED = 0.75;
@@ -151,20 +129,20 @@ const HEDGED = 0.85;
 const BEFORE_CONTRAST = 0.4;
 const AFTER_CONTRAST = 1.5;
 /** A wish or a hypothetical ("it would be nice if…", "I wish it were faster") names what is lacking. */
-const WISH_FRAME = /\b(?:(?:would|'d|it'd|that'd) (?:be|make it) (?:so |really |very )?(?:nice|great|good|helpful|better|awesome|cool|useful|ideal|amazing|handy|lovely|easier)(?: if)?|i wish|if only|i'd love (?:it )?if|i would love (?:it )?if|please (?:make|fix|let))\b/;
+const WISH_FRAME = /\b(?:would (?:be|make it) (?:so |really |very )?(?:nice|great|good|helpful|better|awesome|cool|useful|ideal|amazing|handy|lovely|easier)(?: if)?|i wish|if only|i would love (?:it )?if|please (?:make|fix|let))\b/;
 /** Not being able to do something is a complaint, whatever the verb. */
-const INABILITY = /\b(?:ca not|can not|could not|unable to|was not able to|were not able to|not able to|never got|no one could|nobody could|no way to)\b(?! (?:say|tell|think|imagine|believe|remember|stress|thank|praise)\b)/;
+const INABILITY = /\b(?:can not|could not|unable to|was not able to|were not able to|not able to|never got|no one could|nobody could|no way to)\b(?! (?:say|tell|think|imagine|believe|remember|stress|thank|praise)\b)/;
 /** Asking for a fix says something is broken. */
-const FIX_REQUEST = /\b(?:need|needs|have|has|should|must|got|ought) to (?:fix|sort out|address|look at|improve)\b/;
-/** A workaround: "had to build a spreadsheet on the side just to reconcile the invoices". */
-const WORKAROUND = /\b(?:had|have|has|needed|need) to\b.*\bjust to\b/;
-/** A rating said in words: "a nine out of ten", "4/5". */
+const FIX_REQUEST = /\b(?:need|needs|has|should|must|got|ought) to (?:fix|sort out|address|look at|improve)\b/;
+/** A rating said in words: "an eight out of ten", "4/5". */
 const RATING = /\b(\d+(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:out of|\/)\s*(5|10|five|ten)\b/;
 const NUMBER_VALUES: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
-const INABILITY_IDIOMS = /\b(?:ca not|can not|could not) (?:complain|wait|live without|be happier|recommend [a-z]+ enough)\b/;
-/** Load times: seconds or a minute to open something is slow. */
-const COUNT = '(?:\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|several|a few|a full|a whole|like a full)';
-const LOAD_TIME = new RegExp(`\\b${COUNT} (?:full )?(?:seconds?|minutes?) (?:to|before it|until it) (?:load|open|start|sync|save|respond|refresh|appear|show|render|launch|finish)`);
+/** Negations that praise (PHRASES: "can not complain", "could not be happier"…, and "can not recommend it enough") are no inability. */
+const INABILITY_IDIOMS = new RegExp(
+  `\\b(?:${PHRASES.filter((phrase) => phrase.score > 0 && phrase.words.some((word) => NEGATIONS.has(word))).map((phrase) => phrase.words.join(' ')).join('|')}|(?:can|could) not recommend [a-z]+ enough)\\b`,
+);
+/** Load times: seconds or minutes, however many, to open something is slow. */
+const LOAD_TIME = /\b(?:seconds?|minutes?) (?:to|before it|until it) (?:load|open|start|sync|save|respond|refresh|appear|show|render|launch|finish)\b/;
 /** Having to redo work is a complaint whatever words come with it. */
 const REWORK = /\b(?:had to|have to|has to|needed to|need to) (?:\w+ )?(?:redo|re-do|re-enter|reenter|start over|start again|do it again|rebuild|retype|re-type)\b/;
 /**
@@ -172,15 +150,15 @@ const REWORK = /\b(?:had to|have to|has to|needed to|need to) (?:\w+ )?(?:redo|r
  * errors, tickets, response times) or good when high (revenue, conversions, usage). "Churn
  * dropped" is praise, "errors doubled" a complaint, whatever words of feeling come with them.
  */
-const DECREASE = /\b(?:dropped|drops?|reduced|reduces?|reducing|cut|cuts|fell|fallen|falls?|decreased|decreases?|lowered|lower|fewer|halved|shrank|shrunk|eliminated|went down|gone down|down)\b/;
+const DECREASE = /\b(?:dropped|drops?|reduced|reduces?|reducing|cut|cuts|fell|fallen|falls?|decreased|decreases?|lowered|lower|halved|shrank|shrunk|eliminated|went down|gone down|down)\b/;
 const INCREASE = /\b(?:increased|increases?|rose|risen|rises?|grew|grown|grows?|doubled|tripled|jumped|spiked|went up|gone up|up|more)\b/;
-const BAD_WHEN_HIGH = /\b(?:churn|errors?|bugs?|tickets?|complaints?|costs?|downtime|outages?|delays?|crashes|returns|refunds|chargebacks|no-shows|mistakes|overtime|escalations|manual work|paperwork|workload|friction|(?:response|load|loading|wait|waiting|setup|processing|turnaround|handling|resolution) times?)\b/;
-const GOOD_WHEN_HIGH = /\b(?:revenue|sales|conversions?|conversion rate|sign-?ups|engagement|usage|adoption|retention|productivity|satisfaction|bookings|orders|leads|response rates?|nps|renewals|open rates?)\b/;
+const BAD_WHEN_HIGH = /\b(?:churn|errors?|bugs?|tickets?|complaints?|costs?|downtime|outages?|delays?|crashes|returns|refunds|chargebacks|mistakes|escalations|manual work|workload|friction|(?:response|load|loading|wait|waiting|setup|processing|turnaround|handling|resolution) times?)\b/;
+const GOOD_WHEN_HIGH = /\b(?:revenue|sales|conversions?|conversion rate|sign-?ups|engagement|adoption|retention|productivity|satisfaction|bookings|orders|leads|nps|renewals|open rates?)\b/;
 /** Leaving a product, or making it part of the day, says more than any adjective. */
-const ABANDONMENT = /\b(?:stopped using|stop using|quit using|went back to|going back to (?:the old|excel|spreadsheets|paper)|switched back|cancel(?:l?ed)? (?:our|my|the) (?:subscription|plan|account|contract)|looking (?:for|at) alternatives|shopping around|churned|gave up on|no longer use|don't use it anymore|do not use it anymore)\b/;
-const ADOPTION = /\b(?:use it (?:every|each) (?:day|morning|week)|use it daily|everyone (?:on (?:the|my|our) team )?uses it|rolled it out to|roll it out to|never going back|would not go back|wouldn't go back|renewed|can not imagine (?:going back|working without)|ca not imagine (?:going back|working without))\b/;
+const ABANDONMENT = /\b(?:stopped using|stop using|quit using|went back to|going back to (?:the old|excel|spreadsheets|paper)|switched back|cancel(?:l?ed)? (?:our|my|the) (?:subscription|plan|account|contract)|looking (?:for|at) alternatives|shopping around|churned|gave up on|no longer use|do not use it anymore)\b/;
+const ADOPTION = /\b(?:use it (?:every|each) (?:day|morning|week)|use it daily|everyone (?:on (?:the|my|our) team )?uses it|rolled it out to|roll it out to|never going back|can not imagine (?:going back|working without))\b/;
 /** Time to value: done in an afternoon, answered the same day. */
-const QUICK_TURNAROUND = /\b(?:in (?:one|an|a single|a|one single) (?:afternoon|morning|hour|evening)|within (?:minutes|an hour|the hour|a day)|the same day|same-day|in (?:a few )?minutes|in seconds|on the spot|overnight)\b/;
+const QUICK_TURNAROUND = /\b(?:in (?:one|an|a single|a|one single) (?:afternoon|morning|hour|evening)|within (?:minutes|an hour|the hour|a day)|the same day|in (?:a few )?minutes|in seconds|overnight)\b/;
 
 /** Interrogatives are mostly the interviewer's; what they ask is not the speaker's attitude. */
 const INTERROGATIVE_OPENERS = new Set(['how', 'what', 'which', 'could', 'can', 'would', 'do', 'did', 'does', 'is', 'are', 'was', 'were', 'tell', 'have', 'has', 'when', 'where', 'who']);
@@ -198,10 +176,10 @@ const NEGATIVE_EMOJI = /[\u{1F61E}-\u{1F62D}\u{1F641}\u{1F615}\u{1F612}\u{1F44E}
 const DURATION_UNITS: Record<string, number> = { minute: 0, minutes: 0, hour: -1, hours: -1, day: -2, days: -2, weekend: -2, week: -2.5, weeks: -2.5, month: -3, months: -3 };
 const NUMBER_WORDS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'few', 'many', 'couple', 'multiple', 'countless', 'entire', 'whole', 'full']);
 /** Verbs of waiting or spending time; with a duration of days or weeks they are a complaint. */
-const DURATION_VERBS = new Set(['took', 'takes', 'take', 'taking', 'waited', 'waiting', 'wait', 'spent', 'spend', 'lost', 'cost', 'costs', 'sat', 'sit', 'sits', 'sitting', 'stuck']);
-const REPEATED = /\b(?:(?:two|three|four|five|six|several|multiple|many|countless|\d+)\s+times|twice|again and again|over and over|every single time)\b/;
-const EFFORT = /\b(?:had to|have to|needed to|kept|keep|tried|try|email(?:ed)?|call(?:ed)?|contact(?:ed)?|ask(?:ed)?|restart(?:ed)?|re-?enter(?:ed)?|re-?do|redo|chas(?:e|ed|ing)|remind(?:ed)?)\b/;
-const STILL_WAITING = /\bstill\s+(?:waiting|broken|not|no|haven't|hasn't|doesn't|don't|can't|cannot|unresolved|open)\b/;
+const DURATION_VERBS = new Set(['took', 'takes', 'take', 'taking', 'waited', 'waiting', 'wait', 'spent', 'spend', 'lost', 'cost', 'costs', 'sat', 'sit', 'sits', 'sitting']);
+const REPEATED = /\b(?:(?:two|three|four|five|six|several|multiple|many|countless|\d+)\s+times|twice|again and again|every single time)\b/;
+const EFFORT = /\b(?:had to|have to|needed to|kept|keep|tried|try|email(?:ed)?|call(?:ed)?|contact(?:ed)?|ask(?:ed)?|restart(?:ed)?|re-?enter(?:ed)?|re-?do|redo|remind(?:ed)?)\b/;
+const STILL_WAITING = /\bstill\s+(?:waiting|broken|not|no|have not|has not|does not|do not|can not|unresolved|open)\b/;
 
 function lexiconScore(token: Token, afterWould = false): number {
   const word = token.normal;
@@ -226,6 +204,10 @@ function startsAt(words: string[], index: number, phrase: string[]): boolean {
   return phrase.every((word, offset) => words[index + offset] === word);
 }
 
+function phraseAt(tokens: Token[], index: number): (typeof PHRASES)[number] | undefined {
+  return PHRASES.find((phrase) => phrase.words.every((word, offset) => tokens[index + offset]?.normal === word || tokens[index + offset]?.lemma === word));
+}
+
 /** Clause weights of one sentence from its contrast markers. */
 function clauseWeights(words: string[], tokens: Token[]): number[] {
   const weights = words.map(() => 1);
@@ -247,7 +229,7 @@ function clauseWeights(words: string[], tokens: Token[]): number[] {
       // "Reports that took me a day now take twenty minutes": the present outweighs the past.
       for (let j = 0; j < i; j++) weights[j] = weights[j]! * 0.3;
     } else if (word === 'used' && words[i + 1] === 'to') {
-      // "used to be a headache": a past state, weaker than the present one beside it.
+      // "used to be a chore": a past state, weaker than the present one beside it.
       let end = i + 2;
       while (end < words.length && words[end] !== ',' && words[end] !== ';' && !ADVERSATIVE.has(words[end]!) && words[end] !== 'now') end++;
       let start = i;
@@ -270,7 +252,7 @@ function negationFlags(words: string[], tokens: Token[]): boolean[] {
   return tokens.map((token, i) => {
     if (token.type === 'punctuation' || token.pos === 'CCONJ') open = false;
     const negated = token.negated || open;
-    if (NEGATING_WORDS.has(words[i]!) || (words[i] === 'no' && words[i + 1] === 'one')) open = true;
+    if (UNMARKED_NEGATIONS.has(words[i]!) || (words[i] === 'no' && words[i + 1] === 'one')) open = true;
     return negated;
   });
 }
@@ -303,7 +285,7 @@ function scoreSentence(tokens: Token[], options: SentimentOptions): SentenceScor
       i += pair.length - 1;
       continue;
     }
-    const phrase = PHRASES.find((candidate) => startsAt(words, i, candidate.words));
+    const phrase = phraseAt(tokens, i);
     let valence: number;
     let span = 1;
     if (phrase) {
@@ -322,7 +304,7 @@ function scoreSentence(tokens: Token[], options: SentimentOptions): SentenceScor
     }
     if (i >= wishFrameStart && i < wishStartsAt) valence = 0;
     if (valence !== 0) {
-      const phraseNegates = phrase?.words.some((w) => NEGATION_WORDS.has(w)) ?? false;
+      const phraseNegates = phrase?.words.some((w) => NEGATIONS.has(w)) ?? false;
       if (i >= wishStartsAt) {
         valence = -0.8 * Math.abs(valence);
       } else if (negated[i] && !phraseNegates) {
@@ -332,7 +314,7 @@ function scoreSentence(tokens: Token[], options: SentimentOptions): SentenceScor
         // "less good", "less reliable": a comparison that comes out worse.
         valence = -0.5 * valence;
       } else if (valence > 0 && token.pos === 'ADJ' && words.slice(Math.max(0, i - 3), i).some((w) => w === 'would' || w === 'could')) {
-        // "A bulk edit option would be useful": praise of something that does not exist yet.
+        // "A dark mode would be useful": praise of something that does not exist yet.
         valence = 0;
       }
       if (token.type === 'word' && token.value.length > 2 && token.value === token.value.toUpperCase() && /[A-Z]/.test(token.value)) valence *= 1.3;
@@ -370,7 +352,7 @@ function consequenceScore(text: string, words: string[], negated: boolean[]): nu
       if (unit === undefined) continue;
       const counted = NUMBER_WORDS.has(words[j - 1]!) || /^\d+$/.test(words[j - 1]!);
       const modest = words.slice(i + 1, j).some((between) => between === 'only' || between === 'just' || between === 'under' || between === 'less');
-      // "never waited more than an hour": a wait denied is a small compliment.
+      // "never waited more than a day": a wait denied is a small compliment.
       if (counted && unit < 0 && !modest) score += negated[i] ? 1.5 : unit;
       if (counted && unit === 0 && (modest || words.slice(Math.max(0, i - 2), i).some((before) => before === 'only' || before === 'just' || before === 'now'))) score += 1;
       break;
@@ -384,7 +366,7 @@ function consequenceScore(text: string, words: string[], negated: boolean[]): nu
   if (ABANDONMENT.test(text)) score -= 2;
   if (ADOPTION.test(text)) score += 2;
   if (QUICK_TURNAROUND.test(text) && !negated.some(Boolean)) score += 1.5;
-  if (REWORK.test(text) || WORKAROUND.test(text)) score -= 2;
+  if (REWORK.test(text)) score -= 2;
   if (FIX_REQUEST.test(text)) score -= 1.5;
   const rating = RATING.exec(text);
   if (rating) {
