@@ -4,7 +4,7 @@ import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/error-codes.js';
 import { ZExportQuery, ZIP_EXPORT_MAX_SESSIONS } from '../../shared/schemas/transcripts.js';
-import { type ExportScope, resolveExportScope, slugify } from '../domains/exports/export-scope.js';
+import { resolveExportScope } from '../domains/exports/export-scope.js';
 import { transcriptsCsv } from '../domains/exports/transcripts-csv.js';
 import { transcriptsJson } from '../domains/exports/transcripts-json.js';
 import { zipSessions } from '../domains/exports/exported-sessions.js';
@@ -49,7 +49,7 @@ export function exportRoutes(services: AppServices): Router {
     const em = services.orm.em.fork();
     const scope = await resolveExportScope(em, auth.organizationId, target(req));
     const options = { redactPii: query.redact_pii };
-    const name = `${exportName(scope)}-transcripts`;
+    const name = `${scope.slug}-transcripts`;
     if (query.include_audio) {
       const sessions = await zipSessions(em, scope.campaigns.map((campaign) => campaign.id));
       const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactPii: query.redact_pii });
@@ -64,12 +64,6 @@ export function exportRoutes(services: AppServices): Router {
   routes.get('/api/campaigns/:campaignId/transcripts', exportOf((req) => ({ campaignId: pathIdOf(req, 'campaignId') })));
   routes.get('/api/projects/:projectId/transcripts', exportOf((req) => ({ projectId: pathIdOf(req, 'projectId') })));
   return routes;
-}
-
-/** The download's name: the campaign's slug, or the project's name as one. */
-function exportName(scope: ExportScope): string {
-  if (scope.type === 'campaign') return scope.campaigns[0]!.slug;
-  return slugify(scope.name) || scope.id.toLowerCase();
 }
 
 const exportOperation = (path: string, operationId: string, what: string) => ({

@@ -16,6 +16,8 @@ export interface ExportScope {
   id: string;
   /** The campaign's or the project's name. */
   name: string;
+  /** The download's name: the campaign's slug, or the project's name as one. */
+  slug: string;
   organizationId: string;
   campaigns: ExportCampaign[];
 }
@@ -36,11 +38,15 @@ export function slugify(name: string): string {
   return WINDOWS_RESERVED.test(slug) ? `${slug}-campaign` : slug;
 }
 
+/** A name with no Latin letters or digits still gets a slug: its id. */
+function slugOf(name: string, id: string): string {
+  return slugify(name) || id.toLowerCase();
+}
+
 function uniqueSlugs(campaigns: { id: string; name: string; projectId: string | null }[]): ExportCampaign[] {
   const taken = new Set<string>();
   return campaigns.map((campaign) => {
-    // A name with no Latin letters or digits still gets a folder: its id.
-    const base = slugify(campaign.name) || campaign.id.toLowerCase();
+    const base = slugOf(campaign.name, campaign.id);
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
     taken.add(slug);
@@ -65,10 +71,12 @@ export async function resolveExportScope(em: EntityManager, organizationId: stri
     );
     campaigns = rows.map((row) => ({ id: row.id, name: row.name, projectId: project.id }));
   }
+  const id = 'campaignId' in target ? target.campaignId : target.projectId;
   return {
     type: 'campaignId' in target ? 'campaign' : 'project',
-    id: 'campaignId' in target ? target.campaignId : target.projectId,
+    id,
     name,
+    slug: slugOf(name, id),
     organizationId,
     campaigns: uniqueSlugs(campaigns),
   };

@@ -1,41 +1,32 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TCompletionStatus, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TCompletionStatus, TParsedAnswer, TSession } from '../../../shared/schemas/sessions.js';
 import { type TSentiment, type TTranscript, ZIP_EXPORT_MAX_SESSIONS } from '../../../shared/schemas/transcripts.js';
-import { SessionRedactor } from '../../analysis/pii-redaction.js';
+import type { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { AppError } from '../../errors.js';
 import { type SessionRecording, sessionRecordings } from '../sessions/session-recordings.js';
 import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
 import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
-import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
+import { FULL_TRANSCRIPT, redactedParticipant, redactorFor, shapeTranscript } from '../transcripts/shape-transcript.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import type { ExportCampaign } from './export-scope.js';
 
 /** Sessions read per query: memory stays flat however many sessions an export holds. */
 const BATCH_SIZE = 100;
 
-/** One finished session as exports carry it. */
-interface ExportedSession {
-  id: string;
-  campaignId: string;
-  status: string;
-  completionStatus: TCompletionStatus | null;
-  participant: { email: string | null; name: string | null };
-  metadata: Record<string, string | number | boolean>;
-  startedAt: string | null;
-  completedAt: string | null;
-  duration: number;
-  language: string;
-  sentiment: { overall: TSentiment; score: number } | null;
-  answers: TParsedAnswer[];
+/** One finished session as exports carry it: fields of the session record (`GET /v1/sessions/{id}`), and its transcript. */
+type ExportedSession = Pick<
+  TSession,
+  'id' | 'campaignId' | 'status' | 'completionStatus' | 'participant' | 'metadata' | 'startedAt' | 'completedAt' | 'duration' | 'language' | 'sentiment' | 'answers'
+> & {
   /** `ready`, `none` (nothing to transcribe) or `pending` (still being made). */
   transcriptStatus: 'ready' | 'none' | 'pending';
   transcript: TTranscript | null;
-}
+};
 
 interface SessionRow {
   id: string;
   campaign_id: string;
-  status: string;
+  status: TSession['status'];
   completion_status: TCompletionStatus | null;
   participant_email: string | null;
   participant_name: string | null;
@@ -66,11 +57,7 @@ function toExportedSession(row: SessionRow, transcript: TTranscript | null, reda
     campaignId: row.campaign_id,
     status: row.status,
     completionStatus: row.completion_status,
-    participant: {
-      email: row.participant_email && redactor ? '[EMAIL REDACTED]' : row.participant_email,
-      // Share-link participants type their own name; some type an address or a number.
-      name: row.participant_name === null ? null : clean(row.participant_name),
-    },
+    participant: redactedParticipant({ email: row.participant_email, name: row.participant_name }, redactor),
     metadata: Object.fromEntries(Object.entries(row.metadata).map(([key, value]) => [key, typeof value === 'string' ? clean(value) : value])),
     startedAt: isoOf(row.started_at),
     completedAt: isoOf(row.completed_at),
@@ -109,7 +96,7 @@ export async function* exportedSessions(
     for (const row of rows) {
       let transcript: TTranscript | null = null;
       const spoken = utterances.get(row.id) ?? [];
-      const redactor = options.redactPii ? new SessionRedactor(spoken.map((utterance) => utterance.text)) : null;
+      const redactor = options.redactPii ? redactorFor({ rows: spoken }) : null;
       if (row.transcript_status === 'ready' && row.transcript_generated_at) {
         const source = {
           sessionId: row.id,
@@ -119,7 +106,7 @@ export async function* exportedSessions(
           structuredQuestionIds: await structuredQuestionIdsOf(em, { scriptId: row.script_id, scriptVersion: row.script_version }),
           rows: spoken,
         };
-        transcript = shapeTranscript(source, { ...FULL_TRANSCRIPT, redact_pii: options.redactPii });
+        transcript = shapeTranscript(source, { ...FULL_TRANSCRIPT, redact_pii: options.redactPii }, redactor);
       }
       yield toExportedSession(row, transcript, redactor);
     }

@@ -21,10 +21,10 @@ export const FULL_TRANSCRIPT: TranscriptOptions = { include_sentiment: true, inc
 /**
  * The transcript as the API answers it, with the caller's options applied: the speaker filter,
  * sentiment and keywords included or not, PII redacted in the text and in the keywords (a
- * keyword that touches an email or a phone number is left out).
+ * keyword that touches an email or a phone number is left out). A caller that redacts more of the
+ * session passes the redactor it made for it (with `redact_pii`), so there is one per session.
  */
-export function shapeTranscript(source: TranscriptSource, options: TranscriptOptions): TTranscript {
-  const redactor = options.redact_pii ? redactorFor(source) : null;
+export function shapeTranscript(source: TranscriptSource, options: TranscriptOptions, redactor: SessionRedactor | null = options.redact_pii ? redactorFor(source) : null): TTranscript {
   const utterances: TTranscriptUtterance[] = [];
   for (const row of source.rows) {
     if (options.speaker !== 'all' && row.speaker !== options.speaker) continue;
