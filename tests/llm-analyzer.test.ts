@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InsightsInput, TranscriptInput, UtteranceInput } from '../server/analysis/analyzer.js';
 import { BuiltinAnalyzer } from '../server/analysis/builtin-analyzer.js';
 import { LlmAnalyzer } from '../server/analysis/llm-analyzer.js';
-import { analyzeSentiment } from '../server/analysis/sentiment.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { chatReply, type FakeOpenAi, type FakeOpenAiReply, type FakeOpenAiRequest, startFakeOpenAi } from './helpers/fake-openai.js';
 import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
@@ -350,8 +349,9 @@ describe('LLM analysis end to end (LLM_BASE_URL)', () => {
   afterAll(() => t?.close());
 
   it("stores the model's analysis: utterance sentiments, the session's sentiment, the insights, analyzed_by 'llm'", async () => {
-    // The built-in analysis would call the first answer negative: the fake says every answer is positive.
-    expect(analyzeSentiment(TEXT_ANSWERS[0]!).sentiment).toBe('negative');
+    // The built-in analyzer would call the first answer negative: the fake says every answer is positive.
+    const builtin = await new BuiltinAnalyzer().analyzeTranscript({ language: 'en', utterances: [utterance('utt_first', 'participant', TEXT_ANSWERS[0]!)] });
+    expect(builtin.utterances[0]!.sentiment).toBe('negative');
     fake.respond = (request) => {
       const system = systemOf(request);
       if (system.startsWith(ANALYSIS_SYSTEM)) {

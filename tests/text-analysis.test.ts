@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BuiltinAnalyzer } from '../server/analysis/builtin-analyzer.js';
 import { candidatePhrases, rankKeywords } from '../server/analysis/keywords.js';
 import { readSentences } from '../server/analysis/nlp.js';
-import { findPii, PII_MARKERS, redactPii, SessionRedactor } from '../server/analysis/pii-redaction.js';
+import { findPii, redactPii, SessionRedactor } from '../server/analysis/pii-redaction.js';
 import { analyzeSentiment } from '../server/analysis/sentiment.js';
 import { classifySentiment, type SentimentModel, trainSentimentModel } from '../server/analysis/sentiment-classifier.js';
 import trainedModel from '../server/analysis/sentiment-model.json' with { type: 'json' };
@@ -68,6 +68,7 @@ function sentimentAccuracy(set: 'dev' | 'holdout' | 'test' | 'final'): number {
 }
 
 describe('sentiment on the labelled set', () => {
+  // Fixture sanity, not a claim about the method: the set still holds what the figures below are about.
   it('has enough items of every kind the method must handle', () => {
     expect(sentimentSet.items.length).toBeGreaterThanOrEqual(150);
     for (const tag of ['negation', 'contrast', 'mixed', 'domain']) {
@@ -198,6 +199,7 @@ describe('PII redaction on the labelled set', () => {
     return { expected, recall: truePositives / expected, precision: truePositives / (truePositives + falsePositives), problems };
   }
 
+  // Fixture sanity, not a claim about the method: the set still holds what the figures below are about.
   it('covers every kind, every listed phone region and decoys of every sort', () => {
     const kinds = new Set(piiSet.items.flatMap((item) => item.pii.map((pii) => pii.kind)));
     expect([...kinds].sort()).toEqual(['card', 'email', 'phone', 'ssn']);
@@ -222,7 +224,6 @@ describe('PII redaction on the labelled set', () => {
   });
 
   it('uses exactly the spec markers', () => {
-    expect(PII_MARKERS).toEqual({ email: '[EMAIL REDACTED]', phone: '[PHONE REDACTED]', card: '[CARD REDACTED]', ssn: '[SSN REDACTED]' });
     expect(redactPii('Card 4111 1111 1111 1111, SSN 123-45-6789, call +1 (415) 555-2671, mail me at a.b+c@mail.example.org.')).toBe(
       'Card [CARD REDACTED], SSN [SSN REDACTED], call [PHONE REDACTED], mail me at [EMAIL REDACTED].',
     );

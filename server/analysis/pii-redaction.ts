@@ -10,7 +10,7 @@ import { escapeRegExp } from '../lib/escape-reg-exp.js';
  * not PII. Each item is replaced whole (a phone's "+44", brackets and separators included).
  */
 
-export const PII_KINDS = ['email', 'phone', 'card', 'ssn'] as const;
+const PII_KINDS = ['email', 'phone', 'card', 'ssn'] as const;
 export type PiiKind = (typeof PII_KINDS)[number];
 
 export const PII_MARKERS: Record<PiiKind, string> = {

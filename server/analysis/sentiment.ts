@@ -32,7 +32,7 @@ import { readSentences, type Sentence, type Token } from './nlp.js';
  */
 
 /** |score| below this is neutral. */
-export const NEUTRAL_BAND = 0.25;
+const NEUTRAL_BAND = 0.25;
 
 /** VADER's normalisation constant: a sum of ±4 gives about ±0.72. */
 const NORMALIZATION_ALPHA = 15;
