@@ -1,14 +1,17 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import webvtt from 'node-webvtt';
 import { parseSync as parseSrt } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareSessionFiles } from '../server/domains/sessions/prepare-session-files.js';
+import type { AppRouter } from '../server/trpc/app-router.js';
 import { asBytes, download, wav } from './helpers/audio.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, participantAs } from './helpers/interviews.js';
@@ -179,6 +182,40 @@ describe('the transcript (JSON)', () => {
     expect(session.sentiment).toEqual({ overall: expect.stringMatching(/^(positive|neutral|negative)$/), score: expect.any(Number) });
     const listed = (await api.get(`/v1/campaigns/${interview.campaign.id}/sessions`).expect(200)).body.data;
     expect(listed[0].sentiment).toEqual(session.sentiment);
+  });
+});
+
+describe('the transcript for typed clients (tRPC transcripts.get)', () => {
+  let server: HttpServer;
+  const clientFor = (authorization: string) =>
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/trpc`, headers: { Authorization: authorization } })] });
+
+  beforeAll(async () => {
+    server = t.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('answers the JSON transcript, with the same defaults as the REST query', async () => {
+    const transcript = await clientFor(tenant.authorization).transcripts.get.query({ sessionId: interview.sessionId });
+    expect(transcript).toEqual((await api.get(`/v1/sessions/${interview.sessionId}/transcript`).expect(200)).body);
+  });
+
+  it('takes the options as booleans: include_keywords and speaker as over REST', async () => {
+    const transcript = await clientFor(tenant.authorization).transcripts.get.query({ sessionId: interview.sessionId, include_keywords: true, speaker: 'participant' });
+    expect(transcript).toEqual((await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_keywords=true&speaker=participant`).expect(200)).body);
+    expect(transcript.utterances.every((utterance) => utterance.speaker === 'participant' && Array.isArray(utterance.keywords))).toBe(true);
+  });
+
+  it("another organization's session is NOT_FOUND", async () => {
+    const other = await t.createTenant();
+    const error = await clientFor(other.authorization)
+      .transcripts.get.query({ sessionId: interview.sessionId })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TRPCClientError);
+    expect((error as TRPCClientError<AppRouter>).data).toMatchObject({ code: 'NOT_FOUND', appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
   });
 });
 

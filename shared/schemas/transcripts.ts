@@ -2,12 +2,29 @@ import { z } from 'zod';
 import { ZPathId, ZTimestamp } from './common.js';
 import { ZAnswerValue } from './sessions.js';
 
+/** Each query flag's default, for the boolean inputs of typed clients derived from a query (asTypedInput). */
+const flagDefaults = new WeakMap<object, boolean>();
+
 /** A boolean query parameter: `true`/`false` (also `1`/`0`); anything else is 400. */
 function queryFlag(defaultValue: boolean, description: string) {
-  return z
+  const flag = z
     .stringbool({ truthy: ['true', '1'], falsy: ['false', '0'] })
     .default(defaultValue)
     .meta({ description: `${description} (\`true\` or \`false\`; default ${defaultValue}).` });
+  flagDefaults.set(flag, defaultValue);
+  return flag;
+}
+
+type QueryFlag = ReturnType<typeof queryFlag>;
+
+/** A query's fields as typed clients (`/trpc`) send them: its flags as booleans with the same defaults, the others as they are. */
+function asTypedInput<S extends z.ZodRawShape>(shape: S): { [K in keyof S]: S[K] extends QueryFlag ? z.ZodDefault<z.ZodBoolean> : S[K] } {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, schema]) => {
+      const defaultValue = flagDefaults.get(schema);
+      return [key, defaultValue === undefined ? schema : z.boolean().default(defaultValue)];
+    }),
+  ) as { [K in keyof S]: S[K] extends QueryFlag ? z.ZodDefault<z.ZodBoolean> : S[K] };
 }
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
@@ -28,13 +45,10 @@ export const ZTranscriptQuery = z.strictObject({
 });
 export type TTranscriptQuery = z.infer<typeof ZTranscriptQuery>;
 
-/** The same options for typed clients (`/trpc`), as booleans. */
+/** The same options for typed clients (`/trpc`), the flags as booleans; the format is JSON. */
 export const ZTranscriptInput = z.strictObject({
   sessionId: ZPathId,
-  include_sentiment: z.boolean().default(true),
-  include_keywords: z.boolean().default(false),
-  redact_pii: z.boolean().default(false),
-  speaker: z.enum(SPEAKER_FILTERS).default('all'),
+  ...asTypedInput(ZTranscriptQuery.omit({ format: true }).shape),
 });
 
 export const ZTranscriptUtterance = z
