@@ -133,13 +133,37 @@ describe('sentiment on the labelled set', () => {
 
   it("weighs a session's sentiment by how much the participant said", () => {
     const session = sessionSentiment([
-      { speaker: 'ai', text: 'How was it?', score: 0.9 },
-      { speaker: 'participant', text: 'yes', score: 0.9 },
-      { speaker: 'participant', text: 'The import failed on every large file and support never answered my tickets.', score: -0.6 },
+      { speaker: 'ai', text: 'How was it?', sentiment: 'positive', score: 0.9 },
+      { speaker: 'participant', text: 'yes', sentiment: 'positive', score: 0.9 },
+      { speaker: 'participant', text: 'The import failed on every large file and support never answered my tickets.', sentiment: 'negative', score: -0.6 },
     ]);
     expect(session!.overall).toBe('negative');
     expect(session!.score).toBeLessThan(-0.4);
-    expect(sessionSentiment([{ speaker: 'ai', text: 'Hello', score: 0 }])).toBeNull();
+    expect(sessionSentiment([{ speaker: 'ai', text: 'Hello', sentiment: 'neutral', score: 0 }])).toBeNull();
+  });
+
+  it("labels a session whose utterances all say one thing with that label, whatever their scores' band", () => {
+    // A classifier or an LLM may call an utterance positive with a score inside the neutral band.
+    for (const sentiment of SENTIMENTS) {
+      const session = sessionSentiment([
+        { speaker: 'participant', text: 'The reports are what we needed.', sentiment, score: 0.1 },
+        { speaker: 'participant', text: 'Setup took an afternoon.', sentiment, score: -0.2 },
+      ]);
+      expect(session).toEqual({ overall: sentiment, score: -0.02 });
+    }
+  });
+
+  it('labels a session by the label most of its words carry, neutral on a tie', () => {
+    const long = 'The export broke twice this month and nobody told us why it happened.';
+    const short = 'Support was lovely.';
+    expect(sessionSentiment([
+      { speaker: 'participant', text: long, sentiment: 'negative', score: -0.7 },
+      { speaker: 'participant', text: short, sentiment: 'positive', score: 0.8 },
+    ])!.overall).toBe('negative');
+    expect(sessionSentiment([
+      { speaker: 'participant', text: 'It crashed.', sentiment: 'negative', score: -0.7 },
+      { speaker: 'participant', text: 'Support helped.', sentiment: 'positive', score: 0.8 },
+    ])!.overall).toBe('neutral');
   });
 });
 

@@ -400,7 +400,7 @@ export interface SentimentResult {
   score: number;
 }
 
-export function labelOf(score: number): TSentiment {
+function labelOf(score: number): TSentiment {
   if (score >= NEUTRAL_BAND) return 'positive';
   if (score <= -NEUTRAL_BAND) return 'negative';
   return 'neutral';
