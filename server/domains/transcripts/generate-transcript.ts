@@ -67,7 +67,9 @@ export async function generateTranscript(
       utterances: withText.map((row) => ({ id: row.id, speaker: row.speaker, text: row.text, questionId: row.question_id })),
     });
   }
-  const overall = analysis ? sessionSentiment(withText.map((row, index) => ({ speaker: row.speaker, text: row.text, score: analysis!.utterances[index]!.score }))) : null;
+  const overall = analysis
+    ? sessionSentiment(withText.map((row, index) => ({ speaker: row.speaker, text: row.text, sentiment: analysis!.utterances[index]!.sentiment, score: analysis!.utterances[index]!.score })))
+    : null;
 
   return em.transactional(async (tx) => {
     const claimed = await tx.execute<{ id: string }[]>(
