@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCE_MS, verifyWebhookA, verifyWebhookB } from '../shared/webhook-signatures.js';
 import { type Api, apiAs, createCampaign, createInvite, createProject, createPublishedScript } from './helpers/factories.js';
-import { participantAs } from './helpers/interviews.js';
+import { download, wav } from './helpers/audio.js';
+import { interviewFixture, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
@@ -728,6 +729,39 @@ describe('events of a finished interview', () => {
     // Only the endpoint it was sent to.
     expect(receivers.b.of('test.webhook')).toHaveLength(0);
     expect(receivers.completedOnly.of('test.webhook')).toHaveLength(0);
+  });
+});
+
+describe("a voice interview's recording", () => {
+  it('audio_url (A) and recording_url (B) open the session recording without an API key for 24 hours: its merged audio, else its only answer recording', async () => {
+    const { api } = await newTenant();
+    const receiverA = await startReceiver();
+    const receiverB = await startReceiver();
+    await createEndpoint(api, { url: receiverA.url, events: ['interview.completed'] });
+    await createEndpoint(api, { url: receiverB.url, events: ['interview.completed'], design: 'B' });
+    const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS.slice(0, 2) });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    // One spoken answer (11 s of speech, so a transcript) and one typed: a recording with or without ffmpeg.
+    await participant.answerAudio(wav(11), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.', startTime: '0', endTime: '1' }).expect(200);
+    await participant.answer('Support answered quickly and solved it the same afternoon.').expect(200);
+    await runCompletionChain(t, sessionId);
+    await runJobsOnce(t, DELIVER);
+
+    const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data as Json[];
+    const recording = files.find((file) => file.kind === 'merged_audio') ?? files.find((file) => file.kind === 'audio');
+    expect(recording).toBeDefined();
+    const [a] = receiverA.requests;
+    const [b] = receiverB.requests;
+    for (const url of [a!.body.audio_url as string, b!.body.data.recording_url as string]) {
+      const token = new URL(url).pathname.split('/').pop()!;
+      const claims = decodeJwtPayload(token);
+      expect(claims.exp - claims.iat).toBe(24 * 3600);
+      expect(claims.sub).toBe(recording!.id);
+      const opened = await download(t, url).expect(200);
+      expect(opened.headers['content-type']).toBe(recording!.contentType);
+      expect((opened.body as Buffer).length).toBe(recording!.size);
+    }
   });
 });
 

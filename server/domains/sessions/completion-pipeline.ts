@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadSessionFacts } from '../webhooks/event-payloads.js';
+import { loadCompletedFacts } from '../webhooks/event-payloads.js';
 import { publishEvent } from '../webhooks/publish-event.js';
 
 /**
@@ -7,7 +7,7 @@ import { publishEvent } from '../webhooks/publish-event.js';
  * `interview.completed` event, once, with a delivery to every endpoint that wants it (Design B's
  * `completion_status` says completed, timed_out or abandoned). Its timestamp is when it is
  * published, the moment the results exist (receivers that refuse old events measure from the
- * first send); its transcript link already works when it is delivered.
+ * first send); its transcript and recording links already work when it is delivered.
  */
 export async function announceCompletion(em: EntityManager, sessionId: string): Promise<boolean> {
   return em.transactional(async (tx) => {
@@ -18,9 +18,7 @@ export async function announceCompletion(em: EntityManager, sessionId: string): 
     );
     const session = claimed[0];
     if (!session) return false;
-    const facts = await loadSessionFacts(tx, sessionId);
-    // Claimed just now, so the session exists; a claim without its event must not commit.
-    if (!facts) throw new Error(`session ${sessionId} has no completion facts`);
+    const facts = await loadCompletedFacts(tx, sessionId);
     await publishEvent(tx, { organizationId: session.organization_id, type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.announced_at) });
     return true;
   });

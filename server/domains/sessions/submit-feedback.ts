@@ -38,9 +38,7 @@ export async function submitFeedback(em: EntityManager, participant: Participant
       await tx.flush();
       const dto = toFeedbackDto(feedback);
       const facts = await loadSessionFacts(tx, session.id);
-      if (facts) {
-        await publishEvent(tx, { organizationId: session.organization.id, type: 'session.feedback_submitted', sessionId: session.id, facts: { ...facts, feedback: dto }, occurredAt: feedback.submittedAt });
-      }
+      await publishEvent(tx, { organizationId: session.organization.id, type: 'session.feedback_submitted', sessionId: session.id, facts: { ...facts, feedback: dto }, occurredAt: feedback.submittedAt });
       return { feedback: dto };
     });
   } catch (error) {

@@ -117,13 +117,13 @@ function unsent(number: number, at: Date, error: string): Sent {
  * The requests of one attempt: one, or during Design B's rotation overlap two (old and new
  * secret) sent side by side, so a slow receiver holds the worker slot once, not twice.
  */
-async function attemptRequests(em: EntityManager, services: DeliveryServices, row: AttemptContext, number: number, now: Date): Promise<Sent[]> {
+async function attemptRequests(services: DeliveryServices, row: AttemptContext, number: number, now: Date): Promise<Sent[]> {
   if (row.endpoint_status !== 'enabled') return [unsent(number, now, 'endpoint disabled')];
   let body: string;
   let secrets: ReturnType<typeof signingSecretsOf>;
   try {
     const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
-    body = webhookBody(row.design, event, await eventLinks(em, services.signer, services.config.publicUrl, event, now));
+    body = webhookBody(row.design, event, await eventLinks(services.signer, services.config.publicUrl, event, now));
     secrets = signingSecretsOf(
       { design: row.design, sealedSecret: row.sealed_secret, sealedPreviousSecret: row.sealed_previous_secret, previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null },
       services.webhookSecrets,
@@ -157,7 +157,7 @@ export async function deliverWebhook(em: EntityManager, services: DeliveryServic
   );
   // Gone (its endpoint deleted), finished, or past this attempt already.
   if (!row || row.status !== 'pending' || row.attempt_count !== number - 1) return;
-  const sent = await attemptRequests(em, services, row, number, new Date());
+  const sent = await attemptRequests(services, row, number, new Date());
   // Tests only: the process may die here, the request made and nothing recorded.
   crashIfEnabled(services.config, 'webhook:after-request');
 

@@ -3,6 +3,7 @@ import type { TCompletionStatus, TFeedback } from '../../../shared/schemas/sessi
 import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import type { SessionBilling } from '../../entities/session.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
+import { sessionRecordings } from '../sessions/session-recordings.js';
 
 /** Webhook links (transcript, audio) work without an API key for 24 hours (the spec, Design A). */
 export const WEBHOOK_LINK_TTL_SECONDS = 24 * 3600;
@@ -24,6 +25,8 @@ export interface CompletedFacts extends SessionFacts {
   questionsTotal: number;
   completionStatus: TCompletionStatus;
   billing: SessionBilling | null;
+  /** The session's recording when the event was published (sessionRecordings' rule), so every attempt links the same file. */
+  recordingFileId: string | null;
 }
 
 export interface FeedbackFacts extends SessionFacts {
@@ -59,12 +62,7 @@ interface SessionFactsRow {
   billing: SessionBilling | null;
 }
 
-/**
- * A session's facts for its events, in one query. `project_id` is the campaign's project, else
- * the script's; `external_id` is the invite metadata's `external_id` (or `externalId`), the usual
- * way customers carry their own participant id.
- */
-export async function loadSessionFacts(em: EntityManager, sessionId: string): Promise<CompletedFacts | null> {
+async function sessionFactsRow(em: EntityManager, sessionId: string): Promise<SessionFactsRow> {
   const [row] = await em.execute<SessionFactsRow[]>(
     `select s.id as session_id, coalesce(c.project_id, sc.project_id) as project_id, s.script_id, c.id as campaign_id, c.name as campaign_name,
             s.participant_email, s.participant_name, s.metadata, s.language, s.duration_seconds, s.questions_answered, s.total_questions,
@@ -73,7 +71,12 @@ export async function loadSessionFacts(em: EntityManager, sessionId: string): Pr
       where s.id = ?`,
     [sessionId],
   );
-  if (!row) return null;
+  // Callers hold the session (just claimed or locked): an event without its facts must not commit.
+  if (!row) throw new Error(`session ${sessionId} not found for its event`);
+  return row;
+}
+
+function sessionFactsOf(row: SessionFactsRow): SessionFacts {
   const externalId = row.metadata.external_id ?? row.metadata.externalId;
   return {
     sessionId: row.session_id,
@@ -83,11 +86,30 @@ export async function loadSessionFacts(em: EntityManager, sessionId: string): Pr
     campaignName: row.campaign_name,
     participant: { email: row.participant_email, name: row.participant_name, externalId: externalId === undefined ? null : String(externalId) },
     locale: row.language,
+  };
+}
+
+/**
+ * What every event of a session says of it. `project_id` is the campaign's project, else the
+ * script's; `external_id` is the invite metadata's `external_id` (or `externalId`), the usual way
+ * customers carry their own participant id.
+ */
+export async function loadSessionFacts(em: EntityManager, sessionId: string): Promise<SessionFacts> {
+  return sessionFactsOf(await sessionFactsRow(em, sessionId));
+}
+
+/** An `interview.completed`'s facts: the session's, its length, answers, billing and recording. */
+export async function loadCompletedFacts(em: EntityManager, sessionId: string): Promise<CompletedFacts> {
+  const row = await sessionFactsRow(em, sessionId);
+  const recordings = await sessionRecordings(em, [sessionId]);
+  return {
+    ...sessionFactsOf(row),
     durationSeconds: row.duration_seconds,
     questionsAnswered: row.questions_answered,
     questionsTotal: row.total_questions,
     completionStatus: row.completion_status ?? 'completed',
     billing: row.billing,
+    recordingFileId: recordings.get(sessionId)?.fileId ?? null,
   };
 }
 
@@ -106,21 +128,21 @@ export function sampleFacts(): CompletedFacts {
     questionsTotal: 8,
     completionStatus: 'completed',
     billing: { totalMinutes: 13, freeMinutesApplied: 10, billableMinutes: 3, amountCredits: 3, chargedCredits: 3, owedCredits: 0, plan: 'starter', pricePerMinuteCredits: 1 },
+    recordingFileId: null,
   };
 }
 
-/** Signs the event's links for this attempt; the test event gets sample links that open nothing. */
-export async function eventLinks(em: EntityManager, signer: UrlSigner, publicUrl: string, event: StoredEvent, now: Date): Promise<EventLinks> {
+/**
+ * Signs an `interview.completed`'s links for this attempt (none for other events); the test event
+ * gets sample links that open nothing.
+ */
+export async function eventLinks(signer: UrlSigner, publicUrl: string, event: StoredEvent, now: Date): Promise<EventLinks | null> {
   if (event.type === 'test.webhook') return { transcriptUrl: `${publicUrl}/files/sample-transcript`, audioUrl: `${publicUrl}/files/sample-audio` };
-  const sessionId = event.facts.sessionId;
+  if (event.type !== 'interview.completed') return null;
+  const { sessionId, recordingFileId } = event.facts;
   const transcript = await signer.signFileLink({ fileId: sessionId, purpose: 'session_transcript' }, WEBHOOK_LINK_TTL_SECONDS, now);
-  // The most recent recording: the merged one once it exists, else the last answer's.
-  const [audio] = await em.execute<{ id: string }[]>(
-    `select id from session_files where session_id = ? and kind in ('merged_audio', 'audio') order by (kind = 'merged_audio') desc, created_at desc limit 1`,
-    [sessionId],
-  );
-  const audioLink = audio ? await signer.signFileLink({ fileId: audio.id, purpose: 'session_file' }, WEBHOOK_LINK_TTL_SECONDS, now) : null;
-  return { transcriptUrl: transcript.url, audioUrl: audioLink?.url ?? null };
+  const audio = recordingFileId ? await signer.signFileLink({ fileId: recordingFileId, purpose: 'session_file' }, WEBHOOK_LINK_TTL_SECONDS, now) : null;
+  return { transcriptUrl: transcript.url, audioUrl: audio?.url ?? null };
 }
 
 /** Design A's common fields: a flat object, no envelope. */
@@ -187,11 +209,12 @@ function feedbackA(feedback: TFeedback): TFeedback {
   };
 }
 
-/** The exact body a delivery sends, for the endpoint's design. */
-export function webhookBody(design: TWebhookDesign, event: StoredEvent, links: EventLinks): string {
+/** The exact body a delivery sends, for the endpoint's design; `links` from eventLinks. */
+export function webhookBody(design: TWebhookDesign, event: StoredEvent, links: EventLinks | null): string {
+  if (event.type !== 'session.feedback_submitted' && !links) throw new Error(`${event.type} is sent with its links`);
   if (design === 'A') {
     if (event.type === 'session.feedback_submitted') return JSON.stringify({ ...commonA(event), feedback: feedbackA(event.facts.feedback) });
-    return JSON.stringify(completedA(event as StoredEvent & { facts: CompletedFacts }, links));
+    return JSON.stringify(completedA(event as StoredEvent & { facts: CompletedFacts }, links!));
   }
   let data: Record<string, unknown>;
   if (event.type === 'session.feedback_submitted') {
@@ -205,7 +228,7 @@ export function webhookBody(design: TWebhookDesign, event: StoredEvent, links: E
       submitted_at: facts.feedback.submitted_at,
     };
   } else {
-    data = completedB(event.facts, links);
+    data = completedB(event.facts, links!);
   }
   return JSON.stringify({ id: event.id, type: event.type, created_at: event.occurredAt.toISOString(), data });
 }
