@@ -1,3 +1,4 @@
+import { formatDuration } from '../lib/format-duration.js';
 import type { InsightsDraft, InsightsInput } from './analyzer.js';
 import { readSentences } from './nlp.js';
 import { analyzeSentences } from './sentiment.js';
@@ -38,12 +39,6 @@ interface Sentence {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 function formatValue(value: unknown): string {

@@ -7,10 +7,10 @@ import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js
 import { ACCEPTED_MEDIA_DESCRIPTION, uploadScriptMedia } from '../domains/scripts/upload-script-media.js';
 import { AppError } from '../errors.js';
 import { sha256OfFile } from '../lib/sha256-file.js';
-import { findUnstorableText } from '../lib/text-safety.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { answerIdempotently, idempotencyKeyOf } from './idempotency.js';
+import { pathIdOf } from './plain-inputs.js';
 import { receiveUpload, singleField, uploadParser } from './uploads.js';
 
 /**
@@ -27,8 +27,7 @@ export function scriptMediaRoutes(services: AppServices): Router {
     let uploadedFile: string | undefined;
     try {
       const auth = assertPermission(req.auth, 'campaigns:write');
-      const scriptId = String(req.params.scriptId);
-      if (findUnstorableText(scriptId)) throw new AppError('RESOURCE_NOT_FOUND', 'The resource was not found.');
+      const scriptId = pathIdOf(req, 'scriptId');
       // A malformed key is refused before a potentially large body is read, as is an unknown or archived script.
       idempotencyKeyOf(req);
       assertNotArchived(await loadScript(services.orm.em.fork(), auth.organizationId, scriptId));
