@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseCrontab } from 'graphile-worker';
 import { z } from 'zod';
 
 /** Byte sizes written as `512kb`, `1mb`, `10MB` or a plain number of bytes. */
@@ -84,7 +85,25 @@ const ZEnvironment = z.object({
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
   PDF_FALLBACK_FONT: z.string().min(1).optional(),
   FFMPEG_PATH: z.string().min(1).optional(),
+  BACKUP_CRON: z
+    .string()
+    .trim()
+    .refine((value) => isCronSchedule(value), 'expected a cron schedule of 5 fields, such as "15 3 * * *" (03:15 UTC daily)')
+    .optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
 });
+
+/** Whether graphile-worker's cron accepts `value` as a schedule (5 fields, UTC). */
+function isCronSchedule(value: string): boolean {
+  if (value.split(/\s+/).length !== 5) return false;
+  try {
+    parseCrontab(`${value} maintenance__backup`);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type Environment = z.input<typeof ZEnvironment>;
 
@@ -161,6 +180,8 @@ export interface Config {
   pdfFallbackFont: string | undefined;
   /** ffmpeg for merging a session's answer audio; unset: found on PATH. */
   ffmpegPath: string | undefined;
+  /** Scheduled backups of the embedded database (`BACKUP_CRON`, UTC); unset: none. */
+  backup: { cron: string; dir: string; keep: number } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -176,6 +197,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (Boolean(e.TLS_CERT_FILE) !== Boolean(e.TLS_KEY_FILE)) {
     throw new ConfigError('Invalid configuration:\n  TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  if (e.BACKUP_CRON && e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  BACKUP_CRON backs up the embedded database; with DATABASE_URL back up that PostgreSQL with its own tools (README, "Backups")');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -223,5 +247,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRotationOverlapSeconds: e.WEBHOOK_ROTATION_OVERLAP_SECONDS,
     pdfFallbackFont: e.PDF_FALLBACK_FONT ? path.resolve(e.PDF_FALLBACK_FONT) : undefined,
     ffmpegPath: e.FFMPEG_PATH,
+    backup: e.BACKUP_CRON
+      ? { cron: e.BACKUP_CRON, dir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')), keep: e.BACKUP_KEEP }
+      : undefined,
   };
 }

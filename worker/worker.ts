@@ -3,8 +3,10 @@ import { EventEmitter } from 'node:events';
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { graphileLogger } from '../server/db/migrate.js';
 import type { AppServices } from '../server/services.js';
+import type { Config } from '../server/config.js';
 import { expireInvitesTask } from './tasks/invite__expire.js';
 import { sendInviteEmailTask } from './tasks/invite__send_email.js';
+import { backupTask } from './tasks/maintenance__backup.js';
 import { purgeIdempotencyKeysTask } from './tasks/maintenance__purge_idempotency_keys.js';
 import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
 import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
@@ -26,6 +28,7 @@ export function createTaskList(services: AppServices): TaskList {
     maintenance__purge_idempotency_keys: purgeIdempotencyKeysTask(services),
     maintenance__purge_rate_limits: purgeRateLimitsTask(services),
     maintenance__recover_stale_locks: recoverStaleLocksTask(services),
+    maintenance__backup: backupTask(services),
     session__time_out: timeOutSessionTask(services),
     session__abandon_idle: abandonIdleSessionTask(services),
     session__generate_transcript: generateTranscriptTask(services),
@@ -36,12 +39,17 @@ export function createTaskList(services: AppServices): TaskList {
   };
 }
 
-export const CRONTAB = [
+const CRONTAB = [
   '* * * * * invite__expire ?max=1',
   '17 * * * * maintenance__purge_idempotency_keys ?max=1',
   '*/5 * * * * maintenance__purge_rate_limits ?max=1',
   '* * * * * maintenance__recover_stale_locks ?max=1',
-].join('\n');
+];
+
+/** The schedule: the maintenance tasks, and the backup when BACKUP_CRON is set (one attempt: the next run is the retry). */
+export function crontabFor(config: Pick<Config, 'backup'>): string {
+  return [...CRONTAB, ...(config.backup ? [`${config.backup.cron} maintenance__backup ?max=1`] : [])].join('\n');
+}
 
 export interface RunningWorker {
   stop(): Promise<void>;
@@ -86,7 +94,7 @@ export async function startWorker(services: AppServices, connectionString: strin
     pollInterval: 2000,
     logger: graphileLogger(services.logger),
     taskList: createTaskList(services),
-    parsedCronItems: parseCrontab(CRONTAB),
+    parsedCronItems: parseCrontab(crontabFor(services.config)),
   });
   await beat();
   services.logger.info(

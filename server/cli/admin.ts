@@ -3,7 +3,10 @@ import { parseArgs } from 'node:util';
 import { parseDurationSeconds } from '../../shared/durations.js';
 import { parsePermissionList } from '../../shared/permissions.js';
 import { isPlan, PLAN_NAMES, rateLimitFor } from '../../shared/plans.js';
-import { loadConfig } from '../config.js';
+import path from 'node:path';
+import { BackupError, createBackup, type RestoredBackup, restoreBackup, verifyBackup } from '../backup/embedded-backup.js';
+import { type Config, loadConfig } from '../config.js';
+import { EmbeddedPostgresError, openEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { createApiKey } from '../domains/api-keys/create-api-key.js';
 import { describeApiKey, listApiKeys } from '../domains/api-keys/list-api-keys.js';
 import { revokeApiKey } from '../domains/api-keys/revoke-api-key.js';
@@ -11,7 +14,7 @@ import { createOrganization } from '../domains/organizations/create-organization
 import { grantCredits } from '../domains/organizations/grant-credits.js';
 import { setPlan } from '../domains/organizations/set-plan.js';
 import { AppError } from '../errors.js';
-import { createLogger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { openRuntime } from '../runtime.js';
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json]
@@ -24,6 +27,9 @@ Commands:
   list-keys     --org ORG_ID
   set-plan      --org ORG_ID --plan PLAN [--rate-limit N]   (custom limit: enterprise only, up to 10000)
   grant-credits --org ORG_ID --amount N
+  backup        --out FILE        online backup of the embedded database and DATA_DIR/files
+  backup        --verify FILE     restore FILE into a temporary cluster and check it
+  restore       --from FILE       restore FILE into DATA_DIR, which must be empty
 
 With --json the last line of stdout is one JSON object; errors too ({"error": {...}}, exit code 1).`;
 
@@ -41,6 +47,9 @@ const OPTIONS = {
   id: { type: 'string' },
   'rate-limit': { type: 'string' },
   amount: { type: 'string' },
+  out: { type: 'string' },
+  verify: { type: 'string' },
+  from: { type: 'string' },
 } as const;
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -71,7 +80,10 @@ function planOption(options: Options) {
   return plan;
 }
 
-type Command = (em: EntityManager, options: Options) => Promise<{ result: Record<string, unknown>; text: string }>;
+type Outcome = { result: Record<string, unknown>; text: string };
+type Command = (em: EntityManager, options: Options) => Promise<Outcome>;
+/** Commands on the database's files rather than through it: they open no runtime (no migrations). */
+type FileCommand = (config: Config, logger: Logger, options: Options) => Promise<Outcome>;
 
 const COMMANDS: Record<string, Command> = {
   async 'create-org'(em, options) {
@@ -161,6 +173,54 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** With DATABASE_URL the database is not ours to copy: say what to do instead of pretending. */
+const EXTERNAL_DATABASE_BACKUPS =
+  'DATABASE_URL is set: back up that PostgreSQL with its own tools (pg_dump, or your provider\'s snapshots and point-in-time recovery), and DATA_DIR/files with a file backup (see the README, "Backups").';
+
+function describeRestore(restored: RestoredBackup) {
+  const rows = Object.values(restored.manifest.tables).reduce((sum, count) => sum + count, 0);
+  return {
+    backupStartedAt: restored.manifest.startedAt,
+    postgres: restored.contents.version,
+    tables: Object.keys(restored.contents.tables).length,
+    rows,
+    files: restored.manifest.files.count,
+    migrations: restored.contents.migrations.length,
+    pendingMigrations: restored.pendingMigrations,
+  };
+}
+
+const FILE_COMMANDS: Record<string, FileCommand> = {
+  async backup(config, logger, options) {
+    if (options.verify !== undefined) {
+      if (options.out !== undefined) throw new UsageError('--out and --verify do not go together.');
+      const file = required(options, 'verify');
+      const restored = await verifyBackup(file, logger);
+      const result = { file: path.resolve(file), verified: true, ...describeRestore(restored) };
+      return { result, text: `${result.file} restores: ${result.tables} tables, ${result.rows} rows, ${result.files} files, as its manifest says.` };
+    }
+    const out = required(options, 'out');
+    if (config.databaseUrl) throw new BackupError('BACKUP_NOT_SUPPORTED', EXTERNAL_DATABASE_BACKUPS);
+    const database = await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
+    try {
+      const backup = await createBackup({ dataDir: config.dataDir, databaseUrl: database.url, out, logger });
+      const rows = Object.values(backup.manifest.tables).reduce((sum, count) => sum + count, 0);
+      const result = { file: backup.file, size: backup.size, startedAt: backup.manifest.startedAt, finishedAt: backup.manifest.finishedAt, tables: Object.keys(backup.manifest.tables).length, rows, files: backup.manifest.files.count };
+      return { result, text: `Backed up ${result.tables} tables (${rows} rows) and ${result.files} files to ${backup.file} (${backup.size} bytes).` };
+    } finally {
+      await database.stop();
+    }
+  },
+
+  async restore(config, logger, options) {
+    const from = required(options, 'from');
+    if (config.databaseUrl) throw new BackupError('BACKUP_NOT_SUPPORTED', EXTERNAL_DATABASE_BACKUPS);
+    const restored = await restoreBackup(from, config.dataDir, logger);
+    const result = { dataDir: config.dataDir, restored: true, ...describeRestore(restored) };
+    return { result, text: `Restored ${path.resolve(from)} into ${config.dataDir}: ${result.tables} tables, ${result.rows} rows, ${result.files} files. Start the service with this DATA_DIR.` };
+  },
+};
+
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -173,8 +233,9 @@ async function main(argv: string[]): Promise<number> {
   const json = options.json === true;
   const commandName = positionals[0];
   const command = commandName ? COMMANDS[commandName] : undefined;
-  if (options.help || !command || positionals.length > 1) {
-    const unknown = commandName && !command ? `Unknown command: ${commandName}\n\n` : '';
+  const fileCommand = commandName ? FILE_COMMANDS[commandName] : undefined;
+  if (options.help || !(command || fileCommand) || positionals.length > 1) {
+    const unknown = commandName && !command && !fileCommand ? `Unknown command: ${commandName}\n\n` : '';
     (options.help ? process.stdout : process.stderr).write(`${unknown}${USAGE}\n`);
     return options.help ? 0 : 2;
   }
@@ -188,6 +249,22 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   // Logs go to stderr so that stdout carries only the command's output.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const failure = (error: unknown) => {
+    if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
+    if (error instanceof AppError || error instanceof BackupError) return fail(error.code, error.message, 1);
+    if (error instanceof EmbeddedPostgresError) return fail('DATABASE_UNAVAILABLE', error.message, 1);
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);
+  };
+  if (fileCommand) {
+    try {
+      const { result, text } = await fileCommand(config, logger, options);
+      process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
+      return 0;
+    } catch (error) {
+      return failure(error);
+    }
+  }
   let runtime;
   try {
     runtime = await openRuntime(config, logger);
@@ -195,14 +272,11 @@ async function main(argv: string[]): Promise<number> {
     return fail('DATABASE_UNAVAILABLE', `Could not open the database: ${(error as Error).message}`, 1);
   }
   try {
-    const { result, text } = await command(runtime.orm.em.fork(), options);
+    const { result, text } = await command!(runtime.orm.em.fork(), options);
     process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
-    if (error instanceof AppError) return fail(error.code, error.message, 1);
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);
+    return failure(error);
   } finally {
     await runtime.close();
   }

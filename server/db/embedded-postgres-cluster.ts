@@ -297,7 +297,7 @@ async function clusterMovedWith(dataDir: string, recorded: string | undefined): 
 }
 
 /** An empty cluster directory owned by the user PostgreSQL runs as. */
-async function prepareClusterDir(placement: ClusterPlacement, dataDir: string, user: PostgresUser | undefined): Promise<void> {
+export async function prepareClusterDir(placement: ClusterPlacement, dataDir: string, user: PostgresUser | undefined): Promise<void> {
   if (placement.externalDir) {
     await ensureSharedDir(SHARED_STATE_DIR);
     await ensureSharedDir(path.dirname(placement.externalDir));

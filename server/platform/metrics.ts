@@ -63,6 +63,32 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Scheduled backups (BACKUP_CRON), counted by the worker process that ran them. */
+  readonly backups = new Counter({
+    name: 'backups_total',
+    help: 'Scheduled backups of the embedded database by outcome (success, failure).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly backupLastSuccess = new Gauge({
+    name: 'backup_last_success_timestamp_seconds',
+    help: 'When the last successful scheduled backup finished (Unix time); alert when it is too old.',
+    registers: [this.registry],
+  });
+
+  readonly backupLastSize = new Gauge({
+    name: 'backup_last_size_bytes',
+    help: 'Size of the last successful scheduled backup archive.',
+    registers: [this.registry],
+  });
+
+  readonly backupLastDuration = new Gauge({
+    name: 'backup_last_duration_seconds',
+    help: 'How long the last successful scheduled backup took, its check included.',
+    registers: [this.registry],
+  });
+
   constructor(em: () => EntityManager) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;
