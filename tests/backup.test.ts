@@ -140,11 +140,13 @@ describe('admin backup and restore on the embedded default', () => {
     expect(verified.code, verified.stderr).toBe(0);
     expect(lastJsonLine(verified.stdout)).toMatchObject({ verified: true, rows: summary.rows, tables: summary.tables, files: 1, pendingMigrations: [] });
 
-    const restoredDir = path.join(await tempDir('interview-restore-'), 'data');
+    // An empty directory of its own (not a subfolder of a 0700 one), so its cluster lives inside it.
+    const restoredDir = await tempDir('interview-restore-');
     const restored = await runAdmin(['restore', '--from', out, '--json'], { DATA_DIR: restoredDir });
     expect(restored.code, restored.stderr).toBe(0);
     expect(lastJsonLine(restored.stdout)).toMatchObject({ restored: true, rows: summary.rows, files: 1 });
     expect(await filesUnder(path.join(restoredDir, 'files'))).toEqual(await filesUnder(path.join(dataDir, 'files')));
+    expect(JSON.parse(await readFile(path.join(restoredDir, 'postgres.json'), 'utf8')).clusterDir).toBe(path.join(restoredDir, 'postgres'));
 
     // Another machine, so to speak: the original stops, the restored DATA_DIR serves.
     await stopService(service.server);
@@ -234,7 +236,7 @@ describe('admin backup and restore on the embedded default', () => {
     expect(verifyCut.stdout, verifyCut.stderr).not.toBe("");
     expect(lastJsonLine(verifyCut.stdout).error).toEqual({ code: 'BACKUP_INVALID', message: expect.stringMatching(/^the archive is cut short/) });
 
-    const target = path.join(await tempDir('interview-failed-restore-'), 'data');
+    const target = await tempDir('interview-failed-restore-');
     const restore = await runAdmin(['restore', '--from', damagedFile, '--json'], { DATA_DIR: target });
     expect(restore.code).toBe(1);
     expect(lastJsonLine(restore.stdout).error.code).toBe('BACKUP_INVALID');
