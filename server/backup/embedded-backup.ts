@@ -102,15 +102,8 @@ async function copyRunningCluster(databaseUrl: string, source: string, target: s
 }
 
 async function copyClusterTree(source: string, target: string, relative: string, user: PostgresUser | undefined): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(path.join(source, relative));
-  } catch (error) {
-    // A database dropped while it was being copied: WAL replay drops it again.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  for (const name of names.sort()) {
+  // A database dropped while it was being copied has no directory: WAL replay drops it again.
+  for (const name of await namesIn(path.join(source, relative))) {
     const inner = path.join(relative, name);
     let info;
     try {
@@ -141,6 +134,16 @@ async function copyClusterTree(source: string, target: string, relative: string,
   }
 }
 
+/** A directory's entries in name order; none when it is gone (removed while being copied). */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
 async function copyOwned(from: string, to: string, user: PostgresUser | undefined): Promise<void> {
   await copyFile(from, to);
   if (user) await chown(to, user.uid, user.gid);
@@ -167,14 +170,7 @@ async function writeCredentials(dataDir: string, credentials: Credentials): Prom
 async function packTree(writer: BackupArchiveWriter, prefix: string, root: string, skip: (name: string) => boolean = () => false): Promise<{ count: number; bytes: number }> {
   const totals = { count: 0, bytes: 0 };
   const walk = async (relative: string) => {
-    let names: string[];
-    try {
-      names = await readdir(path.join(root, relative));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    for (const name of names.sort()) {
+    for (const name of await namesIn(path.join(root, relative))) {
       if (skip(name)) continue;
       const inner = path.join(relative, name);
       const info = await lstat(path.join(root, inner)).catch(() => undefined);
