@@ -92,7 +92,22 @@ const ZEnvironment = z.object({
     .optional(),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every(isOrigin), 'expected comma-separated origins such as https://app.example.com,http://localhost:5173 (scheme, host and port only)')
+    .optional(),
 });
+
+/** `https://app.example.com` or `http://localhost:5173`: what a browser sends as `Origin` (no path, no `*`). */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether graphile-worker's cron accepts `value` as a schedule (5 fields, UTC). */
 function isCronSchedule(value: string): boolean {
@@ -180,6 +195,8 @@ export interface Config {
   pdfFallbackFont: string | undefined;
   /** ffmpeg for merging a session's answer audio; unset: found on PATH. */
   ffmpegPath: string | undefined;
+  /** Origins whose pages may call `/trpc` with credentials (exact matches); `/v1` and `/api` send no CORS headers. */
+  corsOrigins: ReadonlySet<string>;
   /** Scheduled backups of the embedded database (`BACKUP_CRON`, UTC); unset: none. */
   backup: { cron: string; dir: string; keep: number } | undefined;
 }
@@ -247,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRotationOverlapSeconds: e.WEBHOOK_ROTATION_OVERLAP_SECONDS,
     pdfFallbackFont: e.PDF_FALLBACK_FONT ? path.resolve(e.PDF_FALLBACK_FONT) : undefined,
     ffmpegPath: e.FFMPEG_PATH,
+    corsOrigins: new Set(e.CORS_ORIGINS ?? []),
     backup: e.BACKUP_CRON
       ? { cron: e.BACKUP_CRON, dir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')), keep: e.BACKUP_KEEP }
       : undefined,

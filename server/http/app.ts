@@ -6,6 +6,7 @@ import { appRouter } from '../trpc/app-router.js';
 import { createContext } from '../trpc/context.js';
 import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
+import { answerOptions, trpcCors } from './cors.js';
 import { docsRoutes } from './docs.js';
 import { fileDownloadRoutes } from './file-downloads.js';
 import { describeError } from './error-envelope.js';
@@ -50,23 +51,30 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   const routes = new RestRoutes(appRouter);
   for (const operation of listPlainOperations(PLAIN_OPENAPI_PATHS)) routes.addPlainRoute(operation.method, operation.path);
 
+  // Pages and files outside the API answer GET (and HEAD) only; listed so a 405 names them.
+  for (const path of ['/healthz', '/metrics', '/v1/openapi.json', '/docs', '/docs/init.js', '/docs/assets/{file}', '/files/{token}']) routes.addPlainRoute('GET', path);
+  const allowedMethods = (path: string): string[] => {
+    const allowed = routes.allowedMethods(path);
+    if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
+    return allowed;
+  };
+
   /** 405 with `Allow` for a known path and another method, else 404: the same answer on every path. */
   const noRoute = (req: Request, _res: Response, next: NextFunction): void => {
-    const allowed = routes.allowedMethods(req.path);
-    if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
+    const allowed = allowedMethods(req.path);
     if (allowed.length > 0 && !allowed.includes(req.method)) {
       next(new AppError('METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}.`, { allowed }, { Allow: allowed.join(', ') }));
       return;
     }
     next(new AppError('RESOURCE_NOT_FOUND', `No route ${req.method} ${req.path}.`));
   };
-  // Pages and files outside the API answer GET (and HEAD) only; listed so a 405 names them.
-  for (const path of ['/healthz', '/metrics', '/v1/openapi.json', '/docs', '/docs/init.js', '/docs/assets/{file}', '/files/{token}']) routes.addPlainRoute('GET', path);
-  // Express answers OPTIONS itself on paths it has routes for (200, text): no route serves OPTIONS
-  // here, so it gets the 405 every other unserved method gets (participant pages answer theirs in HTML).
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    req.method === 'OPTIONS' && !/^\/(join|interview)(\/|$)/.test(req.path) ? noRoute(req, res, next) : next(),
-  );
+  // OPTIONS is answered here, before authentication and rate limiting: 204 with Allow (and CORS
+  // for /trpc); on an unknown path it is the 404 every method gets. Participant pages answer theirs.
+  const optionsAnswer = answerOptions(config, allowedMethods);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'OPTIONS' || /^\/(join|interview)(\/|$)/.test(req.path)) return next();
+    optionsAnswer(req, res, () => noRoute(req, res, next));
+  });
   const openApiDocument = buildOpenApiDocument({
     router: appRouter,
     publicUrl: config.publicUrl,
@@ -104,6 +112,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     res.locals.route = routes.templateFor(req.method, req.baseUrl + req.path);
     next();
   });
+  app.use('/trpc', trpcCors(config));
   app.use(API_PREFIXES, authenticateRequests(services));
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
