@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/config.js';
+import { ROOT } from './helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /** CORS and OPTIONS: /trpc for first-party frontends on allowed origins, /v1 and /api for servers. */
@@ -114,5 +117,23 @@ describe('CORS_ORIGINS', () => {
     }
     expect([...loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins]).toEqual(['https://a.example', 'http://localhost:5173']);
     expect(loadConfig({}).corsOrigins.size).toBe(0);
+  });
+});
+
+describe('API-Version', () => {
+  it('is on every answer of /v1, /api and /trpc, errors and preflights included, and matches the OpenAPI document', async () => {
+    const { version } = (await t.http.get('/v1/openapi.json').expect(200)).body.info as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    const answers = [
+      await t.http.get('/v1/projects').set('Authorization', tenant.authorization),
+      await t.http.get('/api/webhooks').set('Authorization', tenant.authorization),
+      await t.http.get('/trpc/projects.list?input=%7B%7D').set('Authorization', tenant.authorization),
+      await t.http.get('/v1/projects'),
+      await t.http.get('/v1/projects/prj_missing').set('Authorization', tenant.authorization),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 401, 404]);
+    for (const answer of answers) expect(answer.headers['api-version']).toBe(version);
+    const changelog = await readFile(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+    expect(changelog).toContain(`## ${version} (`);
   });
 });

@@ -24,7 +24,8 @@ import { scriptMediaRoutes } from './script-media-routes.js';
 import { sessionFileRoutes } from './session-file-routes.js';
 import { errorHandler, isWriteAfterTimeout } from './write-error.js';
 
-export const API_VERSION = '1.0.0';
+/** The API's version (semver; CHANGELOG.md): in `API-Version` on every API answer and in the OpenAPI document. */
+export const API_VERSION = '1.1.0';
 
 /** What `/healthz` reports: ready once migrations ran and, where this process runs one, the worker is up. */
 export interface Readiness {
@@ -104,6 +105,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(API_PREFIXES, (_req: Request, res: Response, next: NextFunction) => {
     // API answers are per caller and often private: never cached by browsers or proxies.
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('API-Version', API_VERSION);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
