@@ -106,5 +106,7 @@ export interface ErrorBody {
     details: Record<string, unknown>;
     /** Only on RATE_LIMITED: seconds until the current window ends. */
     retryAfter?: number;
+    /** The request's id (also its `X-Request-Id` header): quote it to support. */
+    requestId?: string;
   };
 }

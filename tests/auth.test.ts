@@ -39,11 +39,20 @@ describe('API key format', () => {
 });
 
 describe('authentication', () => {
-  it('a request without a key answers 401 INVALID_API_KEY', async () => {
+  it('a request without a key answers 401 INVALID_API_KEY, naming the Bearer scheme (REST and tRPC) and the request id', async () => {
     const response = await t.http.get('/v1/campaigns');
     expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="api"');
+    const trpc = await t.http.get('/trpc/projects.list?input=%7B%7D');
+    expect(trpc.status).toBe(401);
+    expect(trpc.headers['www-authenticate']).toBe('Bearer realm="api"');
+    expect(trpc.body.error.requestId).toBe(trpc.headers['x-request-id']);
+    // An error from inside a procedure comes in tRPC's shape, with the request id in its data.
+    const missing = await t.http.get(`/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId: 'prj_missing' }))}`).set('Authorization', tenant.authorization);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.data).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', requestId: missing.headers['x-request-id'] });
     expect(response.body).toEqual({
-      error: { code: 'INVALID_API_KEY', message: expect.stringContaining('Authorization: Bearer'), details: {} },
+      error: { code: 'INVALID_API_KEY', message: expect.stringContaining('Authorization: Bearer'), details: {}, requestId: response.headers['x-request-id'] },
     });
   });
 
@@ -132,6 +141,7 @@ describe('permissions', () => {
           code: 'INSUFFICIENT_PERMISSIONS',
           message: `This API key lacks the ${required} permission.`,
           details: { required },
+          requestId: expect.stringMatching(/^req_/),
         });
       }
 

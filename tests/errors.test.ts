@@ -28,7 +28,7 @@ describe('error envelope', () => {
   it('an unknown path outside the API answers 404 in the envelope', async () => {
     const response = await t.http.get('/definitely/not/here');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: { code: 'RESOURCE_NOT_FOUND', message: 'No route GET /definitely/not/here.', details: {} } });
+    expect(response.body).toEqual({ error: { code: 'RESOURCE_NOT_FOUND', message: 'No route GET /definitely/not/here.', details: {}, requestId: response.headers['x-request-id'] } });
   });
 
   it('malformed JSON answers 400 INVALID_REQUEST', async () => {
@@ -38,7 +38,7 @@ describe('error envelope', () => {
       .set('Content-Type', 'application/json')
       .send('{"name": "unterminated');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.', details: {} } });
+    expect(response.body).toEqual({ error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.', details: {}, requestId: expect.stringMatching(/^req_/) } });
   });
 
   it('a body over the JSON limit answers 413 PAYLOAD_TOO_LARGE', async () => {
@@ -119,7 +119,7 @@ describe('error envelope', () => {
       const response = await api.get('/v1/projects');
       expect(response.status).toBe(500);
       expect(response.body).toEqual({
-        error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('unexpected'), details: {} },
+        error: { code: 'INTERNAL_ERROR', message: expect.stringContaining('unexpected'), details: {}, requestId: expect.stringMatching(/^req_/) },
       });
       expect(response.text).not.toMatch(/projects|select|relation|at \w+ \(/i);
       expect(logLines.join('')).toContain('relation \\"projects\\" does not exist');

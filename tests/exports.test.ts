@@ -79,7 +79,7 @@ const inert = (text: string) => (['=', '+', '-', '@'].includes(text.charAt(0)) ?
 
 function expectError(response: supertest.Response, status: number, code: string): void {
   expect(response.status).toBe(status);
-  expect(response.body).toEqual({ error: { code, message: expect.any(String), details: expect.any(Object) } });
+  expect(response.body).toEqual({ error: { code, message: expect.any(String), details: expect.any(Object), requestId: expect.stringMatching(/^req_/) } });
 }
 
 let t: TestApp;

@@ -172,6 +172,8 @@ describe('the database unreachable', () => {
     const started = performance.now();
     const health = await down.http.get('/healthz');
     expect(health.status).toBe(503);
+    expect(health.headers['retry-after']).toBe('5');
+    expect(health.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { databaseUp: false }, requestId: health.headers['x-request-id'] });
     expect(performance.now() - started).toBeLessThan(1500);
   });
 

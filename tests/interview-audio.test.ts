@@ -78,7 +78,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 function expectEnvelope(body: any, code: string): void {
-  expect(body).toEqual({ error: { code, message: expect.any(String), details: expect.any(Object) } });
+  expect(body).toEqual({ error: { code, message: expect.any(String), details: expect.any(Object), requestId: expect.stringMatching(/^req_/) } });
 }
 
 describe('audio answers with an OpenAI-compatible speech-to-text provider', () => {

@@ -144,7 +144,7 @@ describe('the hold at the start', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 402)).toHaveLength(40);
     for (const reply of replies.filter((candidate) => candidate.status === 402)) {
-      expect(reply.body).toEqual({ error: { code: 'INSUFFICIENT_CREDITS', message: expect.any(String), details: { required: 1 } } });
+      expect(reply.body).toEqual({ error: { code: 'INSUFFICIENT_CREDITS', message: expect.any(String), details: { required: 1 }, requestId: expect.stringMatching(/^req_/) } });
     }
     expect(await credits(tenant.organizationId)).toEqual({ balance: 10, held: 10, owed: 0 });
     expect(samples.length).toBeGreaterThan(0);

@@ -54,6 +54,7 @@ describe('per-key rate limit', () => {
         message: `Rate limit of 5 requests per minute exceeded. Retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
         details: { limit: 5, retryAfter },
         retryAfter,
+        requestId: expect.stringMatching(/^req_/),
       },
     });
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');

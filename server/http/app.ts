@@ -22,7 +22,7 @@ import { exportRoutes } from './export-routes.js';
 import { resultsRoutes } from './results-routes.js';
 import { scriptMediaRoutes } from './script-media-routes.js';
 import { sessionFileRoutes } from './session-file-routes.js';
-import { errorHandler, isWriteAfterTimeout } from './write-error.js';
+import { errorHandler, isWriteAfterTimeout, writeError } from './write-error.js';
 
 /** The API's version (semver; CHANGELOG.md): in `API-Version` on every API answer and in the OpenAPI document. */
 export const API_VERSION = '1.1.0';
@@ -89,9 +89,10 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     if (readiness.isReady() && databaseUp) {
       res.json({ status: 'ok' });
     } else {
-      res.status(503).json({
-        error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is starting or its database is unreachable.', details: { databaseUp } },
-      });
+      writeError(
+        res,
+        describeError(new AppError('SERVICE_UNAVAILABLE', 'The service is starting or its database is unreachable.', { databaseUp }, { 'Retry-After': '5' })),
+      );
     }
   });
   app.get('/metrics', metricsRoute(services));

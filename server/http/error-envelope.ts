@@ -4,6 +4,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-impo
 import { ZodError } from 'zod';
 import type { ErrorBody, ErrorCode } from '../../shared/error-codes.js';
 import { AppError } from '../errors.js';
+import { requestContext } from '../lib/request-context.js';
 import { errorFromZod, type InputSource } from '../validation-errors.js';
 
 export interface DescribedError {
@@ -32,10 +33,17 @@ export function describeError(error: unknown, context: DescribeErrorContext = {}
   if (appError.code === 'RATE_LIMITED' && typeof appError.details.retryAfter === 'number') {
     body.error.retryAfter = appError.details.retryAfter;
   }
+  // The id support asks for, as in the X-Request-Id header and every log line of the request.
+  const requestId = requestContext.getStore()?.requestId;
+  if (requestId) body.error.requestId = requestId;
+  const headers = { ...appError.headers };
+  // RFC 9110: a 401 names its scheme; a 503 says when to come back.
+  if (appError.status === 401) headers['WWW-Authenticate'] ??= 'Bearer realm="api"';
+  if (appError.status === 503) headers['Retry-After'] ??= String(DATABASE_RETRY_AFTER_SECONDS);
   return {
     status: appError.status,
     body,
-    headers: appError.headers,
+    headers,
     // A database outage is not the request's fault, but operators must hear of it.
     unexpected: appError.code === 'INTERNAL_ERROR' || isDatabaseUnavailable(error),
   };

@@ -53,7 +53,7 @@ const t = initTRPC
         ...shape,
         code: TRPC_ERROR_CODES_BY_KEY[code],
         message: described.body.error.message,
-        data: { ...data, code, httpStatus: described.status, appCode: described.body.error.code, details: described.body.error.details },
+        data: { ...data, code, httpStatus: described.status, appCode: described.body.error.code, details: described.body.error.details, requestId: described.body.error.requestId },
       };
     },
   });

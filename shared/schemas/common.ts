@@ -96,6 +96,7 @@ export const ZErrorEnvelope = z
         .catchall(z.unknown())
         .meta({ description: 'Extra context; `fields` lists offending fields for 400 and 422.' }),
       retryAfter: z.number().int().optional().meta({ description: 'RATE_LIMITED only: seconds to wait.' }),
+      requestId: z.string().optional().meta({ description: 'The request id, as in the `X-Request-Id` header: quote it to support.', example: 'req_9f2c1d7e0b4a6c8e1f3a5b7d' }),
     }),
   })
   .meta({ id: 'Error' });
