@@ -1,11 +1,16 @@
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { readFile, readdir, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
 import pg from 'pg';
+import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { crontabFor } from '../worker/worker.js';
-import { exitOf, freePort, killLeftovers, lastJsonLine, runAdmin, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
+import { childEnv, exitOf, freePort, killLeftovers, lastJsonLine, ROOT, runAdmin, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 
 /**
  * Backups of the embedded default, end to end with real processes: `npm start` on a DATA_DIR,
@@ -16,6 +21,37 @@ import { exitOf, freePort, killLeftovers, lastJsonLine, runAdmin, startServer, w
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 const dirs: string[] = [];
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Rewrites a backup archive entry by entry (a sound gzip and tar with other content), optionally adding entries. */
+async function repack(from: string, to: string, change: (name: string, content: Buffer) => Buffer, extra: { name: string; content: Buffer }[] = []): Promise<void> {
+  const extract = tar.extract();
+  const pack = tar.pack();
+  const written = pipeline(pack, createGzip(), createWriteStream(to));
+  extract.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+    stream.on('end', () => {
+      if (header.type === 'directory') pack.entry({ ...header }, () => next());
+      else {
+        const content = change(header.name, Buffer.concat(chunks));
+        pack.entry({ ...header, size: content.length }, content, () => next());
+      }
+    });
+  });
+  await pipeline(createReadStream(from), createGunzip(), extract);
+  for (const entry of extra) await new Promise<void>((resolve) => pack.entry({ name: entry.name, mode: 0o600 }, entry.content, () => resolve()));
+  pack.finalize();
+  await written;
+}
 const servers: ReturnType<typeof startServer>[] = [];
 
 async function tempDir(prefix: string): Promise<string> {
@@ -118,7 +154,19 @@ describe('admin backup and restore on the embedded default', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
-    const writers = [writer(1), writer(2)];
+    // And script media uploaded and deleted throughout: a deleted file's record the backup keeps
+    // must keep its file (the file-deletion lock), which restore checks for every stored file.
+    const churn = async () => {
+      while (writing) {
+        const uploaded = await api.upload(`/v1/scripts/${script.body.id}/media`, PNG, 'churn.png');
+        if (uploaded.status !== 201) failures.push(uploaded.status);
+        else {
+          const deleted = await fetch(`${service.base}/v1/scripts/${script.body.id}/media/${uploaded.body.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${apiKey}` } });
+          if (deleted.status !== 204) failures.push(deleted.status);
+        }
+      }
+    };
+    const writers = [writer(1), writer(2), churn()];
     await waitFor(async () => (written.length >= 20 ? true : undefined), 30_000, () => 'writers made no projects');
 
     const out = path.join(backupDir, 'manual.tar.gz');
@@ -130,22 +178,29 @@ describe('admin backup and restore on the embedded default', () => {
     expect(backup.code, backup.stderr).toBe(0);
     // The service kept answering: writes went on during the backup, none failed.
     expect(failures).toEqual([]);
-    expect(written.filter((row) => row.at > backupStarted && row.at < backupEnded).length).toBeGreaterThan(0);
     const summary = lastJsonLine(backup.stdout);
-    expect(summary).toMatchObject({ file: out, size: expect.any(Number), tables: expect.any(Number), rows: expect.any(Number), files: 1 });
+    // Writes were answered while the backup itself ran (from its start to its manifest), not just while the CLI started.
+    expect(written.filter((row) => row.at > Date.parse(summary.startedAt) && row.at < Date.parse(summary.finishedAt)).length).toBeGreaterThan(0);
+    expect(backupEnded).toBeGreaterThan(Date.parse(summary.finishedAt));
+    expect(summary).toMatchObject({ file: out, size: expect.any(Number), tables: expect.any(Number), rows: expect.any(Number), files: expect.any(Number) });
+    expect(summary.files).toBeGreaterThanOrEqual(1);
+    // Nothing of the backup's work is left in DATA_DIR.
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('.backup-staging'))).toEqual([]);
     expect(summary.size).toBeGreaterThan(0);
     const committedBefore = written.filter((row) => row.at < backupStarted);
 
     const verified = await runAdmin(['backup', '--verify', out, '--json'], {});
     expect(verified.code, verified.stderr).toBe(0);
-    expect(lastJsonLine(verified.stdout)).toMatchObject({ verified: true, rows: summary.rows, tables: summary.tables, files: 1, pendingMigrations: [] });
+    expect(lastJsonLine(verified.stdout)).toMatchObject({ verified: true, rows: summary.rows, tables: summary.tables, pendingMigrations: [], missingFiles: 0 });
 
     // An empty directory of its own (not a subfolder of a 0700 one), so its cluster lives inside it.
     const restoredDir = await tempDir('interview-restore-');
     const restored = await runAdmin(['restore', '--from', out, '--json'], { DATA_DIR: restoredDir });
     expect(restored.code, restored.stderr).toBe(0);
-    expect(lastJsonLine(restored.stdout)).toMatchObject({ restored: true, rows: summary.rows, files: 1 });
-    expect(await filesUnder(path.join(restoredDir, 'files'))).toEqual(await filesUnder(path.join(dataDir, 'files')));
+    expect(lastJsonLine(restored.stdout)).toMatchObject({ restored: true, rows: summary.rows, files: summary.files, missingFiles: 0 });
+    // The files of the restored media records are there, byte for byte.
+    const restoredFiles = await filesUnder(path.join(restoredDir, 'files'));
+    expect(restoredFiles.length).toBe(summary.files);
     expect(JSON.parse(await readFile(path.join(restoredDir, 'postgres.json'), 'utf8')).clusterDir).toBe(path.join(restoredDir, 'postgres'));
 
     // Another machine, so to speak: the original stops, the restored DATA_DIR serves.
@@ -242,6 +297,48 @@ describe('admin backup and restore on the embedded default', () => {
     expect(lastJsonLine(restore.stdout).error.code).toBe('BACKUP_INVALID');
     expect(await readdir(target)).toEqual([]);
   });
+
+  it('an archive whose gzip is sound but whose content was changed, or that brings a recovery.signal, is refused', async () => {
+    const archive = path.join(backupDir, 'manual.tar.gz');
+    const changed = path.join(backupDir, 'changed.tar.gz');
+    await repack(archive, changed, (name, content) => (name.startsWith('files/') ? Buffer.concat([content, Buffer.from('x')]) : content));
+    const verifyChanged = await runAdmin(['backup', '--verify', changed, '--json'], {});
+    expect(verifyChanged.code, verifyChanged.stderr).toBe(1);
+    expect(lastJsonLine(verifyChanged.stdout).error).toEqual({ code: 'BACKUP_INVALID', message: expect.stringMatching(/^the archive does not match its manifest: files\/.+ has changed \(checksum\)/) });
+
+    const signalled = path.join(backupDir, 'signalled.tar.gz');
+    await repack(archive, signalled, (_name, content) => content, [{ name: 'postgres/recovery.signal', content: Buffer.alloc(0) }]);
+    const verifySignalled = await runAdmin(['backup', '--verify', signalled, '--json'], {});
+    expect(verifySignalled.code, verifySignalled.stderr).toBe(1);
+    expect(lastJsonLine(verifySignalled.stdout).error).toEqual({ code: 'BACKUP_INVALID', message: 'the archive holds postgres/recovery.signal, which no backup of this service has' });
+  });
+
+  it('a mistyped DATA_DIR is an error, and no cluster is made there', async () => {
+    const typo = path.join(await tempDir('interview-typo-'), 'dtaa');
+    const result = await runAdmin(['backup', '--out', path.join(backupDir, 'typo.tar.gz'), '--json'], { DATA_DIR: typo });
+    expect(result.code).toBe(1);
+    expect(lastJsonLine(result.stdout).error).toEqual({ code: 'NOTHING_TO_BACK_UP', message: `${typo} holds no embedded database (no postgres.json and cluster): check DATA_DIR` });
+    expect(await readdir(typo).catch(() => 'absent')).toBe('absent');
+  });
+
+  it('a backup interrupted by Ctrl-C leaves no staging copy, partial archive or PostgreSQL behind', async () => {
+    const out = path.join(backupDir, 'interrupted.tar.gz');
+    const child = spawn('node', ['--import', 'tsx', 'server/cli/admin.ts', 'backup', '--out', out], { cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }) });
+    const staging = await waitFor(
+      async () => (await readdir(dataDir)).find((name) => name.startsWith('.backup-staging-')),
+      60_000,
+      () => 'the backup never staged',
+    );
+    const clusterDir = path.join(dataDir, staging, 'postgres');
+    // Interrupted while its temporary PostgreSQL replays the copy, the latest moment.
+    await waitFor(async () => ((await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')) ? true : undefined), 60_000, () => 'no temporary PostgreSQL');
+    const postmaster = Number((await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toBe(130);
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('.backup-staging'))).toEqual([]);
+    expect((await readdir(backupDir)).filter((name) => name.startsWith('interrupted'))).toEqual([]);
+    await waitFor(async () => (isRunning(postmaster) ? undefined : true), 15_000, () => `the temporary PostgreSQL (pid ${postmaster}) still runs`);
+  }, 120_000);
 
   it('backup --out will not overwrite a file', async () => {
     const existing = path.join(backupDir, 'exists.tar.gz');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { loadLastBackupMetrics } from '../server/backup/scheduled-backup.js';
 import { graphileLogger } from '../server/db/migrate.js';
 import type { AppServices } from '../server/services.js';
 import type { Config } from '../server/config.js';
@@ -97,6 +98,7 @@ export async function startWorker(services: AppServices, connectionString: strin
     parsedCronItems: parseCrontab(crontabFor(services.config)),
   });
   await beat();
+  await loadLastBackupMetrics(services);
   services.logger.info(
     { concurrency: services.config.workerConcurrency, tasks: Object.keys(createTaskList(services)) },
     'worker started',

@@ -1,14 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { chown, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { chown, copyFile, link, lstat, mkdir, mkdtemp, open, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { z } from 'zod';
 import { MIGRATIONS } from '../../migrations/index.js';
-import { fileExists, placeCluster, postgresUser, prepareClusterDir, type ClusterPlacement, type PostgresUser } from '../db/embedded-postgres-cluster.js';
+import {
+  fileExists,
+  packagedPostgresMajor,
+  placeCluster,
+  postgresUser,
+  prepareClusterDir,
+  signalPostmasterSync,
+  type ClusterPlacement,
+  type PostgresUser,
+} from '../db/embedded-postgres-cluster.js';
 import { openEmbeddedPostgres } from '../db/embedded-postgres.js';
 import type { Logger } from '../logger.js';
 import { BackupArchiveError, BackupArchiveWriter, extractArchive, type ArchivedEntry } from './backup-archive.js';
+import { FILE_DELETION_LOCK_ID } from './file-deletion-lock.js';
 
 /**
  * Backups of the embedded cluster (issue "Backups and restore"): PostgreSQL's low-level base
@@ -27,7 +38,12 @@ const ZManifest = z.object({
   postgres: z.object({ version: z.string(), systemIdentifier: z.string(), startLsn: z.string(), stopLsn: z.string(), walSegments: z.array(z.string()) }),
   migrations: z.array(z.string()),
   tables: z.record(z.string(), z.number().int().nonnegative()),
-  files: z.object({ count: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
+  files: z.object({
+    count: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    /** Stored files a record names that were already missing from DATA_DIR/files when the backup was made. */
+    missing: z.number().int().nonnegative(),
+  }),
   entries: z.array(z.object({ path: z.string(), size: z.number().int().nonnegative(), sha256: z.string() })),
 });
 export type BackupManifest = z.infer<typeof ZManifest>;
@@ -73,7 +89,13 @@ interface BaseBackup {
  * to the stop position. A temporary replication slot taken first keeps those segments from being
  * recycled while the copy runs; it goes with the session.
  */
-async function copyRunningCluster(databaseUrl: string, source: string, target: string, user: PostgresUser | undefined): Promise<BaseBackup> {
+async function copyRunningCluster(
+  databaseUrl: string,
+  source: string,
+  target: string,
+  user: PostgresUser | undefined,
+  afterStop: () => Promise<void>,
+): Promise<BaseBackup> {
   const client = new pg.Client({ connectionString: databaseUrl });
   client.on('error', () => undefined);
   await client.connect();
@@ -83,9 +105,13 @@ async function copyRunningCluster(databaseUrl: string, source: string, target: s
       `interview-service ${new Date().toISOString()}`,
     ]);
     await copyClusterTree(source, target, '', user);
+    // Deletions of file records wait from here until the files are linked (file-deletion-lock.ts).
+    await client.query('select pg_advisory_lock($1)', [FILE_DELETION_LOCK_ID]);
     const stopped = await client.query<{ lsn: string; labelfile: string; spcmapfile: string | null; wal: string }>(
       `select lsn::text, labelfile, spcmapfile, pg_walfile_name(lsn) as wal from pg_backup_stop(false)`,
     );
+    await afterStop();
+    await client.query('select pg_advisory_unlock($1)', [FILE_DELETION_LOCK_ID]);
     const stop = stopped.rows[0]!;
     const start = started.rows[0]!;
     await writeOwned(path.join(target, 'backup_label'), stop.labelfile, user);
@@ -166,12 +192,50 @@ async function writeCredentials(dataDir: string, credentials: Credentials): Prom
   await writeFile(path.join(dataDir, 'postgres.json'), JSON.stringify(credentials, null, 2), { mode: 0o600 });
 }
 
+/**
+ * The embedded database of `dataDir`, or NOTHING_TO_BACK_UP: checked before the cluster is opened,
+ * so a mistyped DATA_DIR is an error rather than a new empty cluster backed up.
+ */
+export async function embeddedDatabaseOf(dataDir: string): Promise<{ credentials: Credentials; clusterDir: string }> {
+  const credentials = await readCredentials(dataDir);
+  const clusterDir = credentials?.clusterDir ?? path.join(dataDir, 'postgres');
+  if (!credentials || !(await fileExists(path.join(clusterDir, 'PG_VERSION')))) {
+    throw new BackupError('NOTHING_TO_BACK_UP', `${dataDir} holds no embedded database (no postgres.json and cluster): check DATA_DIR`);
+  }
+  return { credentials, clusterDir };
+}
+
+/**
+ * Hard links of a directory tree (a snapshot that costs no space: storage writes by rename, so a
+ * linked file never changes), or copies where links cannot go. `.partial` files are uploads
+ * still being written: not yet anyone's.
+ */
+async function linkTree(source: string, target: string): Promise<void> {
+  const info = await stat(source).catch(() => undefined);
+  if (!info?.isDirectory()) return;
+  await mkdir(target, { recursive: true, mode: info.mode & 0o777 });
+  for (const name of await namesIn(source)) {
+    if (name.endsWith('.partial')) continue;
+    const from = path.join(source, name);
+    const entry = await lstat(from).catch(() => undefined);
+    if (entry?.isDirectory()) await linkTree(from, path.join(target, name));
+    else if (entry?.isFile()) {
+      await link(from, path.join(target, name)).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return;
+        if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
+        await copyFile(from, path.join(target, name)).catch((copyError: NodeJS.ErrnoException) => {
+          if (copyError.code !== 'ENOENT') throw copyError;
+        });
+      });
+    }
+  }
+}
+
 /** Adds a directory tree to the archive under `prefix`, in name order; returns the files and bytes added. */
-async function packTree(writer: BackupArchiveWriter, prefix: string, root: string, skip: (name: string) => boolean = () => false): Promise<{ count: number; bytes: number }> {
+async function packTree(writer: BackupArchiveWriter, prefix: string, root: string): Promise<{ count: number; bytes: number }> {
   const totals = { count: 0, bytes: 0 };
   const walk = async (relative: string) => {
     for (const name of await namesIn(path.join(root, relative))) {
-      if (skip(name)) continue;
       const inner = path.join(relative, name);
       const info = await lstat(path.join(root, inner)).catch(() => undefined);
       if (!info) continue;
@@ -199,9 +263,14 @@ export interface ClusterContents {
   migrations: string[];
   /** Rows per table (`schema.table`), every schema but PostgreSQL's own. */
   tables: Record<string, number>;
+  /** Stored files that records name (any `storage_key` column) and that are not under `files/`. */
+  missingFiles: string[];
 }
 
-/** Starts the cluster of `dataDir` (replaying its WAL if it is a restored backup), reads what it holds, stops it. */
+/**
+ * Starts the cluster of `dataDir` (replaying its WAL if it is a restored backup), reads what it
+ * holds and whether every file its records name is under `dataDir/files`, then stops it.
+ */
 async function openAndRead(dataDir: string, logger: Logger): Promise<ClusterContents> {
   const database = await openEmbeddedPostgres({ dataDir, logger });
   try {
@@ -224,7 +293,17 @@ async function openAndRead(dataDir: string, logger: Logger): Promise<ClusterCont
         const counted = await client.query<{ count: string }>(`select count(*) as count from ${client.escapeIdentifier(schema)}.${client.escapeIdentifier(name)}`);
         tables[`${schema}.${name}`] = Number(counted.rows[0]!.count);
       }
-      return { version: facts.rows[0]!.version, systemIdentifier: facts.rows[0]!.system_identifier, migrations, tables };
+      const fileTables = await client.query<{ name: string }>(
+        `select table_name as name from information_schema.columns where table_schema = 'public' and column_name = 'storage_key' order by 1`,
+      );
+      const missingFiles: string[] = [];
+      for (const { name } of fileTables.rows) {
+        const keys = await client.query<{ storage_key: string }>(`select storage_key from ${client.escapeIdentifier(name)} where storage_key is not null`);
+        for (const { storage_key: key } of keys.rows) {
+          if (!(await fileExists(path.join(dataDir, 'files', ...key.split('/'))))) missingFiles.push(key);
+        }
+      }
+      return { version: facts.rows[0]!.version, systemIdentifier: facts.rows[0]!.system_identifier, migrations, tables, missingFiles };
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -239,6 +318,61 @@ interface ScratchDataDir {
   placement: ClusterPlacement;
   user: PostgresUser | undefined;
   remove(): Promise<void>;
+}
+
+/**
+ * Work in progress of this process (staging copies, partial archives), removed if the process
+ * exits mid-way (Ctrl-C of the CLI, a worker stopped by force): its temporary postmaster is
+ * stopped by the embedded cluster's own exit handler. What a kill -9 leaves is removed by the
+ * next backup (removeAbandoned).
+ */
+const inProgress = new Set<{ paths: string[]; clusterDir?: string }>();
+let exitHookInstalled = false;
+
+function trackWork(work: { paths: string[]; clusterDir?: string }): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const item of inProgress) {
+        if (item.clusterDir) signalPostmasterSync(item.clusterDir);
+        for (const target of item.paths) rmSync(target, { recursive: true, force: true });
+      }
+    });
+  }
+  inProgress.add(work);
+  return () => inProgress.delete(work);
+}
+
+/** Names of work in progress carry the process id, so a later run can tell what a dead process left. */
+const WORK_NAME = /^(?:\.backup-staging|interview-verify)-(\d+)-|\.partial-(\d+)-[0-9a-f]+$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes what dead processes' backups left in these directories (staging copies, partial archives). */
+async function removeAbandoned(dirs: string[]): Promise<void> {
+  for (const dir of dirs) {
+    for (const name of await namesIn(dir)) {
+      const match = WORK_NAME.exec(name);
+      const pid = Number(match?.[1] ?? match?.[2]);
+      if (!match || pid === process.pid || processAlive(pid)) continue;
+      const abandoned = path.join(dir, name);
+      // A killed backup's temporary postmaster (started detached) may still run: stop it first.
+      const recorded = await readCredentials(abandoned);
+      if (recorded?.clusterDir) {
+        signalPostmasterSync(recorded.clusterDir);
+        const placedOutside = !recorded.clusterDir.startsWith(`${abandoned}${path.sep}`);
+        if (placedOutside) await rm(path.dirname(recorded.clusterDir), { recursive: true, force: true });
+      }
+      await rm(abandoned, { recursive: true, force: true });
+    }
+  }
 }
 
 async function scratchDataDir(parent: string, prefix: string): Promise<ScratchDataDir> {
@@ -262,6 +396,15 @@ async function claimDataDir(dataDir: string, removeDataDir: () => Promise<void>)
   };
 }
 
+/** Operating-system failures (a full disk, a permission) as a BackupError naming what failed. */
+function asBackupFailure(error: unknown, doing: string): unknown {
+  if (error instanceof BackupError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  const hint = code === 'ENOSPC' ? ': the disk is full (a backup needs about the database\'s size free in DATA_DIR while it is made)' : '';
+  return new BackupError('BACKUP_FAILED', `${doing} failed: ${(error as Error).message}${hint}`);
+}
+
 export interface CreatedBackup {
   file: string;
   size: number;
@@ -270,33 +413,43 @@ export interface CreatedBackup {
 
 /**
  * An online backup of the embedded cluster of `dataDir` (reached at `databaseUrl`) into `out`,
- * which must not exist. The copy is staged next to `out` (it needs about the cluster's size),
- * packed, then replayed in a temporary cluster for the manifest; `out` appears only when whole.
+ * which must not exist. The cluster is copied (and the files hard-linked) into a staging
+ * directory inside DATA_DIR, packed, then replayed in a temporary cluster for the manifest;
+ * `out` appears only when whole (written, synced, then linked into place).
  */
 export async function createBackup(options: { dataDir: string; databaseUrl: string; out: string; logger: Logger }): Promise<CreatedBackup> {
   const out = path.resolve(options.out);
-  const credentials = await readCredentials(options.dataDir);
-  const source = credentials?.clusterDir ?? path.join(options.dataDir, 'postgres');
-  if (!credentials || !(await fileExists(path.join(source, 'PG_VERSION')))) {
-    throw new BackupError('NOTHING_TO_BACK_UP', `${options.dataDir} holds no embedded database (no postgres.json or cluster)`);
-  }
+  const { credentials, clusterDir: source } = await embeddedDatabaseOf(options.dataDir);
   if (await fileExists(out)) throw new BackupError('BACKUP_FAILED', `${out} exists; backups never overwrite a file`);
-  await mkdir(path.dirname(out), { recursive: true });
-  const startedAt = new Date();
-  const scratch = await scratchDataDir(path.dirname(out), `.${path.basename(out)}.staging-`);
-  const partial = `${out}.${randomBytes(4).toString('hex')}.partial`;
   try {
-    const base = await copyRunningCluster(options.databaseUrl, source, scratch.placement.clusterDir, scratch.user);
+    await mkdir(path.dirname(out), { recursive: true });
+    await removeAbandoned([options.dataDir, path.dirname(out)]);
+  } catch (error) {
+    throw asBackupFailure(error, `preparing ${path.dirname(out)}`);
+  }
+  const startedAt = new Date();
+  const scratch = await scratchDataDir(options.dataDir, `.backup-staging-${process.pid}-`).catch((error: unknown) => {
+    throw asBackupFailure(error, `making a staging directory in ${options.dataDir}`);
+  });
+  const partial = `${out}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const untrack = trackWork({ paths: [scratch.dataDir, partial, ...(scratch.placement.externalDir ? [scratch.placement.externalDir] : [])], clusterDir: scratch.placement.clusterDir });
+  try {
+    const stagedFiles = path.join(scratch.dataDir, 'files');
+    const base = await copyRunningCluster(options.databaseUrl, source, scratch.placement.clusterDir, scratch.user, () =>
+      linkTree(path.join(options.dataDir, 'files'), stagedFiles),
+    );
     const writer = new BackupArchiveWriter(partial);
     try {
       await packTree(writer, 'postgres', scratch.placement.clusterDir);
-      // After pg_backup_stop: every file a backed-up row names was written before its row.
-      const files = await packTree(writer, 'files', path.join(options.dataDir, 'files'), (name) => name.endsWith('.partial'));
+      const files = await packTree(writer, 'files', stagedFiles);
       const kept = { user: credentials.user, password: credentials.password, database: credentials.database };
       await writer.buffer('postgres.json', Buffer.from(JSON.stringify(kept, null, 2)));
 
       await writeCredentials(scratch.dataDir, { ...kept, port: 0, clusterDir: scratch.placement.clusterDir });
       const contents = await openAndRead(scratch.dataDir, options.logger);
+      if (contents.missingFiles.length > 0) {
+        options.logger.warn({ missing: contents.missingFiles.length, examples: contents.missingFiles.slice(0, 5) }, 'records name stored files that DATA_DIR/files does not have; the backup records how many');
+      }
       const manifest: BackupManifest = {
         format: BACKUP_FORMAT,
         formatVersion: 1,
@@ -305,20 +458,37 @@ export async function createBackup(options: { dataDir: string; databaseUrl: stri
         postgres: { version: contents.version, systemIdentifier: contents.systemIdentifier, ...base },
         migrations: contents.migrations,
         tables: contents.tables,
-        files,
+        files: { ...files, missing: contents.missingFiles.length },
         entries: writer.entries,
       };
       await writer.buffer('manifest.json', Buffer.from(JSON.stringify(manifest, null, 2)));
       await writer.finish();
-      await rename(partial, out);
+      await syncFile(partial);
+      // link() fails when `out` appeared meanwhile: never an overwrite.
+      await link(partial, out).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EEXIST' ? new BackupError('BACKUP_FAILED', `${out} exists; backups never overwrite a file`) : error;
+      });
+      await syncFile(path.dirname(out));
       return { file: out, size: (await stat(out)).size, manifest };
     } catch (error) {
       await writer.abort();
       throw error;
     }
+  } catch (error) {
+    throw asBackupFailure(error, `backing up to ${out}`);
   } finally {
-    await rm(partial, { force: true });
+    await unlink(partial).catch(() => undefined);
     await scratch.remove();
+    untrack();
+  }
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -330,16 +500,51 @@ export interface RestoredBackup {
 }
 
 /**
+ * What an archive's cluster may not bring along: signal files (recovery or standby would run its
+ * restore_command) and configuration. The archive's checksums prove it is whole, not where it
+ * came from, so its configuration is replaced: PostgreSQL's access rules as initdb writes them for
+ * this service, no ALTER SYSTEM settings, and postgresql.conf reduced to the settings initdb sets.
+ */
+const REFUSED_CLUSTER_FILES = new Set(['recovery.signal', 'standby.signal', 'recovery.conf']);
+const INITDB_SETTINGS = new Set([
+  'max_connections', 'shared_buffers', 'dynamic_shared_memory_type', 'max_wal_size', 'min_wal_size', 'log_timezone', 'datestyle', 'timezone',
+  'lc_messages', 'lc_monetary', 'lc_numeric', 'lc_time', 'default_text_search_config',
+]);
+const PG_HBA = `# Written by restore: the service connects over 127.0.0.1 with a password.
+local   all             all                                     scram-sha-256
+host    all             all             127.0.0.1/32            scram-sha-256
+host    all             all             ::1/128                 scram-sha-256
+`;
+
+async function neutraliseConfiguration(clusterDir: string, user: PostgresUser | undefined): Promise<void> {
+  const conf = await readFile(path.join(clusterDir, 'postgresql.conf'), 'utf8').catch(() => '');
+  const kept = conf.split('\n').filter((line) => INITDB_SETTINGS.has(/^\s*([a-z_]+)\s*=/i.exec(line)?.[1]?.toLowerCase() ?? ''));
+  await writeOwned(path.join(clusterDir, 'postgresql.conf'), `# Reduced by restore to the settings initdb writes.\n${kept.join('\n')}\n`, user);
+  await writeOwned(path.join(clusterDir, 'postgresql.auto.conf'), '# Emptied by restore.\n', user);
+  await writeOwned(path.join(clusterDir, 'pg_hba.conf'), PG_HBA, user);
+  await writeOwned(path.join(clusterDir, 'pg_ident.conf'), '# Emptied by restore.\n', user);
+}
+
+/** The last lines of the restored cluster's log: why it did not start, before its directory goes. */
+async function logTail(dataDir: string): Promise<string> {
+  const log = await readFile(path.join(dataDir, 'postgres.log'), 'utf8').catch(() => '');
+  return log.trim().split('\n').slice(-4).join(' | ');
+}
+
+/**
  * Unpacks `file` into `target` (its cluster where the service will look for it), checks every
  * entry against the manifest, starts the cluster once (PostgreSQL replays the backup's WAL),
- * and checks its migrations and its rows per table against the manifest.
+ * and checks its migrations, its rows per table and its files against the manifest.
  */
 async function restoreInto(file: string, target: ScratchDataDir, logger: Logger): Promise<RestoredBackup> {
   const { dataDir, placement, user } = target;
   const owner = user ? { uid: user.uid, gid: user.gid } : undefined;
   const extracted = await extractArchive(file, {
     destination(entry) {
-      if (entry === 'postgres' || entry.startsWith('postgres/')) return path.join(placement.clusterDir, entry.slice('postgres'.length));
+      if (entry === 'postgres' || entry.startsWith('postgres/')) {
+        if (REFUSED_CLUSTER_FILES.has(entry.slice('postgres/'.length))) throw new BackupArchiveError(`the archive holds ${entry}, which no backup of this service has`);
+        return path.join(placement.clusterDir, entry.slice('postgres'.length));
+      }
       if (entry === 'files' || entry.startsWith('files/')) return path.join(dataDir, entry);
       if (entry === 'postgres.json' || entry === 'manifest.json') return undefined;
       throw new BackupArchiveError(`the archive holds ${entry}, which no backup of this service has`);
@@ -355,23 +560,34 @@ async function restoreInto(file: string, target: ScratchDataDir, logger: Logger)
   try {
     manifest = ZManifest.parse(JSON.parse(manifestBytes.toString('utf8')));
   } catch {
-    throw new BackupError('BACKUP_INVALID', 'the archive\'s manifest.json is not a manifest of this service\'s backups');
+    throw new BackupError('BACKUP_INVALID', "the archive's manifest.json is not a manifest of this service's backups");
   }
   const problems = entryProblems(manifest.entries, extracted.entries);
   if (problems.length > 0) throw new BackupError('BACKUP_INVALID', `the archive does not match its manifest: ${problems.slice(0, 5).join('; ')}`);
+  const major = (await readFile(path.join(placement.clusterDir, 'PG_VERSION'), 'utf8')).trim();
+  const ours = await packagedPostgresMajor();
+  if (major !== ours) throw new BackupError('BACKUP_INVALID', `the backup is of PostgreSQL ${manifest.postgres.version} and this checkout runs PostgreSQL ${ours}: restore it with a checkout of the same major version`);
 
   const credentialBytes = extracted.held.get('postgres.json');
   const credentials = credentialBytes ? ZCredentials.safeParse(JSON.parse(credentialBytes.toString('utf8'))) : undefined;
-  if (!credentials?.success) throw new BackupError('BACKUP_INVALID', 'the archive has no readable postgres.json (the database\'s credentials)');
+  if (!credentials?.success) throw new BackupError('BACKUP_INVALID', "the archive has no readable postgres.json (the database's credentials)");
+  await neutraliseConfiguration(placement.clusterDir, user);
   await writeCredentials(dataDir, { ...credentials.data, port: 0, clusterDir: placement.clusterDir });
-  const contents = await openAndRead(dataDir, logger).catch((error: unknown) => {
-    throw new BackupError('BACKUP_INVALID', `the restored database does not start: ${(error as Error).message}`);
-  });
+  let contents: ClusterContents;
+  try {
+    contents = await openAndRead(dataDir, logger);
+  } catch (error) {
+    const reason = (await logTail(dataDir)) || (error as Error).message;
+    throw new BackupError('BACKUP_INVALID', `the restored database does not start: ${reason}`);
+  }
   const differences = Object.entries(manifest.tables)
     .filter(([table, rows]) => contents.tables[table] !== rows)
     .map(([table, rows]) => `${table}: ${contents.tables[table] ?? 'missing'} rows, manifest ${rows}`);
   if (differences.length > 0) throw new BackupError('BACKUP_INVALID', `the restored database differs from the manifest: ${differences.slice(0, 5).join('; ')}`);
-  if (contents.migrations.join('\n') !== manifest.migrations.join('\n')) throw new BackupError('BACKUP_INVALID', 'the restored database\'s migrations differ from the manifest');
+  if (contents.migrations.join('\n') !== manifest.migrations.join('\n')) throw new BackupError('BACKUP_INVALID', "the restored database's migrations differ from the manifest");
+  if (contents.missingFiles.length > manifest.files.missing) {
+    throw new BackupError('BACKUP_INVALID', `${contents.missingFiles.length} stored files that records name are missing (the backup had ${manifest.files.missing}), e.g. ${contents.missingFiles[0]}`);
+  }
   const known = new Set(MIGRATIONS.map((migration) => migration.name));
   const unknown = contents.migrations.filter((name) => !known.has(name));
   if (unknown.length > 0) {
@@ -398,11 +614,14 @@ function entryProblems(expected: ArchivedEntry[], found: Map<string, ArchivedEnt
 /** Restores `file` into a temporary DATA_DIR, checks it (restoreInto) and removes it. */
 export async function verifyBackup(file: string, logger: Logger): Promise<RestoredBackup> {
   await assertReadable(file);
-  const scratch = await scratchDataDir(tmpdir(), 'interview-verify-');
+  await removeAbandoned([tmpdir()]);
+  const scratch = await scratchDataDir(tmpdir(), `interview-verify-${process.pid}-`);
+  const untrack = trackWork({ paths: [scratch.dataDir, ...(scratch.placement.externalDir ? [scratch.placement.externalDir] : [])], clusterDir: scratch.placement.clusterDir });
   try {
     return await restoreInto(path.resolve(file), scratch, logger);
   } finally {
     await scratch.remove();
+    untrack();
   }
 }
 

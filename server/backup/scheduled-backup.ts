@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -45,6 +45,21 @@ export async function runScheduledBackup(services: ScheduledBackupServices, data
   const pruned = await pruneBackups(dir, keep);
   logger.info({ file: backup.file, size: backup.size, seconds: Number(seconds.toFixed(1)), pruned }, 'scheduled backup written');
   return backup;
+}
+
+/**
+ * At worker start: the last successful backup's time and size from the newest scheduled backup in
+ * BACKUP_DIR, so the age alert does not fire after every restart.
+ */
+export async function loadLastBackupMetrics(services: Pick<ScheduledBackupServices, 'config' | 'metrics'>): Promise<void> {
+  if (!services.config.backup) return;
+  const { dir } = services.config.backup;
+  const newest = (await readdir(dir).catch(() => [] as string[])).filter((name) => SCHEDULED_NAME.test(name)).sort().at(-1);
+  if (!newest) return;
+  const info = await stat(path.join(dir, newest)).catch(() => undefined);
+  if (!info) return;
+  services.metrics.backupLastSuccess.set(info.mtimeMs / 1000);
+  services.metrics.backupLastSize.set(info.size);
 }
 
 /** Deletes the oldest scheduled backups in `dir` so that `keep` remain; returns the names deleted. */

@@ -4,7 +4,7 @@ import { parseDurationSeconds } from '../../shared/durations.js';
 import { parsePermissionList } from '../../shared/permissions.js';
 import { isPlan, PLAN_NAMES, rateLimitFor } from '../../shared/plans.js';
 import path from 'node:path';
-import { BackupError, createBackup, type RestoredBackup, restoreBackup, verifyBackup } from '../backup/embedded-backup.js';
+import { BackupError, createBackup, embeddedDatabaseOf, type RestoredBackup, restoreBackup, verifyBackup } from '../backup/embedded-backup.js';
 import { type Config, loadConfig } from '../config.js';
 import { EmbeddedPostgresError, openEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { createApiKey } from '../domains/api-keys/create-api-key.js';
@@ -185,6 +185,7 @@ function describeRestore(restored: RestoredBackup) {
     tables: Object.keys(restored.contents.tables).length,
     rows,
     files: restored.manifest.files.count,
+    missingFiles: restored.contents.missingFiles.length,
     migrations: restored.contents.migrations.length,
     pendingMigrations: restored.pendingMigrations,
   };
@@ -201,6 +202,8 @@ const FILE_COMMANDS: Record<string, FileCommand> = {
     }
     const out = required(options, 'out');
     if (config.databaseUrl) throw new BackupError('BACKUP_NOT_SUPPORTED', EXTERNAL_DATABASE_BACKUPS);
+    // Before opening: a mistyped DATA_DIR must not start (and back up) a new empty cluster.
+    await embeddedDatabaseOf(config.dataDir);
     const database = await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
     try {
       const backup = await createBackup({ dataDir: config.dataDir, databaseUrl: database.url, out, logger });
@@ -257,6 +260,10 @@ async function main(argv: string[]): Promise<number> {
     return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);
   };
   if (fileCommand) {
+    // Ctrl-C or a stop mid-way: exit through the exit handlers, which stop the temporary
+    // PostgreSQL and remove the staging copy (a signal's default would skip them).
+    process.once('SIGINT', () => process.exit(130));
+    process.once('SIGTERM', () => process.exit(143));
     try {
       const { result, text } = await fileCommand(config, logger, options);
       process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);

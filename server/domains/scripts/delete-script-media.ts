@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { deleteFileRecord } from '../../backup/file-deletion-lock.js';
 import { ScriptMedia } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { loadScript } from './load-script.js';
 
-/** Removes the record, then the stored bytes (a leftover file is harmless; a dangling record is not). */
+/** Removes the record, then the stored bytes (a leftover file is harmless; a dangling record is not); in step with backups. */
 export async function deleteScriptMedia(
   em: EntityManager,
   storage: FileStorage,
@@ -14,6 +15,8 @@ export async function deleteScriptMedia(
   const script = await loadScript(em, organizationId, input.scriptId);
   const media = await em.findOne(ScriptMedia, { id: input.mediaId, script: script.id, organization: organizationId });
   if (!media) throw notFound('media', input.mediaId);
-  await em.remove(media).flush();
+  await deleteFileRecord(em, async (tx) => {
+    await tx.nativeDelete(ScriptMedia, { id: media.id });
+  });
   await storage.delete(media.storageKey);
 }
