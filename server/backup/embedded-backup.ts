@@ -638,17 +638,22 @@ export async function restoreBackup(file: string, dataDir: string, logger: Logge
   });
   if (existing && existing.length > 0) throw new BackupError('DATA_DIR_NOT_EMPTY', `${target} is not empty: restore into an empty or new DATA_DIR`);
   await mkdir(target, { recursive: true });
+  // Interrupted, a restore leaves DATA_DIR as it found it (absent, or empty), so it can be run again.
+  const made = existing ? ['postgres', 'files', 'postgres.json', 'postgres.log', 'postgres.lock', 'postgres.holders.json'].map((name) => path.join(target, name)) : [target];
   const claimed = await claimDataDir(target, async () => {
     for (const name of await readdir(target)) await rm(path.join(target, name), { recursive: true, force: true });
   });
   if (claimed.placement.externalDir && (await readdir(claimed.placement.clusterDir)).length > 0) {
     throw new BackupError('DATA_DIR_NOT_EMPTY', `${claimed.placement.clusterDir}, where the cluster of ${target} lives, is not empty`);
   }
+  const untrack = trackWork({ paths: [...made, ...(claimed.placement.externalDir ? [claimed.placement.externalDir] : [])], clusterDir: claimed.placement.clusterDir });
   try {
     return await restoreInto(path.resolve(file), claimed, logger);
   } catch (error) {
     await claimed.remove();
     throw error;
+  } finally {
+    untrack();
   }
 }
 
