@@ -137,3 +137,30 @@ describe('API-Version', () => {
     expect(changelog).toContain(`## ${version} (`);
   });
 });
+
+describe('HTTP manners', () => {
+  it('PATCH takes JSON Merge Patch (application/merge-patch+json) as well as JSON; other methods do not', async () => {
+    const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).send({ name: 'Merge patch', description: 'before' }).expect(201);
+    const patched = await t.http
+      .patch(`/v1/projects/${created.body.id}`)
+      .set('Authorization', tenant.authorization)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send(JSON.stringify({ description: null }));
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id: created.body.id, name: 'Merge patch', description: null });
+    const posted = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', 'application/merge-patch+json').send(JSON.stringify({ name: 'x' }));
+    expect(posted.status).toBe(415);
+    expect(posted.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('Idempotency-Key on PATCH and DELETE is refused with 400 naming the header, and nothing changes', async () => {
+    const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).send({ name: 'Keyed' }).expect(201);
+    const patched = await t.http.patch(`/v1/projects/${created.body.id}`).set('Authorization', tenant.authorization).set('Idempotency-Key', 'k-1').send({ name: 'Renamed' });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on PATCH' }] } });
+    const deleted = await t.http.delete(`/v1/projects/${created.body.id}`).set('Authorization', tenant.authorization).set('Idempotency-Key', 'k-2');
+    expect(deleted.status).toBe(400);
+    const still = await t.http.get(`/v1/projects/${created.body.id}`).set('Authorization', tenant.authorization).expect(200);
+    expect(still.body.name).toBe('Keyed');
+  });
+});

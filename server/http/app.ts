@@ -117,6 +117,16 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
   app.use('/trpc', trpcCors(config));
   app.use(API_PREFIXES, authenticateRequests(services));
+  app.use(['/v1', '/api'], (req: Request, _res: Response, next: NextFunction) => {
+    // Honoured on POST (where a retry could create twice); anywhere else refused, never ignored.
+    if (req.get('Idempotency-Key') !== undefined && (req.method === 'PATCH' || req.method === 'DELETE' || req.method === 'PUT')) {
+      next(new AppError('INVALID_REQUEST', `Idempotency-Key is honoured on POST; ${req.method} is not replayed from it (send the same ${req.method} again instead).`, {
+        fields: [{ path: 'Idempotency-Key', message: `is not supported on ${req.method}` }],
+      }));
+      return;
+    }
+    next();
+  });
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(scriptMediaRoutes(services));

@@ -13,31 +13,45 @@ export function unsupportedMediaType(req: Request): AppError {
   const given = req.get('content-type');
   return new AppError(
     'UNSUPPORTED_MEDIA_TYPE',
-    `The request body must be JSON, sent with "Content-Type: application/json"${given ? ` (got "${given.slice(0, 100)}")` : ''}.`,
+    `The request body must be JSON, sent with "Content-Type: application/json"${req.method === 'PATCH' ? ' or "application/merge-patch+json"' : ''}${given ? ` (got "${given.slice(0, 100)}")` : ''}.`,
     { contentType: given ?? null },
   );
 }
 
+/** The request's media type, lower case without parameters; undefined when none is declared. */
+function mediaTypeOf(req: Request): string | undefined {
+  // Read from the header itself: `req.is` answers null for a body-less request whatever it declares.
+  return req.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+}
+
+/** JSON, and on PATCH also JSON Merge Patch (RFC 7396), which is what PATCH bodies are here. */
+function isAcceptedJson(req: Request, mediaType: string): boolean {
+  return mediaType === 'application/json' || (req.method === 'PATCH' && mediaType === 'application/merge-patch+json');
+}
+
 /**
- * JSON request bodies: `application/json` only, UTF-8 only. Invalid UTF-8 would otherwise be
- * decoded into U+FFFD and stored as if the client had sent it: refused (400) instead.
+ * JSON request bodies: `application/json` (on PATCH also `application/merge-patch+json`), UTF-8
+ * only. Invalid UTF-8 would otherwise be decoded into U+FFFD and stored as if the client had sent
+ * it: refused (400) instead.
  */
 export function parseJsonBody(limitBytes: number): RequestHandler {
   return express.json({
     limit: limitBytes,
     strict: true,
+    type: (req) => {
+      const mediaType = mediaTypeOf(req as Request);
+      return mediaType !== undefined && isAcceptedJson(req as Request, mediaType);
+    },
     verify: (_req, _res, buffer) => {
       if (!isUtf8(buffer)) throw Object.assign(new Error('The request body is not valid UTF-8.'), { type: INVALID_UTF8 });
     },
   });
 }
 
-/** A body, or a `Content-Type` saying one is coming, in anything but JSON (`application/json`, any parameters). */
+/** A body, or a `Content-Type` saying one is coming, in anything but JSON (any parameters; merge patch on PATCH). */
 export function isNotJson(req: Request): boolean {
-  const declared = req.headers['content-type'];
-  // Read from the header itself: `req.is` answers null for a body-less request whatever it declares.
-  const mediaType = declared?.split(';')[0]!.trim().toLowerCase();
-  if (mediaType !== undefined) return mediaType !== 'application/json';
+  const mediaType = mediaTypeOf(req);
+  if (mediaType !== undefined) return !isAcceptedJson(req, mediaType);
   return hasRequestBody(req);
 }
 
