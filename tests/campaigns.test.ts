@@ -126,7 +126,7 @@ describe('listing campaigns', () => {
   it('defaults to newest first', async () => {
     const response = await own.get('/v1/campaigns').expect(200);
     expect(response.body.data.map((c: { name: string }) => c.name)).toEqual(['Bravo interviews', 'alpha survey', 'Charlie survey']);
-    expect(response.body.pagination).toEqual({ total: 3, limit: 20, offset: 0, hasMore: false });
+    expect(response.body.pagination).toEqual({ total: 3, limit: 20, offset: 0, hasMore: false, nextCursor: null });
   });
 
   it('sorts by name ascending', async () => {
@@ -151,8 +151,8 @@ describe('listing campaigns', () => {
   it('paginates without overlap', async () => {
     const first = await own.get('/v1/campaigns?limit=2&offset=0&sort=name&order=asc').expect(200);
     const second = await own.get('/v1/campaigns?limit=2&offset=2&sort=name&order=asc').expect(200);
-    expect(first.body.pagination).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true });
-    expect(second.body.pagination).toEqual({ total: 3, limit: 2, offset: 2, hasMore: false });
+    expect(first.body.pagination).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
+    expect(second.body.pagination).toEqual({ total: 3, limit: 2, offset: 2, hasMore: false, nextCursor: null });
     expect(second.body.data).toHaveLength(1);
   });
 

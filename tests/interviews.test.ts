@@ -491,7 +491,7 @@ describe('reading sessions', () => {
     await t.em().execute(`update sessions set active_seconds = case id when ? then 30 when ? then 90 else active_seconds end where id in (?, ?)`, [ids[0], ids[1], ids[0], ids[1]]);
 
     const completed = (await api.get(`/v1/campaigns/${campaign.id}/sessions?status=completed`).expect(200)).body;
-    expect(completed.pagination).toMatchObject({ total: 2, limit: 20, offset: 0, hasMore: false });
+    expect(completed.pagination).toMatchObject({ total: 2, limit: 20, offset: 0, hasMore: false, nextCursor: null });
     const byDuration = (await api.get(`/v1/campaigns/${campaign.id}/sessions?sort=duration&order=desc`).expect(200)).body.data.map((s: { id: string }) => s.id);
     expect(byDuration.slice(0, 2)).toEqual([ids[1], ids[0]]);
     const byCompletion = (await api.get(`/v1/campaigns/${campaign.id}/sessions?sort=completedAt&order=asc`).expect(200)).body.data.map((s: { id: string }) => s.id);

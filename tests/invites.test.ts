@@ -312,9 +312,9 @@ describe('GET /v1/campaigns/{campaignId}/invites', () => {
     expect(literal.body.data.map((invite: { email: string }) => invite.email)).toEqual(['o_e@example.com']);
 
     const page = await api.get(`/v1/campaigns/${campaign.id}/invites?limit=3&offset=0`).expect(200);
-    expect(page.body.pagination).toEqual({ total: 4, limit: 3, offset: 0, hasMore: true });
+    expect(page.body.pagination).toEqual({ total: 4, limit: 3, offset: 0, hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
     const rest = await api.get(`/v1/campaigns/${campaign.id}/invites?limit=3&offset=3`).expect(200);
-    expect(rest.body.pagination).toEqual({ total: 4, limit: 3, offset: 3, hasMore: false });
+    expect(rest.body.pagination).toEqual({ total: 4, limit: 3, offset: 3, hasMore: false, nextCursor: null });
     const ids = [...page.body.data, ...rest.body.data].map((invite: { id: string }) => invite.id);
     expect(new Set(ids).size).toBe(4);
   });

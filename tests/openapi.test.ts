@@ -52,7 +52,7 @@ describe('GET /v1/openapi.json', () => {
   it('documents the list query parameters with their bounds', () => {
     const list = document.paths['/v1/campaigns'].get;
     const names = list.parameters.map((parameter: { name: string }) => parameter.name).sort();
-    expect(names).toEqual(['limit', 'offset', 'order', 'projectId', 'search', 'sort', 'status']);
+    expect(names).toEqual(['limit', 'offset', 'order', 'projectId', 'search', 'sort', 'startingAfter', 'status']);
     const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, createProject, type Api } from './helpers/factories.js';
+import { apiAs, createCampaign, createProject, createScript, type Api } from './helpers/factories.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -16,18 +16,18 @@ describe('pagination', () => {
   it('defaults to limit 20, offset 0', async () => {
     const response = await api.get('/v1/projects').expect(200);
     expect(response.body.data).toHaveLength(20);
-    expect(response.body.pagination).toEqual({ total: 23, limit: 20, offset: 0, hasMore: true });
+    expect(response.body.pagination).toEqual({ total: 23, limit: 20, offset: 0, hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
   });
 
   it('the last page has hasMore false', async () => {
     const response = await api.get('/v1/projects?offset=20').expect(200);
     expect(response.body.data).toHaveLength(3);
-    expect(response.body.pagination).toEqual({ total: 23, limit: 20, offset: 20, hasMore: false });
+    expect(response.body.pagination).toEqual({ total: 23, limit: 20, offset: 20, hasMore: false, nextCursor: null });
   });
 
   it('an offset past the end answers an empty page with the real total', async () => {
     const response = await api.get('/v1/projects?offset=500').expect(200);
-    expect(response.body).toEqual({ data: [], pagination: { total: 23, limit: 20, offset: 500, hasMore: false } });
+    expect(response.body).toEqual({ data: [], pagination: { total: 23, limit: 20, offset: 500, hasMore: false, nextCursor: null } });
   });
 
   it('limit 1 and limit 100 are accepted', async () => {
@@ -62,5 +62,89 @@ describe('pagination', () => {
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('INVALID_REQUEST');
     expect(response.body.error.details.fields).toEqual([{ path, message }]);
+  });
+});
+
+describe('cursor pagination (startingAfter and nextCursor)', () => {
+  async function pageIds(client: Api, path: string): Promise<{ ids: string[]; next: string | null; total: number }> {
+    const response = await client.get(path).expect(200);
+    return { ids: (response.body.data as { id: string }[]).map((item) => item.id), next: response.body.pagination.nextCursor, total: response.body.pagination.total };
+  }
+
+  it('pages never repeat or skip while items are created and deleted between them', async () => {
+    const own = apiAs(t.http, await t.createTenant());
+    const initial: string[] = [];
+    for (let i = 0; i < 17; i += 1) initial.unshift((await createProject(own, { name: `Cursor ${i}` })).id);
+    // Newest first: `initial` is in list order.
+    const seen: string[] = [];
+    const deletedUnseen = new Set<string>();
+    let next: string | null = null;
+    for (let round = 0; ; round += 1) {
+      const page = await pageIds(own, `/v1/projects?limit=4${next ? `&startingAfter=${next}` : ''}`);
+      seen.push(...page.ids);
+      if (!page.next) break;
+      next = page.next;
+      // Between pages: two new projects (before the cursor), one deleted that was already seen (the
+      // cursor's own item on even rounds), and one deleted that is still to come.
+      await createProject(own, { name: `Inserted ${round}a` });
+      await createProject(own, { name: `Inserted ${round}b` });
+      await own.delete(`/v1/projects/${seen.at(round % 2 === 0 ? -1 : 0)}`).expect(204);
+      const upcoming = initial.find((id) => !seen.includes(id) && !deletedUnseen.has(id));
+      if (upcoming) {
+        await own.delete(`/v1/projects/${upcoming}`).expect(204);
+        deletedUnseen.add(upcoming);
+      }
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(initial.filter((id) => !deletedUnseen.has(id)));
+  });
+
+  it('startingAfter also takes an item id of the list; an id of another list or organization, or a cursor it did not make, is 400', async () => {
+    const all = await pageIds(api, '/v1/projects?limit=100');
+    const afterThird = await pageIds(api, `/v1/projects?limit=5&startingAfter=${all.ids[2]}`);
+    expect(afterThird.ids).toEqual(all.ids.slice(3, 8));
+    const viaCursor = await pageIds(api, `/v1/projects?limit=3`);
+    expect((await pageIds(api, `/v1/projects?limit=5&startingAfter=${viaCursor.next}`)).ids).toEqual(all.ids.slice(3, 8));
+
+    const other = apiAs(t.http, await t.createTenant());
+    const foreign = await createProject(other, { name: 'Not yours' });
+    for (const value of [foreign.id, 'prj_doesnotexist', 'cur_bm90LWEtY3Vyc29y']) {
+      const response = await api.get(`/v1/projects?startingAfter=${value}`).expect(400);
+      expect(response.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: 'startingAfter', message: expect.any(String) }] } });
+    }
+    const both = await api.get(`/v1/projects?offset=2&startingAfter=${all.ids[0]}`).expect(400);
+    expect(both.body.error.details.fields).toEqual([{ path: 'offset', message: 'cannot be combined with startingAfter' }]);
+  });
+
+  it('a cursor keeps working after the item it points to is deleted', async () => {
+    const own = apiAs(t.http, await t.createTenant());
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) ids.unshift((await createProject(own, { name: `Gone ${i}` })).id);
+    const first = await pageIds(own, '/v1/projects?limit=2');
+    await own.delete(`/v1/projects/${first.ids[1]}`).expect(204);
+    expect((await pageIds(own, `/v1/projects?limit=10&startingAfter=${first.next}`)).ids).toEqual(ids.slice(2));
+    expect((await own.get(`/v1/projects?startingAfter=${first.ids[1]}`).expect(400)).body.error.details.fields[0].message).toMatch(/nextCursor/);
+  });
+
+  it('follows the list sort: campaigns by name ascending, script versions by number; sessions take cursors only when sorted by createdAt', async () => {
+    const own = apiAs(t.http, await t.createTenant());
+    for (const name of ['delta', 'Alpha', 'charlie', 'bravo', 'echo']) await createCampaign(own, { name });
+    const names = ((await own.get('/v1/campaigns?sort=name&order=asc&limit=100').expect(200)).body.data as { name: string }[]).map((campaign) => campaign.name);
+    expect(names).toHaveLength(5);
+    const first = await own.get('/v1/campaigns?sort=name&order=asc&limit=2').expect(200);
+    const rest = await own.get(`/v1/campaigns?sort=name&order=asc&limit=100&startingAfter=${first.body.pagination.nextCursor}`).expect(200);
+    expect([...first.body.data, ...rest.body.data].map((campaign: { name: string }) => campaign.name)).toEqual(names);
+
+    const script = await createScript(own);
+    for (let i = 0; i < 3; i += 1) await own.post(`/v1/scripts/${script.id}/versions`, { systemPrompt: `Version ${i + 2} prompt for the interviewer.` }).expect(201);
+    const versions = await own.get(`/v1/scripts/${script.id}/versions?limit=2`).expect(200);
+    expect(versions.body.data.map((version: { version: number }) => version.version)).toEqual([4, 3]);
+    const older = await own.get(`/v1/scripts/${script.id}/versions?limit=10&startingAfter=${versions.body.pagination.nextCursor}`).expect(200);
+    expect(older.body.data.map((version: { version: number }) => version.version)).toEqual([2, 1]);
+    expect(older.body.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+
+    const campaign = (first.body.data as { id: string }[])[0]!;
+    const sessions = await own.get(`/v1/campaigns/${campaign.id}/sessions?sort=completedAt&startingAfter=ses_x`).expect(400);
+    expect(sessions.body.error.details.fields).toEqual([{ path: 'startingAfter', message: 'needs sort=createdAt' }]);
   });
 });

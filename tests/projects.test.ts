@@ -94,7 +94,7 @@ describe('projects', () => {
     await createCampaign(own, { projectId: project.id });
     await createProject(own, { name: 'Empty' });
     const response = await own.get('/v1/projects').expect(200);
-    expect(response.body.pagination).toEqual({ total: 2, limit: 20, offset: 0, hasMore: false });
+    expect(response.body.pagination).toEqual({ total: 2, limit: 20, offset: 0, hasMore: false, nextCursor: null });
     expect(response.body.data.map((p: { name: string }) => p.name)).toEqual(['Empty', 'Counted']);
     expect(response.body.data[1].campaignCount).toBe(2);
     expect(response.body.data[0].campaignCount).toBe(0);

@@ -137,7 +137,7 @@ describe('listing scripts', () => {
     const publishedOnly = await own.get('/v1/scripts?status=published').expect(200);
     expect(publishedOnly.body.data.map((s: { id: string }) => s.id)).toEqual([published.id]);
     const search = await own.get('/v1/scripts?search=ONBOARDING&limit=1').expect(200);
-    expect(search.body.pagination).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true });
+    expect(search.body.pagination).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
     expect(search.body.data[0].questions).toHaveLength(2);
   });
 

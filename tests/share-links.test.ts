@@ -176,7 +176,7 @@ describe('reading and closing share links', () => {
     const response = await api.get(`/v1/campaigns/${campaign.id}/share-links`).expect(200);
     expect(response.body.data.map((link: ShareLinkBody) => link.id)).toEqual([second.id, first.id]);
     expect(response.body.data[0]).toEqual(second);
-    expect(response.body.pagination).toEqual({ total: 2, limit: 20, offset: 0, hasMore: false });
+    expect(response.body.pagination).toEqual({ total: 2, limit: 20, offset: 0, hasMore: false, nextCursor: null });
   });
 
   it('pages with limit and offset', async () => {
@@ -185,7 +185,7 @@ describe('reading and closing share links', () => {
     for (let i = 0; i < 3; i++) links.push(await createShareLink(api, campaign.id));
     const response = await api.get(`/v1/campaigns/${campaign.id}/share-links?limit=1&offset=1`).expect(200);
     expect(response.body.data.map((link: ShareLinkBody) => link.id)).toEqual([links[1]!.id]);
-    expect(response.body.pagination).toEqual({ total: 3, limit: 1, offset: 1, hasMore: true });
+    expect(response.body.pagination).toEqual({ total: 3, limit: 1, offset: 1, hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
   });
 
   it('gets a link by id', async () => {

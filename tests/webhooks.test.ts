@@ -259,10 +259,10 @@ describe('endpoint management over REST', () => {
     const ids: string[] = [];
     for (let index = 0; index < 3; index++) ids.push((await createEndpoint(api, { url: receiver.url, events: ['*'] })).id);
     const first = (await api.get('/api/webhooks?limit=2').expect(200)).body;
-    expect(first.pagination).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true });
+    expect(first.pagination).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
     expect(first.data.map((endpoint: Json) => endpoint.id)).toEqual([ids[2], ids[1]]);
     const second = (await api.get('/api/webhooks?limit=2&offset=2').expect(200)).body;
-    expect(second.pagination).toEqual({ total: 3, limit: 2, offset: 2, hasMore: false });
+    expect(second.pagination).toEqual({ total: 3, limit: 2, offset: 2, hasMore: false, nextCursor: null });
     expect(second.data.map((endpoint: Json) => endpoint.id)).toEqual([ids[0]]);
   });
 

@@ -58,7 +58,16 @@ export const ZPaginationQuery = {
     .min(0)
     .max(2_147_483_647)
     .default(0)
-    .meta({ description: 'Number of matches to skip (default 0).' }),
+    .meta({ description: 'Number of matches to skip (default 0). Pages by offset shift when items are created or deleted meanwhile: use startingAfter to page through a list that changes.' }),
+  startingAfter: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .meta({
+      description: "Cursor paging: the previous page's `pagination.nextCursor` (or an item id of this list). The page starts after that item, whatever was created or deleted meanwhile. Not with offset.",
+      example: 'cur_WyIyMDI2LTExLTI1IDE4OjI5OjAxLjEyMzQ1NiswMCIsInByal9rZnUxYVZFMlFPVU9OZ0dla3JzQWJhIl0',
+    }),
 };
 
 export const ZSortOrder = z.enum(['asc', 'desc']).default('desc').meta({ description: 'Sort direction (default desc).' });
@@ -69,6 +78,10 @@ export const ZPagination = z
     limit: z.number().int(),
     offset: z.number().int(),
     hasMore: z.boolean(),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as `startingAfter` for the next page (null on the last page): stable under inserts and deletes.' }),
   })
   .meta({ id: 'Pagination' });
 

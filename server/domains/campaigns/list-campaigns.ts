@@ -3,7 +3,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TListCampaignsInput } from '../../../shared/schemas/campaigns.js';
 import type { Page } from '../../../shared/schemas/common.js';
 import { Campaign } from '../../entities/index.js';
-import { containsPattern, pageOf } from '../pagination.js';
+import { containsPattern } from '../pagination.js';
+import { findPage, type KeysetSort, pageFrom } from '../keyset-page.js';
+
+/** The sorts a campaign list offers, as keysets (their direction from the request). */
+const CAMPAIGN_SORTS: Record<TListCampaignsInput['sort'], Omit<KeysetSort, 'direction'>> = {
+  name: { property: 'name', column: 'name', type: 'text' },
+  createdAt: { property: 'createdAt', column: 'created_at', type: 'timestamptz' },
+  updatedAt: { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
+};
 import { toCampaignDtos } from './campaign-stats.js';
 
 export async function listCampaigns(em: EntityManager, organizationId: string, input: TListCampaignsInput): Promise<Page<TCampaign>> {
@@ -14,13 +22,8 @@ export async function listCampaigns(em: EntityManager, organizationId: string, i
     ...(input.search ? { name: { $ilike: containsPattern(input.search) } } : {}),
   };
   // The id breaks ties so pages never overlap or skip when sort values repeat.
-  const orderBy = { [input.sort]: input.order, id: input.order } as QueryOrderMap<Campaign>;
-  const [campaigns, total] = await em.findAndCount(Campaign, where, {
-    orderBy,
-    limit: input.limit,
-    offset: input.offset,
-    // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
-    disableIdentityMap: true,
-  });
-  return pageOf(await toCampaignDtos(em, campaigns), total, input.limit, input.offset);
+  const sort = { ...CAMPAIGN_SORTS[input.sort], direction: input.order };
+  // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
+  const page = await findPage(em, Campaign, where, input, sort, { disableIdentityMap: true });
+  return pageFrom(page, await toCampaignDtos(em, page.items));
 }

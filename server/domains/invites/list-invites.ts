@@ -4,7 +4,7 @@ import type { Page } from '../../../shared/schemas/common.js';
 import type { TInvite, TInviteStatus, TListInvitesInput } from '../../../shared/schemas/invites.js';
 import { Invite } from '../../entities/index.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { pageOf } from '../pagination.js';
+import { findPage, pageFrom } from '../keyset-page.js';
 import { type InviteLinkServices, toInviteDto } from './serialize.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
 
@@ -41,17 +41,10 @@ export async function listInvites(
       input.email ? { email: { $ilike: exactPattern(input.email) } } : {},
     ],
   };
-  const [invites, total] = await em.findAndCount(Invite, where, {
-    orderBy: { createdAt: 'desc', id: 'desc' },
-    limit: input.limit,
-    offset: input.offset,
-    disableIdentityMap: true,
-  });
+  const page = await findPage(em, Invite, where, input, undefined, { disableIdentityMap: true });
   const owner = await loadLinkOwner(em, organizationId);
-  return pageOf(
-    invites.map((invite) => toInviteDto(invite, services, owner, now)),
-    total,
-    input.limit,
-    input.offset,
+  return pageFrom(
+    page,
+    page.items.map((invite) => toInviteDto(invite, services, owner, now)),
   );
 }

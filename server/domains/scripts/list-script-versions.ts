@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TScriptVersion } from '../../../shared/schemas/scripts.js';
 import { ScriptVersion } from '../../entities/index.js';
-import { pageOf } from '../pagination.js';
+import { findPage, type KeysetSort, type PageRequest, pageFrom } from '../keyset-page.js';
+
+const NEWEST_VERSION_FIRST: KeysetSort = { property: 'version', column: 'version', type: 'integer', direction: 'desc' };
 import { loadScript } from './load-script.js';
 import { toScriptVersionDto } from './serialize.js';
 
@@ -10,18 +12,12 @@ import { toScriptVersionDto } from './serialize.js';
 export async function listScriptVersions(
   em: EntityManager,
   organizationId: string,
-  input: { scriptId: string; limit: number; offset: number },
+  input: { scriptId: string } & PageRequest,
 ): Promise<Page<TScriptVersion>> {
   const script = await loadScript(em, organizationId, input.scriptId);
-  const [versions, total] = await em.findAndCount(
-    ScriptVersion,
-    { script: script.id },
-    { orderBy: { version: 'desc' }, limit: input.limit, offset: input.offset, disableIdentityMap: true },
-  );
-  return pageOf(
-    versions.map((version) => toScriptVersionDto(script.id, version)),
-    total,
-    input.limit,
-    input.offset,
+  const page = await findPage(em, ScriptVersion, { script: script.id }, input, NEWEST_VERSION_FIRST, { disableIdentityMap: true });
+  return pageFrom(
+    page,
+    page.items.map((version) => toScriptVersionDto(script.id, version)),
   );
 }

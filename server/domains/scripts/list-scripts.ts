@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListScriptsInput, TScript } from '../../../shared/schemas/scripts.js';
 import { Script, ScriptVersion } from '../../entities/index.js';
-import { containsPattern, pageOf } from '../pagination.js';
+import { containsPattern } from '../pagination.js';
+import { findPage, pageFrom } from '../keyset-page.js';
 import { toScriptDto } from './serialize.js';
 
 export async function listScripts(em: EntityManager, organizationId: string, input: TListScriptsInput): Promise<Page<TScript>> {
@@ -14,14 +15,9 @@ export async function listScripts(em: EntityManager, organizationId: string, inp
     ...(input.status ? { status: input.status } : {}),
     ...(input.search ? { name: { $ilike: containsPattern(input.search) } } : {}),
   };
-  const [scripts, total] = await em.findAndCount(Script, where, {
-    orderBy: { createdAt: 'desc', id: 'desc' },
-    limit: input.limit,
-    offset: input.offset,
-    // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
-    disableIdentityMap: true,
-  });
-  return pageOf(await toScriptDtos(em, scripts), total, input.limit, input.offset);
+  // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
+  const page = await findPage(em, Script, where, input, undefined, { disableIdentityMap: true });
+  return pageFrom(page, await toScriptDtos(em, page.items));
 }
 
 /** The newest version of each script, in one query. */

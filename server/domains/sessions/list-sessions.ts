@@ -4,13 +4,14 @@ import type { Page } from '../../../shared/schemas/common.js';
 import type { TListSessionsInput, TSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { pageOf } from '../pagination.js';
+import { AppError } from '../../errors.js';
+import { findPage, NEWEST_FIRST, pageFrom } from '../keyset-page.js';
 import { toSessionDto } from './serialize.js';
 
 /** Duration as the record shows it: time in progress, the running stretch of a session in progress included. */
 const LIVE_DURATION = raw('floor(active_seconds + coalesce(extract(epoch from (now() - active_since)), 0))');
 
-const SORT_COLUMNS = { createdAt: 'createdAt', completedAt: 'completedAt', duration: LIVE_DURATION } as const;
+const SORT_COLUMNS = { completedAt: 'completedAt', duration: LIVE_DURATION } as const;
 
 /** A campaign's sessions, filtered by status and creation time; unfinished sessions sort last by completedAt. */
 export async function listSessions(em: EntityManager, organizationId: string, input: TListSessionsInput): Promise<Page<TSession>> {
@@ -25,6 +26,17 @@ export async function listSessions(em: EntityManager, organizationId: string, in
     ...(input.status ? { status: input.status } : {}),
     ...(input.from || input.to ? { createdAt } : {}),
   };
+  const now = new Date();
+  if (input.sort === 'createdAt') {
+    const page = await findPage(em, Session, where, input, { ...NEWEST_FIRST, direction: input.order }, { disableIdentityMap: true });
+    return pageFrom(page, page.items.map((session) => toSessionDto(session, now)));
+  }
+  // completedAt is null until a session ends and a duration grows while it runs: no keyset holds.
+  if (input.startingAfter !== undefined) {
+    throw new AppError('INVALID_REQUEST', 'startingAfter needs sort=createdAt: completedAt and duration change while sessions run.', {
+      fields: [{ path: 'startingAfter', message: 'needs sort=createdAt' }],
+    });
+  }
   const direction = input.order === 'asc' ? 'asc nulls last' : 'desc nulls last';
   // The id breaks ties so pages never overlap or skip when sort values repeat.
   const orderBy = { [SORT_COLUMNS[input.sort]]: direction, id: input.order } as QueryOrderMap<Session>;
@@ -34,11 +46,9 @@ export async function listSessions(em: EntityManager, organizationId: string, in
     offset: input.offset,
     disableIdentityMap: true,
   });
-  const now = new Date();
-  return pageOf(
-    sessions.map((session) => toSessionDto(session, now)),
-    total,
-    input.limit,
-    input.offset,
-  );
+  const hasMore = input.offset + sessions.length < total;
+  return {
+    data: sessions.map((session) => toSessionDto(session, now)),
+    pagination: { total, limit: input.limit, offset: input.offset, hasMore, nextCursor: null },
+  };
 }

@@ -5,7 +5,7 @@ import { ShareLink } from '../../entities/index.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
-import { pageOf } from '../pagination.js';
+import { findPage, pageFrom } from '../keyset-page.js';
 import { toShareLinkDto } from './serialize.js';
 import { countRespondents } from './share-link-status.js';
 
@@ -16,21 +16,15 @@ export async function listShareLinks(
   input: TListShareLinksInput,
 ): Promise<Page<TShareLink>> {
   const campaign = await loadCampaign(em, organizationId, input.campaignId);
-  const [shareLinks, total] = await em.findAndCount(
-    ShareLink,
-    { campaign, organization: organizationId },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: input.offset },
-  );
+  const page = await findPage(em, ShareLink, { campaign, organization: organizationId }, input);
   const respondents = await countRespondents(
     em,
-    shareLinks.map((link) => link.id),
+    page.items.map((link) => link.id),
   );
   const owner = await loadLinkOwner(em, organizationId);
   const now = new Date();
-  return pageOf(
-    shareLinks.map((link) => toShareLinkDto(link, campaign, respondents.get(link.id)!, owner, links, now)),
-    total,
-    input.limit,
-    input.offset,
+  return pageFrom(
+    page,
+    page.items.map((link) => toShareLinkDto(link, campaign, respondents.get(link.id)!, owner, links, now)),
   );
 }
