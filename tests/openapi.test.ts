@@ -38,10 +38,17 @@ describe('GET /v1/openapi.json', () => {
 
   it('describes errors with the envelope schema and the spec statuses', () => {
     const create = document.paths['/v1/campaigns'].post;
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '415', '422', '429', '500', '503']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
     expect(create.responses['503'].headers['Retry-After']).toBeDefined();
     expect(create.responses['409'].description).toContain('SCRIPT_NOT_PUBLISHED');
-    expect(create.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    // The envelope, its code narrowed to what the status carries there: generated clients can switch on it.
+    const codeOf = (status: string) => create.responses[status].content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+    expect(create.responses['400'].content['application/json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(codeOf('400')).toEqual(['INVALID_REQUEST']);
+    expect(codeOf('409')).toEqual(expect.arrayContaining(['SCRIPT_NOT_PUBLISHED', 'IDEMPOTENCY_KEY_IN_USE']));
+    expect(codeOf('413')).toEqual(['PAYLOAD_TOO_LARGE']);
+    expect(create.responses['201'].headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+    expect(create.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/X-Request-Id' }]));
     expect(document.components.schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'details']));
     expect(create.responses['429'].headers['Retry-After']).toBeDefined();
     const remove = document.paths['/v1/projects/{projectId}'].delete;
@@ -51,10 +58,40 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents the list query parameters with their bounds', () => {
     const list = document.paths['/v1/campaigns'].get;
-    const names = list.parameters.map((parameter: { name: string }) => parameter.name).sort();
+    const names = list.parameters.filter((parameter: { name?: string }) => parameter.name).map((parameter: { name: string }) => parameter.name).sort();
     expect(names).toEqual(['limit', 'offset', 'order', 'projectId', 'search', 'sort', 'startingAfter', 'status']);
     const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+  });
+});
+
+describe('an SDK-grade document', () => {
+  it('has a relative server URL, so no host is baked into clients', () => {
+    expect(document.servers).toEqual([{ url: '/' }]);
+  });
+
+  it('declares every tag it uses, with a description', () => {
+    const used = new Set(Object.values(document.paths).flatMap((item: any) => Object.values(item).flatMap((operation: any) => operation.tags ?? [])));
+    expect(new Set(document.tags.map((tag: { name: string }) => tag.name))).toEqual(used);
+    for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);
+  });
+
+  it('closes no response schema (responses may gain fields), while request schemas stay closed', () => {
+    const closedIn = (node: unknown): boolean =>
+      Array.isArray(node) ? node.some(closedIn) : !!node && typeof node === 'object' && Object.entries(node).some(([key, value]) => (key === 'additionalProperties' && value === false) || closedIn(value));
+    const resolve = (node: any, seen = new Set<string>()): unknown => {
+      if (!node || typeof node !== 'object') return node;
+      if (typeof node.$ref === 'string') {
+        const name = node.$ref.split('/').pop()!;
+        if (seen.has(name)) return {};
+        return resolve(document.components.schemas[name], new Set([...seen, name]));
+      }
+      return Array.isArray(node) ? node.map((item) => resolve(item, seen)) : Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, seen)]));
+    };
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) expect(closedIn(resolve(operation.responses)), `${method} ${path}`).toBe(false);
+    }
+    expect(closedIn(resolve(document.paths['/v1/campaigns'].post.requestBody))).toBe(true);
   });
 });
 

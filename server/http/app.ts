@@ -78,7 +78,6 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
   const openApiDocument = buildOpenApiDocument({
     router: appRouter,
-    publicUrl: config.publicUrl,
     version: API_VERSION,
     extraPaths: PLAIN_OPENAPI_PATHS,
   });

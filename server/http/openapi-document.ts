@@ -30,11 +30,23 @@ interface OperationFacts {
   errors: ErrorCode[];
 }
 
+const REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+
+/** An error response: the envelope, its `code` narrowed to the codes this status carries here. */
 function errorResponse(codes: ErrorCode[], extraHeaders: JsonObject = {}): JsonObject {
   return {
     description: codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].description}`).join('\n\n'),
-    headers: { ...RATE_LIMIT_HEADERS, ...extraHeaders },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    headers: { ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...extraHeaders },
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } } },
+          ],
+        },
+      },
+    },
   };
 }
 
@@ -50,18 +62,19 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   const idempotent = method === 'post';
   const replayable = idempotent ? IDEMPOTENT_REPLAYED : {};
   if (facts.successStatus === 204) {
-    responses['204'] = { description: 'No content', headers: { ...RATE_LIMIT_HEADERS, ...replayable } };
+    responses['204'] = { description: 'No content', headers: { ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
   } else {
-    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...RATE_LIMIT_HEADERS, ...replayable } };
+    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
   }
-  if (idempotent) operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/Idempotency-Key' }];
+  operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/X-Request-Id' }];
+  if (idempotent) operation.parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
 
   const hasBody = method !== 'get' && method !== 'delete';
   const hasPathParams = path.includes('{');
   const byInviteToken = facts.permission === PARTICIPANT_CREDENTIAL;
   const codes: ErrorCode[] = byInviteToken ? ['INVALID_REQUEST', 'INVALID_INVITE_TOKEN'] : ['INVALID_REQUEST', 'INVALID_API_KEY', 'INSUFFICIENT_PERMISSIONS'];
   if (hasPathParams || facts.errors.length > 0 || hasBody) codes.push('RESOURCE_NOT_FOUND');
-  if (hasBody) codes.push('VALIDATION_ERROR', 'UNSUPPORTED_MEDIA_TYPE');
+  if (hasBody) codes.push('VALIDATION_ERROR', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   codes.push(...facts.errors);
   if (idempotent) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   codes.push('RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
@@ -130,7 +143,6 @@ export function listPlainOperations(paths: ZodOpenApiPathsObject): PlainOperatio
 
 export interface OpenApiDocumentOptions {
   router: AnyRouter;
-  publicUrl: string;
   version: string;
   /** Operations served by plain Express routes (multipart uploads and the like). */
   extraPaths?: ZodOpenApiPathsObject;
@@ -153,7 +165,8 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     version: options.version,
     description:
       'AI-led interviews: scripts, campaigns, invites, sessions, transcripts and insights. Every request needs `Authorization: Bearer <API_KEY>`. Errors use one envelope: `{"error": {"code", "message", "details"}}`.',
-    baseUrl: options.publicUrl,
+    // Relative: "Try it out" in /docs works from any host name, and generated clients bake in no host.
+    baseUrl: '/',
     securitySchemes: {
       ApiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `isk_live_…`, created with the admin CLI.' },
       inviteToken: { type: 'http', scheme: 'bearer', description: "A participant's invite token, `inv_…` (the invite's `token`): safe in the browser, it acts only on its own interview." },
@@ -187,6 +200,13 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     schemas,
     parameters: {
       ...document.components?.parameters,
+      'X-Request-Id': {
+        name: 'X-Request-Id',
+        in: 'header',
+        required: false,
+        description: 'Your id for this request (1–128 letters, digits, `-`, `_`, `.`, `:`), echoed in the `X-Request-Id` response header, the error body and our logs; one is made when absent.',
+        schema: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
+      },
       'Idempotency-Key': {
         name: 'Idempotency-Key',
         in: 'header',
@@ -197,6 +217,10 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       },
     },
     headers: {
+      'X-Request-Id': {
+        description: "The request's id (yours, or `req_…`): in the error body as `requestId` and on our log lines. Quote it to support.",
+        schema: { type: 'string' },
+      },
       'Idempotent-Replayed': {
         description: '`true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.',
         schema: { type: 'string', enum: ['true'] },
@@ -206,5 +230,79 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends.', schema: { type: 'integer' } },
     },
   };
+  document.tags = declaredTags(document);
+  openResponseSchemas(document);
   return document;
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Projects: 'Folders for scripts and campaigns.',
+  Scripts: 'Interview scripts: questions, settings and the versions they go through, and their media.',
+  Campaigns: 'A published script put in front of participants, with its sessions.',
+  Invites: 'Personal links to a campaign, one by one or in bulk, with the invitation email.',
+  Sessions: 'Interviews as they run and once finished: transcripts, insights, PDF reports and files.',
+  'Share links': 'One public link to a campaign for many participants.',
+  Quickstart: 'A script, a campaign and a share link in one call.',
+  Organization: "The organization's settings and credit balance.",
+  Webhooks: 'Endpoints that receive signed events, their deliveries and redeliveries.',
+  'Participant API': "What the interview page calls with the participant's invite token.",
+  Exports: 'Every transcript of a campaign or project as JSON, CSV or a ZIP with audio.',
+};
+
+/** Tags declared once with a description, in the order operations first use them. */
+function declaredTags(document: JsonObject): JsonObject[] {
+  const names = new Set<string>();
+  for (const item of Object.values(document.paths ?? {}) as JsonObject[]) {
+    for (const method of HTTP_METHODS) for (const tag of (item[method]?.tags as string[] | undefined) ?? []) names.add(tag);
+  }
+  return [...names].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) }));
+}
+
+/**
+ * Responses grow: a new field is not a breaking change (README "Versioning"), so no response
+ * schema says `additionalProperties: false`. Request schemas keep it (unknown fields are 422).
+ * A component used by both sides gets an `…Output` copy for the responses.
+ */
+function openResponseSchemas(document: JsonObject): void {
+  const schemas: JsonObject = document.components.schemas;
+  const refsIn = (node: unknown, found: Set<string>): Set<string> => {
+    if (node && typeof node === 'object') {
+      const ref = (node as JsonObject).$ref;
+      if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) found.add(ref.slice('#/components/schemas/'.length));
+      for (const value of Object.values(node)) refsIn(value, found);
+    }
+    return found;
+  };
+  const closure = (start: Set<string>): Set<string> => {
+    const seen = new Set<string>();
+    const pending = [...start];
+    while (pending.length > 0) {
+      const name = pending.pop()!;
+      if (seen.has(name) || !schemas[name]) continue;
+      seen.add(name);
+      pending.push(...refsIn(schemas[name], new Set()));
+    }
+    return seen;
+  };
+  const operations = Object.values(document.paths ?? {}).flatMap((item) => HTTP_METHODS.map((method) => (item as JsonObject)[method]).filter(Boolean)) as JsonObject[];
+  const requestSide = closure(refsIn(operations.map((operation) => [operation.requestBody, operation.parameters]), new Set()));
+  const responseSide = closure(refsIn(operations.map((operation) => operation.responses), new Set()));
+  const shared = new Set([...responseSide].filter((name) => requestSide.has(name)));
+  const outputName = (name: string) => (shared.has(name) ? `${name}Output` : name);
+  const open = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(open);
+    if (!node || typeof node !== 'object') return node;
+    const result: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'additionalProperties' && value === false) continue;
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+        result.$ref = `#/components/schemas/${outputName(value.slice('#/components/schemas/'.length))}`;
+      } else {
+        result[key] = open(value);
+      }
+    }
+    return result;
+  };
+  for (const name of responseSide) schemas[outputName(name)] = open(schemas[name]);
+  for (const operation of operations) operation.responses = open(operation.responses);
 }
