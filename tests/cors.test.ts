@@ -164,3 +164,23 @@ describe('HTTP manners', () => {
     expect(still.body.name).toBe('Keyed');
   });
 });
+
+describe('Location on 201', () => {
+  it('names where the created record is read, also on an idempotent replay; and it reads back', async () => {
+    const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Idempotency-Key', 'location-1').send({ name: 'Located' }).expect(201);
+    expect(created.headers.location).toBe(`/v1/projects/${created.body.id}`);
+    const replayed = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Idempotency-Key', 'location-1').send({ name: 'Located' }).expect(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.headers.location).toBe(created.headers.location);
+    const read = await t.http.get(created.headers.location).set('Authorization', tenant.authorization).expect(200);
+    expect(read.body.id).toBe(created.body.id);
+    const script = await t.http
+      .post('/api/scripts')
+      .set('Authorization', tenant.authorization)
+      .send({ name: 'Located script', systemPrompt: 'You interview customers.', questions: [{ id: 'q1', text: 'How was it?', type: 'open' }] })
+      .expect(201);
+    expect(script.headers.location).toBe(`/v1/scripts/${script.body.id}`);
+    const { document } = { document: (await t.http.get('/v1/openapi.json').expect(200)).body };
+    expect(document.paths['/v1/projects'].post.responses['201'].headers.Location).toBeDefined();
+  });
+});

@@ -28,6 +28,8 @@ interface OperationFacts {
   participant?: boolean;
   successStatus: number;
   errors: ErrorCode[];
+  /** The created record's path template (201 answers' `Location`). */
+  location?: string;
 }
 
 const REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
@@ -64,7 +66,8 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   if (facts.successStatus === 204) {
     responses['204'] = { description: 'No content', headers: { ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
   } else {
-    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
+    const location = facts.location ? { Location: { description: `Where the created record is read: \`${facts.location}\`.`, schema: { type: 'string' } } } : {};
+    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...location, ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
   }
   operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/X-Request-Id' }];
   if (idempotent) operation.parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
@@ -157,6 +160,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       participant: appMeta.participant === true,
       successStatus: appMeta.successStatus ?? 200,
       errors: appMeta.errors ?? [],
+      ...(appMeta.location ? { location: appMeta.location } : {}),
     });
   });
 

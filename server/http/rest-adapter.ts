@@ -108,6 +108,18 @@ export class RestRoutes {
   }
 }
 
+/** A `location` template (`/v1/projects/{id}`) filled from the created record; undefined when a field is missing. */
+function locationOf(template: string | undefined, data: unknown): string | undefined {
+  if (!template || !isPlainObject(data)) return undefined;
+  let missing = false;
+  const location = template.replace(/\{(\w+)\}/g, (_match, field: string) => {
+    const value = data[field];
+    if (typeof value !== 'string' && typeof value !== 'number') missing = true;
+    return encodeURIComponent(String(value));
+  });
+  return missing ? undefined : location;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -217,11 +229,17 @@ export function createRestHandler(options: RestHandlerOptions) {
         return (procedure as (input: unknown) => Promise<unknown>)(rawInput);
       };
       const status = route.meta.successStatus ?? 200;
+      // Set before an idempotent answer is stored, so a replay carries it too.
+      const located = (data: unknown) => {
+        const location = status === 201 ? locationOf(route.meta.location, data) : undefined;
+        if (location) res.setHeader('Location', location);
+        return data;
+      };
       let body: string | null;
       if (claim && em) {
-        ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => ({ status, body: await call({ ...context, transaction: tx }) })));
+        ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => ({ status, body: located(await call({ ...context, transaction: tx })) })));
       } else {
-        const data = await call(context);
+        const data = located(await call(context));
         body = status === 204 ? null : JSON.stringify(data);
       }
       // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.

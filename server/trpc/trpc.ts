@@ -19,6 +19,8 @@ export type AppMeta = OpenApiMeta & {
   participant?: boolean;
   successStatus?: 201 | 204;
   errors?: ErrorCode[];
+  /** On 201: where the created record is read, `{field}`s filled from the answer (the `Location` header). */
+  location?: string;
 };
 
 /** tRPC's own code for each status we answer, so `/trpc` clients see the kind of error too. */

@@ -23,6 +23,7 @@ export const campaignsRouter = router({
       openapi: { method: 'POST', path: '/v1/campaigns', tags, summary: 'Create a campaign', description: 'Needs a script with a published version.' },
       permission: 'campaigns:write',
       successStatus: 201,
+      location: '/v1/campaigns/{id}',
       errors: ['SCRIPT_NOT_PUBLISHED', 'SCRIPT_ARCHIVED'],
     })
     .input(ZCreateCampaignInput)

@@ -29,6 +29,7 @@ const createInviteProcedure = (path: '/v1/campaigns/{campaignId}/invites' | '/ap
       },
       permission: 'invites:write',
       successStatus: 201,
+      location: '/v1/invites/{id}',
       errors: ['CAMPAIGN_NOT_ACTIVE'],
     })
     .input(ZCreateInviteInput)

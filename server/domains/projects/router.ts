@@ -22,6 +22,7 @@ export const projectsRouter = router({
       openapi: { method: 'POST', path: '/v1/projects', tags, summary: 'Create a project' },
       permission: 'campaigns:write',
       successStatus: 201,
+      location: '/v1/projects/{id}',
     })
     .input(ZCreateProjectInput)
     .output(ZProject)

@@ -41,6 +41,7 @@ const createScriptProcedure = (path: '/v1/scripts' | '/api/scripts') =>
       openapi: { method: 'POST', path, tags, summary: 'Create a script', description: 'A new script is a draft at version 1.' },
       permission: 'campaigns:write',
       successStatus: 201,
+      location: '/v1/scripts/{id}',
     })
     .input(ZCreateScriptInput)
     .output(ZScript)
@@ -68,6 +69,7 @@ export const scriptsRouter = router({
       },
       permission: 'campaigns:write',
       successStatus: 201,
+      location: '/v1/scripts/{id}',
     })
     .input(ZImportScriptInput)
     .output(ZScript)

@@ -19,6 +19,7 @@ export const shareLinksRouter = router({
       },
       permission: 'invites:write',
       successStatus: 201,
+      location: '/v1/share-links/{id}',
       errors: ['CAMPAIGN_NOT_ACTIVE'],
     })
     .input(ZCreateShareLinkInput)

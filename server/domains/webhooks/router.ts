@@ -40,6 +40,7 @@ export const webhooksRouter = router({
       },
       permission: 'organization:write',
       successStatus: 201,
+      location: '/api/webhooks/{id}',
     })
     .input(ZCreateWebhookInput)
     .output(ZWebhookEndpointWithSecret)
@@ -99,6 +100,7 @@ export const webhooksRouter = router({
       },
       permission: 'organization:write',
       successStatus: 201,
+      location: '/api/webhooks/deliveries/{id}',
       errors: ['WEBHOOK_ENDPOINT_DISABLED'],
     })
     .input(ZWebhookEndpointIdInput)
@@ -131,6 +133,7 @@ export const webhooksRouter = router({
       },
       permission: 'organization:write',
       successStatus: 201,
+      location: '/api/webhooks/deliveries/{id}',
       errors: ['WEBHOOK_DELIVERY_PENDING', 'WEBHOOK_ENDPOINT_DISABLED'],
     })
     .input(ZDeliveryIdInput)
