@@ -63,6 +63,10 @@ export const ERROR_CODES = {
     description: 'A request with the same `Idempotency-Key` is still being processed; retry after it finishes to get its response.',
   },
   REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request in time; the connection is closed.' },
+  PRECONDITION_FAILED: {
+    status: 412,
+    description: "`If-Match` names another version of the record than the current one (its `ETag`): someone changed it since you read it. Read it again, then retry.",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or uploaded file exceeds its size limit.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

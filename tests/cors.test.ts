@@ -172,7 +172,7 @@ describe('Location on 201', () => {
     const replayed = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Idempotency-Key', 'location-1').send({ name: 'Located' }).expect(201);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.headers.location).toBe(created.headers.location);
-    const read = await t.http.get(created.headers.location).set('Authorization', tenant.authorization).expect(200);
+    const read = await t.http.get(created.headers.location!).set('Authorization', tenant.authorization).expect(200);
     expect(read.body.id).toBe(created.body.id);
     const script = await t.http
       .post('/api/scripts')
@@ -182,5 +182,46 @@ describe('Location on 201', () => {
     expect(script.headers.location).toBe(`/v1/scripts/${script.body.id}`);
     const { document } = { document: (await t.http.get('/v1/openapi.json').expect(200)).body };
     expect(document.paths['/v1/projects'].post.responses['201'].headers.Location).toBeDefined();
+  });
+});
+
+describe('ETag and If-Match', () => {
+  it('a record carries its ETag; PATCH with the current one applies and answers the next, with a stale one is 412 and changes nothing', async () => {
+    const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).send({ name: 'Versioned' }).expect(201);
+    const path = `/v1/projects/${created.body.id}`;
+    const read = await t.http.get(path).set('Authorization', tenant.authorization).expect(200);
+    const etag = read.headers.etag!;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect((await t.http.get(path).set('Authorization', tenant.authorization)).headers.etag).toBe(etag);
+
+    const patched = await t.http.patch(path).set('Authorization', tenant.authorization).set('If-Match', etag).send({ name: 'Versioned 2' }).expect(200);
+    expect(patched.headers.etag).not.toBe(etag);
+    expect((await t.http.get(path).set('Authorization', tenant.authorization)).headers.etag).toBe(patched.headers.etag);
+
+    const stale = await t.http.patch(path).set('Authorization', tenant.authorization).set('If-Match', etag).send({ name: 'Lost update' });
+    expect(stale.status).toBe(412);
+    expect(stale.body.error).toMatchObject({ code: 'PRECONDITION_FAILED', details: { etag: patched.headers.etag } });
+    expect(stale.headers.etag).toBe(patched.headers.etag);
+    expect((await t.http.get(path).set('Authorization', tenant.authorization)).body.name).toBe('Versioned 2');
+
+    const staleDelete = await t.http.delete(path).set('Authorization', tenant.authorization).set('If-Match', etag);
+    expect(staleDelete.status).toBe(412);
+    await t.http.delete(path).set('Authorization', tenant.authorization).set('If-Match', `"nope", ${patched.headers.etag}`).expect(204);
+  });
+
+  it('two writers with the same If-Match: exactly one wins, the other gets 412', async () => {
+    const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).send({ name: 'Contended' }).expect(201);
+    const path = `/v1/projects/${created.body.id}`;
+    const etag = (await t.http.get(path).set('Authorization', tenant.authorization)).headers.etag!;
+    const answers = await Promise.all(
+      ['A', 'B', 'C'].map((name) => t.http.patch(path).set('Authorization', tenant.authorization).set('If-Match', etag).send({ name: `Contended ${name}` })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412, 412]);
+  });
+
+  it('If-Match where it has no meaning (a POST, a list) is 400 naming the header, not ignored', async () => {
+    const response = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('If-Match', '"x"').send({ name: 'No' });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.fields).toEqual([{ path: 'If-Match', message: 'is not supported on POST /v1/projects' }]);
   });
 });

@@ -106,3 +106,16 @@ describe('GET /docs', () => {
     expect(bundle.headers['content-type']).toContain('javascript');
   });
 });
+
+describe('optimistic concurrency in the document', () => {
+  it('records answer an ETag on GET and PATCH; PATCH and DELETE take If-Match and may answer 412', () => {
+    const record = document.paths['/v1/projects/{projectId}'];
+    expect(record.get.responses['200'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+    expect(record.patch.responses['200'].headers.ETag).toBeDefined();
+    for (const operation of [record.patch, record.delete]) {
+      expect(operation.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/If-Match' }]));
+      expect(operation.responses['412']).toBeDefined();
+    }
+    expect(document.paths['/v1/projects'].post.responses['412']).toBeUndefined();
+  });
+});

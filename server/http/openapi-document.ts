@@ -57,7 +57,7 @@ function errorResponse(codes: ErrorCode[], extraHeaders: JsonObject = {}): JsonO
  * answers 201/204 and the spec's envelope, so each operation's responses are rewritten from the
  * procedure meta: the real success status, and one response per error status it can return.
  */
-function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: string, path: string): void {
+function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: string, path: string, readable: boolean): void {
   const success = operation.responses?.['200'] ?? operation.responses?.[String(facts.successStatus)];
   const responses: JsonObject = {};
   // Every POST takes an Idempotency-Key (REST only); its stored outcomes come back marked as replays.
@@ -70,6 +70,12 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
     responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...location, ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
   }
   operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/X-Request-Id' }];
+  // One record (the path ends in its id): GET and PATCH answer its ETag; PATCH and DELETE take If-Match.
+  const record = path.endsWith('}') && readable;
+  const versioned = record && (method === 'patch' || method === 'delete');
+  if (versioned) operation.parameters.push({ $ref: '#/components/parameters/If-Match' });
+  const success200 = responses['200'];
+  if (record && success200 && (method === 'get' || method === 'patch')) success200.headers = { ETag: { $ref: '#/components/headers/ETag' }, ...success200.headers };
   if (idempotent) operation.parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
 
   const hasBody = method !== 'get' && method !== 'delete';
@@ -79,6 +85,7 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   if (hasPathParams || facts.errors.length > 0 || hasBody) codes.push('RESOURCE_NOT_FOUND');
   if (hasBody) codes.push('VALIDATION_ERROR', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   codes.push(...facts.errors);
+  if (versioned) codes.push('PRECONDITION_FAILED');
   if (idempotent) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   codes.push('RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
 
@@ -193,7 +200,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       operation.security = factsByOperationId.has(operation.operationId)
         ? [{ ApiKey: [] }, ...(facts.participant ? [{ inviteToken: [] }] : [])]
         : (operation.security ?? [{ ApiKey: [] }]);
-      rewriteResponses(operation, facts, method, path);
+      rewriteResponses(operation, facts, method, path, Boolean(item.get));
     }
   }
 
@@ -204,6 +211,13 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     schemas,
     parameters: {
       ...document.components?.parameters,
+      'If-Match': {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description: "The record's `ETag` as you read it: the change applies only if the record is still that version, else 412 `PRECONDITION_FAILED` (with the current `ETag`). `*` matches any version.",
+        schema: { type: 'string' },
+      },
       'X-Request-Id': {
         name: 'X-Request-Id',
         in: 'header',
@@ -221,6 +235,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       },
     },
     headers: {
+      ETag: { description: "The record's version (a strong entity tag of its JSON): send it back in `If-Match` to change only that version.", schema: { type: 'string' } },
       'X-Request-Id': {
         description: "The request's id (yours, or `req_…`): in the error body as `requestId` and on our log lines. Quote it to support.",
         schema: { type: 'string' },

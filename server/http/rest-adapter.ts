@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyRouter } from '@trpc/server';
 import type { NextFunction, Request, Response } from 'express';
@@ -106,6 +107,22 @@ export class RestRoutes {
     const served = new Set([...this.#routes, ...this.#plainRoutes].filter((route) => route.pathPattern.test(path)).map((route) => route.method));
     return METHOD_ORDER.filter((method) => served.has(method));
   }
+}
+
+/** A strong entity tag of a record's JSON: equal exactly when the representation is. */
+function entityTagOf(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+}
+
+/** RFC 9110 If-Match: `*`, or a list of strong tags one of which is the current one. */
+function entityTagMatches(header: string, current: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim() === current);
+}
+
+/** One record's path (it ends in a path parameter), not a list's or an action's. */
+function isRecordPath(route: RestRoute): boolean {
+  return /\}$/.test(String(route.meta.openapi!.path));
 }
 
 /** A `location` template (`/v1/projects/{id}`) filled from the created record; undefined when a field is missing. */
@@ -224,10 +241,11 @@ export function createRestHandler(options: RestHandlerOptions) {
         if (claimed === 'replayed') return;
         claim = claimed;
       }
-      const call = (ctx: Context) => {
-        const procedure = route.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
-        return (procedure as (input: unknown) => Promise<unknown>)(rawInput);
+      const callRoute = (target: RestRoute, ctx: Context, input: unknown) => {
+        const procedure = target.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
+        return (procedure as (input: unknown) => Promise<unknown>)(input);
       };
+      const call = (ctx: Context) => callRoute(route, ctx, rawInput);
       const status = route.meta.successStatus ?? 200;
       // Set before an idempotent answer is stored, so a replay carries it too.
       const located = (data: unknown) => {
@@ -236,7 +254,26 @@ export function createRestHandler(options: RestHandlerOptions) {
         return data;
       };
       let body: string | null;
-      if (claim && em) {
+      const ifMatch = req.get('If-Match');
+      if (ifMatch !== undefined) {
+        // Optimistic concurrency: the change applies only to the version the caller read.
+        const reader = req.method === 'PATCH' || req.method === 'DELETE' ? routes.match('GET', req.path) : undefined;
+        if (!reader) {
+          throw new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${req.method} ${route.meta.openapi!.path}` }] });
+        }
+        const readInput = decodePathParams(reader.pathParams, reader.route.numericInputs);
+        const data = await context.services.orm.em.fork().transactional(async (tx) => {
+          // Conditional writers of one record take turns, so two cannot both pass the same check.
+          await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`if-match ${req.auth?.organizationId ?? ''} ${req.path}`]);
+          const inTransaction = { ...context, transaction: tx };
+          const current = entityTagOf(JSON.stringify(await callRoute(reader.route, inTransaction, readInput)));
+          if (!entityTagMatches(ifMatch, current)) {
+            throw new AppError('PRECONDITION_FAILED', 'The record changed since the version If-Match names; read it again (its ETag is in this answer) and retry.', { etag: current }, { ETag: current });
+          }
+          return located(await call(inTransaction));
+        });
+        body = status === 204 ? null : JSON.stringify(data);
+      } else if (claim && em) {
         ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => ({ status, body: located(await call({ ...context, transaction: tx })) })));
       } else {
         const data = located(await call(context));
@@ -244,6 +281,10 @@ export function createRestHandler(options: RestHandlerOptions) {
       }
       // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
       if (res.headersSent) return;
+      // A record's version: what If-Match takes back (a GET or PATCH of one record).
+      if (body !== null && status === 200 && (req.method === 'GET' || req.method === 'HEAD' || req.method === 'PATCH') && isRecordPath(route)) {
+        res.setHeader('ETag', entityTagOf(body));
+      }
       if (body === null) res.status(status).end();
       else res.status(status).type('application/json').send(body);
     } catch (error) {
