@@ -119,3 +119,12 @@ describe('optimistic concurrency in the document', () => {
     expect(document.paths['/v1/projects'].post.responses['412']).toBeUndefined();
   });
 });
+
+describe('examples a generator can use', () => {
+  it('states no ±(2^53 - 1) bound zod adds to every integer, and gives timestamps a real example', () => {
+    const text = JSON.stringify(document);
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    const project = document.components.schemas.Project ?? document.components.schemas.ProjectOutput;
+    expect(project.properties.createdAt.example).toBe('2026-11-25T09:30:00.000Z');
+  });
+});

@@ -250,8 +250,25 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     },
   };
   document.tags = declaredTags(document);
+  dropSafeIntegerBounds(document);
   openResponseSchemas(document);
   return document;
+}
+
+/**
+ * zod states every `.int()` as minimum -(2^53 - 1) and maximum 2^53 - 1: true of JavaScript, no
+ * rule of ours, and example generators then show those numbers. Only real bounds are kept.
+ */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) dropSafeIntegerBounds(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const schema = node as JsonObject;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  for (const value of Object.values(schema)) dropSafeIntegerBounds(value);
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T10:15:30.123Z`. */
-export const ZTimestamp = z.iso.datetime({ offset: false, precision: 3 });
+export const ZTimestamp = z.iso.datetime({ offset: false, precision: 3 }).meta({ example: '2026-11-25T09:30:00.000Z' });
 
 /** A resource id taken from the URL path. Unknown ids answer 404, so no format rule here. */
 export const ZPathId = z.string().min(1).max(255);
