@@ -1,0 +1,127 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, createCampaign, createInvite, createProject, createPublishedScript, createShareLink, type Api } from './helpers/factories.js';
+import { participantAs } from './helpers/interviews.js';
+import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * What a third party does: generate types from the served document (openapi-typescript) and use
+ * them unedited. Live answers of every JSON GET operation (and the creates) are written into a
+ * TypeScript file as values of the generated response types and compiled strictly: a field the
+ * document misses (excess property), lacks (missing property) or types otherwise fails here.
+ */
+
+let t: TestApp;
+let api: Api;
+let document: Record<string, any>;
+let work: string;
+
+beforeAll(async () => {
+  // The webhook endpoint below is on loopback (never called: its test delivery is not run).
+  t = await startTestApp({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
+  api = apiAs(t.http, await t.createTenant());
+  document = (await t.http.get('/v1/openapi.json').expect(200)).body;
+  work = await mkdtemp(path.join(tmpdir(), 'interview-openapi-client-'));
+});
+afterAll(async () => {
+  await t?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+function compile(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    noEmit: true,
+    skipLibCheck: false,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: [],
+  });
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').slice(0, 600));
+}
+
+describe('a client generated from /v1/openapi.json', () => {
+  it('compiles, and its response types take the live answer of every JSON GET operation and of the creates', async () => {
+    // A tenant with one of everything, and a finished interview with its results.
+    const project = await createProject(api, { name: 'Client project' });
+    const script = await createPublishedScript(api, { questions: RESULTS_QUESTIONS, projectId: project.id });
+    const campaign = await createCampaign(api, { scriptId: script.id });
+    const invite = await createInvite(api, campaign.id, { email: 'client.check@example.com', name: 'Ada', sendEmail: false });
+    const shareLink = await createShareLink(api, campaign.id);
+    const endpoint = (await api.post('/api/webhooks', { url: 'https://127.0.0.1:9/interviews', events: ['interview.completed'] }).expect(201)).body;
+    const delivery = (await api.post(`/api/webhooks/${endpoint.id}/test`).expect(201)).body;
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    for (const answer of TEXT_ANSWERS) await participant.answer(answer).expect(200);
+    await runCompletionChain(t, sessionId);
+
+    const params: Record<string, string> = {
+      projectId: project.id,
+      scriptId: script.id,
+      campaignId: campaign.id,
+      inviteId: invite.id,
+      shareLinkId: shareLink.id,
+      endpointId: endpoint.id,
+      deliveryId: delivery.id,
+      sessionId,
+      version: '1',
+    };
+    const samples: { path: string; method: string; status: string; body: unknown }[] = [];
+    const skipped: string[] = [];
+    for (const [template, item] of Object.entries<any>(document.paths)) {
+      if (!item.get) continue;
+      const missing = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!).filter((name) => !params[name]);
+      if (missing.length > 0) {
+        skipped.push(`${template} (no ${missing.join(', ')})`);
+        continue;
+      }
+      const url = template.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!);
+      const response = await api.get(url);
+      expect(response.status, `GET ${url}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(200);
+      if (!String(response.headers['content-type']).startsWith('application/json') || !item.get.responses['200']?.content?.['application/json']) {
+        skipped.push(`${template} (answers ${response.headers['content-type']})`);
+        continue;
+      }
+      samples.push({ path: template, method: 'get', status: '200', body: response.body });
+    }
+    samples.push(
+      { path: '/v1/projects', method: 'post', status: '201', body: project },
+      { path: '/api/webhooks', method: 'post', status: '201', body: endpoint },
+      { path: '/api/webhooks/{endpointId}/test', method: 'post', status: '201', body: delivery },
+    );
+    const gets = Object.values<any>(document.paths).filter((item) => item.get).length;
+    // Every JSON GET the document has is covered but those named in `skipped` (binary answers, ids this test does not make).
+    expect(samples.filter((sample) => sample.method === 'get').length + skipped.length).toBe(gets);
+    expect(samples.length).toBeGreaterThanOrEqual(25);
+    console.log(`openapi client: ${samples.length} live answers typed; skipped: ${skipped.join("; ")}`);
+
+    const generated = astToString(await openapiTS(document as never));
+    await writeFile(path.join(work, 'schema.d.ts'), generated);
+    const checks = samples.map(
+      (sample, index) =>
+        `export const sample${index}: paths[${JSON.stringify(sample.path)}][${JSON.stringify(sample.method)}]['responses'][${sample.status}]['content']['application/json'] = ${JSON.stringify(sample.body)};`,
+    );
+    await writeFile(path.join(work, 'client.ts'), [`import type { paths } from './schema';`, ...checks].join('\n'));
+    expect(compile([path.join(work, 'schema.d.ts')])).toEqual([]);
+    const problems = compile([path.join(work, 'client.ts')]);
+    expect(problems, `skipped: ${skipped.join('; ')}`).toEqual([]);
+
+    // The check bites: a wrong type, a field the document lacks and a missing field each fail.
+    const projectType = `paths['/v1/projects/{projectId}']['get']['responses'][200]['content']['application/json']`;
+    const wrong = [
+      `export const wrongType: ${projectType} = ${JSON.stringify({ ...project, name: 42 })};`,
+      `export const extraField: ${projectType} = ${JSON.stringify({ ...project, surprise: true })};`,
+      `export const missingField: ${projectType} = ${JSON.stringify({ ...project, name: undefined })};`,
+    ];
+    await writeFile(path.join(work, 'wrong.ts'), [`import type { paths } from './schema';`, ...wrong].join('\n'));
+    expect(compile([path.join(work, 'wrong.ts')])).toHaveLength(3);
+  }, 120_000);
+});
