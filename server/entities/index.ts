@@ -1,3 +1,4 @@
+import type { EntitySchema } from '@mikro-orm/core';
 import { ApiKey } from './api-key.js';
 import { AppSecret } from './app-secret.js';
 import { BillingUsage } from './billing-usage.js';
@@ -48,7 +49,8 @@ export {
   WorkerProcess,
 };
 
-export const ENTITIES = [
+/** Every entity, for the ORM (typed loosely: its inferred type is too large for declaration emit). */
+export const ENTITIES: EntitySchema<any, any>[] = [
   Organization,
   ApiKey,
   CreditTransaction,
