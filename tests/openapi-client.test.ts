@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -6,6 +6,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, createCampaign, createInvite, createProject, createPublishedScript, createShareLink, type Api } from './helpers/factories.js';
 import { participantAs } from './helpers/interviews.js';
+import { ROOT } from './helpers/processes.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -32,6 +33,19 @@ afterAll(async () => {
   await t?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
+
+/** An answer fit for public docs: the public host name, and no secret, invite token or signed link of the test run. */
+function publishable(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((item) => publishable(item));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, publishable(inner, name)]));
+  if (typeof value !== 'string') return value;
+  if (key === 'secret' && value.startsWith('whsec_')) return 'whsec_EXAMPLEshownOnceStoreItNow0000000000000';
+  if (key === 'token' && value.startsWith('inv_')) return 'inv_EXAMPLEparticipantToken00000000000000000';
+  return value
+    .replaceAll('http://127.0.0.1:3000', 'https://interviews.example.com')
+    .replaceAll('https://127.0.0.1:9/', 'https://hooks.example.com/')
+    .replace(/\/files\/[\w-]+\.[\w-]+\.[\w-]+/g, '/files/SIGNED-LINK-valid-one-hour');
+}
 
 function compile(files: string[]): string[] {
   const program = ts.createProgram(files, {
@@ -94,8 +108,12 @@ describe('a client generated from /v1/openapi.json', () => {
     }
     samples.push(
       { path: '/v1/projects', method: 'post', status: '201', body: project },
+      { path: '/v1/campaigns', method: 'post', status: '201', body: campaign },
+      { path: '/v1/campaigns/{campaignId}/invites', method: 'post', status: '201', body: invite },
+      { path: '/v1/campaigns/{campaignId}/share-links', method: 'post', status: '201', body: shareLink },
       { path: '/api/webhooks', method: 'post', status: '201', body: endpoint },
       { path: '/api/webhooks/{endpointId}/test', method: 'post', status: '201', body: delivery },
+      { path: '/v1/projects/{projectId}', method: 'patch', status: '200', body: (await api.patch(`/v1/projects/${project.id}`, { description: 'Patched' }).expect(200)).body },
     );
     const gets = Object.values<any>(document.paths).filter((item) => item.get).length;
     // Every JSON GET the document has is covered but those named in `skipped` (binary answers, ids this test does not make).
@@ -109,7 +127,24 @@ describe('a client generated from /v1/openapi.json', () => {
       (sample, index) =>
         `export const sample${index}: paths[${JSON.stringify(sample.path)}][${JSON.stringify(sample.method)}]['responses'][${sample.status}]['content']['application/json'] = ${JSON.stringify(sample.body)};`,
     );
-    await writeFile(path.join(work, 'client.ts'), [`import type { paths } from './schema';`, ...checks].join('\n'));
+    // The document's own response examples (server/docs/response-examples.json, recorded from these
+    // answers with UPDATE_OPENAPI_EXAMPLES=1) must still be what the types take.
+    const examplesFile = path.join(ROOT, 'server', 'docs', 'response-examples.json');
+    if (process.env.UPDATE_OPENAPI_EXAMPLES === '1') {
+      const recorded = Object.fromEntries(samples.map((sample) => [`${sample.method.toUpperCase()} ${sample.path} ${sample.status}`, publishable(sample.body)]));
+      await writeFile(examplesFile, `${JSON.stringify(recorded, null, 2)}\n`);
+    }
+    const examples = JSON.parse(await readFile(examplesFile, 'utf8')) as Record<string, unknown>;
+    const exampleChecks = Object.entries(examples).map(([key, body], index) => {
+      const [method, route, status] = key.split(' ');
+      return `export const example${index}: paths[${JSON.stringify(route)}][${JSON.stringify(method!.toLowerCase())}]['responses'][${status}]['content']['application/json'] = ${JSON.stringify(body)};`;
+    });
+    for (const sample of samples) expect(examples, 'record examples with UPDATE_OPENAPI_EXAMPLES=1').toHaveProperty([`${sample.method.toUpperCase()} ${sample.path} ${sample.status}`]);
+    for (const [key, body] of Object.entries(examples)) {
+      const [method, route, status] = key.split(' ');
+      expect(document.paths[route!][method!.toLowerCase()].responses[status!].content['application/json'].example, key).toEqual(body);
+    }
+    await writeFile(path.join(work, 'client.ts'), [`import type { paths } from './schema';`, ...checks, ...exampleChecks].join('\n'));
     expect(compile([path.join(work, 'schema.d.ts')])).toEqual([]);
     const problems = compile([path.join(work, 'client.ts')]);
     expect(problems, `skipped: ${skipped.join('; ')}`).toEqual([]);

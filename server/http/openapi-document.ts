@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
@@ -250,9 +251,24 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     },
   };
   document.tags = declaredTags(document);
+  addResponseExamples(document);
   dropSafeIntegerBounds(document);
   openResponseSchemas(document);
   return document;
+}
+
+/**
+ * Real answers as examples (`server/docs/response-examples.json`, recorded from a live tenant by
+ * tests/openapi-client.test.ts, which also checks they still match the document's types).
+ */
+const RESPONSE_EXAMPLES = JSON.parse(readFileSync(new URL('../docs/response-examples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+function addResponseExamples(document: JsonObject): void {
+  for (const [key, example] of Object.entries(RESPONSE_EXAMPLES)) {
+    const [method, path, status] = key.split(' ');
+    const content = document.paths?.[path!]?.[method!.toLowerCase()]?.responses?.[status!]?.content?.['application/json'];
+    if (content) content.example = example;
+  }
 }
 
 /**
