@@ -4,7 +4,7 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, createCampaign, createInvite, createProject, createPublishedScript, createShareLink, type Api } from './helpers/factories.js';
+import { apiAs, type Api } from './helpers/factories.js';
 import { participantAs } from './helpers/interviews.js';
 import { ROOT } from './helpers/processes.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
@@ -64,13 +64,36 @@ function compile(files: string[]): string[] {
 
 describe('a client generated from /v1/openapi.json', () => {
   it('compiles, and its response types take the live answer of every JSON GET operation and of the creates', async () => {
-    // A tenant with one of everything, and a finished interview with its results.
-    const project = await createProject(api, { name: 'Client project' });
-    const script = await createPublishedScript(api, { questions: RESULTS_QUESTIONS, projectId: project.id });
-    const campaign = await createCampaign(api, { scriptId: script.id });
-    const invite = await createInvite(api, campaign.id, { email: 'client.check@example.com', name: 'Ada', sendEmail: false });
-    const shareLink = await createShareLink(api, campaign.id);
-    const endpoint = (await api.post('/api/webhooks', { url: 'https://127.0.0.1:9/interviews', events: ['interview.completed'] }).expect(201)).body;
+    // A tenant with one of everything, and a finished interview with its results. The create
+    // bodies are written out: they are the document's request examples.
+    const requests: Record<string, Record<string, unknown>> = {
+      'POST /v1/projects': { name: 'Onboarding research', description: 'How new customers get started', color: '#3B82F6' },
+      'POST /v1/scripts': {
+        name: 'Onboarding interview',
+        description: 'Ten minutes on the first week',
+        systemPrompt: 'You are a friendly researcher interviewing customers about their first week with the product.',
+        questions: RESULTS_QUESTIONS,
+      },
+      'POST /v1/campaigns': { name: 'Onboarding, November cohort', settings: { maxDuration: 900 } },
+      'POST /v1/campaigns/{campaignId}/invites': { email: 'ada.lovelace@example.com', name: 'Ada Lovelace', metadata: { external_id: 'cust_4821' }, sendEmail: false },
+      'POST /v1/campaigns/{campaignId}/share-links': { maxRespondents: 50, expiresIn: '14d' },
+      'POST /api/webhooks': { url: 'https://127.0.0.1:9/interviews', events: ['interview.completed', 'session.feedback_submitted'], description: 'Research CRM' },
+      'PATCH /v1/projects/{projectId}': { description: 'How new customers get through their first week' },
+    };
+    const expectCreated = (response: { status: number; body: any }) => {
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return response.body;
+    };
+    const project = expectCreated(await api.post('/v1/projects', requests['POST /v1/projects']));
+    // The ids made on the way go into the next bodies, so each example is a whole request.
+    requests['POST /v1/scripts'] = { ...requests['POST /v1/scripts'], projectId: project.id };
+    const script = expectCreated(await api.post('/v1/scripts', requests['POST /v1/scripts']));
+    await api.post(`/v1/scripts/${script.id}/publish`).expect(200);
+    requests['POST /v1/campaigns'] = { ...requests['POST /v1/campaigns'], scriptId: script.id, projectId: project.id };
+    const campaign = expectCreated(await api.post('/v1/campaigns', requests['POST /v1/campaigns']));
+    const invite = expectCreated(await api.post(`/v1/campaigns/${campaign.id}/invites`, requests['POST /v1/campaigns/{campaignId}/invites']));
+    const shareLink = expectCreated(await api.post(`/v1/campaigns/${campaign.id}/share-links`, requests['POST /v1/campaigns/{campaignId}/share-links']));
+    const endpoint = expectCreated(await api.post('/api/webhooks', requests['POST /api/webhooks']));
     const delivery = (await api.post(`/api/webhooks/${endpoint.id}/test`).expect(201)).body;
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
@@ -113,7 +136,7 @@ describe('a client generated from /v1/openapi.json', () => {
       { path: '/v1/campaigns/{campaignId}/share-links', method: 'post', status: '201', body: shareLink },
       { path: '/api/webhooks', method: 'post', status: '201', body: endpoint },
       { path: '/api/webhooks/{endpointId}/test', method: 'post', status: '201', body: delivery },
-      { path: '/v1/projects/{projectId}', method: 'patch', status: '200', body: (await api.patch(`/v1/projects/${project.id}`, { description: 'Patched' }).expect(200)).body },
+      { path: '/v1/projects/{projectId}', method: 'patch', status: '200', body: (await api.patch(`/v1/projects/${project.id}`, requests['PATCH /v1/projects/{projectId}']).expect(200)).body },
     );
     const gets = Object.values<any>(document.paths).filter((item) => item.get).length;
     // Every JSON GET the document has is covered but those named in `skipped` (binary answers, ids this test does not make).
@@ -131,18 +154,27 @@ describe('a client generated from /v1/openapi.json', () => {
     // answers with UPDATE_OPENAPI_EXAMPLES=1) must still be what the types take.
     const examplesFile = path.join(ROOT, 'server', 'docs', 'response-examples.json');
     if (process.env.UPDATE_OPENAPI_EXAMPLES === '1') {
-      const recorded = Object.fromEntries(samples.map((sample) => [`${sample.method.toUpperCase()} ${sample.path} ${sample.status}`, publishable(sample.body)]));
+      const recorded = {
+        ...Object.fromEntries(samples.map((sample) => [`${sample.method.toUpperCase()} ${sample.path} ${sample.status}`, publishable(sample.body)])),
+        ...Object.fromEntries(Object.entries(requests).map(([operation, body]) => [`${operation} request`, publishable(body)])),
+      };
       await writeFile(examplesFile, `${JSON.stringify(recorded, null, 2)}\n`);
     }
     const examples = JSON.parse(await readFile(examplesFile, 'utf8')) as Record<string, unknown>;
     const exampleChecks = Object.entries(examples).map(([key, body], index) => {
       const [method, route, status] = key.split(' ');
-      return `export const example${index}: paths[${JSON.stringify(route)}][${JSON.stringify(method!.toLowerCase())}]['responses'][${status}]['content']['application/json'] = ${JSON.stringify(body)};`;
+      const operation = `paths[${JSON.stringify(route)}][${JSON.stringify(method!.toLowerCase())}]`;
+      const type = status === 'request' ? `NonNullable<${operation}['requestBody']>['content']['application/json']` : `${operation}['responses'][${status}]['content']['application/json']`;
+      return `export const example${index}: ${type} = ${JSON.stringify(body)};`;
     });
     for (const sample of samples) expect(examples, 'record examples with UPDATE_OPENAPI_EXAMPLES=1').toHaveProperty([`${sample.method.toUpperCase()} ${sample.path} ${sample.status}`]);
-    for (const [key, body] of Object.entries(examples)) {
+    for (const operation of Object.keys(requests)) expect(examples, 'record examples with UPDATE_OPENAPI_EXAMPLES=1').toHaveProperty([`${operation} request`]);
+    // (A run that records them serves the document it started with: the next run checks this.)
+    for (const [key, body] of process.env.UPDATE_OPENAPI_EXAMPLES === '1' ? [] : Object.entries(examples)) {
       const [method, route, status] = key.split(' ');
-      expect(document.paths[route!][method!.toLowerCase()].responses[status!].content['application/json'].example, key).toEqual(body);
+      const operation = document.paths[route!][method!.toLowerCase()];
+      const content = status === 'request' ? operation.requestBody.content['application/json'] : operation.responses[status!].content['application/json'];
+      expect(content.example, key).toEqual(body);
     }
     await writeFile(path.join(work, 'client.ts'), [`import type { paths } from './schema';`, ...checks, ...exampleChecks].join('\n'));
     expect(compile([path.join(work, 'schema.d.ts')])).toEqual([]);

@@ -258,7 +258,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
 }
 
 /**
- * Real answers as examples (`server/docs/response-examples.json`, recorded from a live tenant by
+ * Real requests and answers as examples (`server/docs/response-examples.json`, recorded from a live tenant by
  * tests/openapi-client.test.ts, which also checks they still match the document's types).
  */
 const RESPONSE_EXAMPLES = JSON.parse(readFileSync(new URL('../docs/response-examples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -266,7 +266,8 @@ const RESPONSE_EXAMPLES = JSON.parse(readFileSync(new URL('../docs/response-exam
 function addResponseExamples(document: JsonObject): void {
   for (const [key, example] of Object.entries(RESPONSE_EXAMPLES)) {
     const [method, path, status] = key.split(' ');
-    const content = document.paths?.[path!]?.[method!.toLowerCase()]?.responses?.[status!]?.content?.['application/json'];
+    const operation = document.paths?.[path!]?.[method!.toLowerCase()];
+    const content = status === 'request' ? operation?.requestBody?.content?.['application/json'] : operation?.responses?.[status!]?.content?.['application/json'];
     if (content) content.example = example;
   }
 }
