@@ -117,6 +117,8 @@ export async function claimOrReplay(
 export interface JsonAnswer {
   status: number;
   body: unknown;
+  /** Headers the answer is stored with (Location), whether or not they could still be sent. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -133,9 +135,9 @@ export async function runWithClaim(
   operation: (tx: EntityManager) => Promise<JsonAnswer>,
 ): Promise<{ status: number; json: string | null }> {
   const outcome = await em.transactional(async (tx) => {
-    const { status, body } = await operation(tx);
+    const { status, body, headers } = await operation(tx);
     const json = status === 204 ? null : JSON.stringify(body);
-    await completeIdempotencyKey(tx, claim, jsonResponseToStore(res, status, json));
+    await completeIdempotencyKey(tx, claim, jsonResponseToStore(res, status, json, headers));
     crashIfEnabled(config, 'idempotency:before-commit');
     return { status, json };
   });

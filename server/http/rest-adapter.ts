@@ -247,10 +247,16 @@ export function createRestHandler(options: RestHandlerOptions) {
       };
       const call = (ctx: Context) => callRoute(route, ctx, rawInput);
       const status = route.meta.successStatus ?? 200;
-      // Set before an idempotent answer is stored, so a replay carries it too.
-      const located = (data: unknown) => {
+      // Stored with an idempotent answer too, so a replay carries it; not sent once the request
+      // timeout has answered 503.
+      const locationHeaders = (data: unknown): Record<string, string> => {
         const location = status === 201 ? locationOf(route.meta.location, data) : undefined;
-        if (location) res.setHeader('Location', location);
+        if (!location) return {};
+        if (!res.headersSent) res.setHeader('Location', location);
+        return { Location: location };
+      };
+      const located = (data: unknown) => {
+        locationHeaders(data);
         return data;
       };
       let body: string | null;
@@ -274,7 +280,10 @@ export function createRestHandler(options: RestHandlerOptions) {
         });
         body = status === 204 ? null : JSON.stringify(data);
       } else if (claim && em) {
-        ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => ({ status, body: located(await call({ ...context, transaction: tx })) })));
+        ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => {
+          const data = await call({ ...context, transaction: tx });
+          return { status, body: data, headers: locationHeaders(data) };
+        }));
       } else {
         const data = located(await call(context));
         body = status === 204 ? null : JSON.stringify(data);
