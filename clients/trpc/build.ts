@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { API_VERSION } from '../../server/http/app.js';
+import { API_VERSION } from '../../shared/api-version.js';
 
 /**
  * Builds `@interview-service/trpc-client`: the `AppRouter` type as one declaration file that

@@ -1,5 +1,6 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { API_VERSION } from '../../shared/api-version.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 import { appRouter } from '../trpc/app-router.js';
@@ -10,6 +11,7 @@ import { answerOptions, trpcCors } from './cors.js';
 import { docsRoutes } from './docs.js';
 import { fileDownloadRoutes } from './file-downloads.js';
 import { describeError } from './error-envelope.js';
+import { refuseUnhonouredIdempotencyKey } from './idempotency.js';
 import { parseJsonBody, requireJsonBody } from './json-body.js';
 import { secureTransport } from './transport-policy.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
@@ -23,9 +25,6 @@ import { resultsRoutes } from './results-routes.js';
 import { scriptMediaRoutes } from './script-media-routes.js';
 import { sessionFileRoutes } from './session-file-routes.js';
 import { errorHandler, isWriteAfterTimeout, writeError } from './write-error.js';
-
-/** The API's version (semver; CHANGELOG.md): in `API-Version` on every API answer and in the OpenAPI document. */
-export const API_VERSION = '1.1.0';
 
 /** What `/healthz` reports: ready once migrations ran and, where this process runs one, the worker is up. */
 export interface Readiness {
@@ -90,7 +89,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     } else {
       writeError(
         res,
-        describeError(new AppError('SERVICE_UNAVAILABLE', 'The service is starting or its database is unreachable.', { databaseUp }, { 'Retry-After': '5' })),
+        describeError(new AppError('SERVICE_UNAVAILABLE', 'The service is starting or its database is unreachable.', { databaseUp })),
       );
     }
   });
@@ -116,16 +115,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
   app.use('/trpc', trpcCors(config));
   app.use(API_PREFIXES, authenticateRequests(services));
-  app.use(['/v1', '/api'], (req: Request, _res: Response, next: NextFunction) => {
-    // Honoured on POST (where a retry could create twice); anywhere else refused, never ignored.
-    if (req.get('Idempotency-Key') !== undefined && (req.method === 'PATCH' || req.method === 'DELETE' || req.method === 'PUT')) {
-      next(new AppError('INVALID_REQUEST', `Idempotency-Key is honoured on POST; ${req.method} is not replayed from it (send the same ${req.method} again instead).`, {
-        fields: [{ path: 'Idempotency-Key', message: `is not supported on ${req.method}` }],
-      }));
-      return;
-    }
-    next();
-  });
+  app.use(API_PREFIXES, refuseUnhonouredIdempotencyKey);
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(scriptMediaRoutes(services));
@@ -133,16 +123,6 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(resultsRoutes(services));
   app.use(exportRoutes(services));
   app.use(participantApiRoutes(services));
-  app.use('/trpc', (req: Request, _res: Response, next: NextFunction) => {
-    // Saying no beats ignoring a header the caller relies on to avoid doing work twice.
-    if (req.get('Idempotency-Key') !== undefined) {
-      next(new AppError('INVALID_REQUEST', 'Idempotency-Key is honoured on the REST API (/v1, /api), not on /trpc.', {
-        fields: [{ path: 'Idempotency-Key', message: 'is not supported on /trpc' }],
-      }));
-      return;
-    }
-    next();
-  });
   // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first.
   app.use('/trpc', requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes));
   app.use(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../errors.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { Logger } from '../logger.js';
@@ -87,6 +87,24 @@ function jsonResponseToStore(res: Response, status: number, body: string | null,
   const location = extraHeaders.Location ?? res.getHeader('Location');
   if (location !== undefined) headers.Location = String(location);
   return { status, headers, body };
+}
+
+/**
+ * `Idempotency-Key` where it is not honoured (it is on REST POSTs): 400 naming the header, since
+ * ignoring a header the caller relies on to avoid doing work twice would be worse. On PATCH and
+ * DELETE sending the same request again is the retry; `/trpc` has no stored answers.
+ */
+export function refuseUnhonouredIdempotencyKey(req: Request, _res: Response, next: NextFunction): void {
+  if (req.get(IDEMPOTENCY_KEY_HEADER) === undefined) return next();
+  if (req.baseUrl === '/trpc') {
+    return next(new AppError('INVALID_REQUEST', 'Idempotency-Key is honoured on the REST API (/v1, /api), not on /trpc.', {
+      fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: 'is not supported on /trpc' }],
+    }));
+  }
+  if (req.method !== 'PATCH' && req.method !== 'DELETE' && req.method !== 'PUT') return next();
+  next(new AppError('INVALID_REQUEST', `Idempotency-Key is honoured on POST; ${req.method} is not replayed from it (send the same ${req.method} again instead).`, {
+    fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: `is not supported on ${req.method}` }],
+  }));
 }
 
 /** Sends a stored response again, marked `Idempotent-Replayed: true`. */

@@ -110,7 +110,7 @@ export function createWorkerMetricsApp(services: AppServices, readiness: { isRea
   app.set('trust proxy', services.config.trustProxy);
   app.get('/healthz', (_req, res) => {
     if (readiness.isReady()) res.json({ status: 'ok' });
-    else writeError(res, describeError(new AppError('SERVICE_UNAVAILABLE', 'The worker is starting or stopping.', {}, { 'Retry-After': '5' })));
+    else writeError(res, describeError(new AppError('SERVICE_UNAVAILABLE', 'The worker is starting or stopping.')));
   });
   app.get('/metrics', metricsRoute(services));
   app.use((req: Request, res: Response) => {
