@@ -47,20 +47,21 @@ export class BackupArchiveWriter {
   }
 
   /**
-   * A file as it is when read, `size` bytes from its stat: a file that shrinks meanwhile is
-   * padded with zeros and one that grows is cut (as pg_basebackup does; for the cluster's files
-   * WAL replay puts the right bytes back). Returns false when the file is gone (it was removed).
+   * A file that does not change while it is read (a staged copy or a hard link: storage replaces
+   * files by rename), its size from the open handle. Returns its size, or undefined when it is gone.
    */
-  async file(name: string, source: string, size: number, mode: number): Promise<boolean> {
+  async file(name: string, source: string, mode: number): Promise<number | undefined> {
     let handle: FileHandle;
     try {
       handle = await open(source, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
     const hash = createHash('sha256');
+    let size: number;
     try {
+      ({ size } = await handle.stat());
       // A streamx Writable; node's Writable interface is what is used of it.
       const entry = this.#pack.entry({ name, size, mode }) as unknown as Writable;
       const written = new Promise<void>((resolve, reject) => {
@@ -68,12 +69,12 @@ export class BackupArchiveWriter {
         entry.once('error', reject);
       });
       const chunk = Buffer.alloc(CHUNK);
-      let position = 0;
-      while (position < size) {
+      for (let position = 0; position < size; ) {
         const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, size - position), position);
-        const bytes = bytesRead > 0 ? Buffer.from(chunk.subarray(0, bytesRead)) : Buffer.alloc(Math.min(CHUNK, size - position));
+        if (bytesRead === 0) throw new Error(`${source} shrank while it was archived`);
+        const bytes = Buffer.from(chunk.subarray(0, bytesRead));
         hash.update(bytes);
-        position += bytes.length;
+        position += bytesRead;
         if (!entry.write(bytes)) await new Promise<void>((resolve) => entry.once('drain', () => resolve()));
       }
       entry.end();
@@ -82,7 +83,7 @@ export class BackupArchiveWriter {
       await handle.close();
     }
     this.entries.push({ path: name, size, sha256: hash.digest('hex') });
-    return true;
+    return size;
   }
 
   async finish(): Promise<void> {

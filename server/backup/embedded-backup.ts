@@ -243,9 +243,11 @@ async function packTree(writer: BackupArchiveWriter, prefix: string, root: strin
       if (info.isDirectory()) {
         await writer.directory(entryName, info.mode & 0o777);
         await walk(inner);
-      } else if (info.isFile() && (await writer.file(entryName, path.join(root, inner), info.size, info.mode & 0o777))) {
+      } else if (info.isFile()) {
+        const size = await writer.file(entryName, path.join(root, inner), info.mode & 0o777);
+        if (size === undefined) continue;
         totals.count += 1;
-        totals.bytes += info.size;
+        totals.bytes += size;
       }
     }
   };

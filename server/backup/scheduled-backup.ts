@@ -14,7 +14,7 @@ export function scheduledBackupName(at: Date): string {
 
 export interface ScheduledBackupServices {
   config: Pick<Config, 'dataDir' | 'backup'>;
-  logger: Pick<Logger, 'info' | 'error' | 'warn'> & Logger;
+  logger: Logger;
   metrics: Pick<Metrics, 'backups' | 'backupLastSuccess' | 'backupLastSize' | 'backupLastDuration'>;
 }
 
