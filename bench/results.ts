@@ -21,17 +21,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { findFreePort, openEmbeddedPostgres } from '../server/db/embedded-postgres.js';
+import { findFreePort } from '../server/db/embedded-postgres.js';
 import { migrateDatabase } from '../server/db/migrate.js';
 import { createOrm } from '../server/db/orm.js';
-import { createApiKey } from '../server/domains/api-keys/create-api-key.js';
-import { createOrganization } from '../server/domains/organizations/create-organization.js';
 import { newId } from '../server/lib/ids.js';
 import { createLogger } from '../server/logger.js';
 import { LocalDiskStorage } from '../server/storage/local-disk-storage.js';
@@ -39,6 +35,7 @@ import { type NodeChild, ROOT, startNode, stopChild, waitForHealthy } from './he
 import { callApi } from './helpers/api.js';
 import { positiveOption } from './helpers/options.js';
 import { percentile } from './helpers/stats.js';
+import { createBenchTenant, openBenchDatabase } from './helpers/database.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -240,18 +237,13 @@ async function exportZip(databaseUrl: string, dataDir: string, tenant: Tenant, c
 
 async function main(): Promise<void> {
   const logger = createLogger('warn');
-  const workDir = await mkdtemp(path.join(tmpdir(), 'interview-bench-results-'));
-  const cluster = process.env.DATABASE_URL ? undefined : await openEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), logger });
-  const databaseUrl = process.env.DATABASE_URL ?? cluster!.url;
-  const dataDir = path.join(workDir, 'data');
-  await mkdir(dataDir, { recursive: true });
+  const database = await openBenchDatabase('results', logger);
+  const { databaseUrl, dataDir } = database;
   try {
     const orm = await createOrm({ url: databaseUrl, poolSize: 2 });
     await migrateDatabase(orm, databaseUrl, logger);
-    const organization = await createOrganization(orm.em.fork(), { name: 'Results bench', plan: 'enterprise', credits: 10_000_000 });
-    const { secret } = await createApiKey(orm.em.fork(), { organizationId: organization.id, name: 'bench', permissions: [...PERMISSIONS] });
+    const tenant = await createBenchTenant(orm.em.fork(), 'Results bench');
     await orm.close(true);
-    const tenant = { organizationId: organization.id, authorization: `Bearer ${secret}` };
     console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores shared by the driver, the service and PostgreSQL`);
 
     const latency = await timeToResults(databaseUrl, dataDir, tenant);
@@ -314,8 +306,7 @@ async function main(): Promise<void> {
     );
     console.log(`\nwritten: bench/results/results.json`);
   } finally {
-    await cluster?.stop();
-    await rm(workDir, { recursive: true, force: true });
+    await database.close();
   }
 }
 

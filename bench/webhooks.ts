@@ -35,19 +35,16 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { run, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
-import { PERMISSIONS } from '../shared/permissions.js';
 import { DESIGN_A_SIGNATURE_HEADER, verifyWebhookA } from '../shared/webhook-signatures.js';
 import { loadConfig } from '../server/config.js';
-import { findFreePort, openEmbeddedPostgres } from '../server/db/embedded-postgres.js';
+import { findFreePort } from '../server/db/embedded-postgres.js';
 import { graphileLogger } from '../server/db/migrate.js';
-import { createApiKey } from '../server/domains/api-keys/create-api-key.js';
-import { createOrganization } from '../server/domains/organizations/create-organization.js';
 import { sampleFacts } from '../server/domains/webhooks/event-payloads.js';
 import { publishEvent } from '../server/domains/webhooks/publish-event.js';
 import { createApp } from '../server/http/app.js';
@@ -59,6 +56,7 @@ import { clusterCpuMs, machineCpuMs, type NodeChild, postmasterPid, processCpuMs
 import { callApi } from './helpers/api.js';
 import { positiveOption } from './helpers/options.js';
 import { type Distribution, distribution } from './helpers/stats.js';
+import { createBenchTenant, openBenchDatabase } from './helpers/database.js';
 
 const SERVICE_DEFAULT_CONCURRENCY = loadConfig({}).workerConcurrency;
 const { values: options } = parseArgs({
@@ -476,11 +474,8 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
 
 async function main(): Promise<void> {
   const logger = createLogger('warn');
-  const workDir = await mkdtemp(path.join(tmpdir(), 'interview-bench-webhooks-'));
-  const cluster = process.env.DATABASE_URL ? undefined : await openEmbeddedPostgres({ dataDir: path.join(workDir, 'postgres'), logger });
-  const databaseUrl = process.env.DATABASE_URL ?? cluster!.url;
-  const dataDir = path.join(workDir, 'data');
-  await mkdir(dataDir, { recursive: true });
+  const database = await openBenchDatabase('webhooks', logger);
+  const { workDir, databaseUrl, dataDir } = database;
   const pems = await makeTestCertificate();
   const caFile = path.join(workDir, 'ca.pem');
   await writeFile(caFile, pems.cert);
@@ -490,11 +485,7 @@ async function main(): Promise<void> {
     // Migrates the database and makes the two tenants: one for the throughput run, one for interviews.
     const runtime = await openRuntime(loadConfig({ ...serviceEnv(setup), DATA_DIR: path.join(dataDir, 'driver') }), logger);
     const tenants = [];
-    for (const name of ['Webhooks bench (throughput)', 'Webhooks bench (interviews)']) {
-      const organization = await createOrganization(runtime.orm.em.fork(), { name, plan: 'enterprise', credits: 10_000_000 });
-      const { secret } = await createApiKey(runtime.orm.em.fork(), { organizationId: organization.id, name: 'bench', permissions: [...PERMISSIONS] });
-      tenants.push({ organizationId: organization.id, authorization: `Bearer ${secret}` });
-    }
+    for (const name of ['Webhooks bench (throughput)', 'Webhooks bench (interviews)']) tenants.push(await createBenchTenant(runtime.orm.em.fork(), name));
     await runtime.close();
     console.log(`node ${process.version}, ${cpus().length} cores shared by the driver and receiver, the service and PostgreSQL`);
 
@@ -573,8 +564,7 @@ async function main(): Promise<void> {
     if (completion.badSignatures > 0) throw new Error(`${completion.badSignatures} interview.completed requests failed signature verification`);
   } finally {
     await receiver.close();
-    await cluster?.stop();
-    await rm(workDir, { recursive: true, force: true });
+    await database.close();
   }
 }
 
