@@ -452,6 +452,16 @@ describe('events of a finished interview', () => {
   const endpoints = {} as Record<keyof typeof receivers, Endpoint>;
   /** What each receiver had when the interview was announced (before the feedback and anything else). */
   const atCompletion = {} as Record<keyof typeof receivers, Received[]>;
+  /** Design A's fields of every event of this interview. */
+  const commonFieldsA = () => ({
+    project_id: projectId,
+    script_id: session.scriptId,
+    campaign_id: campaign.id,
+    campaign_name: campaign.name,
+    session_id: sessionId,
+    invitee_email: 'grace.hopper@example.com',
+    locale: 'en',
+  });
 
   beforeAll(async () => {
     ({ api } = await newTenant());
@@ -522,13 +532,7 @@ describe('events of a finished interview', () => {
     expect(new Date(row!.announced_at).getTime()).toBeGreaterThanOrEqual(new Date(session.completedAt).getTime());
     expect(body).toEqual({
       event: 'interview.completed',
-      project_id: projectId,
-      script_id: session.scriptId,
-      campaign_id: campaign.id,
-      campaign_name: campaign.name,
-      session_id: sessionId,
-      invitee_email: 'grace.hopper@example.com',
-      locale: 'en',
+      ...commonFieldsA(),
       timestamp: new Date(row!.announced_at).toISOString(),
       transcript_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/files\/[\w-]+\.[\w-]+\.[\w-]+$/),
       duration_ms: session.duration * 1000,
@@ -648,13 +652,7 @@ describe('events of a finished interview', () => {
     expect(request.headers['x-webhook-signature']).toBe(hmacHex(endpoints.a.secret, request.raw));
     expect(request.body).toEqual({
       event: 'session.feedback_submitted',
-      project_id: projectId,
-      script_id: session.scriptId,
-      campaign_id: campaign.id,
-      campaign_name: campaign.name,
-      session_id: sessionId,
-      invitee_email: 'grace.hopper@example.com',
-      locale: 'en',
+      ...commonFieldsA(),
       timestamp: feedback.submitted_at,
       feedback: {
         id: feedback.id,
