@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const server of servers) {
-    if (server.child.exitCode === null) {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
       server.child.kill('SIGTERM');
       await exitOf(server.child);
     }

@@ -43,8 +43,15 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
   throw new Error(`Timed out: ${describe()}`);
 }
 
+/**
+ * Resolves with the exit code (null when a signal ended it). A child ended by a signal keeps
+ * `exitCode` null, so both fields say whether its 'exit' has already passed: waiting for the
+ * event then would wait forever (a SIGKILL often lands before the caller sees its request fail).
+ */
 export function exitOf(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
 /** Kills what a test left running (a failed assertion skips its own clean-up) and waits for each to go. */
