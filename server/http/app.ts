@@ -17,6 +17,7 @@ import { secureTransport } from './transport-policy.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
 import { metricsRoute, observeRequests } from './observability.js';
 import { participantPageRoutes } from './participant-pages.js';
+import { webAssetRoutes, webAssets } from './web-asset-routes.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
 import { participantApiRoutes } from './participant-api.js';
 import { PLAIN_OPENAPI_PATHS } from './plain-operations.js';
@@ -52,7 +53,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   for (const operation of listPlainOperations(PLAIN_OPENAPI_PATHS)) routes.addPlainRoute(operation.method, operation.path);
 
   // Pages and files outside the API answer GET (and HEAD) only; listed so a 405 names them.
-  for (const path of ['/healthz', '/metrics', '/v1/openapi.json', '/docs', '/docs/init.js', '/docs/assets/{file}', '/files/{token}']) routes.addPlainRoute('GET', path);
+  for (const path of ['/healthz', '/metrics', '/v1/openapi.json', '/docs', '/docs/init.js', '/docs/assets/{file}', '/files/{token}', '/sdk/{release}/{file}', '/assets/{file}']) {
+    routes.addPlainRoute('GET', path);
+  }
   const allowedMethods = (path: string): string[] => {
     const allowed = routes.allowedMethods(path);
     if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
@@ -72,7 +75,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   // for /trpc); on an unknown path it is the 404 every method gets. Participant pages answer theirs.
   const optionsAnswer = answerOptions(config, allowedMethods);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'OPTIONS' || /^\/(join|interview)(\/|$)/.test(req.path)) return next();
+    if (req.method !== 'OPTIONS' || /^\/(join|interview|embed)(\/|$)/.test(req.path)) return next();
     optionsAnswer(req, res, () => noRoute(req, res, next));
   });
   const openApiDocument = buildOpenApiDocument({
@@ -99,6 +102,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   });
   app.use(docsRoutes());
   app.use(fileDownloadRoutes(services));
+  // Built now rather than on the first participant's request.
+  void webAssets();
+  app.use(webAssetRoutes());
   app.use(participantPageRoutes(services));
 
   app.use(API_PREFIXES, (_req: Request, res: Response, next: NextFunction) => {

@@ -5,7 +5,11 @@ import type { Campaign, Organization } from '../entities/index.js';
 import { brandColorOf, DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { escapeHtml } from '../lib/html.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
+import { normalizeHex } from '../../shared/hex-colour.js';
+import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
 import { describeError } from './error-envelope.js';
+import { checkedOrigin, interviewPageCsp, type InterviewPageText, renderInterviewPage } from './interview-page.js';
+import { webAssets } from './web-asset-routes.js';
 import { isWriteAfterTimeout } from './write-error.js';
 import { rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
@@ -87,8 +91,8 @@ function formatExpiry(date: Date): string {
 }
 
 /**
- * Pages participants open without an API key: `/join/{code}` (share links) and
- * `/interview/{token}` (the invite link). Both are limited per client address, since each can
+ * Pages participants open without an API key: `/join/{code}` (share links), `/interview/{token}`
+ * (the invite link) and `/embed?invite=…` (the SDK's iframe). All are limited per client address, since each can
  * create records or probe tokens, and never cached or leaked through the Referer header (the
  * URL carries a credential).
  */
@@ -96,7 +100,7 @@ export function participantPageRoutes(services: AppServices): Router {
   const routes = Router({ caseSensitive: true, strict: true });
   const em = () => services.orm.em.fork();
 
-  routes.use(['/join', '/interview'], (_req: Request, res: Response, next: NextFunction) => {
+  routes.use(['/join', '/interview', '/embed'], (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -117,10 +121,10 @@ export function participantPageRoutes(services: AppServices): Router {
 
   /** The participant budgets (per address, and per code or token): past them, a 429 page. */
   const limited =
-    (param?: 'code' | 'token') =>
+    (credentialOf?: (req: Request<Record<string, string>>) => string | undefined) =>
     async (req: Request<Record<string, string>>, res: Response, next: NextFunction): Promise<void> => {
       try {
-        const state = await consumeParticipantBudget(em(), services.config, req, param ? req.params[param] : undefined);
+        const state = await consumeParticipantBudget(em(), services.config, req, credentialOf?.(req));
         if (res.headersSent) return; // answered by the request timeout meanwhile
         setRateLimitHeaders(res, state);
         if (state.exceeded) {
@@ -155,32 +159,87 @@ export function participantPageRoutes(services: AppServices): Router {
     }
   });
 
-  routes.get('/interview/:token', labelled('/interview/{token}'), limited('token'), async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
-    try {
-      const outcome = await openInvitePage(em(), req.params.token);
-      if (outcome.kind === 'not_found') {
-        sendPage(res, 404, {
-          title: 'Invitation not found',
-          heading: 'This interview link is not valid',
-          paragraphs: ['Check that you copied the whole link, or ask the sender for a new invitation.'],
-        });
-        return;
-      }
+  /**
+   * The interview page: the full page behind the invite link, or the embed in the SDK's iframe
+   * (its theme, voice and the origin to post events to from the query). An invite that cannot be
+   * taken is a page saying why, with the status the invite link has always had (404, 409, 410).
+   */
+  const serveInterview = async (res: Response, token: string | undefined, embed: { parentOrigin: string | null; voice: string | null; theme: InterviewPageConfig['theme'] } | null) => {
+    const assets = await webAssets();
+    const outcome = token ? await openInvitePage(em(), token) : ({ kind: 'not_found' } as const);
+    const config: InterviewPageConfig = {
+      mode: embed ? 'embed' : 'page',
+      token: null,
+      parentOrigin: embed?.parentOrigin ?? null,
+      language: 'en',
+      voice: embed?.voice ?? null,
+      theme: embed?.theme ?? { primary: null, background: null, text: null },
+      campaignName: null,
+      organizationName: null,
+      participantName: null,
+      closed: null,
+    };
+    let status = 200;
+    let text: InterviewPageText;
+    if (outcome.kind === 'not_found') {
+      status = 404;
+      const message = 'Check that you copied the whole link, or ask the sender for a new invitation.';
+      text = { title: 'Invitation not found', heading: 'This interview link is not valid', paragraphs: [message] };
+      config.closed = { code: 'invite_not_found', message: `This interview link is not valid. ${message}` };
+    } else {
       const { campaign, organization } = outcome;
+      config.campaignName = campaign.name;
+      config.organizationName = organization.name;
+      config.theme = { ...config.theme, primary: config.theme.primary ?? brandColorOf(organization.settings) };
       if (outcome.kind === 'closed') {
-        closedPage(res, outcome.reason, INVITE_CLOSED_MESSAGES[outcome.reason], organization, campaign);
-        return;
+        status = outcome.reason === 'paused' ? 409 : 410;
+        const message = INVITE_CLOSED_MESSAGES[outcome.reason];
+        text = { title: campaign.name, heading: campaign.name, paragraphs: [message] };
+        config.closed = { code: outcome.reason, message };
+      } else {
+        const { invite } = outcome;
+        Object.assign(config, { token, language: outcome.language, voice: config.voice ?? outcome.voice, participantName: invite.name ?? null });
+        text = {
+          title: campaign.name,
+          heading: campaign.name,
+          paragraphs: [
+            invite.name ? `Hello ${invite.name}, ${organization.name} invites you to an interview.` : `${organization.name} invites you to an interview.`,
+            `This link is personal: please do not share it. It is valid until ${formatExpiry(invite.expiresAt)}.`,
+            outcome.started ? 'Your interview has started; it continues on this page.' : 'Your interview takes place on this page.',
+          ],
+        };
       }
-      const { invite } = outcome;
-      sendPage(res, 200, {
-        title: campaign.name,
-        heading: campaign.name,
-        organization,
-        paragraphs: [
-          invite.name ? `Hello ${invite.name}, ${organization.name} invites you to an interview.` : `${organization.name} invites you to an interview.`,
-          `This link is personal: please do not share it. It is valid until ${formatExpiry(invite.expiresAt)}.`,
-          outcome.started ? 'Your interview has started; it continues on this page.' : 'Your interview takes place on this page.',
-        ],
+    }
+    if (res.headersSent) return; // answered by the request timeout meanwhile
+    res.setHeader('Content-Security-Policy', interviewPageCsp(config, new URL(services.config.publicUrl).origin));
+    res.setHeader('Permissions-Policy', 'microphone=(self), camera=(), geolocation=(), payment=(), usb=()');
+    res.status(status).type('html').send(renderInterviewPage(assets, config, text));
+  };
+
+  routes.get('/interview/:token', labelled('/interview/{token}'), limited((req) => req.params.token), async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
+    try {
+      await serveInterview(res, req.params.token, null);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  const queryString = (req: Request, name: string): string | undefined => {
+    const value = req.query[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+
+  routes.get('/embed', labelled('/embed'), limited((req) => queryString(req, 'invite')), async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const voice = queryString(req, 'voice');
+      await serveInterview(res, queryString(req, 'invite'), {
+        parentOrigin: checkedOrigin(req.query.parentOrigin),
+        voice: voice && voice.length <= 64 ? voice : null,
+        theme: {
+          primary: normalizeHex(queryString(req, 'theme[primary]')),
+          background: normalizeHex(queryString(req, 'theme[background]')),
+          text: normalizeHex(queryString(req, 'theme[text]')),
+        },
       });
     } catch (error) {
       next(error);
@@ -188,7 +247,7 @@ export function participantPageRoutes(services: AppServices): Router {
   });
 
   // Anything else under these paths is still a page a person is looking at: answer HTML, not the API's JSON.
-  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest'], labelled('unmatched'), limited(), (req: Request, res: Response) => {
+  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest', '/embed', '/embed/*rest'], labelled('unmatched'), limited(), (req: Request, res: Response) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       sendPage(res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });
@@ -196,7 +255,7 @@ export function participantPageRoutes(services: AppServices): Router {
     }
     sendPage(res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
   });
-  routes.use(['/join', '/interview'], (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  routes.use(['/join', '/interview', '/embed'], (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (isWriteAfterTimeout(error) || res.headersSent) return;
     // The path carries the participant's credential (token or share code): log the template only.
     const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
+import { type Campaign, type Invite, type Organization, Script, ScriptVersion, ShareLink } from '../../entities/index.js';
+import { languageOf } from '../sessions/start-interview.js';
 import { assessShareLink } from '../share-links/share-link-status.js';
 import { findInviteByToken } from './find-invite-by-token.js';
 import { effectiveInviteStatus } from './serialize.js';
@@ -11,7 +12,16 @@ export type InvitePageOutcome =
   | { kind: 'not_found' }
   | { kind: 'closed'; reason: InvitePageClosedReason; campaign: Campaign; organization: Organization }
   /** The interview can be taken (`started`: it was begun before and continues). */
-  | { kind: 'open'; invite: Invite; campaign: Campaign; organization: Organization; started: boolean };
+  | {
+      kind: 'open';
+      invite: Invite;
+      campaign: Campaign;
+      organization: Organization;
+      started: boolean;
+      /** The interview's language and voice as a session started now has them (campaign, else script). */
+      language: string;
+      voice: string | null;
+    };
 
 /**
  * What a participant opening `/interview/{token}` may do: nothing (unknown or malformed token),
@@ -31,5 +41,15 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
     const { status: linkStatus } = await assessShareLink(em, link, campaign);
     if (linkStatus !== 'active') return closed(linkStatus === 'expired' ? 'link_expired' : linkStatus);
   }
-  return { kind: 'open', invite, campaign, organization, started: status === 'started' };
+  const script = await em.findOneOrFail(Script, campaign.script.id);
+  const version = script.publishedVersion === null ? null : await em.findOne(ScriptVersion, { script: script.id, version: script.publishedVersion });
+  return {
+    kind: 'open',
+    invite,
+    campaign,
+    organization,
+    started: status === 'started',
+    language: languageOf(campaign.settings, version?.settings.language),
+    voice: campaign.settings.voice ?? version?.settings.voice ?? null,
+  };
 }

@@ -21,7 +21,7 @@ export interface StartInterviewInput {
 }
 
 /** The interview language: the campaign's, else the script version's, else English. */
-function languageOf(campaignSettings: TCampaignSettings, scriptLanguage: string | undefined): string {
+export function languageOf(campaignSettings: TCampaignSettings, scriptLanguage: string | undefined): string {
   return campaignSettings.language ?? scriptLanguage ?? 'en';
 }
 

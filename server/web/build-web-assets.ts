@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
+
+/** A browser file served from memory, with what its responses need. */
+export interface WebAsset {
+  body: Buffer;
+  contentType: string;
+  etag: string;
+  /** Content hash (12 hex digits): part of the page assets' names, so they can be cached forever. */
+  hash: string;
+}
+
+export interface WebAssets {
+  /** `web/sdk/package.json`'s version: the SDK's path is `/sdk/v<version>/…`. */
+  sdkVersion: string;
+  /** The script-tag build (global `InterviewSDK`). */
+  sdkGlobal: WebAsset;
+  /** The ES module build (default export). */
+  sdkModule: WebAsset;
+  /** The interview page's script and styles, by their content-hashed names (`interview.<hash>.js`). */
+  page: { script: { name: string; asset: WebAsset }; style: { name: string; asset: WebAsset } };
+}
+
+export const WEB_DIR = path.resolve(import.meta.dirname, '..', '..', 'web');
+
+/**
+ * The spec's minimum browsers (Chrome and Edge 80, Firefox 78, Safari 14) all run ES2020; for
+ * CSS esbuild takes them by name (by name for scripts too, it refuses destructuring for Safari 14
+ * over an engine bug the page's code does not meet).
+ */
+const SCRIPT_TARGET = ['es2020'];
+const STYLE_TARGET = ['chrome80', 'edge80', 'firefox78', 'safari14', 'ios14'];
+
+function assetOf(contents: Uint8Array, contentType: string): WebAsset {
+  const body = Buffer.from(contents);
+  const digest = createHash('sha256').update(body).digest('hex');
+  return { body, contentType, etag: `"${digest.slice(0, 32)}"`, hash: digest.slice(0, 12) };
+}
+
+async function bundle(entry: string, options: BuildOptions): Promise<Uint8Array> {
+  const result = await build({
+    entryPoints: [path.join(WEB_DIR, entry)],
+    bundle: true,
+    minify: true,
+    write: false,
+    target: entry.endsWith('.css') ? STYLE_TARGET : SCRIPT_TARGET,
+    legalComments: 'none',
+    logLevel: 'silent',
+    ...options,
+  });
+  return result.outputFiles![0]!.contents;
+}
+
+export async function readSdkVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(path.join(WEB_DIR, 'sdk', 'package.json'), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+/**
+ * Builds the SDK and the interview page from `web/` with esbuild, in memory: minified for the
+ * spec's minimum browsers, the same bytes for the same sources (so a versioned SDK URL always
+ * serves one file). Takes a few hundred milliseconds; the server does it once, at start.
+ */
+export async function buildWebAssets(): Promise<WebAssets> {
+  const sdkVersion = await readSdkVersion();
+  const define = { __SDK_VERSION__: JSON.stringify(sdkVersion) };
+  const javascript = 'text/javascript; charset=utf-8';
+  const [sdkGlobal, sdkModule, script, style] = await Promise.all([
+    bundle('sdk/src/global.ts', { format: 'iife', define }),
+    bundle('sdk/src/index.ts', { format: 'esm', define }),
+    bundle('interview/main.ts', { format: 'iife' }),
+    bundle('interview/page.css', { loader: { '.css': 'css' } }),
+  ]);
+  const scriptAsset = assetOf(script, javascript);
+  const styleAsset = assetOf(style, 'text/css; charset=utf-8');
+  return {
+    sdkVersion,
+    sdkGlobal: assetOf(sdkGlobal, javascript),
+    sdkModule: assetOf(sdkModule, javascript),
+    page: {
+      script: { name: `interview.${scriptAsset.hash}.js`, asset: scriptAsset },
+      style: { name: `interview.${styleAsset.hash}.css`, asset: styleAsset },
+    },
+  };
+}

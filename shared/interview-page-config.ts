@@ -1,0 +1,27 @@
+/**
+ * What the server tells the interview page (`/embed`, `/interview/{token}`) in its
+ * `<script type="application/json" id="interview-config">`: everything the page needs before its
+ * first API call, so it never asks for it over the network.
+ */
+export interface InterviewPageConfig {
+  /** `embed`: inside the SDK's iframe, events posted to `parentOrigin`; `page`: the full page of the invite link. */
+  mode: 'embed' | 'page';
+  /** The invite token (the participant's credential); null when the page opens on an error. */
+  token: string | null;
+  /** Exact origin the embed posts its events to; null: events are posted nowhere. */
+  parentOrigin: string | null;
+  /** Interview language (BCP 47), as the session will have it. */
+  language: string;
+  /** Preferred speech synthesis voice: the SDK's `voice`, else the campaign's or the script's. */
+  voice: string | null;
+  /** Checked hex colours (SDK theme, else the organization's brand colour as primary). */
+  theme: { primary: string | null; background: string | null; text: string | null };
+  campaignName: string | null;
+  organizationName: string | null;
+  participantName: string | null;
+  /** The interview cannot be taken: the screen shows this, and the embed raises `error`. */
+  closed: { code: string; message: string } | null;
+}
+
+/** The participant-facing event messages (design.md "Embed"). */
+export const EMBED_MESSAGE_SOURCE = 'interview-embed';

@@ -1,0 +1,56 @@
+/** Every word the page shows, in one place: a table per language (English for now) picked by the interview language. */
+const en = {
+  welcomeHeading: (campaign: string) => campaign,
+  welcomeInvitedBy: (organization: string, name: string | null) =>
+    name ? `Hello ${name}, ${organization} invites you to an interview.` : `${organization} invites you to an interview.`,
+  welcomeHow: 'An AI interviewer asks the questions, one at a time. Answer by typing or by voice; you can pause at any time.',
+  welcomePrivacy: 'This page uses no cookies and no analytics.',
+  startInterview: 'Start interview',
+  starting: 'Starting…',
+  readAloud: 'Read questions aloud',
+  consentHeading: 'Before we begin',
+  consentText: 'This interview is recorded and your answers are processed to analyse them. Do you agree?',
+  consentAgree: 'I agree',
+  consentDecline: 'I do not agree',
+  declinedHeading: 'No interview without your agreement',
+  declinedText: 'You chose not to take part. You can close this page.',
+  progress: (current: number, total: number) => `Question ${current} of ${total}`,
+  interviewer: 'Interviewer',
+  you: 'You',
+  yourAnswer: 'Your answer',
+  send: 'Send',
+  sending: 'Sending…',
+  record: 'Record',
+  stopRecording: 'Stop recording',
+  recording: 'Recording… press “Stop recording” when you have finished.',
+  voiceAnswer: 'Voice answer',
+  microphoneDenied: 'The microphone is not available. You can type your answer instead.',
+  chooseOne: 'Choose one',
+  pause: 'Pause',
+  resume: 'Resume',
+  pausedHeading: 'Interview paused',
+  pausedText: 'Take your time. Your answers so far are saved.',
+  completedHeading: 'Thank you!',
+  completedText: 'Your interview is complete.',
+  feedbackHeading: 'How was this interview?',
+  feedbackOverall: 'Overall rating',
+  ratingLabel: (value: number, max: number) => `${value} out of ${max}`,
+  feedbackComments: 'Anything you would like to tell us? (optional)',
+  feedbackIssues: 'Did anything not work? (optional)',
+  submitFeedback: 'Submit feedback',
+  feedbackThanks: 'Thank you for your feedback.',
+  errorHeading: 'This interview is not available',
+  connectionHeading: 'Connection lost',
+  connectionText: 'We could not reach the interview service. Nothing you typed is lost: check your connection and try again.',
+  tryAgain: 'Try again',
+  endedText: 'This interview has ended.',
+  unexpected: 'Something went wrong. Please try again in a moment.',
+};
+
+export type Messages = typeof en;
+
+const TABLES: Record<string, Messages> = { en };
+
+export function messagesFor(language: string): Messages {
+  return TABLES[language.toLowerCase()] ?? TABLES[language.toLowerCase().split('-')[0]!] ?? en;
+}
