@@ -28,6 +28,14 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
  */
 reportSkipped('embed-browser.test.ts');
 
+// What the functions given to page.evaluate see in the browser (the project's types are Node's).
+declare const window: any;
+declare const document: any;
+declare function getComputedStyle(element: unknown): { height: string; borderRadius: string; borderTopWidth: string };
+type EventListenerOrEventListenerObject = unknown;
+type AddEventListenerOptions = unknown;
+type EventListenerOptions = unknown;
+
 let t: TestApp;
 let tenant: TestTenant;
 let api: Api;
@@ -82,7 +90,7 @@ interface Opened {
 }
 
 /** The customer's page in a fresh context, with counters on the window's message listeners. */
-async function openHostPage(): Promise<Opened> {
+async function openHostPage(options: { fakeClock?: boolean } = {}): Promise<Opened> {
   const context = await browser.newContext();
   const requests: string[] = [];
   const cspViolations: string[] = [];
@@ -105,6 +113,8 @@ async function openHostPage(): Promise<Opened> {
       remove(type, ...rest);
     }) as typeof window.removeEventListener;
   });
+  // Timers the test can move forward (heartbeats every 30 s); time still flows meanwhile.
+  if (options.fakeClock) await page.clock.install();
   await page.goto(`${host.origin}/`);
   return { context, page, requests, cspViolations };
 }
@@ -137,7 +147,7 @@ async function embedFrame(page: Page, index = 0): Promise<Frame> {
   return frame!;
 }
 
-const eventsOf = (page: Page, log = 'events') => page.evaluate((name) => (window as unknown as Record<string, { type: string; payload: any }[]>)[name], log);
+const eventsOf = (page: Page, log = 'events'): Promise<{ type: string; payload: any }[]> => page.evaluate((name) => window[name], log);
 
 async function expectAccessible(frame: Frame, screen: string): Promise<void> {
   const violations = await seriousAxeViolations(frame);
@@ -318,9 +328,9 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     await context.close();
   }, 60_000);
 
-  it('asks for consent when the campaign requires it, and records it before the first question', async () => {
+  it('asks for consent when the campaign requires it, records it before the first question, then sends heartbeats', async () => {
     const { invite } = await interviewFixture(api, { settings: { requireConsent: true } });
-    const { page, context } = await openHostPage();
+    const { page, context } = await openHostPage({ fakeClock: true });
     await mount(page, { invite: invite.token, extra: { theme: { background: '#111827', text: '#f9fafb', primary: '#fbbf24' } } });
     const frame = await embedFrame(page);
     await frame.getByRole('button', { name: 'Start interview' }).click();
@@ -333,6 +343,11 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     const session = await sessionOfInvite(invite.id);
     expect(session.consent).toMatchObject({ granted: true, type: 'all' });
     expect(session.status).toBe('in_progress');
+
+    // Half a minute without an answer: a heartbeat keeps the session from being taken as abandoned.
+    const heartbeat = page.waitForResponse((response) => response.url() === `${serviceOrigin}/v1/sessions/${session.id}/heartbeat`);
+    await page.clock.fastForward(31_000);
+    expect((await heartbeat).status()).toBe(200);
     await context.close();
   }, 60_000);
 
@@ -367,6 +382,25 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     await frame.getByRole('heading', { name: FOUR_QUESTIONS[1]!.text }).waitFor();
     const session = await sessionOfInvite(invite.id);
     expect((await participantAnswers(session.id)).map((answer) => answer.text)).toEqual([typed]);
+    await context.close();
+  }, 60_000);
+
+  it('a session ended elsewhere: the next answer shows why, and the host gets an error event', async () => {
+    const { invite } = await interviewFixture(api);
+    const { page, context } = await openHostPage();
+    await mount(page, { invite: invite.token });
+    const frame = await embedFrame(page);
+    await frame.getByRole('button', { name: 'Start interview' }).click();
+    await frame.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+    // The participant left from another tab.
+    await t.http.post('/api/interview/end').set('Authorization', `Bearer ${invite.token}`).send({}).expect(200);
+    await frame.getByLabel('Your answer').fill('An answer to a session that has ended.');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('alert').waitFor();
+    const events = await eventsOf(page);
+    expect(events.at(-1)).toEqual({ type: 'error', payload: { message: expect.any(String) } });
+    expect(await frame.getByRole('alert').innerText()).toBe(events.at(-1)!.payload.message);
+    await screenshot(page, 'embed-11-session-ended');
     await context.close();
   }, 60_000);
 

@@ -45,7 +45,7 @@ export async function createPublishedScript(api: Api, overrides: Record<string, 
 export async function createCampaign(api: Api, overrides: Record<string, unknown> = {}) {
   const scriptId = (overrides.scriptId as string | undefined) ?? (await createPublishedScript(api)).id;
   const response = await api.post('/v1/campaigns', { name: uniqueName('Campaign'), scriptId, ...overrides }).expect(201);
-  return response.body as { id: string; scriptId: string; projectId: string | null; status: string };
+  return response.body as { id: string; name: string; scriptId: string; projectId: string | null; status: string };
 }
 
 export async function createProject(api: Api, overrides: Record<string, unknown> = {}) {

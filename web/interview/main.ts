@@ -118,7 +118,7 @@ async function attempt<T>(call: PendingCall<T>, onDone: (value: T) => void | Pro
   } catch (error) {
     if (error instanceof ConnectionLost) showConnectionLost(() => attempt(call, onDone, onRefused));
     else if (error instanceof ApiError) {
-      if (!onRefused?.(error)) showError(error.message);
+      if (!onRefused?.(error)) showError(t.refusals[error.code] ?? error.message);
     } else {
       showError(t.unexpected);
       throw error;
@@ -220,9 +220,17 @@ function showQuestion(turn: TTurn): void {
       },
       (error) => {
         // A retry that arrived after the answer was taken: carry on from where the session is.
-        if (error.code !== 'TURN_ALREADY_ANSWERED') return false;
-        void startInterview();
-        return true;
+        if (error.code === 'TURN_ALREADY_ANSWERED') {
+          void startInterview();
+          return true;
+        }
+        // A refused answer (a recording without consent, too long, unreadable): the question stays, to answer again.
+        if (error.status === 400 || error.status === 413 || error.status === 415 || error.status === 422 || error.code === 'RECORDING_NOT_CONSENTED') {
+          busy(false);
+          status.textContent = t.refusals[error.code] ?? error.message;
+          return true;
+        }
+        return false;
       },
     );
   };

@@ -45,6 +45,18 @@ const en = {
   tryAgain: 'Try again',
   endedText: 'This interview has ended.',
   unexpected: 'Something went wrong. Please try again in a moment.',
+  /** What a participant is told for an API refusal (the API's own message is for developers). */
+  refusals: {
+    SESSION_NOT_ACTIVE: 'This interview has ended.',
+    INVALID_INVITE_TOKEN: 'This interview link is not valid. Ask the sender for a new invitation.',
+    INVITE_EXPIRED: 'This invitation has expired. Ask the sender for a new one if you would still like to take part.',
+    INVITE_ALREADY_USED: 'You have already completed this interview. Thank you!',
+    CAMPAIGN_NOT_ACTIVE: 'This interview is not open at the moment. Please try again later.',
+    SHARE_LINK_CLOSED: 'This interview has all the participants it needs. Thank you for your interest.',
+    INSUFFICIENT_CREDITS: 'This interview cannot take place right now. Please let the sender know.',
+    RECORDING_NOT_CONSENTED: 'Recordings need your consent. Please type your answer instead.',
+    PAYLOAD_TOO_LARGE: 'That recording is too long. Please record a shorter answer or type it.',
+  } as Record<string, string>,
 };
 
 export type Messages = typeof en;
