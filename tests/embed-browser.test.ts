@@ -433,7 +433,7 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
 });
 
 describe.skipIf(!hasChromium)('the full interview page behind the invite link', () => {
-  it('runs the same interview full page, under a policy that allows no framing and no third party', async () => {
+  it('runs the same interview full page, under a policy that allows no framing, operable by keyboard alone', async () => {
     const { invite, campaign } = await interviewFixture(api);
     const response = await t.http.get(`/interview/${invite.token}`).expect(200);
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -442,10 +442,34 @@ describe.skipIf(!hasChromium)('the full interview page behind the invite link', 
     const page = await context.newPage();
     await page.goto(`${serviceOrigin}/interview/${invite.token}`);
     await expect(page.title()).resolves.toBe(campaign.name);
-    await page.getByRole('button', { name: 'Start interview' }).click();
+    const focused = () => page.evaluate(() => ({ id: document.activeElement?.id, text: document.activeElement?.textContent }));
+
+    // By keyboard alone: Tab to "Start interview", Enter; focus lands on the question, Tab reaches the answer, then "Send".
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Start interview');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+    expect(await focused()).toEqual({ id: 'question-text', text: FOUR_QUESTIONS[0]!.text });
+    await expect.poll(() => page.locator('#announcer').textContent()).toBe(FOUR_QUESTIONS[0]!.text);
     await expectAccessible(page.mainFrame(), 'full page question');
     await screenshot(page, 'page-1-question');
+    await page.keyboard.press('Tab');
+    expect((await focused()).id).toBe('answer');
+    await page.keyboard.type('Everything worked on the first try, and the onboarding call helped a lot.');
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Send');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: FOUR_QUESTIONS[1]!.text }).waitFor();
+    // The rating by keyboard: Tab into the radio group, arrows to move, Tab to "Send".
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: FOUR_QUESTIONS[2]!.text }).waitFor();
+    const session = await sessionOfInvite(invite.id);
+    expect((await participantAnswers(session.id)).map((answer) => answer.text)).toEqual(['Everything worked on the first try, and the onboarding call helped a lot.', '3']);
     await context.close();
   }, 60_000);
 });
