@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseCrontab } from 'graphile-worker';
 import { z } from 'zod';
+import { parseS3Url, type S3Location } from './storage/s3-storage.js';
 
 /** Byte sizes written as `512kb`, `1mb`, `10MB` or a plain number of bytes. */
 const ZByteSize = z
@@ -43,6 +44,16 @@ const ZEnvironment = z.object({
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  STORAGE_URL: z
+    .string()
+    .superRefine((value, context) => {
+      try {
+        parseS3Url(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JSON_BODY_LIMIT: ZByteSize.default(1024 * 1024),
@@ -157,6 +168,8 @@ export interface Config {
   tls: { certFile: string; keyFile: string } | undefined;
   /** With TLS: the plain-HTTP port whose listener only redirects (308) to HTTPS; unset: none. */
   httpRedirectPort: number | undefined;
+  /** Where files live: an S3-compatible bucket (`STORAGE_URL`), else `dataDir/files`. */
+  storage: { kind: 'local' } | { kind: 's3'; location: S3Location };
   /** Strict-Transport-Security max-age on HTTPS responses (0: no header). */
   hstsMaxAge: number;
   /** A request still running after this many seconds is answered 503 (its work is not awaited). */
@@ -242,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitParticipantCredentialPerMinute: e.RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: path.resolve(e.TLS_CERT_FILE), keyFile: path.resolve(e.TLS_KEY_FILE) } : undefined,
     httpRedirectPort: e.HTTP_REDIRECT_PORT,
+    storage: e.STORAGE_URL ? { kind: 's3', location: parseS3Url(e.STORAGE_URL) } : { kind: 'local' },
     hstsMaxAge: e.HSTS_MAX_AGE,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     metricsToken: e.METRICS_TOKEN,

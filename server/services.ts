@@ -25,7 +25,7 @@ import type { Logger } from './logger.js';
 import { OrganizationLogos } from './reports/organization-logos.js';
 import { createSpeechRecognizer, type SpeechRecognizerChoice } from './speech/create-speech-recognizer.js';
 import type { FileStorage } from './storage/file-storage.js';
-import { LocalDiskStorage } from './storage/local-disk-storage.js';
+import { createFileStorage } from './storage/create-file-storage.js';
 
 /** Long-lived collaborators shared by HTTP handlers and jobs; built once per process. */
 export interface AppServices {
@@ -73,7 +73,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     config,
     orm,
     logger,
-    storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+    storage: createFileStorage(config),
     signer: new UrlSigner(secret, config.publicUrl),
     inviteTokens: new InviteTokens(secret),
     links: new PublicLinks(config.publicUrl),

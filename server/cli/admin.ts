@@ -14,6 +14,9 @@ import { createOrganization } from '../domains/organizations/create-organization
 import { grantCredits } from '../domains/organizations/grant-credits.js';
 import { setPlan } from '../domains/organizations/set-plan.js';
 import { AppError } from '../errors.js';
+import { copyFiles } from '../storage/copy-files.js';
+import { LocalDiskStorage } from '../storage/local-disk-storage.js';
+import { parseS3Url, S3Storage } from '../storage/s3-storage.js';
 import { createLogger, type Logger } from '../logger.js';
 import { openRuntime } from '../runtime.js';
 
@@ -30,6 +33,9 @@ Commands:
   backup        --out FILE        online backup of the embedded database and DATA_DIR/files
   backup        --verify FILE     restore FILE into a temporary cluster and check it
   restore       --from FILE       restore FILE into DATA_DIR, which must be empty
+  copy-files    --to s3://BUCKET/PREFIX?region=…&endpoint=…
+                copy DATA_DIR/files to an S3-compatible bucket and verify every copy by
+                SHA-256 (run again after an interruption: files already there are kept)
 
 With --json the last line of stdout is one JSON object; errors too ({"error": {...}}, exit code 1).`;
 
@@ -50,6 +56,7 @@ const OPTIONS = {
   out: { type: 'string' },
   verify: { type: 'string' },
   from: { type: 'string' },
+  to: { type: 'string' },
 } as const;
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -191,7 +198,37 @@ function describeRestore(restored: RestoredBackup) {
   };
 }
 
+class CopyMismatchError extends Error {
+  readonly code = 'STORAGE_COPY_MISMATCH';
+}
+
 const FILE_COMMANDS: Record<string, FileCommand> = {
+  async 'copy-files'(config, logger, options) {
+    let location;
+    try {
+      location = parseS3Url(required(options, 'to'));
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`--to: ${(error as Error).message}`);
+    }
+    const source = new LocalDiskStorage(path.join(config.dataDir, 'files'));
+    const destination = new S3Storage(location);
+    try {
+      const report = await copyFiles(source, destination, (key, outcome) => logger.info({ key, outcome }, 'file'));
+      const result = { from: path.join(config.dataDir, 'files'), to: `s3://${location.bucket}/${location.prefix}`, ...report };
+      if (report.mismatched.length > 0) {
+        throw new CopyMismatchError(`${report.mismatched.length} copies differ from their source after writing (${report.mismatched.slice(0, 5).join(', ')}); nothing was deleted, run the command again.`);
+      }
+      return {
+        result,
+        text: `Copied ${report.copied} files (${report.bytes} bytes) to ${result.to}; ${report.alreadyThere} were already there. Every copy was read back and matches its source's SHA-256. Set STORAGE_URL to use the bucket.`,
+      };
+    } finally {
+      destination.close();
+    }
+  },
+
+
   async backup(config, logger, options) {
     if (options.verify !== undefined) {
       if (options.out !== undefined) throw new UsageError('--out and --verify do not go together.');
@@ -254,7 +291,7 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   const failure = (error: unknown) => {
     if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
-    if (error instanceof AppError || error instanceof BackupError) return fail(error.code, error.message, 1);
+    if (error instanceof AppError || error instanceof BackupError || error instanceof CopyMismatchError) return fail(error.code, error.message, 1);
     if (error instanceof EmbeddedPostgresError) return fail('DATABASE_UNAVAILABLE', error.message, 1);
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);

@@ -6,7 +6,7 @@ import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
 import { AppError } from '../errors.js';
 import type { SignedFilePurpose } from '../lib/signed-urls.js';
 import type { AppServices } from '../services.js';
-import { FileNotFoundError } from '../storage/file-storage.js';
+import { type ByteRange, FileNotFoundError } from '../storage/file-storage.js';
 
 /** What a signed link opens: a stored file streamed as it is, or a JSON document made for the link. */
 type Download =
@@ -20,6 +20,25 @@ type Download =
       inline: boolean;
     }
   | { kind: 'json'; body: unknown };
+
+/**
+ * The one byte range a `Range` header asks for (`bytes=500-999`, `bytes=500-`, `bytes=-500`), as
+ * audio players seek: undefined for none (or several ranges, or another unit: the whole file is
+ * a valid answer to those), 'unsatisfiable' for a range that starts past the end (416).
+ */
+export function requestedRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  return end < start ? undefined : { start, end };
+}
 
 /** One way to open each purpose a link can carry: a link made for one never opens another. */
 const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string) => Promise<Download | null>> = {
@@ -57,18 +76,31 @@ export function fileDownloadRoutes(services: AppServices): Router {
         res.json(file.body);
         return;
       }
+      const range = requestedRange(req.headers.range, file.size);
+      res.setHeader('Accept-Ranges', 'bytes');
+      if (range === 'unsatisfiable') {
+        res.setHeader('Content-Range', `bytes */${file.size}`);
+        res.status(416).end();
+        return;
+      }
       let stream;
       try {
-        stream = await services.storage.open(file.storageKey);
+        stream = await services.storage.open(file.storageKey, range);
       } catch (error) {
         if (error instanceof FileNotFoundError) throw new AppError('RESOURCE_NOT_FOUND', 'The file is no longer available.');
         throw error;
       }
       res.setHeader('Cache-Control', cache);
       res.setHeader('Content-Type', file.contentType);
-      res.setHeader('Content-Length', String(file.size));
       res.setHeader('Content-Disposition', `${file.inline ? 'inline' : 'attachment'}; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, '_')}"`);
       res.setHeader('X-Content-Type-Options', 'nosniff');
+      if (range) {
+        res.status(206);
+        res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
+        res.setHeader('Content-Length', String(range.end - range.start + 1));
+      } else {
+        res.setHeader('Content-Length', String(file.size));
+      }
       stream.on('error', next);
       stream.pipe(res);
     } catch (error) {

@@ -1,19 +1,36 @@
 import type { Readable } from 'node:stream';
 
+/** Inclusive byte range, as HTTP's `Range: bytes=start-end` names it. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /**
- * Where files (script media; later audio, uploads, exports) live. The local-disk backend is the
- * default; an S3-compatible backend is the scale-out option and implements the same interface.
+ * Where files (script media, session audio, uploads, exports) live: the local disk by default
+ * (`LocalDiskStorage`), or an S3-compatible object store (`S3Storage`, `STORAGE_URL=s3://…`)
+ * when API and worker processes run on several hosts. Keys are relative paths such as
+ * `sessions/<org>/<session>/<file>`; both backends take the same ones.
  */
 export interface FileStorage {
-  /** Stores the stream under `key`, replacing any previous content atomically. */
+  /** Stores the stream under `key`, replacing any previous content atomically; streamed, whatever its size. */
   put(key: string, content: Readable): Promise<{ size: number }>;
-  /** Opens the stored content; rejects with FileNotFoundError when absent. */
-  open(key: string): Promise<Readable>;
+  /** Opens the stored content (or one range of it); rejects with FileNotFoundError when absent. */
+  open(key: string, range?: ByteRange): Promise<Readable>;
   delete(key: string): Promise<void>;
+  /** Every stored key under a prefix (for copying between backends and for checks); streamed in pages. */
+  list(prefix?: string): AsyncIterable<{ key: string; size: number }>;
 }
 
 export class FileNotFoundError extends Error {
   constructor(key: string) {
     super(`No stored file under ${key}`);
+  }
+}
+
+/** Storage keys are relative paths of safe segments: no `..`, no absolute paths, no odd characters. */
+export function assertStorageKey(key: string): void {
+  if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+    throw new Error(`Invalid storage key: ${key}`);
   }
 }

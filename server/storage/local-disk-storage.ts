@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { FileNotFoundError, type FileStorage } from './file-storage.js';
+import { assertStorageKey, type ByteRange, FileNotFoundError, type FileStorage } from './file-storage.js';
 
 /**
  * Files under `<DATA_DIR>/files/<key>`; writes go to a temporary name first, then rename. Only
@@ -19,9 +19,7 @@ export class LocalDiskStorage implements FileStorage {
   }
 
   #pathOf(key: string): string {
-    if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
-      throw new Error(`Invalid storage key: ${key}`);
-    }
+    assertStorageKey(key);
     return path.join(this.#root, key);
   }
 
@@ -39,17 +37,30 @@ export class LocalDiskStorage implements FileStorage {
     return { size: (await stat(target)).size };
   }
 
-  async open(key: string): Promise<Readable> {
+  async open(key: string, range?: ByteRange): Promise<Readable> {
     const file = this.#pathOf(key);
     try {
       await stat(file);
     } catch {
       throw new FileNotFoundError(key);
     }
-    return createReadStream(file);
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
   }
 
   async delete(key: string): Promise<void> {
     await rm(this.#pathOf(key), { force: true });
+  }
+
+  async *list(prefix = ''): AsyncIterable<{ key: string; size: number }> {
+    const entries = await readdir(this.#root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      if (!entry.isFile() || entry.name.endsWith('.partial')) continue;
+      const key = path.relative(this.#root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+      if (!key.startsWith(prefix)) continue;
+      yield { key, size: (await stat(path.join(this.#root, key))).size };
+    }
   }
 }
