@@ -44,6 +44,7 @@ const ZEnvironment = z.object({
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_STATEMENT_TIMEOUT: z.coerce.number().int().min(0).max(86_400).default(60),
   STORAGE_URL: z
     .string()
     .superRefine((value, context) => {
@@ -142,6 +143,8 @@ export interface Config {
   /** Unset: the embedded PostgreSQL under `dataDir` is used. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** `statement_timeout` of the service's pooled connections, in seconds (0: none); migrations and job locking run without it. */
+  databaseStatementTimeoutSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Unset: a secret generated once and kept in the database (shared by every process). */
   signingSecret: string | undefined;
@@ -239,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseStatementTimeoutSeconds: e.DATABASE_STATEMENT_TIMEOUT,
     logLevel: e.LOG_LEVEL,
     signingSecret: e.SIGNING_SECRET,
     jsonBodyLimitBytes: e.JSON_BODY_LIMIT,

@@ -25,8 +25,14 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     : await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
   let orm: Orm | undefined;
   try {
-    orm = await createOrm({ url: database.url, poolSize: config.databasePoolSize, logger });
-    await migrateDatabase(orm, database.url, logger);
+    // Migrations run on a connection of their own, without the statement timeout (one may rewrite a large table).
+    const migrationOrm = await createOrm({ url: database.url, poolSize: 1, logger });
+    try {
+      await migrateDatabase(migrationOrm, database.url, logger);
+    } finally {
+      await migrationOrm.close(true);
+    }
+    orm = await createOrm({ url: database.url, poolSize: config.databasePoolSize, statementTimeoutMs: config.databaseStatementTimeoutSeconds * 1000, logger });
     const services = await createServices(config, orm, logger);
     const openedOrm = orm;
     return {

@@ -11,6 +11,7 @@ import { backupTask } from './tasks/maintenance__backup.js';
 import { purgeIdempotencyKeysTask } from './tasks/maintenance__purge_idempotency_keys.js';
 import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
 import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
+import { sweepOrphanFilesTask } from './tasks/maintenance__sweep_orphan_files.js';
 import { abandonIdleSessionTask } from './tasks/session__abandon_idle.js';
 import { announceCompletionTask } from './tasks/session__announce_completion.js';
 import { generateInsightsTask } from './tasks/session__generate_insights.js';
@@ -29,6 +30,7 @@ export function createTaskList(services: AppServices): TaskList {
     maintenance__purge_idempotency_keys: purgeIdempotencyKeysTask(services),
     maintenance__purge_rate_limits: purgeRateLimitsTask(services),
     maintenance__recover_stale_locks: recoverStaleLocksTask(services),
+    maintenance__sweep_orphan_files: sweepOrphanFilesTask(services),
     maintenance__backup: backupTask(services),
     session__time_out: timeOutSessionTask(services),
     session__abandon_idle: abandonIdleSessionTask(services),
@@ -45,6 +47,7 @@ const CRONTAB = [
   '17 * * * * maintenance__purge_idempotency_keys ?max=1',
   '*/5 * * * * maintenance__purge_rate_limits ?max=1',
   '* * * * * maintenance__recover_stale_locks ?max=1',
+  '43 4 * * * maintenance__sweep_orphan_files ?max=1',
 ];
 
 /** The schedule: the maintenance tasks, and the backup when BACKUP_CRON is set (one attempt: the next run is the retry). */

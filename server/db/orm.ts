@@ -10,6 +10,8 @@ export type Orm = MikroORM;
 export interface CreateOrmOptions {
   url: string;
   poolSize?: number;
+  /** `statement_timeout` of every pooled connection, in milliseconds (0: none). */
+  statementTimeoutMs?: number;
   debug?: boolean;
   logger?: Logger;
 }
@@ -32,7 +34,17 @@ export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
       allOrNothing: true,
       snapshot: false,
     },
-    pool: { min: 0, max: options.poolSize ?? 10 },
+    pool: {
+      min: 0,
+      max: options.poolSize ?? 10,
+      // Set once per connection (not per query): one slow statement cannot hold a pooled connection for long.
+      ...(options.statementTimeoutMs
+        ? {
+            afterCreate: (connection: { query: (sql: string, done: (error: Error | null) => void) => void }, done: (error: Error | null, connection: unknown) => void) =>
+              connection.query(`set statement_timeout = ${Math.trunc(options.statementTimeoutMs!)}`, (error) => done(error, connection)),
+          }
+        : {}),
+    },
     // knex writes connection trouble to the console by default: into our structured log instead.
     driverOptions: {
       log: {

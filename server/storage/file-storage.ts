@@ -6,6 +6,12 @@ export interface ByteRange {
   end: number;
 }
 
+export interface StoredFile {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
 /**
  * Where files (script media, session audio, uploads, exports) live: the local disk by default
  * (`LocalDiskStorage`), or an S3-compatible object store (`S3Storage`, `STORAGE_URL=s3://…`)
@@ -18,8 +24,8 @@ export interface FileStorage {
   /** Opens the stored content (or one range of it); rejects with FileNotFoundError when absent. */
   open(key: string, range?: ByteRange): Promise<Readable>;
   delete(key: string): Promise<void>;
-  /** Every stored key under a prefix (for copying between backends and for checks); streamed in pages. */
-  list(prefix?: string): AsyncIterable<{ key: string; size: number }>;
+  /** Every stored key under a prefix (for copying between backends and sweeps); streamed in pages. */
+  list(prefix?: string): AsyncIterable<StoredFile>;
 }
 
 export class FileNotFoundError extends Error {

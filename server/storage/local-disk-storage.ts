@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertStorageKey, type ByteRange, FileNotFoundError, type FileStorage } from './file-storage.js';
+import { assertStorageKey, type ByteRange, FileNotFoundError, type FileStorage, type StoredFile } from './file-storage.js';
 
 /**
  * Files under `<DATA_DIR>/files/<key>`; writes go to a temporary name first, then rename. Only
@@ -51,7 +51,7 @@ export class LocalDiskStorage implements FileStorage {
     await rm(this.#pathOf(key), { force: true });
   }
 
-  async *list(prefix = ''): AsyncIterable<{ key: string; size: number }> {
+  async *list(prefix = ''): AsyncIterable<StoredFile> {
     const entries = await readdir(this.#root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [];
       throw error;
@@ -60,7 +60,9 @@ export class LocalDiskStorage implements FileStorage {
       if (!entry.isFile() || entry.name.endsWith('.partial')) continue;
       const key = path.relative(this.#root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
       if (!key.startsWith(prefix)) continue;
-      yield { key, size: (await stat(path.join(this.#root, key))).size };
+      const facts = await stat(path.join(this.#root, key)).catch(() => undefined);
+      // Deleted since the directory was read.
+      if (facts) yield { key, size: facts.size, modifiedAt: facts.mtime };
     }
   }
 }

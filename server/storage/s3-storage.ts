@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertStorageKey, type ByteRange, FileNotFoundError, type FileStorage } from './file-storage.js';
+import { assertStorageKey, type ByteRange, FileNotFoundError, type FileStorage, type StoredFile } from './file-storage.js';
 
 /** Where in which store: parsed from `STORAGE_URL=s3://bucket/prefix?region=…&endpoint=…&forcePathStyle=true`. */
 export interface S3Location {
@@ -112,14 +112,14 @@ export class S3Storage implements FileStorage {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#location.bucket, Key: this.#keyOf(key) }));
   }
 
-  async *list(prefix = ''): AsyncIterable<{ key: string; size: number }> {
+  async *list(prefix = ''): AsyncIterable<StoredFile> {
     let ContinuationToken: string | undefined;
     do {
       const page = await this.#client.send(
         new ListObjectsV2Command({ Bucket: this.#location.bucket, Prefix: this.#location.prefix + prefix, ContinuationToken }),
       );
       for (const object of page.Contents ?? []) {
-        if (object.Key) yield { key: object.Key.slice(this.#location.prefix.length), size: object.Size ?? 0 };
+        if (object.Key) yield { key: object.Key.slice(this.#location.prefix.length), size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date() };
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
