@@ -5,6 +5,7 @@ import { Migration20261122200000PlatformGuarantees } from './Migration2026112220
 import { Migration20261122300000Sessions } from './Migration20261122300000Sessions.js';
 import { Migration20261125000000Transcripts } from './Migration20261125000000Transcripts.js';
 import { Migration20261125100000Webhooks } from './Migration20261125100000Webhooks.js';
+import { Migration20261125200000InviteLanguage } from './Migration20261125200000InviteLanguage.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122300000Sessions', class: Migration20261122300000Sessions },
   { name: 'Migration20261125000000Transcripts', class: Migration20261125000000Transcripts },
   { name: 'Migration20261125100000Webhooks', class: Migration20261125100000Webhooks },
+  { name: 'Migration20261125200000InviteLanguage', class: Migration20261125200000InviteLanguage },
 ];

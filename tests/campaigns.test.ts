@@ -77,6 +77,7 @@ describe('creating campaigns', () => {
     ['an unknown settings key', { settings: { colour: 'red' } }, 'settings.colour'],
     ['maxDuration below 60 seconds', { settings: { maxDuration: 10 } }, 'settings.maxDuration'],
     ['a malformed language', { settings: { language: 'english please' } }, 'settings.language'],
+    ['a language interviews are not held in', { settings: { language: 'ja' } }, 'settings.language'],
     ['requireConsent that is not a boolean', { settings: { requireConsent: 'yes' } }, 'settings.requireConsent'],
     ['expiresIn with an unknown unit', { inviteDefaults: { expiresIn: '7y' } }, 'inviteDefaults.expiresIn'],
     ['expiresIn of zero', { inviteDefaults: { expiresIn: '0d' } }, 'inviteDefaults.expiresIn'],

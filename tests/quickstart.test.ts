@@ -63,14 +63,14 @@ describe('a successful quickstart', () => {
 
   it('makes a published script with the questions, titled and in the locale', async () => {
     const title = uniqueName('Churn interviews');
-    const { body } = await api.post('/api/quickstart', quickstartBody({ title, locale: 'pt-BR' })).expect(201);
+    const { body } = await api.post('/api/quickstart', quickstartBody({ title, locale: 'nl-BE' })).expect(201);
     const script = await api.get(`/v1/scripts/${body.scriptId}`).expect(200);
     expect(script.body).toMatchObject({
       name: title,
       status: 'published',
       version: 1,
       publishedVersion: 1,
-      settings: { language: 'pt-BR' },
+      settings: { language: 'nl-BE' },
       questions: [
         { id: 'q1', type: 'open', text: 'What made you sign up?', required: true, order: 1 },
         { id: 'q2', type: 'rating', text: 'How likely are you to recommend us?', required: true, order: 2, scale: { min: 1, max: 5 } },
@@ -226,6 +226,7 @@ describe('invalid requests', () => {
     ['an empty title', { title: '   ' }, 'title'],
     ['a title over 100 characters', { title: 't'.repeat(101) }, 'title'],
     ['a malformed locale', { locale: 'english please' }, 'locale'],
+    ['a language interviews are not held in', { locale: 'pt-BR' }, 'locale'],
     ['distribution mode email', { distribution: { mode: 'email' } }, 'distribution.mode'],
     ['maxRespondents of 0', { distribution: { mode: 'share_link', maxRespondents: 0 } }, 'distribution.maxRespondents'],
     ['a malformed expiresIn', { distribution: { mode: 'share_link', expiresIn: 'soon' } }, 'distribution.expiresIn'],

@@ -28,6 +28,8 @@ export const Invite = defineEntity({
     tokenHash: p.string().columnType('text').unique(),
     email: p.string().columnType('text').nullable(),
     name: p.string().columnType('text').nullable(),
+    /** BCP 47 tag the interview is held in; null: the campaign's, else the script's. */
+    language: p.string().columnType('text').nullable(),
     status: p.enum([...INVITE_STATUSES]).default('pending'),
     emailStatus: p.enum([...EMAIL_STATUSES]).default('not_sent'),
     emailTemplate: p.string().columnType('text').nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ZInterviewLanguage } from '../languages.js';
 import { ZExpiresIn } from '../durations.js';
-import { ZLanguageTag, ZMetadata, ZMetadataPatch, ZName, ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
+import { ZMetadata, ZMetadataPatch, ZName, ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
 
 export const CAMPAIGN_STATUSES = ['active', 'paused', 'archived'] as const;
 export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -15,7 +16,7 @@ export const ZEmailTemplateName = z
 export const ZCampaignSettings = z
   .strictObject({
     voice: z.string().min(1).max(64).optional(),
-    language: ZLanguageTag.optional(),
+    language: ZInterviewLanguage.optional(),
     maxDuration: z.number().int().min(60).max(14400).optional().meta({ description: 'Seconds, 60 to 14400.' }),
     requireConsent: z.boolean().optional(),
   })
@@ -33,7 +34,7 @@ export type TInviteDefaults = z.infer<typeof ZInviteDefaults>;
 /** In updates, settings objects are merged key by key; a `null` value removes the key. */
 const ZCampaignSettingsPatch = z.strictObject({
   voice: ZCampaignSettings.shape.voice.unwrap().nullable().optional(),
-  language: ZLanguageTag.nullable().optional(),
+  language: ZInterviewLanguage.nullable().optional(),
   maxDuration: ZCampaignSettings.shape.maxDuration.unwrap().nullable().optional(),
   requireConsent: z.boolean().nullable().optional(),
 });

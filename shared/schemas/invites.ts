@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZInterviewLanguage } from '../languages.js';
 import { MAX_EXPIRES_IN_SECONDS, ZExpiresIn } from '../durations.js';
 import { ZEmailTemplateName } from './campaigns.js';
 import { ZMetadata, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
@@ -39,6 +40,7 @@ export const ZInvite = z
     token: z.string().meta({ description: 'Participant credential (longer than an id, also `inv_`); revoked when the invite is cancelled.' }),
     email: z.string().nullable().meta({ description: 'null for anonymous invites created by share links.' }),
     name: z.string().nullable(),
+    language: z.string().nullable().meta({ description: "Interview language of this invite; null: the campaign's, else the script's, else en." }),
     status: z.enum(INVITE_STATUSES),
     inviteUrl: z.string().meta({ description: "Participant interview link: the organization's custom domain when set, else PUBLIC_URL." }),
     emailStatus: z.enum(EMAIL_STATUSES),
@@ -65,6 +67,7 @@ export const ZCreateInviteInput = z.strictObject({
   campaignId: ZPathId,
   email: ZEmailAddress,
   name: ZParticipantName.optional(),
+  language: ZInterviewLanguage.optional().meta({ description: "The participant's language (en, nl, de, fr, es; nl-BE is held in Dutch): the interview, its page and its email. Default: the campaign's." }),
   sendEmail: z.boolean().default(true),
   ...inviteExpiryFields,
   metadata: ZMetadata.optional(),
@@ -72,7 +75,7 @@ export const ZCreateInviteInput = z.strictObject({
 export type TCreateInviteInput = z.infer<typeof ZCreateInviteInput>;
 
 export const ZBulkInviteItem = z
-  .strictObject({ email: ZEmailAddress, name: ZParticipantName.optional(), metadata: ZMetadata.optional() })
+  .strictObject({ email: ZEmailAddress, name: ZParticipantName.optional(), language: ZInterviewLanguage.optional(), metadata: ZMetadata.optional() })
   .meta({ id: 'BulkInviteItem' });
 
 export const ZBulkCreateInvitesInput = z.strictObject({

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { ZLanguageTag, ZName } from './common.js';
+import { ZInterviewLanguage } from '../languages.js';
+import { ZName } from './common.js';
 import { ZQuestionsInput } from './scripts.js';
 import { ZShareLink, ZShareLinkOptions } from './share-links.js';
 
 /** Quickstart: one call from questions to a link participants can open. */
 export const ZQuickstartInput = z.strictObject({
   title: ZName,
-  locale: ZLanguageTag.optional().meta({ description: 'Interview language, e.g. en or pt-BR.' }),
+  locale: ZInterviewLanguage.optional().meta({ description: 'Interview language: en, nl, de, fr or es (a region such as nl-BE is held in its language).' }),
   questions: ZQuestionsInput,
   distribution: z
     .strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZLanguageTag, ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
+import { ZInterviewLanguage } from '../languages.js';
+import { ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
 
 export const QUESTION_TYPES = ['open', 'rating', 'multiple_choice', 'yes_no'] as const;
 export const SCRIPT_STATUSES = ['draft', 'published', 'archived'] as const;
@@ -118,7 +119,7 @@ export type TQuestion = z.infer<typeof ZQuestion>;
 export const ZScriptSettings = z
   .strictObject({
     maxFollowUps: z.number().int().min(0).max(SCRIPT_LIMITS.maxFollowUps).optional(),
-    language: ZLanguageTag.optional(),
+    language: ZInterviewLanguage.optional(),
     voice: z.string().min(1).max(64).optional(),
   })
   .meta({ id: 'ScriptSettings' });
@@ -127,7 +128,7 @@ export type TScriptSettings = z.infer<typeof ZScriptSettings>;
 /** In updates, settings are a merge patch: given keys replace, `null` removes a key. */
 export const ZScriptSettingsPatch = z.strictObject({
   maxFollowUps: ZScriptSettings.shape.maxFollowUps.unwrap().nullable().optional(),
-  language: ZLanguageTag.nullable().optional(),
+  language: ZInterviewLanguage.nullable().optional(),
   voice: ZScriptSettings.shape.voice.unwrap().nullable().optional(),
 });
 

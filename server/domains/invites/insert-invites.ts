@@ -15,6 +15,7 @@ export type InviteServices = Pick<AppServices, 'inviteTokens' | 'links' | 'email
 interface Participant {
   email: string | null;
   name?: string | undefined;
+  language?: string | undefined;
   metadata?: Record<string, string | number | boolean> | undefined;
 }
 
@@ -53,6 +54,7 @@ export async function insertInvites(
       tokenHash: hashInviteToken(services.inviteTokens.tokenFor(id)),
       email: participant.email,
       name: participant.name ?? null,
+      language: participant.language ?? null,
       status: 'pending' as const,
       emailStatus: options.sendEmail ? ('queued' as const) : ('not_sent' as const),
       emailTemplate,

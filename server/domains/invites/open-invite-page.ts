@@ -49,7 +49,7 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
     campaign,
     organization,
     started: status === 'started',
-    language: languageOf(campaign.settings, version?.settings.language),
+    language: languageOf(invite.language, campaign.settings, version?.settings.language),
     voice: campaign.settings.voice ?? version?.settings.voice ?? null,
   };
 }

@@ -30,6 +30,7 @@ export function toInviteDto(invite: InviteView, services: InviteLinkServices, ow
     token,
     email: invite.email ?? null,
     name: invite.name ?? null,
+    language: invite.language ?? null,
     status: effectiveInviteStatus(invite, now),
     inviteUrl: services.links.inviteUrl(owner, token),
     emailStatus: invite.emailStatus,

@@ -20,9 +20,9 @@ export interface StartInterviewInput {
   device: TDevice;
 }
 
-/** The interview language: the campaign's, else the script version's, else English. */
-export function languageOf(campaignSettings: TCampaignSettings, scriptLanguage: string | undefined): string {
-  return campaignSettings.language ?? scriptLanguage ?? 'en';
+/** The interview language: the invite's, else the campaign's, else the script version's, else English. */
+export function languageOf(inviteLanguage: string | null | undefined, campaignSettings: TCampaignSettings, scriptLanguage: string | undefined): string {
+  return inviteLanguage ?? campaignSettings.language ?? scriptLanguage ?? 'en';
 }
 
 /**
@@ -66,7 +66,7 @@ export async function startInterview(
       scriptVersion: version.version,
       status: 'created',
       completionStatus: null,
-      language: languageOf(campaign.settings, version.settings.language),
+      language: languageOf(invite.language, campaign.settings, version.settings.language),
       participantEmail: invite.email ?? null,
       participantName: invite.name ?? null,
       device: input.device,

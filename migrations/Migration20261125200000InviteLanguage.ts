@@ -1,0 +1,8 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/** The interview language of one invite (over the campaign's and the script's). */
+export class Migration20261125200000InviteLanguage extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table "invites" add column "language" text null;`);
+  }
+}
