@@ -385,6 +385,38 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  it('"Try again" that ends in a refusal brings the question back, with what was typed and why it was refused', async () => {
+    const { invite } = await interviewFixture(api);
+    const { page, context } = await openHostPage();
+    await mount(page, { invite: invite.token });
+    const frame = await embedFrame(page);
+    await frame.getByRole('button', { name: 'Start interview' }).click();
+    await frame.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+
+    let mode: 'offline' | 'refuse' | 'online' = 'offline';
+    await context.route('**/api/interview/answer', async (route) => {
+      if (mode === 'online') return route.continue();
+      if (mode === 'offline') return route.abort('connectionreset');
+      return route.fulfill({ status: 413, contentType: 'application/json', body: JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Too large.', details: {} } }) });
+    });
+    const typed = 'A long answer that the network lost on its way, and that must not be lost by the page.';
+    await frame.getByLabel('Your answer').fill(typed);
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('heading', { name: 'Connection lost' }).waitFor({ timeout: 30_000 });
+
+    mode = 'refuse';
+    await frame.getByRole('button', { name: 'Try again' }).click();
+    await frame.getByText('That recording is too long.').waitFor();
+    expect(await frame.locator('#question-text').innerText()).toBe(FOUR_QUESTIONS[0]!.text);
+    expect(await frame.getByLabel('Your answer').inputValue()).toBe(typed);
+    expect(await frame.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+
+    mode = 'online';
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('heading', { name: FOUR_QUESTIONS[1]!.text }).waitFor();
+    await context.close();
+  }, 60_000);
+
   it('a session ended elsewhere: the next answer shows why, and the host gets an error event', async () => {
     const { invite } = await interviewFixture(api);
     const { page, context } = await openHostPage();

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { LocalDiskStorage } from '../server/storage/local-disk-storage.js';
 import { parseS3Url, S3Storage } from '../server/storage/s3-storage.js';
 import { wav } from './helpers/audio.js';
 import { apiAs, createScript } from './helpers/factories.js';
-import { lastJsonLine, runAdmin } from './helpers/processes.js';
+import { lastJsonLine, runAdmin, waitFor } from './helpers/processes.js';
 import { S3RVER_CREDENTIALS, startTestS3, type TestS3 } from './helpers/s3.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -149,6 +151,43 @@ describe.each(['local disk', 'S3'] as const)('the service on %s: uploads and sig
     expect(beyond.headers['content-range']).toBe(`bytes */${audio.length}`);
     // Several ranges, or another unit: the whole file is a valid answer.
     expect((await read('bytes=0-1,5-6')).status).toBe(200);
+  });
+
+  it('a download the client gives up closes its source (no S3 connection or file left open)', async () => {
+    const tenant = await t.createTenant();
+    const script = await createScript(apiAs(t.http, tenant));
+    const uploaded = await t.http.post(`/v1/scripts/${script.id}/media`).set('Authorization', tenant.authorization).attach('file', wav(60), 'long.wav').expect(201);
+    const storage = t.runtime.services.storage;
+    const opened: Readable[] = [];
+    // A recording that never ends: only the service closing it stops it.
+    t.runtime.services.storage = {
+      put: (key, content) => storage.put(key, content),
+      open: async () => {
+        const stream = new Readable({ read() { this.push(Buffer.alloc(64 * 1024)); } });
+        opened.push(stream);
+        return stream;
+      },
+      delete: (key) => storage.delete(key),
+      list: (prefix) => storage.list(prefix),
+    };
+    const server = createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${new URL(uploaded.body.url).pathname}`;
+      await new Promise<void>((resolve, reject) => {
+        const request = httpGet(url, (response) => {
+          response.once('data', () => {
+            request.destroy();
+            resolve();
+          });
+        });
+        request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      });
+      await waitFor(async () => (opened[0]?.destroyed ? true : undefined), 5_000, () => 'the source stream was left open');
+    } finally {
+      t.runtime.services.storage = storage;
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

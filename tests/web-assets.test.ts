@@ -216,6 +216,23 @@ describe('GET /embed and /interview/{token}', () => {
     }
   });
 
+  it('past the participant budget, /embed is still the interview page, saying so (framable, for the SDK\'s error event)', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_PARTICIPANT_PER_MINUTE: '1' });
+    try {
+      const query = { invite: `inv_${'0'.repeat(43)}`, parentOrigin: 'https://customer.example' };
+      await limited.http.get('/embed').query(query).expect(404);
+      const refused = await limited.http.get('/embed').query(query).expect(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.headers['content-security-policy']).toContain('frame-ancestors https://customer.example');
+      expect(configOf(refused.text)).toMatchObject({ mode: 'embed', parentOrigin: 'https://customer.example', token: null, closed: { code: 'http_429' } });
+      // The full page keeps the plain page and its policy.
+      const page = await limited.http.get(`/interview/inv_${'0'.repeat(43)}`).expect(429);
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('an embed without an invite is the invalid-link page; other methods are 405 pages', async () => {
     const response = await t.http.get('/embed').query({ parentOrigin: 'https://customer.example' }).expect(404);
     expect(configOf(response.text).closed?.code).toBe('invite_not_found');

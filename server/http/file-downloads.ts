@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
@@ -101,8 +102,20 @@ export function fileDownloadRoutes(services: AppServices): Router {
       } else {
         res.setHeader('Content-Length', String(file.size));
       }
-      stream.on('error', next);
-      stream.pipe(res);
+      if (req.method === 'HEAD') {
+        stream.destroy();
+        res.end();
+        return;
+      }
+      // pipeline, not pipe: a client that goes away (audio players abort ranged requests all the
+      // time) must close the source too, or each abandoned download holds an S3 connection or a
+      // file descriptor.
+      await pipeline(stream, res).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || res.destroyed) return;
+        if (!res.headersSent) throw error;
+        services.logger.warn({ err: error, route: '/files/{token}' }, 'download failed part-way');
+        res.destroy(error);
+      });
     } catch (error) {
       next(error);
     }

@@ -90,6 +90,31 @@ function formatExpiry(date: Date): string {
   return new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) + ' UTC';
 }
 
+function queryString(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** What the SDK puts in the embed's query, checked: anything malformed is left out. */
+interface EmbedOptions {
+  parentOrigin: string | null;
+  voice: string | null;
+  theme: InterviewPageConfig['theme'];
+}
+
+function embedOptionsOf(req: Request): EmbedOptions {
+  const voice = queryString(req, 'voice');
+  return {
+    parentOrigin: checkedOrigin(req.query.parentOrigin),
+    voice: voice && voice.length <= 64 ? voice : null,
+    theme: {
+      primary: normalizeHex(queryString(req, 'theme[primary]')),
+      background: normalizeHex(queryString(req, 'theme[background]')),
+      text: normalizeHex(queryString(req, 'theme[text]')),
+    },
+  };
+}
+
 /**
  * Pages participants open without an API key: `/join/{code}` (share links), `/interview/{token}`
  * (the invite link) and `/embed?invite=…` (the SDK's iframe). All are limited per client address, since each can
@@ -99,15 +124,48 @@ function formatExpiry(date: Date): string {
 export function participantPageRoutes(services: AppServices): Router {
   const routes = Router({ caseSensitive: true, strict: true });
   const em = () => services.orm.em.fork();
+  const publicOrigin = new URL(services.config.publicUrl).origin;
 
-  routes.use(['/join', '/interview', '/embed'], (_req: Request, res: Response, next: NextFunction) => {
+  /** The interview page's configuration before anything is known of the invite. */
+  const pageConfig = (embed: EmbedOptions | null): InterviewPageConfig => ({
+    mode: embed ? 'embed' : 'page',
+    token: null,
+    parentOrigin: embed?.parentOrigin ?? null,
+    language: 'en',
+    voice: embed?.voice ?? null,
+    theme: embed?.theme ?? { primary: null, background: null, text: null },
+    campaignName: null,
+    organizationName: null,
+    participantName: null,
+    closed: null,
+  });
+
+  /**
+   * A page that is not the interview (a 429, a timeout, an error): under `/embed` it is the
+   * interview page showing the message, so the SDK's iframe may show it and the host gets its
+   * `error` event; elsewhere the plain page.
+   */
+  const respond = (req: Request, res: Response, status: number, content: PageContent): void => {
+    if (!req.path.startsWith('/embed')) return sendPage(res, status, content);
+    const config = { ...pageConfig(embedOptionsOf(req)), closed: { code: `http_${status}`, message: content.paragraphs.join(' ') } };
+    webAssets().then(
+      (assets) => {
+        if (res.headersSent) return;
+        res.setHeader('Content-Security-Policy', interviewPageCsp(config, publicOrigin));
+        res.status(status).type('html').send(renderInterviewPage(assets, config, content));
+      },
+      () => sendPage(res, status, content),
+    );
+  };
+
+  routes.use(['/join', '/interview', '/embed'], (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
     // A person is looking at this page: a timeout answers in HTML too (see observeRequests).
     res.locals.answerTimeout = () =>
-      sendPage(res, 503, { title: 'Please try again', heading: 'This is taking too long', paragraphs: ['Please reload the page in a moment.'] });
+      respond(req, res, 503, { title: 'Please try again', heading: 'This is taking too long', paragraphs: ['Please reload the page in a moment.'] });
     next();
   });
 
@@ -130,7 +188,7 @@ export function participantPageRoutes(services: AppServices): Router {
         if (state.exceeded) {
           const error = rateLimitedError(state);
           res.setHeader('Retry-After', error.headers['Retry-After']!);
-          sendPage(res, 429, { title: 'Too many requests', heading: 'Too many requests', paragraphs: [error.message] });
+          respond(req, res, 429, { title: 'Too many requests', heading: 'Too many requests', paragraphs: [error.message] });
           return;
         }
         next();
@@ -164,21 +222,10 @@ export function participantPageRoutes(services: AppServices): Router {
    * (its theme, voice and the origin to post events to from the query). An invite that cannot be
    * taken is a page saying why, with the status the invite link has always had (404, 409, 410).
    */
-  const serveInterview = async (res: Response, token: string | undefined, embed: { parentOrigin: string | null; voice: string | null; theme: InterviewPageConfig['theme'] } | null) => {
+  const serveInterview = async (res: Response, token: string | undefined, embed: EmbedOptions | null) => {
     const assets = await webAssets();
     const outcome = token ? await openInvitePage(em(), token) : ({ kind: 'not_found' } as const);
-    const config: InterviewPageConfig = {
-      mode: embed ? 'embed' : 'page',
-      token: null,
-      parentOrigin: embed?.parentOrigin ?? null,
-      language: 'en',
-      voice: embed?.voice ?? null,
-      theme: embed?.theme ?? { primary: null, background: null, text: null },
-      campaignName: null,
-      organizationName: null,
-      participantName: null,
-      closed: null,
-    };
+    const config = pageConfig(embed);
     let status = 200;
     let text: InterviewPageText;
     if (outcome.kind === 'not_found') {
@@ -211,7 +258,7 @@ export function participantPageRoutes(services: AppServices): Router {
       }
     }
     if (res.headersSent) return; // answered by the request timeout meanwhile
-    res.setHeader('Content-Security-Policy', interviewPageCsp(config, new URL(services.config.publicUrl).origin));
+    res.setHeader('Content-Security-Policy', interviewPageCsp(config, publicOrigin));
     res.setHeader('Permissions-Policy', 'microphone=(self), camera=(), geolocation=(), payment=(), usb=()');
     res.status(status).type('html').send(renderInterviewPage(assets, config, text));
   };
@@ -224,23 +271,9 @@ export function participantPageRoutes(services: AppServices): Router {
     }
   });
 
-  const queryString = (req: Request, name: string): string | undefined => {
-    const value = req.query[name];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  };
-
   routes.get('/embed', labelled('/embed'), limited((req) => queryString(req, 'invite')), async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const voice = queryString(req, 'voice');
-      await serveInterview(res, queryString(req, 'invite'), {
-        parentOrigin: checkedOrigin(req.query.parentOrigin),
-        voice: voice && voice.length <= 64 ? voice : null,
-        theme: {
-          primary: normalizeHex(queryString(req, 'theme[primary]')),
-          background: normalizeHex(queryString(req, 'theme[background]')),
-          text: normalizeHex(queryString(req, 'theme[text]')),
-        },
-      });
+      await serveInterview(res, queryString(req, 'invite'), embedOptionsOf(req));
     } catch (error) {
       next(error);
     }
@@ -250,28 +283,28 @@ export function participantPageRoutes(services: AppServices): Router {
   routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest', '/embed', '/embed/*rest'], labelled('unmatched'), limited(), (req: Request, res: Response) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
-      sendPage(res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });
+      respond(req, res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });
       return;
     }
-    sendPage(res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
+    respond(req, res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
   });
-  routes.use(['/join', '/interview', '/embed'], (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  routes.use(['/join', '/interview', '/embed'], (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (isWriteAfterTimeout(error) || res.headersSent) return;
     // The path carries the participant's credential (token or share code): log the template only.
     const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';
     const malformed = error instanceof URIError || (error as { status?: number }).status === 400;
     if (malformed) {
-      sendPage(res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
+      respond(req, res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
       return;
     }
     const described = describeError(error);
     services.logger.error({ err: error, route }, 'participant page failed');
     if (described.status === 503) {
       for (const [name, value] of Object.entries(described.headers)) res.setHeader(name, value);
-      sendPage(res, 503, { title: 'Please try again', heading: 'We are briefly unavailable', paragraphs: ['Please reload the page in a moment.'] });
+      respond(req, res, 503, { title: 'Please try again', heading: 'We are briefly unavailable', paragraphs: ['Please reload the page in a moment.'] });
       return;
     }
-    sendPage(res, 500, { title: 'Something went wrong', heading: 'Something went wrong', paragraphs: ['Please try again in a moment.'] });
+    respond(req, res, 500, { title: 'Something went wrong', heading: 'Something went wrong', paragraphs: ['Please try again in a moment.'] });
   });
 
   return routes;

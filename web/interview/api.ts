@@ -72,7 +72,10 @@ export class ParticipantApi {
   private async read<T>(response: Response): Promise<T> {
     const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
     if (response.ok) return body as T;
-    if (response.status >= 500 || response.status === 429) throw new ConnectionLost(body?.error?.message ?? `The service answered ${response.status}.`);
+    // Still busy after every retry (IDEMPOTENCY_KEY_IN_USE: the first attempt is still running, a
+    // long transcription perhaps): not a refusal; "Try again" sends the same key, and gets its answer.
+    const inFlight = response.status === 409 && body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
+    if (response.status >= 500 || response.status === 429 || inFlight) throw new ConnectionLost(body?.error?.message ?? `The service answered ${response.status}.`);
     throw new ApiError(response.status, body?.error?.code ?? 'UNKNOWN', body?.error?.message ?? `The service answered ${response.status}.`);
   }
 }

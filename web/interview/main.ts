@@ -100,24 +100,38 @@ function showError(message: string, heading = t.errorHeading): void {
   emit('error', { message });
 }
 
-function showConnectionLost(retry: () => Promise<void>): void {
+function showConnectionLost(retry: () => void): void {
   stopHeartbeat();
   const again = button(t.tryAgain, () => {
     again.disabled = true;
-    void retry();
+    retry();
   });
   show(h('h1', {}, t.connectionHeading), h('p', { role: 'alert' }, t.connectionText), again);
   emit('error', { message: 'The connection to the interview service was lost.' });
 }
 
-/** Runs a call; a lost connection offers "Try again" (the same call, same Idempotency-Key), an API refusal ends on its message. */
-async function attempt<T>(call: PendingCall<T>, onDone: (value: T) => void | Promise<void>, onRefused?: (error: ApiError) => boolean): Promise<void> {
+/**
+ * Runs a call; a lost connection offers "Try again": the screen the call came from is drawn again
+ * (`redraw`, its controls busy) and the same call runs again under the same Idempotency-Key. An
+ * API refusal ends on its message unless `onRefused` takes it. `onDone` and `onRefused` draw what
+ * comes next themselves: the elements of the first screen may be gone by then.
+ */
+async function attempt<T>(
+  call: PendingCall<T>,
+  onDone: (value: T) => void | Promise<void>,
+  onRefused?: (error: ApiError) => boolean,
+  redraw?: () => void,
+): Promise<void> {
   try {
     const value = await call.run();
     await onDone(value);
   } catch (error) {
-    if (error instanceof ConnectionLost) showConnectionLost(() => attempt(call, onDone, onRefused));
-    else if (error instanceof ApiError) {
+    if (error instanceof ConnectionLost) {
+      showConnectionLost(() => {
+        redraw?.();
+        void attempt(call, onDone, onRefused, redraw);
+      });
+    } else if (error instanceof ApiError) {
       if (!onRefused?.(error)) showError(t.refusals[error.code] ?? error.message);
     } else {
       showError(t.unexpected);
@@ -162,8 +176,8 @@ function route(next: TInterviewState, closing?: string): void {
   const { session, turn } = next;
   if (session.status === 'completed') return showCompleted(closing ?? next.closing);
   if (session.status === 'abandoned') return showError(t.endedText);
-  startHeartbeat();
   if (session.status === 'paused') return showPaused();
+  startHeartbeat();
   if (session.consentRequired && !session.consent) return showConsent();
   if (!turn) return showError(t.unexpected);
   emit('progress', { status: 'in_progress' });
@@ -201,9 +215,10 @@ function header(): HTMLElement {
   return h('div', { class: 'header' }, h('span', { class: 'muted' }, t.progress(current, session.totalQuestions)), progress, button(t.pause, pauseInterview, 'secondary'));
 }
 
-function showQuestion(turn: TTurn): void {
+/** `notice`: a line under the question (why an answer was refused); `sending`: drawn busy, an answer on its way. */
+function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean } = {}): void {
   const answerArea = h('div', { class: 'answer' });
-  const status = h('p', { class: 'muted status', role: 'status' });
+  const status = h('p', { class: 'muted status', role: 'status' }, options.notice ?? (options.sending ? t.sending : ''));
   const controls: (HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement)[] = [];
   const busy = (on: boolean) => controls.forEach((control) => (control.disabled = on));
 
@@ -226,12 +241,12 @@ function showQuestion(turn: TTurn): void {
         }
         // A refused answer (a recording without consent, too long, unreadable): the question stays, to answer again.
         if (error.status === 400 || error.status === 413 || error.status === 415 || error.status === 422 || error.code === 'RECORDING_NOT_CONSENTED') {
-          busy(false);
-          status.textContent = t.refusals[error.code] ?? error.message;
+          showQuestion(turn, { notice: t.refusals[error.code] ?? error.message });
           return true;
         }
         return false;
       },
+      () => showQuestion(turn, { sending: true }),
     );
   };
   const sendText = (text: string) => submit({ text, utteranceId: turn.utteranceId }, text);
@@ -286,6 +301,9 @@ function showQuestion(turn: TTurn): void {
     conversationLog(),
     h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t.interviewer), h('h2', { id: 'question-text' }, turn.text), answerArea, status),
   );
+  if (options.sending) busy(true);
+  // Drawn again (a refusal, a retry): the question was already announced and spoken.
+  if (options.notice !== undefined || options.sending) return;
   announce(turn.text);
   speaker.speak(turn.text, turn.audioUrl);
 }
@@ -303,11 +321,15 @@ function recordButton(
     async () => {
       if (!recorder.recording) {
         speaker.stop();
+        // Until the microphone is granted: a second click must not open a second one.
+        record.disabled = true;
         try {
           await recorder.start();
         } catch {
           status.textContent = t.microphoneDenied;
           return;
+        } finally {
+          record.disabled = false;
         }
         record.textContent = t.stopRecording;
         record.setAttribute('aria-pressed', 'true');
@@ -352,19 +374,28 @@ function showPaused(): void {
   show(h('h1', {}, t.pausedHeading), h('p', {}, t.pausedText), resume);
 }
 
+let closingWords: string | undefined;
+let feedbackSent = false;
+
 function showCompleted(closing: string | undefined): void {
   stopHeartbeat();
   speaker.stop();
-  const sessionId = state!.session.id;
-  emit('completed', { sessionId });
+  closingWords = closing;
+  emit('completed', { sessionId: state!.session.id });
   if (closing) {
     announce(closing);
     speaker.speak(closing);
   }
-  show(h('h1', {}, t.completedHeading), h('p', {}, closing ?? t.completedText), feedbackForm());
+  drawCompleted();
 }
 
-function feedbackForm(): HTMLElement {
+/** The completed screen: the closing words, then the feedback form or the thanks for it. */
+function drawCompleted(sending = false): void {
+  const feedback = feedbackSent ? h('p', { role: 'status' }, t.feedbackThanks) : feedbackForm(sending);
+  show(h('h1', {}, t.completedHeading), h('p', {}, closingWords ?? t.completedText), feedback);
+}
+
+function feedbackForm(sending: boolean): HTMLElement {
   const form = h('form', { class: 'feedback', 'aria-labelledby': 'feedback-heading' });
   const rating = h('fieldset', { class: 'rating' }, h('legend', {}, t.feedbackOverall));
   for (let value = 1; value <= 5; value++) {
@@ -372,7 +403,7 @@ function feedbackForm(): HTMLElement {
   }
   const comments = h('textarea', { id: 'feedback-comments', rows: '3', maxlength: '5000' });
   const issues = h('textarea', { id: 'feedback-issues', rows: '2', maxlength: '5000' });
-  const submit = h('button', { type: 'submit', class: 'primary' }, t.submitFeedback);
+  const submit = h('button', { type: 'submit', class: 'primary', disabled: sending }, t.submitFeedback);
   form.append(
     h('h2', { id: 'feedback-heading' }, t.feedbackHeading),
     rating,
@@ -391,17 +422,19 @@ function feedbackForm(): HTMLElement {
       comments: comments.value.trim() || null,
       technical_issues: issues.value.trim() || null,
     };
+    const thanked = () => {
+      feedbackSent = true;
+      drawCompleted();
+    };
     void attempt(
       api!.post('/api/interview/feedback', body),
-      () => {
-        const thanks = h('p', { role: 'status' }, t.feedbackThanks);
-        form.replaceWith(thanks);
-      },
+      thanked,
       (error) => {
         if (error.code !== 'FEEDBACK_ALREADY_SUBMITTED') return false;
-        form.replaceWith(h('p', { role: 'status' }, t.feedbackThanks));
+        thanked();
         return true;
       },
+      () => drawCompleted(true),
     );
   });
   return form;
@@ -419,7 +452,13 @@ function startHeartbeat(): void {
       headers: { Authorization: `Bearer ${config.token}`, 'Content-Type': 'application/json' },
       body: '{}',
       credentials: 'omit',
-    }).catch(() => undefined);
+    }).then(
+      (response) => {
+        // Ended elsewhere (another tab, timed out, the customer's API): say so now, not at the next answer.
+        if (response.status === 409) showError(t.endedText);
+      },
+      () => undefined,
+    );
   }, HEARTBEAT_MS);
 }
 

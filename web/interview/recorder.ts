@@ -15,7 +15,13 @@ export class AnswerRecorder {
   async start(): Promise<void> {
     const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } });
     const mimeType = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/mp4'].find((type) => MediaRecorder.isTypeSupported(type));
-    this.recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+    try {
+      this.recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+    } catch (error) {
+      // The microphone must not stay on for a recorder that never started.
+      for (const track of stream.getTracks()) track.stop();
+      throw error;
+    }
     this.chunks = [];
     this.recorder.addEventListener('dataavailable', (event) => {
       if (event.data.size > 0) this.chunks.push(event.data);
