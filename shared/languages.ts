@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { ZLanguageTag } from './schemas/common.js';
-
 /**
  * The languages an interview can be held in: the participant sees, hears and is understood in
  * each of them (page, interviewer phrases, answer parsing). A tag with a region or script
@@ -15,10 +12,3 @@ export function interviewLanguageOf(tag: string | null | undefined): TInterviewL
   const primary = (tag ?? '').split('-')[0]!.toLowerCase();
   return (INTERVIEW_LANGUAGES as readonly string[]).includes(primary) ? (primary as TInterviewLanguage) : null;
 }
-
-/** A language tag an interview can be held in (kept as given: `nl-BE` stays `nl-BE`, and is held in Dutch). */
-export const ZInterviewLanguage = ZLanguageTag.refine((tag) => interviewLanguageOf(tag) !== null, {
-  message: `must be a language interviews are held in: ${INTERVIEW_LANGUAGES.join(', ')} (with or without a region, such as nl-BE)`,
-}).meta({ description: `BCP 47 tag of a supported interview language: ${INTERVIEW_LANGUAGES.join(', ')}, with or without a region (nl-BE is held in Dutch).` });
-
-export type TInterviewLanguageTag = z.infer<typeof ZInterviewLanguage>;

@@ -1,4 +1,5 @@
 import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
+import { translator } from '../../shared/i18n/translate.js';
 import { escapeHtml } from '../lib/html.js';
 import type { WebAssets } from '../web/build-web-assets.js';
 
@@ -66,7 +67,7 @@ export function renderInterviewPage(assets: WebAssets, config: InterviewPageConf
 <main id="app">
 <h1>${escapeHtml(text.heading)}</h1>
 ${text.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
-<noscript><p>This interview needs JavaScript turned on.</p></noscript>
+<noscript><p>${escapeHtml(translator(config.language)('page.noScript'))}</p></noscript>
 </main>
 </body>
 </html>

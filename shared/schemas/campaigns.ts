@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ZInterviewLanguage } from '../languages.js';
 import { ZExpiresIn } from '../durations.js';
-import { ZMetadata, ZMetadataPatch, ZName, ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
+import { ZInterviewLanguage, ZMetadata, ZMetadataPatch, ZName, ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
 
 export const CAMPAIGN_STATUSES = ['active', 'paused', 'archived'] as const;
 export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];

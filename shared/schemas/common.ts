@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INTERVIEW_LANGUAGES, interviewLanguageOf } from '../languages.js';
 
 /** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T10:15:30.123Z`. */
 export const ZTimestamp = z.iso.datetime({ offset: false, precision: 3 }).meta({ example: '2026-11-25T09:30:00.000Z' });
@@ -15,6 +16,11 @@ export const ZHexColor = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be # follow
 export const ZLanguageTag = z
   .string()
   .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, 'must be a language tag such as en, nl or pt-BR');
+
+/** A language tag an interview can be held in (kept as given: `nl-BE` stays `nl-BE`, and is held in Dutch). */
+export const ZInterviewLanguage = ZLanguageTag.refine((tag) => interviewLanguageOf(tag) !== null, {
+  message: `must be a language interviews are held in: ${INTERVIEW_LANGUAGES.join(', ')} (with or without a region, such as nl-BE)`,
+}).meta({ description: `BCP 47 tag of a supported interview language: ${INTERVIEW_LANGUAGES.join(', ')}, with or without a region (nl-BE is held in Dutch).` });
 
 export const METADATA_LIMITS = { maxKeys: 50, maxKeyLength: 40, maxStringValueLength: 500, maxBytes: 8192 } as const;
 

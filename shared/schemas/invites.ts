@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { ZInterviewLanguage } from '../languages.js';
 import { MAX_EXPIRES_IN_SECONDS, ZExpiresIn } from '../durations.js';
 import { ZEmailTemplateName } from './campaigns.js';
-import { ZMetadata, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
+import { ZInterviewLanguage, ZMetadata, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
 
 export const INVITE_STATUSES = ['pending', 'started', 'completed', 'expired', 'cancelled'] as const;
 export type TInviteStatus = (typeof INVITE_STATUSES)[number];

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ZInterviewLanguage } from '../languages.js';
-import { ZName } from './common.js';
+import { ZInterviewLanguage, ZName } from './common.js';
 import { ZQuestionsInput } from './scripts.js';
 import { ZShareLink, ZShareLinkOptions } from './share-links.js';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ZInterviewLanguage } from '../languages.js';
-import { ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
+import { ZInterviewLanguage, ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
 
 export const QUESTION_TYPES = ['open', 'rating', 'multiple_choice', 'yes_no'] as const;
 export const SCRIPT_STATUSES = ['draft', 'published', 'archived'] as const;

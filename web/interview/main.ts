@@ -1,7 +1,7 @@
 import { EMBED_MESSAGE_SOURCE, type InterviewPageConfig } from '../../shared/interview-page-config.js';
 import type { TInterviewState, TTurn } from '../../shared/schemas/sessions.js';
 import { ApiError, ConnectionLost, type PendingCall, ParticipantApi } from './api.js';
-import { messagesFor } from './messages.js';
+import { type MessageKey, translator } from '../../shared/i18n/translate.js';
 import { AnswerRecorder, fileNameFor } from './recorder.js';
 import { Speaker } from './speech.js';
 import { resolveTheme } from './theme.js';
@@ -18,7 +18,16 @@ type EventType = 'start' | 'progress' | 'pause' | 'resume' | 'completed' | 'erro
 const HEARTBEAT_MS = 30_000;
 
 const config = JSON.parse(document.getElementById('interview-config')!.textContent!) as InterviewPageConfig;
-const t = messagesFor(config.language);
+const t = translator(config.language);
+
+/** What a participant is told for an API refusal: theirs in their language; the API's own message is for developers. */
+function refusal(error: ApiError): string {
+  const key = `refusal.${error.code}` as MessageKey;
+  return key in REFUSAL_KEYS ? t(key) : error.message;
+}
+const REFUSAL_KEYS: Record<string, true> = Object.fromEntries(
+  ['INVALID_INVITE_TOKEN', 'INVITE_EXPIRED', 'INVITE_ALREADY_USED', 'CAMPAIGN_NOT_ACTIVE', 'SHARE_LINK_CLOSED', 'INSUFFICIENT_CREDITS', 'RECORDING_NOT_CONSENTED', 'PAYLOAD_TOO_LARGE', 'SESSION_NOT_ACTIVE'].map((code) => [`refusal.${code}`, true]),
+);
 const app = document.getElementById('app')!;
 const announcer = document.getElementById('announcer')!;
 const speaker = new Speaker(config.language, config.voice);
@@ -92,7 +101,7 @@ function applyTheme(): void {
   style.setProperty('--muted', theme.muted);
 }
 
-function showError(message: string, heading = t.errorHeading): void {
+function showError(message: string, heading = t('page.error.heading')): void {
   stopHeartbeat();
   recorder.cancel();
   speaker.stop();
@@ -102,11 +111,11 @@ function showError(message: string, heading = t.errorHeading): void {
 
 function showConnectionLost(retry: () => void): void {
   stopHeartbeat();
-  const again = button(t.tryAgain, () => {
+  const again = button(t('page.tryAgain'), () => {
     again.disabled = true;
     retry();
   });
-  show(h('h1', {}, t.connectionHeading), h('p', { role: 'alert' }, t.connectionText), again);
+  show(h('h1', {}, t('page.connection.heading')), h('p', { role: 'alert' }, t('page.connection.text')), again);
   emit('error', { message: 'The connection to the interview service was lost.' });
 }
 
@@ -132,9 +141,9 @@ async function attempt<T>(
         void attempt(call, onDone, onRefused, redraw);
       });
     } else if (error instanceof ApiError) {
-      if (!onRefused?.(error)) showError(t.refusals[error.code] ?? error.message);
+      if (!onRefused?.(error)) showError(refusal(error));
     } else {
-      showError(t.unexpected);
+      showError(t('page.unexpected'));
       throw error;
     }
   }
@@ -142,20 +151,20 @@ async function attempt<T>(
 
 function showWelcome(): void {
   const readAloud = h('input', { type: 'checkbox', id: 'read-aloud', checked: true });
-  const start = button(t.startInterview, () => {
+  const start = button(t('page.start'), () => {
     start.disabled = true;
-    start.textContent = t.starting;
+    start.textContent = t('page.starting');
     speaker.enabled = readAloud.checked;
     // iOS lets a page speak only after speech began inside a user gesture.
     speaker.speak(' ');
     void startInterview();
   });
   show(
-    h('h1', {}, t.welcomeHeading(config.campaignName ?? '')),
-    config.organizationName ? h('p', {}, t.welcomeInvitedBy(config.organizationName, config.participantName)) : null,
-    h('p', {}, t.welcomeHow),
-    h('p', { class: 'muted' }, t.welcomePrivacy),
-    h('p', { class: 'option' }, readAloud, h('label', { for: 'read-aloud' }, t.readAloud)),
+    h('h1', {}, (config.campaignName ?? '')),
+    config.organizationName ? h('p', {}, t('page.welcome.invitedBy', { organization: config.organizationName, name: config.participantName ?? '', hasName: config.participantName ? 'yes' : 'no' })) : null,
+    h('p', {}, t('page.welcome.how')),
+    h('p', { class: 'muted' }, t('page.welcome.privacy')),
+    h('p', { class: 'option' }, readAloud, h('label', { for: 'read-aloud' }, t('page.readAloud'))),
     start,
   );
 }
@@ -175,11 +184,11 @@ function route(next: TInterviewState, closing?: string): void {
   state = next;
   const { session, turn } = next;
   if (session.status === 'completed') return showCompleted(closing ?? next.closing);
-  if (session.status === 'abandoned') return showError(t.endedText);
+  if (session.status === 'abandoned') return showError(t('page.ended'));
   if (session.status === 'paused') return showPaused();
   startHeartbeat();
   if (session.consentRequired && !session.consent) return showConsent();
-  if (!turn) return showError(t.unexpected);
+  if (!turn) return showError(t('page.unexpected'));
   emit('progress', { status: 'in_progress' });
   showQuestion(turn);
 }
@@ -191,11 +200,11 @@ function showConsent(): void {
     void attempt(api!.post(`/v1/sessions/${sessionId}/consent`, { granted, type: 'all' }), () => {
       if (granted) return startInterview();
       stopHeartbeat();
-      show(h('h1', {}, t.declinedHeading), h('p', {}, t.declinedText));
+      show(h('h1', {}, t('page.declined.heading')), h('p', {}, t('page.declined.text')));
       emit('error', { message: 'The participant did not consent; the interview did not take place.' });
     });
   };
-  show(h('h1', {}, t.consentHeading), h('p', {}, t.consentText), h('div', { class: 'actions' }, button(t.consentAgree, () => decide(true)), button(t.consentDecline, () => decide(false), 'secondary')));
+  show(h('h1', {}, t('page.consent.heading')), h('p', {}, t('page.consent.text')), h('div', { class: 'actions' }, button(t('page.consent.agree'), () => decide(true)), button(t('page.consent.decline'), () => decide(false), 'secondary')));
 }
 
 function conversationLog(): HTMLElement | null {
@@ -203,7 +212,7 @@ function conversationLog(): HTMLElement | null {
   return h(
     'ol',
     { class: 'conversation', 'aria-label': 'Conversation so far' },
-    ...conversation.map((entry) => h('li', { class: entry.who }, h('span', { class: 'who' }, entry.who === 'ai' ? t.interviewer : t.you), ' ', entry.text)),
+    ...conversation.map((entry) => h('li', { class: entry.who }, h('span', { class: 'who' }, entry.who === 'ai' ? t('page.interviewer') : t('page.you')), ' ', entry.text)),
   );
 }
 
@@ -211,20 +220,20 @@ function header(): HTMLElement {
   const { session, turn } = state!;
   // A follow-up or a question asked again is still the same question.
   const current = Math.max(1, Math.min(session.questionsAnswered + (turn?.kind === 'question' ? 1 : 0), session.totalQuestions));
-  const progress = h('progress', { max: String(session.totalQuestions), value: String(session.questionsAnswered), 'aria-label': t.progress(current, session.totalQuestions) });
-  return h('div', { class: 'header' }, h('span', { class: 'muted' }, t.progress(current, session.totalQuestions)), progress, button(t.pause, pauseInterview, 'secondary'));
+  const progress = h('progress', { max: String(session.totalQuestions), value: String(session.questionsAnswered), 'aria-label': t('page.progress', { current, total: session.totalQuestions }) });
+  return h('div', { class: 'header' }, h('span', { class: 'muted' }, t('page.progress', { current, total: session.totalQuestions })), progress, button(t('page.pause'), pauseInterview, 'secondary'));
 }
 
 /** `notice`: a line under the question (why an answer was refused); `sending`: drawn busy, an answer on its way. */
 function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean } = {}): void {
   const answerArea = h('div', { class: 'answer' });
-  const status = h('p', { class: 'muted status', role: 'status' }, options.notice ?? (options.sending ? t.sending : ''));
+  const status = h('p', { class: 'muted status', role: 'status' }, options.notice ?? (options.sending ? t('page.sending') : ''));
   const controls: (HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement)[] = [];
   const busy = (on: boolean) => controls.forEach((control) => (control.disabled = on));
 
   const submit = (body: Record<string, unknown> | FormData, shown: string) => {
     busy(true);
-    status.textContent = t.sending;
+    status.textContent = t('page.sending');
     recorder.cancel();
     void attempt(
       api!.post<TInterviewState>('/api/interview/answer', body),
@@ -241,7 +250,7 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
         }
         // A refused answer (a recording without consent, too long, unreadable): the question stays, to answer again.
         if (error.status === 400 || error.status === 413 || error.status === 415 || error.status === 422 || error.code === 'RECORDING_NOT_CONSENTED') {
-          showQuestion(turn, { notice: t.refusals[error.code] ?? error.message });
+          showQuestion(turn, { notice: refusal(error) });
           return true;
         }
         return false;
@@ -253,8 +262,8 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
 
   const { question } = turn;
   if (question.type === 'yes_no' || question.type === 'multiple_choice') {
-    const options = question.type === 'yes_no' ? ['Yes', 'No'] : (question.options ?? []);
-    const group = h('div', { class: 'choices', role: 'group', 'aria-label': t.chooseOne });
+    const options = question.type === 'yes_no' ? [t('page.yes'), t('page.no')] : (question.options ?? []);
+    const group = h('div', { class: 'choices', role: 'group', 'aria-label': t('page.chooseOne') });
     for (const option of options) {
       const choice = button(option, () => sendText(option), 'choice');
       controls.push(choice);
@@ -264,7 +273,7 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
   } else if (question.type === 'rating') {
     const min = question.scale?.min ?? 1;
     const max = question.scale?.max ?? 5;
-    const fieldset = h('fieldset', { class: 'rating' }, h('legend', {}, t.chooseOne));
+    const fieldset = h('fieldset', { class: 'rating' }, h('legend', {}, t('page.chooseOne')));
     for (let value = min; value <= max; value++) {
       const radio = h('input', { type: 'radio', name: 'rating', value: String(value) });
       controls.push(radio);
@@ -272,7 +281,7 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
       fieldset.append(h('label', { class: 'rating-option' }, radio, String(value)));
     }
     const scaleLabels = question.scale?.minLabel || question.scale?.maxLabel ? h('p', { class: 'muted scale' }, `${min}: ${question.scale?.minLabel ?? ''} · ${max}: ${question.scale?.maxLabel ?? ''}`) : null;
-    const send = button(t.send, () => {
+    const send = button(t('page.send'), () => {
       const picked = fieldset.querySelector<HTMLInputElement>('input:checked');
       if (picked) sendText(picked.value);
     });
@@ -284,7 +293,7 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
     const textarea = h('textarea', { id: 'answer', rows: '4', maxlength: '10000' });
     textarea.value = draft;
     textarea.addEventListener('input', () => (draft = textarea.value));
-    const send = button(t.send, () => {
+    const send = button(t('page.send'), () => {
       if (textarea.value.trim()) sendText(textarea.value.trim());
       else textarea.focus();
     });
@@ -293,13 +302,13 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) send.click();
     });
     controls.push(textarea, send);
-    answerArea.append(h('label', { for: 'answer' }, t.yourAnswer), textarea, h('div', { class: 'actions' }, send, recordButton(turn, submit, controls, status)));
+    answerArea.append(h('label', { for: 'answer' }, t('page.yourAnswer')), textarea, h('div', { class: 'actions' }, send, recordButton(turn, submit, controls, status)));
   }
 
   show(
     header(),
     conversationLog(),
-    h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t.interviewer), h('h2', { id: 'question-text' }, turn.text), answerArea, status),
+    h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), answerArea, status),
   );
   if (options.sending) busy(true);
   // Drawn again (a refusal, a retry): the question was already announced and spoken.
@@ -317,7 +326,7 @@ function recordButton(
 ): HTMLButtonElement | null {
   if (!AnswerRecorder.supported()) return null;
   const record: HTMLButtonElement = button(
-    t.record,
+    t('page.record'),
     async () => {
       if (!recorder.recording) {
         speaker.stop();
@@ -326,23 +335,23 @@ function recordButton(
         try {
           await recorder.start();
         } catch {
-          status.textContent = t.microphoneDenied;
+          status.textContent = t('page.microphoneDenied');
           return;
         } finally {
           record.disabled = false;
         }
-        record.textContent = t.stopRecording;
+        record.textContent = t('page.stopRecording');
         record.setAttribute('aria-pressed', 'true');
-        status.textContent = t.recording;
+        status.textContent = t('page.recording');
         return;
       }
-      record.textContent = t.record;
+      record.textContent = t('page.record');
       record.setAttribute('aria-pressed', 'false');
       const { audio } = await recorder.stop();
       const form = new FormData();
       form.append('audio', audio, fileNameFor(audio.type));
       form.append('utteranceId', turn.utteranceId);
-      submit(form, `🎤 ${t.voiceAnswer}`);
+      submit(form, `🎤 ${t('page.voiceAnswer')}`);
     },
     'secondary',
   );
@@ -364,14 +373,14 @@ function pauseInterview(): void {
 
 function showPaused(): void {
   const sessionId = state!.session.id;
-  const resume = button(t.resume, () => {
+  const resume = button(t('page.resume'), () => {
     resume.disabled = true;
     void attempt(api!.post(`/v1/sessions/${sessionId}/resume`, {}), () => {
       emit('resume');
       return startInterview();
     });
   });
-  show(h('h1', {}, t.pausedHeading), h('p', {}, t.pausedText), resume);
+  show(h('h1', {}, t('page.paused.heading')), h('p', {}, t('page.paused.text')), resume);
 }
 
 let closingWords: string | undefined;
@@ -391,25 +400,25 @@ function showCompleted(closing: string | undefined): void {
 
 /** The completed screen: the closing words, then the feedback form or the thanks for it. */
 function drawCompleted(sending = false): void {
-  const feedback = feedbackSent ? h('p', { role: 'status' }, t.feedbackThanks) : feedbackForm(sending);
-  show(h('h1', {}, t.completedHeading), h('p', {}, closingWords ?? t.completedText), feedback);
+  const feedback = feedbackSent ? h('p', { role: 'status' }, t('page.feedback.thanks')) : feedbackForm(sending);
+  show(h('h1', {}, t('page.completed.heading')), h('p', {}, closingWords ?? t('page.completed.text')), feedback);
 }
 
 function feedbackForm(sending: boolean): HTMLElement {
   const form = h('form', { class: 'feedback', 'aria-labelledby': 'feedback-heading' });
-  const rating = h('fieldset', { class: 'rating' }, h('legend', {}, t.feedbackOverall));
+  const rating = h('fieldset', { class: 'rating' }, h('legend', {}, t('page.feedback.overall')));
   for (let value = 1; value <= 5; value++) {
-    rating.append(h('label', { class: 'rating-option' }, h('input', { type: 'radio', name: 'overall', value: String(value), 'aria-label': t.ratingLabel(value, 5) }), String(value)));
+    rating.append(h('label', { class: 'rating-option' }, h('input', { type: 'radio', name: 'overall', value: String(value), 'aria-label': t('page.feedback.ratingLabel', { value, max: 5 }) }), String(value)));
   }
   const comments = h('textarea', { id: 'feedback-comments', rows: '3', maxlength: '5000' });
   const issues = h('textarea', { id: 'feedback-issues', rows: '2', maxlength: '5000' });
-  const submit = h('button', { type: 'submit', class: 'primary', disabled: sending }, t.submitFeedback);
+  const submit = h('button', { type: 'submit', class: 'primary', disabled: sending }, t('page.feedback.submit'));
   form.append(
-    h('h2', { id: 'feedback-heading' }, t.feedbackHeading),
+    h('h2', { id: 'feedback-heading' }, t('page.feedback.heading')),
     rating,
-    h('label', { for: 'feedback-comments' }, t.feedbackComments),
+    h('label', { for: 'feedback-comments' }, t('page.feedback.comments')),
     comments,
-    h('label', { for: 'feedback-issues' }, t.feedbackIssues),
+    h('label', { for: 'feedback-issues' }, t('page.feedback.issues')),
     issues,
     h('div', { class: 'actions' }, submit),
   );
@@ -455,7 +464,7 @@ function startHeartbeat(): void {
     }).then(
       (response) => {
         // Ended elsewhere (another tab, timed out, the customer's API): say so now, not at the next answer.
-        if (response.status === 409) showError(t.endedText);
+        if (response.status === 409) showError(t('page.ended'));
       },
       () => undefined,
     );
@@ -470,5 +479,5 @@ function stopHeartbeat(): void {
 // ---------------------------------------------------------------------------------------------
 
 applyTheme();
-if (config.closed || !api) showError(config.closed?.message ?? t.unexpected);
+if (config.closed || !api) showError(config.closed?.message ?? t('page.unexpected'));
 else showWelcome();
