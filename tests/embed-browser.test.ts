@@ -464,6 +464,41 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
   }, 60_000);
 });
 
+describe.skipIf(!hasChromium)('an interview in Dutch', () => {
+  it('shows, reads and understands Dutch: the page in Dutch, "Ja" taken as yes, the closing in Dutch', async () => {
+    const questions = [
+      { id: 'aanraden', text: 'Zou je het een collega aanraden?', type: 'yes_no' },
+      { id: 'gemak', text: 'Hoe makkelijk was de installatie?', type: 'rating', scale: { min: 1, max: 5 } },
+    ];
+    const { campaign } = await interviewFixture(api, { questions });
+    const invite = await createInvite(api, campaign.id, { email: `nl-${Date.now()}@example.nl`, name: 'Sanne', language: 'nl', sendEmail: false });
+    const { page, context } = await openHostPage();
+    await mount(page, { invite: invite.token });
+    const frame = await embedFrame(page);
+    expect(await frame.locator('html').getAttribute('lang')).toBe('nl');
+    await frame.getByText('Hallo Sanne, Test organization nodigt je uit voor een interview.').waitFor();
+    await screenshot(page, 'embed-12-dutch-welcome');
+    await frame.getByRole('button', { name: 'Interview starten' }).click();
+    await frame.getByRole('heading', { name: questions[0]!.text }).waitFor();
+    expect(await frame.getByText('Vraag 1 van 2').count()).toBe(1);
+    await expectAccessible(frame, 'Dutch yes/no question');
+    await frame.getByRole('button', { name: 'Ja', exact: true }).click();
+    await frame.getByRole('heading', { name: questions[1]!.text }).waitFor();
+    expect(await frame.getByText('Kies er één').count()).toBe(1);
+    await frame.getByRole('radio', { name: '4' }).check();
+    await screenshot(page, 'embed-13-dutch-rating');
+    await frame.getByRole('button', { name: 'Versturen' }).click();
+    await frame.getByRole('heading', { name: 'Bedankt!' }).waitFor();
+    await frame.getByText('Dank je, dat was de laatste vraag. Je antwoorden zijn vastgelegd.').waitFor();
+    await frame.getByRole('button', { name: 'Feedback versturen' }).waitFor();
+    const session = await sessionOfInvite(invite.id);
+    expect(session.language).toBe('nl');
+    const rows = await t.em().execute<{ value: unknown }[]>(`select value from session_utterances where session_id = ? and speaker = 'participant' order by seq`, [session.id]);
+    expect(rows.map((row) => row.value)).toEqual([true, 4]);
+    await context.close();
+  }, 60_000);
+});
+
 describe.skipIf(!hasChromium)('the full interview page behind the invite link', () => {
   it('runs the same interview full page, under a policy that allows no framing, operable by keyboard alone', async () => {
     const { invite, campaign } = await interviewFixture(api);

@@ -5,6 +5,7 @@ import type { Campaign, Organization } from '../entities/index.js';
 import { brandColorOf, DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { escapeHtml } from '../lib/html.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
+import { translator } from '../../shared/i18n/translate.js';
 import { normalizeHex } from '../../shared/hex-colour.js';
 import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
 import { describeError } from './error-envelope.js';
@@ -67,15 +68,6 @@ const CLOSED_MESSAGES = {
   paused: 'This interview is paused at the moment. Please try again later.',
 } as const;
 
-const INVITE_CLOSED_MESSAGES: Record<InvitePageClosedReason, string> = {
-  cancelled: 'This invitation was withdrawn by its sender.',
-  expired: 'This invitation has expired. Ask the sender for a new one if you would still like to take part.',
-  completed: 'You have already completed this interview. Thank you!',
-  paused: CLOSED_MESSAGES.paused,
-  closed: CLOSED_MESSAGES.closed,
-  full: CLOSED_MESSAGES.full,
-  link_expired: CLOSED_MESSAGES.expired,
-};
 
 /** A campaign's page that takes no one in: a paused campaign can open again (409); the other reasons are final (410). */
 function closedPage(res: Response, reason: string, message: string, organization: Organization, campaign: Campaign): void {
@@ -240,7 +232,8 @@ export function participantPageRoutes(services: AppServices): Router {
       config.theme = { ...config.theme, primary: config.theme.primary ?? brandColorOf(organization.settings) };
       if (outcome.kind === 'closed') {
         status = outcome.reason === 'paused' ? 409 : 410;
-        const message = INVITE_CLOSED_MESSAGES[outcome.reason];
+        const message = translator(outcome.language)(`closed.${outcome.reason}`);
+        config.language = outcome.language;
         text = { title: campaign.name, heading: campaign.name, paragraphs: [message] };
         config.closed = { code: outcome.reason, message };
       } else {

@@ -1,6 +1,10 @@
 import type { TQuestion } from '../../shared/schemas/scripts.js';
 import { DEFAULT_RATING_SCALE } from '../../shared/schemas/scripts.js';
+import { GERMAN_LEXICON } from './answer-parsing/de.js';
 import { ENGLISH_LEXICON } from './answer-parsing/en.js';
+import { SPANISH_LEXICON } from './answer-parsing/es.js';
+import { FRENCH_LEXICON } from './answer-parsing/fr.js';
+import { DUTCH_LEXICON } from './answer-parsing/nl.js';
 import { compileLexicon, NEUTRAL_LEXICON, type AnswerLexicon, type CompiledLexicon } from './answer-parsing/lexicon.js';
 import { parseChoice } from './answer-parsing/multiple-choice.js';
 import { assessOpen, type VaguenessReason } from './answer-parsing/open-answer.js';
@@ -17,7 +21,7 @@ import { tokenize } from './answer-parsing/text.js';
  */
 
 /** Lexicons by primary language subtag; `en-GB` uses `en`. */
-const LEXICONS: Record<string, AnswerLexicon> = { en: ENGLISH_LEXICON };
+const LEXICONS: Record<string, AnswerLexicon> = { en: ENGLISH_LEXICON, nl: DUTCH_LEXICON, de: GERMAN_LEXICON, fr: FRENCH_LEXICON, es: SPANISH_LEXICON };
 
 const compiled = new Map<string, CompiledLexicon>();
 

@@ -10,7 +10,8 @@ export type InvitePageClosedReason = 'cancelled' | 'expired' | 'completed' | 'pa
 
 export type InvitePageOutcome =
   | { kind: 'not_found' }
-  | { kind: 'closed'; reason: InvitePageClosedReason; campaign: Campaign; organization: Organization }
+  /** `language`: the invite's, else the campaign's, to say why in (the script is not read for a closed page). */
+  | { kind: 'closed'; reason: InvitePageClosedReason; campaign: Campaign; organization: Organization; language: string }
   /** The interview can be taken (`started`: it was begun before and continues). */
   | {
       kind: 'open';
@@ -32,7 +33,13 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
   const invite = await findInviteByToken(em, token);
   if (!invite) return { kind: 'not_found' };
   const { campaign, organization } = invite;
-  const closed = (reason: InvitePageClosedReason): InvitePageOutcome => ({ kind: 'closed', reason, campaign, organization });
+  const closed = (reason: InvitePageClosedReason): InvitePageOutcome => ({
+    kind: 'closed',
+    reason,
+    campaign,
+    organization,
+    language: languageOf(invite.language, campaign.settings, undefined),
+  });
   const status = effectiveInviteStatus(invite);
   if (status === 'cancelled' || status === 'expired' || status === 'completed') return closed(status);
   if (campaign.status !== 'active') return closed(campaign.status === 'paused' ? 'paused' : 'closed');

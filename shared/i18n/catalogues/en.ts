@@ -53,6 +53,14 @@ export const en = {
   'page.unexpected': 'Something went wrong. Please try again in a moment.',
   'page.noScript': 'This interview needs JavaScript turned on.',
   // What a participant is told for an API refusal (the API's own message is for developers)
+  // Why an invite cannot be taken (the page before and without its script, and the embed's error event)
+  'closed.cancelled': "This invitation was withdrawn by its sender.",
+  'closed.expired': "This invitation has expired. Ask the sender for a new one if you would still like to take part.",
+  'closed.completed': "You have already completed this interview. Thank you!",
+  'closed.paused': "This interview is paused at the moment. Please try again later.",
+  'closed.closed': "This interview is closed and no longer accepts participants.",
+  'closed.full': "This interview has all the participants it needs. Thank you for your interest.",
+  'closed.link_expired': "This interview link has expired.",
   'refusal.INVALID_INVITE_TOKEN': 'This interview link is not valid. Ask the sender for a new invitation.',
   'refusal.INVITE_EXPIRED': 'This invitation has expired. Ask the sender for a new one if you would still like to take part.',
   'refusal.INVITE_ALREADY_USED': 'You have already completed this interview. Thank you!',

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
+import { participantAs } from './helpers/interviews.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * An interview held in the participant's language: chosen from the invite over the campaign
+ * and the script, asked, followed up and closed in that language, and its answers read in it.
+ */
+let t: TestApp;
+let api: Api;
+
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000' });
+  api = apiAs(t.http, await t.createTenant());
+});
+afterAll(() => t?.close());
+
+const DUTCH_QUESTIONS = [
+  { id: 'ervaring', text: 'Hoe was je eerste week met het product?', type: 'open' },
+  { id: 'gemak', text: 'Hoe makkelijk was de installatie?', type: 'rating', scale: { min: 1, max: 5 } },
+  { id: 'aanraden', text: 'Zou je het een collega aanraden?', type: 'yes_no' },
+  { id: 'kanaal', text: 'Welk supportkanaal gebruikte je het meest?', type: 'multiple_choice', options: ['E-mail', 'Telefoon', 'Chat in de app'] },
+];
+
+async function participantAnswers(sessionId: string) {
+  return t.em().execute<{ text: string; value: unknown }[]>(`select text, value from session_utterances where session_id = ? and speaker = 'participant' order by seq`, [sessionId]);
+}
+
+describe('interview languages', () => {
+  it('an invite with language nl: Dutch follow-ups and closing, Dutch answers understood, the session and its transcript in nl', async () => {
+    const script = await createPublishedScript(api, { questions: DUTCH_QUESTIONS });
+    // The campaign says English; the invite's language wins.
+    const campaign = await createCampaign(api, { scriptId: script.id, settings: { language: 'en' } });
+    const invite = await createInvite(api, campaign.id, { email: 'deelnemer@example.nl', language: 'nl', sendEmail: false });
+    expect(invite).toMatchObject({ language: 'nl' });
+    const participant = participantAs(t.http, invite.token);
+
+    const started = (await participant.start().expect(201)).body;
+    expect(started.session.language).toBe('nl');
+    expect(started.turn.text).toBe(DUTCH_QUESTIONS[0]!.text);
+    const vague = (await participant.answer('Geen idee eigenlijk.').expect(200)).body;
+    expect(vague.turn).toMatchObject({ kind: 'follow_up', text: 'Dat is goed. Schiet je iets concreets te binnen, ook al is het klein?' });
+    await participant.answer('De installatie ging vlot en de handleiding was duidelijk.').expect(200);
+    const unreadable = (await participant.answer('moeilijk te zeggen').expect(200)).body;
+    expect(unreadable.turn).toMatchObject({ kind: 're_ask', text: 'Sorry, ik heb geen getal gehoord. Op een schaal van 1 tot 5: Hoe makkelijk was de installatie?' });
+    await participant.answer('vier van de vijf').expect(200);
+    await participant.answer('ja hoor').expect(200);
+    const done = (await participant.answer('de tweede').expect(200)).body;
+    expect(done.session.status).toBe('completed');
+    expect(done.closing).toBe('Dank je, dat was de laatste vraag. Je antwoorden zijn vastgelegd.');
+
+    const values = (await participantAnswers(started.session.id)).map((row) => row.value);
+    expect(values.slice(-3)).toEqual([4, true, 'Telefoon']);
+  });
+
+  it('nl-BE is held in Dutch; the campaign language applies when the invite has none', async () => {
+    const script = await createPublishedScript(api, { questions: DUTCH_QUESTIONS.slice(2, 3) });
+    const campaign = await createCampaign(api, { scriptId: script.id, settings: { language: 'nl-BE' } });
+    const invite = await createInvite(api, campaign.id, { email: 'vlaming@example.be', sendEmail: false });
+    const participant = participantAs(t.http, invite.token);
+    const started = (await participant.start().expect(201)).body;
+    expect(started.session.language).toBe('nl-BE');
+    const done = (await participant.answer('nee, eigenlijk niet').expect(200)).body;
+    expect(done.session.status).toBe('completed');
+    expect((await participantAnswers(started.session.id)).map((row) => row.value)).toEqual([false]);
+  });
+
+  it('a language interviews are not held in is refused where it is set (422), and nothing is created', async () => {
+    const campaign = await createCampaign(api);
+    const response = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'x@example.jp', language: 'ja', sendEmail: false });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.fields).toEqual([{ path: 'language', message: expect.stringContaining('en, nl, de, fr, es') }]);
+    const [row] = await t.em().execute<{ count: string }[]>('select count(*) from invites where campaign_id = ?', [campaign.id]);
+    expect(Number(row!.count)).toBe(0);
+    const bulk = await api.post(`/v1/campaigns/${campaign.id}/invites/bulk`, { invites: [{ email: 'y@example.jp', language: 'pt-BR' }] });
+    expect(bulk.status).toBe(422);
+    expect(bulk.body.error.details.fields.map((field: { path: string }) => field.path)).toEqual(['invites[0].language']);
+  });
+});
