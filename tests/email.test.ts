@@ -22,6 +22,7 @@ function invitation(overrides: Partial<InvitationEmailContext> = {}): Invitation
     brandColor: '#aa3300',
     inviteUrl: 'https://interviews.example.test/i/inv_7Yq2mK',
     expiresAt: new Date('2026-11-23T14:05:00Z'),
+    language: 'en',
     ...overrides,
   };
 }
@@ -205,6 +206,21 @@ describe('invitation templates', () => {
     const anonymous = templates.renderInvitation(name, invitation({ participantName: null }));
     expect(anonymous.text.startsWith('Hello,\n')).toBe(true);
     expect(anonymous.html).toContain('>Hello,<');
+  });
+
+  it.each([
+    ['nl', 'Acme nodigt je uit voor een interview: Onboarding study', 'Hallo Ada,', 'Deze uitnodiging verloopt op 23 november 2026, 14:05 UTC.', 'Interview starten'],
+    ['de-AT', 'Acme lädt dich zu einem Interview ein: Onboarding study', 'Hallo Ada,', 'Diese Einladung läuft am 23. November 2026, 14:05 UTC ab.', 'Interview starten'],
+    ['fr', 'Acme vous invite à un entretien : Onboarding study', 'Bonjour Ada,', 'Cette invitation expire le 23 novembre 2026, 14:05 UTC.', "Commencer l&#39;entretien"],
+    ['es', 'Acme te invita a una entrevista: Onboarding study', 'Hola, Ada:', 'Esta invitación caduca el 23 de noviembre de 2026, 14:05 UTC.', 'Empezar la entrevista'],
+  ])('the built-in invitation in %s: subject, greeting, date and button in that language', (language, subject, greeting, expiry, button) => {
+    const email = templates.renderInvitation('default', invitation({ language }));
+    expect(email.subject).toBe(subject);
+    expect(email.text.startsWith(`${greeting}\n`)).toBe(true);
+    expect(email.text).toContain(expiry);
+    expect(email.html).toContain(`<html lang="${language}">`);
+    expect(email.html).toContain(`>${button}</a>`);
+    expect(email.html).toContain('<strong>Onboarding study</strong>');
   });
 
   it('the reminder is worded as a friendly reminder', () => {

@@ -154,6 +154,22 @@ describe('delivering an invitation over SMTP', () => {
     expect(email.text!.startsWith('Hello Ada Lovelace,')).toBe(true);
   });
 
+  it("is written in the invite's language, else the campaign's", async () => {
+    const campaign = await namedCampaign(api);
+    const dutch = uniqueAddress('sanne');
+    await createInvite(api, campaign.id, { email: dutch, name: 'Sanne', language: 'nl' });
+    const german = await createCampaign(api, { name: uniqueName('Studie'), settings: { language: 'de' } });
+    const address = uniqueAddress('jonas');
+    await createInvite(api, german.id, { email: address, name: 'Jonas' });
+    await runJobsOnce(t);
+    const [nl] = deliveriesTo(dutch);
+    expect(nl!.email.subject).toBe(`${ORGANIZATION_NAME} nodigt je uit voor een interview: ${campaign.name}`);
+    expect(nl!.email.text!.startsWith('Hallo Sanne,')).toBe(true);
+    const [de] = deliveriesTo(address);
+    expect(de!.email.subject).toBe(`${ORGANIZATION_NAME} lädt dich zu einem Interview ein: ${german.name}`);
+    expect(de!.email.text).toContain('Diese Einladung läuft am ');
+  });
+
   it('the link in the email opens the participant page of the campaign without an API key', async () => {
     const campaign = await namedCampaign(api);
     const address = uniqueAddress('grace');

@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Mustache from 'mustache';
+import { type MessageKey, type Translate, translator } from '../../shared/i18n/translate.js';
+import { interviewLanguageOf } from '../../shared/languages.js';
 import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { escapeHtml } from '../lib/html.js';
 
@@ -15,6 +17,8 @@ export interface InvitationEmailContext {
   brandColor: string | null;
   inviteUrl: string;
   expiresAt: Date;
+  /** The interview's language tag: the email's words and dates (English for a language without a catalogue). */
+  language: string;
 }
 
 export interface RenderedEmail {
@@ -39,7 +43,7 @@ const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial
  */
 function htmlLayout(body: string): string {
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="{{language}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -57,13 +61,13 @@ function htmlLayout(body: string): string {
 <p style="margin:0 0 16px;">{{greeting}}</p>
 ${body}
 <table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px;">
-<tr><td style="border-radius:6px;background-color:{{brandColor}};"><a href="{{inviteUrl}}" style="display:inline-block;padding:12px 24px;font-family:${FONT};font-size:16px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px;">Start the interview</a></td></tr>
+<tr><td style="border-radius:6px;background-color:{{brandColor}};"><a href="{{inviteUrl}}" style="display:inline-block;padding:12px 24px;font-family:${FONT};font-size:16px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px;">{{startLabel}}</a></td></tr>
 </table>
-<p style="margin:0 0 4px;font-size:14px;color:#57606a;">If the button does not work, copy this link into your browser:</p>
+<p style="margin:0 0 4px;font-size:14px;color:#57606a;">{{linkHelp}}</p>
 <p style="margin:0 0 24px;font-size:14px;word-break:break-all;"><a href="{{inviteUrl}}" style="color:{{brandColor}};">{{inviteUrl}}</a></p>
-<p style="margin:0;font-size:14px;color:#57606a;">This invitation expires on {{expiresAtText}}.</p>
+<p style="margin:0;font-size:14px;color:#57606a;">{{expiresLine}}</p>
 </td></tr>
-<tr><td style="padding:16px 32px 24px;border-top:1px solid #e5e7eb;font-family:${FONT};font-size:13px;line-height:1.5;color:#8c959f;">Sent by {{organizationName}}. If you were not expecting this invitation, you can ignore this email.</td></tr>
+<tr><td style="padding:16px 32px 24px;border-top:1px solid #e5e7eb;font-family:${FONT};font-size:13px;line-height:1.5;color:#8c959f;">{{sentBy}} {{ignoreLine}}</td></tr>
 </table>
 </td></tr>
 </table>
@@ -74,70 +78,97 @@ ${body}
 
 const BUILT_IN_TEMPLATES: Record<string, TemplateSource> = {
   default: {
-    subject: '{{organizationName}} invites you to an interview: {{campaignName}}',
-    html: htmlLayout(
-      '<p style="margin:0 0 24px;">{{organizationName}} invites you to take part in an interview: <strong>{{campaignName}}</strong>. ' +
-        'An AI interviewer will ask the questions; you can answer from your browser whenever it suits you.</p>',
-    ),
+    subject: '{{inviteSubject}}',
+    html: htmlLayout('<p style="margin:0 0 24px;">{{{inviteIntroHtml}}} {{inviteHow}}</p>'),
     text: `{{greeting}}
 
-{{organizationName}} invites you to take part in an interview: {{campaignName}}.
-An AI interviewer will ask the questions; you can answer from your browser whenever it suits you.
+{{inviteIntro}}
+{{inviteHow}}
 
-Start the interview:
+{{startLabel}}:
 {{inviteUrl}}
 
-This invitation expires on {{expiresAtText}}.
+{{expiresLine}}
 
-Sent by {{organizationName}}. If you were not expecting this invitation, you can ignore this email.
+{{sentBy}} {{ignoreLine}}
 `,
   },
   reminder: {
-    subject: 'Reminder: your interview for {{campaignName}}',
-    html: htmlLayout(
-      '<p style="margin:0 0 24px;">A friendly reminder that your interview for <strong>{{campaignName}}</strong> is still waiting for you.</p>',
-    ),
+    subject: '{{reminderSubject}}',
+    html: htmlLayout('<p style="margin:0 0 24px;">{{{reminderIntroHtml}}}</p>'),
     text: `{{greeting}}
 
-A friendly reminder that your interview for {{campaignName}} is still waiting for you:
+{{reminderIntro}}
 {{inviteUrl}}
 
-This invitation expires on {{expiresAtText}}.
+{{expiresLine}}
 
-Sent by {{organizationName}}.
+{{sentBy}}
 `,
   },
 };
 
 export const BUILT_IN_TEMPLATE_NAMES: readonly string[] = Object.freeze(Object.keys(BUILT_IN_TEMPLATES));
 
-const dateText = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const timeText = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+/** "23 November 2026, 14:05 UTC" in the email's language: a date in words, a 24-hour time, always UTC. */
+function expiryText(date: Date, language: string): string {
+  const day = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
+  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(date);
+  return `${day}, ${time} UTC`;
+}
+
+/** A message in HTML with its `{campaign}` in bold, everything else escaped. */
+function withCampaignInBold(t: Translate, key: MessageKey, values: Record<string, string>): string {
+  const marker = '\u0000campaign\u0000';
+  return escapeHtml(t(key, { ...values, campaign: marker })).replace(marker, `<strong>${escapeHtml(values.campaign!)}</strong>`);
+}
 
 /**
  * Variables every invitation template can use:
  * - `participantName`: the participant's name, empty when unknown
- * - `greeting`: "Hello Ada," or "Hello," without a name
+ * - `greeting`: "Hello Ada," or "Hello," without a name, in the invite's language
  * - `campaignName`, `organizationName`
  * - `logoUrl`: organization logo URL, empty when unset (use `{{#logoUrl}}…{{/logoUrl}}`)
  * - `brandColor`: `#RRGGBB`, the organization's colour or a neutral blue
  * - `inviteUrl`: the participant's personal link
  * - `expiresAt`: ISO 8601 timestamp
- * - `expiresAtText`: e.g. "23 November 2026, 14:05 UTC"
+ * - `expiresAtText`: e.g. "23 November 2026, 14:05 UTC", in the invite's language
+ * - `language`: the interview's language tag (`nl-BE`), for `<html lang>`
+ * - the built-in templates' sentences in that language: `inviteSubject`, `inviteIntro`,
+ *   `inviteHow`, `reminderSubject`, `reminderIntro`, `startLabel`, `linkHelp`, `expiresLine`,
+ *   `sentBy`, `ignoreLine` (and `inviteIntroHtml`, `reminderIntroHtml`: escaped HTML with the
+ *   campaign in bold, for `{{{…}}}`)
  *
  * `{{var}}` is HTML-escaped in the HTML part only; subject and text are rendered verbatim.
  */
 function invitationView(context: InvitationEmailContext): Record<string, string | null> {
+  const t = translator(context.language);
+  const language = interviewLanguageOf(context.language) ?? 'en';
+  const names = { organization: context.organizationName, campaign: context.campaignName };
+  const expiresAtText = expiryText(context.expiresAt, language === 'en' ? 'en-GB' : language);
   return {
     participantName: context.participantName,
-    greeting: context.participantName ? `Hello ${context.participantName},` : 'Hello,',
+    greeting: t('email.greeting', { hasName: context.participantName ? 'yes' : 'no', name: context.participantName ?? '' }),
     campaignName: context.campaignName,
     organizationName: context.organizationName,
     logoUrl: context.logoUrl,
     brandColor: context.brandColor ?? DEFAULT_BRAND_COLOR,
     inviteUrl: context.inviteUrl,
     expiresAt: context.expiresAt.toISOString(),
-    expiresAtText: `${dateText.format(context.expiresAt)}, ${timeText.format(context.expiresAt)} UTC`,
+    expiresAtText,
+    language: context.language,
+    inviteSubject: t('email.invite.subject', names),
+    inviteIntro: t('email.invite.intro', names),
+    inviteIntroHtml: withCampaignInBold(t, 'email.invite.intro', names),
+    inviteHow: t('email.invite.how'),
+    reminderSubject: t('email.reminder.subject', names),
+    reminderIntro: t('email.reminder.intro', names),
+    reminderIntroHtml: withCampaignInBold(t, 'email.reminder.intro', names),
+    startLabel: t('email.start'),
+    linkHelp: t('email.linkHelp'),
+    expiresLine: t('email.expires', { date: expiresAtText }),
+    sentBy: t('email.sentBy', { organization: context.organizationName }),
+    ignoreLine: t('email.ignore'),
   };
 }
 

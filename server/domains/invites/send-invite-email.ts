@@ -1,3 +1,4 @@
+import { languageOf } from '../sessions/start-interview.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { Invite } from '../../entities/index.js';
@@ -61,6 +62,7 @@ export async function sendInviteEmail(
       brandColor: organization.settings.brandColor ?? null,
       inviteUrl: services.links.inviteUrl(organization, token),
       expiresAt: invite.expiresAt,
+      language: languageOf(invite.language, invite.campaign.settings, undefined),
     });
     const host = new URL(services.links.originFor(organization)).hostname;
     await services.mailer.send({

@@ -71,6 +71,18 @@ export const en = {
   'refusal.PAYLOAD_TOO_LARGE': 'That recording is too long. Please record a shorter answer or type it.',
   'refusal.SESSION_NOT_ACTIVE': 'This interview has ended.',
   // The built-in interviewer's own words
+  // The invitation email (the built-in templates)
+  'email.greeting': "{hasName, select, yes {Hello {name},} other {Hello,}}",
+  'email.invite.subject': "{organization} invites you to an interview: {campaign}",
+  'email.invite.intro': "{organization} invites you to take part in an interview: {campaign}.",
+  'email.invite.how': "An AI interviewer will ask the questions; you can answer from your browser whenever it suits you.",
+  'email.reminder.subject': "Reminder: your interview for {campaign}",
+  'email.reminder.intro': "A friendly reminder that your interview for {campaign} is still waiting for you.",
+  'email.start': "Start the interview",
+  'email.linkHelp': "If the button does not work, copy this link into your browser:",
+  'email.expires': "This invitation expires on {date}.",
+  'email.sentBy': "Sent by {organization}.",
+  'email.ignore': "If you were not expecting this invitation, you can ignore this email.",
   'interviewer.followUp.more': 'Could you tell me a bit more about that?',
   'interviewer.followUp.specific': 'That is fine. Is there anything specific that comes to mind, even something small?',
   'interviewer.followUp.anythingElse': 'Thank you. Is there anything else you would like to add about that?',
