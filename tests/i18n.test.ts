@@ -39,8 +39,8 @@ describe('message catalogues', () => {
   it('are not English under another name', () => {
     for (const language of INTERVIEW_LANGUAGES.filter((code) => code !== 'en')) {
       const same = Object.entries(CATALOGUES[language]).filter(([key, message]) => message === en[key as keyof typeof en]);
-      // A few words are the same in both (Interviewer, No, Pause): never most of a catalogue.
-      expect(same.length, `${language}: ${same.map(([key]) => key).join(', ')}`).toBeLessThanOrEqual(3);
+      // A few words are the same in both (Interviewer, Status, Transcript, No): never more than a few percent.
+      expect(same.length, `${language}: ${same.map(([key]) => key).join(', ')}`).toBeLessThanOrEqual(Math.ceil(0.05 * Object.keys(en).length));
     }
   });
 });

@@ -308,6 +308,43 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('a German session reads in German: labels, status, dates, yes/no, page numbers', async () => {
+    const german = sampleReport({ session: { ...sampleReport().session, language: 'de', completionStatus: 'timed_out' } });
+    const file = await renderToFile('sample-german', german, ALL_ON);
+    await saveArtifacts(file, 'sample-german', [1]);
+    const text = await textOf(file);
+    for (const expected of [
+      'Interviewbericht',
+      // The facts' labels are set in capitals.
+      'TEILNEHMER/IN',
+      'KAMPAGNE',
+      'BEANTWORTETE FRAGEN',
+      '25. Nov. 2026, 14:06 UTC',
+      'Abgeschlossen (Zeit abgelaufen)',
+      '18 von 20',
+      'SPRACHE',
+      'Deutsch (de)',
+      'GESAMTSTIMMUNG',
+      'Positiv (Wert 0.62)',
+      'Antworten',
+      'Erkenntnisse',
+      'Zusammenfassung',
+      'Wichtige Zitate',
+      'Maßnahmen',
+      'Themen',
+      'Shipping costs (5 Äußerungen)',
+      'Customer service (1 Äußerung)',
+      'Transkript',
+      'Seite 1 von',
+      'Erstellt am 26. Nov. 2026, 09:30 UTC',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    for (const english of ['Interview report', 'PARTICIPANT', 'QUESTIONS ANSWERED', 'Page 1 of', 'Generated']) expect(text).not.toContain(english);
+    // Yes/no answers in German.
+    expect(text).toMatch(/Did you create an account before buying\? Nein/);
+  });
+
   it('shows the participant, campaign, facts, answers, insights and transcript with every option on', async () => {
     const file = await renderToFile('sample-default', sampleReport(), ALL_ON);
     const text = await textOf(file);

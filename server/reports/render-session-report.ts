@@ -4,6 +4,8 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
+import { CATALOGUES, type MessageKey, type Translate, translator } from '../../shared/i18n/translate.js';
+import { interviewLanguageOf } from '../../shared/languages.js';
 import { formatDuration } from '../lib/format-duration.js';
 import type { SessionReport, SessionReportOptions } from './session-report.js';
 
@@ -175,12 +177,15 @@ const SENTIMENT_COLORS = { positive: '#15803D', neutral: '#6B7280', negative: '#
 // ---------------------------------------------------------------------------------------------
 // Formatting.
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** "25 Nov 2026, 14:06 UTC": spelled out so that no locale or time zone of the server shows. */
-export function formatReportDate(date: Date): string {
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
+/**
+ * "25 Nov 2026, 14:06 UTC" ("25. Nov. 2026, 14:06 UTC" in German): the report's language decides
+ * the words and their order, never the server's locale or time zone.
+ */
+export function formatReportDate(date: Date, language = 'en'): string {
+  const locale = (interviewLanguageOf(language) ?? 'en') === 'en' ? 'en-GB' : interviewLanguageOf(language)!;
+  const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(date);
+  return `${day}, ${time} UTC`;
 }
 
 /** "[03:07]", or "[1:02:07]" past an hour. */
@@ -198,22 +203,30 @@ function humanize(value: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
 }
 
-function formatStatus(status: string, completionStatus: string | null): string {
-  if (!completionStatus || completionStatus === status) return humanize(status);
-  return `${humanize(status)} (${humanize(completionStatus).toLowerCase()})`;
+/** A status in the report's words; one the catalogue does not have, humanized. */
+function statusWord(t: Translate, status: string): string {
+  const key = `report.status.${status}` as MessageKey;
+  return key in CATALOGUES.en ? t(key) : humanize(status);
 }
 
-function formatAnswer(value: number | boolean | string | null): string {
+/** "Completed (timed out)": the status, and how it ended when that says more. */
+function formatStatus(t: Translate, status: string, completionStatus: string | null): string {
+  if (!completionStatus || completionStatus === status) return statusWord(t, status);
+  const key = `report.reason.${completionStatus}` as MessageKey;
+  return `${statusWord(t, status)} (${key in CATALOGUES.en ? t(key) : completionStatus.replace(/_/g, ' ')})`;
+}
+
+function formatAnswer(t: Translate, value: number | boolean | string | null): string {
   if (value === null || value === '') return '—';
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'boolean') return value ? t('report.yes') : t('report.no');
   return String(value);
 }
 
-/** "Polish (pl)"; the tag alone when it is not one Intl knows. */
-function formatLanguage(tag: string): string {
+/** "Polish (pl)", "Polnisch (pl)" in a German report; the tag alone when it is not one Intl knows. */
+function formatLanguage(tag: string, reportLanguage: string): string {
   if (!tag.trim()) return '—';
   try {
-    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag);
+    const name = new Intl.DisplayNames([interviewLanguageOf(reportLanguage) ?? 'en'], { type: 'language' }).of(tag);
     return name && name.toLowerCase() !== tag.toLowerCase() ? `${name} (${tag})` : tag;
   } catch {
     return tag;
@@ -711,7 +724,10 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
   const base = loadDejaVu();
   const fallbacks = fallbackFonts(report.session.language, fonts?.fallback);
   const campaignName = cleanText(report.campaign.name).replace(/\n/g, ' ');
-  const title = `Interview report — ${campaignName}`;
+  const reportLanguage = report.session.language;
+  const t = translator(reportLanguage);
+  const reportTitle = t('report.title');
+  const title = `${reportTitle} — ${campaignName}`;
   const language = /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(report.session.language) ? report.session.language : undefined;
 
   const doc = new PDFDocument({
@@ -837,7 +853,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
   const organizationName = cleanText(report.organization.name).replace(/\n/g, ' ');
   if (theme.branding === 'default') {
     const titleLines = type.wrap([{ text: campaignName, style: style(18, '#FFFFFF', true) }], CONTENT_WIDTH);
-    const label = type.wrap([{ text: 'Interview report', style: style(9, '#FFFFFF', true) }], CONTENT_WIDTH);
+    const label = type.wrap([{ text: reportTitle, style: style(9, '#FFFFFF', true) }], CONTENT_WIDTH);
     const bandHeight = 30 + linesHeight(label) + 2 + linesHeight(titleLines) + 22;
     doc.rect(0, 0, PAGE_WIDTH, bandHeight).fill(theme.accent ?? DEFAULT_BRAND_COLOR);
     y = 30;
@@ -871,13 +887,13 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
     }
     doc.rect(MARGIN_X, y, CONTENT_WIDTH, 2).fill(theme.accent ?? DEFAULT_BRAND_COLOR);
     y += 18;
-    paragraph([{ text: 'Interview report', style: style(20, theme.text, true) }]);
+    paragraph([{ text: reportTitle, style: style(20, theme.text, true) }]);
     y += 1;
     paragraph([{ text: campaignName, style: style(13, theme.accentText, true) }]);
     y += 16;
   } else {
     y = 44;
-    paragraph([{ text: 'Interview report', style: style(16, theme.text, true) }]);
+    paragraph([{ text: reportTitle, style: style(16, theme.text, true) }]);
     paragraph([{ text: campaignName, style: style(11, theme.text) }]);
     y += 6;
     doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(theme.rule).stroke();
@@ -889,23 +905,23 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
   const participant = [session.participant.name, session.participant.email].filter((part): part is string => !!part && part.trim() !== '');
   const date = session.startedAt ?? session.completedAt;
   const facts: [string, Span[]][] = [
-    ['Participant', [{ text: participant.length > 0 ? participant.join(' · ') : '—', style: body }]],
-    ['Campaign', [{ text: campaignName, style: body }]],
-    ['Date', [{ text: date ? formatReportDate(date) : '—', style: body }]],
-    ['Duration', [{ text: formatDuration(session.durationSeconds), style: body }]],
-    ['Status', [{ text: formatStatus(session.status, session.completionStatus), style: body }]],
-    ['Questions answered', [{ text: `${session.questionsAnswered} of ${session.totalQuestions}`, style: body }]],
-    ['Language', [{ text: formatLanguage(session.language), style: body }]],
+    [t('report.participant'), [{ text: participant.length > 0 ? participant.join(' · ') : '—', style: body }]],
+    [t('report.campaign'), [{ text: campaignName, style: body }]],
+    [t('report.date'), [{ text: date ? formatReportDate(date, reportLanguage) : '—', style: body }]],
+    [t('report.duration'), [{ text: formatDuration(session.durationSeconds), style: body }]],
+    [t('report.status'), [{ text: formatStatus(t, session.status, session.completionStatus), style: body }]],
+    [t('report.questionsAnswered'), [{ text: t('report.answeredOf', { answered: session.questionsAnswered, total: session.totalQuestions }), style: body }]],
+    [t('report.language'), [{ text: formatLanguage(session.language, reportLanguage), style: body }]],
   ];
   if (options.include_sentiment) {
     const overall = session.sentiment;
     facts.push([
-      'Overall sentiment',
+      t('report.overallSentiment'),
       overall
         ? [
             ...(theme.accent ? [{ text: '● ', style: style(theme.body, SENTIMENT_COLORS[overall.overall]) }] : []),
-            { text: humanize(overall.overall), style: body },
-            { text: ` (score ${formatScore(overall.score)})`, style: style(theme.body, theme.muted) },
+            { text: humanize(t(`report.sentiment.${overall.overall}`)), style: body },
+            { text: ` (${t('report.score', { score: formatScore(overall.score) })})`, style: style(theme.body, theme.muted) },
           ]
         : [{ text: '—', style: body }],
     ]);
@@ -940,7 +956,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
 
   // --- Answers -------------------------------------------------------------------------------
   if (report.answers.length > 0) {
-    sectionHeading('Answers');
+    sectionHeading(t('report.answers'));
     const numberWidth = 22;
     const answerWidth = 170;
     const questionWidth = CONTENT_WIDTH - numberWidth - answerWidth - 16;
@@ -950,7 +966,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
         [
           { x: MARGIN_X, width: numberWidth, lines: type.wrap([{ text: `${index + 1}.`, style: style(theme.body, theme.muted) }], numberWidth) },
           { x: MARGIN_X + numberWidth, width: questionWidth, lines: type.wrap([{ text: answer.questionText, style: bodySecondary }], questionWidth) },
-          { x: MARGIN_X + numberWidth + questionWidth + 16, width: answerWidth, lines: type.wrap([{ text: formatAnswer(answer.value), style: style(theme.body, theme.text, true) }], answerWidth) },
+          { x: MARGIN_X + numberWidth + questionWidth + 16, width: answerWidth, lines: type.wrap([{ text: formatAnswer(t, answer.value), style: style(theme.body, theme.text, true) }], answerWidth) },
         ],
         { keepTogether: true },
       );
@@ -964,13 +980,13 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
   // --- Insights ------------------------------------------------------------------------------
   const { insights } = report;
   if (insights && (insights.summary.trim() || insights.keyQuotes.length > 0 || insights.actionItems.length > 0 || insights.topics.length > 0)) {
-    sectionHeading('Insights');
+    sectionHeading(t('report.insights'));
     if (insights.summary.trim()) {
-      subHeading('Summary');
+      subHeading(t('report.summary'));
       paragraph([{ text: insights.summary, style: body }]);
     }
     if (insights.keyQuotes.length > 0) {
-      subHeading('Key quotes');
+      subHeading(t('report.keyQuotes'));
       const barX = MARGIN_X + 2;
       const quoteX = MARGIN_X + 14;
       insights.keyQuotes.forEach((quote, index) => {
@@ -986,7 +1002,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
       });
     }
     if (insights.actionItems.length > 0) {
-      subHeading('Action items');
+      subHeading(t('report.actionItems'));
       insights.actionItems.forEach((item, index) => {
         if (index > 0) y += 3;
         flowColumns([
@@ -996,12 +1012,13 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
       });
     }
     if (insights.topics.length > 0) {
-      subHeading('Topics');
+      subHeading(t('report.topics'));
       const spans: Span[] = [];
       insights.topics.forEach((topic, index) => {
         // A topic and its count never part at a line break: only the separator holds spaces.
         const label = cleanText(topic.label).replace(/\s+/g, '\u00A0');
-        const count = `${topic.utteranceCount}\u00A0${topic.utteranceCount === 1 ? 'utterance' : 'utterances'}`;
+        // The number and its noun stay on one line.
+        const count = t('report.utterances', { count: topic.utteranceCount }).replace(' ', '\u00A0');
         if (index > 0) spans.push({ text: ' \u00A0·\u00A0 ', style: style(theme.body, theme.muted) });
         spans.push({ text: label, style: style(theme.body, theme.text, true) }, { text: `\u00A0(${count})`, style: style(theme.body, theme.muted) });
       });
@@ -1010,19 +1027,19 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
   }
 
   // --- Transcript ----------------------------------------------------------------------------
-  sectionHeading('Transcript');
-  if (report.utterances.length === 0) paragraph([{ text: 'No utterances were recorded.', style: style(theme.body, theme.muted) }]);
+  sectionHeading(t('report.transcript'));
+  if (report.utterances.length === 0) paragraph([{ text: t('report.noUtterances'), style: style(theme.body, theme.muted) }]);
   const gutterWidth = 92;
   const textX = MARGIN_X + gutterWidth;
   const textWidth = CONTENT_WIDTH - gutterWidth;
   const speakerColor = { ai: theme.accentText, participant: theme.text };
   for (const [index, utterance] of report.utterances.entries()) {
     if (index > 0) y += theme.branding === 'minimal' ? 5 : 7;
-    const speaker = utterance.speaker === 'ai' ? 'Interviewer' : 'Participant';
+    const speaker = utterance.speaker === 'ai' ? t('report.interviewer') : t('report.participant');
     const gutter: Line[] = [type.singleLine([{ text: speaker, style: style(theme.body - 1, speakerColor[utterance.speaker], true) }], gutterWidth - 8)];
     if (options.include_timestamps) gutter.push(...type.wrap([{ text: formatTimestamp(utterance.startTime), style: small }], gutterWidth - 8));
     if (options.include_sentiment && utterance.sentiment) {
-      const word: Span = { text: utterance.sentiment, style: small };
+      const word: Span = { text: t(`report.sentiment.${utterance.sentiment}`), style: small };
       gutter.push(...type.wrap(theme.accent ? [{ text: '● ', style: style(theme.small, SENTIMENT_COLORS[utterance.sentiment]) }, word] : [word], gutterWidth - 8));
     }
     const textStyle = utterance.speaker === 'ai' ? bodySecondary : body;
@@ -1034,7 +1051,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
       {
         minFirstRows: gutter.length,
         onContinue: (top) => {
-          const line = type.singleLine([{ text: `${speaker} (cont.)`, style: small }], gutterWidth - 8);
+          const line = type.singleLine([{ text: t('report.continued', { speaker }), style: small }], gutterWidth - 8);
           type.draw(line, MARGIN_X, gutterWidth - 8, top + (theme.body * theme.leading - line.height) / 2 + 1);
         },
       },
@@ -1043,14 +1060,14 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
 
   // --- Running headers and footers, now that the page count is known -------------------------
   const range = doc.bufferedPageRange();
-  const generated = `Session ${report.session.id} · Generated ${formatReportDate(report.generatedAt)}`;
+  const generated = t('report.generated', { id: report.session.id, date: formatReportDate(report.generatedAt, reportLanguage) });
   const participantName = session.participant.name ?? '';
   for (let page = range.start; page < range.start + range.count; page++) {
     doc.switchToPage(page);
     const number = page - range.start + 1;
     if (number > 1) {
       if (theme.branding === 'default') doc.rect(0, 0, PAGE_WIDTH, 4).fill(theme.accent ?? DEFAULT_BRAND_COLOR);
-      const left = theme.branding === 'custom' ? `${organizationName} · Interview report · ${campaignName}` : `Interview report · ${campaignName}`;
+      const left = theme.branding === 'custom' ? `${organizationName} · ${reportTitle} · ${campaignName}` : `${reportTitle} · ${campaignName}`;
       const right = type.singleLine([{ text: participantName, style: small }], CONTENT_WIDTH * 0.35);
       const headerLine = type.singleLine([{ text: left, style: small }], CONTENT_WIDTH - right.width - 16);
       type.draw(headerLine, MARGIN_X, CONTENT_WIDTH, 24);
@@ -1058,7 +1075,7 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
       doc.moveTo(MARGIN_X, 40).lineTo(MARGIN_X + CONTENT_WIDTH, 40).lineWidth(theme.branding === 'custom' ? 1 : 0.5).strokeColor(theme.branding === 'custom' ? (theme.accent ?? theme.rule) : theme.rule).stroke();
     }
     doc.moveTo(MARGIN_X, FOOTER_RULE_Y).lineTo(MARGIN_X + CONTENT_WIDTH, FOOTER_RULE_Y).lineWidth(0.5).strokeColor(theme.rule).stroke();
-    const pageLabel = type.singleLine([{ text: `Page ${number} of ${range.count}`, style: small }], CONTENT_WIDTH / 3);
+    const pageLabel = type.singleLine([{ text: t('report.page', { number, count: range.count }), style: small }], CONTENT_WIDTH / 3);
     const footerLeft = type.singleLine([{ text: generated, style: small }], CONTENT_WIDTH - pageLabel.width - 16);
     type.draw(footerLeft, MARGIN_X, CONTENT_WIDTH, FOOTER_RULE_Y + 8);
     type.draw(pageLabel, MARGIN_X + CONTENT_WIDTH - pageLabel.width, pageLabel.width, FOOTER_RULE_Y + 8);
