@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
 import { participantAs } from './helpers/interviews.js';
+import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -64,6 +65,33 @@ describe('interview languages', () => {
     const done = (await participant.answer('nee, eigenlijk niet').expect(200)).body;
     expect(done.session.status).toBe('completed');
     expect((await participantAnswers(started.session.id)).map((row) => row.value)).toEqual([false]);
+  });
+
+  it('the transcript of a Dutch interview: Dutch sentiment and keywords, and an answer given in German flagged', async () => {
+    const questions = [
+      { id: 'ervaring', text: 'Hoe was je eerste week met het product?', type: 'open' },
+      { id: 'support', text: 'Hoe was het contact met de support?', type: 'open' },
+      { id: 'prijs', text: 'Wat vind je van de prijs?', type: 'open' },
+    ];
+    const script = await createPublishedScript(api, { questions });
+    const campaign = await createCampaign(api, { scriptId: script.id, settings: { language: 'nl' } });
+    const invite = await createInvite(api, campaign.id, { email: 'analyse@example.nl', sendEmail: false });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    await participant.answer('De installatie ging heel vlot en de handleiding was echt duidelijk, ik ben er blij mee.').expect(200);
+    await participant.answer('Die Antworten vom Support kamen leider sehr spät und waren nicht hilfreich.').expect(200);
+    await participant.answer('De prijs is veel te hoog, dat vind ik echt teleurstellend voor zo weinig functies.').expect(200);
+    await runJobsOnce(t, { tasks: ['session__generate_transcript'] });
+
+    const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript?include_keywords=true`).expect(200)).body;
+    expect(transcript.language).toBe('nl');
+    const answers = transcript.utterances.filter((utterance: { speaker: string }) => utterance.speaker === 'participant');
+    expect(answers.map((answer: { sentiment: string }) => answer.sentiment)).toEqual(['positive', 'negative', 'negative']);
+    expect(answers[0].keywords).toEqual(expect.arrayContaining(['installatie']));
+    expect(answers[2].keywords).toEqual(expect.arrayContaining(['prijs']));
+    // Dutch stop words are not keywords.
+    expect(answers.flatMap((answer: { keywords: string[] }) => answer.keywords)).not.toContain('echt');
+    expect(answers.map((answer: { detectedLanguage?: string }) => answer.detectedLanguage ?? null)).toEqual([null, 'de', null]);
   });
 
   it('a language interviews are not held in is refused where it is set (422), and nothing is created', async () => {

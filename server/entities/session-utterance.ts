@@ -39,6 +39,8 @@ export const SessionUtterance = defineEntity({
     /** -1 (negative) to 1 (positive). */
     sentimentScore: p.float().columnType('double precision').nullable(),
     keywords: p.json<string[]>().nullable(),
+    /** A participant's answer written in another language than the interview's (franc); null otherwise. */
+    detectedLanguage: p.string().columnType('text').nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
 });

@@ -62,6 +62,10 @@ export const ZTranscriptUtterance = z
     sentiment: z.enum(SENTIMENTS).optional().meta({ description: 'With include_sentiment (default).' }),
     keywords: z.array(z.string()).optional().meta({ description: 'Keywords and key phrases, as they appear in the text; with include_keywords.' }),
     questionId: z.string().nullable().meta({ description: 'The script question the utterance asks or responds to; null for the closing words.' }),
+    detectedLanguage: z
+      .string()
+      .optional()
+      .meta({ description: "Only on a participant's answer written in another language than the interview's (detected from its text, at least 5 words): that language, e.g. `de`." }),
     value: ZAnswerValue.optional().meta({
       description: 'Participant answers to rating, yes_no and multiple_choice questions: the parsed value (a number, true/false, or the option); null when it could not be read.',
     }),

@@ -1,3 +1,4 @@
+import { otherLanguageOf } from '../../analysis/language-detection.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTranscriptNoneReason } from '../../../shared/schemas/transcripts.js';
 import type { TextAnalyzer, TranscriptAnalysis } from '../../analysis/analyzer.js';
@@ -81,11 +82,12 @@ export async function generateTranscript(
     if (analysis) {
       const values = withText.map((row, index) => {
         const result = analysis!.utterances[index]!;
-        return { id: row.id, sentiment: result.sentiment, score: result.score, keywords: result.keywords };
+        const detectedLanguage = row.speaker === 'participant' ? otherLanguageOf(row.text, session.language) : null;
+        return { id: row.id, sentiment: result.sentiment, score: result.score, keywords: result.keywords, detected_language: detectedLanguage };
       });
       await tx.execute(
-        `update session_utterances u set sentiment = v.sentiment, sentiment_score = v.score, keywords = v.keywords
-           from jsonb_to_recordset(?::jsonb) as v(id text, sentiment text, score double precision, keywords jsonb)
+        `update session_utterances u set sentiment = v.sentiment, sentiment_score = v.score, keywords = v.keywords, detected_language = v.detected_language
+           from jsonb_to_recordset(?::jsonb) as v(id text, sentiment text, score double precision, keywords jsonb, detected_language text)
           where u.id = v.id and u.session_id = ?`,
         [JSON.stringify(values), sessionId],
       );

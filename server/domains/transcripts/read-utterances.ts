@@ -15,6 +15,7 @@ export interface TranscriptRow {
   sentiment: TSentiment | null;
   sentimentScore: number | null;
   keywords: string[] | null;
+  detectedLanguage: string | null;
 }
 
 interface Row {
@@ -30,6 +31,7 @@ interface Row {
   sentiment: TSentiment | null;
   sentiment_score: number | null;
   keywords: string[] | null;
+  detected_language: string | null;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
   const bySession = new Map<string, TranscriptRow[]>(sessionIds.map((id) => [id, []]));
   if (sessionIds.length === 0) return bySession;
   const rows = await em.execute<Row[]>(
-    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, sentiment, sentiment_score, keywords
+    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, sentiment, sentiment_score, keywords, detected_language
        from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
     [sessionIds],
   );
@@ -58,6 +60,7 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
       sentiment: row.sentiment,
       sentimentScore: row.sentiment_score,
       keywords: row.keywords,
+      detectedLanguage: row.detected_language,
     });
   }
   return bySession;

@@ -41,6 +41,7 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
     if (options.include_sentiment && row.sentiment) utterance.sentiment = row.sentiment;
     if (options.include_keywords) utterance.keywords = redactor ? redactor.keywords(row.text, row.keywords ?? []) : (row.keywords ?? []);
     if (row.speaker === 'participant' && row.questionId && source.structuredQuestionIds.has(row.questionId)) utterance.value = row.value;
+    if (row.detectedLanguage) utterance.detectedLanguage = row.detectedLanguage;
     utterances.push(utterance);
   }
   return {

@@ -1,0 +1,24 @@
+// nlp.js ships no types: the part the analysis uses.
+declare module '@nlpjs/core' {
+  export class Container {
+    use(plugin: unknown): void;
+  }
+}
+declare module '@nlpjs/sentiment' {
+  export class SentimentAnalyzer {
+    constructor(settings: { container: unknown });
+    process(input: { locale: string; text: string }): Promise<{ sentiment: { score: number; numWords: number; numHits: number; average: number; type: string; vote: string } }>;
+  }
+}
+declare module '@nlpjs/lang-nl' {
+  export const LangNl: unknown;
+}
+declare module '@nlpjs/lang-de' {
+  export const LangDe: unknown;
+}
+declare module '@nlpjs/lang-fr' {
+  export const LangFr: unknown;
+}
+declare module '@nlpjs/lang-es' {
+  export const LangEs: unknown;
+}
