@@ -9,4 +9,9 @@ export class Migration20261125200000InviteLanguage extends Migration {
     this.addSql(`alter table "invites" add column "language" text null;`);
     this.addSql(`alter table "session_utterances" add column "detected_language" text null;`);
   }
+
+  override async down(): Promise<void> {
+    this.addSql(`alter table "session_utterances" drop column "detected_language";`);
+    this.addSql(`alter table "invites" drop column "language";`);
+  }
 }

@@ -1,10 +1,11 @@
+/// <reference path="./nlpjs.d.ts" />
 import { Container } from '@nlpjs/core';
 import { LangDe } from '@nlpjs/lang-de';
 import { LangEs } from '@nlpjs/lang-es';
 import { LangFr } from '@nlpjs/lang-fr';
 import { LangNl } from '@nlpjs/lang-nl';
+import { createRequire } from 'node:module';
 import { SentimentAnalyzer } from '@nlpjs/sentiment';
-import stopwords from 'stopwords-iso/stopwords-iso.json' with { type: 'json' };
 import type { TSentiment } from '../../shared/schemas/transcripts.js';
 import type { TInterviewLanguage } from '../../shared/languages.js';
 import type { TranscriptAnalysis, TranscriptInput } from './analyzer.js';
@@ -119,8 +120,11 @@ const PLAIN_WORDS: Record<OtherLanguage, string[]> = {
   es: ['fue', 'fui', 'va', 'van', 'vino', 'viene', 'encuentro', 'encontré', 'parece', 'pareció', 'era', 'estaba', 'está', 'están', 'tengo', 'tenemos', 'tenía', 'realmente', 'muy', 'bastante', 'bien', 'solo', 'siempre', 'veces', 'vez', 'uso', 'usar', 'usamos', 'creo', 'sé', 'poco', 'demasiado', 'todo', 'todos', 'toda', 'todas'],
 };
 
+// Read with require: a JSON import of a package loses its import attribute in the bundled build.
+const stopwords = createRequire(import.meta.url)('stopwords-iso/stopwords-iso.json') as Record<string, string[]>;
+
 const STOPWORDS: Record<OtherLanguage, Set<string>> = Object.fromEntries(
-  (['nl', 'de', 'fr', 'es'] as const).map((language) => [language, new Set([...(stopwords as Record<string, string[]>)[language]!, ...PLAIN_WORDS[language]])]),
+  (['nl', 'de', 'fr', 'es'] as const).map((language) => [language, new Set([...stopwords[language]!, ...PLAIN_WORDS[language]])]),
 ) as Record<OtherLanguage, Set<string>>;
 
 /** Words and the punctuation that ends a phrase; elisions ("l'équipe") split at the apostrophe. */

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
@@ -7,6 +6,7 @@ import { ZErrorEnvelope } from '../../shared/schemas/common.js';
 import { describeRequirement, type Permission, type PermissionRequirement } from '../../shared/permissions.js';
 import { isStoredOutcome } from '../platform/idempotency-store.js';
 import type { AppMeta } from '../trpc/trpc.js';
+import responseExamples from '../docs/response-examples.json' with { type: 'json' };
 
 type JsonObject = Record<string, any>;
 
@@ -261,7 +261,8 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
  * Real requests and answers as examples (`server/docs/response-examples.json`, recorded from a live tenant by
  * tests/openapi-client.test.ts, which also checks they still match the document's types).
  */
-const RESPONSE_EXAMPLES = JSON.parse(readFileSync(new URL('../docs/response-examples.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+// Imported, not read from disk: the bundled build (dist/) carries it inside.
+const RESPONSE_EXAMPLES = responseExamples as Record<string, unknown>;
 
 function addResponseExamples(document: JsonObject): void {
   for (const [key, example] of Object.entries(RESPONSE_EXAMPLES)) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
@@ -23,7 +24,15 @@ export interface WebAssets {
   page: { script: { name: string; asset: WebAsset }; style: { name: string; asset: WebAsset } };
 }
 
-export const WEB_DIR = path.resolve(import.meta.dirname, '..', '..', 'web');
+/** `web/` of the checkout, found upwards from this module: `server/web/` under tsx, `dist/` in the bundled build. */
+function findWebDir(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'web', 'sdk', 'package.json'))) return path.join(dir, 'web');
+    if (path.dirname(dir) === dir) throw new Error(`The browser sources (web/) are not beside the service (looked upwards from ${import.meta.dirname}).`);
+  }
+}
+
+export const WEB_DIR = findWebDir();
 
 /**
  * The spec's minimum browsers (Chrome and Edge 80, Firefox 78, Safari 14) all run ES2020; for
