@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
+import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, createShareLink } from './helpers/factories.js';
 import { participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -92,6 +92,21 @@ describe('interview languages', () => {
     // Dutch stop words are not keywords.
     expect(answers.flatMap((answer: { keywords: string[] }) => answer.keywords)).not.toContain('echt');
     expect(answers.map((answer: { detectedLanguage?: string }) => answer.detectedLanguage ?? null)).toEqual([null, 'de', null]);
+  });
+
+  it("a closed share link says so in the campaign's language, and a closed invite page in the invite's", async () => {
+    const campaign = await createCampaign(api, { settings: { language: 'fr' } });
+    const link = await createShareLink(api, campaign.id, {});
+    await api.post(`/v1/share-links/${link.id}/close`).expect(200);
+    const page = await t.http.get(new URL(link.url).pathname).expect(410);
+    expect(page.text).toContain('<html lang="fr">');
+    expect(page.text).toContain("Cet entretien est clos et n'accepte plus de participants.".replace("'", '&#39;'));
+
+    const invite = await createInvite(api, campaign.id, { email: 'annule@example.es', language: 'es', sendEmail: false });
+    await api.post(`/v1/invites/${invite.id}/cancel`).expect(200);
+    const cancelled = await t.http.get(`/interview/${invite.token}`).expect(410);
+    expect(cancelled.text).toContain('<html lang="es">');
+    expect(cancelled.text).toContain('Quien te envió esta invitación la ha retirado.');
   });
 
   it('a language interviews are not held in is refused where it is set (422), and nothing is created', async () => {

@@ -40,7 +40,7 @@ describe('the production build', () => {
 
     const port = await freePort();
     // From another directory, as a service manager would start it.
-    const env = { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
     delete env.VITEST;
     delete env.NODE_OPTIONS;
     const server = spawn(process.execPath, [path.join(outdir, 'main.js')], { cwd: tmpdir(), env });

@@ -20,6 +20,8 @@ interface PageContent {
   heading: string;
   paragraphs: string[];
   organization?: Pick<Organization, 'name' | 'logo' | 'settings'> | undefined;
+  /** `<html lang>`; English when not given. */
+  language?: string;
 }
 
 /** A small, self-contained HTML page in the organization's branding (no scripts, no external CSS). */
@@ -29,7 +31,7 @@ function renderPage(content: PageContent): string {
   const logo = organization?.logo ? `<img src="${escapeHtml(organization.logo)}" alt="${escapeHtml(organization.name)}" height="40">` : '';
   const sender = organization ? `<p class="sender">${escapeHtml(organization.name)}</p>` : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(content.language ?? 'en')}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -61,21 +63,17 @@ function sendPage(res: Response, status: number, content: PageContent): void {
   res.status(status).type('html').send(renderPage(content));
 }
 
-const CLOSED_MESSAGES = {
-  full: 'This interview has all the participants it needs. Thank you for your interest.',
-  expired: 'This interview link has expired.',
-  closed: 'This interview is closed and no longer accepts participants.',
-  paused: 'This interview is paused at the moment. Please try again later.',
-} as const;
+/** Why a share link takes no one in, as the catalogue says it. */
+const LINK_CLOSED_MESSAGES = { full: 'closed.full', expired: 'closed.link_expired', closed: 'closed.closed', paused: 'closed.paused' } as const;
 
-
-/** A campaign's page that takes no one in: a paused campaign can open again (409); the other reasons are final (410). */
-function closedPage(res: Response, reason: string, message: string, organization: Organization, campaign: Campaign): void {
-  sendPage(res, reason === 'paused' ? 409 : 410, { title: campaign.name, heading: campaign.name, paragraphs: [message], organization });
-}
-
-function campaignClosedPage(res: Response, reason: keyof typeof CLOSED_MESSAGES, organization: Organization, campaign: Campaign): void {
-  closedPage(res, reason, CLOSED_MESSAGES[reason], organization, campaign);
+/**
+ * A campaign's share link that takes no one in, in the campaign's language: a paused campaign can
+ * open again (409); the other reasons are final (410).
+ */
+function campaignClosedPage(res: Response, reason: keyof typeof LINK_CLOSED_MESSAGES, organization: Organization, campaign: Campaign): void {
+  const language = campaign.settings.language ?? 'en';
+  const message = translator(language)(LINK_CLOSED_MESSAGES[reason]);
+  sendPage(res, reason === 'paused' ? 409 : 410, { title: campaign.name, heading: campaign.name, paragraphs: [message], organization, language });
 }
 
 function formatExpiry(date: Date): string {
