@@ -19,6 +19,8 @@ export interface UtteranceInput {
   speaker: 'ai' | 'participant';
   text: string;
   questionId: string | null;
+  /** A participant's answer in another language than the interview's, as the transcript job detected it once ("de"). */
+  detectedLanguage?: string | null;
 }
 
 export interface TranscriptInput {

@@ -1,7 +1,7 @@
 import type { InsightsDraft, InsightsInput, TextAnalyzer, TranscriptAnalysis, TranscriptInput } from './analyzer.js';
 import { interviewLanguageOf } from '../../shared/languages.js';
 import { extractBuiltinInsights } from './builtin-insights.js';
-import { analyzeOtherLanguage, answeredInOtherLanguage, sentimentOf } from './other-languages.js';
+import { analysedOtherLanguageOf, analyzeOtherLanguage, sentimentOf } from './other-languages.js';
 import { candidatePhrases, rankKeywords } from './keywords.js';
 import { readSentences } from './nlp.js';
 import { analyzeSentences } from './sentiment.js';
@@ -30,7 +30,7 @@ export class BuiltinAnalyzer implements TextAnalyzer {
       utterances: await Promise.all(
         input.utterances.map(async (utterance, index) => {
           // An answer given in Dutch, German, French or Spanish is scored in that language.
-          const other = utterance.speaker === 'participant' ? answeredInOtherLanguage(utterance.text, input.language) : null;
+          const other = analysedOtherLanguageOf(utterance);
           const sentiment = other
             ? await sentimentOf(other, utterance.text)
             : utterance.speaker === 'ai'

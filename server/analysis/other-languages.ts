@@ -8,10 +8,9 @@ import { createRequire } from 'node:module';
 import { SentimentAnalyzer } from '@nlpjs/sentiment';
 import type { TSentiment } from '../../shared/schemas/transcripts.js';
 import type { TInterviewLanguage } from '../../shared/languages.js';
-import type { TranscriptAnalysis, TranscriptInput } from './analyzer.js';
+import type { TranscriptAnalysis, TranscriptInput, UtteranceInput } from './analyzer.js';
 import { DOMAIN_VALENCE } from './domain-valence.js';
 import { type Candidate, rankKeywords } from './keywords.js';
-import { otherLanguageOf } from './language-detection.js';
 
 /** The interview languages other than English, analysed by nlp.js' lexicons (English keeps its own, trained, method). */
 export type OtherLanguage = Exclude<TInterviewLanguage, 'en'>;
@@ -157,9 +156,9 @@ export function candidatePhrasesIn(language: OtherLanguage, text: string): Candi
 
 const OTHER_LANGUAGES: readonly string[] = ['nl', 'de', 'fr', 'es'] satisfies OtherLanguage[];
 
-/** The language a participant actually answered in, when it is another one analysed here (a German answer in a Dutch interview). */
-export function answeredInOtherLanguage(text: string, interviewLanguage: string): OtherLanguage | null {
-  const detected = otherLanguageOf(text, interviewLanguage);
+/** The language an utterance was detected in, when it is one analysed here (a German answer in a Dutch interview). */
+export function analysedOtherLanguageOf(utterance: Pick<UtteranceInput, 'detectedLanguage'>): OtherLanguage | null {
+  const detected = utterance.detectedLanguage;
   return detected && OTHER_LANGUAGES.includes(detected) ? (detected as OtherLanguage) : null;
 }
 
@@ -171,7 +170,7 @@ export async function analyzeOtherLanguage(language: OtherLanguage, input: Trans
   const keywords = rankKeywords(input.utterances.map((utterance) => candidatePhrasesIn(language, utterance.text)));
   const utterances = [];
   for (const [index, utterance] of input.utterances.entries()) {
-    const spoken = utterance.speaker === 'participant' ? (answeredInOtherLanguage(utterance.text, language) ?? language) : language;
+    const spoken = analysedOtherLanguageOf(utterance) ?? language;
     utterances.push({ ...(await sentimentOf(spoken, utterance.text)), keywords: keywords[index]! });
   }
   return { utterances, analyzedBy: 'builtin' };

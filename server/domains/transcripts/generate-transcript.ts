@@ -61,11 +61,13 @@ export async function generateTranscript(
   );
   const noneReason = noTranscriptReason(rows);
   const withText = rows.filter((row): row is UtteranceRow & { text: string } => row.text !== null && row.text.trim() !== '');
+  // Told once here: the analyzer scores such an answer in its language, and the transcript flags it.
+  const detectedLanguages = withText.map((row) => (row.speaker === 'participant' ? otherLanguageOf(row.text, session.language) : null));
   let analysis: TranscriptAnalysis | null = null;
   if (!noneReason) {
     analysis = await services.analyzer.analyzeTranscript({
       language: session.language,
-      utterances: withText.map((row) => ({ id: row.id, speaker: row.speaker, text: row.text, questionId: row.question_id })),
+      utterances: withText.map((row, index) => ({ id: row.id, speaker: row.speaker, text: row.text, questionId: row.question_id, detectedLanguage: detectedLanguages[index] })),
     });
   }
   const overall = analysis
@@ -82,8 +84,7 @@ export async function generateTranscript(
     if (analysis) {
       const values = withText.map((row, index) => {
         const result = analysis!.utterances[index]!;
-        const detectedLanguage = row.speaker === 'participant' ? otherLanguageOf(row.text, session.language) : null;
-        return { id: row.id, sentiment: result.sentiment, score: result.score, keywords: result.keywords, detected_language: detectedLanguage };
+        return { id: row.id, sentiment: result.sentiment, score: result.score, keywords: result.keywords, detected_language: detectedLanguages[index] };
       });
       await tx.execute(
         `update session_utterances u set sentiment = v.sentiment, sentiment_score = v.score, keywords = v.keywords, detected_language = v.detected_language
