@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Mustache from 'mustache';
 import { type MessageKey, type Translate, translator } from '../../shared/i18n/translate.js';
-import { interviewLanguageOf } from '../../shared/languages.js';
+import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
 import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { escapeHtml } from '../lib/html.js';
 
@@ -110,13 +110,6 @@ const BUILT_IN_TEMPLATES: Record<string, TemplateSource> = {
 
 export const BUILT_IN_TEMPLATE_NAMES: readonly string[] = Object.freeze(Object.keys(BUILT_IN_TEMPLATES));
 
-/** "23 November 2026, 14:05 UTC" in the email's language: a date in words, a 24-hour time, always UTC. */
-function expiryText(date: Date, language: string): string {
-  const day = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
-  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(date);
-  return `${day}, ${time} UTC`;
-}
-
 /** A message in HTML with its `{campaign}` in bold, everything else escaped. */
 function withCampaignInBold(t: Translate, key: MessageKey, values: Record<string, string>): string {
   const marker = '\u0000campaign\u0000';
@@ -143,9 +136,8 @@ function withCampaignInBold(t: Translate, key: MessageKey, values: Record<string
  */
 function invitationView(context: InvitationEmailContext): Record<string, string | null> {
   const t = translator(context.language);
-  const language = interviewLanguageOf(context.language) ?? 'en';
   const names = { organization: context.organizationName, campaign: context.campaignName };
-  const expiresAtText = expiryText(context.expiresAt, language === 'en' ? 'en-GB' : language);
+  const expiresAtText = formatUtcDateTime(context.expiresAt, context.language);
   return {
     participantName: context.participantName,
     greeting: t('email.greeting', { hasName: context.participantName ? 'yes' : 'no', name: context.participantName ?? '' }),

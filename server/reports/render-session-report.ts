@@ -4,7 +4,8 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
-import { CATALOGUES, type MessageKey, type Translate, translator } from '../../shared/i18n/translate.js';
+import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
+import { isMessageKey, type Translate, translator } from '../../shared/i18n/translate.js';
 import { interviewLanguageOf } from '../../shared/languages.js';
 import { formatDuration } from '../lib/format-duration.js';
 import type { SessionReport, SessionReportOptions } from './session-report.js';
@@ -177,15 +178,9 @@ const SENTIMENT_COLORS = { positive: '#15803D', neutral: '#6B7280', negative: '#
 // ---------------------------------------------------------------------------------------------
 // Formatting.
 
-/**
- * "25 Nov 2026, 14:06 UTC" ("25. Nov. 2026, 14:06 UTC" in German): the report's language decides
- * the words and their order, never the server's locale or time zone.
- */
+/** "25 Nov 2026, 14:06 UTC" ("25. Nov. 2026, 14:06 UTC" in a German report). */
 export function formatReportDate(date: Date, language = 'en'): string {
-  const locale = (interviewLanguageOf(language) ?? 'en') === 'en' ? 'en-GB' : interviewLanguageOf(language)!;
-  const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
-  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(date);
-  return `${day}, ${time} UTC`;
+  return formatUtcDateTime(date, language, 'short');
 }
 
 /** "[03:07]", or "[1:02:07]" past an hour. */
@@ -205,15 +200,15 @@ function humanize(value: string): string {
 
 /** A status in the report's words; one the catalogue does not have, humanized. */
 function statusWord(t: Translate, status: string): string {
-  const key = `report.status.${status}` as MessageKey;
-  return key in CATALOGUES.en ? t(key) : humanize(status);
+  const key = `report.status.${status}`;
+  return isMessageKey(key) ? t(key) : humanize(status);
 }
 
 /** "Completed (timed out)": the status, and how it ended when that says more. */
 function formatStatus(t: Translate, status: string, completionStatus: string | null): string {
   if (!completionStatus || completionStatus === status) return statusWord(t, status);
-  const key = `report.reason.${completionStatus}` as MessageKey;
-  return `${statusWord(t, status)} (${key in CATALOGUES.en ? t(key) : completionStatus.replace(/_/g, ' ')})`;
+  const key = `report.reason.${completionStatus}`;
+  return `${statusWord(t, status)} (${isMessageKey(key) ? t(key) : completionStatus.replace(/_/g, ' ')})`;
 }
 
 function formatAnswer(t: Translate, value: number | boolean | string | null): string {

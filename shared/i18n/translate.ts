@@ -14,6 +14,11 @@ export const CATALOGUES: Record<TInterviewLanguage, Catalogue> = { en, nl, de, f
 export type MessageValues = Record<string, string | number>;
 export type Translate = (key: MessageKey, values?: MessageValues) => string;
 
+/** Whether a key built at run time (`refusal.${code}`, `report.status.${status}`) names a message. */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(en, key);
+}
+
 const compiled = new Map<string, IntlMessageFormat>();
 
 /**

@@ -1,7 +1,7 @@
 import { EMBED_MESSAGE_SOURCE, type InterviewPageConfig } from '../../shared/interview-page-config.js';
 import type { TInterviewState, TTurn } from '../../shared/schemas/sessions.js';
 import { ApiError, ConnectionLost, type PendingCall, ParticipantApi } from './api.js';
-import { type MessageKey, translator } from '../../shared/i18n/translate.js';
+import { isMessageKey, translator } from '../../shared/i18n/translate.js';
 import { AnswerRecorder, fileNameFor } from './recorder.js';
 import { Speaker } from './speech.js';
 import { resolveTheme } from './theme.js';
@@ -22,12 +22,9 @@ const t = translator(config.language);
 
 /** What a participant is told for an API refusal: theirs in their language; the API's own message is for developers. */
 function refusal(error: ApiError): string {
-  const key = `refusal.${error.code}` as MessageKey;
-  return key in REFUSAL_KEYS ? t(key) : error.message;
+  const key = `refusal.${error.code}`;
+  return isMessageKey(key) ? t(key) : error.message;
 }
-const REFUSAL_KEYS: Record<string, true> = Object.fromEntries(
-  ['INVALID_INVITE_TOKEN', 'INVITE_EXPIRED', 'INVITE_ALREADY_USED', 'CAMPAIGN_NOT_ACTIVE', 'SHARE_LINK_CLOSED', 'INSUFFICIENT_CREDITS', 'RECORDING_NOT_CONSENTED', 'PAYLOAD_TOO_LARGE', 'SESSION_NOT_ACTIVE'].map((code) => [`refusal.${code}`, true]),
-);
 const app = document.getElementById('app')!;
 const announcer = document.getElementById('announcer')!;
 const speaker = new Speaker(config.language, config.voice);
