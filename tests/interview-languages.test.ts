@@ -37,6 +37,13 @@ describe('interview languages', () => {
     expect(invite).toMatchObject({ language: 'nl' });
     const participant = participantAs(t.http, invite.token);
 
+    // The page before its script runs (and without one) is Dutch too, the expiry date in Dutch words.
+    const page = await t.http.get(`/interview/${invite.token}`).expect(200);
+    expect(page.text).toContain('<html lang="nl">');
+    expect(page.text).toContain('nodigt je uit voor een interview.');
+    expect(page.text).toMatch(/Hij is geldig tot \d{1,2} [a-z]+ \d{4}, \d{2}:\d{2} UTC\./);
+    expect(page.text).not.toContain('invites you');
+
     const started = (await participant.start().expect(201)).body;
     expect(started.session.language).toBe('nl');
     expect(started.turn.text).toBe(DUTCH_QUESTIONS[0]!.text);

@@ -5,6 +5,7 @@ import type { Campaign, Organization } from '../entities/index.js';
 import { brandColorOf, DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { escapeHtml } from '../lib/html.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
+import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
 import { translator } from '../../shared/i18n/translate.js';
 import { normalizeHex } from '../../shared/hex-colour.js';
 import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
@@ -76,9 +77,6 @@ function campaignClosedPage(res: Response, reason: keyof typeof LINK_CLOSED_MESS
   sendPage(res, reason === 'paused' ? 409 : 410, { title: campaign.name, heading: campaign.name, paragraphs: [message], organization, language });
 }
 
-function formatExpiry(date: Date): string {
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) + ' UTC';
-}
 
 function queryString(req: Request, name: string): string | undefined {
   const value = req.query[name];
@@ -237,13 +235,15 @@ export function participantPageRoutes(services: AppServices): Router {
       } else {
         const { invite } = outcome;
         Object.assign(config, { token, language: outcome.language, voice: config.voice ?? outcome.voice, participantName: invite.name ?? null });
+        // What the page says before its script runs, and all it says without one: in the interview's language too.
+        const t = translator(outcome.language);
         text = {
           title: campaign.name,
           heading: campaign.name,
           paragraphs: [
-            invite.name ? `Hello ${invite.name}, ${organization.name} invites you to an interview.` : `${organization.name} invites you to an interview.`,
-            `This link is personal: please do not share it. It is valid until ${formatExpiry(invite.expiresAt)}.`,
-            outcome.started ? 'Your interview has started; it continues on this page.' : 'Your interview takes place on this page.',
+            t('page.welcome.invitedBy', { organization: organization.name, name: invite.name ?? '', hasName: invite.name ? 'yes' : 'no' }),
+            t('page.personalLink', { date: formatUtcDateTime(invite.expiresAt, outcome.language) }),
+            t(outcome.started ? 'page.started' : 'page.takesPlace'),
           ],
         };
       }

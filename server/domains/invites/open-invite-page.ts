@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Campaign, type Invite, type Organization, Script, ScriptVersion, ShareLink } from '../../entities/index.js';
+import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
 import { languageOf } from '../sessions/start-interview.js';
 import { assessShareLink } from '../share-links/share-link-status.js';
 import { findInviteByToken } from './find-invite-by-token.js';
@@ -48,15 +48,20 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
     const { status: linkStatus } = await assessShareLink(em, link, campaign);
     if (linkStatus !== 'active') return closed(linkStatus === 'expired' ? 'link_expired' : linkStatus);
   }
-  const script = await em.findOneOrFail(Script, campaign.script.id);
-  const version = script.publishedVersion === null ? null : await em.findOne(ScriptVersion, { script: script.id, version: script.publishedVersion });
+  // One statement for the published version's language and voice: the page loads on every visit.
+  const [published] = await em.execute<{ language: string | null; voice: string | null }[]>(
+    `select v.settings->>'language' as language, v.settings->>'voice' as voice
+       from scripts s join script_versions v on v.script_id = s.id and v.version = s.published_version
+      where s.id = ?`,
+    [campaign.script.id],
+  );
   return {
     kind: 'open',
     invite,
     campaign,
     organization,
     started: status === 'started',
-    language: languageOf(invite.language, campaign.settings, version?.settings.language),
-    voice: campaign.settings.voice ?? version?.settings.voice ?? null,
+    language: languageOf(invite.language, campaign.settings, published?.language ?? undefined),
+    voice: campaign.settings.voice ?? published?.voice ?? null,
   };
 }
