@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { assessOpenAnswer, parseStructuredAnswer } from '../server/interviewer/answer-parsing.js';
-import { ZQuestion } from '../shared/schemas/scripts.js';
+import { percent, readAnswerFixtures } from './helpers/answer-fixtures.js';
 
 /**
  * Answer understanding in Dutch, German, French and Spanish, measured on a labelled set per
@@ -10,23 +8,8 @@ import { ZQuestion } from '../shared/schemas/scripts.js';
  * run on them). English has its own, larger set (answer-parsing.test.ts). The figures printed
  * here are the README's.
  */
-const ZFixtures = z.object({
-  structured: z.array(
-    z.object({
-      id: z.string(),
-      question: ZQuestion.pick({ type: true, options: true, scale: true }),
-      text: z.string(),
-      expected: z.union([z.number(), z.boolean(), z.string(), z.null()]),
-    }),
-  ),
-  open: z.array(z.object({ id: z.string(), text: z.string(), expectedVague: z.boolean() })),
-});
-
-const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
-
 describe.each(['nl', 'de', 'fr', 'es'])('answers in %s', (language) => {
-  const file = new URL(`./fixtures/answer-parsing-${language}.json`, import.meta.url);
-  const fixtures = existsSync(file) ? ZFixtures.parse(JSON.parse(readFileSync(file, 'utf8'))) : { structured: [], open: [] };
+  const fixtures = readAnswerFixtures(`answer-parsing-${language}.json`);
 
   it('structured answers: at least 90% read right, at most 2% read as a wrong value', () => {
     let correct = 0;

@@ -1,24 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { assessOpenAnswer, parseStructuredAnswer } from '../server/interviewer/answer-parsing.js';
-import { ZQuestion } from '../shared/schemas/scripts.js';
+import { percent, readAnswerFixtures } from './helpers/answer-fixtures.js';
 
-const ZFixtures = z.object({
-  structured: z.array(
-    z.object({
-      id: z.string(),
-      question: ZQuestion.pick({ type: true, options: true, scale: true }),
-      text: z.string(),
-      expected: z.union([z.number(), z.boolean(), z.string(), z.null()]),
-    }),
-  ),
-  open: z.array(z.object({ id: z.string(), text: z.string(), expectedVague: z.boolean() })),
-});
-
-const fixtures = ZFixtures.parse(JSON.parse(readFileSync(new URL('./fixtures/answer-parsing.json', import.meta.url), 'utf8')));
-
-const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
+const fixtures = readAnswerFixtures('answer-parsing.json');
 
 describe('labelled answers', () => {
   it('structured answers: overall accuracy at least 95%, confident wrong values at most 2%', () => {

@@ -147,6 +147,17 @@ async function embedFrame(page: Page, index = 0): Promise<Frame> {
   return frame!;
 }
 
+/** The usual start: a fresh invite to the four-question script, embedded, started, its first question on screen. */
+async function startEmbeddedInterview() {
+  const { invite } = await interviewFixture(api);
+  const { page, context } = await openHostPage();
+  await mount(page, { invite: invite.token });
+  const frame = await embedFrame(page);
+  await frame.getByRole('button', { name: 'Start interview' }).click();
+  await frame.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+  return { invite, page, context, frame };
+}
+
 const eventsOf = (page: Page, log = 'events'): Promise<{ type: string; payload: any }[]> => page.evaluate((name) => window[name], log);
 
 async function expectAccessible(frame: Frame, screen: string): Promise<void> {
@@ -352,12 +363,7 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
   }, 60_000);
 
   it('a lost connection mid-interview: retried, then a clear screen and an error event; "Try again" sends what was typed, once', async () => {
-    const { invite } = await interviewFixture(api);
-    const { page, context } = await openHostPage();
-    await mount(page, { invite: invite.token });
-    const frame = await embedFrame(page);
-    await frame.getByRole('button', { name: 'Start interview' }).click();
-    await frame.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+    const { invite, page, context, frame } = await startEmbeddedInterview();
 
     // The first attempt reaches the service, but its answer never comes back; the retries fail too.
     let offline = true;
@@ -386,12 +392,7 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
   }, 60_000);
 
   it('"Try again" that ends in a refusal brings the question back, with what was typed and why it was refused', async () => {
-    const { invite } = await interviewFixture(api);
-    const { page, context } = await openHostPage();
-    await mount(page, { invite: invite.token });
-    const frame = await embedFrame(page);
-    await frame.getByRole('button', { name: 'Start interview' }).click();
-    await frame.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+    const { page, context, frame } = await startEmbeddedInterview();
 
     let mode: 'offline' | 'refuse' | 'online' = 'offline';
     await context.route('**/api/interview/answer', async (route) => {
@@ -418,12 +419,7 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
   }, 60_000);
 
   it('a session ended elsewhere: the next answer shows why, and the host gets an error event', async () => {
-    const { invite } = await interviewFixture(api);
-    const { page, context } = await openHostPage();
-    await mount(page, { invite: invite.token });
-    const frame = await embedFrame(page);
-    await frame.getByRole('button', { name: 'Start interview' }).click();
-    await frame.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+    const { invite, page, context, frame } = await startEmbeddedInterview();
     // The participant left from another tab.
     await t.http.post('/api/interview/end').set('Authorization', `Bearer ${invite.token}`).send({}).expect(200);
     await frame.getByLabel('Your answer').fill('An answer to a session that has ended.');
@@ -437,12 +433,7 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
   }, 60_000);
 
   it.skipIf(!hasEspeak)('a voice answer: the fake microphone is recorded, uploaded, and kept in the session files', async () => {
-    const { invite } = await interviewFixture(api);
-    const { page, context } = await openHostPage();
-    await mount(page, { invite: invite.token });
-    const frame = await embedFrame(page);
-    await frame.getByRole('button', { name: 'Start interview' }).click();
-    await frame.getByRole('heading', { name: FOUR_QUESTIONS[0]!.text }).waitFor();
+    const { invite, page, context, frame } = await startEmbeddedInterview();
     await frame.getByRole('button', { name: 'Record' }).click();
     await frame.getByRole('button', { name: 'Stop recording' }).waitFor();
     await screenshot(page, 'embed-10-recording');
