@@ -26,15 +26,26 @@ function newKey(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
+type ErrorBody = { error?: { code?: string; message?: string } };
+
+/**
+ * A failure that may pass on its own, worth the same request again: 429, 5xx, and 409
+ * IDEMPOTENCY_KEY_IN_USE (the lost attempt is still running on the server, a long transcription
+ * perhaps; its answer is kept for this key).
+ */
+async function passing(response: Response): Promise<boolean> {
+  if (response.status === 429 || response.status >= 500) return true;
+  if (response.status !== 409) return false;
+  const body = (await response.clone().json().catch(() => null)) as ErrorBody | null;
+  return body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
+}
+
 export interface PendingCall<T> {
   run(): Promise<T>;
 }
 
 export class ParticipantApi {
-  constructor(
-    private readonly token: string,
-    private readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
-  ) {}
+  constructor(private readonly token: string) {}
 
   /**
    * A POST that can be run again with the same Idempotency-Key (the page's "Try again" after a
@@ -56,26 +67,22 @@ export class ParticipantApi {
       } catch {
         response = undefined;
       }
-      // IDEMPOTENCY_KEY_IN_USE: the lost attempt is still running on the server; its answer is kept for this key.
-      const inFlight = response?.status === 409 && response.headers.get('Retry-After') !== null;
-      const retryable = response === undefined || response.status === 429 || response.status >= 500 || inFlight;
-      if (!retryable) return this.read<T>(response!);
-      if (attempt >= this.retryDelaysMs.length) {
+      if (response !== undefined && !(await passing(response))) return this.read<T>(response);
+      if (attempt >= RETRY_DELAYS_MS.length) {
         if (response === undefined) throw new ConnectionLost('The connection was lost.');
         return this.read<T>(response);
       }
       const retryAfter = Number(response?.headers.get('Retry-After'));
-      await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : this.retryDelaysMs[attempt]!);
+      await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : RETRY_DELAYS_MS[attempt]!);
     }
   }
 
   private async read<T>(response: Response): Promise<T> {
-    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    const passingFailure = await passing(response);
+    const body = (await response.json().catch(() => null)) as ErrorBody | null;
     if (response.ok) return body as T;
-    // Still busy after every retry (IDEMPOTENCY_KEY_IN_USE: the first attempt is still running, a
-    // long transcription perhaps): not a refusal; "Try again" sends the same key, and gets its answer.
-    const inFlight = response.status === 409 && body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
-    if (response.status >= 500 || response.status === 429 || inFlight) throw new ConnectionLost(body?.error?.message ?? `The service answered ${response.status}.`);
+    // Still failing after every retry: not a refusal; "Try again" sends the same key, and gets its answer.
+    if (passingFailure) throw new ConnectionLost(body?.error?.message ?? `The service answered ${response.status}.`);
     throw new ApiError(response.status, body?.error?.code ?? 'UNKNOWN', body?.error?.message ?? `The service answered ${response.status}.`);
   }
 }
