@@ -117,7 +117,7 @@ beforeAll(async () => {
         setTimeout(() => {
           mailedTo.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
           callback();
-        }, 150);
+        }, 300);
       });
     },
   });
@@ -248,10 +248,18 @@ describe('two API and two worker processes on one PostgreSQL and one S3 store', 
     const addresses = Array.from({ length: 40 }, (_, i) => `batch-${i}-${randomBytes(3).toString('hex')}@example.test`);
     await expectStatus(on(api2)('POST', `/v1/campaigns/${campaign.body.id}/invites/bulk`, { invites: addresses.map((email) => ({ email })) }), 201);
 
-    await waitFor(async () => (addresses.some((address) => mailedTo.includes(address)) ? true : undefined), 60_000, () => 'no email was sent');
+    // Stopped while it holds jobs: worker 1 (the first registered) has at least one locked right now.
+    const [first] = await t.em().execute<{ worker_ids: string[] }[]>('select worker_ids from worker_processes order by started_at limit 1');
+    const holding = async () => {
+      const [row] = await t.em().execute<{ count: string }[]>('select count(*) from graphile_worker._private_jobs where locked_by in (?)', [first!.worker_ids]);
+      return Number(row!.count);
+    };
+    await waitFor(async () => ((await holding()) > 0 ? true : undefined), 60_000, () => 'worker 1 never took a job');
     worker1.child.kill('SIGTERM');
     await exitWithin(worker1, 60_000);
     expect(worker1.child.exitCode).toBe(0);
+    // It finished what it held rather than leaving it locked for another worker to recover.
+    expect(await holding()).toBe(0);
 
     await waitFor(async () => (addresses.every((address) => mailedTo.includes(address)) ? true : undefined), 90_000, () => `emails missing: ${addresses.filter((a) => !mailedTo.includes(a)).length}`);
     for (const address of addresses) expect(mailedTo.filter((to) => to === address)).toHaveLength(1);

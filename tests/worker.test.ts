@@ -54,11 +54,16 @@ describe('crash recovery', () => {
     await em().execute(`delete from graphile_worker._private_jobs`);
   });
 
-  it('a running worker records its worker ids and removes them on stop', async () => {
+  it('a running worker records the id it locks jobs under; its jobs, however long they run, are not taken for a dead worker\'s', async () => {
     const worker = await startWorker(t.runtime.services, t.database.url);
     const [row] = await em().execute<{ worker_ids: string[] }[]>(`select worker_ids from worker_processes where id <> 'alive'`);
-    expect(row!.worker_ids.length).toBeGreaterThan(0);
-    expect(row!.worker_ids[0]).toMatch(/^worker-/);
+    // graphile-worker locks a job with its pool's id: that is what a live process must claim.
+    expect(row!.worker_ids).toEqual([expect.stringMatching(/^pool-/)]);
+    const job = await utils.addJob('maintenance__purge_rate_limits', {}, { runAt: new Date(Date.now() + 3_600_000) });
+    await em().execute(`update graphile_worker._private_jobs set locked_by = ?, locked_at = now() - interval '10 minutes' where id = ?`, [row!.worker_ids[0], job.id]);
+    expect(await recoverStaleLocks(em())).toEqual([]);
+    expect(await lockedBy(job.id)).toBe(row!.worker_ids[0]);
+    await em().execute(`delete from graphile_worker._private_jobs where id = ?`, [job.id]);
     await worker.stop();
     expect(await em().execute(`select 1 from worker_processes where id <> 'alive'`)).toEqual([]);
   });

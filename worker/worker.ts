@@ -61,26 +61,31 @@ export interface RunningWorker {
 
 /**
  * The graphile-worker runner plus its liveness heartbeat. Shutdown (`stop`) lets running jobs
- * finish, then removes this process's heartbeat so its ids read as gone.
+ * finish, then removes this process's heartbeat so its lock holder ids read as gone.
  */
 export async function startWorker(services: AppServices, connectionString: string): Promise<RunningWorker> {
   const processId = randomUUID();
   const em = () => services.orm.em.fork();
-  const workerIds = new Set<string>();
+  /**
+   * The ids this process locks jobs under. graphile-worker 0.17 locks a job with its worker
+   * pool's id (`pool-…`), not the id of the worker running it: recording the workers' ids let
+   * the stale-lock recovery take a live process's long job (over two minutes) for a dead one's.
+   */
+  const lockHolderIds = new Set<string>();
 
   const beat = async () => {
     await em().execute(
       `insert into worker_processes (id, worker_ids, started_at, last_seen_at) values (?, ?::jsonb, now(), now())
        on conflict (id) do update set worker_ids = excluded.worker_ids, last_seen_at = now()`,
-      [processId, JSON.stringify([...workerIds])],
+      [processId, JSON.stringify([...lockHolderIds])],
     );
   };
 
   await recoverStaleLocks(em());
-  // Listen before run(): its workers are created (and announced) before it resolves.
+  // Listen before run(): its pool is created (and announced) before it resolves.
   const events: WorkerEvents = new EventEmitter();
-  events.on('worker:create', ({ worker }) => {
-    workerIds.add(worker.workerId);
+  events.on('pool:create', ({ workerPool }) => {
+    lockHolderIds.add(workerPool.id);
     void beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
   });
   const outcomes = services.metrics.jobOutcomes;
@@ -99,6 +104,10 @@ export async function startWorker(services: AppServices, connectionString: strin
     logger: graphileLogger(services.logger),
     taskList: createTaskList(services),
     parsedCronItems: parseCrontab(crontabFor(services.config)),
+    // Completions through the batcher (with no delay), which a graceful shutdown flushes. Without
+    // it a completion is fire-and-forget, and a job finished just before SIGTERM stayed locked
+    // (run again later by recovery, not lost, but not "finished what it held").
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   });
   await beat();
   await loadLastBackupMetrics(services);
