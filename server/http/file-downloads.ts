@@ -103,6 +103,7 @@ export function fileDownloadRoutes(services: AppServices): Router {
         res.setHeader('Content-Length', String(file.size));
       }
       if (req.method === 'HEAD') {
+        // Opened only to answer as GET would (404 for a file gone from storage), then closed unread.
         stream.destroy();
         res.end();
         return;
