@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +24,16 @@ if (skipReason) console.log(`skipping pocketsphinx tests: ${skipReason}`);
 
 const RATING: SpeechHints = { questionType: 'rating', scale: { min: 1, max: 5 } };
 const YES_NO: SpeechHints = { questionType: 'yes_no' };
+
+// A temporary directory of this file's own (os.tmpdir() reads TMPDIR), so the check for leftover
+// recogniser directories does not see those of other test files recognising speech meanwhile.
+const sharedTmp = tmpdir();
+process.env.TMPDIR = mkdtempSync(path.join(sharedTmp, 'speech-pocketsphinx-tmp-'));
+afterAll(() => {
+  const own = process.env.TMPDIR!;
+  process.env.TMPDIR = sharedTmp;
+  rmSync(own, { recursive: true, force: true });
+});
 
 async function leftoverTempDirs(): Promise<string[]> {
   return (await readdir(tmpdir())).filter((name) => name.startsWith('interview-stt-'));
