@@ -480,7 +480,8 @@ describe.skipIf(!hasChromium)('an interview in Dutch', () => {
     await screenshot(page, 'embed-13-dutch-rating');
     await frame.getByRole('button', { name: 'Versturen' }).click();
     await frame.getByRole('heading', { name: 'Bedankt!' }).waitFor();
-    await frame.getByText('Dank je, dat was de laatste vraag. Je antwoorden zijn vastgelegd.').waitFor();
+    // In the screen (the live region announces the same words a moment later).
+    await frame.locator('#app').getByText('Dank je, dat was de laatste vraag. Je antwoorden zijn vastgelegd.').waitFor();
     await frame.getByRole('button', { name: 'Feedback versturen' }).waitFor();
     const session = await sessionOfInvite(invite.id);
     expect(session.language).toBe('nl');
