@@ -6,6 +6,7 @@ import { Migration20261122300000Sessions } from './Migration20261122300000Sessio
 import { Migration20261125000000Transcripts } from './Migration20261125000000Transcripts.js';
 import { Migration20261125100000Webhooks } from './Migration20261125100000Webhooks.js';
 import { Migration20261125200000InviteLanguage } from './Migration20261125200000InviteLanguage.js';
+import { Migration20261126000000MembersAndBilling } from './Migration20261126000000MembersAndBilling.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000000Transcripts', class: Migration20261125000000Transcripts },
   { name: 'Migration20261125100000Webhooks', class: Migration20261125100000Webhooks },
   { name: 'Migration20261125200000InviteLanguage', class: Migration20261125200000InviteLanguage },
+  { name: 'Migration20261126000000MembersAndBilling', class: Migration20261126000000MembersAndBilling },
 ];

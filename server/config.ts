@@ -104,6 +104,8 @@ const ZEnvironment = z.object({
     .optional(),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, 'expected a Stripe secret key (sk_live_…, sk_test_…) or restricted key (rk_…)').optional(),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   CORS_ORIGINS: z
     .string()
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
@@ -203,6 +205,8 @@ export interface Config {
    * (`WEBHOOK_CA_FILE`, PEM, read at start).
    */
   outbound: { allowHosts: ReadonlySet<string>; extraCaFile: string | undefined };
+  /** Credit purchases: Stripe with a secret key, else the built-in provider (no network, approves). */
+  payments: { stripeSecretKey: string | undefined; stripeApiUrl: string | undefined };
   /** Webhook endpoints created without a `design` get this one. */
   webhookDesign: 'A' | 'B';
   /** Design B: how long after a rotation every delivery is also signed with the old secret. */
@@ -278,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowHosts: new Set((e.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
       extraCaFile: e.WEBHOOK_CA_FILE ? path.resolve(e.WEBHOOK_CA_FILE) : undefined,
     },
+    payments: { stripeSecretKey: e.STRIPE_SECRET_KEY, stripeApiUrl: e.STRIPE_API_URL },
     webhookDesign: e.WEBHOOK_DESIGN,
     webhookRotationOverlapSeconds: e.WEBHOOK_ROTATION_OVERLAP_SECONDS,
     pdfFallbackFont: e.PDF_FALLBACK_FONT ? path.resolve(e.PDF_FALLBACK_FONT) : undefined,

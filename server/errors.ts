@@ -37,6 +37,8 @@ const RESOURCE_LABELS = {
   sessionFile: 'Session file',
   webhookEndpoint: 'Webhook endpoint',
   webhookDelivery: 'Webhook delivery',
+  member: 'Member',
+  invoice: 'Invoice',
 } as const;
 
 /** 404 for a resource that does not exist or belongs to another organization (never 403). */

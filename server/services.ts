@@ -17,6 +17,8 @@ import { findExecutable } from './lib/child-process.js';
 import { ConcurrencyLimit } from './lib/concurrency-limit.js';
 import type { OutboundPolicy } from './lib/outbound-http.js';
 import { InviteTokens } from './lib/invite-tokens.js';
+import { MemberTokens } from './lib/member-tokens.js';
+import { createPaymentProvider, type PaymentProvider } from './billing/payment-provider.js';
 import { Metrics } from './platform/metrics.js';
 import { PublicLinks } from './lib/public-links.js';
 import { Sealer } from './lib/sealer.js';
@@ -58,6 +60,10 @@ export interface AppServices {
   logos: OrganizationLogos;
   /** ffmpeg, for a session's merged audio; null when it is not installed (no merged audio then). */
   ffmpeg: string | null;
+  /** Members' access tokens (first-party frontends). */
+  memberTokens: MemberTokens;
+  /** Charges credit purchases: Stripe when STRIPE_SECRET_KEY is set, else the built-in provider. */
+  payments: PaymentProvider;
 }
 
 export async function createServices(config: Config, orm: Orm, logger: Logger): Promise<AppServices> {
@@ -90,6 +96,8 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     outboundPolicy,
     logos: new OrganizationLogos(outboundPolicy, logger),
     ffmpeg,
+    memberTokens: new MemberTokens(secret, config.publicUrl),
+    payments: createPaymentProvider(config.payments),
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
 }

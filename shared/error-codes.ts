@@ -13,8 +13,28 @@ export const ERROR_CODES = {
     status: 401,
     description: 'The invite token (participant credential) is missing, malformed, unknown or revoked (its invite was cancelled).',
   },
+  INVALID_CREDENTIALS: {
+    status: 401,
+    description: 'Sign-in failed: the email or password is wrong (the same answer whether or not the email has an account).',
+  },
+  INVALID_ACCESS_TOKEN: {
+    status: 401,
+    description: "The member's access token is malformed, expired, or its sign-in was ended (signed out, or the member removed); refresh it or sign in again.",
+  },
+  INVALID_REFRESH_TOKEN: {
+    status: 401,
+    description: 'The refresh token is unknown, expired or already used; a reused one also ends its sign-in, so sign in again.',
+  },
   INSUFFICIENT_CREDITS: { status: 402, description: 'Not enough credits for the action.' },
+  PAYMENT_DECLINED: {
+    status: 402,
+    description: "The payment provider declined the payment (`details.code`, such as `card_declined` or `payment_method_required`, and its reason); nothing was booked.",
+  },
   INSUFFICIENT_PERMISSIONS: { status: 403, description: 'The API key lacks the permission the operation requires.' },
+  INVALID_INVITATION: {
+    status: 404,
+    description: 'The member invitation link is unknown, already accepted or expired; ask for a new invitation.',
+  },
   RESOURCE_NOT_FOUND: {
     status: 404,
     description: 'The resource or route does not exist (or belongs to another organization).',
@@ -27,6 +47,8 @@ export const ERROR_CODES = {
   INVITE_ALREADY_USED: { status: 409, description: 'The invite has been used (its interview started or completed); it cannot be resent, cancelled or used again.' },
   INVITE_HAS_NO_EMAIL: { status: 409, description: 'The invite has no email address (it came from a share link), so there is nothing to send.' },
   SHARE_LINK_CLOSED: { status: 409, description: 'The share link is closed, expired or has all its respondents.' },
+  MEMBER_EXISTS: { status: 409, description: 'The organization already has a member (or an invitation) with this email.' },
+  LAST_OWNER: { status: 409, description: 'The organization would be left without an active owner: make another member owner first.' },
   DOMAIN_IN_USE: { status: 409, description: 'Another organization already uses this custom domain.' },
   SESSION_NOT_ACTIVE: { status: 409, description: 'The session state does not allow the action.' },
   TURN_ALREADY_ANSWERED: {
@@ -85,8 +107,16 @@ export const ERROR_CODES = {
     status: 429,
     description: 'Too many requests for this API key this minute; `retryAfter` and `Retry-After` say when to retry.',
   },
+  TOO_MANY_SIGN_IN_ATTEMPTS: {
+    status: 429,
+    description: 'Too many failed sign-ins for this email or from this address; `retryAfter` and `Retry-After` say when to try again.',
+  },
   REQUEST_HEADERS_TOO_LARGE: { status: 431, description: 'The request line or headers exceed the server\'s limit (16 KB).' },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected server error. Safe to retry with backoff.' },
+  PAYMENT_PROVIDER_UNAVAILABLE: {
+    status: 502,
+    description: 'The payment provider could not be reached or failed; nothing was booked. Retry with the same `Idempotency-Key`.',
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     description: 'Temporary outage: the database is unreachable or starting, or the request took longer than the timeout. Retry after `Retry-After` seconds.',

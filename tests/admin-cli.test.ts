@@ -92,6 +92,25 @@ describe('admin CLI', () => {
     expect((await t.em().findOneOrFail(Organization, { id: org.organizationId })).creditBalance).toBe(35);
   });
 
+  it('invite-member invites the first owner and prints the one-use link; set-payment-customer and roll-over-billing', async () => {
+    const org = lastJsonLine((await runAdmin(['create-org', '--name', 'Members', '--json'], env)).stdout);
+    const invited = lastJsonLine((await runAdmin(['invite-member', '--org', org.organizationId, '--email', 'First.Owner@Example.com', '--role', 'owner', '--json'], env)).stdout);
+    expect(invited).toEqual({
+      memberId: expect.stringMatching(/^mem_/),
+      organizationId: org.organizationId,
+      email: 'first.owner@example.com',
+      role: 'owner',
+      invitationUrl: expect.stringMatching(/\/members\/accept\?token=mit_[A-Za-z0-9_-]{43}$/),
+    });
+    const badRole = await runAdmin(['invite-member', '--org', org.organizationId, '--email', 'x@example.com', '--role', 'king', '--json'], env);
+    expect(badRole.code).toBe(2);
+    const customer = lastJsonLine((await runAdmin(['set-payment-customer', '--org', org.organizationId, '--customer', 'cus_Test123', '--json'], env)).stdout);
+    expect(customer).toEqual({ organizationId: org.organizationId, paymentCustomerId: 'cus_Test123' });
+    expect((await runAdmin(['set-payment-customer', '--org', org.organizationId, '--customer', 'visa', '--json'], env)).code).toBe(2);
+    const rolled = lastJsonLine((await runAdmin(['roll-over-billing', '--json'], env)).stdout);
+    expect(rolled).toEqual({ organizations: expect.any(Number), invoices: expect.any(Number) });
+  });
+
   it.each(['99999999999999999999', '0x10', '1.23456', 'ten'])('grant-credits --amount %s is a usage error (exit 2)', async (amount) => {
     const org = lastJsonLine((await runAdmin(['create-org', '--name', 'Amounts', '--json'], env)).stdout);
     const result = await runAdmin(['grant-credits', '--org', org.organizationId, `--amount=${amount}`, '--json'], env);

@@ -46,7 +46,8 @@ describe('authentication', () => {
     const trpc = await t.http.get('/trpc/projects.list?input=%7B%7D');
     expect(trpc.status).toBe(401);
     expect(trpc.headers['www-authenticate']).toBe('Bearer realm="api"');
-    expect(trpc.body.error.requestId).toBe(trpc.headers['x-request-id']);
+    // In tRPC's error shape, as a @trpc/client reads it.
+    expect(trpc.body.error.data).toMatchObject({ appCode: 'INVALID_API_KEY', httpStatus: 401, code: 'UNAUTHORIZED', requestId: trpc.headers['x-request-id'] });
     // An error from inside a procedure comes in tRPC's shape, with the request id in its data.
     const missing = await t.http.get(`/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId: 'prj_missing' }))}`).set('Authorization', tenant.authorization);
     expect(missing.status).toBe(404);

@@ -31,7 +31,7 @@ describe('bodies that are not JSON', () => {
   ])('/trpc with %s answers 415 UNSUPPORTED_MEDIA_TYPE, as REST does', async (contentType, body) => {
     const trpc = await t.http.post('/trpc/projects.create').set('Authorization', tenant.authorization).set('Content-Type', contentType).send(body);
     expect(trpc.status).toBe(415);
-    expect(trpc.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(trpc.body.error.data.appCode).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(trpc.body.error.message).toContain(contentType);
     const rest = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', contentType).send(body);
     expect(rest.status).toBe(415);
@@ -50,7 +50,8 @@ describe('bodies that are not JSON', () => {
         .serialize((value: unknown) => value as string)
         .send(body as unknown as string);
       expect(response.status, path).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'INVALID_REQUEST', message: 'The request body is not valid UTF-8.' });
+      expect(response.body.error.message).toBe('The request body is not valid UTF-8.');
+      expect(response.body.error.data?.appCode ?? response.body.error.code).toBe('INVALID_REQUEST');
     }
     const rows = await t.em().execute(`select 1 from projects where name like 'Caf%'`);
     expect(rows).toEqual([]);
@@ -193,7 +194,7 @@ describe('declared media types without a body', () => {
     for (const path of ['/trpc/projects.create', '/v1/projects']) {
       const response = await t.http.post(path).set('Authorization', tenant.authorization).set('Content-Type', contentType).set('Content-Length', '0');
       expect(response.status, path).toBe(415);
-      expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(response.body.error.data?.appCode ?? response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
   });
 

@@ -241,7 +241,7 @@ describe('input the API refuses rather than fails on', () => {
       .set('Idempotency-Key', 'k-1')
       .send({ name: 'Over tRPC' });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on /trpc' }] } });
+    expect(response.body.error.data).toMatchObject({ appCode: 'INVALID_REQUEST', details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on /trpc' }] } });
   });
 });
 

@@ -8,6 +8,8 @@ import type { Config } from '../server/config.js';
 import { expireInvitesTask } from './tasks/invite__expire.js';
 import { sendInviteEmailTask } from './tasks/invite__send_email.js';
 import { backupTask } from './tasks/maintenance__backup.js';
+import { rollOverBillingPeriodsTask } from './tasks/billing__roll_over_periods.js';
+import { sendMemberInvitationTask } from './tasks/member__send_invitation.js';
 import { purgeIdempotencyKeysTask } from './tasks/maintenance__purge_idempotency_keys.js';
 import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
 import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
@@ -27,6 +29,8 @@ export function createTaskList(services: AppServices): TaskList {
   return {
     invite__send_email: sendInviteEmailTask(services),
     invite__expire: expireInvitesTask(services),
+    member__send_invitation: sendMemberInvitationTask(services),
+    billing__roll_over_periods: rollOverBillingPeriodsTask(services),
     maintenance__purge_idempotency_keys: purgeIdempotencyKeysTask(services),
     maintenance__purge_rate_limits: purgeRateLimitsTask(services),
     maintenance__recover_stale_locks: recoverStaleLocksTask(services),
@@ -48,6 +52,8 @@ const CRONTAB = [
   '*/5 * * * * maintenance__purge_rate_limits ?max=1',
   '* * * * * maintenance__recover_stale_locks ?max=1',
   '43 4 * * * maintenance__sweep_orphan_files ?max=1',
+  // Hourly, so a period rolls over within the hour of its start even after downtime; each run books a period once.
+  '7 * * * * billing__roll_over_periods ?max=1',
 ];
 
 /** The schedule: the maintenance tasks, and the backup when BACKUP_CRON is set (one attempt: the next run is the retry). */

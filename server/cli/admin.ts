@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseArgs } from 'node:util';
 import { parseDurationSeconds } from '../../shared/durations.js';
-import { parsePermissionList } from '../../shared/permissions.js';
+import { parsePermissionList, PERMISSIONS } from '../../shared/permissions.js';
 import { isPlan, PLAN_NAMES, rateLimitFor } from '../../shared/plans.js';
 import path from 'node:path';
 import { BackupError, createBackup, embeddedDatabaseOf, type RestoredBackup, restoreBackup, verifyBackup } from '../backup/embedded-backup.js';
@@ -13,12 +13,16 @@ import { revokeApiKey } from '../domains/api-keys/revoke-api-key.js';
 import { createOrganization } from '../domains/organizations/create-organization.js';
 import { grantCredits } from '../domains/organizations/grant-credits.js';
 import { setPlan } from '../domains/organizations/set-plan.js';
-import { AppError } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import { copyFiles } from '../storage/copy-files.js';
 import { LocalDiskStorage } from '../storage/local-disk-storage.js';
 import { parseS3Url, S3Storage } from '../storage/s3-storage.js';
 import { createLogger, type Logger } from '../logger.js';
 import { openRuntime } from '../runtime.js';
+import type { AppServices } from '../services.js';
+import { ZInviteMemberInput } from '../../shared/schemas/members.js';
+import { inviteMember } from '../domains/members/invite-member.js';
+import { rollOverBillingPeriods } from '../domains/billing/roll-over-billing-periods.js';
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json]
 
@@ -30,6 +34,11 @@ Commands:
   list-keys     --org ORG_ID
   set-plan      --org ORG_ID --plan PLAN [--rate-limit N]   (custom limit: enterprise only, up to 10000)
   grant-credits --org ORG_ID --amount N
+  invite-member --org ORG_ID --email EMAIL --role owner|admin|member|viewer [--name NAME]
+                emails the invitation and prints its link (for a host without SMTP)
+  set-payment-customer --org ORG_ID --customer cus_…|none
+                the organization's Stripe customer, whose default method pays purchases
+  roll-over-billing   move organizations into the current billing period now (the worker does it hourly)
   backup        --out FILE        online backup of the embedded database and DATA_DIR/files
   backup        --verify FILE     restore FILE into a temporary cluster and check it
   restore       --from FILE       restore FILE into DATA_DIR, which must be empty
@@ -57,6 +66,9 @@ const OPTIONS = {
   verify: { type: 'string' },
   from: { type: 'string' },
   to: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  customer: { type: 'string' },
 } as const;
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -88,7 +100,7 @@ function planOption(options: Options) {
 }
 
 type Outcome = { result: Record<string, unknown>; text: string };
-type Command = (em: EntityManager, options: Options) => Promise<Outcome>;
+type Command = (em: EntityManager, options: Options, services: AppServices) => Promise<Outcome>;
 /** Commands on the database's files rather than through it: they open no runtime (no migrations). */
 type FileCommand = (config: Config, logger: Logger, options: Options) => Promise<Outcome>;
 
@@ -177,6 +189,35 @@ const COMMANDS: Record<string, Command> = {
       result: { organizationId, amount, balance: booked.balance, transactionId: booked.transactionId },
       text: `Granted ${amount} credits to ${organizationId}; balance ${booked.balance}.`,
     };
+  },
+
+  async 'invite-member'(em, options, services) {
+    const parsed = ZInviteMemberInput.safeParse({ email: required(options, 'email'), role: required(options, 'role'), name: options.name });
+    if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => `--${String(issue.path[0])}: ${issue.message}`).join('\n'));
+    const organizationId = required(options, 'org');
+    // The operator acts with every permission: the first owner of an organization comes from here.
+    const invited = await inviteMember(em, services, { organizationId, permissions: PERMISSIONS }, parsed.data);
+    return {
+      result: { memberId: invited.member.id, organizationId, email: invited.member.email, role: invited.member.role, invitationUrl: invited.invitationUrl },
+      text: `Invited ${invited.member.email} (${invited.member.role}) as ${invited.member.id}; the email is queued.\nInvitation link (works once, 7 days):\n\n  ${invited.invitationUrl}\n`,
+    };
+  },
+
+  async 'set-payment-customer'(em, options) {
+    const organizationId = required(options, 'org');
+    const customer = required(options, 'customer');
+    if (customer !== 'none' && !/^cus_[0-9A-Za-z]+$/.test(customer)) throw new UsageError('--customer must be a Stripe customer id (cus_…) or none.');
+    const updated = await em.execute<{ id: string }[]>(`update organizations set payment_customer_id = ?, updated_at = now() where id = ? returning id`, [
+      customer === 'none' ? null : customer,
+      organizationId,
+    ]);
+    if (updated.length === 0) throw notFound('organization', organizationId);
+    return { result: { organizationId, paymentCustomerId: customer === 'none' ? null : customer }, text: `Organization ${organizationId} pays with ${customer === 'none' ? 'no customer on file' : customer}.` };
+  },
+
+  async 'roll-over-billing'(em) {
+    const result = await rollOverBillingPeriods(em);
+    return { result: { ...result }, text: `Rolled over ${result.organizations} organization(s); ${result.invoices} invoice(s) issued.` };
   },
 };
 
@@ -316,7 +357,7 @@ async function main(argv: string[]): Promise<number> {
     return fail('DATABASE_UNAVAILABLE', `Could not open the database: ${(error as Error).message}`, 1);
   }
   try {
-    const { result, text } = await command!(runtime.orm.em.fork(), options);
+    const { result, text } = await command!(runtime.orm.em.fork(), options, runtime.services);
     process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
     return 0;
   } catch (error) {

@@ -6,6 +6,8 @@ import { Campaign } from './campaign.js';
 import { CreditTransaction } from './credit-transaction.js';
 import { IdempotencyKey } from './idempotency-key.js';
 import { Invite } from './invite.js';
+import { Invoice, InvoiceNumberCounter } from './invoice.js';
+import { Member, MemberSession, RefreshToken, SignInThrottle } from './member.js';
 import { Organization } from './organization.js';
 import { Project } from './project.js';
 import { RateLimitCounter } from './rate-limit-counter.js';
@@ -31,9 +33,14 @@ export {
   CreditTransaction,
   IdempotencyKey,
   Invite,
+  Invoice,
+  InvoiceNumberCounter,
+  Member,
+  MemberSession,
   Organization,
   Project,
   RateLimitCounter,
+  RefreshToken,
   Script,
   ScriptMedia,
   ScriptVersion,
@@ -43,6 +50,7 @@ export {
   SessionInsights,
   SessionUtterance,
   ShareLink,
+  SignInThrottle,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
@@ -74,4 +82,10 @@ export const ENTITIES: EntitySchema<any, any>[] = [
   WebhookEvent,
   WebhookDelivery,
   WorkerProcess,
+  Member,
+  MemberSession,
+  RefreshToken,
+  SignInThrottle,
+  Invoice,
+  InvoiceNumberCounter,
 ];

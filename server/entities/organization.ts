@@ -24,6 +24,10 @@ export const Organization = defineEntity({
     logo: p.string().columnType('text').nullable(),
     domain: p.string().columnType('text').nullable().unique(),
     settings: p.json<TOrganizationSettings>().default('{}'),
+    /** Start of the billing period (a calendar month, UTC) whose included credits were booked last. */
+    currentPeriodStart: p.datetime(3),
+    /** The organization's customer at the payment provider (Stripe `cus_…`), whose default method pays purchases. */
+    paymentCustomerId: p.string().columnType('text').nullable(),
     ...timestampProperties,
   },
 });

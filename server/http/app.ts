@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 import { appRouter } from '../trpc/app-router.js';
 import { createContext } from '../trpc/context.js';
-import { assertEveryProcedureHasPermission } from '../trpc/trpc.js';
+import { assertEveryProcedureHasPermission, publicProcedureNames } from '../trpc/trpc.js';
 import { authenticateRequests, MAX_TRPC_BATCH_SIZE } from './authenticate.js';
 import { answerOptions, trpcCors } from './cors.js';
 import { docsRoutes } from './docs.js';
@@ -23,6 +23,8 @@ import { participantApiRoutes } from './participant-api.js';
 import { PLAIN_OPENAPI_PATHS } from './plain-operations.js';
 import { exportRoutes } from './export-routes.js';
 import { resultsRoutes } from './results-routes.js';
+import { invoiceRoutes } from './invoice-routes.js';
+import { memberInvitationPageRoutes } from './member-invitation-page.js';
 import { scriptMediaRoutes } from './script-media-routes.js';
 import { sessionFileRoutes } from './session-file-routes.js';
 import { errorHandler, isWriteAfterTimeout, writeError } from './write-error.js';
@@ -106,6 +108,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   void webAssets();
   app.use(webAssetRoutes());
   app.use(participantPageRoutes(services));
+  app.use(memberInvitationPageRoutes(services));
 
   app.use(API_PREFIXES, (_req: Request, res: Response, next: NextFunction) => {
     // API answers are per caller and often private: never cached by browsers or proxies.
@@ -120,7 +123,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     next();
   });
   app.use('/trpc', trpcCors(config));
-  app.use(API_PREFIXES, authenticateRequests(services));
+  app.use(API_PREFIXES, authenticateRequests(services, publicProcedureNames(appRouter)));
   app.use(API_PREFIXES, refuseUnhonouredIdempotencyKey);
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
@@ -128,6 +131,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(sessionFileRoutes(services));
   app.use(resultsRoutes(services));
   app.use(exportRoutes(services));
+  app.use(invoiceRoutes(services));
   app.use(participantApiRoutes(services));
   // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first.
   app.use('/trpc', requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes));

@@ -1,7 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
 import { rateLimitFor } from '../../shared/plans.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ROLE_PERMISSIONS } from '../../shared/members.js';
 import { authenticateApiKey } from '../domains/api-keys/authenticate-api-key.js';
+import { authenticateMember } from '../domains/auth/authenticate-member.js';
+import { looksLikeJwt } from '../lib/member-tokens.js';
 import { findInviteCredential } from '../domains/invites/find-invite-by-token.js';
 import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
 import { isWellFormedInviteToken } from '../lib/invite-tokens.js';
@@ -39,12 +42,27 @@ async function authenticateParticipant(em: EntityManager, services: AppServices,
   return { kind: 'participant', organizationId: invite.organizationId, inviteId: invite.id };
 }
 
+/** The tRPC procedures a batch calls: `/trpc/a,b?batch=1` → `['a', 'b']`. */
+function trpcProceduresOf(req: Request): string[] {
+  if (!req.originalUrl.startsWith('/trpc/')) return [];
+  return decodeURIComponent(req.path.replace(/^\//, '')).split(',');
+}
+
+/** Counts a caller without credentials per address: key guessing, sign-in floods. */
+async function consumeAnonymousBudget(em: EntityManager, services: AppServices, req: Request, res: Response): Promise<void> {
+  const state = await consumeRateLimit(em, `ip:${req.ip ?? 'unknown'}`, services.config.rateLimitAnonymousPerMinute);
+  setRateLimitHeaders(res, state);
+  if (state.exceeded) throw rateLimitedError(state);
+}
+
 /**
- * API authentication and the per-key rate limit, in front of every `/v1`, `/api` and `/trpc`
- * route. Requests without a valid key are counted per client address (so key guessing and
- * floods are bounded too) and answered 401.
+ * API authentication and the per-caller rate limit, in front of every `/v1`, `/api` and `/trpc`
+ * route: an API key, a member's access token (JWT) or a participant's invite token. Requests
+ * without valid credentials are counted per client address (so key guessing and floods are
+ * bounded too) and answered 401, except calls of public tRPC procedures (sign-in, refresh,
+ * accepting an invitation), which go on without credentials under that same budget.
  */
-export function authenticateRequests(services: AppServices) {
+export function authenticateRequests(services: AppServices, publicProcedures: ReadonlySet<string>) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const em = services.orm.em.fork();
@@ -54,11 +72,36 @@ export function authenticateRequests(services: AppServices) {
         next();
         return;
       }
-      const key = presented ? await authenticateApiKey(em, presented) : undefined;
-      if (!key) {
-        const state = await consumeRateLimit(em, `ip:${req.ip ?? 'unknown'}`, services.config.rateLimitAnonymousPerMinute);
+      const procedures = trpcProceduresOf(req);
+      if (procedures.length > 0 && procedures.every((name) => publicProcedures.has(name))) {
+        // Credentials sent along are not looked at: these procedures act on what their input proves.
+        await consumeAnonymousBudget(em, services, req, res);
+        next();
+        return;
+      }
+      if (presented && looksLikeJwt(presented)) {
+        const member = await authenticateMember(em, services.memberTokens, presented);
+        if (!member) {
+          await consumeAnonymousBudget(em, services, req, res);
+          throw new AppError('INVALID_ACCESS_TOKEN', 'The access token is invalid or expired, or its sign-in has ended: refresh it or sign in again.');
+        }
+        const state = await consumeRateLimit(em, `member:${member.memberId}`, rateLimitFor(member.plan, member.customRateLimit), callsIn(req));
         setRateLimitHeaders(res, state);
         if (state.exceeded) throw rateLimitedError(state);
+        req.auth = {
+          kind: 'member',
+          organizationId: member.organizationId,
+          memberId: member.memberId,
+          memberSessionId: member.memberSessionId,
+          role: member.role,
+          permissions: ROLE_PERMISSIONS[member.role],
+        };
+        next();
+        return;
+      }
+      const key = presented ? await authenticateApiKey(em, presented) : undefined;
+      if (!key) {
+        await consumeAnonymousBudget(em, services, req, res);
         throw new AppError(
           'INVALID_API_KEY',
           presented

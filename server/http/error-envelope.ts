@@ -30,7 +30,7 @@ export interface DescribeErrorContext {
 export function describeError(error: unknown, context: DescribeErrorContext = {}): DescribedError {
   const appError = toAppError(error, context);
   const body: ErrorBody = { error: { code: appError.code, message: appError.message, details: appError.details } };
-  if (appError.code === 'RATE_LIMITED' && typeof appError.details.retryAfter === 'number') {
+  if ((appError.code === 'RATE_LIMITED' || appError.code === 'TOO_MANY_SIGN_IN_ATTEMPTS') && typeof appError.details.retryAfter === 'number') {
     body.error.retryAfter = appError.details.retryAfter;
   }
   // The id support asks for, as in the X-Request-Id header and every log line of the request.

@@ -1,4 +1,5 @@
 import { exportOpenApiPaths } from './export-routes.js';
+import { invoiceOpenApiPaths } from './invoice-routes.js';
 import { participantApiOpenApiPaths } from './participant-api.js';
 import { resultsOpenApiPaths } from './results-routes.js';
 import { scriptMediaOpenApiPaths } from './script-media-routes.js';
@@ -15,4 +16,5 @@ export const PLAIN_OPENAPI_PATHS = {
   ...participantApiOpenApiPaths,
   ...resultsOpenApiPaths,
   ...exportOpenApiPaths,
+  ...invoiceOpenApiPaths,
 };

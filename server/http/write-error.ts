@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { describeError, type DescribedError } from './error-envelope.js';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { trpcCodeFor } from '../trpc/trpc.js';
 import type { Logger } from '../logger.js';
 
 export function writeError(res: Response, described: DescribedError): void {
@@ -10,6 +12,27 @@ export function writeError(res: Response, described: DescribedError): void {
   }
   for (const [name, value] of Object.entries(described.headers)) res.setHeader(name, value);
   res.status(described.status).json(described.body);
+}
+
+/**
+ * An error raised before tRPC runs (authentication, rate limits, body parsing) on a `/trpc` path,
+ * in tRPC's own error shape (a JSON-RPC code, `data` with appCode, httpStatus and details), as
+ * errors inside procedures come: a `@trpc/client` reads both the same way, and can tell an
+ * expired access token (to refresh it). A batch gets one such error per call, as tRPC answers.
+ */
+function forTrpcClients(req: Request, described: DescribedError): DescribedError {
+  const { error } = described.body;
+  const code = trpcCodeFor(described.status);
+  const withData = {
+    error: {
+      message: error.message,
+      code: TRPC_ERROR_CODES_BY_KEY[code],
+      data: { code, httpStatus: described.status, appCode: error.code, details: error.details, requestId: error.requestId, ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) },
+    },
+  };
+  if (req.query.batch !== '1') return { ...described, body: withData as unknown as DescribedError['body'] };
+  const calls = Math.max(1, req.path.split(',').length);
+  return { ...described, body: Array.from({ length: calls }, () => withData) as unknown as DescribedError['body'] };
 }
 
 /**
@@ -32,6 +55,6 @@ export function errorHandler(logger: Logger) {
       return;
     }
     if (described.unexpected) logger.error({ err: error, method: req.method, route: res.locals.route ?? req.route?.path ?? 'unmatched' }, 'unexpected error');
-    writeError(res, described);
+    writeError(res, req.originalUrl.startsWith('/trpc/') ? forTrpcClients(req, described) : described);
   };
 }

@@ -10,6 +10,8 @@ const ZSessionJob = z.strictObject({ sessionId: z.string().min(1) });
 
 const TASK_PAYLOADS = {
   invite__send_email: z.strictObject({ inviteId: z.string().min(1) }),
+  /** The invitation's token travels sealed: only its hash is stored with the member. */
+  member__send_invitation: z.strictObject({ memberId: z.string().min(1), sealedToken: z.string().min(1) }),
   session__time_out: ZSessionJob,
   session__abandon_idle: ZSessionJob,
   session__generate_transcript: ZSessionJob,

@@ -44,6 +44,8 @@ export const ID_PREFIXES = {
   creditTransaction: 'txn',
   webhookEndpoint: 'whe',
   webhookDelivery: 'whd',
+  memberSession: 'mss',
+  invoice: 'ivc',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -23,4 +23,9 @@ export class PublicLinks {
   shareLinkUrl(owner: LinkOwner, code: string): string {
     return `${this.originFor(owner)}/join/${code}`;
   }
+
+  /** Where an invited member sets a password: always PUBLIC_URL (custom domains serve participants). */
+  memberInvitationUrl(token: string): string {
+    return `${this.publicUrl}/members/accept?token=${encodeURIComponent(token)}`;
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Credentials and contact data that can hide inside free text (an error message quoting SQL, a
- * URL path): API keys, webhook secrets, invite tokens, signed file links, share codes in join
+ * URL path): API keys, webhook secrets, invite tokens, members' refresh tokens, invitation links and access tokens, signed file links, share codes in join
  * URLs, email addresses.
  */
 const SECRET_PATTERNS: [RegExp, string][] = [
@@ -8,6 +8,8 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [/whsec_[0-9A-Za-z_-]{20,}/g, 'whsec_[redacted]'],
   [/\/files\/[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/g, '/files/[redacted]'],
   [/inv_[0-9A-Za-z]{43}/g, 'inv_[redacted-token]'],
+  [/(rft|mit)_[0-9A-Za-z_-]{43}/g, '$1_[redacted-token]'],
+  [/eyJ[0-9A-Za-z_-]+\.eyJ[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/g, '[redacted-jwt]'],
   [/\/join\/[0-9A-Za-z]{8,}/g, '/join/[redacted]'],
   [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, '[redacted-email]'],
 ];

@@ -1,3 +1,7 @@
+import { apiKeysRouter } from '../domains/api-keys/router.js';
+import { authRouter } from '../domains/auth/router.js';
+import { billingRouter } from '../domains/billing/router.js';
+import { membersRouter } from '../domains/members/router.js';
 import { campaignsRouter } from '../domains/campaigns/router.js';
 import { invitesRouter } from '../domains/invites/router.js';
 import { organizationRouter } from '../domains/organizations/router.js';
@@ -22,6 +26,10 @@ export const appRouter = router({
   quickstart: quickstartRouter,
   organization: organizationRouter,
   webhooks: webhooksRouter,
+  members: membersRouter,
+  billing: billingRouter,
+  auth: authRouter,
+  apiKeys: apiKeysRouter,
 });
 
 /** The type first-party frontends pass to `@trpc/client`. */

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { type Permission, type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
+import type { MemberRole } from '../../shared/members.js';
 import type { ParticipantAuth } from '../domains/sessions/participant-access.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
@@ -13,8 +14,22 @@ export interface ApiKeyAuth {
   permissions: readonly Permission[];
 }
 
-/** Who is calling: an API key, or a participant with their invite token (only where an operation allows it). */
-export type RequestAuth = ApiKeyAuth | ParticipantAuth;
+/** A signed-in member of a first-party frontend (access JWT): permissions follow the role, read on every request. */
+export interface MemberAuth {
+  kind: 'member';
+  organizationId: string;
+  memberId: string;
+  /** The member session the access token belongs to (signing out ends it). */
+  memberSessionId: string;
+  role: MemberRole;
+  permissions: readonly Permission[];
+}
+
+/** A customer's caller: an API key or a signed-in member. */
+export type CustomerAuth = ApiKeyAuth | MemberAuth;
+
+/** Who is calling: an API key, a member, or a participant with their invite token (only where an operation allows it). */
+export type RequestAuth = CustomerAuth | ParticipantAuth;
 
 /**
  * Per request. The EntityManager is not here: `apiProcedure` forks one per procedure call, so
@@ -39,14 +54,15 @@ export function createContext(services: AppServices, req: Request, res: Response
 }
 
 /** The one permission check: tRPC procedures (from their meta) and plain Express routes use it. */
-export function assertPermission(auth: RequestAuth | null | undefined, requirement: PermissionRequirement): ApiKeyAuth {
-  if (!auth) throw new AppError('INVALID_API_KEY', 'A valid API key is required.');
+export function assertPermission(auth: RequestAuth | null | undefined, requirement: PermissionRequirement): CustomerAuth {
+  if (!auth) throw new AppError('INVALID_API_KEY', 'A valid API key (or a signed-in member\'s access token) is required.');
   if (auth.kind === 'participant') {
     throw new AppError('INVALID_API_KEY', 'This operation needs an API key; an invite token only acts on its own interview.');
   }
   const missing = requiredPermissions(requirement).find((permission) => !auth.permissions.includes(permission));
   if (missing) {
-    throw new AppError('INSUFFICIENT_PERMISSIONS', `This API key lacks the ${missing} permission.`, { required: missing });
+    const who = auth.kind === 'member' ? `A member with the ${auth.role} role` : 'This API key';
+    throw new AppError('INSUFFICIENT_PERMISSIONS', `${who} lacks the ${missing} permission.`, { required: missing });
   }
   return auth;
 }

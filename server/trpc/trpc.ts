@@ -21,6 +21,10 @@ export type AppMeta = OpenApiMeta & {
   errors?: ErrorCode[];
   /** On 201: where the created record is read, `{field}`s filled from the answer (the `Location` header). */
   location?: string;
+  /** Only a signed-in member may call it (managing API keys: a key must not mint keys). */
+  membersOnly?: boolean;
+  /** Open without credentials (sign-in, refresh, accepting an invitation); `publicProcedure` sets it. */
+  public?: boolean;
 };
 
 /** tRPC's own code for each status we answer, so `/trpc` clients see the kind of error too. */
@@ -38,8 +42,14 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
+  502: 'BAD_GATEWAY',
   503: 'SERVICE_UNAVAILABLE',
 };
+
+/** tRPC's name for an HTTP status we answer (INTERNAL_SERVER_ERROR for any other). */
+export function trpcCodeFor(status: number): TRPC_ERROR_CODE_KEY {
+  return TRPC_CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR';
+}
 
 const t = initTRPC
   .context<Context>()
@@ -50,7 +60,7 @@ const t = initTRPC
     errorFormatter({ shape, error, input }) {
       const described = describeError(error, { rawInput: input, source: 'body' });
       const { stack: _stack, ...data } = shape.data;
-      const code = TRPC_CODE_BY_STATUS[described.status] ?? 'INTERNAL_SERVER_ERROR';
+      const code = trpcCodeFor(described.status);
       return {
         ...shape,
         code: TRPC_ERROR_CODES_BY_KEY[code],
@@ -71,6 +81,9 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInpu
   const permission = meta?.permission;
   if (!permission) throw new AppError('INTERNAL_ERROR', 'Operation has no permission configured.');
   const auth = ctx.auth?.kind === 'participant' && meta?.participant ? ctx.auth : assertPermission(ctx.auth, permission);
+  if (meta?.membersOnly && auth.kind !== 'member') {
+    throw new AppError('INSUFFICIENT_PERMISSIONS', 'Only a signed-in member can do this; an API key cannot manage API keys.', { required: 'member' });
+  }
   if (ctx.via === 'trpc') {
     // The REST adapter refuses these already, with a status that depends on where they came from.
     const unstorable = findUnstorableText(await getRawInput());
@@ -79,10 +92,44 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInpu
   return next({ ctx: { ...ctx, auth, em: ctx.transaction ?? ctx.services.orm.em.fork() } });
 });
 
+/**
+ * An operation of a customer's caller (API key or member), never a participant's: `ctx.auth`
+ * carries the caller's permissions.
+ */
+export const customerProcedure = apiProcedure.use(({ ctx, next }) => {
+  const auth = ctx.auth;
+  if (auth.kind === 'participant') throw new AppError('INVALID_API_KEY', 'This operation needs an API key; an invite token only acts on its own interview.');
+  return next({ ctx: { ...ctx, auth } });
+});
+
+/**
+ * Open to anyone (sign-in, refresh, accepting an invitation), which must say so in its meta
+ * (`public: true`); the authentication middleware lets a call through without credentials only
+ * when every procedure of its batch is one of these (`PUBLIC_PROCEDURES`).
+ */
+export const publicProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
+  if (!meta?.public) throw new AppError('INTERNAL_ERROR', 'Operation is not marked public.');
+  const unstorable = findUnstorableText(await getRawInput());
+  if (unstorable) throw new AppError('VALIDATION_ERROR', `${unstorable.path} ${unstorable.message}.`, { fields: [unstorable] });
+  return next({ ctx: { ...ctx, em: ctx.services.orm.em.fork() } });
+});
+
 /** Refuses to start with a procedure that declares no permission, so none is left open by omission. */
 export function assertEveryProcedureHasPermission(appRouter: { _def: { procedures: Record<string, unknown> } }): void {
   const missing = Object.entries(appRouter._def.procedures)
-    .filter(([, procedure]) => !(procedure as { _def: { meta?: AppMeta } })._def.meta?.permission)
+    .filter(([, procedure]) => {
+      const meta = (procedure as { _def: { meta?: AppMeta } })._def.meta;
+      return !meta?.permission && !meta?.public;
+    })
     .map(([path]) => path);
   if (missing.length > 0) throw new Error(`Procedures without a permission: ${missing.join(', ')}`);
+}
+
+/** The procedures marked `public` (by dotted path), for the authentication middleware. */
+export function publicProcedureNames(appRouter: { _def: { procedures: Record<string, unknown> } }): ReadonlySet<string> {
+  return new Set(
+    Object.entries(appRouter._def.procedures)
+      .filter(([, procedure]) => (procedure as { _def: { meta?: AppMeta } })._def.meta?.public)
+      .map(([path]) => path),
+  );
 }

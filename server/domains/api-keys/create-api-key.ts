@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Permission } from '../../../shared/permissions.js';
 import { ApiKey, Organization } from '../../entities/index.js';
-import { notFound } from '../../errors.js';
+import { AppError, notFound, validationError } from '../../errors.js';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../../lib/api-key-format.js';
 import { newId } from '../../lib/ids.js';
 
@@ -30,4 +30,22 @@ export async function createApiKey(em: EntityManager, input: CreateApiKeyInput):
   });
   await em.flush();
   return { apiKey, secret };
+}
+
+/**
+ * `apiKeys.create` for a signed-in member: a key never holds a permission its creator lacks
+ * (an admin cannot mint billing:write), and an expiry must lie ahead.
+ */
+export async function createApiKeyAs(
+  em: EntityManager,
+  creator: { organizationId: string; permissions: readonly Permission[] },
+  input: { name: string; permissions: Permission[]; expiresAt?: string | undefined },
+): Promise<{ apiKey: ApiKey; secret: string }> {
+  const beyond = input.permissions.filter((permission) => !creator.permissions.includes(permission));
+  if (beyond.length > 0) {
+    throw new AppError('INSUFFICIENT_PERMISSIONS', `A key cannot hold permissions its creator lacks: ${beyond.join(', ')}.`, { required: beyond[0] });
+  }
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt <= new Date()) throw validationError([{ path: 'expiresAt', message: 'must be in the future' }]);
+  return createApiKey(em, { organizationId: creator.organizationId, name: input.name, permissions: [...new Set(input.permissions)], expiresAt });
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PLANS, type Plan } from '../../../shared/plans.js';
 import { Organization } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
+import { billingPeriodOf } from '../billing/billing-period.js';
 import { bookCreditMovement } from './book-credit-movement.js';
 
 export interface CreateOrganizationInput {
@@ -24,6 +25,8 @@ export async function createOrganization(em: EntityManager, input: CreateOrganiz
       logo: null,
       domain: null,
       settings: {},
+      currentPeriodStart: billingPeriodOf(new Date()).start,
+      paymentCustomerId: null,
     });
     await tx.flush();
     if (credits > 0) {

@@ -2,12 +2,12 @@ import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Session } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
-import type { ApiKeyAuth } from '../../trpc/context.js';
+import type { CustomerAuth } from '../../trpc/context.js';
 import { loadSession } from './load-session.js';
 import type { ParticipantAuth } from './participant-access.js';
 
-/** Who may act on a session's lifecycle: an API key of its organization, or its own invite's token. */
-export type SessionActor = Pick<ApiKeyAuth, 'kind' | 'organizationId'> | ParticipantAuth;
+/** Who may act on a session's lifecycle: an API key or member of its organization, or its own invite's token. */
+export type SessionActor = Pick<CustomerAuth, 'kind' | 'organizationId'> | ParticipantAuth;
 
 /** The session, when the actor may act on it; 404 otherwise (a token acting on another session included). */
 export async function loadSessionFor(em: EntityManager, actor: SessionActor, sessionId: string, options: { lockMode?: LockMode } = {}): Promise<Session> {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isPlan, type Plan, PLANS } from '../../../shared/plans.js';
 import type { Session, SessionBilling } from '../../entities/session.js';
 import { AppError } from '../../errors.js';
+import { billingPeriodOf } from '../billing/billing-period.js';
 import { bookCreditMovement } from '../organizations/book-credit-movement.js';
 
 /** Credits are kept to 4 decimals, as the ledger stores them. */
@@ -25,11 +26,6 @@ export async function holdStartingCredits(tx: EntityManager, organizationId: str
     throw new AppError('INSUFFICIENT_CREDITS', 'Not enough credits to start an interview: one minute must be available.', { required: hold });
   }
   return hold;
-}
-
-/** The first instant of the calendar month (UTC) `now` falls in: free minutes are per month. */
-function monthStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
 /**
@@ -57,7 +53,7 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   session.holdCredits = 0;
 
   const totalMinutes = Math.ceil(session.durationSeconds / 60);
-  const period = monthStart(now);
+  const period = billingPeriodOf(now).start;
   const [used] = await tx.execute<{ free_minutes_used: number }[]>(
     `select free_minutes_used from billing_usage where organization_id = ? and period_start = ?`,
     [session.organization.id, period],

@@ -1,0 +1,21 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MemberRole } from '../../../shared/members.js';
+import type { TMember } from '../../../shared/schemas/members.js';
+import { Member } from '../../entities/index.js';
+import { notFound } from '../../errors.js';
+import { assertAnotherOwnerRemains, assertMayManageOwners, type MembersActor } from './owner-rules.js';
+import { toMemberDto } from './serialize.js';
+
+/** `PATCH /v1/organization/members/{id}`: a new role, effective on the member's next request. */
+export async function updateMemberRole(em: EntityManager, actor: MembersActor, memberId: string, role: MemberRole): Promise<TMember> {
+  return em.transactional(async (tx) => {
+    const member = await tx.findOne(Member, { id: memberId, organization: actor.organizationId });
+    if (!member) throw notFound('member', memberId);
+    if (member.role === role) return toMemberDto(member);
+    if (member.role === 'owner' || role === 'owner') assertMayManageOwners(actor);
+    if (member.role === 'owner') await assertAnotherOwnerRemains(tx, member);
+    member.role = role;
+    await tx.flush();
+    return toMemberDto(member);
+  });
+}

@@ -1,0 +1,47 @@
+import { type Request, type Response, Router } from 'express';
+import { z } from 'zod';
+import { loadInvoice } from '../domains/billing/list-invoices.js';
+import { toInvoiceDto } from '../domains/billing/serialize.js';
+import { renderInvoice } from '../reports/render-invoice.js';
+import type { AppServices } from '../services.js';
+import { assertPermission } from '../trpc/context.js';
+import { pathIdOf } from './plain-inputs.js';
+
+/** The service's name on invoices, as the operator of this installation. */
+const ISSUER_NAME = 'Interview Service';
+
+/** An invoice as a PDF (`GET /v1/billing/invoices/{id}/pdf`): the only billing answer that is not JSON. */
+export function invoiceRoutes(services: AppServices): Router {
+  const routes = Router({ caseSensitive: true, strict: true });
+  routes.get('/v1/billing/invoices/:invoiceId/pdf', async (req: Request, res: Response) => {
+    const auth = assertPermission(req.auth, 'billing:read');
+    const invoice = await loadInvoice(services.orm.em.fork(), auth.organizationId, pathIdOf(req, 'invoiceId'));
+    const document = renderInvoice(
+      {
+        invoice: toInvoiceDto(invoice),
+        organization: { id: invoice.organization.id, name: invoice.organization.name },
+        issuer: { name: ISSUER_NAME, url: services.config.publicUrl },
+      },
+      { fallback: services.config.pdfFallbackFont },
+    );
+    res.setHeader('Content-Type', 'application/pdf');
+    res.setHeader('Content-Disposition', `attachment; filename="${invoice.number}.pdf"`);
+    document.on('error', (error: Error) => res.destroy(error));
+    document.pipe(res);
+  });
+  return routes;
+}
+
+export const invoiceOpenApiPaths = {
+  '/v1/billing/invoices/{invoiceId}/pdf': {
+    get: {
+      operationId: 'billing-getInvoicePdf',
+      tags: ['Billing'],
+      summary: 'Get an invoice as a PDF',
+      description: "The invoice with the organization's name, its lines and total, as an A4 PDF.",
+      requestParams: { path: z.object({ invoiceId: z.string() }) },
+      responses: { '200': { description: 'The invoice', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } } },
+      'x-permission': 'billing:read',
+    },
+  },
+};

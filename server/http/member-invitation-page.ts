@@ -1,0 +1,101 @@
+import express, { type Request, type Response, Router } from 'express';
+import { PASSWORD_LIMITS } from '../../shared/members.js';
+import { acceptInvitation } from '../domains/auth/accept-invitation.js';
+import { clientOf } from '../domains/auth/client-info.js';
+import { Member } from '../entities/index.js';
+import { AppError } from '../errors.js';
+import { escapeHtml } from '../lib/html.js';
+import { hashSecretToken } from '../lib/member-tokens.js';
+import type { AppServices } from '../services.js';
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function page(res: Response, status: number, title: string, body: string): void {
+  res.status(status);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Security-Policy', CSP);
+  // The token is in the URL: never sent on as a Referer, never cached.
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.send(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body{margin:0;background:#f4f5f7;font:16px/1.5 -apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1f2328}
+main{max-width:420px;margin:48px auto;background:#fff;border-radius:8px;padding:24px 32px}
+label{display:block;margin:16px 0 4px;font-weight:600}
+input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #8c959f;border-radius:6px;font:inherit}
+button{margin-top:24px;padding:12px 24px;background:#1d4ed8;color:#fff;border:0;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}
+.error{color:#b42318;font-weight:600}.hint{color:#57606a;font-size:14px}
+</style></head><body><main>${body}</main></body></html>`);
+}
+
+function invalidPage(res: Response): void {
+  page(res, 404, 'Invitation not valid', '<h1>This invitation is not valid</h1><p>The link is unknown, already used or expired. Ask for a new invitation.</p>');
+}
+
+function formPage(res: Response, status: number, view: { token: string; organization: string; email: string; name: string; error?: string }): void {
+  page(
+    res,
+    status,
+    `Join ${view.organization}`,
+    `<h1>Join ${escapeHtml(view.organization)}</h1>
+<p>Choose a password for <strong>${escapeHtml(view.email)}</strong>.</p>
+${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ''}
+<form method="post" action="/members/accept">
+<input type="hidden" name="token" value="${escapeHtml(view.token)}">
+<label for="name">Your name</label><input id="name" name="name" autocomplete="name" maxlength="100" value="${escapeHtml(view.name)}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_LIMITS.minLength}" maxlength="${PASSWORD_LIMITS.maxLength}" aria-describedby="password-hint">
+<p class="hint" id="password-hint">At least ${PASSWORD_LIMITS.minLength} characters.</p>
+<label for="confirm">Password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+<button type="submit">Accept the invitation</button>
+</form>`,
+  );
+}
+
+async function openInvitation(services: AppServices, token: string): Promise<Member | null> {
+  const member = await services.orm.em.fork().findOne(Member, { invitationTokenHash: hashSecretToken(token) }, { populate: ['organization'] });
+  if (!member || member.status !== 'invited' || !member.invitationExpiresAt || member.invitationExpiresAt <= new Date()) return null;
+  return member;
+}
+
+function field(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Where a member invitation's link leads: a form (no script) to choose a password. Accepting
+ * goes through the same domain function as the tRPC `members.acceptInvitation`.
+ */
+export function memberInvitationPageRoutes(services: AppServices): Router {
+  const routes = Router({ caseSensitive: true, strict: true });
+  routes.get('/members/accept', async (req: Request, res: Response) => {
+    const token = field(req.query.token);
+    const member = token ? await openInvitation(services, token) : null;
+    if (!member) return invalidPage(res);
+    formPage(res, 200, { token, organization: member.organization.name, email: member.email, name: member.name ?? '' });
+  });
+  routes.post('/members/accept', express.urlencoded({ extended: false, limit: '8kb' }), async (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const token = field(body.token);
+    const member = token ? await openInvitation(services, token) : null;
+    if (!member) return invalidPage(res);
+    const name = field(body.name).trim();
+    const password = field(body.password);
+    const view = { token, organization: member.organization.name, email: member.email, name };
+    if (password.length < PASSWORD_LIMITS.minLength || password.length > PASSWORD_LIMITS.maxLength) {
+      return formPage(res, 422, { ...view, error: `The password must be ${PASSWORD_LIMITS.minLength} to ${PASSWORD_LIMITS.maxLength} characters.` });
+    }
+    if (password !== field(body.confirm)) return formPage(res, 422, { ...view, error: 'The two passwords differ.' });
+    if (name.length > 100) return formPage(res, 422, { ...view, error: 'The name must be at most 100 characters.' });
+    try {
+      await acceptInvitation(services.orm.em.fork(), services.memberTokens, { token, password, name: name || undefined }, clientOf(req));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'INVALID_INVITATION') return invalidPage(res);
+      throw error;
+    }
+    page(res, 200, `Welcome to ${member.organization.name}`, `<h1>You have joined ${escapeHtml(member.organization.name)}</h1><p>Sign in with ${escapeHtml(member.email)} and your new password.</p>`);
+  });
+  return routes;
+}

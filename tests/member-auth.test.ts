@@ -1,0 +1,279 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inviteMember } from '../server/domains/members/invite-member.js';
+import { acceptInvitation } from '../server/domains/auth/accept-invitation.js';
+import { MemberTokens } from '../server/lib/member-tokens.js';
+import { PERMISSIONS } from '../shared/permissions.js';
+import { apiAs } from './helpers/factories.js';
+import { listen, trpcClient, trpcFailure } from './helpers/members.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * Sign-in for first-party frontends (tRPC): 15-minute access JWTs, one-use refresh tokens whose
+ * reuse ends the sign-in, sign-out that takes effect at once, brute-force locks per email and
+ * per address, and API keys managed by signed-in owners and admins.
+ */
+
+const PASSWORD = 'correct horse battery staple';
+
+let t: TestApp;
+let server: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  // Behind a trusted proxy on loopback, so each test signs in from an address of its own.
+  t = await startTestApp({ TRUST_PROXY: 'loopback' });
+  server = await listen(t);
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+});
+
+function uniqueIp(): string {
+  const bytes = randomBytes(3);
+  return `10.${bytes[0]}.${bytes[1]}.${bytes[2]}`;
+}
+
+/** An active member (invited and accepted through the domain functions) of a new organization. */
+async function activeMember(role: 'owner' | 'admin' | 'member' | 'viewer' = 'owner', organizationId?: string) {
+  const orgId = organizationId ?? (await t.createTenant()).organizationId;
+  const email = `m-${randomBytes(4).toString('hex')}@example.com`;
+  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: orgId, permissions: PERMISSIONS }, { email, role });
+  const token = new URL(invited.invitationUrl).searchParams.get('token')!;
+  await acceptInvitation(t.em(), t.runtime.services.memberTokens, { token, password: PASSWORD }, { ip: undefined, userAgent: undefined });
+  return { email, organizationId: orgId, memberId: invited.member.id };
+}
+
+/** A client that keeps its access token, as a frontend does. */
+function frontend(ip = uniqueIp()) {
+  const state = { accessToken: undefined as string | undefined };
+  return { state, ip, client: trpcClient(server.url, { token: () => state.accessToken, ip }) };
+}
+
+describe('sign-in', () => {
+  it('answers a 15-minute access JWT and a refresh token; the JWT works on tRPC and REST', async () => {
+    const member = await activeMember('admin');
+    const { client, state } = frontend();
+    const before = Date.now();
+    const signedIn = await client.auth.signIn.mutate({ email: member.email.toUpperCase(), password: PASSWORD });
+    expect(signedIn.refreshToken).toMatch(/^rft_[A-Za-z0-9_-]{43}$/);
+    expect(new Date(signedIn.accessTokenExpiresAt).getTime() - before).toBeGreaterThan(14 * 60_000);
+    expect(new Date(signedIn.accessTokenExpiresAt).getTime() - before).toBeLessThanOrEqual(15 * 60_000 + 1000);
+    expect(new Date(signedIn.refreshTokenExpiresAt).getTime() - before).toBeGreaterThan(29 * 86_400_000);
+    state.accessToken = signedIn.accessToken;
+    expect((await client.auth.me.query({})).member.id).toBe(member.memberId);
+    const rest = await t.http.get('/v1/organization').set('Authorization', `Bearer ${signedIn.accessToken}`).expect(200);
+    expect(rest.body.id).toBe(member.organizationId);
+    // Members are rate limited per member, at the plan's limit.
+    expect(rest.headers['x-ratelimit-limit']).toBe('10000');
+    const [stored] = await t.em().execute<{ count: string }[]>(`select count(*) as count from refresh_tokens where token_hash = ?`, [signedIn.refreshToken]);
+    expect(Number(stored!.count)).toBe(0);
+  });
+
+  it('an unknown email and a wrong password get the same answer', async () => {
+    const member = await activeMember();
+    const wrongPassword = await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: 'not the password' }));
+    const unknownEmail = await trpcFailure(frontend().client.auth.signIn.mutate({ email: `nobody-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }));
+    expect(wrongPassword).toEqual({ ...unknownEmail });
+    expect(wrongPassword).toMatchObject({ appCode: 'INVALID_CREDENTIALS', httpStatus: 401, message: 'The email or password is wrong.' });
+  });
+
+  it('an invited member who has not accepted cannot sign in', async () => {
+    const { organizationId } = await t.createTenant();
+    const email = `inv-${randomBytes(4).toString('hex')}@example.com`;
+    await inviteMember(t.em(), t.runtime.services, { organizationId, permissions: PERMISSIONS }, { email, role: 'admin' });
+    expect(await trpcFailure(frontend().client.auth.signIn.mutate({ email, password: PASSWORD }))).toMatchObject({ appCode: 'INVALID_CREDENTIALS' });
+  });
+
+  it('an email in two organizations names one after the password is proven', async () => {
+    const first = await activeMember('owner');
+    const second = await t.createTenant();
+    const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: second.organizationId, permissions: PERMISSIONS }, { email: first.email, role: 'viewer' });
+    await acceptInvitation(t.em(), t.runtime.services.memberTokens, { token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD }, { ip: undefined, userAgent: undefined });
+    const ambiguous = await trpcFailure(frontend().client.auth.signIn.mutate({ email: first.email, password: PASSWORD }));
+    expect(ambiguous).toMatchObject({ appCode: 'INVALID_REQUEST', details: { fields: [{ path: 'organizationId' }] } });
+    expect((ambiguous.details.organizations as { id: string }[]).map((organization) => organization.id).sort()).toEqual([first.organizationId, second.organizationId].sort());
+    const chosen = await frontend().client.auth.signIn.mutate({ email: first.email, password: PASSWORD, organizationId: second.organizationId });
+    expect(chosen.member.role).toBe('viewer');
+  });
+});
+
+describe('access tokens', () => {
+  it('an expired, forged or tampered token is 401 INVALID_ACCESS_TOKEN', async () => {
+    const member = await activeMember();
+    const signedIn = await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    const sessionId = JSON.parse(Buffer.from(signedIn.accessToken.split('.')[1]!, 'base64url').toString()).sid as string;
+    const tokens = t.runtime.services.memberTokens;
+    const expired = await tokens.issueAccessToken({ memberId: member.memberId, organizationId: member.organizationId, sessionId }, new Date(Date.now() - 16 * 60_000));
+    const otherKey = await new MemberTokens('x'.repeat(40), 'http://127.0.0.1:3000').issueAccessToken({ memberId: member.memberId, organizationId: member.organizationId, sessionId });
+    const [header, payload, signature] = signedIn.accessToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    const elevated = `${header}.${Buffer.from(JSON.stringify({ ...claims, org: 'org_other' })).toString('base64url')}.${signature}`;
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+    const signedLink = await new SignJWT({ pur: 'session_file' }).setProtectedHeader({ alg: 'HS256' }).setSubject(member.memberId).setExpirationTime('1h').sign(new TextEncoder().encode('y'.repeat(40)));
+    for (const token of [expired.token, otherKey.token, elevated, unsigned, signedLink]) {
+      const response = await t.http.get('/v1/organization').set('Authorization', `Bearer ${token}`);
+      expect(response.status, token).toBe(401);
+      expect(response.body.error.code).toBe('INVALID_ACCESS_TOKEN');
+    }
+    await t.http.get('/v1/organization').set('Authorization', `Bearer ${signedIn.accessToken}`).expect(200);
+  });
+});
+
+describe('refresh', () => {
+  it('rotates: each refresh token works once and answers a new pair', async () => {
+    const member = await activeMember();
+    const { client } = frontend();
+    const first = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    const second = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    expect(second.accessToken).not.toBe(first.accessToken);
+    await t.http.get('/v1/organization').set('Authorization', `Bearer ${second.accessToken}`).expect(200);
+    const third = await client.auth.refresh.mutate({ refreshToken: second.refreshToken });
+    await t.http.get('/v1/organization').set('Authorization', `Bearer ${third.accessToken}`).expect(200);
+  });
+
+  it('reusing a spent refresh token ends the whole sign-in: its newer tokens stop too', async () => {
+    const member = await activeMember();
+    const { client } = frontend();
+    const first = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    const second = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
+    // A copy of the first token is played back (stolen, say).
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: first.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', httpStatus: 401, details: { reason: 'reused' } });
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: second.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN' });
+    expect((await t.http.get('/v1/organization').set('Authorization', `Bearer ${second.accessToken}`).expect(401)).body.error.code).toBe('INVALID_ACCESS_TOKEN');
+    const sessionId = JSON.parse(Buffer.from(first.accessToken.split('.')[1]!, 'base64url').toString()).sid as string;
+    const [session] = await t.em().execute<{ revoked_reason: string }[]>(`select revoked_reason from member_sessions where id = ?`, [sessionId]);
+    expect(session!.revoked_reason).toBe('refresh_token_reused');
+    // Another sign-in of the same member is not touched.
+    const fresh = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    await client.auth.refresh.mutate({ refreshToken: fresh.refreshToken });
+  });
+
+  it('of two concurrent refreshes with one token, exactly one gets a new pair', async () => {
+    const member = await activeMember();
+    const { client } = frontend();
+    const signedIn = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    const outcomes = await Promise.allSettled([client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }), client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken })]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+  });
+
+  it('an expired or unknown refresh token is 401 INVALID_REFRESH_TOKEN', async () => {
+    const member = await activeMember();
+    const { client } = frontend();
+    const signedIn = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    await t.em().execute(`update refresh_tokens set expires_at = now() - interval '1 second' where session_id in (select id from member_sessions where member_id = ?)`, [member.memberId]);
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', details: { reason: 'expired' } });
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: `rft_${randomBytes(32).toString('base64url')}` }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', details: { reason: 'unknown' } });
+  });
+});
+
+describe('sign-out', () => {
+  it('ends this sign-in at once (access and refresh tokens), or every sign-in of the member', async () => {
+    const member = await activeMember();
+    const laptop = frontend();
+    const phone = frontend();
+    const onLaptop = await laptop.client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    const onPhone = await phone.client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    laptop.state.accessToken = onLaptop.accessToken;
+    phone.state.accessToken = onPhone.accessToken;
+    expect(await laptop.client.auth.signOut.mutate({})).toEqual({ signedOutSessions: 1 });
+    expect(await trpcFailure(laptop.client.auth.me.query({}))).toMatchObject({ appCode: 'INVALID_ACCESS_TOKEN', httpStatus: 401 });
+    expect(await trpcFailure(laptop.client.auth.refresh.mutate({ refreshToken: onLaptop.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN' });
+    await phone.client.auth.me.query({});
+    const again = await laptop.client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    laptop.state.accessToken = again.accessToken;
+    // The phone's, this one, and the one accepting the invitation opened.
+    expect(await laptop.client.auth.signOut.mutate({ everywhere: true })).toEqual({ signedOutSessions: 3 });
+    expect(await trpcFailure(phone.client.auth.me.query({}))).toMatchObject({ appCode: 'INVALID_ACCESS_TOKEN' });
+  });
+
+  it('signOut and me need a member: an API key gets 403', async () => {
+    const tenant = await t.createTenant();
+    const keyClient = trpcClient(server.url, { token: () => tenant.apiKey });
+    expect(await trpcFailure(keyClient.auth.me.query({}))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
+    expect(await trpcFailure(trpcClient(server.url).auth.me.query({}))).toMatchObject({ appCode: 'INVALID_API_KEY', httpStatus: 401 });
+  });
+});
+
+describe('brute-force protection', () => {
+  it('5 failures lock the email for 15 minutes, even for the right password and from another address', async () => {
+    const member = await activeMember();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect(await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: `wrong ${attempt}` }))).toMatchObject({ appCode: 'INVALID_CREDENTIALS' });
+    }
+    const locked = await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD }));
+    expect(locked).toMatchObject({ appCode: 'TOO_MANY_SIGN_IN_ATTEMPTS', httpStatus: 429 });
+    expect(locked.details.retryAfter).toBeGreaterThan(14 * 60);
+    expect(locked.details.retryAfter).toBeLessThanOrEqual(15 * 60);
+    // The lock ends after its time.
+    await t.em().execute(`update sign_in_throttles set locked_until = now() - interval '1 second', window_started_at = now() - interval '16 minutes' where subject = ?`, [`email:${member.email}`]);
+    await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+  });
+
+  it('an unknown email locks the same way, so the lock tells nothing about who has an account', async () => {
+    const email = `ghost-${randomBytes(4).toString('hex')}@example.com`;
+    for (let attempt = 0; attempt < 5; attempt++) await trpcFailure(frontend().client.auth.signIn.mutate({ email, password: PASSWORD }));
+    expect(await trpcFailure(frontend().client.auth.signIn.mutate({ email, password: PASSWORD }))).toMatchObject({ appCode: 'TOO_MANY_SIGN_IN_ATTEMPTS' });
+  });
+
+  it('20 failures from one address lock it for every email; other addresses go on', async () => {
+    const member = await activeMember();
+    const attacker = frontend();
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await trpcFailure(attacker.client.auth.signIn.mutate({ email: `guess-${attempt}-${randomBytes(3).toString('hex')}@example.com`, password: PASSWORD }));
+    }
+    const response = await t.http
+      .post('/trpc/auth.signIn')
+      .set('X-Forwarded-For', attacker.ip)
+      .send({ email: member.email, password: PASSWORD })
+      .expect(429);
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+  });
+
+  it('a success clears the email\'s failures', async () => {
+    const member = await activeMember();
+    for (let attempt = 0; attempt < 4; attempt++) await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: 'nope nope nope' }));
+    await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    for (let attempt = 0; attempt < 4; attempt++) await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: 'nope nope nope' }));
+    await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+  });
+});
+
+describe('API keys managed by signed-in members (tRPC)', () => {
+  it('an owner creates a key (shown once), lists and revokes it; the key works until revoked', async () => {
+    const owner = await activeMember('owner');
+    const { client, state } = frontend();
+    state.accessToken = (await client.auth.signIn.mutate({ email: owner.email, password: PASSWORD })).accessToken;
+    const created = await client.apiKeys.create.mutate({ name: 'CI', permissions: ['campaigns:read', 'billing:write'] });
+    expect(created.secret).toMatch(/^isk_live_/);
+    expect(created.apiKey).toMatchObject({ name: 'CI', permissions: ['campaigns:read', 'billing:write'], revokedAt: null });
+    const keyApi = apiAs(t.http, { organizationId: owner.organizationId, apiKeyId: created.apiKey.id, apiKey: created.secret, authorization: `Bearer ${created.secret}` });
+    await keyApi.get('/v1/campaigns').expect(200);
+    const listed = await client.apiKeys.list.query({});
+    expect(listed.data.map((key) => key.id)).toContain(created.apiKey.id);
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    expect((await client.apiKeys.revoke.mutate({ apiKeyId: created.apiKey.id })).revokedAt).not.toBeNull();
+    await keyApi.get('/v1/campaigns').expect(401);
+  });
+
+  it('an admin cannot mint billing:write; members, viewers and API keys cannot manage keys; another organization\'s key is 404', async () => {
+    const owner = await activeMember('owner');
+    const admin = await activeMember('admin', owner.organizationId);
+    const viewer = await activeMember('viewer', owner.organizationId);
+    const adminFrontend = frontend();
+    adminFrontend.state.accessToken = (await adminFrontend.client.auth.signIn.mutate({ email: admin.email, password: PASSWORD })).accessToken;
+    expect(await trpcFailure(adminFrontend.client.apiKeys.create.mutate({ name: 'Too much', permissions: ['billing:write'] }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'billing:write' } });
+    await adminFrontend.client.apiKeys.create.mutate({ name: 'Fine', permissions: ['billing:read', 'organization:write'] });
+    const viewerFrontend = frontend();
+    viewerFrontend.state.accessToken = (await viewerFrontend.client.auth.signIn.mutate({ email: viewer.email, password: PASSWORD })).accessToken;
+    expect(await trpcFailure(viewerFrontend.client.apiKeys.list.query({}))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'organization:write' } });
+    const tenant = await t.createTenant();
+    const keyClient = trpcClient(server.url, { token: () => tenant.apiKey });
+    expect(await trpcFailure(keyClient.apiKeys.create.mutate({ name: 'Key from key', permissions: ['campaigns:read'] }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'member' } });
+    expect(await trpcFailure(adminFrontend.client.apiKeys.revoke.mutate({ apiKeyId: tenant.apiKeyId }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND' });
+    expect(await trpcFailure(adminFrontend.client.apiKeys.create.mutate({ name: 'Past', permissions: ['campaigns:read'], expiresAt: '2020-01-01T00:00:00Z' }))).toMatchObject({ appCode: 'VALIDATION_ERROR', details: { fields: [{ path: 'expiresAt' }] } });
+  });
+});
