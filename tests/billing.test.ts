@@ -8,7 +8,7 @@ import { findExecutable } from '../server/lib/child-process.js';
 import { PERMISSIONS } from '../shared/permissions.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { FakeStripe, paymentIntent } from './helpers/fake-stripe.js';
-import { participantAs } from './helpers/interviews.js';
+import { ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { completedTextInterview } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
@@ -19,8 +19,6 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
  * with PDFs, and the period rollover, once per period.
  */
 
-const PARTICIPANT_BUDGET = { RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000' };
-const ONE_QUESTION = [{ id: 'improve', text: 'What should we improve first?', type: 'open', followUp: { enabled: false } }];
 
 let t: TestApp;
 

@@ -8,7 +8,7 @@ import { timeOutSession } from '../server/domains/sessions/time-out-session.js';
 import { Session } from '../server/entities/index.js';
 import { addJobs } from '../server/jobs/add-jobs.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
-import { participantAs } from './helpers/interviews.js';
+import { ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { exitOf, freePort, startServer, waitForHealthy } from './helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
@@ -20,10 +20,6 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
  * of the jobs that follow it.
  */
 
-const PARTICIPANT_BUDGET = { RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000' };
-
-/** One open question without follow-ups: its answer completes the interview. */
-const ONE_QUESTION = [{ id: 'improve', text: 'What should we improve first?', type: 'open', followUp: { enabled: false } }];
 
 let t: TestApp;
 

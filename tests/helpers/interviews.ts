@@ -9,6 +9,12 @@ export const FOUR_QUESTIONS = [
   { id: 'channel', text: 'Which support channel did you use most?', type: 'multiple_choice', options: ['Email', 'Phone call', 'In-app chat'] },
 ];
 
+/** One open question without follow-ups: its answer completes the interview. */
+export const ONE_QUESTION = [{ id: 'improve', text: 'What should we improve first?', type: 'open', followUp: { enabled: false } }];
+
+/** Participant budgets no test of many interviews from one address reaches. */
+export const PARTICIPANT_BUDGET = { RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000' };
+
 /** A campaign on a published script with these questions, and one invite to it. */
 export async function interviewFixture(api: Api, options: { questions?: unknown[]; settings?: Record<string, unknown>; scriptSettings?: Record<string, unknown> } = {}) {
   const script = await createPublishedScript(api, { questions: options.questions ?? FOUR_QUESTIONS, ...(options.scriptSettings ? { settings: options.scriptSettings } : {}) });
