@@ -100,7 +100,9 @@ describe('a client generated from /v1/openapi.json', () => {
     for (const answer of TEXT_ANSWERS) await participant.answer(answer).expect(200);
     await runCompletionChain(t, sessionId);
 
+    const invoiceId = expectCreated(await api.post('/v1/billing/credits/purchase', { amount: 10 })).invoice.id as string;
     const params: Record<string, string> = {
+      invoiceId,
       projectId: project.id,
       scriptId: script.id,
       campaignId: campaign.id,
@@ -120,7 +122,9 @@ describe('a client generated from /v1/openapi.json', () => {
         skipped.push(`${template} (no ${missing.join(', ')})`);
         continue;
       }
-      const url = template.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!);
+      // Operations with required query parameters get them.
+      const query = template === '/v1/billing/usage' ? '?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&group_by=week' : '';
+      const url = template.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!) + query;
       const response = await api.get(url);
       expect(response.status, `GET ${url}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(200);
       if (!String(response.headers['content-type']).startsWith('application/json') || !item.get.responses['200']?.content?.['application/json']) {
