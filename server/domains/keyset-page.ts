@@ -30,6 +30,11 @@ interface Position {
 
 const CURSOR_PREFIX = 'cur_';
 
+/** The `nextCursor` of a page whose last item has this sort value (PostgreSQL's text of it) and id. */
+export function cursorAfter(value: string, id: string): string {
+  return encodeCursor({ value, id });
+}
+
 function encodeCursor(position: Position): string {
   return `${CURSOR_PREFIX}${Buffer.from(JSON.stringify([position.value, position.id])).toString('base64url')}`;
 }

@@ -1,3 +1,4 @@
+import { rawSql, type Sql, sql } from '../db/sql.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TaskName, TaskPayload } from './task-payloads.js';
 
@@ -15,20 +16,33 @@ export interface JobSpec<T extends TaskName = TaskName> {
  * that adds jobs as part of something larger (see deliverWebhook); `addJobs` runs it alone.
  */
 export function addJobsCall(specs: JobSpec[]): { sql: string; params: unknown[] } {
-  const rows = specs.map((spec) => ({
-    identifier: spec.task,
-    payload: spec.payload,
-    run_at: spec.runAt?.toISOString() ?? null,
-    max_attempts: spec.maxAttempts ?? null,
-    job_key: spec.jobKey ?? null,
-  }));
-  return {
-    sql: `graphile_worker.add_jobs(array(
+  return { sql: `${ADD_JOBS_FROM_SPECS}))`, params: [specRows(specs)] };
+}
+
+const ADD_JOBS_FROM_SPECS = `graphile_worker.add_jobs(array(
        select row(spec.identifier, spec.payload, null, spec.run_at, spec.max_attempts, spec.job_key, null, null)::graphile_worker.job_spec
-       from jsonb_to_recordset(?::jsonb) as spec(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text)
-     ))`,
-    params: [JSON.stringify(rows)],
-  };
+       from jsonb_to_recordset(?::jsonb) as spec(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text)`;
+
+function specRows(specs: JobSpec[]): string {
+  return JSON.stringify(
+    specs.map((spec) => ({
+      identifier: spec.task,
+      payload: spec.payload,
+      run_at: spec.runAt?.toISOString() ?? null,
+      max_attempts: spec.maxAttempts ?? null,
+      job_key: spec.jobKey ?? null,
+    })),
+  );
+}
+
+/**
+ * The same call as a fragment of the read/write path's SQL (`server/db/sql.ts`), for a statement
+ * that writes rows and enqueues their jobs at once (`insertInvites`). `onlyIf` (SQL over `spec`)
+ * keeps the specs whose rows were really written.
+ */
+export function addJobsSql(specs: JobSpec[], onlyIf: Sql = sql`true`): Sql {
+  const [before, after] = ADD_JOBS_FROM_SPECS.split('?') as [string, string];
+  return sql`${rawSql(before)}${specRows(specs)}${rawSql(after)} where ${onlyIf}))`;
 }
 
 /**

@@ -12,9 +12,12 @@ const CAMPAIGN_SORTS: Record<TListCampaignsInput['sort'], Omit<KeysetSort, 'dire
   createdAt: { property: 'createdAt', column: 'created_at', type: 'timestamptz' },
   updatedAt: { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
 };
+import { listCampaignRows } from './campaign-rows.js';
 import { toCampaignDtos } from './campaign-stats.js';
 
 export async function listCampaigns(em: EntityManager, organizationId: string, input: TListCampaignsInput): Promise<Page<TCampaign>> {
+  // The common page (by offset) is one statement on the read path; cursor pages take the keyset below.
+  if (input.startingAfter === undefined) return listCampaignRows(em, organizationId, input);
   const where: FilterQuery<Campaign> = {
     organization: organizationId,
     ...(input.status ? { status: input.status } : {}),

@@ -1,18 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateInviteInput, TInvite } from '../../../shared/schemas/invites.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
-import { type InviteServices, insertInvites, loadCampaignForInvites } from './insert-invites.js';
+import { type InviteServices, insertInvites, loadInviteCampaign } from './insert-invites.js';
 import { toInviteDto } from './serialize.js';
 
+/** `POST /v1/campaigns/{id}/invites`: two statements, the campaign read and the invite written with its email job. */
 export async function createInvite(
   em: EntityManager,
   services: InviteServices,
   organizationId: string,
   input: TCreateInviteInput,
 ): Promise<TInvite> {
-  return em.transactional(async (tx) => {
-    const campaign = await loadCampaignForInvites(tx, organizationId, input.campaignId);
-    const [row] = await insertInvites(tx, services, campaign, [input], input);
-    return toInviteDto(row!, services, await loadLinkOwner(tx, organizationId));
-  });
+  const { campaign, owner } = await loadInviteCampaign(em, organizationId, input.campaignId);
+  const [row] = await insertInvites(em, services, campaign, [input], input);
+  return toInviteDto(row!, services, owner);
 }

@@ -1,6 +1,9 @@
 import { parseDurationSeconds } from '../../../shared/durations.js';
 import { DEFAULT_INVITE_EXPIRES_IN } from '../../../shared/schemas/invites.js';
 import type { Campaign } from '../../entities/index.js';
+
+/** What invite creation reads of a campaign: an entity, or a row of the hot path. */
+export type InviteCampaign = Pick<Campaign, 'id' | 'status' | 'inviteDefaults'>;
 import { AppError, validationError } from '../../errors.js';
 import type { EmailTemplates } from '../../email/templates.js';
 
@@ -8,7 +11,7 @@ export const DEFAULT_EMAIL_TEMPLATE = 'default';
 
 /** `expiresAt` wins over `expiresIn`, which wins over the campaign default, else 7 days. */
 export function resolveInviteExpiry(
-  campaign: Campaign,
+  campaign: InviteCampaign,
   input: { expiresAt?: string | undefined; expiresIn?: string | undefined },
   now: Date,
 ): Date {
@@ -18,7 +21,7 @@ export function resolveInviteExpiry(
 }
 
 /** The template an invitation uses: the request's, else the campaign default, else `default`. */
-export function resolveEmailTemplate(templates: EmailTemplates, campaign: Campaign, requested: string | undefined): string {
+export function resolveEmailTemplate(templates: EmailTemplates, campaign: InviteCampaign, requested: string | undefined): string {
   const name = requested ?? campaign.inviteDefaults.emailTemplate ?? DEFAULT_EMAIL_TEMPLATE;
   assertKnownEmailTemplate(templates, name, 'emailTemplate', requested ? '' : " (the campaign's inviteDefaults.emailTemplate)");
   return name;
@@ -32,7 +35,7 @@ export function assertKnownEmailTemplate(templates: EmailTemplates, name: string
 }
 
 /** Invites are created only for active campaigns. */
-export function assertCampaignAcceptsInvites(campaign: Campaign): void {
+export function assertCampaignAcceptsInvites(campaign: InviteCampaign): void {
   if (campaign.status !== 'active') {
     throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is ${campaign.status}; invites cannot be created.`, {
       campaignId: campaign.id,
