@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, sql } from '../../db/sql.js';
 import type { Campaign } from '../../entities/index.js';
@@ -8,7 +7,6 @@ import { newId } from '../../lib/ids.js';
 import type { LinkOwner } from '../../lib/public-links.js';
 import { addJobsSql } from '../../jobs/add-jobs.js';
 import type { AppServices } from '../../services.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
 import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from './invite-options.js';
 import { inviteEmailJob } from './invite-email-job.js';
 import type { InviteView } from './serialize.js';
@@ -131,9 +129,4 @@ export async function loadInviteCampaign(em: EntityManager, organizationId: stri
   );
   if (!row) throw notFound('campaign', campaignId);
   return { campaign: { id: row.id, organizationId, status: row.status, inviteDefaults: row.invite_defaults }, owner: { domain: row.domain } };
-}
-
-/** Locks the campaign for share, so a concurrent pause or archive cannot slip between check and insert. */
-export async function loadCampaignForInvites(tx: EntityManager, organizationId: string, campaignId: string): Promise<Campaign> {
-  return loadCampaign(tx, organizationId, campaignId, { lockMode: LockMode.PESSIMISTIC_READ });
 }
