@@ -1,147 +1,290 @@
 /**
- * API hot-path benchmark: authenticated requests over real HTTP against a real PostgreSQL
- * (DATABASE_URL, or a throwaway embedded cluster). Prints throughput, latency percentiles and
- * SQL statements per request for the common operations.
+ * API hot paths against their ceiling. The service (`server/main.ts --role=api`, its own process,
+ * request logs and metrics on as in production) and a bare Express + `pg` server doing the SQL
+ * each operation cannot do without (`bench/helpers/api-ceiling-server.ts`, its own process) run
+ * on one fresh PostgreSQL. autocannon loads them by turns (A B A B, same connections and
+ * duration), and each scenario prints req/s, p50 and p99 for both, the ratio service / ceiling,
+ * SQL statements per request and the service's CPU per request. The key's rate limit is lifted
+ * past what the run can reach (the upsert still runs on every request).
  *
- *   npm run bench                      # defaults: 2000 requests per scenario, concurrency 16
- *   BENCH_REQUESTS=5000 BENCH_CONCURRENCY=32 npm run bench
+ *   npm run bench:api
+ *   npm run bench:api -- --duration 10 --connections 32 --rounds 2 --only campaigns
+ *   npm run bench:api -- --only 'GET /v1/campaigns (' --profile   # V8 CPU profile of the service, by layer
+ *
+ * Figures go to bench/results/api.json.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
-import { PERMISSIONS } from '../shared/permissions.js';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
 import { loadConfig } from '../server/config.js';
-import { openEmbeddedPostgres } from '../server/db/embedded-postgres.js';
-import { createApiKey } from '../server/domains/api-keys/create-api-key.js';
-import { createOrganization } from '../server/domains/organizations/create-organization.js';
-import { setPlan } from '../server/domains/organizations/set-plan.js';
 import { createApp } from '../server/http/app.js';
 import { createLogger } from '../server/logger.js';
 import { openRuntime } from '../server/runtime.js';
-import { percentile } from './helpers/stats.js';
+import { callApi } from './helpers/api.js';
+import { createBenchTenant, openBenchDatabase } from './helpers/database.js';
+import { summarizeCpuProfile } from './helpers/cpu-profile.js';
+import { positiveOption } from './helpers/options.js';
+import { type NodeChild, processCpuMs, ROOT, startNode, stopChild, waitForHealthy } from './helpers/processes.js';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const { values: options } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '2' },
+    pool: { type: 'string', default: '10' },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const DURATION = positiveOption('duration', options.duration);
+const CONNECTIONS = positiveOption('connections', options.connections);
+const ROUNDS = positiveOption('rounds', options.rounds);
+const POOL = positiveOption('pool', options.pool);
+const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+const SIGNING_SECRET = 'bench-signing-secret-of-at-least-32-characters';
+
+interface Fixture {
+  scriptId: string;
+  projectId: string;
+  campaignIds: string[];
+}
 
 interface Scenario {
   name: string;
-  /** Fewer requests for heavy scenarios (default REQUESTS). */
-  requests?: number;
-  request: (i: number) => { method: string; path: string; body?: unknown };
+  /** What the ratio is held to (issue 18): at least 0.5 of the ceiling, or bulk within 2× its time; `none`: the service alone (no ceiling), for figures comparable with earlier runs. */
+  target: 'ratio' | 'bulk' | 'none';
+  /** Fewer connections for heavy requests. */
+  connections?: number;
+  request(fixture: Fixture, sequence: number, prefix: string): { method: 'GET' | 'POST'; path: string; body?: unknown };
+}
+
+// In the order of earlier runs (reads first, writes after), so their figures stay comparable.
+const SCENARIOS: Scenario[] = [
+  { name: 'GET /v1/campaigns (page of 20)', target: 'ratio', request: () => ({ method: 'GET', path: '/v1/campaigns' }) },
+  { name: 'GET /v1/campaigns?limit=100&search=', target: 'none', request: () => ({ method: 'GET', path: '/v1/campaigns?limit=100&search=Campaign' }) },
+  { name: 'GET /v1/campaigns/{id}', target: 'ratio', request: (f, i) => ({ method: 'GET', path: `/v1/campaigns/${f.campaignIds[i % f.campaignIds.length]}` }) },
+  { name: 'GET /v1/scripts/{id}', target: 'none', request: (f) => ({ method: 'GET', path: `/v1/scripts/${f.scriptId}` }) },
+  { name: 'GET /v1/projects (with campaignCount)', target: 'none', request: () => ({ method: 'GET', path: '/v1/projects' }) },
+  { name: 'POST /v1/projects', target: 'none', request: (_f, i, p) => ({ method: 'POST', path: '/v1/projects', body: { name: `P ${p}${i}` } }) },
+  { name: 'POST /v1/campaigns', target: 'ratio', request: (f, i, p) => ({ method: 'POST', path: '/v1/campaigns', body: { name: `C ${p}${i}`, scriptId: f.scriptId } }) },
+  {
+    name: 'POST /v1/campaigns/{id}/invites',
+    target: 'ratio',
+    request: (f, i, p) => ({ method: 'POST', path: `/v1/campaigns/${f.campaignIds[0]}/invites`, body: { email: `${p}${i}@example.com` } }),
+  },
+  { name: 'GET /v1/campaigns/{id}/invites (page of 20)', target: 'none', request: (f) => ({ method: 'GET', path: `/v1/campaigns/${f.campaignIds[0]}/invites` }) },
+  {
+    name: 'POST /v1/campaigns/{id}/invites/bulk (500)',
+    target: 'bulk',
+    connections: 4,
+    request: (f, i, p) => ({
+      method: 'POST',
+      path: `/v1/campaigns/${f.campaignIds[1]}/invites/bulk`,
+      body: { invites: Array.from({ length: 500 }, (_, j) => ({ email: `${p}${i}-${j}@example.com`, name: `Participant ${j}` })) },
+    }),
+  },
+];
+
+interface Run {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  cpuMsPerRequest: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let prefixes = 0;
+
+/** One load of one scenario against one server: a short warm-up, then DURATION seconds measured. */
+async function load(target: { port: number; pid: number }, scenario: Scenario, fixture: Fixture, authorization: string): Promise<Run> {
+  const prefix = `r${(prefixes += 1)}x`;
+  let sequence = 0;
+  const next = () => {
+    const request = scenario.request(fixture, (sequence += 1), prefix);
+    return {
+      method: request.method,
+      path: request.path,
+      headers: { authorization, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    };
+  };
+  const connections = scenario.connections ?? CONNECTIONS;
+  const run = (duration: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${target.port}`,
+      connections,
+      duration,
+      requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }],
+    });
+  await run(1);
+  const cpuBefore = processCpuMs(target.pid);
+  const result = await run(DURATION);
+  const cpuMs = processCpuMs(target.pid) - cpuBefore;
+  const errors = result.non2xx + result.errors + result.timeouts;
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors,
+    cpuMsPerRequest: result.requests.total > 0 ? cpuMs / result.requests.total : 0,
+  };
+}
+
+function mean(runs: Run[], pick: (run: Run) => number): number {
+  return runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+}
+
+/**
+ * SQL statements per request of the service, counted in-process on the same code (the child
+ * process cannot be counted from here): 50 requests of the scenario through `createApp`.
+ */
+async function statementsPerRequest(databaseUrl: string, dataDir: string, scenario: Scenario, fixture: Fixture, authorization: string): Promise<number> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, 'count'), LOG_LEVEL: 'silent', SIGNING_SECRET, DATABASE_POOL_SIZE: '4' });
+  const runtime = await openRuntime(config, createLogger('silent'));
+  let statements = 0;
+  runtime.orm.em.getConnection().getKnex().on('query', () => (statements += 1));
+  const server = createApp(runtime.services, { isReady: () => true }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const count = scenario.target === 'bulk' ? 5 : 50;
+  const prefix = `s${(prefixes += 1)}x`;
+  statements = 0;
+  for (let i = 0; i < count; i += 1) {
+    const request = scenario.request(fixture, i, prefix);
+    await callApi(base, request.method, request.path, authorization, request.body);
+  }
+  const perRequest = statements / count;
+  await new Promise((resolve) => server.close(resolve));
+  await runtime.close();
+  return perRequest;
 }
 
 async function main(): Promise<void> {
   const logger = createLogger('warn');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-bench-'));
-  const cluster = process.env.DATABASE_URL ? undefined : await openEmbeddedPostgres({ dataDir, logger });
+  const database = await openBenchDatabase('api', logger);
+  const children: NodeChild[] = [];
   try {
-    await runScenarios(cluster?.url, dataDir, logger);
-  } finally {
-    await cluster?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+    const servicePort = await freePort();
+    const service = startNode('server/main.ts', ['--role=api'], {
+      DATABASE_URL: database.databaseUrl,
+      PORT: String(servicePort),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${servicePort}`,
+      DATA_DIR: path.join(database.dataDir, 'service'),
+      LOG_LEVEL: 'info',
+      DATABASE_POOL_SIZE: String(POOL),
+      SIGNING_SECRET,
+    }, options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(database.workDir, 'profile')}`] : []);
+    children.push(service);
+    await waitForHealthy(service, servicePort);
 
-async function runScenarios(embeddedUrl: string | undefined, dataDir: string, logger: ReturnType<typeof createLogger>): Promise<void> {
-  const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL ?? embeddedUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '20' });
-  const runtime = await openRuntime(config, logger);
-  let statements = 0;
-  runtime.orm.em.getConnection().getKnex().on('query', () => (statements += 1));
+    const config = loadConfig({ DATABASE_URL: database.databaseUrl, DATA_DIR: path.join(database.dataDir, 'setup'), LOG_LEVEL: 'warn', SIGNING_SECRET });
+    const runtime = await openRuntime(config, logger);
+    const tenant = await createBenchTenant(runtime.orm.em.fork(), 'Bench');
+    // Past anything the run can reach: the upsert still counts every request.
+    await runtime.orm.em.fork().execute(`update organizations set rate_limit_per_minute = 100000000 where id = ?`, [tenant.organizationId]);
+    await runtime.close();
 
-  const em = () => runtime.orm.em.fork();
-  const organization = await createOrganization(em(), { name: 'Bench' });
-  await setPlan(em(), { organizationId: organization.id, plan: 'enterprise', rateLimitPerMinute: 10_000 });
-  // One key per scenario: each key's budget is 10,000 requests per minute.
-  const newKey = async () => (await createApiKey(em(), { organizationId: organization.id, name: 'bench', permissions: [...PERMISSIONS] })).secret;
-  let secret = await newKey();
-
-  const server = createApp(runtime.services, { isReady: () => true }).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const call = async (method: string, requestPath: string, body?: unknown) => {
-    const response = await fetch(base + requestPath, {
-      method,
-      headers: { Authorization: `Bearer ${secret}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
+    const base = `http://127.0.0.1:${servicePort}`;
+    const script = await callApi(base, 'POST', '/v1/scripts', tenant.authorization, {
+      name: 'Bench script',
+      systemPrompt: 'Interview.',
+      questions: Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, text: `Question ${i}?`, type: i % 2 ? 'open' : 'rating' })),
     });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${requestPath} → ${response.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+    await callApi(base, 'POST', `/v1/scripts/${script.id}/publish`, tenant.authorization);
+    const project = await callApi(base, 'POST', '/v1/projects', tenant.authorization, { name: 'Bench project' });
+    const fixture: Fixture = { scriptId: script.id, projectId: project.id, campaignIds: [] };
+    for (let i = 0; i < 100; i += 1) {
+      fixture.campaignIds.push((await callApi(base, 'POST', '/v1/campaigns', tenant.authorization, { name: `Campaign ${i}`, scriptId: script.id, projectId: project.id })).id);
+    }
 
-  const script = await call('POST', '/v1/scripts', {
-    name: 'Bench script',
-    systemPrompt: 'Interview.',
-    questions: Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, text: `Question ${i}?`, type: i % 2 ? 'open' : 'rating' })),
-  });
-  await call('POST', `/v1/scripts/${script.id}/publish`);
-  const project = await call('POST', '/v1/projects', { name: 'Bench project' });
-  const campaignIds: string[] = [];
-  for (let i = 0; i < 100; i += 1) {
-    campaignIds.push((await call('POST', '/v1/campaigns', { name: `Campaign ${i}`, scriptId: script.id, projectId: project.id })).id);
-  }
+    const ceilingPort = await freePort();
+    const ceiling = startNode('bench/helpers/api-ceiling-server.ts', [], {
+      DATABASE_URL: database.databaseUrl,
+      PORT: String(ceilingPort),
+      DATABASE_POOL_SIZE: String(POOL),
+      SIGNING_SECRET,
+      PUBLIC_URL: base,
+    });
+    children.push(ceiling);
+    await waitForHealthy(ceiling, ceilingPort);
 
-  const scenarios: Scenario[] = [
-    { name: 'GET /v1/campaigns (page of 20)', request: () => ({ method: 'GET', path: '/v1/campaigns' }) },
-    { name: 'GET /v1/campaigns?limit=100&search=', request: () => ({ method: 'GET', path: '/v1/campaigns?limit=100&search=Campaign' }) },
-    { name: 'GET /v1/campaigns/{id}', request: (i) => ({ method: 'GET', path: `/v1/campaigns/${campaignIds[i % campaignIds.length]}` }) },
-    { name: 'GET /v1/scripts/{id}', request: () => ({ method: 'GET', path: `/v1/scripts/${script.id}` }) },
-    { name: 'GET /v1/projects (with campaignCount)', request: () => ({ method: 'GET', path: '/v1/projects' }) },
-    { name: 'POST /v1/projects', request: (i) => ({ method: 'POST', path: '/v1/projects', body: { name: `P${i}` } }) },
-    { name: 'POST /v1/campaigns', request: (i) => ({ method: 'POST', path: '/v1/campaigns', body: { name: `C${i}`, scriptId: script.id } }) },
-    {
-      name: 'POST /v1/campaigns/{id}/invites',
-      request: (i) => ({ method: 'POST', path: `/v1/campaigns/${campaignIds[0]}/invites`, body: { email: `p${i}@example.com` } }),
-    },
-    { name: 'GET /v1/campaigns/{id}/invites (page of 20)', request: () => ({ method: 'GET', path: `/v1/campaigns/${campaignIds[0]}/invites` }) },
-    {
-      name: 'POST /v1/campaigns/{id}/invites/bulk (500)',
-      requests: 40,
-      request: (i) => ({
-        method: 'POST',
-        path: `/v1/campaigns/${campaignIds[1]}/invites/bulk`,
-        body: { invites: Array.from({ length: 500 }, (_, j) => ({ email: `b${i}-${j}@example.com`, name: `Participant ${j}` })) },
-      }),
-    },
-  ];
-
-  const only = process.env.BENCH_ONLY;
-  if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => s.name.includes(only)));
-  console.log(`requests per scenario: ${REQUESTS}, concurrency: ${CONCURRENCY}, node ${process.version}`);
-  console.log('scenario'.padEnd(42), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), 'p99 ms'.padStart(8), 'SQL/req'.padStart(8));
-  for (const scenario of scenarios) {
-    secret = await newKey();
-    const latencies: number[] = [];
-    const requests = scenario.requests ?? REQUESTS;
-    let next = 0;
-    statements = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < requests) {
-          const i = next++;
-          const { method, path: requestPath, body } = scenario.request(i);
-          const t0 = performance.now();
-          await call(method, requestPath, body);
-          latencies.push(performance.now() - t0);
-        }
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
+    const scenarios = SCENARIOS.filter((scenario) => !options.only || scenario.name.includes(options.only));
+    const os = await import('node:os');
     console.log(
-      scenario.name.padEnd(42),
-      (requests / elapsed).toFixed(0).padStart(8),
-      percentile(latencies, 50).toFixed(1).padStart(8),
-      percentile(latencies, 95).toFixed(1).padStart(8),
-      percentile(latencies, 99).toFixed(1).padStart(8),
-      (statements / requests).toFixed(1).padStart(8),
+      `${DURATION} s per run, ${ROUNDS} rounds A B, ${CONNECTIONS} connections (bulk: 4), pool ${POOL}, node ${process.version}, ` +
+        `${os.cpus().length} cores (${os.cpus()[0]?.model}) shared by autocannon, both servers and PostgreSQL`,
     );
+    console.log(
+      `${'scenario'.padEnd(44)}${'service req/s'.padStart(14)}${'p50/p99 ms'.padStart(13)}${'ceiling req/s'.padStart(15)}${'p50/p99 ms'.padStart(13)}${'ratio'.padStart(7)}${'SQL/req'.padStart(9)}${'CPU ms/req'.padStart(12)}`,
+    );
+    const results = [];
+    for (const scenario of scenarios) {
+      const statements = await statementsPerRequest(database.databaseUrl, database.dataDir, scenario, fixture, tenant.authorization);
+      const serviceRuns: Run[] = [];
+      const ceilingRuns: Run[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        serviceRuns.push(await load({ port: servicePort, pid: service.child.pid! }, scenario, fixture, tenant.authorization));
+        if (scenario.target !== 'none') ceilingRuns.push(await load({ port: ceilingPort, pid: ceiling.child.pid! }, scenario, fixture, tenant.authorization));
+      }
+      const measuredAlone = { requestsPerSecond: mean(serviceRuns, (run) => run.requestsPerSecond), p50: mean(serviceRuns, (run) => run.p50), p99: mean(serviceRuns, (run) => run.p99), cpuMsPerRequest: mean(serviceRuns, (run) => run.cpuMsPerRequest) };
+      if (scenario.target === 'none') {
+        if (serviceRuns.some((run) => run.errors > 0)) throw new Error(`${scenario.name}: failed requests`);
+        results.push({ scenario: scenario.name, target: 'none (no ceiling)', statementsPerRequest: statements, service: measuredAlone, rounds: { service: serviceRuns } });
+        console.log(
+          `${scenario.name.padEnd(44)}${measuredAlone.requestsPerSecond.toFixed(0).padStart(14)}${`${measuredAlone.p50.toFixed(0)}/${measuredAlone.p99.toFixed(0)}`.padStart(13)}` +
+            `${'–'.padStart(15)}${'–'.padStart(13)}${'–'.padStart(7)}${statements.toFixed(1).padStart(9)}${measuredAlone.cpuMsPerRequest.toFixed(2).padStart(12)}`,
+        );
+        continue;
+      }
+      const errors = [...serviceRuns, ...ceilingRuns].reduce((sum, run) => sum + run.errors, 0);
+      if (errors > 0) throw new Error(`${scenario.name}: ${errors} failed requests (non-2xx, errors or timeouts)`);
+      const measured = measuredAlone;
+      const bare = { requestsPerSecond: mean(ceilingRuns, (run) => run.requestsPerSecond), p50: mean(ceilingRuns, (run) => run.p50), p99: mean(ceilingRuns, (run) => run.p99), cpuMsPerRequest: mean(ceilingRuns, (run) => run.cpuMsPerRequest) };
+      const ratio = measured.requestsPerSecond / bare.requestsPerSecond;
+      // Bulk: the time of one request of 500 against the ceiling's, at the same concurrency.
+      const timeRatio = bare.requestsPerSecond / measured.requestsPerSecond;
+      const met = scenario.target === 'ratio' ? ratio >= 0.5 : timeRatio <= 2;
+      results.push({ scenario: scenario.name, target: scenario.target === 'ratio' ? 'ratio >= 0.5' : 'time <= 2x', met, ratio, timeRatio, statementsPerRequest: statements, service: measured, ceiling: bare, rounds: { service: serviceRuns, ceiling: ceilingRuns } });
+      console.log(
+        `${scenario.name.padEnd(44)}${measured.requestsPerSecond.toFixed(0).padStart(14)}${`${measured.p50.toFixed(0)}/${measured.p99.toFixed(0)}`.padStart(13)}` +
+          `${bare.requestsPerSecond.toFixed(0).padStart(15)}${`${bare.p50.toFixed(0)}/${bare.p99.toFixed(0)}`.padStart(13)}${ratio.toFixed(2).padStart(7)}` +
+          `${statements.toFixed(1).padStart(9)}${measured.cpuMsPerRequest.toFixed(2).padStart(12)}` +
+          `  ${scenario.target === 'bulk' ? `time ×${timeRatio.toFixed(2)} ` : ''}${met ? 'ok' : 'BELOW TARGET'}`,
+      );
+    }
+    await mkdir(RESULTS_DIR, { recursive: true });
+    const file = path.join(RESULTS_DIR, 'api.json');
+    await writeFile(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: os.cpus().length, duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pool: POOL, results }, null, 2)}\n`);
+    console.log(`\nfigures written to ${path.relative(process.cwd(), file)}`);
+    if (options.profile) {
+      await stopChild(service);
+      const [profile] = (await readdir(path.join(database.workDir, 'profile'))).filter((name) => name.endsWith('.cpuprofile'));
+      const summary = await summarizeCpuProfile(path.join(database.workDir, 'profile', profile!));
+      console.log(`\nservice CPU profile (${summary.totalMs.toFixed(0)} ms sampled), self time by layer:`);
+      for (const share of summary.byPackage.slice(0, 14)) console.log(`  ${share.name.padEnd(40)}${share.percent.toFixed(1).padStart(6)}%`);
+      console.log('inclusive time by function:');
+      for (const share of summary.topInclusive.slice(0, 25)) console.log(`  ${share.name.padEnd(70)}${share.percent.toFixed(1).padStart(6)}%`);
+    }
+  } finally {
+    for (const child of children) await stopChild(child);
+    await database.close();
   }
-
-  await new Promise((resolve) => server.close(resolve));
-  await runtime.close();
 }
 
 await main();

@@ -1,0 +1,29 @@
+/**
+ * `npm run bench`: the benchmarks, what each measures and where its figures go; `npm run bench --
+ * <name> [options]` runs one (the same as `npm run bench:<name>`). Figures of the last run of each
+ * are in bench/results/<name>.json; bench/RESULTS.md records them with the machine and the date.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './helpers/processes.js';
+
+const BENCHMARKS: Record<string, string> = {
+  api: 'Hot API paths (list, get, create, invite, bulk 500) against bare Express + pg doing the same SQL, A B A B with autocannon: req/s, p50/p99, ratio, SQL and CPU per request.',
+  interviews: 'Simulated participants through the interview engine against a bare ceiling of the same SQL: server time per turn, interviews per minute, CPU and SQL per interview.',
+  webhooks: 'Webhook delivery throughput and latency from commit to receipt, against bare graphile-worker jobs doing the same HTTPS requests.',
+  results: 'Transcripts, insights, PDFs and exports of finished sessions: time and memory per session, export streaming.',
+  storage: 'Uploads and ranged reads on the local disk and an S3-compatible server: MB/s and peak memory (flat whatever the size).',
+};
+
+const [name, ...rest] = process.argv.slice(2);
+if (!name) {
+  console.log('Benchmarks (npm run bench -- <name> [options], or npm run bench:<name>):\n');
+  for (const [benchmark, description] of Object.entries(BENCHMARKS)) console.log(`  ${benchmark.padEnd(12)}${description}\n  ${''.padEnd(12)}→ bench/results/${benchmark}.json\n`);
+  console.log('Recorded figures, with the machine and the date: bench/RESULTS.md');
+} else if (!(name in BENCHMARKS)) {
+  console.error(`Unknown benchmark "${name}"; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  process.exitCode = 2;
+} else {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', `${name}.ts`), ...rest], { cwd: ROOT, stdio: 'inherit' });
+  child.on('exit', (code) => (process.exitCode = code ?? 1));
+}
