@@ -90,7 +90,9 @@ export async function startWorker(services: AppServices, connectionString: strin
   await recoverStaleLocks(em());
   // Listen before run(): its pool is created (and announced) before it resolves.
   const events: WorkerEvents = new EventEmitter();
+  let currentPoolId: string | undefined;
   events.on('pool:create', ({ workerPool }) => {
+    currentPoolId = workerPool.id;
     lockHolderIds.add(workerPool.id);
     void beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
   });
@@ -101,20 +103,78 @@ export async function startWorker(services: AppServices, connectionString: strin
     if (job.attempts < job.max_attempts) outcomes.inc({ task: job.task_identifier, outcome: 'error' });
   });
   events.on('job:failed', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'failed' }));
-  const runner: Runner = await run({
-    events,
-    connectionString,
-    concurrency: services.config.workerConcurrency,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    logger: graphileLogger(services.logger),
-    taskList: createTaskList(services),
-    parsedCronItems: parseCrontab(crontabFor(services.config)),
-    // Completions through the batcher (with no delay), which a graceful shutdown flushes. Without
-    // it a completion is fire-and-forget, and a job finished just before SIGTERM stayed locked
-    // (run again later by recovery, not lost, but not "finished what it held").
-    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+  const runOnce = (): Promise<Runner> =>
+    run({
+      events,
+      connectionString,
+      concurrency: services.config.workerConcurrency,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      logger: graphileLogger(services.logger),
+      taskList: createTaskList(services),
+      parsedCronItems: parseCrontab(crontabFor(services.config)),
+      // Completions through the batcher (with no delay), which a graceful shutdown flushes. Without
+      // it a completion is fire-and-forget, and a job finished just before SIGTERM stayed locked
+      // (run again later by recovery, not lost, but not "finished what it held").
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    });
+
+  let stopping = false;
+  let runner: Runner = await runOnce();
+  let restarting: Promise<void> | undefined;
+
+  /**
+   * graphile-worker ends its pool for good when it cannot record a job's outcome (the database
+   * restarting, say: "queue is in an inconsistent state; aborting"). The process would then carry
+   * on without a worker, its heartbeat still claiming the dead pool's locks. So an end we did not
+   * ask for is answered by unlocking what that pool held (its jobs run again) and starting a new
+   * runner, retried with backoff until the database answers.
+   */
+  const supervise = (current: Runner): void => {
+    void current.promise
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      .then((error) => {
+        if (current === runner) replaceRunner(current, error);
+      });
+  };
+  /**
+   * The pool announces its own shutdown before it is over, and that shutdown can wait on workers
+   * whose job's outcome could not be written: the new runner does not wait for it.
+   */
+  events.on('pool:gracefulShutdown', ({ workerPool, message }) => {
+    if (workerPool.id === currentPoolId) replaceRunner(runner, new Error(message));
   });
+  const replaceRunner = (current: Runner, reason: unknown): void => {
+    if (stopping || restarting || current !== runner) return;
+    services.logger.error({ err: reason }, 'the job runner stopped unexpectedly; starting a new one');
+    restarting = restartRunner().finally(() => (restarting = undefined));
+    // The old pool may never finish its shutdown; it is not waited for.
+    void current.kill().catch(() => undefined);
+  };
+  const restartRunner = async (): Promise<void> => {
+    const deadPools = [...lockHolderIds];
+    for (let attempt = 0; !stopping; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt)));
+      if (stopping) return;
+      try {
+        // knex expands an array binding into a list, hence array[?].
+        if (deadPools.length > 0) await em().execute(`select graphile_worker.force_unlock_workers(array[?]::text[])`, [deadPools]);
+        for (const id of deadPools) lockHolderIds.delete(id);
+        runner = await runOnce();
+        supervise(runner);
+        services.metrics.workerRestarts.inc();
+        services.logger.warn({ attempt: attempt + 1, unlockedPools: deadPools }, 'job runner restarted');
+        return;
+      } catch (error) {
+        services.logger.warn({ err: error, attempt: attempt + 1 }, 'job runner could not restart yet; retrying');
+      }
+    }
+  };
+  supervise(runner);
+
   await beat();
   await loadLastBackupMetrics(services);
   services.logger.info(
@@ -128,8 +188,10 @@ export async function startWorker(services: AppServices, connectionString: strin
 
   return {
     async stop() {
+      stopping = true;
       clearInterval(heartbeat);
-      await runner.stop();
+      await restarting;
+      await runner.stop().catch((error: unknown) => services.logger.warn({ err: error }, 'job runner stopped with an error'));
       await em().execute(`delete from worker_processes where id = ?`, [processId]).catch(() => undefined);
     },
   };

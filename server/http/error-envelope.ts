@@ -114,7 +114,18 @@ const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT
  */
 const UNAVAILABLE_SQL_STATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300']);
 
-const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /connection error and is not queryable/i, /the database system is (starting up|shutting down)/i];
+/**
+ * What an outage throws without a code. "Transaction query already complete" is knex's answer to
+ * a statement in a transaction whose BEGIN failed on a connection the server was terminating (a
+ * restart): the real error goes elsewhere. A bug could say the same (a query after commit), which
+ * is why a database outage is still logged as an error: operators see either.
+ */
+const UNAVAILABLE_MESSAGES = [
+  /Connection terminated/i,
+  /connection error and is not queryable/i,
+  /the database system is (starting up|shutting down)/i,
+  /Transaction query already complete/i,
+];
 
 function isUnavailableFailure(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;

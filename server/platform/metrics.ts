@@ -32,6 +32,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** The job runner restarted after graphile-worker ended it on its own (a database restart). */
+  readonly workerRestarts = new Counter({
+    name: 'worker_runner_restarts_total',
+    help: 'Times this worker process restarted its job runner after it stopped unexpectedly.',
+    registers: [this.registry],
+  });
+
   readonly inviteEmails = new Counter({
     name: 'invite_emails_total',
     help: 'Invitation email sends, by outcome (sent, retry, failed, bounced, skipped).',
