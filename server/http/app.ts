@@ -23,6 +23,7 @@ import { participantApiRoutes } from './participant-api.js';
 import { PLAIN_OPENAPI_PATHS } from './plain-operations.js';
 import { exportRoutes } from './export-routes.js';
 import { resultsRoutes } from './results-routes.js';
+import { refusePlainRouteExtras } from './plain-inputs.js';
 import { invoiceRoutes } from './invoice-routes.js';
 import { memberInvitationPageRoutes } from './member-invitation-page.js';
 import { scriptMediaRoutes } from './script-media-routes.js';
@@ -127,6 +128,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(API_PREFIXES, refuseUnhonouredIdempotencyKey);
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
+  app.use(API_PREFIXES, refusePlainRouteExtras);
   app.use(scriptMediaRoutes(services));
   app.use(sessionFileRoutes(services));
   app.use(resultsRoutes(services));

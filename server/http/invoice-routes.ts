@@ -5,7 +5,7 @@ import { toInvoiceDto } from '../domains/billing/serialize.js';
 import { renderInvoice } from '../reports/render-invoice.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
-import { pathIdOf } from './plain-inputs.js';
+import { pathIdOf, queryOf } from './plain-inputs.js';
 
 /** The service's name on invoices, as the operator of this installation. */
 const ISSUER_NAME = 'Interview Service';
@@ -15,6 +15,7 @@ export function invoiceRoutes(services: AppServices): Router {
   const routes = Router({ caseSensitive: true, strict: true });
   routes.get('/v1/billing/invoices/:invoiceId/pdf', async (req: Request, res: Response) => {
     const auth = assertPermission(req.auth, 'billing:read');
+    queryOf(req, z.strictObject({}));
     const invoice = await loadInvoice(services.orm.em.fork(), auth.organizationId, pathIdOf(req, 'invoiceId'));
     const document = renderInvoice(
       {

@@ -184,6 +184,15 @@ function rawInputOf(req: Request, source: InputSource, pathParams: Record<string
   } else {
     given = req.body;
   }
+  if (source === 'body') {
+    // The input is the body: a query parameter would be silently ignored, so it is refused.
+    const stray = Object.keys(req.query as Record<string, unknown>);
+    if (stray.length > 0) {
+      throw new AppError('INVALID_REQUEST', `${req.method} takes its input in the body, not the query: ${stray.join(', ')}.`, {
+        fields: stray.map((key) => ({ path: key, message: 'is not a query parameter of this operation' })),
+      });
+    }
+  }
   const code = source === 'query' ? 'INVALID_REQUEST' : 'VALIDATION_ERROR';
   const repeated = Object.keys(pathParams).filter((key) => key in given);
   if (repeated.length > 0) {
@@ -263,7 +272,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       const ifMatch = req.get('If-Match');
       if (ifMatch !== undefined) {
         // Optimistic concurrency: the change applies only to the version the caller read.
-        const reader = req.method === 'PATCH' || req.method === 'DELETE' ? routes.match('GET', req.path) : undefined;
+        // Only records have versions: a path ending in the record's id, as the document says.
+        const reader = (req.method === 'PATCH' || req.method === 'DELETE') && isRecordPath(route) ? routes.match('GET', req.path) : undefined;
         if (!reader) {
           throw new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${req.method} ${route.meta.openapi!.path}` }] });
         }
