@@ -128,7 +128,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(API_PREFIXES, refuseUnhonouredIdempotencyKey);
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
-  app.use(API_PREFIXES, refusePlainRouteExtras);
+  app.use(['/v1', '/api'], refusePlainRouteExtras);
   app.use(scriptMediaRoutes(services));
   app.use(sessionFileRoutes(services));
   app.use(resultsRoutes(services));
