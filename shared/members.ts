@@ -22,10 +22,5 @@ export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
   viewer: READ_PERMISSIONS,
 };
 
-/** Who holds every permission: only such a caller may make, change or remove an owner. */
-export function holdsAllPermissions(permissions: readonly Permission[]): boolean {
-  return PERMISSIONS.every((permission) => permissions.includes(permission));
-}
-
 /** Passwords: long enough to resist guessing, short enough to hash cheaply (NIST SP 800-63B). */
 export const PASSWORD_LIMITS = { minLength: 10, maxLength: 200 } as const;

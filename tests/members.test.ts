@@ -195,6 +195,12 @@ describe('member operations', () => {
     // An API key lacking one permission cannot either.
     const partialKey = apiAs(t.http, await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'billing:write')));
     expect((await partialKey.patch(`/v1/organization/members/${other.id}`, { role: 'owner' }).expect(403)).body.error.details.required).toBe('owner');
+    // A key with organization:write alone cannot make anyone admin (who could then mint keys), nor a member.
+    const writeOnly = apiAs(t.http, await t.createKey(tenant.organizationId, ['organization:write']));
+    const escalation = await writeOnly.post('/v1/organization/members', { email: uniqueEmail('attacker'), role: 'admin' }).expect(403);
+    expect(escalation.body.error).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', details: { required: 'admin' } });
+    expect((await writeOnly.patch(`/v1/organization/members/${other.id}`, { role: 'admin' }).expect(403)).body.error.details.required).toBe('member');
+    expect((await writeOnly.delete(`/v1/organization/members/${other.id}`).expect(403)).body.error.details.required).toBe('member');
     // An admin manages the other roles; an owner all of them.
     expect(await admin.client.members.update.mutate({ memberId: other.id, role: 'viewer' })).toMatchObject({ role: 'viewer' });
     expect(await owner.client.members.update.mutate({ memberId: other.id, role: 'owner' })).toMatchObject({ role: 'owner' });

@@ -7,7 +7,7 @@ import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecretToken, INVITATION_SECONDS, newSecretToken } from '../../lib/member-tokens.js';
 import type { AppServices } from '../../services.js';
-import { assertMayManageOwners, type MembersActor } from './owner-rules.js';
+import { assertMayManageRole, type MembersActor } from './owner-rules.js';
 import { toMemberDto } from './serialize.js';
 
 export interface InvitedMember {
@@ -26,7 +26,7 @@ export async function inviteMember(
   auth: MembersActor,
   input: TInviteMemberInput,
 ): Promise<InvitedMember> {
-  if (input.role === 'owner') assertMayManageOwners(auth);
+  assertMayManageRole(auth, input.role);
   const token = newSecretToken('mit');
   try {
     return await em.transactional(async (tx) => {

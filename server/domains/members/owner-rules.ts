@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { holdsAllPermissions } from '../../../shared/members.js';
+import { type MemberRole, ROLE_PERMISSIONS } from '../../../shared/members.js';
 import type { Member } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import type { CustomerAuth } from '../../trpc/context.js';
@@ -8,13 +8,16 @@ import type { CustomerAuth } from '../../trpc/context.js';
 export type MembersActor = Pick<CustomerAuth, 'organizationId' | 'permissions'>;
 
 /**
- * Owners hold billing:write, so only a caller holding every permission (an owner, or a key with
- * all of them) may make, change or remove one: an admin cannot raise themselves above admin.
+ * A caller gives, changes or takes away only a role whose permissions it holds itself: an owner
+ * (or a key with every permission) manages every role, an admin every role but owner, and a key
+ * with `organization:write` alone none (it cannot make an admin who would then mint keys).
  */
-export function assertMayManageOwners(actor: MembersActor): void {
-  if (!holdsAllPermissions(actor.permissions)) {
-    throw new AppError('INSUFFICIENT_PERMISSIONS', 'Only an owner (or a key with every permission) can make, change or remove an owner.', {
-      required: 'owner',
+export function assertMayManageRole(actor: MembersActor, role: MemberRole): void {
+  const missing = ROLE_PERMISSIONS[role].filter((permission) => !actor.permissions.includes(permission));
+  if (missing.length > 0) {
+    throw new AppError('INSUFFICIENT_PERMISSIONS', `Only a caller holding every permission of the ${role} role can give, change or remove it; missing: ${missing.join(', ')}.`, {
+      required: role,
+      missing,
     });
   }
 }

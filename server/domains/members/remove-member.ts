@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Member } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
-import { assertAnotherOwnerRemains, assertMayManageOwners, type MembersActor } from './owner-rules.js';
+import { assertAnotherOwnerRemains, assertMayManageRole, type MembersActor } from './owner-rules.js';
 
 /**
  * `DELETE /v1/organization/members/{id}`: the member, their invitation and every sign-in go (the
@@ -11,10 +11,8 @@ export async function removeMember(em: EntityManager, actor: MembersActor, membe
   await em.transactional(async (tx) => {
     const member = await tx.findOne(Member, { id: memberId, organization: actor.organizationId });
     if (!member) throw notFound('member', memberId);
-    if (member.role === 'owner') {
-      assertMayManageOwners(actor);
-      await assertAnotherOwnerRemains(tx, member);
-    }
+    assertMayManageRole(actor, member.role);
+    if (member.role === 'owner') await assertAnotherOwnerRemains(tx, member);
     await tx.execute(`delete from members where id = ?`, [member.id]);
   });
 }

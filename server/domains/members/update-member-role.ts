@@ -3,7 +3,7 @@ import type { MemberRole } from '../../../shared/members.js';
 import type { TMember } from '../../../shared/schemas/members.js';
 import { Member } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
-import { assertAnotherOwnerRemains, assertMayManageOwners, type MembersActor } from './owner-rules.js';
+import { assertAnotherOwnerRemains, assertMayManageRole, type MembersActor } from './owner-rules.js';
 import { toMemberDto } from './serialize.js';
 
 /** `PATCH /v1/organization/members/{id}`: a new role, effective on the member's next request. */
@@ -12,7 +12,8 @@ export async function updateMemberRole(em: EntityManager, actor: MembersActor, m
     const member = await tx.findOne(Member, { id: memberId, organization: actor.organizationId });
     if (!member) throw notFound('member', memberId);
     if (member.role === role) return toMemberDto(member);
-    if (member.role === 'owner' || role === 'owner') assertMayManageOwners(actor);
+    assertMayManageRole(actor, member.role);
+    assertMayManageRole(actor, role);
     if (member.role === 'owner') await assertAnotherOwnerRemains(tx, member);
     member.role = role;
     await tx.flush();
