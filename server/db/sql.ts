@@ -12,7 +12,10 @@ import type pg from 'pg';
  * Entities, the unit of work and migrations stay with MikroORM; use this for reads that only
  * serialize and writes that are one statement.
  */
+const FRAGMENT = Symbol('sql fragment');
+
 export interface Sql {
+  readonly [FRAGMENT]: true;
   readonly strings: readonly string[];
   readonly values: readonly unknown[];
 }
@@ -28,8 +31,9 @@ export function rawSql(text: string): RawSql {
   return { [RAW]: text };
 }
 
+/** Only what `sql` made is spliced in as SQL: any other object is a bound value, whatever its keys. */
 function isSql(value: unknown): value is Sql {
-  return typeof value === 'object' && value !== null && 'strings' in value && 'values' in value;
+  return typeof value === 'object' && value !== null && FRAGMENT in value;
 }
 
 function isRaw(value: unknown): value is RawSql {
@@ -56,7 +60,7 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
       parts.push(following);
     }
   });
-  return { strings: parts, values: params };
+  return { [FRAGMENT]: true, strings: parts, values: params };
 }
 
 /** `a, b, c` of fragments. */

@@ -16,8 +16,17 @@ import type { AppServices } from '../services.js';
 /** tRPC batches several calls in one request (`/trpc/a,b,c?batch=1`); each call counts. */
 export const MAX_TRPC_BATCH_SIZE = 10;
 
+/**
+ * Whether tRPC will run this request as a batch. Read as tRPC reads it (the first `batch` of the
+ * query string), not from Express's parsed query, where `?batch=1&batch=1` is an array: counted
+ * as one call, such a batch of ten would run on one unit of the budget.
+ */
+export function isTrpcBatch(req: Request): boolean {
+  return req.originalUrl.startsWith('/trpc/') && new URL(req.originalUrl, 'http://localhost').searchParams.get('batch') === '1';
+}
+
 function callsIn(req: Request): number {
-  if (!req.originalUrl.startsWith('/trpc/') || req.query.batch !== '1') return 1;
+  if (!isTrpcBatch(req)) return 1;
   return Math.min(MAX_TRPC_BATCH_SIZE, Math.max(1, req.path.split(',').length));
 }
 
@@ -50,7 +59,7 @@ function trpcProceduresOf(req: Request): string[] {
 
 /** Counts a caller without credentials per address: key guessing, sign-in floods. */
 async function consumeAnonymousBudget(em: EntityManager, services: AppServices, req: Request, res: Response): Promise<void> {
-  const state = await consumeRateLimit(em, `ip:${req.ip ?? 'unknown'}`, services.config.rateLimitAnonymousPerMinute);
+  const state = await consumeRateLimit(em, `ip:${req.ip ?? 'unknown'}`, services.config.rateLimitAnonymousPerMinute, callsIn(req));
   setRateLimitHeaders(res, state);
   if (state.exceeded) throw rateLimitedError(state);
 }

@@ -6,6 +6,8 @@ import { Member } from '../entities/index.js';
 import { AppError } from '../errors.js';
 import { escapeHtml } from '../lib/html.js';
 import { hashSecretToken } from '../lib/member-tokens.js';
+import { findUnstorableText } from '../lib/text-safety.js';
+import { consumeRateLimit, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -70,6 +72,14 @@ function field(value: unknown): string {
  */
 export function memberInvitationPageRoutes(services: AppServices): Router {
   const routes = Router({ caseSensitive: true, strict: true });
+  // Without credentials, as the API's anonymous callers: counted per address (token guessing, scrypt floods).
+  routes.use('/members/accept', async (req: Request, res: Response, next) => {
+    const state = await consumeRateLimit(services.orm.em.fork(), `ip:${req.ip ?? 'unknown'}`, services.config.rateLimitAnonymousPerMinute);
+    setRateLimitHeaders(res, state);
+    if (!state.exceeded) return next();
+    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(state.resetAt - Date.now() / 1000))));
+    page(res, 429, 'Too many requests', '<h1>Too many requests</h1><p>Wait a minute, then open the link again.</p>');
+  });
   routes.get('/members/accept', async (req: Request, res: Response) => {
     const token = field(req.query.token);
     const member = token ? await openInvitation(services, token) : null;
@@ -89,6 +99,7 @@ export function memberInvitationPageRoutes(services: AppServices): Router {
     }
     if (password !== field(body.confirm)) return formPage(res, 422, { ...view, error: 'The two passwords differ.' });
     if (name.length > 100) return formPage(res, 422, { ...view, error: 'The name must be at most 100 characters.' });
+    if (findUnstorableText({ name, password })) return formPage(res, 422, { ...view, name: '', error: 'The name or password contains characters that cannot be stored.' });
     try {
       await acceptInvitation(services.orm.em.fork(), services.memberTokens, { token, password, name: name || undefined }, clientOf(req));
     } catch (error) {

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { describeError, type DescribedError } from './error-envelope.js';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { trpcCodeFor } from '../trpc/trpc.js';
+import { isTrpcBatch } from './authenticate.js';
 import type { Logger } from '../logger.js';
 
 export function writeError(res: Response, described: DescribedError): void {
@@ -30,7 +31,7 @@ function forTrpcClients(req: Request, described: DescribedError): DescribedError
       data: { code, httpStatus: described.status, appCode: error.code, details: error.details, requestId: error.requestId, ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) },
     },
   };
-  if (req.query.batch !== '1') return { ...described, body: withData as unknown as DescribedError['body'] };
+  if (!isTrpcBatch(req)) return { ...described, body: withData as unknown as DescribedError['body'] };
   const calls = Math.max(1, req.path.split(',').length);
   return { ...described, body: Array.from({ length: calls }, () => withData) as unknown as DescribedError['body'] };
 }

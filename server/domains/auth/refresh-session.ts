@@ -5,6 +5,9 @@ import { AppError } from '../../errors.js';
 import { hashSecretToken, type MemberTokens } from '../../lib/member-tokens.js';
 import { signedInAnswer } from './member-sessions.js';
 
+/** A spent token presented again after this long is a copy: the sign-in is ended. */
+const REUSE_GRACE_SECONDS = 10;
+
 function invalidRefreshToken(reason: string): AppError {
   return new AppError('INVALID_REFRESH_TOKEN', 'The refresh token is not valid: sign in again.', { reason });
 }
@@ -23,7 +26,13 @@ export async function refreshMemberSession(em: EntityManager, tokens: MemberToke
       [tokenHash],
     );
     if (spent.length === 0) {
-      const [known] = await tx.execute<{ session_id: string; used_at: Date | null }[]>(`select session_id, used_at from refresh_tokens where token_hash = ?`, [tokenHash]);
+      const [known] = await tx.execute<{ session_id: string; used_at: Date | null; just_used: boolean }[]>(
+        `select session_id, used_at, used_at > now() - make_interval(secs => ?) as just_used from refresh_tokens where token_hash = ?`,
+        [REUSE_GRACE_SECONDS, tokenHash],
+      );
+      // The same token twice within seconds is two tabs refreshing at once, or a retry after a lost
+      // answer: refused, but the sign-in goes on (the winner's new pair is valid).
+      if (known?.used_at && known.just_used) throw invalidRefreshToken('already_used');
       if (known?.used_at) {
         await tx.execute(
           `update member_sessions set revoked_at = now(), revoked_reason = 'refresh_token_reused' where id = ? and revoked_at is null`,
