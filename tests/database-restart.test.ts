@@ -45,6 +45,8 @@ const DOWN_MS = 4000;
 const LOGICAL_DEADLINE_MS = 50_000;
 /** After the database is back, the same process must answer 200 within this. */
 const RECOVERY_BOUND_MS = 15_000;
+/** An idempotency claim left by a request the outage cut short frees itself after this long. */
+const CLAIM_LAPSE_MS = 30_000;
 
 let cluster: RestartablePostgres | undefined;
 let server: ReturnType<typeof startServer> | undefined;
@@ -395,7 +397,8 @@ describe('PostgreSQL restarted under load', () => {
       const stopping = performance.now();
       await cluster!.stop();
       const stopped = performance.now();
-      const downSince = (label: string, status: number) => () => exchanges.some((e) => e.label === label && e.started >= stopped && e.status === status);
+      // Answered after the stop (a request started just before may be the one that sees it).
+      const downSince = (label: string, status: number) => () => exchanges.some((e) => e.label === label && e.ended >= stopped && e.status === status);
       await waitUntil(
         () => performance.now() - stopped >= DOWN_MS && downSince('invite', 503)() && downSince('read', 503)() && downSince('health', 503)(),
         20_000,
@@ -407,7 +410,8 @@ describe('PostgreSQL restarted under load', () => {
       await cluster!.start();
       const started = performance.now();
       const healthyAfter = await waitUntil(() => exchanges.some((e) => e.label === 'health' && e.started >= started && e.status === 200), RECOVERY_BOUND_MS, '/healthz 200 after the restart');
-      const writingAfter = await waitUntil(() => exchanges.some((e) => e.label === 'invite' && e.started >= started && e.status === 201), RECOVERY_BOUND_MS, 'an invite created after the restart');
+      // Every loop may be retrying a key whose claim the outage left behind (409 until it lapses, 30 s).
+      const writingAfter = await waitUntil(() => exchanges.some((e) => e.label === 'invite' && e.started >= started && e.status === 201), CLAIM_LAPSE_MS + RECOVERY_BOUND_MS, 'an invite created after the restart');
       const readingAfter = await waitUntil(() => exchanges.some((e) => e.label === 'read' && e.started >= started && e.status === 200), RECOVERY_BOUND_MS, 'a read after the restart');
       // A little more load on the restarted database, then the loops finish what they hold.
       await sleep(1500);

@@ -221,6 +221,17 @@ describe('brute-force protection', () => {
     await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
   });
 
+  it('a batch of ten concurrent guesses checks at most five passwords', async () => {
+    const member = await activeMember();
+    const calls = 10;
+    const procedures = Array.from({ length: calls }, () => 'auth.signIn').join(',');
+    const input = Object.fromEntries(Array.from({ length: calls }, (_, index) => [String(index), { email: member.email, password: `guess number ${index}` }]));
+    const response = await t.http.post(`/trpc/${procedures}?batch=1`).set('X-Forwarded-For', uniqueIp()).send(input);
+    const codes = (response.body as { error: { data: { appCode: string } } }[]).map((answer) => answer.error.data.appCode);
+    expect(codes.filter((code) => code === 'INVALID_CREDENTIALS')).toHaveLength(5);
+    expect(codes.filter((code) => code === 'TOO_MANY_SIGN_IN_ATTEMPTS')).toHaveLength(5);
+  });
+
   it('an unknown email locks the same way, so the lock tells nothing about who has an account', async () => {
     const email = `ghost-${randomBytes(4).toString('hex')}@example.com`;
     for (let attempt = 0; attempt < 5; attempt++) await trpcFailure(frontend().client.auth.signIn.mutate({ email, password: PASSWORD }));

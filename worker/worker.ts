@@ -23,6 +23,8 @@ import { timeOutSessionTask } from './tasks/session__time_out.js';
 import { deliverWebhookTask } from './tasks/webhook__deliver.js';
 
 const HEARTBEAT_SECONDS = 30;
+/** How long a runner that stopped on its own may take to end before its jobs are unlocked for the new one. */
+const OLD_RUNNER_GRACE_MS = 5_000;
 
 /** Every task, named `entity__action` after its file. */
 export function createTaskList(services: AppServices): TaskList {
@@ -142,7 +144,7 @@ export async function startWorker(services: AppServices, connectionString: strin
   };
   /**
    * The pool announces its own shutdown before it is over, and that shutdown can wait on workers
-   * whose job's outcome could not be written: the new runner does not wait for it.
+   * whose job's outcome could not be written: the replacement starts from this announcement.
    */
   events.on('pool:gracefulShutdown', ({ workerPool, message }) => {
     if (workerPool.id === currentPoolId) replaceRunner(runner, new Error(message));
@@ -150,11 +152,22 @@ export async function startWorker(services: AppServices, connectionString: strin
   const replaceRunner = (current: Runner, reason: unknown): void => {
     if (stopping || restarting || current !== runner) return;
     services.logger.error({ err: reason }, 'the job runner stopped unexpectedly; starting a new one');
-    restarting = restartRunner().finally(() => (restarting = undefined));
-    // The old pool may never finish its shutdown; it is not waited for.
+    // Forceful after a moment: the old pool may never finish a graceful shutdown on its own.
     void current.kill().catch(() => undefined);
+    restarting = restartRunner(current).finally(() => (restarting = undefined));
   };
-  const restartRunner = async (): Promise<void> => {
+  const restartRunner = async (old: Runner): Promise<void> => {
+    // Its jobs are unlocked once it has ended, or after a few seconds: a pool that ended this way
+    // can stay "shutting down" for good, holding jobs whose outcome it could not write. One of its
+    // jobs still running then could run twice; tasks are written to tolerate a repeat, as they
+    // must after any crash (graphile-worker runs jobs at least once).
+    await Promise.race([
+      old.promise.then(
+        () => undefined,
+        () => undefined,
+      ),
+      new Promise<void>((resolve) => setTimeout(resolve, OLD_RUNNER_GRACE_MS).unref()),
+    ]);
     const deadPools = [...lockHolderIds];
     for (let attempt = 0; !stopping; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt)));

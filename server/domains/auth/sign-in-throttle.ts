@@ -23,47 +23,65 @@ export function signInSubjects(email: string, ip: string | undefined): SignInSub
   return { account: `email:${email}`, address: `ip:${ip ?? 'unknown'}` };
 }
 
-/** 429 while either subject is locked: checked before any password is looked at. */
-export async function assertSignInAllowed(em: EntityManager, subjects: SignInSubjects): Promise<void> {
-  const [row] = await em.execute<{ seconds: string | null }[]>(
-    `select ceil(extract(epoch from max(locked_until) - now())) as seconds from sign_in_throttles where subject in (?, ?) and locked_until > now()`,
-    [subjects.account, subjects.address],
-  );
-  const seconds = Number(row?.seconds ?? 0);
-  if (seconds > 0) {
+/**
+ * Counts this attempt for the email and for the address before any password is looked at, and
+ * refuses it (429) when either was locked or is now past its limit. Counting first, in one
+ * statement per subject that takes the row's lock, means concurrent attempts (a batch of ten, many
+ * connections) are counted one after another: at most `failures` of them are ever checked.
+ */
+export async function beginSignInAttempt(em: EntityManager, subjects: SignInSubjects): Promise<void> {
+  let retryAfter = 0;
+  for (const [subject, limit] of [
+    [subjects.account, SIGN_IN_LIMITS.account.failures],
+    [subjects.address, SIGN_IN_LIMITS.address.failures],
+  ] as const) {
+    const [row] = await em.execute<{ failures: number; locked_before: Date | null; seconds: string | null }[]>(
+      `with before as (
+         select locked_until from sign_in_throttles where subject = ? for update
+       ), counted as (
+         insert into sign_in_throttles as t (subject, failures, window_started_at, locked_until)
+         values (?, 1, now(), case when 1 >= ? then now() + ?::interval end)
+         on conflict (subject) do update set
+           failures = case when t.window_started_at < now() - ?::interval then 1 else t.failures + 1 end,
+           window_started_at = case when t.window_started_at < now() - ?::interval then now() else t.window_started_at end,
+           locked_until = case
+             when (case when t.window_started_at < now() - ?::interval then 1 else t.failures + 1 end) = ? then now() + ?::interval
+             else t.locked_until end
+         returning failures, locked_until
+       )
+       select counted.failures, (select locked_until from before) as locked_before,
+              ceil(extract(epoch from greatest((select locked_until from before), counted.locked_until) - now())) as seconds
+       from counted`,
+      [subject, subject, limit, LOCK, WINDOW, WINDOW, WINDOW, limit, LOCK],
+    );
+    const lockedBefore = row?.locked_before ? new Date(row.locked_before).getTime() > Date.now() : false;
+    if (lockedBefore || Number(row?.failures ?? 0) > limit) retryAfter = Math.max(retryAfter, Number(row?.seconds ?? 0), 1);
+  }
+  if (retryAfter > 0) {
     throw new AppError(
       'TOO_MANY_SIGN_IN_ATTEMPTS',
-      `Too many failed sign-ins. Try again in ${Math.ceil(seconds / 60)} minute(s), or reset the password with a new invitation.`,
-      { retryAfter: seconds },
-      { 'Retry-After': String(seconds) },
+      `Too many failed sign-ins. Try again in ${Math.ceil(retryAfter / 60)} minute(s), or ask for a new invitation.`,
+      { retryAfter },
+      { 'Retry-After': String(retryAfter) },
     );
   }
 }
 
-/** One failure for the subject, in one atomic upsert; the failure that reaches the limit sets the lock. */
-async function countFailure(em: EntityManager, subject: string, limit: number): Promise<void> {
-  const window = `${SIGN_IN_LIMITS.windowSeconds} seconds`;
-  await em.execute(
-    `insert into sign_in_throttles as t (subject, failures, window_started_at, locked_until) values (?, 1, now(), null)
-     on conflict (subject) do update set
-       failures = case when t.window_started_at < now() - ?::interval then 1 else t.failures + 1 end,
-       window_started_at = case when t.window_started_at < now() - ?::interval then now() else t.window_started_at end,
-       locked_until = case
-         when (case when t.window_started_at < now() - ?::interval then 1 else t.failures + 1 end) >= ?
-           then now() + ?::interval
-         else t.locked_until end`,
-    [subject, window, window, window, limit, `${SIGN_IN_LIMITS.lockSeconds} seconds`],
-  );
-}
+const WINDOW = `${SIGN_IN_LIMITS.windowSeconds} seconds`;
+const LOCK = `${SIGN_IN_LIMITS.lockSeconds} seconds`;
 
-export async function recordSignInFailure(em: EntityManager, subjects: SignInSubjects): Promise<void> {
-  await countFailure(em, subjects.account, SIGN_IN_LIMITS.account.failures);
-  await countFailure(em, subjects.address, SIGN_IN_LIMITS.address.failures);
-}
-
-/** A success clears the account's count; the address keeps its own, or one valid account would reset it. */
+/**
+ * A success was counted as an attempt: it clears the email's count, and takes itself back from
+ * the address's (which keeps the rest, or one valid account would reset it for an attacker).
+ */
 export async function recordSignInSuccess(em: EntityManager, subjects: SignInSubjects): Promise<void> {
   await em.execute(`delete from sign_in_throttles where subject = ?`, [subjects.account]);
+  await em.execute(
+    `update sign_in_throttles set failures = greatest(failures - 1, 0),
+       locked_until = case when failures - 1 < ? then null else locked_until end
+     where subject = ?`,
+    [SIGN_IN_LIMITS.address.failures, subjects.address],
+  );
 }
 
 /** Counts whose window ended and that hold no lock are useless; the rate-limit purge deletes them. */

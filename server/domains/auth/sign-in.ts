@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import type { MemberTokens } from '../../lib/member-tokens.js';
 import { decoyPasswordHash, verifyPassword } from '../../lib/passwords.js';
 import { type ClientInfo, startMemberSession } from './member-sessions.js';
-import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess, signInSubjects } from './sign-in-throttle.js';
+import { beginSignInAttempt, recordSignInSuccess, signInSubjects } from './sign-in-throttle.js';
 
 /** An email belongs to at most this many organizations we try a password against. */
 const MAX_MEMBERSHIPS = 10;
@@ -18,11 +18,12 @@ function invalidCredentials(): AppError {
 /**
  * `auth.signIn`: email and password to a token pair. An unknown email, an invited (not yet
  * active) member and a wrong password get the same answer after the same work (a decoy hash is
- * checked when no account matches); failures count toward the email's and the address's lock.
+ * checked when no account matches); every attempt counts toward the email's and the address's
+ * lock before the password is checked, and a success takes itself back.
  */
 export async function signIn(em: EntityManager, tokens: MemberTokens, input: z.infer<typeof ZSignInInput>, client: ClientInfo): Promise<TSignedIn> {
   const subjects = signInSubjects(input.email, client.ip);
-  await assertSignInAllowed(em, subjects);
+  await beginSignInAttempt(em, subjects);
   const candidates = await em.find(
     Member,
     { email: input.email, status: 'active', ...(input.organizationId ? { organization: input.organizationId } : {}) },
@@ -33,10 +34,8 @@ export async function signIn(em: EntityManager, tokens: MemberTokens, input: z.i
     if (member.passwordHash && (await verifyPassword(input.password, member.passwordHash))) matches.push(member);
   }
   if (candidates.length === 0) await verifyPassword(input.password, await decoyPasswordHash());
-  if (matches.length === 0) {
-    await recordSignInFailure(em, subjects);
-    throw invalidCredentials();
-  }
+  // A failure stays counted (the attempt was counted before the password was checked).
+  if (matches.length === 0) throw invalidCredentials();
   await recordSignInSuccess(em, subjects);
   if (matches.length > 1) {
     // Only after the password proved itself: which organizations this person belongs to.
