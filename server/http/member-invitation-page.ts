@@ -1,11 +1,9 @@
 import express, { type Request, type Response, Router } from 'express';
 import { PASSWORD_LIMITS } from '../../shared/members.js';
-import { acceptInvitation } from '../domains/auth/accept-invitation.js';
+import { acceptInvitation, findOpenInvitation } from '../domains/auth/accept-invitation.js';
 import { clientOf } from '../domains/auth/client-info.js';
-import { Member } from '../entities/index.js';
 import { AppError } from '../errors.js';
 import { escapeHtml } from '../lib/html.js';
-import { hashSecretToken } from '../lib/member-tokens.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import { consumeRateLimit, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
@@ -56,12 +54,6 @@ ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '
   );
 }
 
-async function openInvitation(services: AppServices, token: string): Promise<Member | null> {
-  const member = await services.orm.em.fork().findOne(Member, { invitationTokenHash: hashSecretToken(token) }, { populate: ['organization'] });
-  if (!member || member.status !== 'invited' || !member.invitationExpiresAt || member.invitationExpiresAt <= new Date()) return null;
-  return member;
-}
-
 function field(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
@@ -82,14 +74,14 @@ export function memberInvitationPageRoutes(services: AppServices): Router {
   });
   routes.get('/members/accept', async (req: Request, res: Response) => {
     const token = field(req.query.token);
-    const member = token ? await openInvitation(services, token) : null;
+    const member = token ? await findOpenInvitation(services.orm.em.fork(), token) : null;
     if (!member) return invalidPage(res);
     formPage(res, 200, { token, organization: member.organization.name, email: member.email, name: member.name ?? '' });
   });
   routes.post('/members/accept', express.urlencoded({ extended: false, limit: '8kb' }), async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const token = field(body.token);
-    const member = token ? await openInvitation(services, token) : null;
+    const member = token ? await findOpenInvitation(services.orm.em.fork(), token) : null;
     if (!member) return invalidPage(res);
     const name = field(body.name).trim();
     const password = field(body.password);

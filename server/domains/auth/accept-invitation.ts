@@ -21,10 +21,17 @@ function invalidInvitation(): AppError {
  * signs the member in. The link works once: the conditional update on its hash lets exactly one
  * of two concurrent acceptances through.
  */
+/** The invited member a link's token names, while the invitation is open (not accepted, not expired). */
+export async function findOpenInvitation(em: EntityManager, token: string): Promise<Member | null> {
+  const member = await em.findOne(Member, { invitationTokenHash: hashSecretToken(token) }, { populate: ['organization'] });
+  if (!member || member.status !== 'invited' || !member.invitationExpiresAt || member.invitationExpiresAt <= new Date()) return null;
+  return member;
+}
+
 export async function acceptInvitation(em: EntityManager, tokens: MemberTokens, input: AcceptInvitationInput, client: ClientInfo): Promise<TSignedIn> {
   const tokenHash = hashSecretToken(input.token);
-  const member = await em.findOne(Member, { invitationTokenHash: tokenHash }, { populate: ['organization'] });
-  if (!member || member.status !== 'invited' || !member.invitationExpiresAt || member.invitationExpiresAt <= new Date()) throw invalidInvitation();
+  const member = await findOpenInvitation(em, input.token);
+  if (!member) throw invalidInvitation();
   const passwordHash = await hashPassword(input.password);
   return em.transactional(async (tx) => {
     const accepted = await tx.execute<{ id: string }[]>(

@@ -14,6 +14,9 @@ export const SIGN_IN_LIMITS = {
   lockSeconds: 15 * 60,
 } as const;
 
+const WINDOW = `${SIGN_IN_LIMITS.windowSeconds} seconds`;
+const LOCK = `${SIGN_IN_LIMITS.lockSeconds} seconds`;
+
 export interface SignInSubjects {
   account: string;
   address: string;
@@ -66,9 +69,6 @@ export async function beginSignInAttempt(em: EntityManager, subjects: SignInSubj
     );
   }
 }
-
-const WINDOW = `${SIGN_IN_LIMITS.windowSeconds} seconds`;
-const LOCK = `${SIGN_IN_LIMITS.lockSeconds} seconds`;
 
 /**
  * A success was counted as an attempt: it clears the email's count, and takes itself back from

@@ -61,14 +61,23 @@ export function campaignDtoFromRow(row: CampaignRow): TCampaign {
   };
 }
 
-/** One campaign of the organization with its stats, or undefined. */
-export async function findCampaignWithStats(em: EntityManager, organizationId: string, campaignId: string): Promise<TCampaign | undefined> {
-  const [row] = await queryRows<CampaignRow>(
+/** The organization's campaigns of `ids` with their stats, in the order of `ids` (missing ones left out). */
+export async function findCampaignsWithStats(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<TCampaign[]> {
+  if (ids.length === 0) return [];
+  const rows = await queryRows<CampaignRow>(
     em,
     sql`select p.*, invited.total_invites, finished.completed, finished.average_duration
-        from (select ${COLUMNS} from campaigns c where c.id = ${campaignId} and c.organization_id = ${organizationId}) as p ${WITH_STATS}`,
+        from (select ${COLUMNS} from campaigns c
+              where c.organization_id = ${organizationId} and c.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))) as p ${WITH_STATS}`,
   );
-  return row ? campaignDtoFromRow(row) : undefined;
+  const byId = new Map(rows.map((row) => [row.id, campaignDtoFromRow(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** One campaign of the organization with its stats, or undefined. */
+export async function findCampaignWithStats(em: EntityManager, organizationId: string, campaignId: string): Promise<TCampaign | undefined> {
+  const [campaign] = await findCampaignsWithStats(em, organizationId, [campaignId]);
+  return campaign;
 }
 
 const SORT_COLUMNS: Record<TListCampaignsInput['sort'], string> = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' };

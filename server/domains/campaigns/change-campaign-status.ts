@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TCampaignStatus } from '../../../shared/schemas/campaigns.js';
 import type { Campaign } from '../../entities/index.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
-import { toCampaignDtoWithStats } from './campaign-stats.js';
+import { getCampaign } from './get-campaign.js';
 
 async function transition(
   em: EntityManager,
@@ -19,7 +19,8 @@ async function transition(
       if (next === 'archived') campaign.archivedAt = new Date();
       await tx.flush();
     }
-    return toCampaignDtoWithStats(tx, campaign);
+    // Read back as every campaign answer is read: the row and its stats, in this transaction.
+    return getCampaign(tx, organizationId, campaign.id);
   });
 }
 

@@ -12,8 +12,7 @@ const CAMPAIGN_SORTS: Record<TListCampaignsInput['sort'], Omit<KeysetSort, 'dire
   createdAt: { property: 'createdAt', column: 'created_at', type: 'timestamptz' },
   updatedAt: { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
 };
-import { listCampaignRows } from './campaign-rows.js';
-import { toCampaignDtos } from './campaign-stats.js';
+import { findCampaignsWithStats, listCampaignRows } from './campaign-rows.js';
 
 export async function listCampaigns(em: EntityManager, organizationId: string, input: TListCampaignsInput): Promise<Page<TCampaign>> {
   // The common page (by offset) is one statement on the read path; cursor pages take the keyset below.
@@ -28,5 +27,5 @@ export async function listCampaigns(em: EntityManager, organizationId: string, i
   const sort = { ...CAMPAIGN_SORTS[input.sort], direction: input.order };
   // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
   const page = await findPage(em, Campaign, where, input, sort, { disableIdentityMap: true });
-  return pageFrom(page, await toCampaignDtos(em, page.items));
+  return pageFrom(page, await findCampaignsWithStats(em, organizationId, page.items.map((campaign) => campaign.id)));
 }

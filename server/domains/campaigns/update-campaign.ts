@@ -8,7 +8,7 @@ import { applyMergePatch } from '../../lib/merge-patch.js';
 import { assertKnownEmailTemplate } from '../invites/invite-options.js';
 import { loadProjectForAssignment } from '../projects/load-project.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
-import { toCampaignDtoWithStats } from './campaign-stats.js';
+import { getCampaign } from './get-campaign.js';
 import { loadUsableScript } from './usable-script.js';
 
 /**
@@ -51,6 +51,7 @@ export async function updateCampaign(
       campaign.metadata = merged;
     }
     await tx.flush();
-    return toCampaignDtoWithStats(tx, campaign);
+    // Read back as every campaign answer is read: the row and its stats, in this transaction.
+    return getCampaign(tx, organizationId, campaign.id);
   });
 }

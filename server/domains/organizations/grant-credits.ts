@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
+import { roundCredits } from '../billing/serialize.js';
 import { settleOwedCredits } from '../sessions/session-billing.js';
 import { bookCreditMovement, type BookedMovement } from './book-credit-movement.js';
 
@@ -24,6 +25,6 @@ export async function grantCredits(em: EntityManager, input: GrantCreditsInput):
     if (input.amount <= 0) return booked;
     // Interview minutes owed are paid first from what was granted.
     const settled = await settleOwedCredits(tx, input.organizationId, booked.transactionId);
-    return settled > 0 ? { ...booked, balance: Math.round((booked.balance - settled) * 10_000) / 10_000 } : booked;
+    return settled > 0 ? { ...booked, balance: roundCredits(booked.balance - settled) } : booked;
   });
 }

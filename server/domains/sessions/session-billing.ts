@@ -3,12 +3,8 @@ import { isPlan, type Plan, PLANS } from '../../../shared/plans.js';
 import type { Session, SessionBilling } from '../../entities/session.js';
 import { AppError } from '../../errors.js';
 import { billingPeriodOf } from '../billing/billing-period.js';
+import { roundCredits } from '../billing/serialize.js';
 import { bookCreditMovement } from '../organizations/book-credit-movement.js';
-
-/** Credits are kept to 4 decimals, as the ledger stores them. */
-function roundCredits(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}
 
 /**
  * A session's start holds one billable minute at the plan's price, so an organization cannot run
