@@ -7,6 +7,9 @@ import { Migration20261125000000Transcripts } from './Migration20261125000000Tra
 import { Migration20261125100000Webhooks } from './Migration20261125100000Webhooks.js';
 import { Migration20261125200000InviteLanguage } from './Migration20261125200000InviteLanguage.js';
 import { Migration20261126000000MembersAndBilling } from './Migration20261126000000MembersAndBilling.js';
+import { Migration20261126100000Highlights } from './Migration20261126100000Highlights.js';
+import { Migration20261126110000TranscriptSearch } from './Migration20261126110000TranscriptSearch.js';
+import { Migration20261126120000Redactions } from './Migration20261126120000Redactions.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +21,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125100000Webhooks', class: Migration20261125100000Webhooks },
   { name: 'Migration20261125200000InviteLanguage', class: Migration20261125200000InviteLanguage },
   { name: 'Migration20261126000000MembersAndBilling', class: Migration20261126000000MembersAndBilling },
+  { name: 'Migration20261126100000Highlights', class: Migration20261126100000Highlights },
+  { name: 'Migration20261126110000TranscriptSearch', class: Migration20261126110000TranscriptSearch },
+  { name: 'Migration20261126120000Redactions', class: Migration20261126120000Redactions },
 ];

@@ -12,6 +12,14 @@ import { scriptsRouter } from '../domains/scripts/router.js';
 import { sessionsRouter } from '../domains/sessions/router.js';
 import { transcriptsRouter } from '../domains/transcripts/router.js';
 import { webhooksRouter } from '../domains/webhooks/router.js';
+import { highlightsRouter } from '../domains/highlights/router.js';
+import { commentsRouter } from '../domains/comments/router.js';
+import { collectionsRouter } from '../domains/collections/router.js';
+import { savedSearchesRouter } from '../domains/saved-searches/router.js';
+import { searchRouter } from '../domains/search/router.js';
+import { comparisonsRouter } from '../domains/comparisons/router.js';
+import { summariesRouter } from '../domains/summaries/router.js';
+import { redactionsRouter } from '../domains/redactions/router.js';
 import { router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
@@ -30,6 +38,14 @@ export const appRouter = router({
   billing: billingRouter,
   auth: authRouter,
   apiKeys: apiKeysRouter,
+  highlights: highlightsRouter,
+  comments: commentsRouter,
+  collections: collectionsRouter,
+  savedSearches: savedSearchesRouter,
+  search: searchRouter,
+  comparisons: comparisonsRouter,
+  summaries: summariesRouter,
+  redactions: redactionsRouter,
 });
 
 /** The type first-party frontends pass to `@trpc/client`. */
