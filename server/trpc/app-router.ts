@@ -20,6 +20,9 @@ import { searchRouter } from '../domains/search/router.js';
 import { comparisonsRouter } from '../domains/comparisons/router.js';
 import { summariesRouter } from '../domains/summaries/router.js';
 import { redactionsRouter } from '../domains/redactions/router.js';
+import { sentimentOverridesRouter } from '../domains/sentiment-overrides/router.js';
+import { anonymizedExportsRouter } from '../domains/anonymized-exports/router.js';
+import { workspaceRouter } from '../domains/workspace/router.js';
 import { router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
@@ -46,6 +49,9 @@ export const appRouter = router({
   comparisons: comparisonsRouter,
   summaries: summariesRouter,
   redactions: redactionsRouter,
+  sentimentOverrides: sentimentOverridesRouter,
+  anonymizedExports: anonymizedExportsRouter,
+  workspace: workspaceRouter,
 });
 
 /** The type first-party frontends pass to `@trpc/client`. */
