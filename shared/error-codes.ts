@@ -50,6 +50,10 @@ export const ERROR_CODES = {
   MEMBER_EXISTS: { status: 409, description: 'The organization already has a member (or an invitation) with this email.' },
   LAST_OWNER: { status: 409, description: 'The organization would be left without an active owner: make another member owner first.' },
   DOMAIN_IN_USE: { status: 409, description: 'Another organization already uses this custom domain.' },
+  NAME_TAKEN: {
+    status: 409,
+    description: 'The organization already has a collection (or saved search) with this name; names are unique per organization, ignoring case (`details.existingId`).',
+  },
   SESSION_NOT_ACTIVE: { status: 409, description: 'The session state does not allow the action.' },
   TURN_ALREADY_ANSWERED: {
     status: 409,

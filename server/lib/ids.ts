@@ -46,6 +46,12 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   memberSession: 'mss',
   invoice: 'ivc',
+  transcriptAudit: 'tau',
+  anonymizedExport: 'anx',
+  highlight: 'hlt',
+  comment: 'cmt',
+  collection: 'col',
+  savedSearch: 'svs',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

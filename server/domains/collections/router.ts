@@ -1,4 +1,66 @@
-import { router } from '../../trpc/trpc.js';
+import { z } from 'zod';
+import {
+  ZAddHighlightInput,
+  ZCollection,
+  ZCollectionIdInput,
+  ZCollectionItem,
+  ZCollectionPage,
+  ZCollectionWithItems,
+  ZCreateCollectionInput,
+  ZListCollectionsInput,
+  ZRemoveHighlightInput,
+  ZUpdateCollectionInput,
+} from '../../../shared/schemas/collections.js';
+import { customerProcedure, router } from '../../trpc/trpc.js';
+import { addHighlightToCollection } from './add-highlight.js';
+import { createCollection } from './create-collection.js';
+import { deleteCollection } from './delete-collection.js';
+import { getCollection } from './get-collection.js';
+import { listCollections } from './list-collections.js';
+import { removeHighlightFromCollection } from './remove-highlight.js';
+import { updateCollection } from './update-collection.js';
 
-/** Shared collections of highlights across sessions (dashboard-only: tRPC procedures, no REST path). */
-export const collectionsRouter = router({});
+/** Collections of highlights across sessions, shared by the organization (dashboard-only: tRPC procedures, no REST path). */
+export const collectionsRouter = router({
+  create: customerProcedure
+    .meta({ permission: 'sessions:write', errors: ['NAME_TAKEN'] })
+    .input(ZCreateCollectionInput)
+    .output(ZCollection)
+    .mutation(({ ctx, input }) => createCollection(ctx.em, ctx.auth, input)),
+
+  list: customerProcedure
+    .meta({ permission: 'sessions:read' })
+    .input(ZListCollectionsInput)
+    .output(ZCollectionPage)
+    .query(({ ctx, input }) => listCollections(ctx.em, ctx.auth.organizationId, input)),
+
+  get: customerProcedure
+    .meta({ permission: 'sessions:read' })
+    .input(ZCollectionIdInput)
+    .output(ZCollectionWithItems)
+    .query(({ ctx, input }) => getCollection(ctx.em, ctx.auth.organizationId, input.collectionId)),
+
+  update: customerProcedure
+    .meta({ permission: 'sessions:write', errors: ['NAME_TAKEN'] })
+    .input(ZUpdateCollectionInput)
+    .output(ZCollection)
+    .mutation(({ ctx, input }) => updateCollection(ctx.em, ctx.auth.organizationId, input)),
+
+  delete: customerProcedure
+    .meta({ permission: 'sessions:write' })
+    .input(ZCollectionIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => deleteCollection(ctx.em, ctx.auth.organizationId, input.collectionId)),
+
+  addHighlight: customerProcedure
+    .meta({ permission: 'sessions:write' })
+    .input(ZAddHighlightInput)
+    .output(ZCollectionItem)
+    .mutation(({ ctx, input }) => addHighlightToCollection(ctx.em, ctx.auth, input)),
+
+  removeHighlight: customerProcedure
+    .meta({ permission: 'sessions:write' })
+    .input(ZRemoveHighlightInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => removeHighlightFromCollection(ctx.em, ctx.auth.organizationId, input.collectionId, input.highlightId)),
+});

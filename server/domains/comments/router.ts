@@ -1,4 +1,34 @@
-import { router } from '../../trpc/trpc.js';
+import { z } from 'zod';
+import { ZComment, ZCommentIdInput, ZCommentList, ZCreateCommentInput, ZListCommentsInput, ZUpdateCommentInput } from '../../../shared/schemas/comments.js';
+import { customerProcedure, router } from '../../trpc/trpc.js';
+import { createComment } from './create-comment.js';
+import { deleteComment } from './delete-comment.js';
+import { listComments } from './list-comments.js';
+import { updateComment } from './update-comment.js';
 
 /** Comment threads on a session or an utterance (dashboard-only: tRPC procedures, no REST path). */
-export const commentsRouter = router({});
+export const commentsRouter = router({
+  list: customerProcedure
+    .meta({ permission: 'sessions:read' })
+    .input(ZListCommentsInput)
+    .output(ZCommentList)
+    .query(async ({ ctx, input }) => ({ data: await listComments(ctx.em, ctx.auth.organizationId, input.sessionId, input.utteranceId) })),
+
+  create: customerProcedure
+    .meta({ permission: 'sessions:write' })
+    .input(ZCreateCommentInput)
+    .output(ZComment)
+    .mutation(({ ctx, input }) => createComment(ctx.em, ctx.auth, input)),
+
+  update: customerProcedure
+    .meta({ permission: 'sessions:write' })
+    .input(ZUpdateCommentInput)
+    .output(ZComment)
+    .mutation(({ ctx, input }) => updateComment(ctx.em, ctx.auth, input.commentId, input.body)),
+
+  delete: customerProcedure
+    .meta({ permission: 'sessions:write' })
+    .input(ZCommentIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => deleteComment(ctx.em, ctx.auth, input.commentId)),
+});

@@ -1,0 +1,76 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { TCollection, TCollectionItem } from '../../../shared/schemas/collections.js';
+import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
+import { AppError } from '../../errors.js';
+import { authorFromRow } from '../highlights/author.js';
+import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/highlight-rows.js';
+
+export interface CollectionRow {
+  id: string;
+  name: string;
+  description: string | null;
+  item_count: string;
+  author_kind: string;
+  author_id: string;
+  author_name: string;
+  created_at: string;
+  updated_at: string;
+  sort_value: string;
+}
+
+/** The columns of a CollectionRow from `col` (collections, or a CTE returning its rows), its items counted. */
+export const COLLECTION_COLUMNS = rawSql(
+  `col.id, col.name, col.description, (select count(*) from collection_items i where i.collection_id = col.id) as item_count,
+   col.author_kind, col.author_id, col.author_name, ${isoTimestamp('col.created_at')} as created_at, ${isoTimestamp('col.updated_at')} as updated_at,
+   col.created_at::text as sort_value`,
+);
+
+export function collectionFromRow(row: CollectionRow): TCollection {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    itemCount: Number(row.item_count),
+    author: authorFromRow(row.author_kind, row.author_id, row.author_name),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+type ItemRow = HighlightRow & { item_note: string | null; added_by_kind: string; added_by_id: string; added_by_name: string; added_at: string };
+
+/** The items of a collection (or the one of `highlightId`) in the order they were added, each with its highlight as it is now: one statement. */
+export async function readCollectionItems(em: EntityManager, organizationId: string, collectionId: string, highlightId?: string): Promise<TCollectionItem[]> {
+  const rows = await queryRows<ItemRow>(
+    em,
+    sql`select ${HIGHLIGHT_COLUMNS}, i.note as item_note, i.added_by_kind, i.added_by_id, i.added_by_name, ${rawSql(isoTimestamp('i.added_at'))} as added_at
+        from collection_items i join highlights h on h.id = i.highlight_id ${HIGHLIGHT_JOINS}
+        where i.collection_id = ${collectionId} and i.organization_id = ${organizationId} and (${highlightId ?? null}::text is null or i.highlight_id = ${highlightId ?? null})
+        order by i.position`,
+  );
+  return rows.map((row) => ({
+    highlight: highlightFromRow(row),
+    note: row.item_note,
+    addedBy: authorFromRow(row.added_by_kind, row.added_by_id, row.added_by_name),
+    addedAt: row.added_at,
+  }));
+}
+
+/** 409 NAME_TAKEN, naming the record that has the name. */
+export function nameTaken(kind: 'collection' | 'saved search', name: string, existingId: string | undefined): AppError {
+  return new AppError('NAME_TAKEN', `The organization already has a ${kind} named "${name}" (names are unique, ignoring case).`, {
+    ...(existingId ? { existingId } : {}),
+    fields: [{ path: 'name', message: `is already the name of another ${kind}` }],
+  });
+}
+
+/** Runs a write that may break the organization's unique name, answering NAME_TAKEN instead of the driver's error. */
+export async function withUniqueName<T>(write: () => Promise<T>, conflict: () => Promise<AppError>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw await conflict();
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCollection, TCreateCollectionInput } from '../../../shared/schemas/collections.js';
+import { queryRows, sql } from '../../db/sql.js';
+import { newId } from '../../lib/ids.js';
+import type { CustomerAuth } from '../../trpc/context.js';
+import { authorColumns } from '../highlights/author.js';
+import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow, nameTaken } from './collection-rows.js';
+
+/** The id of the organization's collection with this name (ignoring case), if any. */
+export async function collectionNamed(em: EntityManager, organizationId: string, name: string): Promise<string | undefined> {
+  const [row] = await queryRows<{ id: string }>(em, sql`select id from collections where organization_id = ${organizationId} and lower(name) = lower(${name})`);
+  return row?.id;
+}
+
+/** `collections.create`: shared by the whole organization; 409 NAME_TAKEN when the name is in use. */
+export async function createCollection(em: EntityManager, auth: CustomerAuth, input: TCreateCollectionInput): Promise<TCollection> {
+  const author = authorColumns(auth);
+  const [row] = await queryRows<CollectionRow>(
+    em,
+    sql`with col as (
+          insert into collections (id, organization_id, name, description, author_kind, author_id, author_name, created_at, updated_at)
+          values (${newId('col')}, ${auth.organizationId}, ${input.name}, ${input.description ?? null}, ${author.kind}, ${author.id}, ${author.name}, now(), now())
+          on conflict do nothing
+          returning *)
+        select ${COLLECTION_COLUMNS} from col`,
+  );
+  if (row) return collectionFromRow(row);
+  throw nameTaken('collection', input.name, await collectionNamed(em, auth.organizationId, input.name));
+}

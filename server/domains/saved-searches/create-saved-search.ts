@@ -1,0 +1,24 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TCreateSavedSearchInput, TSavedSearch } from '../../../shared/schemas/saved-searches.js';
+import { queryRows, sql } from '../../db/sql.js';
+import { newId } from '../../lib/ids.js';
+import type { CustomerAuth } from '../../trpc/context.js';
+import { nameTaken } from '../collections/collection-rows.js';
+import { authorColumns } from '../highlights/author.js';
+import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow, savedSearchNamed } from './saved-search-rows.js';
+
+/** `savedSearches.create`: a search's text and filters, kept as `search.query` takes them; 409 NAME_TAKEN when the name is in use. */
+export async function createSavedSearch(em: EntityManager, auth: CustomerAuth, input: TCreateSavedSearchInput): Promise<TSavedSearch> {
+  const author = authorColumns(auth);
+  const [row] = await queryRows<SavedSearchRow>(
+    em,
+    sql`with ss as (
+          insert into saved_searches (id, organization_id, name, query, filters, author_kind, author_id, author_name, created_at, updated_at)
+          values (${newId('svs')}, ${auth.organizationId}, ${input.name}, ${input.query}, ${JSON.stringify(input.filters)}::jsonb, ${author.kind}, ${author.id}, ${author.name}, now(), now())
+          on conflict do nothing
+          returning *)
+        select ${SAVED_SEARCH_COLUMNS} from ss`,
+  );
+  if (row) return savedSearchFromRow(row);
+  throw nameTaken('saved search', input.name, await savedSearchNamed(em, auth.organizationId, input.name));
+}

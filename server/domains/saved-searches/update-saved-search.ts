@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TSavedSearch, TUpdateSavedSearchInput } from '../../../shared/schemas/saved-searches.js';
+import { queryRows, sql } from '../../db/sql.js';
+import { nameTaken, withUniqueName } from '../collections/collection-rows.js';
+import { missing } from '../highlights/missing.js';
+import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow, savedSearchNamed } from './saved-search-rows.js';
+
+/** `savedSearches.update`: name, text, filters (replaced as a whole); 409 NAME_TAKEN when another saved search has the name. */
+export async function updateSavedSearch(em: EntityManager, organizationId: string, input: TUpdateSavedSearchInput): Promise<TSavedSearch> {
+  const filters = input.filters === undefined ? null : JSON.stringify(input.filters);
+  const [row] = await withUniqueName(
+    () =>
+      queryRows<SavedSearchRow>(
+        em,
+        sql`with ss as (
+              update saved_searches set
+                name = coalesce(${input.name ?? null}, name),
+                query = coalesce(${input.query ?? null}, query),
+                filters = coalesce(${filters}::jsonb, filters),
+                updated_at = now()
+              where id = ${input.savedSearchId} and organization_id = ${organizationId}
+              returning *)
+            select ${SAVED_SEARCH_COLUMNS} from ss`,
+      ),
+    async () => nameTaken('saved search', input.name ?? '', await savedSearchNamed(em, organizationId, input.name ?? '')),
+  );
+  if (!row) throw missing('Saved search', input.savedSearchId, 'savedSearchId');
+  return savedSearchFromRow(row);
+}
