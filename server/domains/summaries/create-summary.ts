@@ -1,0 +1,154 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SUMMARY_LIMITS, type TCreateSummaryInput, type TSummary } from '../../../shared/schemas/summaries.js';
+import type { TQuestion } from '../../../shared/schemas/scripts.js';
+import type { TSentiment } from '../../../shared/schemas/transcripts.js';
+import { ChatCompletions, ChatFailure, type LlmLogger } from '../../ai/chat-completions.js';
+import { summarizeSessionSetWithLlm } from '../../analysis/llm-session-set-summary.js';
+import { SessionRedactor } from '../../analysis/pii-redaction.js';
+import { type SessionSetSummary, summarizeSessionSet, type SummaryUtterance } from '../../analysis/session-set-summary.js';
+import type { Config } from '../../config.js';
+import { queryRows, type Sql, sql } from '../../db/sql.js';
+import { notFound } from '../../errors.js';
+
+/** What a summary needs of the app's services. */
+export interface SummaryDeps {
+  llm: Config['llm'];
+  logger?: LlmLogger;
+}
+
+interface UtteranceRow {
+  id: string;
+  session_id: string;
+  question_id: string | null;
+  text: string;
+  keywords: string[] | null;
+  sentiment: TSentiment | null;
+}
+
+/** A participant utterance worth reading: it has words. */
+const ANSWERED = sql`u.speaker = 'participant' and u.text is not null and btrim(u.text) <> ''`;
+
+/** One client per LLM configuration: it remembers request fields the endpoint refused. */
+const clients = new WeakMap<NonNullable<Config['llm']>, ChatCompletions>();
+
+function chatFor(llm: NonNullable<Config['llm']>, logger: LlmLogger | undefined): ChatCompletions {
+  let chat = clients.get(llm);
+  if (!chat) {
+    chat = new ChatCompletions({
+      ...llm,
+      timeoutMs: llm.analysisTimeoutMs,
+      onFieldRefused: (field, status) => logger?.warn({ provider: 'llm', field, status }, `LLM endpoint refused ${field}; sending summary requests without it from now on`),
+    });
+    clients.set(llm, chat);
+  }
+  return chat;
+}
+
+/**
+ * An AI summary across a set of sessions: the LLM when one is configured (it reads the answers
+ * with PII redacted), the built-in extractive method otherwise or when the LLM fails (`method`
+ * and `fallbackReason` say which). Nothing is stored: each call reads the sessions as they are
+ * now, manual redactions and sentiment overrides included. No session with participant answers
+ * gives an empty summary (`sessionCount` 0), not an error.
+ */
+export async function createSummary(em: EntityManager, organizationId: string, input: TCreateSummaryInput, deps: SummaryDeps): Promise<TSummary> {
+  const { sessionIds, capped } = await resolveSessions(em, organizationId, input);
+  const rows =
+    sessionIds.length === 0
+      ? []
+      : await queryRows<UtteranceRow>(
+          em,
+          // Sessions in the order they started, so the model reads them as they happened.
+          sql`select u.id, u.session_id, u.question_id, u.text, u.keywords, coalesce(u.sentiment_override, u.sentiment) as sentiment
+                from session_utterances u join sessions s on s.id = u.session_id
+               where u.organization_id = ${organizationId} and u.session_id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb)) and ${ANSWERED}
+               order by s.started_at nulls last, s.id, u.seq`,
+        );
+  const utterances = redacted(rows);
+  const sessionCount = new Set(utterances.map((utterance) => utterance.sessionId)).size;
+  const generatedAt = new Date().toISOString();
+  if (sessionCount === 0) return { method: 'extractive', fallbackReason: null, summary: '', themes: [], sessionCount: 0, capped, generatedAt };
+
+  let result: SessionSetSummary | undefined;
+  let fallbackReason: string | null = null;
+  if (deps.llm) {
+    try {
+      result = await summarizeSessionSetWithLlm(chatFor(deps.llm, deps.logger), utterances, await questionTexts(em, organizationId, sessionIds));
+    } catch (error) {
+      const failure = ChatFailure.from(error);
+      fallbackReason = failure.reason;
+      try {
+        deps.logger?.warn({ provider: 'llm', model: deps.llm.model, reason: failure.reason, ...failure.detail, sessionCount }, 'LLM summary failed; the built-in extractive summary stands in');
+      } catch {
+        // A broken logger must not turn a summary into an error.
+      }
+    }
+  }
+  const method = result ? 'llm' : 'extractive';
+  result ??= await summarizeSessionSet(utterances);
+  return { method, fallbackReason, summary: result.summary, themes: result.themes, sessionCount, capped, generatedAt };
+}
+
+/** The sessions to read: the ids given (each must be the organization's), or a campaign's newest answered ones. */
+async function resolveSessions(em: EntityManager, organizationId: string, input: TCreateSummaryInput): Promise<{ sessionIds: string[]; capped: boolean }> {
+  if (input.sessionIds) {
+    const wanted = [...new Set(input.sessionIds)];
+    const found = await queryRows<{ id: string }>(
+      em,
+      sql`select id from sessions where organization_id = ${organizationId} and id in (select jsonb_array_elements_text(${JSON.stringify(wanted)}::jsonb))`,
+    );
+    const known = new Set(found.map((row) => row.id));
+    const missing = input.sessionIds.findIndex((id) => !known.has(id));
+    if (missing >= 0) throw notFound('session', input.sessionIds[missing]!, `sessionIds[${missing}]`);
+    return { sessionIds: wanted, capped: false };
+  }
+  const campaignId = input.campaignId!;
+  const [campaign] = await queryRows<{ id: string }>(em, sql`select id from campaigns where organization_id = ${organizationId} and id = ${campaignId}`);
+  if (!campaign) throw notFound('campaign', campaignId, 'campaignId');
+  const window: Sql[] = [];
+  if (input.from) window.push(sql` and s.started_at >= ${input.from}::timestamptz`);
+  if (input.to) window.push(sql` and s.started_at < ${input.to}::timestamptz`);
+  const rows = await queryRows<{ id: string }>(
+    em,
+    sql`select s.id from sessions s
+         where s.organization_id = ${organizationId} and s.campaign_id = ${campaignId} and s.started_at is not null${window[0] ?? sql``}${window[1] ?? sql``}
+           and exists (select 1 from session_utterances u where u.session_id = s.id and ${ANSWERED})
+         order by s.started_at desc, s.id
+         limit ${SUMMARY_LIMITS.maxSessions + 1}`,
+  );
+  return { sessionIds: rows.slice(0, SUMMARY_LIMITS.maxSessions).map((row) => row.id), capped: rows.length > SUMMARY_LIMITS.maxSessions };
+}
+
+/**
+ * The utterances as the summary may show and send them: PII replaced session by session (an
+ * item found anywhere in a session is replaced wherever it recurs there), keywords that touch
+ * PII dropped.
+ */
+function redacted(rows: UtteranceRow[]): SummaryUtterance[] {
+  const textsBySession = new Map<string, string[]>();
+  for (const row of rows) textsBySession.set(row.session_id, [...(textsBySession.get(row.session_id) ?? []), row.text]);
+  const redactors = new Map([...textsBySession].map(([sessionId, texts]) => [sessionId, new SessionRedactor(texts)]));
+  return rows.map((row) => {
+    const redactor = redactors.get(row.session_id)!;
+    return {
+      id: row.id,
+      sessionId: row.session_id,
+      questionId: row.question_id,
+      text: redactor.utterance(row.text),
+      keywords: row.keywords === null ? null : redactor.keywords(row.text, row.keywords),
+      sentiment: row.sentiment,
+    };
+  });
+}
+
+/** The questions the sessions were asked (id → text, the newest wording), for the model's context. */
+async function questionTexts(em: EntityManager, organizationId: string, sessionIds: string[]): Promise<Map<string, string>> {
+  const rows = await queryRows<{ version: number; questions: TQuestion[] }>(
+    em,
+    sql`select sv.version, sv.questions from script_versions sv
+         where (sv.script_id, sv.version) in (select distinct s.script_id, s.script_version from sessions s
+                                                where s.organization_id = ${organizationId} and s.id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb)))
+         order by sv.version`,
+  );
+  return new Map(rows.flatMap((row) => row.questions.map((question) => [question.id, question.text] as const)));
+}
