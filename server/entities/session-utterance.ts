@@ -16,6 +16,7 @@ export const SessionUtterance = defineEntity({
   name: 'SessionUtterance',
   tableName: 'session_utterances',
   uniques: [{ properties: ['session', 'seq'] }],
+  indexes: [{ name: 'session_utterances_search_vector_index', expression: 'create index "session_utterances_search_vector_index" on "session_utterances" using gin ("search_vector")' }],
   properties: {
     id: p.string().primary().columnType('text'),
     organization: () => p.manyToOne(Organization).deleteRule('cascade').index(),
@@ -38,6 +39,24 @@ export const SessionUtterance = defineEntity({
     sentiment: p.enum([...SENTIMENTS]).nullable(),
     /** -1 (negative) to 1 (positive). */
     sentimentScore: p.float().columnType('double precision').nullable(),
+    /** A researcher's label (sentimentOverrides.set): what every reader shows instead of `sentiment`, which stays as analysed. */
+    sentimentOverride: p.enum([...SENTIMENTS]).nullable(),
+    sentimentOverriddenAt: p.datetime(3).nullable(),
+    sentimentOverriddenBy: p.json<{ kind: 'member' | 'api_key'; id: string; name: string }>().nullable(),
+    /** Full-text search (Migration20261126110000TranscriptSearch): set by its trigger, never through the ORM. */
+    searchLanguage: p.string().columnType('text').default('simple').lazy().hidden(),
+    /** Full-text search: generated from `text` in `search_language`, so a redaction re-indexes the row itself. */
+    searchVector: p
+      .string()
+      .columnType('tsvector')
+      .lazy()
+      .hidden()
+      .generated(
+        `(setweight(to_tsvector(case "search_language" when 'english' then 'english'::regconfig when 'dutch' then 'dutch'::regconfig when 'german' then 'german'::regconfig when 'french' then 'french'::regconfig when 'spanish' then 'spanish'::regconfig else 'simple'::regconfig end, coalesce("text", '')), case when "speaker" = 'participant' then 'A'::"char" else 'D'::"char" end)) stored`,
+      )
+      .nullable()
+      // Optional when creating a row (never written: PostgreSQL generates it).
+      .default(null),
     keywords: p.json<string[]>().nullable(),
     /** A participant's answer written in another language than the interview's (franc); null otherwise. */
     detectedLanguage: p.string().columnType('text').nullable(),

@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { findAnonymizedExportForDownload } from '../domains/anonymized-exports/find-anonymized-export-for-download.js';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
 import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
 import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
@@ -54,6 +55,11 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string) 
   },
   // A webhook's transcript_url: the session's transcript as the JSON endpoint answers it.
   session_transcript: async (em, sessionId) => ({ kind: 'json', body: await getTranscriptForLink(em, sessionId) }),
+  // anonymizedExports.create's file, while it has not expired.
+  anonymized_export: async (em, exportId) => {
+    const file = await findAnonymizedExportForDownload(em, exportId);
+    return file && { kind: 'file', storageKey: file.storageKey, contentType: file.contentType, size: file.size, filename: file.filename, inline: false };
+  },
 };
 
 /**

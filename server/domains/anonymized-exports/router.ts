@@ -1,4 +1,15 @@
-import { router } from '../../trpc/trpc.js';
+import { ZAnonymizedExport, ZCreateAnonymizedExportInput } from '../../../shared/schemas/anonymized-exports.js';
+import { customerProcedure, router } from '../../trpc/trpc.js';
+import { createAnonymizedExport } from './create-anonymized-export.js';
 
-/** Anonymized exports (dashboard-only: tRPC procedures, no REST path). */
-export const anonymizedExportsRouter = router({});
+/**
+ * Anonymized exports (dashboard-only: tRPC procedures, no REST path). `sessions:read`: it reveals
+ * less than the transcripts the caller can already read.
+ */
+export const anonymizedExportsRouter = router({
+  create: customerProcedure
+    .meta({ permission: 'sessions:read' })
+    .input(ZCreateAnonymizedExportInput)
+    .output(ZAnonymizedExport)
+    .mutation(({ ctx, input }) => createAnonymizedExport(ctx.em, ctx.services, ctx.auth, input)),
+});

@@ -12,6 +12,7 @@ export interface TranscriptRow {
   startTime: number;
   endTime: number;
   confidence: number | null;
+  /** The effective one: the override when a researcher set one, else the analysis'. */
   sentiment: TSentiment | null;
   sentimentScore: number | null;
   keywords: string[] | null;
@@ -43,7 +44,8 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
   const bySession = new Map<string, TranscriptRow[]>(sessionIds.map((id) => [id, []]));
   if (sessionIds.length === 0) return bySession;
   const rows = await em.execute<Row[]>(
-    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, sentiment, sentiment_score, keywords, detected_language
+    // The effective sentiment: a researcher's override wins over the analysis (sentimentOverrides.set).
+    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language
        from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
     [sessionIds],
   );

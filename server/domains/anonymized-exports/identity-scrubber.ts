@@ -1,0 +1,75 @@
+import { PII_MARKERS, SessionRedactor } from '../../analysis/pii-redaction.js';
+import { escapeRegExp } from '../../lib/escape-reg-exp.js';
+
+export const NAME_MARKER = '[NAME REDACTED]';
+const VALUE_MARKER = '[REDACTED]';
+
+/** Who the participant is, as the session and its invite know them. */
+export interface ParticipantIdentity {
+  emails: (string | null)[];
+  names: (string | null)[];
+  /** Invite metadata: a customer's own ids, company names and the like. */
+  metadataValues: unknown[];
+}
+
+function wholeWord(term: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`, 'giu');
+}
+
+/**
+ * Text of one session made anonymous: the PII redactor first (emails, phones, cards, SSNs, and
+ * every item of the session's words wherever it turns up), then the participant's own identity
+ * wherever it appears: their email addresses, their name whole and each part of it, the parts of
+ * their email's local part ("ada.lovelace" → "ada", "lovelace": often the name), and the invite's
+ * metadata values, each as a whole word regardless of case.
+ */
+export class IdentityScrubber {
+  readonly #redactor: SessionRedactor;
+  readonly #terms: { pattern: RegExp; marker: string }[] = [];
+
+  constructor(utteranceTexts: string[], identity: ParticipantIdentity) {
+    this.#redactor = new SessionRedactor(utteranceTexts);
+    const terms = new Map<string, string>();
+    const add = (term: string, marker: string, minLength: number) => {
+      const clean = term.trim();
+      if (clean.length >= minLength && !terms.has(clean.toLowerCase())) terms.set(clean.toLowerCase(), marker);
+    };
+    for (const email of identity.emails) {
+      if (!email) continue;
+      add(email, PII_MARKERS.email, 3);
+      for (const part of email.slice(0, email.indexOf('@')).split(/[._+-]+/)) add(part, NAME_MARKER, 3);
+    }
+    for (const name of identity.names) {
+      if (!name) continue;
+      add(name, NAME_MARKER, 2);
+      for (const part of name.split(/[\s,.'’-]+/u)) add(part, NAME_MARKER, 2);
+    }
+    for (const value of identity.metadataValues) {
+      if (typeof value === 'string') add(value, VALUE_MARKER, 3);
+      else if (typeof value === 'number' && Math.abs(value) >= 1000) add(String(value), VALUE_MARKER, 4);
+    }
+    // Longest first: a whole name before its parts, an address before its local part.
+    for (const [term, marker] of [...terms].sort((a, b) => b[0].length - a[0].length)) this.#terms.push({ pattern: wholeWord(term), marker });
+  }
+
+  #identity(text: string): string {
+    let out = text;
+    for (const term of this.#terms) out = out.replace(term.pattern, term.marker);
+    return out;
+  }
+
+  /** An utterance of the session, whole. */
+  utterance(text: string): string {
+    return this.#identity(this.#redactor.utterance(text));
+  }
+
+  /** A piece of text taken from the session's words (a parsed answer). */
+  piece(text: string): string {
+    return this.#identity(this.#redactor.piece(text));
+  }
+
+  /** An utterance's keywords: those touching PII or the participant's identity are left out. */
+  keywords(utteranceText: string, keywords: string[]): string[] {
+    return this.#redactor.keywords(utteranceText, keywords).filter((keyword) => this.#identity(keyword) === keyword);
+  }
+}

@@ -1,0 +1,285 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import { REDACTION_MARKER, type TRedaction, type TRedactInput } from '../../../shared/schemas/redactions.js';
+import { queryRows, sql } from '../../db/sql.js';
+import { AppError, validationError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { CustomerAuth } from '../../trpc/context.js';
+import { loadSession } from '../sessions/load-session.js';
+import { auditActorOf, writeAuditEntry } from './audit-log.js';
+import { keywordsAfterRedaction, planRedaction, scrubCopy, scrubJson } from './redaction-text.js';
+import { type ExportServices, rewriteSessionExports } from './rewrite-session-exports.js';
+import { canSilence, silenceStoredAudio, type StoredAudio } from './silence-audio.js';
+
+export interface RedactionServices extends ExportServices {
+  ffmpeg: string | null;
+  logger: Pick<Logger, 'warn'>;
+}
+
+interface UtteranceRow {
+  id: string;
+  speaker: 'ai' | 'participant';
+  text: string | null;
+  keywords: string[] | null;
+  value: unknown;
+  start_time: number;
+  end_time: number;
+  audio_file_id: string | null;
+}
+
+interface AudioRow {
+  id: string;
+  kind: 'audio' | 'merged_audio';
+  storage_key: string;
+  content_type: string;
+  duration_seconds: number | null;
+}
+
+/** Slack on the caller's audio range, for times rounded to the millisecond on both sides. */
+const TIME_SLACK = 0.001;
+
+/** An interview's files in their own timeline, not the session's (an upload): nothing can be placed on them. */
+const WHOLE_FILE = 86_400;
+
+/** 404 for an utterance that is not this session's (or not this organization's). */
+function utteranceNotFound(utteranceId: string): AppError {
+  return new AppError('RESOURCE_NOT_FOUND', `Utterance ${utteranceId} was not found in this session.`, {
+    resource: 'utterance',
+    id: utteranceId,
+    fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }],
+  });
+}
+
+/**
+ * The session must be finished and its results made (transcript, insights, files): the jobs that
+ * make them read the text outside their transaction, so a redaction in between could be written
+ * over by words read before it.
+ */
+function assertRedactable(session: { id: string; status: string; filesPreparedAt?: Date | null | undefined }): void {
+  if (session.status !== 'completed' && session.status !== 'abandoned') {
+    throw new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is ${session.status}; only a finished session's transcript can be redacted.`, { sessionId: session.id, status: session.status });
+  }
+  if (!session.filesPreparedAt) {
+    throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id}'s results are still being made; redact once they are (retry shortly).`, { sessionId: session.id, status: 'pending', sessionStatus: session.status });
+  }
+}
+
+/** Where the audio goes silent: seconds from the session's start, and within each recording. */
+function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input: Pick<TRedactInput, 'audioStart' | 'audioEnd'>) {
+  const explicit = input.audioStart !== undefined && input.audioEnd !== undefined;
+  if (!answerAudio) {
+    if (explicit) throw validationError([{ path: 'audioStart', message: 'the utterance has no recording to silence' }]);
+    return null;
+  }
+  // Without word timings nothing says where in the answer the words were: the whole recording goes (safe over sorry).
+  const recordedUntil = Math.max(utterance.end_time, utterance.start_time + (answerAudio.duration_seconds ?? 0));
+  if (explicit) {
+    if (input.audioStart! < utterance.start_time - TIME_SLACK) {
+      throw validationError([{ path: 'audioStart', message: `must be within the utterance (from ${utterance.start_time} s)` }]);
+    }
+    if (input.audioEnd! > recordedUntil + TIME_SLACK) {
+      throw validationError([{ path: 'audioEnd', message: `must be within the utterance (until ${recordedUntil} s)` }]);
+    }
+    return { mode: 'range' as const, start: input.audioStart!, end: input.audioEnd!, inAnswer: { start: input.audioStart! - utterance.start_time, end: input.audioEnd! - utterance.start_time } };
+  }
+  return { mode: 'utterance' as const, start: utterance.start_time, end: recordedUntil, inAnswer: { start: 0, end: WHOLE_FILE } };
+}
+
+/**
+ * `redactions.redact`: replaces `[start, end)` of an utterance's text by `[REDACTED]`, for good,
+ * in one transaction with everything else that held those words: the utterance's keywords, the
+ * session's parsed answers, its insights (quotes, summary, action items, topics), the stored
+ * facts of its webhook events, its stored exports (transcript JSON, PDF report, made again), and
+ * the highlights' offsets (moved after the span, widened over it). The utterance's recording and
+ * the session's merged recording are silenced over the utterance's time (or audioStart–audioEnd)
+ * and stored anew, the records swapped in the same transaction; the old files are deleted once it
+ * commits. One audit entry records offsets, times and files, never the words. Redactions of one
+ * session run one after another (a transaction-scoped advisory lock), so two never rewrite the
+ * same recording from the same original.
+ */
+export async function redactUtterance(em: EntityManager, services: RedactionServices, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
+  const session = await loadSession(em, auth.organizationId, input.sessionId);
+  assertRedactable(session);
+  const actor = await auditActorOf(em, auth);
+  const work = await mkdtemp(path.join(tmpdir(), 'interview-redaction-'));
+  const written: string[] = [];
+  const obsolete: string[] = [];
+  try {
+    const result = await em.transactional(async (tx) => {
+      await queryRows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`redaction:${session.id}`}, 0))`);
+      const [utterance] = await queryRows<UtteranceRow>(
+        tx,
+        sql`select id, speaker, text, keywords, value, start_time, end_time, audio_file_id from session_utterances
+             where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
+      );
+      if (!utterance) throw utteranceNotFound(input.utteranceId);
+      const original = utterance.text;
+      if (original === null) throw validationError([{ path: 'utteranceId', message: 'has no text to redact (an audio answer nothing could transcribe)' }]);
+      if (input.start >= original.length) throw validationError([{ path: 'start', message: `must be less than ${original.length}, the utterance's length` }]);
+      if (input.end > original.length) throw validationError([{ path: 'end', message: `must be at most ${original.length}, the utterance's length` }]);
+
+      const plan = planRedaction(original, input.start, input.end);
+      if (!plan) {
+        return {
+          changed: false,
+          sessionId: session.id,
+          utteranceId: utterance.id,
+          text: original,
+          marker: null,
+          audio: { mode: 'none' as const, start: null, end: null, files: [] },
+          highlightsAdjusted: 0,
+          entry: null,
+        } satisfies TRedaction;
+      }
+
+      const audioRows = await queryRows<AudioRow>(
+        tx,
+        sql`select id, kind, storage_key, content_type, duration_seconds from session_files
+             where session_id = ${session.id} and (id = ${utterance.audio_file_id} or kind = 'merged_audio') order by kind, created_at`,
+      );
+      const answerAudio = audioRows.find((row) => row.id === utterance.audio_file_id) ?? null;
+      const audio = audioPlan(utterance, answerAudio, input);
+      const toSilence = audio ? audioRows : [];
+      if (toSilence.length > 0 && !services.ffmpeg) {
+        throw new AppError('SERVICE_UNAVAILABLE', 'The recording cannot be silenced: ffmpeg is not installed on the server (FFMPEG_PATH). Nothing was redacted.', { reason: 'ffmpeg_missing' });
+      }
+      const unsupported = toSilence.find((row) => !canSilence(row.content_type));
+      if (unsupported) throw new Error(`session file ${unsupported.id} is ${unsupported.content_type} audio, which cannot be rewritten`);
+
+      const scrub = (text: string) => scrubCopy(text, original, plan.start, plan.end);
+      const keywords = keywordsAfterRedaction(utterance.keywords, plan.text);
+      // A parsed value is a copy too when it is text (a choice as the participant worded it).
+      const value = typeof utterance.value === 'string' ? sql`, value = ${JSON.stringify(scrub(utterance.value))}::jsonb` : sql``;
+      await queryRows(
+        tx,
+        sql`update session_utterances set text = ${plan.text}, keywords = ${keywords === null ? null : JSON.stringify(keywords)}::jsonb${value} where id = ${utterance.id}`,
+      );
+
+      // Offsets after the span move with it; a highlight over any part of it widens to the whole marker.
+      const markerLength = REDACTION_MARKER.length;
+      const adjusted = await queryRows<{ id: string }>(
+        tx,
+        sql`update highlights set
+              start_offset = case when start_offset >= ${plan.end} then start_offset + ${plan.delta} when start_offset > ${plan.start} then ${plan.start} else start_offset end,
+              end_offset = case when end_offset >= ${plan.end} then end_offset + ${plan.delta} else ${plan.start + markerLength} end,
+              updated_at = now()
+             where utterance_id = ${utterance.id} and organization_id = ${auth.organizationId} and end_offset > ${plan.start}
+             returning id`,
+      );
+
+      const [sessionRow] = await queryRows<{ answers: TParsedAnswer[] }>(tx, sql`select answers from sessions where id = ${session.id}`);
+      const answers = sessionRow!.answers.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: scrub(answer.value) } : answer));
+      const answersScrubbed = JSON.stringify(answers) !== JSON.stringify(sessionRow!.answers);
+      await queryRows(tx, sql`update sessions set ${answersScrubbed ? sql`answers = ${JSON.stringify(answers)}::jsonb, ` : sql``}updated_at = now() where id = ${session.id}`);
+
+      const insightsScrubbed = await scrubInsights(tx, session.id, scrub);
+      const eventsScrubbed = await scrubWebhookEvents(tx, auth.organizationId, session.id, (facts) => scrubJson(facts, original, plan.start, plan.end));
+
+      const silenced: TRedaction['audio']['files'] = [];
+      for (const row of toSilence) {
+        const range = row.kind === 'merged_audio' ? { start: audio!.start, end: audio!.end } : audio!.inAnswer;
+        const stored: StoredAudio = { id: row.id, storageKey: row.storage_key, contentType: row.content_type, durationSeconds: row.duration_seconds };
+        const copy = await silenceStoredAudio({ storage: services.storage, ffmpeg: services.ffmpeg! }, stored, range, work);
+        written.push(copy.storageKey);
+        await queryRows(
+          tx,
+          sql`update session_files set storage_key = ${copy.storageKey}, size_bytes = ${copy.size}, sha256 = ${copy.sha256}, duration_seconds = ${copy.durationSeconds}, updated_at = now() where id = ${row.id}`,
+        );
+        obsolete.push(row.storage_key);
+        silenced.push({ fileId: row.id, kind: row.kind, start: range.start, end: Math.min(range.end, copy.durationSeconds ?? range.end) });
+      }
+
+      const exports = await rewriteSessionExports(em, tx, services, session, work);
+      written.push(...exports.writtenKeys);
+      obsolete.push(...exports.obsoleteKeys);
+
+      const audioResult = audio ? { mode: audio.mode, start: audio.start, end: audio.end, files: silenced } : { mode: 'none' as const, start: null, end: null, files: [] };
+      const entry = await writeAuditEntry(tx, {
+        organizationId: auth.organizationId,
+        sessionId: session.id,
+        utteranceId: utterance.id,
+        action: 'redact',
+        actor,
+        reason: input.reason ?? null,
+        details: {
+          requested: { start: input.start, end: input.end },
+          removed: { start: plan.start, end: plan.end, length: plan.end - plan.start },
+          marker: { start: plan.markerStart, end: plan.markerEnd },
+          audio: audioResult,
+          highlightsAdjusted: adjusted.map((row) => row.id),
+          scrubbed: { answers: answersScrubbed, insights: insightsScrubbed, webhookEvents: eventsScrubbed, exportsRewritten: exports.rewritten, exportsDeleted: exports.deleted },
+        },
+      });
+      return {
+        changed: true,
+        sessionId: session.id,
+        utteranceId: utterance.id,
+        text: plan.text,
+        marker: { start: plan.markerStart, end: plan.markerEnd },
+        audio: audioResult,
+        highlightsAdjusted: adjusted.length,
+        entry,
+      } satisfies TRedaction;
+    });
+    await deleteKeys(services, obsolete);
+    return result;
+  } catch (error) {
+    // Rolled back: the copies written for it name no record.
+    await deleteKeys(services, written);
+    throw error;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function deleteKeys(services: RedactionServices, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    try {
+      await services.storage.delete(key);
+    } catch (error) {
+      services.logger.warn({ key, err: error instanceof Error ? { name: error.name, message: error.message } : error }, 'redaction: a replaced file could not be deleted');
+    }
+  }
+}
+
+interface InsightsRow {
+  summary: string;
+  key_quotes: { text: string; utteranceId: string }[];
+  action_items: string[];
+  topics: { label: string; utteranceIds: string[] }[];
+}
+
+/** The session's insights with every copy of the removed words taken out; whether anything changed. */
+async function scrubInsights(tx: EntityManager, sessionId: string, scrub: (text: string) => string): Promise<boolean> {
+  const [row] = await queryRows<InsightsRow>(tx, sql`select summary, key_quotes, action_items, topics from session_insights where session_id = ${sessionId} for update`);
+  if (!row) return false;
+  const next: InsightsRow = {
+    summary: scrub(row.summary),
+    key_quotes: row.key_quotes.map((quote) => ({ ...quote, text: scrub(quote.text) })),
+    action_items: row.action_items.map(scrub),
+    topics: row.topics.map((topic) => ({ ...topic, label: scrub(topic.label) })),
+  };
+  if (JSON.stringify(next) === JSON.stringify(row)) return false;
+  await queryRows(
+    tx,
+    sql`update session_insights set summary = ${next.summary}, key_quotes = ${JSON.stringify(next.key_quotes)}::jsonb, action_items = ${JSON.stringify(next.action_items)}::jsonb,
+               topics = ${JSON.stringify(next.topics)}::jsonb where session_id = ${sessionId}`,
+  );
+  return true;
+}
+
+/** Stored event facts are what redeliveries are built from: scrubbed like any other copy. Answers how many changed. */
+async function scrubWebhookEvents(tx: EntityManager, organizationId: string, sessionId: string, scrub: (facts: unknown) => unknown): Promise<number> {
+  const events = await queryRows<{ id: string; facts: Record<string, unknown> }>(tx, sql`select id, facts from webhook_events where organization_id = ${organizationId} and session_id = ${sessionId}`);
+  let changed = 0;
+  for (const event of events) {
+    const facts = scrub(event.facts);
+    if (JSON.stringify(facts) === JSON.stringify(event.facts)) continue;
+    await queryRows(tx, sql`update webhook_events set facts = ${JSON.stringify(facts)}::jsonb where id = ${event.id}`);
+    changed += 1;
+  }
+  return changed;
+}

@@ -1,0 +1,94 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
+import type { Config } from '../../config.js';
+import { queryRows, sql } from '../../db/sql.js';
+import type { Session } from '../../entities/index.js';
+import { randomBase62 } from '../../lib/ids.js';
+import { sha256OfFile } from '../../lib/sha256-file.js';
+import type { OrganizationLogos } from '../../reports/organization-logos.js';
+import { renderSessionReport } from '../../reports/render-session-report.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
+import { findInsights } from '../insights/get-insights.js';
+import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
+import { readSessionUtterances } from '../transcripts/read-utterances.js';
+import { FULL_TRANSCRIPT, shapeTranscript, type TranscriptSource } from '../transcripts/shape-transcript.js';
+
+/** The transcript as the redaction's transaction sees it, its queries one after another on that one connection. */
+async function redactedSource(tx: EntityManager, session: Session): Promise<TranscriptSource> {
+  const rows = await readSessionUtterances(tx, session.id);
+  return {
+    sessionId: session.id,
+    language: session.language,
+    durationSeconds: session.durationSeconds,
+    generatedAt: session.transcriptGeneratedAt!,
+    structuredQuestionIds: await structuredQuestionIdsOf(tx, session),
+    rows,
+  };
+}
+
+/** The stored report is the one `GET …/pdf` answers without options (as session__prepare_files made it). */
+const REPORT_OPTIONS = ZPdfQuery.parse({});
+
+export interface ExportServices {
+  storage: FileStorage;
+  logos: Pick<OrganizationLogos, 'fetch'>;
+  config: Pick<Config, 'pdfFallbackFont'>;
+}
+
+interface ExportFileRow {
+  id: string;
+  name: string;
+  storage_key: string;
+}
+
+/** What a rewrite did: the files rewritten or deleted, and the storage keys to delete once the transaction commits (or on rollback). */
+export interface RewrittenExports {
+  rewritten: string[];
+  deleted: string[];
+  obsoleteKeys: string[];
+  writtenKeys: string[];
+}
+
+/**
+ * The session's stored exports (`export` files: the transcript JSON and the PDF report that
+ * session__prepare_files made) made again from the redacted rows, read through the redaction's
+ * own transaction, each under a new key, their records swapped over. An export this does not
+ * know how to make again is deleted rather than left holding the old words.
+ */
+export async function rewriteSessionExports(em: EntityManager, tx: EntityManager, services: ExportServices, session: Session, work: string): Promise<RewrittenExports> {
+  const files = await queryRows<ExportFileRow>(tx, sql`select id, name, storage_key from session_files where session_id = ${session.id} and kind = 'export' order by created_at, id`);
+  const outcome: RewrittenExports = { rewritten: [], deleted: [], obsoleteKeys: [], writtenKeys: [] };
+  if (files.length === 0) return outcome;
+  const source = session.transcriptStatus === 'ready' ? await redactedSource(tx, session) : null;
+  const prefix = `sessions/${session.organization.id}/${session.id}`;
+  for (const file of files) {
+    let made: string | null = null;
+    if (source && file.name === `transcript-${session.id}.json`) {
+      made = path.join(work, `transcript-${file.id}.json`);
+      await writeFile(made, JSON.stringify(shapeTranscript(source, FULL_TRANSCRIPT), null, 2));
+    } else if (source && file.name === `report-${session.id}.pdf`) {
+      made = path.join(work, `report-${file.id}.pdf`);
+      // What a redaction cannot change is read outside the transaction (its connection takes one query at a time); the insights inside it.
+      const reportSource = { ...(await loadSessionReportSource(em, services.logos, session, source, { ...REPORT_OPTIONS, include_insights: false })), insights: await findInsights(tx, session.id) };
+      await pipeline(renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }), createWriteStream(made));
+    }
+    outcome.obsoleteKeys.push(file.storage_key);
+    if (!made) {
+      await queryRows(tx, sql`delete from session_files where id = ${file.id}`);
+      outcome.deleted.push(file.id);
+      continue;
+    }
+    const storageKey = `${prefix}/${file.id}-${randomBase62(12)}`;
+    const sha256 = await sha256OfFile(made);
+    outcome.writtenKeys.push(storageKey);
+    const { size } = await services.storage.put(storageKey, createReadStream(made));
+    await queryRows(tx, sql`update session_files set storage_key = ${storageKey}, size_bytes = ${size}, sha256 = ${sha256}, updated_at = now() where id = ${file.id}`);
+    outcome.rewritten.push(file.id);
+  }
+  return outcome;
+}

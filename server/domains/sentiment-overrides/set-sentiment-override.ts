@@ -1,0 +1,123 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TSentimentOverride, TSetSentimentOverrideInput } from '../../../shared/schemas/sentiment-overrides.js';
+import type { TSentiment } from '../../../shared/schemas/transcripts.js';
+import { sessionSentiment } from '../../analysis/session-sentiment.js';
+import { queryRows, sql } from '../../db/sql.js';
+import { AppError, validationError } from '../../errors.js';
+import type { CustomerAuth } from '../../trpc/context.js';
+import { auditActorOf, writeAuditEntry } from '../redactions/audit-log.js';
+import { loadSession } from '../sessions/load-session.js';
+import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { type UtteranceSentimentRow, toUtteranceSentiment, UTTERANCE_SENTIMENT_COLUMNS } from './utterance-sentiment.js';
+
+/**
+ * The score an overridden utterance weighs in its session's sentiment with: its own when the
+ * override agrees with the analysis, else the middle of the label's side of the analysis' neutral
+ * band (|score| < 0.25 is neutral), so the session's score moves the way the label did.
+ */
+const OVERRIDE_SCORES: Record<TSentiment, number> = { positive: 0.5, neutral: 0, negative: -0.5 };
+
+interface ParticipantRow {
+  speaker: string;
+  text: string;
+  sentiment: TSentiment;
+  sentiment_override: TSentiment | null;
+  sentiment_score: number | null;
+}
+
+/**
+ * The session's overall sentiment again, from its participant's utterances with their effective
+ * labels, stored where every reader takes it from (sessions.sentiment): the session record, lists,
+ * exports, the PDF, insights and webhooks then show it without knowing of overrides.
+ */
+async function refreshSessionSentiment(tx: EntityManager, sessionId: string): Promise<{ overall: TSentiment; score: number } | null> {
+  const rows = await queryRows<ParticipantRow>(
+    tx,
+    sql`select speaker, text, sentiment, sentiment_override, sentiment_score from session_utterances
+         where session_id = ${sessionId} and speaker = 'participant' and text is not null and sentiment is not null order by seq`,
+  );
+  const overall = sessionSentiment(
+    rows.map((row) => {
+      const label = row.sentiment_override ?? row.sentiment;
+      const score = row.sentiment_override === null || row.sentiment_override === row.sentiment ? (row.sentiment_score ?? 0) : OVERRIDE_SCORES[label];
+      return { speaker: row.speaker, text: row.text, sentiment: label, score };
+    }),
+  );
+  await queryRows(tx, sql`update sessions set sentiment = ${overall?.overall ?? null}, sentiment_score = ${overall?.score ?? null}, updated_at = now() where id = ${sessionId}`);
+  return overall;
+}
+
+/** The built-in summary states the overall sentiment in one sentence: that sentence follows the session's. */
+async function refreshSummarySentence(tx: EntityManager, sessionId: string, before: { overall: TSentiment; score: number } | null, after: { overall: TSentiment; score: number } | null): Promise<void> {
+  if (!before || !after || (before.overall === after.overall && before.score === after.score)) return;
+  const sentence = (value: { overall: TSentiment; score: number }) => `Overall sentiment was ${value.overall} (${value.score.toFixed(2)}).`;
+  await queryRows(
+    tx,
+    sql`update session_insights set summary = replace(summary, ${sentence(before)}, ${sentence(after)}) where session_id = ${sessionId} and generated_by = 'builtin'`,
+  );
+}
+
+/**
+ * `sentimentOverrides.set`: a researcher's label for one participant answer (null clears it), the
+ * session's overall sentiment recomputed in the same transaction, and an audit entry with the old
+ * and new values. Setting the value it already has changes nothing and logs nothing.
+ */
+export async function setSentimentOverride(em: EntityManager, auth: CustomerAuth, input: TSetSentimentOverrideInput): Promise<TSentimentOverride> {
+  const session = await loadSession(em, auth.organizationId, input.sessionId);
+  if (!session.transcriptGeneratedAt) {
+    throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has not been analysed yet; its sentiment can be overridden once its transcript exists.`, {
+      sessionId: session.id,
+      status: 'pending',
+      sessionStatus: session.status,
+    });
+  }
+  const actor = await auditActorOf(em, auth);
+  return em.transactional(async (tx) => {
+    const [row] = await queryRows<UtteranceSentimentRow & { speaker: string; text: string | null }>(
+      tx,
+      sql`select speaker, text, ${UTTERANCE_SENTIMENT_COLUMNS} from session_utterances
+           where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
+    );
+    if (!row) {
+      throw new AppError('RESOURCE_NOT_FOUND', `Utterance ${input.utteranceId} was not found in this session.`, {
+        resource: 'utterance',
+        id: input.utteranceId,
+        fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }],
+      });
+    }
+    if (row.speaker !== 'participant' || row.text === null || row.text.trim() === '') {
+      throw validationError([{ path: 'utteranceId', message: "only a participant's answer with text has a sentiment to override" }]);
+    }
+    const [sessionRow] = await queryRows<{ sentiment: TSentiment | null; sentiment_score: number | null }>(tx, sql`select sentiment, sentiment_score from sessions where id = ${session.id} for update`);
+    const before = storedSentiment(sessionRow!.sentiment, sessionRow!.sentiment_score);
+    if (row.sentiment_override === input.sentiment) {
+      return { ...toUtteranceSentiment(row), sessionId: session.id, changed: false, sessionSentiment: before, entry: null };
+    }
+    const [updated] = await queryRows<UtteranceSentimentRow>(
+      tx,
+      input.sentiment === null
+        ? sql`update session_utterances set sentiment_override = null, sentiment_overridden_at = null, sentiment_overridden_by = null where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`
+        : sql`update session_utterances set sentiment_override = ${input.sentiment}, sentiment_overridden_at = now(), sentiment_overridden_by = ${JSON.stringify(actor)}::jsonb
+               where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`,
+    );
+    const after = await refreshSessionSentiment(tx, session.id);
+    await refreshSummarySentence(tx, session.id, before, after);
+    const entry = await writeAuditEntry(tx, {
+      organizationId: auth.organizationId,
+      sessionId: session.id,
+      utteranceId: row.id,
+      action: input.sentiment === null ? 'sentiment_override_cleared' : 'sentiment_override',
+      actor,
+      reason: input.reason ?? null,
+      details: {
+        analyzed: row.sentiment,
+        previousOverride: row.sentiment_override,
+        override: input.sentiment,
+        previousEffective: row.sentiment_override ?? row.sentiment,
+        effective: input.sentiment ?? row.sentiment,
+        sessionSentiment: { before, after },
+      },
+    });
+    return { ...toUtteranceSentiment(updated!), sessionId: session.id, changed: true, sessionSentiment: after, entry };
+  });
+}

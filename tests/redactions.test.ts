@@ -1,0 +1,403 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { FileNotFoundError } from '../server/storage/file-storage.js';
+import { PERMISSIONS } from '../shared/permissions.js';
+import { asBytes, wav } from './helpers/audio.js';
+import { type Api, apiAs } from './helpers/factories.js';
+import { interviewFixture, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
+import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { completedTextInterview, runCompletionChain } from './helpers/results.js';
+import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+
+/**
+ * Manual redaction (issue 16): a span of a stored utterance becomes `[REDACTED]` for good in every
+ * output and every stored copy, the recording is silenced over the utterance's time (measured on
+ * the decoded samples), highlights move with the text, and the audit log says who did it without
+ * holding the words.
+ */
+
+const run = promisify(execFile);
+
+let t: TestApp;
+let tenant: TestTenant;
+let api: Api;
+let server: { url: string; close(): Promise<void> };
+let client: TrpcClient;
+let work: string;
+
+beforeAll(async () => {
+  t = await startTestApp(PARTICIPANT_BUDGET);
+  tenant = await t.createTenant();
+  api = apiAs(t.http, tenant);
+  server = await listen(t);
+  client = trpcClient(server.url, { token: () => tenant.apiKey });
+  work = await mkdtemp(path.join(tmpdir(), 'redactions-test-'));
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+interface UtteranceRow {
+  id: string;
+  text: string;
+  keywords: string[] | null;
+  start_time: number;
+  end_time: number;
+  audio_file_id: string | null;
+}
+
+async function participantUtterances(sessionId: string): Promise<UtteranceRow[]> {
+  return t.em().execute<UtteranceRow[]>(
+    `select id, text, keywords, start_time, end_time, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
+    [sessionId],
+  );
+}
+
+async function pdfText(pdf: Buffer): Promise<string> {
+  const file = path.join(work, `${randomUUID()}.pdf`);
+  await writeFile(file, pdf);
+  const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
+  return stdout.replace(/\s+/g, ' ');
+}
+
+async function stored(key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await t.runtime.services.storage.open(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function unzipText(buffer: Buffer): Promise<string> {
+  const zip = await yauzl.fromBufferPromise(buffer);
+  let text = '';
+  for await (const entry of zip.eachEntry()) {
+    if (entry.fileName.includes('/audio/')) continue;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+    text += Buffer.concat(chunks).toString('utf8');
+  }
+  return text;
+}
+
+/** The tables with a row of this session (its own row, or one naming it in `session_id`) whose text contains `needle`, case-insensitively. */
+async function rowsContaining(needle: string, sessionId: string): Promise<string[]> {
+  const tables = await t.em().execute<{ table_name: string }[]>(
+    `select c.table_name from information_schema.columns c join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
+      where c.table_schema = 'public' and c.column_name = 'session_id' and t.table_type = 'BASE TABLE'`,
+  );
+  const found: string[] = [];
+  for (const table of ['sessions', ...tables.map((row) => row.table_name)]) {
+    const column = table === 'sessions' ? 'id' : 'session_id';
+    const [row] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from "${table}" t where t."${column}" = ? and t::text ilike ?`, [sessionId, `%${needle}%`]);
+    if (row!.count > 0) found.push(table);
+  }
+  return found;
+}
+
+/** Decoded samples, mono 16-bit at `rate`. */
+async function pcm(audio: Buffer, rate: number): Promise<Int16Array> {
+  const file = path.join(work, randomUUID());
+  await writeFile(file, audio);
+  const { stdout } = await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+  return new Int16Array(stdout.buffer, stdout.byteOffset, Math.floor(stdout.length / 2));
+}
+
+function peak(samples: Int16Array, rate: number, from: number, to: number): number {
+  let max = 0;
+  for (let i = Math.max(0, Math.round(from * rate)); i < Math.min(samples.length, Math.round(to * rate)); i++) max = Math.max(max, Math.abs(samples[i]!));
+  return max;
+}
+
+function rms(samples: Int16Array, rate: number, from: number, to: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = Math.max(0, Math.round(from * rate)); i < Math.min(samples.length, Math.round(to * rate)); i++) {
+    sum += samples[i]! * samples[i]!;
+    count++;
+  }
+  return Math.sqrt(sum / Math.max(1, count));
+}
+
+describe('redactions.redact on a typed interview', () => {
+  const SPAN = 'the setup took two days';
+
+  it('removes the span from the transcript in every format, the PDF, the exports, insights, search, webhook facts and stored files; highlights move; the audit entry holds no words', async () => {
+    const { sessionId, campaign } = await completedTextInterview(t, api);
+    const [first] = await participantUtterances(sessionId);
+    const start = first!.text.indexOf(SPAN);
+    const end = start + SPAN.length;
+    expect(start).toBeGreaterThan(0);
+
+    // Copies the service could hold: a quote and a summary sentence in the insights, a stored event's facts.
+    const sentence = first!.text.slice(first!.text.indexOf('Honestly'), first!.text.indexOf('two days.') + 'two days.'.length);
+    await t.em().execute(
+      `update session_insights set key_quotes = key_quotes || ?::jsonb, summary = summary || ? where session_id = ?`,
+      [JSON.stringify([{ text: sentence, utteranceId: first!.id }]), ` They said: "${sentence.toLowerCase()}"`, sessionId],
+    );
+    const eventId = randomUUID();
+    await t.em().execute(`insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values (?, ?, 'session.feedback_submitted', ?, ?::jsonb, now())`, [
+      eventId,
+      tenant.organizationId,
+      sessionId,
+      JSON.stringify({ sessionId, campaignId: campaign.id, feedback: { id: 'fbk_x', comments: `Again: ${SPAN}, really.` } }),
+    ]);
+    // Highlights before, over and after the span.
+    const highlight = (id: string, from: number, to: number) =>
+      t.em().execute(
+        `insert into highlights (id, organization_id, session_id, utterance_id, start_offset, end_offset, color, author_kind, author_id, author_name, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, '#fde047', 'api_key', ?, 'test key', now(), now())`,
+        [id, tenant.organizationId, sessionId, first!.id, from, to, tenant.apiKeyId],
+      );
+    await highlight('hlt_before', 0, 8);
+    await highlight('hlt_over', start - 5, start + 4);
+    await highlight('hlt_after', end + 2, end + 10);
+    const afterQuote = first!.text.slice(end + 2, end + 10);
+    expect(await rowsContaining('took two days', sessionId)).toEqual(expect.arrayContaining(['session_utterances', 'session_insights', 'webhook_events']));
+
+    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end, reason: 'Identifying detail' });
+    const expected = `${first!.text.slice(0, start)}[REDACTED]${first!.text.slice(end)}`;
+    expect(result).toMatchObject({
+      changed: true,
+      sessionId,
+      utteranceId: first!.id,
+      text: expected,
+      marker: { start, end: start + 10 },
+      audio: { mode: 'none', start: null, end: null, files: [] },
+      highlightsAdjusted: 2,
+      entry: { action: 'redact', actor: { kind: 'api_key', id: tenant.apiKeyId, name: 'test key' }, reason: 'Identifying detail' },
+    });
+
+    const [row] = await participantUtterances(sessionId);
+    expect(row!.text).toBe(expected);
+    expect((row!.keywords ?? []).join(' ')).not.toMatch(/setup/i);
+
+    // The transcript in all four formats, with and without sentiment.
+    const json = await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200);
+    expect(json.body.utterances.find((u: { id: string }) => u.id === first!.id).text).toBe(expected);
+    for (const format of ['json', 'text', 'srt', 'vtt']) {
+      const body = (await api.get(`/v1/sessions/${sessionId}/transcript?format=${format}&include_sentiment=false`).expect(200)).text;
+      expect(body).not.toContain('took two days');
+      expect(body).toContain('[REDACTED]');
+    }
+    expect((await client.transcripts.get.query({ sessionId })).utterances.find((u) => u.id === first!.id)!.text).toBe(expected);
+
+    // The PDF report, asked for and as stored by the completion chain.
+    const pdf = await asBytes(api.get(`/v1/sessions/${sessionId}/pdf`)).expect(200);
+    const reportText = await pdfText(pdf.body as Buffer);
+    expect(reportText).toContain('[REDACTED]');
+    expect(reportText).not.toContain('took two days');
+    const files = await t.em().execute<{ id: string; name: string; storage_key: string; size_bytes: string; sha256: string }[]>(
+      `select id, name, storage_key, size_bytes, sha256 from session_files where session_id = ? and kind = 'export' order by name`,
+      [sessionId],
+    );
+    expect(files.map((file) => file.name)).toEqual([`report-${sessionId}.pdf`, `transcript-${sessionId}.json`]);
+    for (const file of files) {
+      const bytes = await stored(file.storage_key);
+      expect(bytes.length).toBe(Number(file.size_bytes));
+      const text = file.name.endsWith('.pdf') ? await pdfText(bytes) : bytes.toString('utf8');
+      expect(text).toContain('[REDACTED]');
+      expect(text).not.toContain('took two days');
+    }
+
+    // Exports: JSON, CSV, and the ZIP's transcripts.
+    for (const query of ['format=json', 'format=csv', 'format=json&include_audio=true']) {
+      const exported = await asBytes(api.get(`/api/campaigns/${campaign.id}/transcripts?${query}`)).expect(200);
+      const text = query.includes('include_audio') ? await unzipText(exported.body as Buffer) : (exported.body as Buffer).toString('utf8');
+      expect(text).toContain('[REDACTED]');
+      expect(text).not.toContain('took two days');
+    }
+
+    // Insights: the quote and the summary lost the words, nothing else.
+    const insights = await client.transcripts.insights.query({ sessionId });
+    expect(JSON.stringify(insights)).not.toMatch(/took two days/i);
+    expect(insights.keyQuotes.at(-1)!.text).toBe(`Honestly the onboarding emails had broken links, and [REDACTED].`);
+    expect(insights.summary).toContain('They said: "honestly the onboarding emails had broken links, and [REDACTED]."');
+
+    // Search reads the index generated from the text; no table holds the words any more.
+    const [hits] = await t.em().execute<{ count: number }[]>(
+      `select count(*)::int as count from session_utterances where session_id = ? and search_vector @@ plainto_tsquery('english', 'took two days')`,
+      [sessionId],
+    );
+    expect(hits!.count).toBe(0);
+    expect(await rowsContaining('took two days', sessionId)).toEqual([]);
+    const [event] = await t.em().execute<{ facts: { feedback: { comments: string } } }[]>(`select facts from webhook_events where id = ?`, [eventId]);
+    expect(event!.facts.feedback.comments).toBe('Again: [REDACTED], really.');
+
+    // Highlights: before unchanged, over widened to cover the marker, after moved by the change in length.
+    const highlights = await t.em().execute<{ id: string; start_offset: number; end_offset: number }[]>(
+      `select id, start_offset, end_offset from highlights where session_id = ? order by id`,
+      [sessionId],
+    );
+    const delta = 10 - SPAN.length;
+    expect(highlights).toEqual([
+      { id: 'hlt_after', start_offset: end + 2 + delta, end_offset: end + 10 + delta },
+      { id: 'hlt_before', start_offset: 0, end_offset: 8 },
+      { id: 'hlt_over', start_offset: start - 5, end_offset: start + 10 },
+    ]);
+    expect(row!.text.slice(end + 2 + delta, end + 10 + delta)).toBe(afterQuote);
+
+    // The audit entry: offsets and what was scrubbed, never the words.
+    const [audit] = await t.em().execute<{ action: string; actor_kind: string; actor_id: string; reason: string; details: Record<string, unknown> }[]>(
+      `select action, actor_kind, actor_id, reason, details from transcript_audit_log where session_id = ?`,
+      [sessionId],
+    );
+    expect(audit).toMatchObject({ action: 'redact', actor_kind: 'api_key', actor_id: tenant.apiKeyId, reason: 'Identifying detail' });
+    expect(audit!.details).toMatchObject({ requested: { start, end }, removed: { start, end, length: SPAN.length }, marker: { start, end: start + 10 } });
+    expect(JSON.stringify(audit)).not.toMatch(/took|two days|setup/i);
+    const listed = await client.redactions.list.query({ sessionId });
+    expect(listed.data).toEqual([result.entry]);
+  });
+
+  it('a span inside an earlier marker changes nothing and logs nothing; one cutting into a marker takes it whole', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    const [first] = await participantUtterances(sessionId);
+    const start = first!.text.indexOf('broken links');
+    await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end: start + 'broken links'.length });
+    const again = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: start + 1, end: start + 6 });
+    expect(again).toMatchObject({ changed: false, marker: null, entry: null });
+    // "had [RED" + "ACTED]": the span reaches into the marker, which goes whole with "had ".
+    const had = first!.text.indexOf('had ');
+    const cut = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: had, end: had + 'had [RED'.length });
+    expect(cut.text).toContain('emails [REDACTED], and');
+    expect(cut.marker).toEqual({ start: had, end: had + 10 });
+    expect((await client.redactions.list.query({ sessionId })).data).toHaveLength(2);
+  });
+
+  it('answers 422 with the field for offsets beyond the text, 400 for end before start, 404 for unknown utterances and other organizations, 403 without sessions:write, 409 while the session runs', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    const [first] = await participantUtterances(sessionId);
+    const length = first!.text.length;
+    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 2, end: length + 1 }))).toMatchObject({
+      httpStatus: 422,
+      appCode: 'VALIDATION_ERROR',
+      details: { fields: [{ path: 'end', message: `must be at most ${length}, the utterance's length` }] },
+    });
+    const backwards = await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 5, end: 5 }));
+    expect(backwards.httpStatus).toBeGreaterThanOrEqual(400);
+    expect(backwards.httpStatus).toBeLessThan(500);
+    expect(backwards.details.fields).toEqual([expect.objectContaining({ path: 'end' })]);
+    const halfRange = await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3, audioStart: 1 }));
+    expect(halfRange.details.fields).toEqual([expect.objectContaining({ path: 'audioEnd' })]);
+    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3, audioStart: 1, audioEnd: 2 }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'audioStart', message: 'the utterance has no recording to silence' }] },
+    });
+    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: 'utt_unknown', start: 0, end: 3 }))).toMatchObject({
+      httpStatus: 404,
+      appCode: 'RESOURCE_NOT_FOUND',
+      details: { fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }] },
+    });
+
+    const other = await t.createTenant();
+    const outsider = trpcClient(server.url, { token: () => other.apiKey });
+    expect(await trpcFailure(outsider.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3 }))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
+    expect(await trpcFailure(outsider.redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 404 });
+
+    const reader = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:write'));
+    const readOnly = trpcClient(server.url, { token: () => reader.apiKey });
+    expect(await trpcFailure(readOnly.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3 }))).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
+    expect(await readOnly.redactions.list.query({ sessionId })).toEqual({ data: [] });
+    const blind = await t.createKey(tenant.organizationId, ['campaigns:read']);
+    expect(await trpcFailure(trpcClient(server.url, { token: () => blind.apiKey }).redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 403 });
+
+    const { invite } = await interviewFixture(api);
+    const running = await participantAs(t.http, invite.token).start().expect(201);
+    const [question] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? order by seq limit 1`, [running.body.session.id]);
+    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId: running.body.session.id, utteranceId: question!.id, start: 0, end: 3 }))).toMatchObject({
+      httpStatus: 409,
+      appCode: 'SESSION_NOT_ACTIVE',
+    });
+    const [unchanged] = await participantUtterances(sessionId);
+    expect(unchanged!.text).toBe(first!.text);
+  });
+});
+
+describe('redactions.redact on an audio answer', () => {
+  it('silences the range in the answer recording (sample-exact) and in the merged recording, rewrites both files, deletes the old ones; without a range the whole answer goes silent', async () => {
+    const { invite } = await interviewFixture(api, { questions: ONE_QUESTION });
+    const participant = participantAs(t.http, invite.token);
+    const started = await participant.start().expect(201);
+    const sessionId: string = started.body.session.id;
+    const recording = wav(3, 440);
+    await participant.answerAudio(recording, 'answer.wav', { text: 'My name is Ada Lovelace and I live in London near the river.' }).expect(200);
+    await runCompletionChain(t, sessionId);
+
+    const [answer] = await participantUtterances(sessionId);
+    const audioFiles = async () =>
+      t.em().execute<{ id: string; kind: string; storage_key: string; size_bytes: string; sha256: string; content_type: string }[]>(
+        `select id, kind, storage_key, size_bytes, sha256, content_type from session_files where session_id = ? and kind in ('audio', 'merged_audio') order by kind`,
+        [sessionId],
+      );
+    const before = await audioFiles();
+    expect(before.map((file) => [file.kind, file.content_type])).toEqual([
+      ['audio', 'audio/wav'],
+      ['merged_audio', 'audio/ogg'],
+    ]);
+    const originalAnswer = await pcm(recording, 16_000);
+    const originalMerged = await pcm(await stored(before[1]!.storage_key), 16_000);
+
+    const text = answer!.text;
+    const from = text.indexOf('Ada Lovelace');
+    const audioStart = answer!.start_time + 1;
+    const audioEnd = answer!.start_time + 2;
+    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, audioStart, audioEnd });
+    expect(result.audio).toEqual({
+      mode: 'range',
+      start: audioStart,
+      end: audioEnd,
+      files: [
+        { fileId: before[0]!.id, kind: 'audio', start: expect.closeTo(1, 6), end: expect.closeTo(2, 6) },
+        { fileId: before[1]!.id, kind: 'merged_audio', start: audioStart, end: audioEnd },
+      ],
+    });
+
+    const after = await audioFiles();
+    for (const [index, file] of after.entries()) {
+      expect(file.storage_key).not.toBe(before[index]!.storage_key);
+      await expect(t.runtime.services.storage.open(before[index]!.storage_key)).rejects.toBeInstanceOf(FileNotFoundError);
+      const bytes = await stored(file.storage_key);
+      expect(bytes.length).toBe(Number(file.size_bytes));
+      expect(file.sha256).toBe((await import('node:crypto')).createHash('sha256').update(bytes).digest('hex'));
+    }
+    // The answer's WAV: silent inside the range, every other sample as recorded.
+    const answerAudio = await pcm(await stored(after[0]!.storage_key), 16_000);
+    expect(answerAudio.length).toBe(originalAnswer.length);
+    expect(peak(originalAnswer, 16_000, 1, 2)).toBeGreaterThan(4000);
+    expect(peak(answerAudio, 16_000, 1.0005, 1.9995)).toBe(0);
+    let changedOutside = 0;
+    for (let i = 0; i < answerAudio.length; i++) if ((i < 16_000 || i > 32_000) && answerAudio[i] !== originalAnswer[i]) changedOutside++;
+    expect(changedOutside).toBe(0);
+    // The merged Ogg Opus (re-encoded): silent inside (codec edges aside), as loud as before outside.
+    const merged = await pcm(await stored(after[1]!.storage_key), 16_000);
+    expect(peak(originalMerged, 16_000, audioStart + 0.05, audioEnd - 0.05)).toBeGreaterThan(4000);
+    expect(peak(merged, 16_000, audioStart + 0.05, audioEnd - 0.05)).toBeLessThan(64);
+    const loudBefore = rms(originalMerged, 16_000, answer!.start_time + 0.1, audioStart - 0.1);
+    expect(rms(merged, 16_000, answer!.start_time + 0.1, audioStart - 0.1)).toBeGreaterThan(loudBefore * 0.8);
+    expect(rms(merged, 16_000, audioEnd + 0.1, answer!.start_time + 2.9)).toBeGreaterThan(loudBefore * 0.8);
+
+    // The recording is served as stored now.
+    const [{ url }] = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data.filter((file: { kind: string }) => file.kind === 'audio');
+    const served = await asBytes(t.http.get(new URL(url).pathname)).expect(200);
+    expect(peak(await pcm(served.body as Buffer, 16_000), 16_000, 1.0005, 1.9995)).toBe(0);
+
+    // No word timings and no range: the whole answer's recording goes.
+    const london = result.text.indexOf('London');
+    const whole = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: london, end: london + 'London'.length });
+    expect(whole.audio).toMatchObject({ mode: 'utterance', start: answer!.start_time });
+    expect(whole.audio.end).toBeGreaterThanOrEqual(answer!.start_time + 2.99);
+    const [silent] = await audioFiles();
+    expect(peak(await pcm(await stored(silent!.storage_key), 16_000), 16_000, 0, 10)).toBe(0);
+
+    const entries = (await client.redactions.list.query({ sessionId })).data;
+    expect(entries.map((entry) => (entry.details.audio as { mode: string }).mode)).toEqual(['range', 'utterance']);
+    expect(JSON.stringify(entries)).not.toMatch(/Lovelace|London/);
+    expect(await rowsContaining('Lovelace', sessionId)).toEqual([]);
+  });
+});
