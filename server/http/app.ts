@@ -26,6 +26,7 @@ import { resultsRoutes } from './results-routes.js';
 import { refusePlainRouteExtras } from './plain-inputs.js';
 import { invoiceRoutes } from './invoice-routes.js';
 import { memberInvitationPageRoutes } from './member-invitation-page.js';
+import { dashboardRoutes } from './dashboard-routes.js';
 import { scriptMediaRoutes } from './script-media-routes.js';
 import { sessionFileRoutes } from './session-file-routes.js';
 import { errorHandler, isWriteAfterTimeout, writeError } from './write-error.js';
@@ -110,6 +111,8 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(webAssetRoutes());
   app.use(participantPageRoutes(services));
   app.use(memberInvitationPageRoutes(services));
+  // The research dashboard (its page carries its own CSP) and its signed downloads.
+  app.use(dashboardRoutes(services));
 
   app.use(API_PREFIXES, (_req: Request, res: Response, next: NextFunction) => {
     // API answers are per caller and often private: never cached by browsers or proxies.

@@ -1,4 +1,37 @@
-import { router } from '../../trpc/trpc.js';
+import { ZInvoiceDownloadInput, ZSessionDownloadInput, ZSignedDownload, ZWorkspaceSession, ZWorkspaceSessionInput } from '../../../shared/schemas/workspace.js';
+import { customerProcedure, router } from '../../trpc/trpc.js';
+import { signDownload } from './download-links.js';
+import { getSessionView } from './get-session-view.js';
 
 /** Read models and links the dashboard's views need (dashboard-only: tRPC procedures, no REST path). */
-export const workspaceRouter = router({});
+export const workspaceRouter = router({
+  session: customerProcedure
+    .meta({ permission: 'sessions:read' })
+    .input(ZWorkspaceSessionInput)
+    .output(ZWorkspaceSession)
+    .query(({ ctx, input }) => getSessionView(ctx.em, ctx.services.signer, ctx.auth.organizationId, input.sessionId)),
+
+  sessionDownload: customerProcedure
+    .meta({ permission: 'sessions:read' })
+    .input(ZSessionDownloadInput)
+    .output(ZSignedDownload)
+    .mutation(({ ctx, input }) =>
+      signDownload(
+        ctx.em,
+        { sealer: ctx.services.sealer, publicUrl: ctx.services.config.publicUrl },
+        { kind: input.format === 'pdf' ? 'session_pdf' : 'session_text', organizationId: ctx.auth.organizationId, sessionId: input.sessionId },
+      ),
+    ),
+
+  invoiceDownload: customerProcedure
+    .meta({ permission: 'billing:read' })
+    .input(ZInvoiceDownloadInput)
+    .output(ZSignedDownload)
+    .mutation(({ ctx, input }) =>
+      signDownload(
+        ctx.em,
+        { sealer: ctx.services.sealer, publicUrl: ctx.services.config.publicUrl },
+        { kind: 'invoice_pdf', organizationId: ctx.auth.organizationId, invoiceId: input.invoiceId },
+      ),
+    ),
+});

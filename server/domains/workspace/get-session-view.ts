@@ -1,0 +1,135 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TWorkspaceSession } from '../../../shared/schemas/workspace.js';
+import { WORKSPACE_LINK_TTL_SECONDS } from '../../../shared/schemas/workspace.js';
+import type { TSentiment } from '../../../shared/schemas/transcripts.js';
+import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
+import { notFound } from '../../errors.js';
+import type { UrlSigner } from '../../lib/signed-urls.js';
+import { loadPlan } from '../sessions/load-session.js';
+import { sessionRecordings } from '../sessions/session-recordings.js';
+import { storedSentiment } from '../transcripts/stored-sentiment.js';
+
+interface SessionRow {
+  id: string;
+  campaign_id: string;
+  campaign_name: string;
+  project_id: string | null;
+  status: TWorkspaceSession['session']['status'];
+  completion_status: TWorkspaceSession['session']['completionStatus'];
+  participant_name: string | null;
+  participant_email: string | null;
+  language: string;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_seconds: number;
+  sentiment: TSentiment | null;
+  sentiment_score: number | null;
+  transcript_status: 'ready' | 'none' | null;
+  script_id: string;
+  script_version: number;
+}
+
+interface UtteranceRow {
+  id: string;
+  speaker: 'ai' | 'participant';
+  text: string;
+  start_time: number;
+  end_time: number;
+  question_id: string | null;
+  audio_file_id: string | null;
+  sentiment: TSentiment | null;
+  analysed_sentiment: TSentiment | null;
+  overridden: boolean;
+  highlight_count: number;
+  comment_count: number;
+}
+
+/**
+ * `workspace.session`: the session, its transcript with each utterance's effective sentiment
+ * (`coalesce(sentiment_override, sentiment)`, as every reader of sentiment uses) and the number
+ * of highlights and comments on it, and the recording with a link valid one hour. Three
+ * statements whatever the length of the transcript; another organization's session is 404.
+ */
+export async function getSessionView(em: EntityManager, signer: UrlSigner, organizationId: string, sessionId: string): Promise<TWorkspaceSession> {
+  const [session] = await queryRows<SessionRow>(
+    em,
+    sql`select s.id, s.campaign_id, c.name as campaign_name, c.project_id, s.status, s.completion_status, s.participant_name, s.participant_email,
+               s.language, ${rawSql(isoTimestamp('s.started_at'))} as started_at, ${rawSql(isoTimestamp('s.completed_at'))} as completed_at, s.duration_seconds,
+               s.sentiment, s.sentiment_score, s.transcript_status, s.script_id, s.script_version
+          from sessions s join campaigns c on c.id = s.campaign_id
+         where s.id = ${sessionId} and s.organization_id = ${organizationId}`,
+  );
+  if (!session) throw notFound('session', sessionId);
+
+  const [utterances, recordings, plan] = await Promise.all([
+    queryRows<UtteranceRow>(
+      em,
+      sql`select u.id, u.speaker, u.text, u.start_time, u.end_time, u.question_id, u.audio_file_id,
+                 coalesce(u.sentiment_override, u.sentiment) as sentiment, u.sentiment as analysed_sentiment, u.sentiment_override is not null as overridden,
+                 (select count(*)::int from highlights h where h.utterance_id = u.id and h.organization_id = ${organizationId}) as highlight_count,
+                 (select count(*)::int from comments m where m.utterance_id = u.id and m.organization_id = ${organizationId} and m.deleted_at is null) as comment_count
+            from session_utterances u
+           where u.session_id = ${sessionId} and u.organization_id = ${organizationId} and u.text is not null
+           order by u.seq`,
+    ),
+    sessionRecordings(em, [sessionId]),
+    loadPlan(em, { scriptId: session.script_id, scriptVersion: session.script_version }),
+  ]);
+  const [sessionComments] = await queryRows<{ comments: number }>(
+    em,
+    sql`select count(*)::int as comments from comments where session_id = ${sessionId} and organization_id = ${organizationId} and deleted_at is null`,
+  );
+
+  const questionText = new Map(plan.questions.map((question) => [question.id, question.text]));
+  const recording = recordings.get(sessionId);
+  let link: TWorkspaceSession['recording'] = null;
+  if (recording) {
+    const signed = await signer.signFileLink({ fileId: recording.fileId, purpose: 'session_file' }, WORKSPACE_LINK_TTL_SECONDS);
+    // A lone answer's audio starts where that answer starts; the merged recording at the session's start.
+    const answer = utterances.find((utterance) => utterance.audio_file_id === recording.fileId);
+    link = {
+      url: signed.url,
+      expiresAt: signed.expiresAt.toISOString(),
+      contentType: recording.contentType,
+      durationSeconds: recording.durationSeconds,
+      offsetSeconds: answer?.start_time ?? 0,
+    };
+  }
+
+  return {
+    session: {
+      id: session.id,
+      campaignId: session.campaign_id,
+      campaignName: session.campaign_name,
+      projectId: session.project_id,
+      status: session.status,
+      completionStatus: session.completion_status,
+      participant: { name: session.participant_name, email: session.participant_email },
+      language: session.language,
+      startedAt: session.started_at,
+      completedAt: session.completed_at,
+      duration: session.duration_seconds,
+      sentiment: storedSentiment(session.sentiment, session.sentiment_score),
+      transcriptStatus: session.transcript_status ?? 'pending',
+    },
+    utterances: utterances.map((row) => ({
+      id: row.id,
+      speaker: row.speaker,
+      text: row.text,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      questionId: row.question_id,
+      questionText: row.question_id ? (questionText.get(row.question_id) ?? null) : null,
+      sentiment: row.sentiment,
+      analysedSentiment: row.analysed_sentiment,
+      sentimentOverridden: row.overridden,
+      highlightCount: row.highlight_count,
+      commentCount: row.comment_count,
+    })),
+    recording: link,
+    counts: {
+      highlights: utterances.reduce((sum, row) => sum + row.highlight_count, 0),
+      comments: sessionComments?.comments ?? 0,
+    },
+  };
+}

@@ -1,0 +1,376 @@
+import { createServer, type Server } from 'node:http';
+import { Readable } from 'node:stream';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../shared/permissions.js';
+import { inviteMember } from '../server/domains/members/invite-member.js';
+import { type Api, apiAs } from './helpers/factories.js';
+import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
+import { trpcClient } from './helpers/members.js';
+import { freePort, ROOT } from './helpers/processes.js';
+import { wav } from './helpers/audio.js';
+import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
+import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+
+/**
+ * The research dashboard (web/dashboard, built by Vite, served at /app) in a real Chromium: a
+ * researcher signs in, finds a quote through search, highlights it, adds it to a collection,
+ * redacts a span and rotates a webhook secret; the database is checked after each step. Every
+ * main page is checked with axe-core and photographed at 1280 px and 390 px under tests/artifacts.
+ */
+reportSkipped('dashboard-browser.test.ts');
+
+// What the functions given to page.evaluate see in the browser (the project's types are Node's).
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: unknown): { position: string };
+
+const PASSWORD = 'correct horse battery staple';
+const EMAIL = 'researcher@example.com';
+
+let t: TestApp;
+let tenant: TestTenant;
+let api: Api;
+let service: Server;
+let origin: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let sessionId: string;
+let secondSessionId: string;
+let endpointId: string;
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  // The real output directory: the server reads web/dashboard/dist, as in production.
+  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  t = await startTestApp({ PUBLIC_URL: origin, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
+  tenant = await t.createTenant();
+  api = apiAs(t.http, tenant);
+  await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
+  const first = await completedTextInterview(t, api);
+  sessionId = first.sessionId;
+  const second = await completedTextInterview(t, api, ['The mobile app crashed twice during the first week, which was frustrating.', ...TEXT_ANSWERS.slice(1)], { campaignId: first.campaign.id });
+  secondSessionId = second.sessionId;
+  const endpoint = await api.post('/api/webhooks', { url: 'https://127.0.0.1:9/hooks', events: ['*'], design: 'B' }).expect(201);
+  endpointId = endpoint.body.id;
+  // The researcher: invited as the admin CLI does, the invitation accepted (a password set).
+  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Rita Researcher' });
+  const token = new URL(invited.invitationUrl).searchParams.get('token')!;
+  service = createServer(t.app);
+  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
+  await trpcClient(origin).members.acceptInvitation.mutate({ token, password: PASSWORD });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('dialog', (dialog) => void dialog.accept());
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => service?.close(resolve));
+  await t?.close();
+});
+
+/** axe-core on the page as it is now: no serious or critical violation. */
+async function expectAccessible(): Promise<void> {
+  const violations = await seriousAxeViolations(page.mainFrame());
+  expect(violations.map((violation) => `${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
+}
+
+/** Photographs the page at 1280 px and at a phone's 390 px, then goes back to 1280 px. */
+async function photograph(name: string): Promise<void> {
+  await screenshot(page, `dashboard-${name}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(150);
+  await screenshot(page, `dashboard-${name}-390`);
+  // Usable on a phone: nothing makes the page itself scroll sideways (wide tables scroll in their own box).
+  const overflow = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    culprits: [...document.querySelectorAll('body *')]
+      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
+      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
+      .slice(0, 5),
+  }));
+  expect(overflow.width > 390 ? overflow : null, name).toBeNull();
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** Selects `words` in the transcript line `utteranceId` as a mouse would, and lets the page see it. */
+async function selectWords(utteranceId: string, words: string): Promise<void> {
+  await page.evaluate(
+    ({ utteranceId, words }: { utteranceId: string; words: string }) => {
+      const holder = document.querySelector(`[data-utterance-text="${utteranceId}"]`);
+      const walker = document.createTreeWalker(holder, 4 /* NodeFilter.SHOW_TEXT */);
+      const nodes: any[] = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      const full = nodes.map((node) => node.data).join('');
+      const start = full.indexOf(words);
+      if (start < 0) throw new Error(`"${words}" not in "${full}"`);
+      const at = (offset: number) => {
+        let rest = offset;
+        for (const node of nodes) {
+          if (rest <= node.data.length) return { node, offset: rest };
+          rest -= node.data.length;
+        }
+        throw new Error('offset past the end');
+      };
+      const range = document.createRange();
+      const from = at(start);
+      const to = at(start + words.length);
+      range.setStart(from.node, from.offset);
+      range.setEnd(to.node, to.offset);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      holder.dispatchEvent(new window.MouseEvent('mouseup', { bubbles: true }));
+    },
+    { utteranceId, words },
+  );
+}
+
+async function utterance(id: string) {
+  const [row] = await t.em().execute<{ id: string; text: string }[]>(`select id, text from session_utterances where id = ?`, [id]);
+  return row!;
+}
+
+describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
+  // What the page looked like when a step failed.
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await screenshot(page, `dashboard-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+  let answerId: string;
+  let highlightId: string;
+
+  it('signs in with email and password, and shows the campaigns', async () => {
+    await page.goto(`${origin}/app/`);
+    await page.getByRole('heading', { name: 'Sign in to the research dashboard' }).waitFor();
+    await expectAccessible();
+    await photograph('sign-in');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.getByText('Acme Research').waitFor();
+    const [row] = await t.em().execute<{ last_sign_in_at: Date | null }[]>(`select last_sign_in_at from members where email = ?`, [EMAIL]);
+    expect(row!.last_sign_in_at).not.toBeNull();
+    // The refresh token is in the tab's sessionStorage; the access token only in memory.
+    expect(await page.evaluate(() => window.sessionStorage.getItem('dashboard.refresh'))).toMatch(/\S{20,}/);
+    expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
+    await page.getByRole('cell').first().waitFor();
+    await expectAccessible();
+    await photograph('campaigns');
+  });
+
+  it('opens a campaign with its statistics and sessions', async () => {
+    await page.getByRole('row').nth(1).getByRole('link').click();
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    await page.getByRole('link', { name: 'Grace' }).first().waitFor();
+    expect(await page.getByRole('row').count()).toBe(3);
+    await page.getByRole('button', { name: 'Summarize the campaign' }).click();
+    await page.getByText('2 sessions · built-in extractive summary').waitFor();
+    await page.getByRole('button', { name: 'Export' }).click();
+    const download = page.getByRole('link', { name: 'Download the anonymized export (2 sessions)' });
+    await download.waitFor();
+    expect(await download.getAttribute('href')).toMatch(new RegExp(`^${origin}/`));
+    await expectAccessible();
+    await photograph('campaign');
+  });
+
+  it('finds a quote through search, and opens the session at that utterance', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+    await page.getByLabel('Words or phrase').fill('broken links');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const hit = page.locator('.hit').first();
+    await hit.waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'match' }).textContent()).toMatch(/^1 match for “broken links”/);
+    expect(await hit.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['broken']));
+    await expectAccessible();
+    await photograph('search');
+    await hit.getByRole('link').click();
+    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname).toBe(`/app/sessions/${sessionId}`);
+    answerId = url.searchParams.get('u')!;
+    expect((await utterance(answerId)).text).toContain('broken links');
+    // The utterance is scrolled to and focused.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`u-${answerId}`);
+  });
+
+  it('highlights the quote with a label and a colour', async () => {
+    await selectWords(answerId, 'the onboarding emails had broken links');
+    await page.getByRole('button', { name: 'Highlight…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Highlight the selection' });
+    await dialog.getByLabel('Label').fill('Onboarding');
+    await dialog.getByLabel('Green').check();
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Save highlight' }).click();
+    await page.locator('.highlight-chip', { hasText: 'Onboarding' }).waitFor();
+    const text = (await utterance(answerId)).text;
+    const rows = await t.em().execute<{ id: string; start_offset: number; end_offset: number; label: string; color: string; author_name: string }[]>(
+      `select id, start_offset, end_offset, label, color, author_name from highlights where utterance_id = ?`,
+      [answerId],
+    );
+    const start = text.indexOf('the onboarding emails had broken links');
+    expect(rows).toEqual([{ id: expect.any(String), start_offset: start, end_offset: start + 'the onboarding emails had broken links'.length, label: 'Onboarding', color: '#86efac', author_name: 'Rita Researcher' }]);
+    highlightId = rows[0]!.id;
+    expect(await page.locator(`[data-utterance-text="${answerId}"] mark`).textContent()).toBe('the onboarding emails had broken links');
+  });
+
+  it('adds the highlight to a new collection', async () => {
+    await page.locator('.highlight-chip', { hasText: 'Onboarding' }).getByRole('button', { name: 'Add to collection' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add to a collection' });
+    await dialog.getByLabel('New collection').fill('Onboarding pains');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByText('Added to “Onboarding pains”.').waitFor();
+    const items = await t.em().execute<{ name: string; highlight_id: string; organization_id: string }[]>(
+      `select c.name, i.highlight_id, i.organization_id from collection_items i join collections c on c.id = i.collection_id`,
+    );
+    expect(items).toEqual([{ name: 'Onboarding pains', highlight_id: highlightId, organization_id: tenant.organizationId }]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('redacts a span permanently after a confirmation', async () => {
+    await selectWords(answerId, 'ada.lovelace@example.com');
+    await page.getByRole('button', { name: 'Redact…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Redact permanently' });
+    await dialog.getByText('This is permanent: it cannot be undone.').waitFor();
+    await dialog.getByLabel('Reason (kept in the audit log)').fill('Participant email');
+    await dialog.getByRole('button', { name: 'Redact permanently' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator(`[data-utterance-text="${answerId}"]`, { hasText: '[REDACTED]' }).waitFor();
+    const text = (await utterance(answerId)).text;
+    expect(text).toContain('reach me at [REDACTED] or');
+    expect(text).not.toContain('lovelace');
+    const [audit] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ? and action = 'redact'`, [answerId]);
+    expect(audit!.count).toBe(1);
+    // The highlight still marks its words.
+    expect(await page.locator(`[data-utterance-text="${answerId}"] mark`).textContent()).toBe('the onboarding emails had broken links');
+  });
+
+  it('overrides the sentiment of an utterance, shown with words', async () => {
+    const line = page.locator(`#u-${answerId}`);
+    await line.getByLabel('Sentiment').selectOption('positive');
+    await line.getByText('positive (set by a researcher)').waitFor();
+    const [row] = await t.em().execute<{ sentiment_override: string }[]>(`select sentiment_override from session_utterances where id = ?`, [answerId]);
+    expect(row!.sentiment_override).toBe('positive');
+    await expectAccessible();
+    await photograph('session');
+  });
+
+  it('shows the collection with the quote', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
+    await page.getByRole('link', { name: 'Onboarding pains' }).click();
+    await page.getByText('“the onboarding emails had broken links”').waitFor();
+    await expectAccessible();
+    await photograph('collection');
+  });
+
+  it('rotates a webhook secret and shows the new one once', async () => {
+    const [before] = await t.em().execute<{ sealed_secret: string }[]>(`select sealed_secret from webhook_endpoints where id = ?`, [endpointId]);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'https://127.0.0.1:9/hooks' }).waitFor();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const secret = await page.getByLabel('New signing secret').inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    const [after] = await t.em().execute<{ sealed_secret: string; sealed_previous_secret: string | null; secret_rotated_at: Date | null }[]>(
+      `select sealed_secret, sealed_previous_secret, secret_rotated_at from webhook_endpoints where id = ?`,
+      [endpointId],
+    );
+    expect(after!.secret_rotated_at).not.toBeNull();
+    expect(after!.sealed_secret).not.toBe(before!.sealed_secret);
+    expect(t.runtime.services.webhookSecrets.open(after!.sealed_secret)).toBe(secret);
+    await page.getByRole('button', { name: 'Show deliveries' }).click();
+    await page.getByText('No deliveries yet.').waitFor();
+    await expectAccessible();
+    await photograph('webhooks');
+  });
+
+  it('compares two campaigns with charts', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Compare' }).click();
+    for (const index of [1, 2]) {
+      await page.getByRole('group', { name: `Segment ${index}` }).getByLabel('Campaign').selectOption({ index: 1 });
+    }
+    await page.getByRole('group', { name: 'Segment 2' }).getByLabel('Label (optional)').fill('Same campaign');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.getByRole('heading', { name: 'Report' }).waitFor();
+    expect(await page.locator('figure.chart svg[role="img"]').count()).toBeGreaterThanOrEqual(3);
+    await expectAccessible();
+    await photograph('compare');
+  });
+
+  it('shows API keys, members and billing', async () => {
+    for (const [link, heading] of [
+      ['API keys', 'API keys'],
+      ['Members', 'Members'],
+      ['Billing', 'Billing'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible();
+      await photograph(link.toLowerCase().replace(' ', '-'));
+    }
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('rowheader', { name: /Rita Researcher/ }).waitFor();
+  });
+
+  it("plays the recording in step with the transcript: a line's time seeks there, the line spoken is marked", async () => {
+    // A recording of the whole session (as the merged audio is), each line 3 s after the previous one.
+    await t.em().execute(`update session_utterances set start_time = seq * 3, end_time = seq * 3 + 2.5 where session_id = ?`, [secondSessionId]);
+    const audio = wav(40);
+    await t.runtime.services.storage.put('test/dashboard-recording', Readable.from(audio));
+    await t.em().execute(
+      `insert into session_files (id, organization_id, session_id, kind, name, content_type, size_bytes, duration_seconds, sha256, storage_key, created_at, updated_at)
+       values ('fil_dashboardRecording00001', ?, ?, 'merged_audio', 'recording.wav', 'audio/wav', ?, 40, 'x', 'test/dashboard-recording', now(), now())`,
+      [tenant.organizationId, secondSessionId, audio.length],
+    );
+    await page.goto(`${origin}/app/sessions/${secondSessionId}`);
+    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+    const lines = await t.em().execute<{ id: string; start_time: number }[]>(
+      `select id, start_time from session_utterances where session_id = ? and text is not null order by seq`,
+      [secondSessionId],
+    );
+    const third = lines[2]!;
+    await page.locator(`#u-${third.id}`).getByRole('button', { name: `Play from 0:0${third.start_time}` }).click();
+    await page.locator(`#u-${third.id}.playing`).waitFor();
+    await page.locator(`#u-${third.id}`).getByText('Playing').waitFor();
+    const position = await page.evaluate(() => document.querySelector('audio').currentTime);
+    expect(position).toBeGreaterThanOrEqual(third.start_time);
+    expect(position).toBeLessThan(third.start_time + 2.5);
+    expect(await page.locator('.utterance.playing').count()).toBe(1);
+    await page.evaluate(() => document.querySelector('audio').pause());
+    await expectAccessible();
+  });
+
+  it('keeps the sign-in across a reload (refresh token), and signs out', async () => {
+    await page.goto(`${origin}/app/members`);
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the research dashboard' }).waitFor();
+    expect(await page.evaluate(() => window.sessionStorage.getItem('dashboard.refresh'))).toBeNull();
+    const [row] = await t.em().execute<{ signed_out: number }[]>(
+      `select count(*)::int as signed_out from member_sessions s join members m on m.id = s.member_id where m.email = ? and s.revoked_reason = 'sign_out'`,
+      [EMAIL],
+    );
+    expect(row!.signed_out).toBe(1);
+  });
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useAuth } from './auth';
+import { Link, matchPath, useRouter } from './router';
+import { useTRPC } from './trpc';
+import { Loading } from './ui';
+import { ApiKeysView } from './views/ApiKeys';
+import { BillingView } from './views/Billing';
+import { CampaignView, CampaignsView } from './views/Campaigns';
+import { CollectionsView, CollectionView } from './views/Collections';
+import { CompareView } from './views/Compare';
+import { MembersView } from './views/Members';
+import { SearchView } from './views/Search';
+import { SessionView } from './views/Session';
+import { SignInView } from './views/SignIn';
+import { WebhooksView } from './views/Webhooks';
+
+const NAV: { to: string; label: string; match: string[] }[] = [
+  { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/sessions/:id'] },
+  { to: '/search', label: 'Search', match: ['/search'] },
+  { to: '/collections', label: 'Collections', match: ['/collections', '/collections/:id'] },
+  { to: '/compare', label: 'Compare', match: ['/compare'] },
+  { to: '/api-keys', label: 'API keys', match: ['/api-keys'] },
+  { to: '/webhooks', label: 'Webhooks', match: ['/webhooks'] },
+  { to: '/members', label: 'Members', match: ['/members'] },
+  { to: '/billing', label: 'Billing', match: ['/billing'] },
+];
+
+function route(path: string): ReactNode {
+  let params: Record<string, string> | null;
+  if (path === '/' || path === '') return <CampaignsView />;
+  if ((params = matchPath('/campaigns/:id', path))) return <CampaignView campaignId={params.id!} />;
+  if ((params = matchPath('/sessions/:id', path))) return <SessionView sessionId={params.id!} />;
+  if (path === '/search') return <SearchView />;
+  if (path === '/collections') return <CollectionsView />;
+  if ((params = matchPath('/collections/:id', path))) return <CollectionView collectionId={params.id!} />;
+  if (path === '/compare') return <CompareView />;
+  if (path === '/api-keys') return <ApiKeysView />;
+  if (path === '/webhooks') return <WebhooksView />;
+  if (path === '/members') return <MembersView />;
+  if (path === '/billing') return <BillingView />;
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>
+        There is no page at this address. <Link to="/">Go to the campaigns</Link>.
+      </p>
+    </>
+  );
+}
+
+export function App() {
+  const { session, resuming, signOut } = useAuth();
+  const { path } = useRouter();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const mainRef = useRef<HTMLElement>(null);
+  const me = useQuery({ ...trpc.auth.me.queryOptions({}), enabled: Boolean(session) });
+
+  // After a navigation, focus goes to the new page's heading (as a full page load would reset it).
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    const heading = document.getElementById('page-title');
+    (heading ?? mainRef.current)?.focus();
+    window.scrollTo(0, 0);
+  }, [path]);
+
+  if (resuming) return <Loading what="Resuming your sign-in" />;
+  if (!session) return <SignInView />;
+
+  const onSignOut = async () => {
+    await signOut();
+    queryClient.clear();
+  };
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand-name">Research dashboard</span>
+          <span className="muted org-name">{session.organization.name}</span>
+        </div>
+        <div className="who">
+          <span className="muted">
+            {session.member.name ?? session.member.email}
+            {me.data ? ` · ${me.data.member.role}` : ''}
+          </span>
+          <button type="button" className="secondary" onClick={() => void onSignOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav aria-label="Main" className="mainnav">
+        <ul>
+          {NAV.map((item) => {
+            const active = item.match.some((pattern) => (pattern === '/' ? path === '/' : matchPath(pattern, path)));
+            return (
+              <li key={item.to}>
+                <Link to={item.to} aria-current={active ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1} ref={mainRef}>
+        {route(path)}
+      </main>
+    </>
+  );
+}

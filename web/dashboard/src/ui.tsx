@@ -1,0 +1,137 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { problemOf } from './trpc';
+
+/** Shown where a call failed: the server's message and each field at fault, announced to screen readers. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const problem = problemOf(error);
+  return (
+    <div className="error" role="alert">
+      <strong>Error:</strong> {problem.message}
+      {problem.fields.length > 0 && (
+        <ul>
+          {problem.fields.map((field) => (
+            <li key={field.path}>
+              <code>{field.path}</code>: {field.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p className="muted" role="status">
+      {what}…
+    </p>
+  );
+}
+
+const SENTIMENT_SYMBOL = { positive: '+', neutral: '•', negative: '−' } as const;
+
+/** Sentiment as a word and a symbol, never by colour alone. */
+export function SentimentBadge({ sentiment, overridden = false }: { sentiment: 'positive' | 'neutral' | 'negative' | null | undefined; overridden?: boolean }) {
+  if (!sentiment) return <span className="badge">no sentiment</span>;
+  return (
+    <span className={`badge sentiment-${sentiment}`}>
+      <span aria-hidden="true">{SENTIMENT_SYMBOL[sentiment]} </span>
+      {sentiment}
+      {overridden ? ' (set by a researcher)' : ''}
+    </span>
+  );
+}
+
+/**
+ * A modal dialog on the native `<dialog>`: focus moves into it, Escape closes it, the page behind
+ * is inert, and focus goes back to what opened it.
+ */
+export function Dialog({ title, open, onClose, children }: { title: string; open: boolean; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      const opener = document.activeElement as HTMLElement | null;
+      dialog.showModal();
+      return () => {
+        if (dialog.open) dialog.close();
+        opener?.focus();
+      };
+    }
+    return undefined;
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {open && (
+        <>
+          <h2 id={titleId}>{title}</h2>
+          {children}
+        </>
+      )}
+    </dialog>
+  );
+}
+
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  return new Date(value).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
+
+/** 75 → `1:15`. */
+export function formatClock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  const minutes = Math.floor(whole / 60);
+  return `${minutes}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return '—';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+/** A secret shown once (new API key, new webhook secret): selectable, with a copy button. */
+export function ShownOnce({ label, value }: { label: string; value: string }) {
+  const id = useId();
+  return (
+    <div className="shown-once" role="status">
+      <label htmlFor={id}>{label}</label>
+      <p className="muted">Copy it now: it is not shown again.</p>
+      <div className="row">
+        <input id={id} readOnly value={value} onFocus={(event) => event.currentTarget.select()} className="mono" />
+        <button type="button" onClick={() => void navigator.clipboard?.writeText(value)}>
+          Copy
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function PageHeading({ title, children }: { title: string; children?: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Research dashboard`;
+  }, [title]);
+  return (
+    <div className="page-heading">
+      <h1 tabIndex={-1} id="page-title">
+        {title}
+      </h1>
+      {children && <div className="actions">{children}</div>}
+    </div>
+  );
+}

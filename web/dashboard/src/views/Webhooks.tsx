@@ -1,0 +1,163 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { type RouterOutputs, useTRPC } from '../trpc';
+import { ErrorNote, formatDateTime, Loading, PageHeading, ShownOnce } from '../ui';
+
+type Endpoint = RouterOutputs['webhooks']['list']['data'][number];
+
+export function WebhooksView() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const endpoints = useQuery(trpc.webhooks.list.queryOptions({ limit: 100 }));
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<('interview.completed' | 'session.feedback_submitted' | '*')[]>(['*']);
+  const [design, setDesign] = useState<'A' | 'B'>('B');
+  const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ url, events, design });
+  };
+
+  return (
+    <>
+      <PageHeading title="Webhook endpoints" />
+      <ErrorNote error={endpoints.error} />
+      {endpoints.isPending ? <Loading /> : endpoints.data?.data.length === 0 && <p>No endpoints yet.</p>}
+      {endpoints.data?.data.map((endpoint) => (
+        <EndpointCard key={endpoint.id} endpoint={endpoint} />
+      ))}
+      <form onSubmit={submit} className="panel">
+        <h2>New endpoint</h2>
+        <label htmlFor="hook-url">URL (https)</label>
+        <input id="hook-url" type="url" value={url} onChange={(event) => setUrl(event.target.value)} required placeholder="https://hooks.example.com/interviews" />
+        <fieldset className="inline">
+          <legend>Events</legend>
+          {(['*', 'interview.completed', 'session.feedback_submitted'] as const).map((name) => (
+            <label key={name} className="choice">
+              <input
+                type="checkbox"
+                checked={events.includes(name)}
+                onChange={(event) => setEvents(event.target.checked ? [...events, name] : events.filter((item) => item !== name))}
+              />{' '}
+              <code>{name}</code>
+              {name === '*' ? ' (every event, later ones too)' : ''}
+            </label>
+          ))}
+        </fieldset>
+        <label htmlFor="hook-design">Payload design</label>
+        <select id="hook-design" value={design} onChange={(event) => setDesign(event.target.value as 'A' | 'B')}>
+          <option value="A">A: flat payload, X-Webhook-Signature</option>
+          <option value="B">B: envelope, timestamped signature</option>
+        </select>
+        <ErrorNote error={create.error} />
+        <button type="submit" disabled={create.isPending || events.length === 0}>
+          Add endpoint
+        </button>
+        {create.data && <ShownOnce label="Signing secret of the new endpoint" value={create.data.secret} />}
+      </form>
+    </>
+  );
+}
+
+function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const invalidate = () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter());
+  const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: invalidate }));
+  const test = useMutation(trpc.webhooks.sendTest.mutationOptions({ onSuccess: invalidate }));
+  const deliveries = useQuery({ ...trpc.webhooks.listDeliveries.queryOptions({ endpointId: endpoint.id, limit: 20 }), enabled: open });
+  return (
+    <article className="card endpoint" aria-labelledby={`ep-${endpoint.id}`}>
+      <h2 id={`ep-${endpoint.id}`} className="mono">
+        {endpoint.url}
+      </h2>
+      <p className="small">
+        <span className={`badge status-${endpoint.status}`}>{endpoint.status}</span> Design {endpoint.design} · events {endpoint.events.join(', ')}
+        {endpoint.secretRotatedAt && ` · secret rotated ${formatDateTime(endpoint.secretRotatedAt)}`}
+        {endpoint.previousSecretExpiresAt && ` · old secret also signs until ${formatDateTime(endpoint.previousSecretExpiresAt)}`}
+      </p>
+      <div className="row">
+        <button type="button" className="secondary" onClick={() => test.mutate({ endpointId: endpoint.id })} disabled={test.isPending}>
+          Send test event
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            if (window.confirm('Rotate the signing secret? Receivers need the new secret (Design B signs with both for a while).')) rotate.mutate({ endpointId: endpoint.id });
+          }}
+          disabled={rotate.isPending}
+        >
+          Rotate secret
+        </button>
+        <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Hide deliveries' : 'Show deliveries'}
+        </button>
+      </div>
+      <ErrorNote error={rotate.error ?? test.error} />
+      {test.data && <p role="status">Test event queued (delivery {test.data.id}).</p>}
+      {rotate.data && <ShownOnce label="New signing secret" value={rotate.data.secret} />}
+      {open && (
+        <>
+          <ErrorNote error={deliveries.error} />
+          {deliveries.isPending ? <Loading what="Loading deliveries" /> : deliveries.data && <Deliveries deliveries={deliveries.data.data} />}
+        </>
+      )}
+    </article>
+  );
+}
+
+function Deliveries({ deliveries }: { deliveries: RouterOutputs['webhooks']['listDeliveries']['data'] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const redeliver = useMutation(trpc.webhooks.redeliver.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }));
+  if (deliveries.length === 0) return <p className="muted">No deliveries yet.</p>;
+  return (
+    <div className="table-wrap">
+      <ErrorNote error={redeliver.error} />
+      <table>
+        <caption className="visually-hidden">Deliveries, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last answer</th>
+            <th scope="col">Created</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((delivery) => {
+            const last = delivery.attempts.at(-1);
+            return (
+              <tr key={delivery.id}>
+                <th scope="row" className="mono small">
+                  {delivery.event}
+                </th>
+                <td>
+                  <span className={`badge delivery-${delivery.status}`}>{delivery.status}</span>
+                  {delivery.redeliveryOf && <span className="muted small"> (redelivery)</span>}
+                </td>
+                <td className="num">{delivery.attempts.length}</td>
+                <td className="small">{last ? (last.statusCode !== null ? `HTTP ${last.statusCode}` : (last.error ?? '—')) : '—'}</td>
+                <td className="small">{formatDateTime(delivery.createdAt)}</td>
+                <td>
+                  {delivery.status !== 'pending' && (
+                    <button type="button" className="link" onClick={() => redeliver.mutate({ deliveryId: delivery.id })} disabled={redeliver.isPending}>
+                      Redeliver<span className="visually-hidden"> {delivery.id}</span>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
