@@ -77,7 +77,9 @@ export async function searchTranscripts(em: EntityManager, organizationId: strin
   const where = matchConditions(organizationId, tsqueries, filters, campaignScope);
   const keyset = after ? sql`where m.rank < ${after.rank}::real or (m.rank = ${after.rank}::real and m.id > ${after.id})` : sql``;
   // Ranking carries only (id, rank) through the sort of every match; the page's rows are read
-  // back by primary key, and only they get a snippet.
+  // back by primary key, and only they get a snippet. `offset 0` keeps the ranking subquery whole:
+  // flattened, the planner would compute ts_rank_cd up to three times a row on later pages
+  // (keyset filter, then sort key).
   const pageQuery = sql`
     select p.id, p.session_id, s.campaign_id, c.name as campaign_name, p.question_id, p.speaker, p.text, r.rank, r.rank::text as rank_text,
            p.start_time, coalesce(p.sentiment_override, p.sentiment) as sentiment, ${rawSql(isoTimestamp('s.started_at'))} as session_started_at,
@@ -88,6 +90,7 @@ export async function searchTranscripts(em: EntityManager, organizationId: strin
           select u.id, ts_rank_cd(u.search_vector, ${rowTsquery('u', tsqueries)}, ${RANK_NORMALIZATION}) as rank
             from session_utterances u
            where ${where}
+          offset 0
         ) m
         ${keyset}
         order by m.rank desc, m.id
