@@ -88,6 +88,10 @@ export const ERROR_CODES = {
     status: 409,
     description: 'A request with the same `Idempotency-Key` is still being processed; retry after it finishes to get its response.',
   },
+  TRANSCRIPT_CHANGED: {
+    status: 409,
+    description: "The utterance's text at the given offsets is no longer the `expectedText` the request was made from (changed meanwhile, or a retry of a redaction that already happened); read the transcript again (`details.current` says where that text is now, or null).",
+  },
   REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request in time; the connection is closed.' },
   PRECONDITION_FAILED: {
     status: 412,

@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { FileNotFoundError } from '../server/storage/file-storage.js';
 import { PERMISSIONS } from '../shared/permissions.js';
+import { distinctiveWords, derivedTextScrubber } from '../server/domains/redactions/redaction-text.js';
 import { asBytes, wav } from './helpers/audio.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
+import { runJobsOnce } from './helpers/jobs.js';
 import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
-import { completedTextInterview, runCompletionChain } from './helpers/results.js';
+import { completedTextInterview, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
@@ -101,6 +103,23 @@ async function rowsContaining(needle: string, sessionId: string): Promise<string
   return found;
 }
 
+/** The session's stored export files (transcript JSON, PDF report) as text. */
+async function storedExports(sessionId: string): Promise<{ name: string; storageKey: string; text: string }[]> {
+  const files = await t.em().execute<{ name: string; storage_key: string }[]>(`select name, storage_key from session_files where session_id = ? and kind = 'export' order by name`, [sessionId]);
+  return Promise.all(
+    files.map(async (file) => {
+      const bytes = await stored(file.storage_key);
+      return { name: file.name, storageKey: file.storage_key, text: file.name.endsWith('.pdf') ? await pdfText(bytes) : bytes.toString('utf8') };
+    }),
+  );
+}
+
+/** The storage__delete_files jobs waiting, their keys. */
+async function deletionJobs(): Promise<string[][]> {
+  const rows = await t.em().execute<{ payload: { keys: string[] } }[]>(`select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'storage__delete_files' order by j.id`);
+  return rows.map((row) => row.payload.keys);
+}
+
 /** Decoded samples, mono 16-bit at `rate`. */
 async function pcm(audio: Buffer, rate: number): Promise<Int16Array> {
   const file = path.join(work, randomUUID());
@@ -161,7 +180,7 @@ describe('redactions.redact on a typed interview', () => {
     const afterQuote = first!.text.slice(end + 2, end + 10);
     expect(await rowsContaining('took two days', sessionId)).toEqual(expect.arrayContaining(['session_utterances', 'session_insights', 'webhook_events']));
 
-    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end, reason: 'Identifying detail' });
+    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end, expectedText: SPAN, reason: 'Identifying detail' });
     const expected = `${first!.text.slice(0, start)}[REDACTED]${first!.text.slice(end)}`;
     expect(result).toMatchObject({
       changed: true,
@@ -259,37 +278,42 @@ describe('redactions.redact on a typed interview', () => {
     const { sessionId } = await completedTextInterview(t, api);
     const [first] = await participantUtterances(sessionId);
     const start = first!.text.indexOf('broken links');
-    await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end: start + 'broken links'.length });
-    const again = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: start + 1, end: start + 6 });
+    const { text } = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end: start + 'broken links'.length, expectedText: 'broken links' });
+    const again = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: start + 1, end: start + 6, expectedText: 'REDAC' });
     expect(again).toMatchObject({ changed: false, marker: null, entry: null });
     // "had [RED" + "ACTED]": the span reaches into the marker, which goes whole with "had ".
-    const had = first!.text.indexOf('had ');
-    const cut = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: had, end: had + 'had [RED'.length });
+    const had = text.indexOf('had ');
+    const cut = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: had, end: had + 'had [RED'.length, expectedText: 'had [RED' });
     expect(cut.text).toContain('emails [REDACTED], and');
     expect(cut.marker).toEqual({ start: had, end: had + 10 });
     expect((await client.redactions.list.query({ sessionId })).data).toHaveLength(2);
   });
 
-  it('answers 422 with the field for offsets beyond the text, 400 for end before start, 404 for unknown utterances and other organizations, 403 without sessions:write, 409 while the session runs', async () => {
+  it('answers 409 TRANSCRIPT_CHANGED for offsets beyond the text, 400 for end before start or an expectedText of another length, 404 for unknown utterances and other organizations, 403 without sessions:write, 409 while the session runs', async () => {
     const { sessionId } = await completedTextInterview(t, api);
     const [first] = await participantUtterances(sessionId);
     const length = first!.text.length;
-    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 2, end: length + 1 }))).toMatchObject({
-      httpStatus: 422,
-      appCode: 'VALIDATION_ERROR',
-      details: { fields: [{ path: 'end', message: `must be at most ${length}, the utterance's length` }] },
+    const span = (start: number, end: number) => ({ sessionId, utteranceId: first!.id, start, end, expectedText: first!.text.slice(start, end) });
+    // expectedText is end - start long: a caller naming offsets beyond the text saw another, longer text.
+    expect(await trpcFailure(client.redactions.redact.mutate({ ...span(2, length), end: length + 1, expectedText: `${first!.text.slice(2)}.` }))).toMatchObject({
+      httpStatus: 409,
+      appCode: 'TRANSCRIPT_CHANGED',
+      details: { utteranceId: first!.id, requested: { start: 2, end: length + 1 }, current: null, length },
     });
-    const backwards = await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 5, end: 5 }));
+    const wrongLength = await trpcFailure(client.redactions.redact.mutate({ ...span(0, 3), expectedText: 'Hon' + 'x' }));
+    expect([400, 422]).toContain(wrongLength.httpStatus);
+    expect(wrongLength.details.fields).toEqual([expect.objectContaining({ path: 'expectedText' })]);
+    const backwards = await trpcFailure(client.redactions.redact.mutate({ ...span(5, 5) }));
     expect(backwards.httpStatus).toBeGreaterThanOrEqual(400);
     expect(backwards.httpStatus).toBeLessThan(500);
     expect(backwards.details.fields).toEqual([expect.objectContaining({ path: 'end' })]);
-    const halfRange = await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3, audioStart: 1 }));
+    const halfRange = await trpcFailure(client.redactions.redact.mutate({ ...span(0, 3), audioStart: 1 }));
     expect(halfRange.details.fields).toEqual([expect.objectContaining({ path: 'audioEnd' })]);
-    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3, audioStart: 1, audioEnd: 2 }))).toMatchObject({
+    expect(await trpcFailure(client.redactions.redact.mutate({ ...span(0, 3), audioStart: 1, audioEnd: 2 }))).toMatchObject({
       httpStatus: 422,
       details: { fields: [{ path: 'audioStart', message: 'the utterance has no recording to silence' }] },
     });
-    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: 'utt_unknown', start: 0, end: 3 }))).toMatchObject({
+    expect(await trpcFailure(client.redactions.redact.mutate({ ...span(0, 3), utteranceId: 'utt_unknown' }))).toMatchObject({
       httpStatus: 404,
       appCode: 'RESOURCE_NOT_FOUND',
       details: { fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }] },
@@ -297,12 +321,12 @@ describe('redactions.redact on a typed interview', () => {
 
     const other = await t.createTenant();
     const outsider = trpcClient(server.url, { token: () => other.apiKey });
-    expect(await trpcFailure(outsider.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3 }))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
+    expect(await trpcFailure(outsider.redactions.redact.mutate(span(0, 3)))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
     expect(await trpcFailure(outsider.redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 404 });
 
     const reader = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:write'));
     const readOnly = trpcClient(server.url, { token: () => reader.apiKey });
-    expect(await trpcFailure(readOnly.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: 0, end: 3 }))).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
+    expect(await trpcFailure(readOnly.redactions.redact.mutate(span(0, 3)))).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
     expect(await readOnly.redactions.list.query({ sessionId })).toEqual({ data: [] });
     const blind = await t.createKey(tenant.organizationId, ['campaigns:read']);
     expect(await trpcFailure(trpcClient(server.url, { token: () => blind.apiKey }).redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 403 });
@@ -310,12 +334,143 @@ describe('redactions.redact on a typed interview', () => {
     const { invite } = await interviewFixture(api);
     const running = await participantAs(t.http, invite.token).start().expect(201);
     const [question] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? order by seq limit 1`, [running.body.session.id]);
-    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId: running.body.session.id, utteranceId: question!.id, start: 0, end: 3 }))).toMatchObject({
+    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId: running.body.session.id, utteranceId: question!.id, start: 0, end: 3, expectedText: 'abc' }))).toMatchObject({
       httpStatus: 409,
       appCode: 'SESSION_NOT_ACTIVE',
     });
     const [unchanged] = await participantUtterances(sessionId);
     expect(unchanged!.text).toBe(first!.text);
+  });
+});
+
+describe('redactions.redact against a changed text', () => {
+  it('a retried or stale redaction (the span is not expectedText any more) answers 409 TRANSCRIPT_CHANGED with where the span is now, and changes nothing', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    const [first] = await participantUtterances(sessionId);
+    const links = first!.text.indexOf('broken links');
+    const call = { sessionId, utteranceId: first!.id, start: links, end: links + 'broken links'.length, expectedText: 'broken links' };
+    const done = await client.redactions.redact.mutate(call);
+    expect(done.changed).toBe(true);
+    const files = async () => t.em().execute<{ storage_key: string }[]>(`select storage_key from session_files where session_id = ? order by id`, [sessionId]);
+    const filesBefore = await files();
+
+    // The same call again (a retry after a lost answer): the offsets now hold other words.
+    expect(await trpcFailure(client.redactions.redact.mutate(call))).toMatchObject({
+      httpStatus: 409,
+      appCode: 'TRANSCRIPT_CHANGED',
+      details: { utteranceId: first!.id, requested: { start: call.start, end: call.end }, current: null, length: done.text.length },
+    });
+    // Offsets read before that redaction: the words are still there, further left.
+    const setup = first!.text.indexOf('the setup');
+    const stale = { sessionId, utteranceId: first!.id, start: setup, end: setup + 'the setup'.length, expectedText: 'the setup' };
+    const refused = await trpcFailure(client.redactions.redact.mutate(stale));
+    const now = done.text.indexOf('the setup');
+    expect(refused).toMatchObject({ httpStatus: 409, appCode: 'TRANSCRIPT_CHANGED', details: { current: { start: now, end: now + 'the setup'.length } } });
+    expect(JSON.stringify(refused.details)).not.toContain('setup');
+
+    const [row] = await participantUtterances(sessionId);
+    expect(row!.text).toBe(done.text);
+    expect((await client.redactions.list.query({ sessionId })).data).toHaveLength(1);
+    expect(await files()).toEqual(filesBefore);
+
+    // Redacting from where the span is now works.
+    const redone = await client.redactions.redact.mutate({ ...stale, start: now, end: now + 'the setup'.length });
+    expect(redone.text).toBe(`${done.text.slice(0, now)}[REDACTED]${done.text.slice(now + 'the setup'.length)}`);
+  });
+});
+
+describe('redactions.redact on text made from the utterance', () => {
+  it('removes the distinctive words of the span from insights (summary, action items, topics), webhook facts and parsed answers; re-cuts the utterance\'s key quotes; drops topics left with nothing but markers', async () => {
+    const SPAN = 'John Smith and I live at 12 Elm Road';
+    const answer = `Honestly my name is ${SPAN}, so the office is a short walk and I really like the commute there.`;
+    const { sessionId, campaign } = await completedTextInterview(t, api, [answer, ...TEXT_ANSWERS.slice(1)]);
+    const [first] = await participantUtterances(sessionId);
+    expect(first!.text).toBe(answer);
+    await t.em().execute(
+      `update session_insights set summary = ?, action_items = ?::jsonb, topics = ?::jsonb, key_quotes = ?::jsonb where session_id = ?`,
+      [
+        'The participant, John Smith, described a short walk to the office.',
+        JSON.stringify(['Lives at Elm Road: send the welcome pack there.', 'Fix the broken links.']),
+        JSON.stringify([
+          { label: 'Smith', utteranceIds: [first!.id] },
+          { label: 'Office walk', utteranceIds: [first!.id] },
+        ]),
+        JSON.stringify([{ text: answer, utteranceId: first!.id }]),
+        sessionId,
+      ],
+    );
+    await t.em().execute(
+      `update sessions set answers = (select jsonb_agg(case when a->>'questionId' = 'channel' then jsonb_set(a, '{value}', '"Chat with John"') else a end order by n) from jsonb_array_elements(answers) with ordinality as x(a, n)) where id = ?`,
+      [sessionId],
+    );
+    const eventId = randomUUID();
+    await t.em().execute(`insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values (?, ?, 'session.feedback_submitted', ?, ?::jsonb, now())`, [
+      eventId,
+      tenant.organizationId,
+      sessionId,
+      JSON.stringify({ sessionId, campaignId: campaign.id, feedback: { id: 'fbk_y', comments: 'Smith said the walk from Elm Road takes 12 minutes.' } }),
+    ]);
+
+    const start = answer.indexOf(SPAN);
+    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end: start + SPAN.length, expectedText: SPAN });
+    expect(result.text).toBe('Honestly my name is [REDACTED], so the office is a short walk and I really like the commute there.');
+
+    const insights = await client.transcripts.insights.query({ sessionId });
+    expect(insights.summary).toBe('The participant, [REDACTED], described a short walk to the office.');
+    expect(insights.actionItems).toEqual(['Lives at [REDACTED]: send the welcome pack there.', 'Fix the broken links.']);
+    expect(insights.topics.map((topic) => topic.label)).toEqual(['Office walk']);
+    expect(insights.keyQuotes).toEqual([{ text: result.text, utteranceId: first!.id }]);
+    const [event] = await t.em().execute<{ facts: { feedback: { comments: string } } }[]>(`select facts from webhook_events where id = ?`, [eventId]);
+    expect(event!.facts.feedback.comments).toBe('[REDACTED] said the walk from [REDACTED] takes [REDACTED] minutes.');
+    const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
+    expect(session.answers.find((a: { questionId: string }) => a.questionId === 'channel').value).toBe('Chat with [REDACTED]');
+    for (const needle of ['Smith', 'Elm Road', '12 Elm']) expect(await rowsContaining(needle, sessionId), needle).toEqual([]);
+    for (const file of await storedExports(sessionId)) expect(file.text).not.toMatch(/Smith|Elm Road/);
+  });
+
+  it('takes a word for distinctive by the interview language\'s stop words: at least two letters or a digit', () => {
+    // Dutch: "de", "uit", "en", "ik", "in" are stop words; the name, the town, the postcode and "woon" are not.
+    expect(distinctiveWords('Marieke de Vries uit Utrecht, en ik woon in 3512 AB', 'nl-BE').sort()).toEqual(['3512', 'ab', 'marieke', 'utrecht', 'vries', 'woon']);
+    expect(distinctiveWords('I am J. [REDACTED] from B4', 'en').sort()).toEqual(['b4']);
+    const original = 'Je kunt Marieke de Vries bellen, ze woont in Utrecht.';
+    const span = 'Marieke de Vries';
+    const scrub = derivedTextScrubber(original, original.indexOf(span), original.indexOf(span) + span.length, 'nl');
+    expect(scrub('Mevrouw De Vries (Marieke) is de contactpersoon; de VRIESKIST niet.')).toBe('Mevrouw De [REDACTED] ([REDACTED]) is de contactpersoon; de VRIESKIST niet.');
+    expect(scrub('Geen namen hier.')).toBe('Geen namen hier.');
+  });
+});
+
+describe('redactions.redact and the stored exports', () => {
+  it('two redactions in a row: the stored PDF report and transcript JSON hold neither span (the answers section included), and the files they replaced are deleted by the job added with each', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    const channel = (await participantUtterances(sessionId)).find((row) => row.text.startsWith('In-app chat'))!;
+    const before = await storedExports(sessionId);
+    const report = before.find((file) => file.name.endsWith('.pdf'))!;
+    // The answers section and the transcript both show the choice.
+    expect(report.text.split('In-app chat').length - 1).toBeGreaterThanOrEqual(2);
+    const jobsBefore = await deletionJobs();
+
+    const firstCut = await client.redactions.redact.mutate({ sessionId, utteranceId: channel.id, start: 0, end: 'In-app chat'.length, expectedText: 'In-app chat' });
+    const afterFirst = await storedExports(sessionId);
+    for (const file of afterFirst) expect(file.text, file.name).not.toContain('In-app chat');
+    expect(afterFirst.find((file) => file.name.endsWith('.pdf'))!.text).toContain('[REDACTED]');
+    // The replaced exports stay stored until the job the redaction added runs.
+    expect((await deletionJobs()).slice(jobsBefore.length)).toEqual([expect.arrayContaining(before.map((file) => file.storageKey))]);
+    for (const file of before) expect((await stored(file.storageKey)).length).toBeGreaterThan(0);
+    await runJobsOnce(t, { tasks: ['storage__delete_files'] });
+    for (const file of before) await expect(t.runtime.services.storage.open(file.storageKey)).rejects.toBeInstanceOf(FileNotFoundError);
+    expect(await deletionJobs()).toEqual([]);
+
+    const from = firstCut.text.indexOf('kept my history');
+    await client.redactions.redact.mutate({ sessionId, utteranceId: channel.id, start: from, end: from + 'kept my history'.length, expectedText: 'kept my history' });
+    for (const file of await storedExports(sessionId)) {
+      expect(file.text, file.name).not.toContain('In-app chat');
+      expect(file.text, file.name).not.toContain('kept my history');
+    }
+    const served = await pdfText((await asBytes(api.get(`/v1/sessions/${sessionId}/pdf`)).expect(200)).body as Buffer);
+    expect(served).not.toMatch(/In-app chat|kept my history/);
+    await runJobsOnce(t, { tasks: ['storage__delete_files'] });
+    for (const file of afterFirst) await expect(t.runtime.services.storage.open(file.storageKey)).rejects.toBeInstanceOf(FileNotFoundError);
   });
 });
 
@@ -347,7 +502,12 @@ describe('redactions.redact on an audio answer', () => {
     const from = text.indexOf('Ada Lovelace');
     const audioStart = answer!.start_time + 1;
     const audioEnd = answer!.start_time + 2;
-    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, audioStart, audioEnd });
+    const jobsBefore = await deletionJobs();
+    const began = performance.now();
+    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, expectedText: 'Ada Lovelace', audioStart, audioEnd });
+    const took = performance.now() - began;
+    console.info(`redaction of an audio answer (two recordings silenced, exports made again): ${Math.round(took)} ms`);
+    expect(took).toBeLessThan(10_000);
     expect(result.audio).toEqual({
       mode: 'range',
       start: audioStart,
@@ -359,6 +519,10 @@ describe('redactions.redact on an audio answer', () => {
     });
 
     const after = await audioFiles();
+    // The unsilenced recordings are deleted by the job added in the redaction's transaction.
+    expect((await deletionJobs()).slice(jobsBefore.length)).toEqual([expect.arrayContaining(before.map((file) => file.storage_key))]);
+    for (const file of before) expect((await stored(file.storage_key)).length).toBeGreaterThan(0);
+    await runJobsOnce(t, { tasks: ['storage__delete_files'] });
     for (const [index, file] of after.entries()) {
       expect(file.storage_key).not.toBe(before[index]!.storage_key);
       await expect(t.runtime.services.storage.open(before[index]!.storage_key)).rejects.toBeInstanceOf(FileNotFoundError);
@@ -389,7 +553,7 @@ describe('redactions.redact on an audio answer', () => {
 
     // No word timings and no range: the whole answer's recording goes.
     const london = result.text.indexOf('London');
-    const whole = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: london, end: london + 'London'.length });
+    const whole = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: london, end: london + 'London'.length, expectedText: 'London' });
     expect(whole.audio).toMatchObject({ mode: 'utterance', start: answer!.start_time });
     expect(whole.audio.end).toBeGreaterThanOrEqual(answer!.start_time + 2.99);
     const [silent] = await audioFiles();
@@ -399,5 +563,26 @@ describe('redactions.redact on an audio answer', () => {
     expect(entries.map((entry) => (entry.details.audio as { mode: string }).mode)).toEqual(['range', 'utterance']);
     expect(JSON.stringify(entries)).not.toMatch(/Lovelace|London/);
     expect(await rowsContaining('Lovelace', sessionId)).toEqual([]);
+  });
+
+  it('a recording in a format that cannot be rewritten answers 422 naming it, and nothing is redacted', async () => {
+    const { invite } = await interviewFixture(api, { questions: ONE_QUESTION });
+    const participant = participantAs(t.http, invite.token);
+    const started = await participant.start().expect(201);
+    const sessionId: string = started.body.session.id;
+    await participant.answerAudio(wav(2, 440), 'answer.wav', { text: 'My name is Ada Lovelace.' }).expect(200);
+    await runCompletionChain(t, sessionId);
+    const [answer] = await participantUtterances(sessionId);
+    await t.em().execute(`update session_files set content_type = 'audio/flac' where id = ?`, [answer!.audio_file_id]);
+    const jobsBefore = await deletionJobs();
+    const from = answer!.text.indexOf('Ada Lovelace');
+    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, expectedText: 'Ada Lovelace' }))).toMatchObject({
+      httpStatus: 422,
+      appCode: 'VALIDATION_ERROR',
+      details: { fileId: answer!.audio_file_id, contentType: 'audio/flac', fields: [{ path: 'utteranceId', message: 'its recording (audio/flac) cannot be silenced' }] },
+    });
+    expect((await participantUtterances(sessionId))[0]!.text).toBe(answer!.text);
+    expect(await deletionJobs()).toEqual(jobsBefore);
+    expect((await client.redactions.list.query({ sessionId })).data).toEqual([]);
   });
 });

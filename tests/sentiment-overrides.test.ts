@@ -1,8 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../shared/permissions.js';
+import { FileNotFoundError } from '../server/storage/file-storage.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { PARTICIPANT_BUDGET } from './helpers/interviews.js';
+import { runJobsOnce } from './helpers/jobs.js';
 import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
@@ -95,6 +97,37 @@ describe('sentimentOverrides.set', () => {
     expect(listed.history.map((entry) => entry.action)).toEqual(['sentiment_override', 'sentiment_override_cleared', 'sentiment_override']);
     const [count] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where session_id = ?`, [sessionId]);
     expect(count!.count).toBe(3);
+  });
+
+  it('reaches the stored session files: the transcript JSON served for download shows the override, the PDF report is made again; the replaced files are deleted by the job added with it', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    const answer = (await utterances(sessionId)).find((row) => row.speaker === 'participant' && row.sentiment !== 'positive')!;
+    const override = OTHER[answer.sentiment as keyof typeof OTHER];
+    const exportKeys = async () =>
+      (await t.em().execute<{ storage_key: string }[]>(`select storage_key from session_files where session_id = ? and kind = 'export' order by name`, [sessionId])).map((row) => row.storage_key);
+    const before = await exportKeys();
+    expect(before).toHaveLength(2);
+    const storedTranscript = async () => {
+      const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data as { name: string; url: string }[];
+      const file = files.find((candidate) => candidate.name === `transcript-${sessionId}.json`)!;
+      const url = new URL(file.url);
+      return JSON.parse((await t.http.get(url.pathname + url.search).expect(200)).text) as { utterances: { id: string; sentiment: string }[] };
+    };
+    expect((await storedTranscript()).utterances.find((u) => u.id === answer.id)!.sentiment).toBe(answer.sentiment);
+
+    const result = await client.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: override });
+    const downloaded = await storedTranscript();
+    expect(downloaded.utterances.find((u) => u.id === answer.id)!.sentiment).toBe(override);
+    expect(result.entry!.details.exportsRewritten).toHaveLength(2);
+
+    const after = await exportKeys();
+    expect(after.filter((key) => before.includes(key))).toEqual([]);
+    const [job] = await t.em().execute<{ payload: { keys: string[] } }[]>(`select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = 'storage__delete_files' and (j.payload::jsonb)->'keys' @> jsonb_build_array(?::text)`, [before[0]]);
+    expect([...job!.payload.keys].sort()).toEqual([...before].sort());
+    await runJobsOnce(t, { tasks: ['storage__delete_files'] });
+    for (const key of before) await expect(t.runtime.services.storage.open(key)).rejects.toBeInstanceOf(FileNotFoundError);
+    for (const key of after) await expect(t.runtime.services.storage.open(key)).resolves.toBeDefined();
   });
 
   it('answers 422 for an interviewer turn, 400 for an unknown label, 404 for another organization, 403 without sessions:write, 409 before the transcript exists', async () => {

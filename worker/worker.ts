@@ -20,6 +20,7 @@ import { generateInsightsTask } from './tasks/session__generate_insights.js';
 import { generateTranscriptTask } from './tasks/session__generate_transcript.js';
 import { prepareSessionFilesTask } from './tasks/session__prepare_files.js';
 import { timeOutSessionTask } from './tasks/session__time_out.js';
+import { deleteFilesTask } from './tasks/storage__delete_files.js';
 import { deliverWebhookTask } from './tasks/webhook__deliver.js';
 
 const HEARTBEAT_SECONDS = 30;
@@ -45,6 +46,7 @@ export function createTaskList(services: AppServices): TaskList {
     session__announce_completion: announceCompletionTask(services),
     session__prepare_files: prepareSessionFilesTask(services),
     webhook__deliver: deliverWebhookTask(services),
+    storage__delete_files: deleteFilesTask(services),
   };
 }
 

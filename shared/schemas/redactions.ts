@@ -39,9 +39,12 @@ const ZOffset = z.number().int().min(0).max(1_000_000);
 const ZSessionSeconds = z.number().min(0).max(86_400);
 
 /**
- * `start`/`end`: the span of the utterance's current text to remove (end exclusive). Without word
- * timings the whole utterance's recording is silenced; `audioStart`/`audioEnd` (seconds from the
- * session's start, within the utterance's time) narrow that to the range where the words were said.
+ * `start`/`end`: the span of the utterance's current text to remove (end exclusive);
+ * `expectedText`: that span as the caller saw it (`text.slice(start, end)`). When the text there is
+ * no longer that (changed meanwhile, or a retry of a redaction already made) nothing is removed:
+ * 409 `TRANSCRIPT_CHANGED`. Without word timings the whole utterance's recording is silenced;
+ * `audioStart`/`audioEnd` (seconds from the session's start, within the utterance's time) narrow
+ * that to the range where the words were said.
  */
 export const ZRedactInput = z
   .strictObject({
@@ -49,12 +52,16 @@ export const ZRedactInput = z
     utteranceId: ZPathId,
     start: ZOffset,
     end: ZOffset,
+    expectedText: z.string().max(1_000_000),
     reason: ZAuditReason.optional(),
     audioStart: ZSessionSeconds.optional(),
     audioEnd: ZSessionSeconds.optional(),
   })
   .superRefine((input, ctx) => {
     if (input.end <= input.start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'must be greater than start' });
+    else if (input.expectedText.length !== input.end - input.start) {
+      ctx.addIssue({ code: 'custom', path: ['expectedText'], message: `must be the span's text: end - start (${input.end - input.start}) characters, not ${input.expectedText.length}` });
+    }
     if ((input.audioStart === undefined) !== (input.audioEnd === undefined)) {
       ctx.addIssue({ code: 'custom', path: [input.audioStart === undefined ? 'audioStart' : 'audioEnd'], message: 'audioStart and audioEnd go together' });
     } else if (input.audioStart !== undefined && input.audioEnd! <= input.audioStart) {

@@ -6,13 +6,15 @@ import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import { REDACTION_MARKER, type TRedaction, type TRedactInput } from '../../../shared/schemas/redactions.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { AppError, validationError } from '../../errors.js';
+import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { loadSession } from '../sessions/load-session.js';
 import { auditActorOf, writeAuditEntry } from './audit-log.js';
-import { keywordsAfterRedaction, planRedaction, scrubCopy, scrubJson } from './redaction-text.js';
-import { type ExportServices, rewriteSessionExports } from './rewrite-session-exports.js';
-import { canSilence, silenceStoredAudio, type StoredAudio } from './silence-audio.js';
+import { deleteReplacedFilesJob } from './delete-replaced-files.js';
+import { derivedTextScrubber, keywordsAfterRedaction, onlyMarkers, type PlannedRedaction, planRedaction, recutQuote, scrubJson } from './redaction-text.js';
+import { type ExportServices, lockSessionTranscript, rewriteSessionExports } from './rewrite-session-exports.js';
+import { canSilence, SILENCEABLE_TYPES, silenceStoredAudio, type StoredAudio } from './silence-audio.js';
 
 export interface RedactionServices extends ExportServices {
   ffmpeg: string | null;
@@ -50,6 +52,24 @@ function utteranceNotFound(utteranceId: string): AppError {
     resource: 'utterance',
     id: utteranceId,
     fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }],
+  });
+}
+
+/**
+ * 409 TRANSCRIPT_CHANGED: the text at the caller's offsets is not the span they saw (edited
+ * meanwhile, or a retry of a redaction already made). The details give where that span is now
+ * (the occurrence nearest the old offsets; null when the text no longer holds it) and never words.
+ */
+function transcriptChanged(utteranceId: string, text: string, input: Pick<TRedactInput, 'start' | 'end' | 'expectedText'>): AppError {
+  let nearest: number | null = null;
+  for (let at = text.indexOf(input.expectedText); at !== -1; at = text.indexOf(input.expectedText, at + 1)) {
+    if (nearest === null || Math.abs(at - input.start) < Math.abs(nearest - input.start)) nearest = at;
+  }
+  return new AppError('TRANSCRIPT_CHANGED', `Utterance ${utteranceId}'s text at ${input.start}–${input.end} is not the expectedText any more; nothing was redacted. Read the transcript again and redact from it.`, {
+    utteranceId,
+    requested: { start: input.start, end: input.end },
+    current: nearest === null ? null : { start: nearest, end: nearest + input.expectedText.length },
+    length: text.length,
   });
 }
 
@@ -95,10 +115,13 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * facts of its webhook events, its stored exports (transcript JSON, PDF report, made again), and
  * the highlights' offsets (moved after the span, widened over it). The utterance's recording and
  * the session's merged recording are silenced over the utterance's time (or audioStart–audioEnd)
- * and stored anew, the records swapped in the same transaction; the old files are deleted once it
- * commits. One audit entry records offsets, times and files, never the words. Redactions of one
- * session run one after another (a transaction-scoped advisory lock), so two never rewrite the
- * same recording from the same original.
+ * and stored anew, the records swapped in the same transaction, which also adds the job that
+ * deletes the old files (storage__delete_files). Text made from the utterance loses every copied
+ * stretch of the span and every other occurrence of its distinctive words (derivedTextScrubber);
+ * its key quotes are cut again from the new text. The span must still be `expectedText` (else 409
+ * TRANSCRIPT_CHANGED, nothing changed). One audit entry records offsets, times and files, never the
+ * words. Changes to one session's transcript run one after another (lockSessionTranscript), so two
+ * never rewrite the same recording from the same original.
  */
 export async function redactUtterance(em: EntityManager, services: RedactionServices, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
   const session = await loadSession(em, auth.organizationId, input.sessionId);
@@ -109,7 +132,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
   const obsolete: string[] = [];
   try {
     const result = await em.transactional(async (tx) => {
-      await queryRows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`redaction:${session.id}`}, 0))`);
+      await lockSessionTranscript(tx, session.id);
       const [utterance] = await queryRows<UtteranceRow>(
         tx,
         sql`select id, speaker, text, keywords, value, start_time, end_time, audio_file_id from session_utterances
@@ -118,8 +141,8 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
       if (!utterance) throw utteranceNotFound(input.utteranceId);
       const original = utterance.text;
       if (original === null) throw validationError([{ path: 'utteranceId', message: 'has no text to redact (an audio answer nothing could transcribe)' }]);
-      if (input.start >= original.length) throw validationError([{ path: 'start', message: `must be less than ${original.length}, the utterance's length` }]);
-      if (input.end > original.length) throw validationError([{ path: 'end', message: `must be at most ${original.length}, the utterance's length` }]);
+      // Offsets beyond the text fail this too: expectedText is end - start long, so the caller saw a longer text.
+      if (original.slice(input.start, input.end) !== input.expectedText) throw transcriptChanged(utterance.id, original, input);
 
       const plan = planRedaction(original, input.start, input.end);
       if (!plan) {
@@ -147,9 +170,15 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
         throw new AppError('SERVICE_UNAVAILABLE', 'The recording cannot be silenced: ffmpeg is not installed on the server (FFMPEG_PATH). Nothing was redacted.', { reason: 'ffmpeg_missing' });
       }
       const unsupported = toSilence.find((row) => !canSilence(row.content_type));
-      if (unsupported) throw new Error(`session file ${unsupported.id} is ${unsupported.content_type} audio, which cannot be rewritten`);
+      if (unsupported) {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `The ${unsupported.kind === 'merged_audio' ? "session's merged recording" : "answer's recording"} is ${unsupported.content_type}, which cannot be silenced (only ${SILENCEABLE_TYPES.join(', ')}); nothing was redacted.`,
+          { fields: [{ path: 'utteranceId', message: `its recording (${unsupported.content_type}) cannot be silenced` }], fileId: unsupported.id, contentType: unsupported.content_type },
+        );
+      }
 
-      const scrub = (text: string) => scrubCopy(text, original, plan.start, plan.end);
+      const scrub = derivedTextScrubber(original, plan.start, plan.end, session.language);
       const keywords = keywordsAfterRedaction(utterance.keywords, plan.text);
       // A parsed value is a copy too when it is text (a choice as the participant worded it).
       const value = typeof utterance.value === 'string' ? sql`, value = ${JSON.stringify(scrub(utterance.value))}::jsonb` : sql``;
@@ -175,8 +204,8 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
       const answersScrubbed = JSON.stringify(answers) !== JSON.stringify(sessionRow!.answers);
       await queryRows(tx, sql`update sessions set ${answersScrubbed ? sql`answers = ${JSON.stringify(answers)}::jsonb, ` : sql``}updated_at = now() where id = ${session.id}`);
 
-      const insightsScrubbed = await scrubInsights(tx, session.id, scrub);
-      const eventsScrubbed = await scrubWebhookEvents(tx, auth.organizationId, session.id, (facts) => scrubJson(facts, original, plan.start, plan.end));
+      const insightsScrubbed = await scrubInsights(tx, session.id, scrub, { utteranceId: utterance.id, original, plan });
+      const eventsScrubbed = await scrubWebhookEvents(tx, auth.organizationId, session.id, (facts) => scrubJson(facts, scrub));
 
       const silenced: TRedaction['audio']['files'] = [];
       for (const row of toSilence) {
@@ -192,9 +221,10 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
         silenced.push({ fileId: row.id, kind: row.kind, start: range.start, end: Math.min(range.end, copy.durationSeconds ?? range.end) });
       }
 
-      const exports = await rewriteSessionExports(em, tx, services, session, work);
+      const exports = await rewriteSessionExports(em, tx, services, session.id, work);
       written.push(...exports.writtenKeys);
       obsolete.push(...exports.obsoleteKeys);
+      if (obsolete.length > 0) await addJobs(tx, [deleteReplacedFilesJob(obsolete)]);
 
       const audioResult = audio ? { mode: audio.mode, start: audio.start, end: audio.end, files: silenced } : { mode: 'none' as const, start: null, end: null, files: [] };
       const entry = await writeAuditEntry(tx, {
@@ -224,7 +254,6 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
         entry,
       } satisfies TRedaction;
     });
-    await deleteKeys(services, obsolete);
     return result;
   } catch (error) {
     // Rolled back: the copies written for it name no record.
@@ -235,6 +264,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
   }
 }
 
+/** Best effort: what is left (a crash, storage failing) names no record, so the orphan sweep takes it. */
 async function deleteKeys(services: RedactionServices, keys: string[]): Promise<void> {
   for (const key of keys) {
     try {
@@ -252,15 +282,26 @@ interface InsightsRow {
   topics: { label: string; utteranceIds: string[] }[];
 }
 
-/** The session's insights with every copy of the removed words taken out; whether anything changed. */
-async function scrubInsights(tx: EntityManager, sessionId: string, scrub: (text: string) => string): Promise<boolean> {
+/**
+ * The session's insights with every copy of the removed words taken out; whether anything changed.
+ * A key quote of the redacted utterance is cut again from its new text (scrubbed when the old text
+ * does not hold it verbatim); a quote or a topic label left with nothing but markers goes.
+ */
+async function scrubInsights(
+  tx: EntityManager,
+  sessionId: string,
+  scrub: (text: string) => string,
+  redacted: { utteranceId: string; original: string; plan: PlannedRedaction },
+): Promise<boolean> {
   const [row] = await queryRows<InsightsRow>(tx, sql`select summary, key_quotes, action_items, topics from session_insights where session_id = ${sessionId} for update`);
   if (!row) return false;
   const next: InsightsRow = {
     summary: scrub(row.summary),
-    key_quotes: row.key_quotes.map((quote) => ({ ...quote, text: scrub(quote.text) })),
+    key_quotes: row.key_quotes
+      .map((quote) => ({ ...quote, text: (quote.utteranceId === redacted.utteranceId ? recutQuote(quote.text, redacted.original, redacted.plan) : null) ?? scrub(quote.text) }))
+      .filter((quote) => !onlyMarkers(quote.text)),
     action_items: row.action_items.map(scrub),
-    topics: row.topics.map((topic) => ({ ...topic, label: scrub(topic.label) })),
+    topics: row.topics.map((topic) => ({ ...topic, label: scrub(topic.label) })).filter((topic) => !onlyMarkers(topic.label)),
   };
   if (JSON.stringify(next) === JSON.stringify(row)) return false;
   await queryRows(

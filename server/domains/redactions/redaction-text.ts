@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { interviewLanguageOf, type TInterviewLanguage } from '../../../shared/languages.js';
 import { REDACTION_MARKER } from '../../../shared/schemas/redactions.js';
 
 /** What a redaction does to the utterance's text: the span as removed and where the marker now stands. */
@@ -98,15 +100,106 @@ export function scrubCopy(copy: string, original: string, start: number, end: nu
   return out;
 }
 
+// Read with require: a JSON import of a package loses its import attribute in the bundled build.
+const STOPWORDS_ISO = createRequire(import.meta.url)('stopwords-iso/stopwords-iso.json') as Record<string, string[]>;
+const stopwordSets = new Map<TInterviewLanguage, Set<string>>();
+
+function stopwordsOf(language: TInterviewLanguage): Set<string> {
+  let set = stopwordSets.get(language);
+  if (!set) {
+    set = new Set((STOPWORDS_ISO[language] ?? []).map((word) => word.toLowerCase()));
+    stopwordSets.set(language, set);
+  }
+  return set;
+}
+
+/** A word as the word pass sees it: a run of letters (with their marks) and digits, so "O'Brien" is "O" and "Brien". */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const WORD_CHARACTER = '[\\p{L}\\p{M}\\p{N}]';
+
+/**
+ * The words of a removed span that could name someone or something on their own: not a stop word
+ * of the interview's language (English when it has none of ours), and at least two letters or a
+ * digit. "John Smith and I live at 12 Elm Road" gives john, smith, live, 12, elm, road. Markers of
+ * earlier redactions in the span are not words of it.
+ */
+export function distinctiveWords(span: string, language: string | null | undefined): string[] {
+  const stopwords = stopwordsOf(interviewLanguageOf(language) ?? 'en');
+  const words = new Set<string>();
+  for (const [word] of span.split(REDACTION_MARKER).join(' ').matchAll(WORD)) {
+    const lower = word.toLowerCase();
+    if (stopwords.has(lower)) continue;
+    if (!/\p{N}/u.test(word) && (word.match(/\p{L}/gu) ?? []).length < 2) continue;
+    words.add(lower);
+  }
+  // Longest first, so an alternation never stops at a shorter word another one starts with.
+  return [...words].sort((a, b) => b.length - a.length || a.localeCompare(b));
+}
+
+/** Markers side by side (what "John Smith" becomes word by word) read as one. */
+const MARKER_RUN = /\[REDACTED\](?:\s*\[REDACTED\])+/g;
+
+/**
+ * Replaces every whole-word occurrence of `words` (case-insensitive) by the marker, leaving
+ * markers already there alone; markers that end up side by side merge into one.
+ */
+export function wordScrubber(words: readonly string[]): (copy: string) => string {
+  if (words.length === 0) return (copy) => copy;
+  const alternatives = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const pattern = new RegExp(`(?<!${WORD_CHARACTER})(?:${alternatives})(?!${WORD_CHARACTER})`, 'giu');
+  return (copy) => {
+    if (copy === '') return copy;
+    const scrubbed = copy
+      .split(REDACTION_MARKER)
+      .map((piece) => piece.replace(pattern, REDACTION_MARKER))
+      .join(REDACTION_MARKER);
+    return scrubbed === copy ? copy : scrubbed.replace(MARKER_RUN, REDACTION_MARKER);
+  };
+}
+
+/**
+ * How text made from the utterance (insights, parsed answers, webhook facts) loses the removed
+ * words: first every stretch it copied of the span (`scrubCopy`), then every other occurrence of
+ * the span's distinctive words (`distinctiveWords`), since a summary or a label rewords what it
+ * takes ("The participant, John Smith, described…", "Lives at Elm Road", a topic "Smith"). The
+ * word pass removes such a word from sentences about something else too: safe over sorry.
+ */
+export function derivedTextScrubber(original: string, start: number, end: number, language: string | null | undefined): (copy: string) => string {
+  const byWord = wordScrubber(distinctiveWords(original.slice(start, end), language));
+  return (copy) => byWord(scrubCopy(copy, original, start, end));
+}
+
+/** Whether a text holds nothing but markers, spaces and punctuation (a label with nothing left to say). */
+export function onlyMarkers(text: string): boolean {
+  return text.split(REDACTION_MARKER).join('').replace(/[\s\p{P}\p{S}]/gu, '') === '';
+}
+
+/**
+ * A quote of the redacted utterance cut again from its new text at the place it was cut from (so
+ * it reads as the transcript does now, the marker where the span was); null when the old text
+ * does not hold the quote verbatim (ignoring case), as a reworded quote, which is scrubbed instead.
+ */
+export function recutQuote(quote: string, original: string, plan: PlannedRedaction): string | null {
+  if (quote === '') return null;
+  const lowerOriginal = original.toLowerCase();
+  const lowerQuote = quote.toLowerCase();
+  const comparable = lowerOriginal.length === original.length && lowerQuote.length === quote.length;
+  const at = comparable ? lowerOriginal.indexOf(lowerQuote) : original.indexOf(quote);
+  if (at === -1) return null;
+  const moved = (offset: number, side: 'start' | 'end') =>
+    offset <= plan.start ? offset : offset >= plan.end ? offset + plan.delta : side === 'start' ? plan.markerStart : plan.markerEnd;
+  return plan.text.slice(moved(at, 'start'), moved(at + quote.length, 'end'));
+}
+
 /** Keys of stored payloads that hold identifiers and codes, never words of a transcript. */
 const IDENTIFIER_KEY = /(?:^id$|Id$|_id$|^type$|^event$|^locale$|^status$|Status$|_status$|^plan$|At$|_at$|url$|Url$)/;
 
-/** A stored JSON document (a webhook event's facts) with every copied stretch of the span removed from its text values. */
-export function scrubJson(value: unknown, original: string, start: number, end: number, key = ''): unknown {
-  if (typeof value === 'string') return IDENTIFIER_KEY.test(key) ? value : scrubCopy(value, original, start, end);
-  if (Array.isArray(value)) return value.map((item) => scrubJson(item, original, start, end, key));
+/** A stored JSON document (a webhook event's facts) with `scrub` applied to its text values (identifiers and codes kept). */
+export function scrubJson(value: unknown, scrub: (text: string) => string, key = ''): unknown {
+  if (typeof value === 'string') return IDENTIFIER_KEY.test(key) ? value : scrub(value);
+  if (Array.isArray(value)) return value.map((item) => scrubJson(item, scrub, key));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, scrubJson(item, original, start, end, name)]));
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, scrubJson(item, scrub, name)]));
   }
   return value;
 }

@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
 import type { Config } from '../../config.js';
 import { queryRows, sql } from '../../db/sql.js';
-import type { Session } from '../../entities/index.js';
+import { Session } from '../../entities/index.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
@@ -46,7 +46,16 @@ interface ExportFileRow {
   storage_key: string;
 }
 
-/** What a rewrite did: the files rewritten or deleted, and the storage keys to delete once the transaction commits (or on rollback). */
+/**
+ * Changes to a session's stored transcript (redactions, sentiment overrides) run one after another
+ * (a transaction-scoped advisory lock, taken first in the transaction): each makes the stored
+ * exports again from what it reads, so two at once would store one built without the other's change.
+ */
+export async function lockSessionTranscript(tx: EntityManager, sessionId: string): Promise<void> {
+  await queryRows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`redaction:${sessionId}`}, 0))`);
+}
+
+/** What a rewrite did: the files rewritten or deleted, the storage keys it replaced (to delete once the transaction commits) and those it wrote (to delete on rollback). */
 export interface RewrittenExports {
   rewritten: string[];
   deleted: string[];
@@ -56,14 +65,18 @@ export interface RewrittenExports {
 
 /**
  * The session's stored exports (`export` files: the transcript JSON and the PDF report that
- * session__prepare_files made) made again from the redacted rows, read through the redaction's
- * own transaction, each under a new key, their records swapped over. An export this does not
- * know how to make again is deleted rather than left holding the old words.
+ * session__prepare_files made) made again from the changed rows, read through the change's own
+ * transaction (under lockSessionTranscript), each under a new key, their records swapped over. The
+ * session record is read again in that transaction too: the caller's copy was loaded before it and
+ * misses what the transaction wrote (scrubbed answers, a recomputed sentiment). An export this does
+ * not know how to make again is deleted rather than left holding the old words. The caller deletes
+ * `obsoleteKeys` through deleteReplacedFilesJob in the same transaction.
  */
-export async function rewriteSessionExports(em: EntityManager, tx: EntityManager, services: ExportServices, session: Session, work: string): Promise<RewrittenExports> {
-  const files = await queryRows<ExportFileRow>(tx, sql`select id, name, storage_key from session_files where session_id = ${session.id} and kind = 'export' order by created_at, id`);
+export async function rewriteSessionExports(em: EntityManager, tx: EntityManager, services: ExportServices, sessionId: string, work: string): Promise<RewrittenExports> {
+  const files = await queryRows<ExportFileRow>(tx, sql`select id, name, storage_key from session_files where session_id = ${sessionId} and kind = 'export' order by created_at, id`);
   const outcome: RewrittenExports = { rewritten: [], deleted: [], obsoleteKeys: [], writtenKeys: [] };
   if (files.length === 0) return outcome;
+  const session = await tx.findOneOrFail(Session, sessionId, { disableIdentityMap: true });
   const source = session.transcriptStatus === 'ready' ? await redactedSource(tx, session) : null;
   const prefix = `sessions/${session.organization.id}/${session.id}`;
   for (const file of files) {

@@ -10,7 +10,7 @@ import { redactUtterance } from './redact-utterance.js';
  */
 export const redactionsRouter = router({
   redact: customerProcedure
-    .meta({ permission: 'sessions:write', errors: ['SESSION_NOT_ACTIVE', 'TRANSCRIPT_NOT_READY', 'SERVICE_UNAVAILABLE'] })
+    .meta({ permission: 'sessions:write', errors: ['SESSION_NOT_ACTIVE', 'TRANSCRIPT_NOT_READY', 'TRANSCRIPT_CHANGED', 'SERVICE_UNAVAILABLE'] })
     .input(ZRedactInput)
     .output(ZRedaction)
     .mutation(({ ctx, input }) => redactUtterance(ctx.em, ctx.services, ctx.auth, input)),

@@ -23,6 +23,9 @@ const ENCODERS: Record<string, string[]> = {
   'audio/mp4': ['-c:a', 'aac', '-b:a', '96k', '-f', 'mp4'],
 };
 
+/** The stored audio formats a redaction can silence. */
+export const SILENCEABLE_TYPES = Object.keys(ENCODERS);
+
 export function canSilence(contentType: string): boolean {
   return contentType in ENCODERS;
 }

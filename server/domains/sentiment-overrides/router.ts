@@ -9,7 +9,7 @@ export const sentimentOverridesRouter = router({
     .meta({ permission: 'sessions:write', errors: ['TRANSCRIPT_NOT_READY'] })
     .input(ZSetSentimentOverrideInput)
     .output(ZSentimentOverride)
-    .mutation(({ ctx, input }) => setSentimentOverride(ctx.em, ctx.auth, input)),
+    .mutation(({ ctx, input }) => setSentimentOverride(ctx.em, ctx.services, ctx.auth, input)),
 
   list: customerProcedure
     .meta({ permission: 'sessions:read' })
