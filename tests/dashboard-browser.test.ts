@@ -259,12 +259,54 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(await page.locator(`[data-utterance-text="${answerId}"] mark`).textContent()).toBe('the onboarding emails had broken links');
   });
 
-  it('overrides the sentiment of an utterance, shown with words', async () => {
+  it('redacts nothing when the line changed after the selection (409), says so and shows the transcript as it is now', async () => {
+    const [other] = await t.em().execute<{ id: string; text: string }[]>(
+      `select id, text from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`,
+      [sessionId],
+    );
+    await selectWords(other!.id, 'reporting dashboard');
+    await page.getByRole('button', { name: 'Redact…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Redact permanently' });
+    // Meanwhile, the line changes (another researcher's redaction of an earlier word): the selected offsets now point elsewhere.
+    const changed = other!.text.replace('Support', '[REDACTED]');
+    await t.em().execute(`update session_utterances set text = ? where id = ?`, [changed, other!.id]);
+    await dialog.getByRole('button', { name: 'Redact permanently' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Nothing was redacted' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Redact permanently' }).isDisabled()).toBe(true);
+    // The session view was read again: the line shows its current text.
+    await page.locator(`[data-utterance-text="${other!.id}"]`, { hasText: '[REDACTED] was quick' }).waitFor({ state: 'attached' });
+    expect((await utterance(other!.id)).text).toBe(changed);
+    const [audit] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ?`, [other!.id]);
+    expect(audit!.count).toBe(0);
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('region', { name: 'Selected words' }).getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('overrides the sentiment of an utterance with an explicit Save (choosing alone changes nothing), shown with words', async () => {
     const line = page.locator(`#u-${answerId}`);
+    const save = line.getByRole('button', { name: 'Save sentiment' });
+    expect(await save.isDisabled()).toBe(true);
+    // Arrowing through the list with the keyboard writes nothing.
+    await line.getByLabel('Sentiment').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
     await line.getByLabel('Sentiment').selectOption('positive');
+    await page.waitForTimeout(300);
+    const [before] = await t.em().execute<{ sentiment_override: string | null; audits: number }[]>(
+      `select sentiment_override, (select count(*)::int from transcript_audit_log where utterance_id = u.id and action like 'sentiment%') as audits from session_utterances u where id = ?`,
+      [answerId],
+    );
+    expect(before).toEqual({ sentiment_override: null, audits: 0 });
+    expect(await save.isEnabled()).toBe(true);
+    await save.click();
     await line.getByText('positive (set by a researcher)').waitFor();
+    await expect.poll(() => save.isDisabled()).toBe(true);
     const [row] = await t.em().execute<{ sentiment_override: string }[]>(`select sentiment_override from session_utterances where id = ?`, [answerId]);
     expect(row!.sentiment_override).toBe('positive');
+    const [audit] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ? and action like 'sentiment%'`, [answerId]);
+    expect(audit!.count).toBe(1);
     await expectAccessible();
     await photograph('session');
   });
@@ -306,6 +348,10 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByRole('heading', { name: 'Report' }).waitFor();
     expect(await page.locator('figure.chart svg[role="img"]').count()).toBeGreaterThanOrEqual(3);
+    // The yes/no question's answers are words, not true/false.
+    const descriptions = await page.locator('figure.chart desc').allTextContents();
+    expect(descriptions.some((description) => /^Yes: .*; No: /.test(description))).toBe(true);
+    expect(descriptions.filter((description) => /\b(true|false)\b/.test(description))).toEqual([]);
     await expectAccessible();
     await photograph('compare');
   });
@@ -354,6 +400,60 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await expectAccessible();
   });
 
+  it('shows every highlight of a session, beyond the first page of 100', async () => {
+    const [line] = await t.em().execute<{ id: string }[]>(
+      `select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`,
+      [secondSessionId],
+    );
+    await t.em().execute(
+      `insert into highlights (id, organization_id, session_id, utterance_id, start_offset, end_offset, label, color, note, author_kind, author_id, author_name, created_at, updated_at)
+       select 'hlt_bulk' || lpad(n::text, 4, '0'), ?, ?, ?, 0, 7, 'Bulk ' || n, '#fde047', null, 'api_key', ?, 'test key', now() - n * interval '1 second', now()
+         from generate_series(1, 130) as n`,
+      [tenant.organizationId, secondSessionId, line!.id, tenant.apiKeyId],
+    );
+    await page.goto(`${origin}/app/sessions/${secondSessionId}`);
+    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+    await expect.poll(() => page.locator(`#u-${line!.id} .highlight-chip`).count(), { timeout: 10_000 }).toBe(130);
+    await page.locator(`#u-${line!.id} .highlight-chip`, { hasText: 'Bulk 130' }).waitFor();
+    await t.em().execute(`delete from highlights where id like 'hlt_bulk%'`);
+  });
+
+  it('highlights words chosen in the line field at the stored offsets when the text has CRLF line breaks', async () => {
+    const [line] = await t.em().execute<{ id: string }[]>(
+      `select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'In-app chat%'`,
+      [secondSessionId],
+    );
+    const text = 'First line\r\nSecond line\r\nThird line with the words to keep';
+    await t.em().execute(`update session_utterances set text = ? where id = ?`, [text, line!.id]);
+    await page.goto(`${origin}/app/sessions/${secondSessionId}`);
+    await page.locator(`#u-${line!.id}`).getByRole('button', { name: 'Annotate' }).click();
+    const field = page.getByLabel('Select the words in this line');
+    await field.waitFor();
+    // The last 13 characters selected in the field (whose value has LF line breaks only), then a key released, as after Shift+arrows.
+    await field.focus();
+    await field.evaluate((element: any) => element.setSelectionRange(element.value.length - 'words to keep'.length, element.value.length));
+    await page.keyboard.press('Shift');
+    await page.getByRole('region', { name: 'Selected words' }).getByText('Selected: “words to keep”', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Highlight…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Highlight the selection' });
+    await dialog.getByLabel('Label').fill('CRLF');
+    await dialog.getByRole('button', { name: 'Save highlight' }).click();
+    await page.locator('.highlight-chip', { hasText: 'CRLF' }).waitFor();
+    const [row] = await t.em().execute<{ start_offset: number; end_offset: number }[]>(`select start_offset, end_offset from highlights where utterance_id = ? and label = 'CRLF'`, [line!.id]);
+    const start = text.indexOf('words to keep');
+    expect(row).toEqual({ start_offset: start, end_offset: start + 'words to keep'.length });
+    expect(await page.locator('.highlight-chip', { hasText: 'CRLF' }).textContent()).toContain('“words to keep”');
+    expect(await page.locator(`[data-utterance-text="${line!.id}"] mark`).textContent()).toBe('words to keep');
+  });
+
+  it('shows “Page not found” for an address that is not valid percent-encoding', async () => {
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/app/sessions/%E0');
+      window.dispatchEvent(new window.PopStateEvent('popstate'));
+    });
+    await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+  });
+
   it('keeps the sign-in across a reload (refresh token), and signs out', async () => {
     await page.goto(`${origin}/app/members`);
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
@@ -367,6 +467,21 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
       [EMAIL],
     );
     expect(row!.signed_out).toBe(1);
+  });
+
+  it('signs out in the page even when the server cannot be reached: tokens dropped, sign-in form shown', async () => {
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    await page.route('**/trpc/auth.signOut**', (route) => route.abort());
+    try {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to the research dashboard' }).waitFor();
+      expect(await page.evaluate(() => window.sessionStorage.getItem('dashboard.refresh'))).toBeNull();
+    } finally {
+      await page.unroute('**/trpc/auth.signOut**');
+    }
   });
 
   it('ran without script errors or CSP violations', () => {

@@ -1,7 +1,9 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs } from './helpers/factories.js';
 import { listen, trpcClient, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
+import { waitForLockWaiters } from './helpers/row-lock.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
@@ -127,6 +129,38 @@ describe('highlights.create', () => {
     expect(negative).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'start' }] } });
   });
 
+  it('checks the span against the text it will live with: a change committed while it waits for the row (a redaction) is the text it sees', async () => {
+    const org = await organizationWithInterview();
+    const text = org.answer.text!;
+    const shorter = 'Call me.';
+    // Fits the text as it is now, not the text the holder is about to commit.
+    const span = { start: text.length - 4, end: text.length };
+    expect(span.start).toBeGreaterThan(shorter.length);
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      // As a redaction does: the utterance's row locked for update while its text is rewritten.
+      await holder.query('begin');
+      await holder.query('select id from session_utterances where id = $1 for update', [org.answer.id]);
+      const creating = trpcFailure(org.client.highlights.create.mutate({ sessionId: org.sessionId, utteranceId: org.answer.id, ...span }));
+      await waitForLockWaiters(holder);
+      await holder.query('update session_utterances set text = $1 where id = $2', [shorter, org.answer.id]);
+      await holder.query('commit');
+      expect(await creating).toMatchObject({
+        appCode: 'VALIDATION_ERROR',
+        httpStatus: 422,
+        details: { fields: [{ path: 'start', message: `must be less than ${shorter.length} (the utterance's length)` }, { path: 'end' }] },
+      });
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await holder.end();
+    }
+    expect(await t.em().execute(`select 1 from highlights where utterance_id = ?`, [org.answer.id])).toHaveLength(0);
+    // Against the new text, the same request for a span inside it is taken.
+    const created = await org.client.highlights.create.mutate({ sessionId: org.sessionId, utteranceId: org.answer.id, start: 0, end: 4 });
+    expect(created.quote).toBe('Call');
+  });
+
   it('answers 400 when a required field is missing', async () => {
     const failure = await trpcFailure(a.client.highlights.create.mutate({ sessionId: a.sessionId, start: 0, end: 3 } as never));
     expect(failure).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'utteranceId', message: 'is required' }] } });
@@ -193,6 +227,16 @@ describe('highlights.list', () => {
   it('answers 400 for a cursor it did not make', async () => {
     const failure = await trpcFailure(a.client.highlights.list.query({ cursor: 'cur_bm90IGEgY3Vyc29y' }));
     expect(failure).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
+    // Shaped like PostgreSQL's text of a timestamp, but no such moment: refused here, never a 500 from `::timestamptz`.
+    for (const when of ['2026-13-01 10:00:00+00', '2026-02-30 10:00:00+00', '2026-01-01 24:00:00+00', '2026-01-01 10:60:00+00', '2026-01-01 10:00:00+16', '0000-01-01 10:00:00+00']) {
+      const cursor = `cur_${Buffer.from(JSON.stringify([when, 'hlt_x'])).toString('base64url')}`;
+      expect(await trpcFailure(a.client.highlights.list.query({ cursor })), when).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
+    }
+    // A real moment in every shape PostgreSQL writes is read.
+    for (const when of ['2024-02-29 23:59:59.999999+00', '2026-11-26 10:15:30+05:30', '2026-11-26 10:15:30.1-08']) {
+      const cursor = `cur_${Buffer.from(JSON.stringify([when, 'hlt_x'])).toString('base64url')}`;
+      expect(await a.client.highlights.list.query({ cursor })).toMatchObject({ hasMore: expect.any(Boolean) });
+    }
     const limit = await trpcFailure(a.client.highlights.list.query({ limit: 500 }));
     expect(limit).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'limit' }] } });
   });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, createCampaign, createProject } from './helpers/factories.js';
 import { listen, trpcClient, trpcFailure } from './helpers/members.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import type { SearchFilters } from '../shared/schemas/search.js';
 
 /** Saved searches (issue 16): a search's text and filters, kept per organization under a unique name. */
 
@@ -8,6 +10,10 @@ let t: TestApp;
 let server: { url: string; close(): Promise<void> };
 let a: { tenant: TestTenant; client: ReturnType<typeof trpcClient> };
 let b: { tenant: TestTenant; client: ReturnType<typeof trpcClient> };
+/** Organization a's campaign and project, and b's campaign. */
+let campaignA: string;
+let projectA: string;
+let campaignB: string;
 
 function clientOf(tenant: TestTenant) {
   return trpcClient(server.url, { token: () => tenant.apiKey });
@@ -19,6 +25,12 @@ beforeAll(async () => {
   const [tenantA, tenantB] = await Promise.all([t.createTenant(), t.createTenant()]);
   a = { tenant: tenantA, client: clientOf(tenantA) };
   b = { tenant: tenantB, client: clientOf(tenantB) };
+  [campaignA, projectA, campaignB] = await Promise.all([
+    createCampaign(apiAs(t.http, tenantA)).then((campaign) => campaign.id),
+    createProject(apiAs(t.http, tenantA)).then((project) => project.id),
+    createCampaign(apiAs(t.http, tenantB)).then((campaign) => campaign.id),
+  ]);
+  FILTERS = { campaignIds: [campaignA], from: '2026-01-01T00:00:00Z', sentiment: ['negative'], speaker: 'participant' };
 });
 afterAll(async () => {
   await server?.close();
@@ -33,7 +45,7 @@ async function savedSearchRow(id: string) {
   return row;
 }
 
-const FILTERS = { campaignIds: ['cam_1'], from: '2026-01-01T00:00:00Z', sentiment: ['negative' as const], speaker: 'participant' as const };
+let FILTERS: SearchFilters;
 
 describe('savedSearches.create', () => {
   it('stores the text and the filters as given, with its author', async () => {
@@ -64,6 +76,17 @@ describe('savedSearches.create', () => {
       details: { existingId: first.id, fields: [{ path: 'name' }] },
     });
     await b.client.savedSearches.create.mutate({ name, query: 'a' });
+  });
+
+  it("answers 404 with the field path for a campaign or project filter naming none of the organization's, and stores nothing", async () => {
+    const name = uniqueName();
+    const otherCampaign = await trpcFailure(a.client.savedSearches.create.mutate({ name, query: 'x', filters: { campaignIds: [campaignA, campaignB] } }));
+    expect(otherCampaign).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404, details: { resource: 'campaign', id: campaignB, fields: [{ path: 'filters.campaignIds[1]' }] } });
+    const noProject = await trpcFailure(a.client.savedSearches.create.mutate({ name, query: 'x', filters: { projectIds: [projectA, 'prj_missing'] } }));
+    expect(noProject).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404, details: { resource: 'project', id: 'prj_missing', fields: [{ path: 'filters.projectIds[1]' }] } });
+    expect(await t.em().execute(`select 1 from saved_searches where name = ?`, [name])).toHaveLength(0);
+    // The organization's own project is taken, even with no campaign in it.
+    expect((await a.client.savedSearches.create.mutate({ name, query: 'x', filters: { projectIds: [projectA] } })).filters).toEqual({ projectIds: [projectA] });
   });
 
   it('answers 422 with field paths for bad filters or an empty query, 400 without a query, 403 without sessions:write', async () => {
@@ -119,6 +142,20 @@ describe('savedSearches.update and savedSearches.delete', () => {
       details: { fields: [{ path: 'filters.from' }] },
     });
     expect(await savedSearchRow(saved.id)).toMatchObject({ name: saved.name, filters: {} });
+  });
+
+  it("answers 404 with the field path for new filters naming another organization's campaign, and keeps the stored ones", async () => {
+    const saved = await a.client.savedSearches.create.mutate({ name: uniqueName(), query: 'x', filters: FILTERS });
+    expect(await trpcFailure(a.client.savedSearches.update.mutate({ savedSearchId: saved.id, filters: { campaignIds: [campaignB] } }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+      details: { resource: 'campaign', id: campaignB, fields: [{ path: 'filters.campaignIds[0]' }] },
+    });
+    expect(await trpcFailure(a.client.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'y', filters: { projectIds: ['prj_missing'] } }))).toMatchObject({
+      httpStatus: 404,
+      details: { resource: 'project', fields: [{ path: 'filters.projectIds[0]' }] },
+    });
+    expect(await savedSearchRow(saved.id)).toMatchObject({ query: 'x', filters: FILTERS });
   });
 
   it('deletes it', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchFilters } from '../shared/schemas/search.js';
+import { encodeSearchCursor } from '../server/domains/search/search-cursor.js';
 import { snippetSegments } from '../server/domains/search/search-transcripts.js';
 import { type Api, apiAs, createCampaign, createInvite, createProject, createPublishedScript } from './helpers/factories.js';
 import { PARTICIPANT_BUDGET } from './helpers/interviews.js';
@@ -325,6 +326,24 @@ describe('search.query', () => {
     expect(await trpcFailure(client.search.query.query({ query: 'support', limit: 2, filters: { speaker: 'ai' }, cursor: first.nextCursor! }))).toMatchObject({ httpStatus: 400 });
     const second = await client.search.query.query({ query: 'support', limit: 2, cursor: first.nextCursor! });
     expect(second.data[0]!.utteranceId).not.toBe(first.data[1]!.utteranceId);
+  });
+
+  it("refuses with 400 a cursor of this search whose rank PostgreSQL could not read as a real (never a 500)", async () => {
+    const first = await client.search.query.query({ query: 'support', limit: 2 });
+    const id = first.data[1]!.utteranceId;
+    for (const rank of ['', ' ', '0x10', '1e', '.5', 'Infinity', 'NaN', '1e50', '1e-50', '1_0', '٣']) {
+      const cursor = encodeSearchCursor('support', {}, { rank, id });
+      expect(await trpcFailure(client.search.query.query({ query: 'support', limit: 2, cursor })), `rank ${JSON.stringify(rank)}`).toMatchObject({
+        httpStatus: 400,
+        appCode: 'INVALID_REQUEST',
+        details: { fields: [{ path: 'cursor', message: 'is not a search cursor this API made' }] },
+      });
+    }
+    // What PostgreSQL writes for a real is read back: plain, fractional or with an exponent.
+    for (const rank of ['0', '1', '0.0607927', '6.07927e-05']) {
+      const page = await client.search.query.query({ query: 'support', limit: 2, cursor: encodeSearchCursor('support', {}, { rank, id }) });
+      expect(page.data.every((hit) => hit.rank <= Number(rank))).toBe(true);
+    }
   });
 
   it('a query of stop words only finds nothing rather than failing', async () => {

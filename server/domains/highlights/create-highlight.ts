@@ -8,14 +8,19 @@ import { authorColumns } from './author.js';
 import { writeHighlight } from './highlight-rows.js';
 import { missing } from './missing.js';
 
-/** The text of an utterance of the organization's session, or why there is none to highlight. */
+/**
+ * The text of an utterance of the organization's session, or why there is none to highlight. The
+ * utterance's row is read `for share`: a redaction holds it `for update` while it rewrites the
+ * text and shifts the highlights already stored, so inside a transaction the text read here is the
+ * one the new highlight will live with until the transaction ends.
+ */
 export async function loadUtteranceText(em: EntityManager, organizationId: string, sessionId: string, utteranceId: string): Promise<string> {
   const [row] = await queryRows<{ session_found: boolean; utterance_found: boolean; text: string | null }>(
     em,
     sql`select s.id is not null as session_found, u.id is not null as utterance_found, u.text
         from (select 1) as one
         left join sessions s on s.id = ${sessionId} and s.organization_id = ${organizationId}
-        left join session_utterances u on u.id = ${utteranceId} and u.session_id = s.id`,
+        left join lateral (select id, text from session_utterances where id = ${utteranceId} and session_id = s.id for share) u on true`,
   );
   if (!row?.session_found) throw missing('Session', sessionId, 'sessionId');
   if (!row.utterance_found) throw missing('Utterance', utteranceId, 'utteranceId');
@@ -33,6 +38,12 @@ export async function loadUtteranceText(em: EntityManager, organizationId: strin
  * exclusive).
  */
 export async function createHighlight(em: EntityManager, auth: CustomerAuth, input: TCreateHighlightInput): Promise<THighlight> {
+  // Read, check and insert in one transaction under the utterance's share lock: a redaction
+  // committed before it is seen in the text; one after it finds the highlight and shifts it.
+  return em.transactional((tx) => insertHighlight(tx, auth, input));
+}
+
+async function insertHighlight(em: EntityManager, auth: CustomerAuth, input: TCreateHighlightInput): Promise<THighlight> {
   const text = await loadUtteranceText(em, auth.organizationId, input.sessionId, input.utteranceId);
   const fields = [];
   if (input.start >= text.length) fields.push({ path: 'start', message: `must be less than ${text.length} (the utterance's length)` });
@@ -46,7 +57,7 @@ export async function createHighlight(em: EntityManager, auth: CustomerAuth, inp
                 ${input.color ?? DEFAULT_HIGHLIGHT_COLOR}, ${input.note ?? null}, ${author.kind}, ${author.id}, ${author.name}, now(), now())
         returning *`,
   );
-  // The session or utterance went away between the check and the insert (a foreign key would have failed instead).
+  // Not expected while the utterance's row is locked (deleting a session cascades to it); a 404 rather than a 500 all the same.
   if (!highlight) throw missing('Utterance', input.utteranceId, 'utteranceId');
   return highlight;
 }

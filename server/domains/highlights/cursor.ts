@@ -17,7 +17,21 @@ export function nextCursorOf(createdAtText: string, id: string): string {
 }
 
 /** PostgreSQL's text of a timestamptz, e.g. `2026-11-26 10:15:30.123+00`. */
-const TIMESTAMP_TEXT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+const TIMESTAMP_TEXT = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d{1,6})?[+-](\d\d)(?::(\d\d))?$/;
+
+/**
+ * Whether PostgreSQL reads `text` as a timestamptz: its shape, and a date and time that exist
+ * (no month 13, no 31 February, no hour 24).
+ */
+function isTimestampText(text: string): boolean {
+  const match = TIMESTAMP_TEXT.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = match.slice(1).map(Number) as number[];
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year!, month! - 1, day!);
+  const realDate = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month! - 1 && calendar.getUTCDate() === day;
+  return realDate && year! >= 1 && hour! < 24 && minute! < 60 && second! < 60 && offsetHours! <= 15 && (Number.isNaN(offsetMinutes!) || offsetMinutes! < 60);
+}
 
 export function decodeListCursor(token: string): CursorPosition {
   const invalid = () => new AppError('INVALID_REQUEST', 'cursor is not a cursor this API made.', { fields: [{ path: 'cursor', message: 'is not a cursor this API made' }] });
@@ -30,7 +44,7 @@ export function decodeListCursor(token: string): CursorPosition {
   }
   if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'string' || typeof decoded[1] !== 'string') throw invalid();
   // A value PostgreSQL cannot read as a timestamp would be a 500 in the query: refuse it here.
-  if (!TIMESTAMP_TEXT.test(decoded[0])) throw invalid();
+  if (!isTimestampText(decoded[0])) throw invalid();
   return { createdAt: decoded[0], id: decoded[1] };
 }
 

@@ -5,10 +5,16 @@ import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { nameTaken } from '../collections/collection-rows.js';
 import { authorColumns } from '../highlights/author.js';
+import { resolveCampaignScope } from '../search/search-transcripts.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow, savedSearchNamed } from './saved-search-rows.js';
 
-/** `savedSearches.create`: a search's text and filters, kept as `search.query` takes them; 409 NAME_TAKEN when the name is in use. */
+/**
+ * `savedSearches.create`: a search's text and filters, kept as `search.query` takes them; 404 for a
+ * campaign or project filter naming none of the organization's (as the search would answer);
+ * 409 NAME_TAKEN when the name is in use.
+ */
 export async function createSavedSearch(em: EntityManager, auth: CustomerAuth, input: TCreateSavedSearchInput): Promise<TSavedSearch> {
+  await resolveCampaignScope(em, auth.organizationId, input.filters);
   const author = authorColumns(auth);
   const [row] = await queryRows<SavedSearchRow>(
     em,

@@ -3,10 +3,15 @@ import type { TSavedSearch, TUpdateSavedSearchInput } from '../../../shared/sche
 import { queryRows, sql } from '../../db/sql.js';
 import { nameTaken, withUniqueName } from '../collections/collection-rows.js';
 import { missing } from '../highlights/missing.js';
+import { resolveCampaignScope } from '../search/search-transcripts.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow, savedSearchNamed } from './saved-search-rows.js';
 
-/** `savedSearches.update`: name, text, filters (replaced as a whole); 409 NAME_TAKEN when another saved search has the name. */
+/**
+ * `savedSearches.update`: name, text, filters (replaced as a whole, checked as on create: 404 for
+ * a campaign or project not the organization's); 409 NAME_TAKEN when another saved search has the name.
+ */
 export async function updateSavedSearch(em: EntityManager, organizationId: string, input: TUpdateSavedSearchInput): Promise<TSavedSearch> {
+  if (input.filters !== undefined) await resolveCampaignScope(em, organizationId, input.filters);
   const filters = input.filters === undefined ? null : JSON.stringify(input.filters);
   const [row] = await withUniqueName(
     () =>

@@ -24,6 +24,22 @@ export function encodeSearchCursor(query: string, filters: SearchFilters, positi
   return `${PREFIX}${Buffer.from(JSON.stringify([position.rank, position.id, fingerprint(query, filters)])).toString('base64url')}`;
 }
 
+/** PostgreSQL's text of a float4: plain digits, a fraction, an exponent (`0.0607927`, `6.07927e-05`). */
+const RANK_TEXT = /^-?\d{1,20}(\.\d{1,20})?(e[+-]?\d{1,2})?$/;
+/** The smallest and largest magnitudes `::real` reads without an out-of-range error (denormals included). */
+const REAL_MIN = 1.401298464324817e-45;
+const REAL_MAX = 3.4028234663852886e38;
+
+/**
+ * Whether `::real` reads `text`: `Number()` alone lets through '', '0x10', ' 1' or 'Infinity',
+ * which PostgreSQL refuses (a 500 on a forged cursor).
+ */
+function isRankText(text: string): boolean {
+  if (!RANK_TEXT.test(text)) return false;
+  const magnitude = Math.abs(Number(text));
+  return magnitude === 0 ? !/[1-9]/.test(text.split('e')[0]!) : magnitude >= REAL_MIN && magnitude <= REAL_MAX;
+}
+
 function invalidCursor(message: string): AppError {
   return new AppError('INVALID_REQUEST', `cursor ${message}.`, { fields: [{ path: 'cursor', message }] });
 }
@@ -39,7 +55,7 @@ export function decodeSearchCursor(token: string, query: string, filters: Search
     !Array.isArray(decoded) ||
     decoded.length !== 3 ||
     typeof decoded[0] !== 'string' ||
-    !Number.isFinite(Number(decoded[0])) ||
+    !isRankText(decoded[0]) ||
     typeof decoded[1] !== 'string' ||
     typeof decoded[2] !== 'string'
   ) {

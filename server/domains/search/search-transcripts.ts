@@ -138,7 +138,7 @@ function matchConditions(organizationId: string, tsqueries: SearchTsqueries, fil
  * get a guess (and a guess of few sessions walks every utterance of each instead of the index).
  * The filters name the organization's own: another's (or a deleted one) is 404, as everywhere.
  */
-async function resolveCampaignScope(em: EntityManager, organizationId: string, filters: SearchFilters): Promise<string[] | undefined> {
+export async function resolveCampaignScope(em: EntityManager, organizationId: string, filters: SearchFilters): Promise<string[] | undefined> {
   const campaignIds = filters.campaignIds?.length ? filters.campaignIds : undefined;
   const projectIds = filters.projectIds?.length ? filters.projectIds : undefined;
   if (!campaignIds && !projectIds) return undefined;

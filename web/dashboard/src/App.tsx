@@ -72,9 +72,16 @@ export function App() {
   if (resuming) return <Loading what="Resuming your sign-in" />;
   if (!session) return <SignInView />;
 
+  // Signed out here whatever the server answers: signOut drops the tokens even when its call
+  // fails (the refresh token then simply expires), and nothing of this organization stays cached.
   const onSignOut = async () => {
-    await signOut();
-    queryClient.clear();
+    try {
+      await signOut();
+    } catch {
+      // Nothing to show: the sign-in form is what the member sees next either way.
+    } finally {
+      queryClient.clear();
+    }
   };
 
   return (

@@ -91,7 +91,7 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
         {categories.map((category, categoryIndex) => {
           const top = categoryIndex * groupHeight + 4;
           return (
-            <g key={category}>
+            <g key={categoryIndex}>
               <text x={labelWidth - 8} y={top + 14} textAnchor="end" className="chart-label">
                 {category.length > 16 ? `${category.slice(0, 15)}…` : category}
               </text>

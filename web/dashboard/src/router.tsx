@@ -43,7 +43,11 @@ export function useRouter(): RouterState {
   return router;
 }
 
-/** `/sessions/:id` against `/sessions/ses_1` → `{ id: 'ses_1' }`. */
+/**
+ * `/sessions/:id` against `/sessions/ses_1` → `{ id: 'ses_1' }`. A part that is not valid
+ * percent-encoding (`/sessions/%E0`) matches nothing, so the address shows “Page not found”
+ * rather than throwing out of the render.
+ */
 export function matchPath(pattern: string, path: string): Record<string, string> | null {
   const want = pattern.split('/').filter(Boolean);
   const got = path.split('/').filter(Boolean);
@@ -51,10 +55,21 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   const params: Record<string, string> = {};
   for (let index = 0; index < want.length; index++) {
     const part = want[index]!;
-    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(got[index]!);
-    else if (part !== got[index]) return null;
+    if (part.startsWith(':')) {
+      const decoded = decodePart(got[index]!);
+      if (decoded === null) return null;
+      params[part.slice(1)] = decoded;
+    } else if (part !== got[index]) return null;
   }
   return params;
+}
+
+function decodePart(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 /** An `<a>` that navigates inside the app (a modified click still opens a new tab). */

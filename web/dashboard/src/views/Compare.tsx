@@ -6,6 +6,7 @@ import { ErrorNote, Loading, PageHeading } from '../ui';
 
 type SegmentInput = RouterInputs['comparisons']['compare']['segments'][number];
 type Comparison = RouterOutputs['comparisons']['compare'];
+type AnswerValue = Comparison['segments'][number]['questions'][number]['counts'][number]['value'];
 
 interface SegmentForm {
   key: number;
@@ -16,6 +17,17 @@ interface SegmentForm {
 }
 
 const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
+
+/** A yes/no question's answers are booleans: shown as words. An option or a rating shows as it is. */
+function valueLabel(value: AnswerValue): string {
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/** Values compare by type, as the report counts them: the option "5" is not the rating 5. */
+function valueKey(value: AnswerValue): string {
+  return `${typeof value}:${String(value)}`;
+}
 
 export function CompareView() {
   const trpc = useTRPC();
@@ -150,15 +162,15 @@ function ComparisonReport({ report }: { report: Comparison }) {
         />
         {report.questions.map((question) => {
           const perSegment = report.segments.map((segment) => segment.questions.find((item) => item.questionId === question.questionId));
-          const values = [...new Set(perSegment.flatMap((distribution) => distribution?.counts.map((count) => String(count.value)) ?? []))];
+          const values = [...new Map(perSegment.flatMap((distribution) => distribution?.counts.map((count) => [valueKey(count.value), count.value] as const) ?? [])).entries()];
           return (
             <GroupedBarChart
               key={question.questionId}
               title={`${question.text} (share of answers)`}
-              categories={values}
+              categories={values.map(([, value]) => valueLabel(value))}
               series={report.segments.map((segment, index) => ({
                 name: names[index]!,
-                values: values.map((value) => perSegment[index]?.counts.find((count) => String(count.value) === value)?.share ?? 0),
+                values: values.map(([key]) => perSegment[index]?.counts.find((count) => valueKey(count.value) === key)?.share ?? 0),
               }))}
               format={percent}
             />

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useRouter } from '../router';
-import { type RouterOutputs, useTRPC } from '../trpc';
+import { problemOf, type RouterOutputs, useTRPC, useTRPCClient } from '../trpc';
 import { Dialog, ErrorNote, formatClock, formatDateTime, formatDuration, Loading, PageHeading, SentimentBadge } from '../ui';
 
 type View = RouterOutputs['workspace']['session'];
@@ -53,6 +53,21 @@ function segmentsOf(text: string, highlights: Highlight[]) {
   return segments;
 }
 
+/**
+ * A textarea's value has every line break as LF (`\r\n` and a lone `\r` become `\n`), so its
+ * selection offsets count one character per CRLF where the stored text has two: these map an
+ * offset between the two, so highlights and redactions land on the stored text's characters.
+ */
+export function toFieldOffset(text: string, offset: number): number {
+  return text.slice(0, offset).replace(/\r\n?/g, '\n').length;
+}
+
+export function fromFieldOffset(text: string, fieldOffset: number): number {
+  let index = 0;
+  for (let counted = 0; counted < fieldOffset && index < text.length; counted++) index += text[index] === '\r' && text[index + 1] === '\n' ? 2 : 1;
+  return index;
+}
+
 /** Where the browser's selection falls in an utterance's text, if it lies inside one. */
 function selectionInTranscript(): Selection | null {
   const selection = window.getSelection();
@@ -75,7 +90,22 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const queryClient = useQueryClient();
   const { query } = useRouter();
   const view = useQuery(trpc.workspace.session.queryOptions({ sessionId }));
-  const highlights = useQuery(trpc.highlights.list.queryOptions({ sessionId, limit: 100 }));
+  const client = useTRPCClient();
+  // Every highlight of the session, page after page (100 is the page size, not a limit of the
+  // view). Keyed under highlights.list, so what invalidates that list reads this again.
+  const highlights = useQuery({
+    queryKey: [...trpc.highlights.list.queryKey({ sessionId }), 'every page'],
+    queryFn: async () => {
+      const all: Highlight[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.highlights.list.query({ sessionId, limit: 100, ...(cursor ? { cursor } : {}) });
+        all.push(...page.data);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
+  });
   const comments = useQuery(trpc.comments.list.queryOptions({ sessionId }));
   const audioRef = useRef<HTMLAudioElement>(null);
   const [playingId, setPlayingId] = useState<string | null>(null);
@@ -102,7 +132,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
 
   const byUtterance = useMemo(() => {
     const map = new Map<string, Highlight[]>();
-    for (const highlight of highlights.data?.data ?? []) map.set(highlight.utteranceId, [...(map.get(highlight.utteranceId) ?? []), highlight]);
+    for (const highlight of highlights.data ?? []) map.set(highlight.utteranceId, [...(map.get(highlight.utteranceId) ?? []), highlight]);
     return map;
   }, [highlights.data]);
 
@@ -249,6 +279,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <RedactForm
             sessionId={sessionId}
             selection={selection}
+            onStale={refresh}
             onDone={() => {
               setDialog(null);
               setSelection(null);
@@ -375,29 +406,38 @@ function HighlightChip({ highlight, onCollect, onChanged }: { highlight: Highlig
   );
 }
 
+/**
+ * The researcher's sentiment for a line. Choosing in the list changes nothing until “Save”: a
+ * select that saved on change would write (and audit) every option a keyboard user arrows past.
+ */
 function SentimentOverride({ sessionId, utterance, onChanged }: { sessionId: string; utterance: Utterance; onChanged: () => void }) {
   const trpc = useTRPC();
   const id = useId();
   const set = useMutation(trpc.sentimentOverrides.set.mutationOptions({ onSuccess: onChanged }));
-  const value = utterance.sentimentOverridden ? (utterance.sentiment ?? '') : '';
+  const saved = utterance.sentimentOverridden ? (utterance.sentiment ?? '') : '';
+  const [choice, setChoice] = useState(saved);
+  // What the server holds now (after a save, or another researcher's) is the new starting point.
+  useEffect(() => setChoice(saved), [saved]);
   return (
-    <span className="sentiment-override">
+    <form
+      className="sentiment-override"
+      onSubmit={(event) => {
+        event.preventDefault();
+        set.mutate({ sessionId, utteranceId: utterance.id, sentiment: choice === '' ? null : (choice as Sentiment) });
+      }}
+    >
       <label htmlFor={id}>Sentiment</label>{' '}
-      <select
-        id={id}
-        value={value}
-        disabled={set.isPending}
-        onChange={(event) =>
-          set.mutate({ sessionId, utteranceId: utterance.id, sentiment: event.target.value === '' ? null : (event.target.value as Sentiment) })
-        }
-      >
+      <select id={id} value={choice} disabled={set.isPending} onChange={(event) => setChoice(event.target.value)}>
         <option value="">As analysed ({utterance.analysedSentiment ?? 'none'})</option>
         <option value="positive">Positive</option>
         <option value="neutral">Neutral</option>
         <option value="negative">Negative</option>
-      </select>
+      </select>{' '}
+      <button type="submit" className="secondary" disabled={choice === saved || set.isPending}>
+        Save<span className="visually-hidden"> sentiment</span>
+      </button>
       <ErrorNote error={set.error} />
-    </span>
+    </form>
   );
 }
 
@@ -415,23 +455,25 @@ function SelectionBar({ selection, utterance, onChange, onHighlight, onRedact, o
 }) {
   const fieldId = useId();
   const fieldRef = useRef<HTMLTextAreaElement>(null);
+  const fieldValue = utterance.text.replace(/\r\n?/g, '\n');
   useEffect(() => {
     const field = fieldRef.current;
     if (!field) return;
-    field.setSelectionRange(selection.start, selection.end);
+    field.setSelectionRange(toFieldOffset(utterance.text, selection.start), toFieldOffset(utterance.text, selection.end));
     if (!selection.text) field.focus();
     // Only when another line is annotated.
   }, [selection.utteranceId]);
   const fromField = () => {
     const field = fieldRef.current!;
-    const start = field.selectionStart;
-    const end = field.selectionEnd;
+    const start = fromFieldOffset(utterance.text, field.selectionStart);
+    const end = fromFieldOffset(utterance.text, field.selectionEnd);
     onChange({ utteranceId: utterance.id, start, end, text: utterance.text.slice(start, end) });
   };
   return (
     <section className="selection-bar" aria-label="Selected words">
       <label htmlFor={fieldId}>Select the words in this line</label>
-      <textarea id={fieldId} ref={fieldRef} readOnly value={utterance.text} rows={3} onSelect={fromField} />
+      {/* Given as the field holds it (LF only): a value that differs from the field's own is set again on every render, losing the selection. */}
+      <textarea id={fieldId} ref={fieldRef} readOnly value={fieldValue} rows={3} onSelect={fromField} />
       <p aria-live="polite" className="small">
         {selection.text ? (
           <>
@@ -503,15 +545,32 @@ function HighlightForm({ sessionId, selection, onDone, onCancel }: { sessionId: 
   );
 }
 
-function RedactForm({ sessionId, selection, onDone, onCancel }: { sessionId: string; selection: Selection; onDone: () => void; onCancel: () => void }) {
+function RedactForm({ sessionId, selection, onDone, onStale, onCancel }: { sessionId: string; selection: Selection; onDone: () => void; onStale: () => void; onCancel: () => void }) {
   const trpc = useTRPC();
   const [reason, setReason] = useState('');
-  const redact = useMutation(trpc.redactions.redact.mutationOptions({ onSuccess: onDone }));
+  const redact = useMutation(
+    trpc.redactions.redact.mutationOptions({
+      onSuccess: onDone,
+      // 409: the words at these offsets are not the ones selected any more (another redaction, or an edit, meanwhile).
+      onError: (error) => {
+        if (problemOf(error).httpStatus === 409) onStale();
+      },
+    }),
+  );
+  const stale = redact.error !== null && problemOf(redact.error).httpStatus === 409;
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        redact.mutate({ sessionId, utteranceId: selection.utteranceId, start: selection.start, end: selection.end, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+        redact.mutate({
+          sessionId,
+          utteranceId: selection.utteranceId,
+          start: selection.start,
+          end: selection.end,
+          // The words as the researcher saw and confirmed them: the server redacts only if they are still there.
+          expectedText: selection.text,
+          ...(reason.trim() ? { reason: reason.trim() } : {}),
+        });
       }}
     >
       <p>
@@ -521,13 +580,20 @@ function RedactForm({ sessionId, selection, onDone, onCancel }: { sessionId: str
       <blockquote>“{selection.text}”</blockquote>
       <label htmlFor="redact-reason">Reason (kept in the audit log)</label>
       <input id="redact-reason" value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} autoFocus />
-      <ErrorNote error={redact.error} />
+      {stale ? (
+        <div className="error" role="alert">
+          <strong>Nothing was redacted:</strong> this line changed after you selected the words (someone else may have redacted or edited it). The transcript has been
+          reloaded; close this dialog and select the words again.
+        </div>
+      ) : (
+        <ErrorNote error={redact.error} />
+      )}
       <div className="row">
-        <button type="submit" className="danger" disabled={redact.isPending}>
+        <button type="submit" className="danger" disabled={redact.isPending || stale}>
           Redact permanently
         </button>
         <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
+          {stale ? 'Close' : 'Cancel'}
         </button>
       </div>
     </form>
