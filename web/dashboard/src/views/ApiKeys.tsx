@@ -1,22 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { type RouterInputs, useTRPC } from '../trpc';
+import { type Permission, PERMISSIONS } from '../../../../shared/permissions';
+import { useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, Loading, PageHeading, ShownOnce } from '../ui';
-
-type Permission = RouterInputs['apiKeys']['create']['permissions'][number];
-
-const PERMISSIONS: Permission[] = [
-  'campaigns:read',
-  'campaigns:write',
-  'invites:read',
-  'invites:write',
-  'sessions:read',
-  'sessions:write',
-  'billing:read',
-  'billing:write',
-  'organization:read',
-  'organization:write',
-];
 
 export function ApiKeysView() {
   const trpc = useTRPC();

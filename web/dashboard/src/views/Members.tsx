@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useAuth } from '../auth';
-import { type RouterInputs, useTRPC } from '../trpc';
+import { MEMBER_ROLES } from '../../../../shared/members';
+import { useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, Loading, PageHeading } from '../ui';
 
-type Role = RouterInputs['members']['invite']['role'];
-const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
+// The server's own list: a role added there shows up here.
+const ROLES = MEMBER_ROLES;
+type Role = (typeof MEMBER_ROLES)[number];
 
 export function MembersView() {
   const trpc = useTRPC();
