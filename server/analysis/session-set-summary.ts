@@ -219,15 +219,21 @@ function quotesFor(theme: Theme, sentences: ReadSentence[], used: Set<ReadSenten
     .sort((a, b) => b.quality - a.quality || a.order - b.order);
   const quotes: ReadSentence[] = [];
   const sessions = new Set<string>();
+  // Two participants saying the same words are one quote: the theme's session count says how many.
+  const said = new Set<string>();
+  const sameWords = (sentence: ReadSentence) => sentence.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   for (const sentence of about) {
     if (quotes.length === MAX_QUOTES_PER_THEME) break;
-    if (sessions.has(sentence.utterance.sessionId)) continue;
+    if (sessions.has(sentence.utterance.sessionId) || said.has(sameWords(sentence))) continue;
     quotes.push(sentence);
     sessions.add(sentence.utterance.sessionId);
+    said.add(sameWords(sentence));
   }
   for (const sentence of about) {
     if (quotes.length === MAX_QUOTES_PER_THEME) break;
-    if (!quotes.includes(sentence)) quotes.push(sentence);
+    if (quotes.includes(sentence) || said.has(sameWords(sentence))) continue;
+    quotes.push(sentence);
+    said.add(sameWords(sentence));
   }
   for (const quote of quotes) used.add(quote);
   return quotes;

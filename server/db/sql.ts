@@ -22,7 +22,7 @@ export interface Sql {
 
 const RAW = Symbol('raw sql');
 
-interface RawSql {
+export interface RawSql {
   [RAW]: string;
 }
 
