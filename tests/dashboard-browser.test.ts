@@ -17,8 +17,9 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
 /**
  * The research dashboard (web/dashboard, built by Vite, served at /app) in a real Chromium: a
  * researcher signs in, finds a quote through search, highlights it, adds it to a collection,
- * redacts a span and rotates a webhook secret; the database is checked after each step. Every
- * main page is checked with axe-core and photographed at 1280 px and 390 px under tests/artifacts.
+ * redacts a span, edits a comment and the highlight, and rotates a webhook secret; the database
+ * is checked after each step. Every main page is checked with axe-core and photographed at
+ * 1280 px and 390 px under tests/artifacts.
  */
 reportSkipped('dashboard-browser.test.ts');
 
@@ -309,6 +310,48 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(audit!.count).toBe(1);
     await expectAccessible();
     await photograph('session');
+  });
+
+  it("edits the member's own comment in place (Escape cancels, focus returns to Edit) and a highlight's label in the creation form", async () => {
+    const line = page.locator(`#u-${answerId}`);
+    await line.getByRole('button', { name: /^Comments \(/ }).click();
+    await line.getByLabel('Comment on this line').fill('Broken links in the emails: check the templates.');
+    await line.getByRole('button', { name: 'Post comment' }).click();
+    const comment = line.locator('.comment', { hasText: 'Broken links in the emails' });
+    await comment.waitFor();
+    await comment.getByRole('button', { name: 'Edit comment' }).click();
+    const field = line.getByLabel('Edit your comment');
+    expect(await field.evaluate((element: any) => element === document.activeElement)).toBe(true);
+    expect(await field.inputValue()).toBe('Broken links in the emails: check the templates.');
+    // Escape cancels: nothing is saved, and focus is back on “Edit”.
+    await field.fill('Not this');
+    await page.keyboard.press('Escape');
+    await field.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Edit comment');
+    // Opened again from the keyboard, changed and saved.
+    await page.keyboard.press('Enter');
+    await field.fill('Broken links in the emails: check every template.');
+    await expectAccessible();
+    await photograph('session-edit-comment');
+    await line.getByRole('button', { name: 'Save comment' }).click();
+    await field.waitFor({ state: 'detached' });
+    await comment.getByText('check every template.').waitFor();
+    await comment.getByText('(edited', { exact: false }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Edit comment');
+    const comments = await t.em().execute<{ body: string; edited_at: Date | null }[]>(`select body, edited_at from comments where utterance_id = ?`, [answerId]);
+    expect(comments).toEqual([{ body: 'Broken links in the emails: check every template.', edited_at: expect.anything() }]);
+
+    await line.locator('.highlight-chip', { hasText: 'Onboarding' }).getByRole('button', { name: /^Edit highlight/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit the highlight' });
+    expect(await dialog.getByLabel('Label').inputValue()).toBe('Onboarding');
+    expect(await dialog.getByLabel('Green').isChecked()).toBe(true);
+    await dialog.getByLabel('Label').fill('Onboarding emails');
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await line.locator('.highlight-chip', { hasText: 'Onboarding emails' }).waitFor();
+    const [highlight] = await t.em().execute<{ label: string | null; color: string; note: string | null }[]>(`select label, color, note from highlights where id = ?`, [highlightId]);
+    expect(highlight).toEqual({ label: 'Onboarding emails', color: '#86efac', note: null });
   });
 
   it('shows the collection with the quote', async () => {

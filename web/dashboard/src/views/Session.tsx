@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useAuth } from '../auth';
 import { Link, useRouter } from '../router';
 import { problemOf, type RouterOutputs, useTRPC, useTRPCClient } from '../trpc';
 import { Dialog, ErrorNote, formatClock, formatDateTime, formatDuration, Loading, PageHeading, SentimentBadge } from '../ui';
@@ -8,6 +9,7 @@ type View = RouterOutputs['workspace']['session'];
 type Utterance = View['utterances'][number];
 type Highlight = RouterOutputs['highlights']['list']['data'][number];
 type Thread = RouterOutputs['comments']['list']['data'][number];
+type Comment = Thread | Thread['replies'][number];
 type Sentiment = 'positive' | 'neutral' | 'negative';
 
 /** A span of one utterance's text the researcher selected: offsets into its current text. */
@@ -112,6 +114,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const [selection, setSelection] = useState<Selection | null>(null);
   const [dialog, setDialog] = useState<'highlight' | 'redact' | null>(null);
   const [collecting, setCollecting] = useState<Highlight | null>(null);
+  const [editing, setEditing] = useState<Highlight | null>(null);
   const target = query.get('u');
 
   const refresh = useCallback(() => {
@@ -235,6 +238,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
                 onSeek={() => seek(utterance)}
                 onAnnotate={() => setSelection({ utteranceId: utterance.id, start: 0, end: 0, text: '' })}
                 onCollect={setCollecting}
+                onEdit={setEditing}
                 onChanged={refresh}
               />
             ))}
@@ -261,7 +265,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       )}
       <Dialog title="Highlight the selection" open={dialog === 'highlight' && Boolean(selection?.text)} onClose={() => setDialog(null)}>
         {selection && (
-          <HighlightForm
+          <NewHighlight
             sessionId={sessionId}
             selection={selection}
             onDone={() => {
@@ -292,6 +296,18 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </Dialog>
       <Dialog title="Add to a collection" open={collecting !== null} onClose={() => setCollecting(null)}>
         {collecting && <AddToCollection highlight={collecting} onDone={() => setCollecting(null)} />}
+      </Dialog>
+      <Dialog title="Edit the highlight" open={editing !== null} onClose={() => setEditing(null)}>
+        {editing && (
+          <EditHighlight
+            highlight={editing}
+            onDone={() => {
+              setEditing(null);
+              refresh();
+            }}
+            onCancel={() => setEditing(null)}
+          />
+        )}
       </Dialog>
     </>
   );
@@ -330,6 +346,7 @@ function UtteranceItem(props: {
   onSeek: () => void;
   onAnnotate: () => void;
   onCollect: (highlight: Highlight) => void;
+  onEdit: (highlight: Highlight) => void;
   onChanged: () => void;
 }) {
   const { utterance, highlights } = props;
@@ -369,7 +386,7 @@ function UtteranceItem(props: {
       {highlights.length > 0 && (
         <ul className="highlight-list" aria-label="Highlights on this line">
           {highlights.map((highlight) => (
-            <HighlightChip key={highlight.id} highlight={highlight} onCollect={() => props.onCollect(highlight)} onChanged={props.onChanged} />
+            <HighlightChip key={highlight.id} highlight={highlight} onCollect={() => props.onCollect(highlight)} onEdit={() => props.onEdit(highlight)} onChanged={props.onChanged} />
           ))}
         </ul>
       )}
@@ -387,7 +404,7 @@ function UtteranceItem(props: {
   );
 }
 
-function HighlightChip({ highlight, onCollect, onChanged }: { highlight: Highlight; onCollect: () => void; onChanged: () => void }) {
+function HighlightChip({ highlight, onCollect, onEdit, onChanged }: { highlight: Highlight; onCollect: () => void; onEdit: () => void; onChanged: () => void }) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.highlights.delete.mutationOptions({ onSuccess: onChanged }));
   return (
@@ -395,6 +412,9 @@ function HighlightChip({ highlight, onCollect, onChanged }: { highlight: Highlig
       <span className="swatch" style={{ background: highlight.color }} aria-hidden="true" />
       <strong>{highlight.label ?? 'Highlight'}</strong>: “{highlight.quote}” <span className="muted small">by {highlight.author.name}</span>
       {highlight.note && <span className="muted small"> — {highlight.note}</span>}{' '}
+      <button type="button" className="link" onClick={onEdit}>
+        Edit<span className="visually-hidden"> highlight “{highlight.quote}”</span>
+      </button>{' '}
       <button type="button" className="link" onClick={onCollect}>
         Add to collection
       </button>{' '}
@@ -498,50 +518,101 @@ function SelectionBar({ selection, utterance, onChange, onHighlight, onRedact, o
   );
 }
 
-function HighlightForm({ sessionId, selection, onDone, onCancel }: { sessionId: string; selection: Selection; onDone: () => void; onCancel: () => void }) {
-  const trpc = useTRPC();
-  const [label, setLabel] = useState('');
-  const [colour, setColour] = useState(COLOURS[0]!.value);
-  const [note, setNote] = useState('');
-  const create = useMutation(trpc.highlights.create.mutationOptions({ onSuccess: onDone }));
+/** What the researcher says about highlighted words: label and note ('' for none) and colour. */
+interface HighlightDetails {
+  label: string;
+  colour: string;
+  note: string;
+}
+
+/** The label, colour and note of a highlight: the one form for creating a highlight and for editing it. */
+function HighlightForm({ quote, initial, submitLabel, pending, error, onSubmit, onCancel }: {
+  quote: string;
+  initial?: HighlightDetails;
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (details: HighlightDetails) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const [label, setLabel] = useState(initial?.label ?? '');
+  const [colour, setColour] = useState(initial?.colour ?? COLOURS[0]!.value);
+  const [note, setNote] = useState(initial?.note ?? '');
+  // A colour set through the API need not be one of ours: it stays a choice, so saving keeps it.
+  const colours = !initial || COLOURS.some((option) => option.value === initial.colour) ? COLOURS : [...COLOURS, { name: `Current (${initial.colour})`, value: initial.colour }];
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({
-      sessionId,
-      utteranceId: selection.utteranceId,
-      start: selection.start,
-      end: selection.end,
-      color: colour,
-      ...(label.trim() ? { label: label.trim() } : {}),
-      ...(note.trim() ? { note: note.trim() } : {}),
-    });
+    onSubmit({ label: label.trim(), colour, note: note.trim() });
   };
   return (
     <form onSubmit={submit}>
-      <blockquote>“{selection.text}”</blockquote>
-      <label htmlFor="highlight-label">Label</label>
-      <input id="highlight-label" value={label} onChange={(event) => setLabel(event.target.value)} maxLength={60} autoFocus />
+      <blockquote>“{quote}”</blockquote>
+      <label htmlFor={`${id}-label`}>Label</label>
+      <input id={`${id}-label`} value={label} onChange={(event) => setLabel(event.target.value)} maxLength={60} autoFocus />
       <fieldset className="colours">
         <legend>Colour</legend>
-        {COLOURS.map((option) => (
+        {colours.map((option) => (
           <label key={option.value} className="choice">
-            <input type="radio" name="colour" value={option.value} checked={colour === option.value} onChange={() => setColour(option.value)} />
+            <input type="radio" name={`${id}-colour`} value={option.value} checked={colour === option.value} onChange={() => setColour(option.value)} />
             <span className="swatch" style={{ background: option.value }} aria-hidden="true" /> {option.name}
           </label>
         ))}
       </fieldset>
-      <label htmlFor="highlight-note">Note (optional)</label>
-      <textarea id="highlight-note" value={note} onChange={(event) => setNote(event.target.value)} rows={2} />
-      <ErrorNote error={create.error} />
+      <label htmlFor={`${id}-note`}>Note (optional)</label>
+      <textarea id={`${id}-note`} value={note} onChange={(event) => setNote(event.target.value)} rows={2} maxLength={2000} />
+      <ErrorNote error={error} />
       <div className="row">
-        <button type="submit" disabled={create.isPending}>
-          Save highlight
+        <button type="submit" disabled={pending}>
+          {submitLabel}
         </button>
         <button type="button" className="secondary" onClick={onCancel}>
           Cancel
         </button>
       </div>
     </form>
+  );
+}
+
+function NewHighlight({ sessionId, selection, onDone, onCancel }: { sessionId: string; selection: Selection; onDone: () => void; onCancel: () => void }) {
+  const trpc = useTRPC();
+  const create = useMutation(trpc.highlights.create.mutationOptions({ onSuccess: onDone }));
+  return (
+    <HighlightForm
+      quote={selection.text}
+      submitLabel="Save highlight"
+      pending={create.isPending}
+      error={create.error}
+      onCancel={onCancel}
+      onSubmit={({ label, colour, note }) =>
+        create.mutate({
+          sessionId,
+          utteranceId: selection.utteranceId,
+          start: selection.start,
+          end: selection.end,
+          color: colour,
+          ...(label ? { label } : {}),
+          ...(note ? { note } : {}),
+        })
+      }
+    />
+  );
+}
+
+/** Changes what is said about a highlight (not its words): an emptied label or note is cleared. */
+function EditHighlight({ highlight, onDone, onCancel }: { highlight: Highlight; onDone: () => void; onCancel: () => void }) {
+  const trpc = useTRPC();
+  const update = useMutation(trpc.highlights.update.mutationOptions({ onSuccess: onDone }));
+  return (
+    <HighlightForm
+      quote={highlight.quote}
+      initial={{ label: highlight.label ?? '', colour: highlight.color, note: highlight.note ?? '' }}
+      submitLabel="Save changes"
+      pending={update.isPending}
+      error={update.error}
+      onCancel={onCancel}
+      onSubmit={({ label, colour, note }) => update.mutate({ highlightId: highlight.id, label: label || null, color: colour, note: note || null })}
+    />
   );
 }
 
@@ -710,6 +781,102 @@ function Comments({ sessionId, utteranceId, threads, onChanged }: { sessionId: s
   );
 }
 
+/**
+ * One comment. Its author (the signed-in member) edits it in place: focus goes into the form, and
+ * back to “Edit” on Save, Cancel or Escape. Anyone who may write deletes it.
+ */
+function CommentItem({ comment, onDelete, onChanged }: { comment: Comment; onDelete: () => void; onChanged: () => void }) {
+  const trpc = useTRPC();
+  const { session } = useAuth();
+  const id = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const focusEdit = useRef(false);
+  const close = () => {
+    focusEdit.current = true;
+    setDraft(null);
+  };
+  const update = useMutation(
+    trpc.comments.update.mutationOptions({
+      onSuccess: () => {
+        close();
+        onChanged();
+      },
+    }),
+  );
+  useEffect(() => {
+    if (draft !== null || !focusEdit.current) return;
+    focusEdit.current = false;
+    editButton.current?.focus();
+  }, [draft]);
+  const mine = comment.author.kind === 'member' && comment.author.id === session?.member.id;
+  // What was just saved, until the list read again has it (no flash of the old text).
+  const shown = update.data && update.data.updatedAt > comment.updatedAt ? update.data : comment;
+  return (
+    <div className="comment">
+      <p className="small">
+        <strong>{shown.author.name}</strong> <span className="muted">{formatDateTime(shown.createdAt)}</span>
+        {shown.editedAt && (
+          <span className="muted">
+            {' '}
+            (edited <time dateTime={shown.editedAt}>{formatDateTime(shown.editedAt)}</time>)
+          </span>
+        )}
+      </p>
+      {shown.deleted ? (
+        <p className="muted">This comment was deleted.</p>
+      ) : draft !== null ? (
+        <form
+          className="comment-edit"
+          onSubmit={(event) => {
+            event.preventDefault();
+            update.mutate({ commentId: comment.id, body: draft });
+          }}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.preventDefault();
+            close();
+          }}
+        >
+          <label htmlFor={id}>Edit your comment</label>
+          <textarea id={id} value={draft} onChange={(event) => setDraft(event.target.value)} rows={3} autoFocus />
+          <ErrorNote error={update.error} />
+          <div className="row">
+            <button type="submit" disabled={!draft.trim() || update.isPending}>
+              Save<span className="visually-hidden"> comment</span>
+            </button>
+            <button type="button" className="secondary" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <p>{shown.body}</p>
+          <div className="comment-tools">
+            {mine && (
+              <button
+                type="button"
+                ref={editButton}
+                className="link small"
+                onClick={() => {
+                  update.reset();
+                  setDraft(shown.body ?? '');
+                }}
+              >
+                Edit<span className="visually-hidden"> comment</span>
+              </button>
+            )}
+            <button type="button" className="link danger small" onClick={onDelete}>
+              Delete
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
 function CommentThread({ sessionId, thread, onChanged }: { sessionId: string; thread: Thread; onChanged: () => void }) {
   const trpc = useTRPC();
   const id = useId();
@@ -725,20 +892,7 @@ function CommentThread({ sessionId, thread, onChanged }: { sessionId: string; th
     }),
   );
   const remove = useMutation(trpc.comments.delete.mutationOptions({ onSuccess: onChanged }));
-  const one = (comment: Thread | Thread['replies'][number]) => (
-    <div className="comment">
-      <p className="small">
-        <strong>{comment.author.name}</strong> <span className="muted">{formatDateTime(comment.createdAt)}</span>
-        {comment.editedAt && <span className="muted"> (edited)</span>}
-      </p>
-      {comment.deleted ? <p className="muted">This comment was deleted.</p> : <p>{comment.body}</p>}
-      {!comment.deleted && (
-        <button type="button" className="link danger small" onClick={() => remove.mutate({ commentId: comment.id })}>
-          Delete
-        </button>
-      )}
-    </div>
-  );
+  const one = (comment: Comment) => <CommentItem comment={comment} onDelete={() => remove.mutate({ commentId: comment.id })} onChanged={onChanged} />;
   return (
     <li className="thread">
       {one(thread)}
