@@ -111,12 +111,19 @@ describe('admin CLI', () => {
     expect(rolled).toEqual({ organizations: expect.any(Number), invoices: expect.any(Number) });
   });
 
-  it.each(['99999999999999999999', '0x10', '1.23456', 'ten'])('grant-credits --amount %s is a usage error (exit 2)', async (amount) => {
+  it('grant-credits --amount 99999999999999999999, 0x10, 1.23456 or ten is a usage error (exit 2) and books nothing', async () => {
     const org = lastJsonLine((await runAdmin(['create-org', '--name', 'Amounts', '--json'], env)).stdout);
-    const result = await runAdmin(['grant-credits', '--org', org.organizationId, `--amount=${amount}`, '--json'], env);
-    expect(result.code).toBe(2);
-    expect(lastJsonLine(result.stdout).error.code).toBe('INVALID_REQUEST');
-    expect(result.stdout).not.toMatch(/at .*:\d+:\d+|insert into|select .* from|update \w+ set/i);
+    const before = await t.em().getConnection().execute<{ count: string }[]>('select count(*) from credit_transactions where organization_id = ?', [org.organizationId]);
+    // One process each, side by side: every one starts the whole CLI, which is most of the time.
+    const amounts = ['99999999999999999999', '0x10', '1.23456', 'ten'];
+    const results = await Promise.all(amounts.map((amount) => runAdmin(['grant-credits', '--org', org.organizationId, `--amount=${amount}`, '--json'], env)));
+    for (const [index, result] of results.entries()) {
+      expect(result.code, amounts[index]).toBe(2);
+      expect(lastJsonLine(result.stdout).error.code, amounts[index]).toBe('INVALID_REQUEST');
+      expect(result.stdout).not.toMatch(/at .*:\d+:\d+|insert into|select .* from|update \w+ set/i);
+    }
+    const after = await t.em().getConnection().execute<{ count: string }[]>('select count(*) from credit_transactions where organization_id = ?', [org.organizationId]);
+    expect(after[0]!.count).toBe(before[0]!.count);
   });
 
   it('usage errors exit 2; unknown organizations exit 1 with RESOURCE_NOT_FOUND', async () => {
