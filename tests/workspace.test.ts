@@ -4,7 +4,6 @@ import path from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDownload } from '../server/domains/workspace/download-links.js';
 import { dashboardRoutes } from '../server/http/dashboard-routes.js';
 import { errorHandler } from '../server/http/write-error.js';
 import { apiAs } from './helpers/factories.js';
@@ -15,7 +14,7 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
 /**
  * The dashboard's read models (`workspace.*`, tRPC only): the session view with effective
  * sentiment, counts and a signed recording link, and signed downloads (PDF, transcript text,
- * invoice PDF) opened at `/app/downloads/{token}`; and how `/app` itself is served.
+ * invoice PDF) opened as signed `/files/{token}` links; and how `/app` itself is served.
  */
 
 let t: TestApp;
@@ -136,11 +135,11 @@ describe('workspace.session', () => {
   });
 });
 
-describe('workspace.sessionDownload and /app/downloads/{token}', () => {
+describe('workspace.sessionDownload and its /files/{token} links', () => {
   it('signs a PDF link for one hour that opens without credentials', async () => {
     const before = Date.now();
     const link = await a.client.workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'pdf' });
-    expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/app\/downloads\/[A-Za-z0-9_-]+$/);
+    expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/files\/[A-Za-z0-9_.-]+$/);
     expect(Date.parse(link.expiresAt) - before).toBeGreaterThan(3590_000);
     const pdf = await t.http.get(pathOf(link.url)).buffer(true).parse((res, done) => {
       const chunks: Buffer[] = [];
@@ -150,8 +149,7 @@ describe('workspace.sessionDownload and /app/downloads/{token}', () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.headers['content-disposition']).toBe(`attachment; filename="interview-${a.sessionId}.pdf"`);
-    expect(pdf.headers['cache-control']).toBe('private, no-store');
-    expect(pdf.headers['referrer-policy']).toBe('no-referrer');
+    expect(pdf.headers['cache-control']).toBe('private, max-age=300');
     expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
@@ -162,18 +160,20 @@ describe('workspace.sessionDownload and /app/downloads/{token}', () => {
     expect(text.text).toContain(a.answer.text!.slice(0, 40));
   });
 
-  it('opens nothing for a tampered, expired or foreign token', async () => {
+  it('opens nothing for a tampered or expired token, nor for a link of another purpose', async () => {
     const link = await a.client.workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'text' });
     const token = pathOf(link.url).split('/').at(-1)!;
     const tampered = `${token.slice(0, -4)}${token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
-    const refused = await t.http.get(`/app/downloads/${tampered}`).expect(404);
+    const refused = await t.http.get(`/files/${tampered}`).expect(404);
     expect(refused.body.error.code).toBe('RESOURCE_NOT_FOUND');
-    await t.http.get('/app/downloads/not-a-token').expect(404);
-    const sealer = t.runtime.services.sealer;
-    expect(openDownload(sealer, token)).toEqual({ kind: 'session_text', organizationId: a.tenant.organizationId, sessionId: a.sessionId });
-    expect(openDownload(sealer, token, new Date(Date.now() + 3601_000))).toBeUndefined();
-    // A value sealed for another purpose (an idempotent replay, an invitation token) is not a link.
-    expect(openDownload(sealer, Buffer.from(sealer.seal(JSON.stringify({ target: { kind: 'session_text' } }))).toString('base64url'))).toBeUndefined();
+    await t.http.get('/files/not-a-token').expect(404);
+    const signer = t.runtime.services.signer;
+    const expired = await signer.signFileLink({ fileId: a.sessionId, purpose: 'session_transcript_text' }, 3600, new Date(Date.now() - 3601_000));
+    await t.http.get(pathOf(expired.url)).expect(404);
+    // A session id signed as a session file (another purpose) opens nothing.
+    const otherPurpose = await signer.signFileLink({ fileId: a.sessionId, purpose: 'session_file' }, 3600);
+    await t.http.get(pathOf(otherPurpose.url)).expect(404);
+    expect(await signer.verifyFileToken(token)).toEqual({ fileId: a.sessionId, purpose: 'session_transcript_text' });
   });
 
   it("answers 404 for another organization's session, 403 without sessions:read, 422 for an unknown format", async () => {

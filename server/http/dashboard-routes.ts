@@ -2,25 +2,12 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { ZPdfQuery } from '../../shared/schemas/transcripts.js';
-import { loadInvoice } from '../domains/billing/list-invoices.js';
-import { toInvoiceDto } from '../domains/billing/serialize.js';
-import { assembleSessionReport } from '../domains/reports/assemble-session-report.js';
-import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
-import { getTranscript } from '../domains/transcripts/get-transcript.js';
-import { FULL_TRANSCRIPT } from '../domains/transcripts/shape-transcript.js';
-import { type DownloadTarget, openDownload } from '../domains/workspace/download-links.js';
 import { AppError } from '../errors.js';
-import { renderInvoice } from '../reports/render-invoice.js';
-import { renderSessionReport } from '../reports/render-session-report.js';
 import type { AppServices } from '../services.js';
 import { WEB_DIR } from '../web/build-web-assets.js';
 
 /** Where `npm run build:dashboard` (Vite) writes the research dashboard. */
 export const DASHBOARD_DIST_DIR = path.join(WEB_DIR, 'dashboard', 'dist');
-
-/** The service's name on invoices, as invoice-routes.ts prints it. */
-const ISSUER_NAME = 'Interview Service';
 
 /**
  * The dashboard's page: its own scripts and styles only (Vite writes no inline script), its
@@ -56,36 +43,15 @@ function missingBuildPage(): string {
 </main></body></html>`;
 }
 
-/** Headers every download answer carries: private, never kept, never sent on as a Referer (the URL is the credential). */
-function downloadHeaders(res: Response, contentType: string, filename: string): void {
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Disposition', `attachment; filename="${filename.replace(/[^\x20-\x7e]|"/g, '_')}"`);
-  res.setHeader('Cache-Control', 'private, no-store');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-}
-
 /**
  * The research dashboard (web/dashboard, built by Vite) at `/app`: its hashed assets are
  * immutable; every other path under `/app` is the app's page (its router reads the path), so
- * deep links and reloads work. And `/app/downloads/{token}`: the signed downloads the dashboard
- * asks `workspace.sessionDownload` / `workspace.invoiceDownload` for.
+ * deep links and reloads work. Its downloads are the service's signed links (`/files/{token}`).
  */
 export function dashboardRoutes(services: AppServices, distDir = DASHBOARD_DIST_DIR): Router {
   const routes = Router({ caseSensitive: true, strict: true });
   const csp = dashboardCsp(services.config.publicUrl);
   const assetsDir = path.join(distDir, 'assets');
-
-  routes.get('/app/downloads/:token', async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
-    try {
-      res.locals.route = '/app/downloads/{token}';
-      const target = openDownload(services.sealer, req.params.token);
-      if (!target) throw new AppError('RESOURCE_NOT_FOUND', 'This link is invalid or has expired: download again from the dashboard.');
-      await sendDownload(services, target, res);
-    } catch (error) {
-      next(error);
-    }
-  });
 
   routes.get('/app/assets/:file', async (req: Request<{ file: string }>, res: Response, next: NextFunction) => {
     const file = req.params.file;
@@ -124,32 +90,3 @@ export function dashboardRoutes(services: AppServices, distDir = DASHBOARD_DIST_
   return routes;
 }
 
-async function sendDownload(services: AppServices, target: DownloadTarget, res: Response): Promise<void> {
-  const em = services.orm.em.fork();
-  const fonts = { fallback: services.config.pdfFallbackFont };
-  if (target.kind === 'session_text') {
-    const transcript = await getTranscript(em, target.organizationId, target.sessionId, FULL_TRANSCRIPT);
-    const media = TRANSCRIPT_MEDIA_TYPES.text;
-    downloadHeaders(res, media.contentType, `transcript-${target.sessionId}.${media.extension}`);
-    res.send(media.render(transcript));
-    return;
-  }
-  let document: PDFKit.PDFDocument;
-  let filename: string;
-  if (target.kind === 'session_pdf') {
-    const query = ZPdfQuery.parse({});
-    const report = await assembleSessionReport(em, services.logos, target.organizationId, target.sessionId, query);
-    document = renderSessionReport(report, query, fonts);
-    filename = `interview-${target.sessionId}.pdf`;
-  } else {
-    const invoice = await loadInvoice(em, target.organizationId, target.invoiceId);
-    document = renderInvoice(
-      { invoice: toInvoiceDto(invoice), organization: { id: invoice.organization.id, name: invoice.organization.name }, issuer: { name: ISSUER_NAME, url: services.config.publicUrl } },
-      fonts,
-    );
-    filename = `${invoice.number}.pdf`;
-  }
-  downloadHeaders(res, 'application/pdf', filename);
-  document.on('error', (error: Error) => res.destroy(error));
-  document.pipe(res);
-}

@@ -4,10 +4,16 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { findAnonymizedExportForDownload } from '../domains/anonymized-exports/find-anonymized-export-for-download.js';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
 import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
+import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
 import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
+import { Invoice } from '../entities/invoice.js';
+import { Session } from '../entities/session.js';
 import { AppError } from '../errors.js';
 import type { SignedFilePurpose } from '../lib/signed-urls.js';
 import type { AppServices } from '../services.js';
+import { ZPdfQuery } from '../../shared/schemas/transcripts.js';
+import { invoiceDocument } from './invoice-routes.js';
+import { sessionReportDocument } from './results-routes.js';
 import { type ByteRange, FileNotFoundError } from '../storage/file-storage.js';
 
 /** What a signed link opens: a stored file streamed as it is, or a JSON document made for the link. */
@@ -21,7 +27,9 @@ type Download =
       /** Media that plays in the page (images, audio) opens inline; anything else is saved, never rendered. */
       inline: boolean;
     }
-  | { kind: 'json'; body: unknown };
+  | { kind: 'json'; body: unknown }
+  /** Made for the link: a PDF streamed as it is drawn, or text. Always saved, never rendered. */
+  | { kind: 'made'; contentType: string; filename: string; body: PDFKit.PDFDocument | string };
 
 /**
  * The one byte range a `Range` header asks for (`bytes=500-999`, `bytes=500-`, `bytes=-500`), as
@@ -43,7 +51,7 @@ export function requestedRange(header: string | undefined, size: number): ByteRa
 }
 
 /** One way to open each purpose a link can carry: a link made for one never opens another. */
-const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string) => Promise<Download | null>> = {
+const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, services: AppServices) => Promise<Download | null>> = {
   script_media: async (em, mediaId) => {
     const media = await findScriptMediaForDownload(em, mediaId);
     return media && { kind: 'file', storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true };
@@ -60,6 +68,22 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string) 
     const file = await findAnonymizedExportForDownload(em, exportId);
     return file && { kind: 'file', storageKey: file.storageKey, contentType: file.contentType, size: file.size, filename: file.filename, inline: false };
   },
+  // The dashboard's downloads (workspace.sessionDownload, workspace.invoiceDownload), which check
+  // the caller's organization and permission before signing.
+  session_transcript_text: async (em, sessionId) => {
+    const media = TRANSCRIPT_MEDIA_TYPES.text;
+    return { kind: 'made', contentType: media.contentType, filename: `transcript-${sessionId}.${media.extension}`, body: media.render(await getTranscriptForLink(em, sessionId)) };
+  },
+  session_report_pdf: async (em, sessionId, services) => {
+    const session = await em.findOne(Session, sessionId);
+    if (!session) return null;
+    const document = await sessionReportDocument(services, em, session.organization.id, sessionId, ZPdfQuery.parse({}));
+    return { kind: 'made', contentType: 'application/pdf', filename: `interview-${sessionId}.pdf`, body: document };
+  },
+  invoice_pdf: async (em, invoiceId, services) => {
+    const invoice = await em.findOne(Invoice, invoiceId, { populate: ['organization'] });
+    return invoice && { kind: 'made', contentType: 'application/pdf', filename: `${invoice.number}.pdf`, body: invoiceDocument(services, invoice) };
+  },
 };
 
 /**
@@ -74,13 +98,26 @@ export function fileDownloadRoutes(services: AppServices): Router {
     try {
       res.locals.route = '/files/{token}';
       const claims = await services.signer.verifyFileToken(String(req.params.token));
-      const file = claims ? await DOWNLOADS[claims.purpose](services.orm.em.fork(), claims.fileId) : null;
+      const file = claims ? await DOWNLOADS[claims.purpose](services.orm.em.fork(), claims.fileId, services) : null;
       if (!file) throw new AppError('RESOURCE_NOT_FOUND', 'This link is invalid or has expired.');
       // Only answers that worked may be kept (set here, not before): a 404 must not outlive its cause.
       const cache = 'private, max-age=300';
       if (file.kind === 'json') {
         res.setHeader('Cache-Control', cache);
         res.json(file.body);
+        return;
+      }
+      if (file.kind === 'made') {
+        res.setHeader('Cache-Control', cache);
+        res.setHeader('Content-Type', file.contentType);
+        res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        if (typeof file.body === 'string') {
+          res.send(file.body);
+          return;
+        }
+        file.body.on('error', (error: Error) => res.destroy(error));
+        file.body.pipe(res);
         return;
       }
       const range = requestedRange(req.headers.range, file.size);

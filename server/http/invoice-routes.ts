@@ -2,6 +2,7 @@ import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { loadInvoice } from '../domains/billing/list-invoices.js';
 import { toInvoiceDto } from '../domains/billing/serialize.js';
+import type { Invoice } from '../entities/invoice.js';
 import { renderInvoice } from '../reports/render-invoice.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
@@ -17,20 +18,25 @@ export function invoiceRoutes(services: AppServices): Router {
     const auth = assertPermission(req.auth, 'billing:read');
     queryOf(req, z.strictObject({}));
     const invoice = await loadInvoice(services.orm.em.fork(), auth.organizationId, pathIdOf(req, 'invoiceId'));
-    const document = renderInvoice(
-      {
-        invoice: toInvoiceDto(invoice),
-        organization: { id: invoice.organization.id, name: invoice.organization.name },
-        issuer: { name: ISSUER_NAME, url: services.config.publicUrl },
-      },
-      { fallback: services.config.pdfFallbackFont },
-    );
+    const document = invoiceDocument(services, invoice);
     res.setHeader('Content-Type', 'application/pdf');
     res.setHeader('Content-Disposition', `attachment; filename="${invoice.number}.pdf"`);
     document.on('error', (error: Error) => res.destroy(error));
     document.pipe(res);
   });
   return routes;
+}
+
+/** An invoice's PDF, as this route and the dashboard's signed link (`invoice_pdf`) serve it. */
+export function invoiceDocument(services: AppServices, invoice: Invoice): PDFKit.PDFDocument {
+  return renderInvoice(
+    {
+      invoice: toInvoiceDto(invoice),
+      organization: { id: invoice.organization.id, name: invoice.organization.name },
+      issuer: { name: ISSUER_NAME, url: services.config.publicUrl },
+    },
+    { fallback: services.config.pdfFallbackFont },
+  );
 }
 
 export const invoiceOpenApiPaths = {

@@ -1,7 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/error-codes.js';
-import { ZPdfQuery, ZTranscript, ZTranscriptQuery } from '../../shared/schemas/transcripts.js';
+import { type TPdfQuery, ZPdfQuery, ZTranscript, ZTranscriptQuery } from '../../shared/schemas/transcripts.js';
 import { assembleSessionReport } from '../domains/reports/assemble-session-report.js';
 import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
 import { getTranscript } from '../domains/transcripts/get-transcript.js';
@@ -39,10 +40,9 @@ export function resultsRoutes(services: AppServices): Router {
     const auth = assertPermission(req.auth, 'sessions:read');
     const sessionId = pathIdOf(req, 'sessionId');
     const query = queryOf(req, ZPdfQuery);
-    const report = await assembleSessionReport(services.orm.em.fork(), services.logos, auth.organizationId, sessionId, query);
-    const document = renderSessionReport(report, query, { fallback: services.config.pdfFallbackFont });
+    const document = await sessionReportDocument(services, services.orm.em.fork(), auth.organizationId, sessionId, query);
     res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Disposition', `attachment; filename="interview-${report.session.id}.pdf"`);
+    res.setHeader('Content-Disposition', `attachment; filename="interview-${sessionId}.pdf"`);
     document.on('error', (error: Error) => res.destroy(error));
     document.pipe(res);
   };
@@ -98,3 +98,9 @@ export const resultsOpenApiPaths = {
   ...pdfOperation('/v1/sessions/{sessionId}/pdf', 'sessions-getPdf'),
   ...pdfOperation('/api/session/{sessionId}/pdf', 'sessions-getPdfUnderApiPrefix'),
 };
+
+/** A session's PDF report, as `GET /v1/sessions/{id}/pdf` and the dashboard's signed link (`session_report_pdf`) serve it. */
+export async function sessionReportDocument(services: AppServices, em: EntityManager, organizationId: string, sessionId: string, query: TPdfQuery): Promise<PDFKit.PDFDocument> {
+  const report = await assembleSessionReport(em, services.logos, organizationId, sessionId, query);
+  return renderSessionReport(report, query, { fallback: services.config.pdfFallbackFont });
+}

@@ -1,5 +1,5 @@
 // `npm run dev`: the API (tsx, restarted on change) and the dashboard on Vite's dev server, which
-// proxies /trpc, /files and /app/downloads to the API. Open http://localhost:5173/app/.
+// proxies /trpc and /files to the API. Open http://localhost:5173/app/.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createServer } from 'vite';

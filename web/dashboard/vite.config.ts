@@ -27,7 +27,6 @@ export default defineConfig({
     proxy: {
       '/trpc': apiOrigin,
       '/files': apiOrigin,
-      '/app/downloads': apiOrigin,
     },
   },
 });

@@ -1,6 +1,6 @@
 import { ZInvoiceDownloadInput, ZSessionDownloadInput, ZSignedDownload, ZWorkspaceSession, ZWorkspaceSessionInput } from '../../../shared/schemas/workspace.js';
 import { customerProcedure, router } from '../../trpc/trpc.js';
-import { signDownload } from './download-links.js';
+import { signInvoiceDownload, signSessionDownload } from './download-links.js';
 import { getSessionView } from './get-session-view.js';
 
 /** Read models and links the dashboard's views need (dashboard-only: tRPC procedures, no REST path). */
@@ -15,23 +15,11 @@ export const workspaceRouter = router({
     .meta({ permission: 'sessions:read' })
     .input(ZSessionDownloadInput)
     .output(ZSignedDownload)
-    .mutation(({ ctx, input }) =>
-      signDownload(
-        ctx.em,
-        { sealer: ctx.services.sealer, publicUrl: ctx.services.config.publicUrl },
-        { kind: input.format === 'pdf' ? 'session_pdf' : 'session_text', organizationId: ctx.auth.organizationId, sessionId: input.sessionId },
-      ),
-    ),
+    .mutation(({ ctx, input }) => signSessionDownload(ctx.em, ctx.services.signer, ctx.auth.organizationId, input.sessionId, input.format)),
 
   invoiceDownload: customerProcedure
     .meta({ permission: 'billing:read' })
     .input(ZInvoiceDownloadInput)
     .output(ZSignedDownload)
-    .mutation(({ ctx, input }) =>
-      signDownload(
-        ctx.em,
-        { sealer: ctx.services.sealer, publicUrl: ctx.services.config.publicUrl },
-        { kind: 'invoice_pdf', organizationId: ctx.auth.organizationId, invoiceId: input.invoiceId },
-      ),
-    ),
+    .mutation(({ ctx, input }) => signInvoiceDownload(ctx.em, ctx.services.signer, ctx.auth.organizationId, input.invoiceId)),
 });
