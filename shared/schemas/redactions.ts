@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAuthor } from './highlights.js';
 import { ZPathId, ZTimestamp } from './common.js';
 
 /** What a redaction writes in place of the words it removes. */
@@ -7,12 +8,8 @@ export const REDACTION_MARKER = '[REDACTED]';
 export const TRANSCRIPT_AUDIT_ACTIONS = ['redact', 'sentiment_override', 'sentiment_override_cleared'] as const;
 export type TTranscriptAuditAction = (typeof TRANSCRIPT_AUDIT_ACTIONS)[number];
 
-/** Who did it: a signed-in member or an API key, with the name it had then (a member's name, else their email). */
-export const ZAuditActor = z.object({
-  kind: z.enum(['member', 'api_key']),
-  id: z.string(),
-  name: z.string(),
-});
+/** Who did it: the author of any workspace record (a member or an API key, with the name it had then). */
+export const ZAuditActor = ZAuthor;
 export type TAuditActor = z.infer<typeof ZAuditActor>;
 
 /**

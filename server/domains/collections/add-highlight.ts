@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TAddHighlightInput, TCollectionItem } from '../../../shared/schemas/collections.js';
 import { queryRows, sql } from '../../db/sql.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../highlights/author.js';
+import { authorColumns } from '../author.js';
 import { missing } from '../highlights/missing.js';
 import { readCollectionItems } from './collection-rows.js';
 

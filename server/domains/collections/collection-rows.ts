@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { TCollection, TCollectionItem } from '../../../shared/schemas/collections.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
-import { authorFromRow } from '../highlights/author.js';
+import { authorFromRow } from '../author.js';
 import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/highlight-rows.js';
 
 export interface CollectionRow {

@@ -3,7 +3,7 @@ import type { TCollection, TCreateCollectionInput } from '../../../shared/schema
 import { queryRows, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../highlights/author.js';
+import { authorColumns } from '../author.js';
 import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow, nameTaken } from './collection-rows.js';
 
 /** The id of the organization's collection with this name (ignoring case), if any. */

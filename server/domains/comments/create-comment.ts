@@ -4,7 +4,7 @@ import { queryRows, sql } from '../../db/sql.js';
 import { validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../highlights/author.js';
+import { authorColumns } from '../author.js';
 import { missing } from '../highlights/missing.js';
 import { COMMENT_COLUMNS, type CommentRow, commentFromRow } from './comment-rows.js';
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { isAuthor } from '../highlights/author.js';
+import { isAuthor } from '../author.js';
 import { missing } from '../highlights/missing.js';
 
 interface TargetRow {

@@ -3,7 +3,7 @@ import type { TComment } from '../../../shared/schemas/comments.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../highlights/author.js';
+import { authorColumns } from '../author.js';
 import { missing } from '../highlights/missing.js';
 import { COMMENT_COLUMNS, type CommentRow, commentFromRow } from './comment-rows.js';
 

@@ -4,7 +4,7 @@ import { queryRows, sql } from '../../db/sql.js';
 import { AppError, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from './author.js';
+import { authorColumns } from '../author.js';
 import { writeHighlight } from './highlight-rows.js';
 import { missing } from './missing.js';
 

@@ -2,16 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TAuditActor, TTranscriptAuditAction, TTranscriptAuditEntry } from '../../../shared/schemas/redactions.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
+import { authorColumns } from '../author.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 
-/** The caller as the audit log records them, with the name they have now (a member's name, else email; a key's name). */
+/** The caller as the audit log records them: the author rule of every workspace record (server/domains/author.ts). */
 export async function auditActorOf(em: EntityManager, auth: CustomerAuth): Promise<TAuditActor> {
-  if (auth.kind === 'member') {
-    const [row] = await queryRows<{ name: string }>(em, sql`select coalesce(name, email) as name from members where id = ${auth.memberId} and organization_id = ${auth.organizationId}`);
-    return { kind: 'member', id: auth.memberId, name: row?.name ?? 'Member' };
-  }
-  const [row] = await queryRows<{ name: string }>(em, sql`select name from api_keys where id = ${auth.apiKeyId} and organization_id = ${auth.organizationId}`);
-  return { kind: 'api_key', id: auth.apiKeyId, name: row?.name ?? 'API key' };
+  const author = authorColumns(auth);
+  const [row] = await queryRows<{ name: string }>(em, sql`select ${author.name} as name`);
+  return { kind: author.kind, id: author.id, name: row!.name };
 }
 
 interface AuditRow {

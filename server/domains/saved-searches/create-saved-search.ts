@@ -4,7 +4,7 @@ import { queryRows, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { nameTaken } from '../collections/collection-rows.js';
-import { authorColumns } from '../highlights/author.js';
+import { authorColumns } from '../author.js';
 import { resolveCampaignScope } from '../search/search-transcripts.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow, savedSearchNamed } from './saved-search-rows.js';
 

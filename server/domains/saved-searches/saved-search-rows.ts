@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SearchFilters } from '../../../shared/schemas/search.js';
 import type { TSavedSearch } from '../../../shared/schemas/saved-searches.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
-import { authorFromRow } from '../highlights/author.js';
+import { authorFromRow } from '../author.js';
 
 export interface SavedSearchRow {
   id: string;

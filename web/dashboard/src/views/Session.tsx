@@ -170,6 +170,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const { session, utterances } = view.data;
   const title = session.participant.name ?? session.participant.email ?? session.id;
 
+  // After a highlight or a redaction of the selected words: nothing stays selected, and the view is read again.
+  const finishSelection = () => {
+    setDialog(null);
+    setSelection(null);
+    window.getSelection()?.removeAllRanges();
+    refresh();
+  };
   return (
     <>
       <p className="crumbs">
@@ -268,12 +275,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <NewHighlight
             sessionId={sessionId}
             selection={selection}
-            onDone={() => {
-              setDialog(null);
-              setSelection(null);
-              window.getSelection()?.removeAllRanges();
-              refresh();
-            }}
+            onDone={finishSelection}
             onCancel={() => setDialog(null)}
           />
         )}
@@ -284,12 +286,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             sessionId={sessionId}
             selection={selection}
             onStale={refresh}
-            onDone={() => {
-              setDialog(null);
-              setSelection(null);
-              window.getSelection()?.removeAllRanges();
-              refresh();
-            }}
+            onDone={finishSelection}
             onCancel={() => setDialog(null)}
           />
         )}

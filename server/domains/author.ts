@@ -1,8 +1,12 @@
-import type { TAuthor } from '../../../shared/schemas/highlights.js';
-import { type Sql, sql } from '../../db/sql.js';
-import type { CustomerAuth } from '../../trpc/context.js';
+import type { TAuthor } from '../../shared/schemas/highlights.js';
+import { type Sql, sql } from '../db/sql.js';
+import type { CustomerAuth } from '../trpc/context.js';
 
-/** The caller as an author: kind and id (what edit rights compare), and their name as SQL (read in the write's own statement). */
+/**
+ * Who wrote a workspace record (highlights, comments, collections, saved searches, the transcript
+ * audit log): kind and id (what edit rights compare), and their name as SQL, read in the write's
+ * own statement.
+ */
 export interface AuthorColumns {
   kind: TAuthor['kind'];
   id: string;
