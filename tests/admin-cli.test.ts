@@ -16,7 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('admin CLI', () => {
+// Every command is a process that starts the whole CLI (about 3-5 s, more on a busy machine), and
+// a test runs up to six in a row: 30 s was too tight for a CI machine under a full suite.
+describe('admin CLI', { timeout: 120_000 }, () => {
   it('create-org prints the organization id; default plan free with its included credits', async () => {
     const result = await runAdmin(['create-org', '--name', 'Acme Research', '--json'], env);
     expect(result.code).toBe(0);
