@@ -302,12 +302,25 @@ const FILE_COMMANDS: Record<string, FileCommand> = {
   },
 };
 
-async function main(argv: string[]): Promise<number> {
+/** Where a run of the CLI reads its configuration and writes its output. */
+export interface AdminCliIo {
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * Runs one admin command and answers its exit code: 0 done, 1 failed, 2 a usage error. The
+ * `npm run admin` entry (admin.ts) calls it with the process's own streams; tests call it in
+ * process, which spares each command a whole CLI start.
+ */
+export async function runAdminCli(argv: string[], io: AdminCliIo): Promise<number> {
+  const { stdout, stderr } = io;
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
   const { values: options, positionals } = parsed;
@@ -317,24 +330,24 @@ async function main(argv: string[]): Promise<number> {
   const fileCommand = commandName ? FILE_COMMANDS[commandName] : undefined;
   if (options.help || !(command || fileCommand) || positionals.length > 1) {
     const unknown = commandName && !command && !fileCommand ? `Unknown command: ${commandName}\n\n` : '';
-    (options.help ? process.stdout : process.stderr).write(`${unknown}${USAGE}\n`);
+    (options.help ? stdout : stderr).write(`${unknown}${USAGE}\n`);
     return options.help ? 0 : 2;
   }
 
   const fail = (code: string, message: string, exitCode: number) => {
-    process.stderr.write(`${message}\n`);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    stderr.write(`${message}\n`);
+    if (json) stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     return exitCode;
   };
 
-  const config = loadConfig();
+  const config = loadConfig(io.env);
   // Logs go to stderr so that stdout carries only the command's output.
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, stderr);
   const failure = (error: unknown) => {
     if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
     if (error instanceof AppError || error instanceof BackupError || error instanceof CopyMismatchError) return fail(error.code, error.message, 1);
     if (error instanceof EmbeddedPostgresError) return fail('DATABASE_UNAVAILABLE', error.message, 1);
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);
   };
   if (fileCommand) {
@@ -344,7 +357,7 @@ async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => process.exit(143));
     try {
       const { result, text } = await fileCommand(config, logger, options);
-      process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
+      stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
       return 0;
     } catch (error) {
       return failure(error);
@@ -358,7 +371,7 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     const { result, text } = await command!(runtime.orm.em.fork(), options, runtime.services);
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
+    stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
     return 0;
   } catch (error) {
     return failure(error);
@@ -367,4 +380,3 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
