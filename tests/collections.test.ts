@@ -89,8 +89,8 @@ describe('collections.create', () => {
   });
 });
 
-describe('collections.addHighlight and collections.get', () => {
-  it('answers items in the order added, with quote, session, campaign and utterance, in two statements', async () => {
+describe('collections.addHighlight, collections.get and collections.items', () => {
+  it('answers items in the order added, with quote, session, campaign and utterance; get is one statement, a page of items two', async () => {
     const collection = await a.client.collections.create.mutate({ name: uniqueName() });
     const second = await a.highlight(1, 'Support');
     const first = await a.highlight(0, 'Onboarding');
@@ -108,11 +108,15 @@ describe('collections.addHighlight and collections.get', () => {
     const listener = (query: { sql: string }) => statements.push(query.sql);
     knex.on('query', listener);
     const got = await a.client.collections.get.query({ collectionId: collection.id });
+    const gotStatements = statements.splice(0).filter((sql) => /collection/.test(sql));
+    const items = await a.client.collections.items.query({ collectionId: collection.id });
     knex.removeListener('query', listener);
+    expect(gotStatements).toHaveLength(1);
     expect(statements.filter((sql) => /collection/.test(sql))).toHaveLength(2);
-    expect(got).toMatchObject({ id: collection.id, itemCount: 2 });
-    expect(got.items.map((item) => item.highlight.id)).toEqual([first.id, second.id]);
-    expect(got.items[0]!.highlight).toMatchObject({
+    expect(got).toEqual({ ...collection, itemCount: 2, updatedAt: expect.any(String) });
+    expect(items).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(items.data.map((item) => item.highlight.id)).toEqual([first.id, second.id]);
+    expect(items.data[0]!.highlight).toMatchObject({
       quote: a.utterances[0]!.text.slice(0, 6),
       sessionId: a.sessionId,
       campaignId: a.campaign.id,
@@ -122,6 +126,40 @@ describe('collections.addHighlight and collections.get', () => {
       label: 'Onboarding',
       color: '#fde047',
     });
+  });
+
+  it('pages items by where they were added: a removal between pages neither repeats nor skips one; a foreign cursor is 400', async () => {
+    const collection = await a.client.collections.create.mutate({ name: uniqueName() });
+    const highlights = [];
+    for (let end = 2; end <= 6; end += 1) {
+      highlights.push(await a.client.highlights.create.mutate({ sessionId: a.sessionId, utteranceId: a.utterances[0]!.id, start: 0, end }));
+    }
+    for (const highlight of highlights) await a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: highlight.id });
+    const ids = highlights.map((highlight) => highlight.id);
+
+    const first = await a.client.collections.items.query({ collectionId: collection.id, limit: 2 });
+    expect(first.data.map((item) => item.highlight.id)).toEqual(ids.slice(0, 2));
+    expect(first).toMatchObject({ hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
+    // The last item of the page goes before the next one is read: the next page starts after its place.
+    await a.client.collections.removeHighlight.mutate({ collectionId: collection.id, highlightId: ids[1]! });
+    const second = await a.client.collections.items.query({ collectionId: collection.id, limit: 2, cursor: first.nextCursor! });
+    expect(second.data.map((item) => item.highlight.id)).toEqual(ids.slice(2, 4));
+    const third = await a.client.collections.items.query({ collectionId: collection.id, limit: 2, cursor: second.nextCursor! });
+    expect(third).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(third.data.map((item) => item.highlight.id)).toEqual(ids.slice(4));
+
+    // A cursor of another list (collections.list pages by creation time) or made up is refused, not a 500.
+    await a.client.collections.create.mutate({ name: uniqueName() });
+    await a.client.collections.create.mutate({ name: uniqueName() });
+    const listCursor = (await a.client.collections.list.query({ limit: 1 })).nextCursor!;
+    for (const cursor of [listCursor, 'cur_bm90IGpzb24', 'abc']) {
+      expect(await trpcFailure(a.client.collections.items.query({ collectionId: collection.id, cursor })), cursor).toMatchObject({
+        appCode: 'INVALID_REQUEST',
+        httpStatus: 400,
+        details: { fields: [{ path: 'cursor' }] },
+      });
+    }
+    expect(await trpcFailure(a.client.collections.items.query({ collectionId: collection.id, limit: 101 }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'limit' }] } });
   });
 
   it('is idempotent: adding a highlight again answers its item unchanged', async () => {
@@ -147,6 +185,7 @@ describe('collections.addHighlight and collections.get', () => {
       details: { fields: [{ path: 'collectionId' }] },
     });
     expect(await trpcFailure(b.client.collections.get.query({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
+    expect(await trpcFailure(b.client.collections.items.query({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: mine.id }))).toMatchObject({ httpStatus: 403 });
     expect(await trpcFailure(a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: mine.id, note: 'x'.repeat(2001) }))).toMatchObject({
@@ -156,6 +195,7 @@ describe('collections.addHighlight and collections.get', () => {
     expect(await t.em().execute(`select 1 from collection_items where collection_id = ?`, [collection.id])).toHaveLength(0);
     const noRead = clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(noRead.collections.get.query({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
+    expect(await trpcFailure(noRead.collections.items.query({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
   });
 });
 

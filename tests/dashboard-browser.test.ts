@@ -461,6 +461,33 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await t.em().execute(`delete from highlights where id like 'hlt_bulk%'`);
   });
 
+  it('shows a collection 50 items at a time, the rest behind "Show more"', async () => {
+    const [line] = await t.em().execute<{ id: string }[]>(
+      `select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`,
+      [secondSessionId],
+    );
+    const [collection] = await t.em().execute<{ id: string }[]>(`select id from collections where organization_id = ? and name = 'Onboarding pains'`, [tenant.organizationId]);
+    await t.em().execute(
+      `insert into highlights (id, organization_id, session_id, utterance_id, start_offset, end_offset, label, color, note, author_kind, author_id, author_name, created_at, updated_at)
+       select 'hlt_paged' || lpad(n::text, 4, '0'), ?, ?, ?, 0, 7, 'Paged ' || n, '#fde047', null, 'api_key', ?, 'test key', now(), now()
+         from generate_series(1, 60) as n`,
+      [tenant.organizationId, secondSessionId, line!.id, tenant.apiKeyId],
+    );
+    await t.em().execute(
+      `insert into collection_items (collection_id, highlight_id, organization_id, note, added_by_kind, added_by_id, added_by_name, added_at)
+       select ?, id, organization_id, null, 'api_key', ?, 'test key', now() from highlights where id like 'hlt_paged%' order by id`,
+      [collection!.id, tenant.apiKeyId],
+    );
+    await page.goto(`${origin}/app/collections/${collection!.id}`);
+    await page.getByRole('heading', { name: 'Onboarding pains' }).waitFor();
+    await expect.poll(() => page.locator('.quote-card').count(), { timeout: 10_000 }).toBe(50);
+    await page.getByRole('button', { name: 'Show more (50 of 61)' }).click();
+    await expect.poll(() => page.locator('.quote-card').count(), { timeout: 10_000 }).toBe(61);
+    await page.locator('.quote-card', { hasText: 'Paged 60' }).waitFor();
+    expect(await page.getByRole('button', { name: /Show more/ }).count()).toBe(0);
+    await t.em().execute(`delete from highlights where id like 'hlt_paged%'`);
+  });
+
   it('highlights words chosen in the line field at the stored offsets when the text has CRLF line breaks', async () => {
     const [line] = await t.em().execute<{ id: string }[]>(
       `select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'In-app chat%'`,

@@ -283,7 +283,7 @@ describe('highlights.delete', () => {
     await a.client.highlights.delete.mutate({ highlightId: created.id });
     expect(await highlightRow(created.id)).toBeUndefined();
     expect(await t.em().execute(`select 1 from collection_items where highlight_id = ?`, [created.id])).toHaveLength(0);
-    expect((await a.client.collections.get.query({ collectionId: collection.id })).items).toEqual([]);
+    expect((await a.client.collections.items.query({ collectionId: collection.id })).data).toEqual([]);
   });
 
   it('answers 404 for another organization, 403 without sessions:write', async () => {

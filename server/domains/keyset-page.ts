@@ -39,7 +39,9 @@ function encodeCursor(position: Position): string {
   return `${CURSOR_PREFIX}${Buffer.from(JSON.stringify([position.value, position.id])).toString('base64url')}`;
 }
 
-function decodeCursor(token: string): Position | undefined {
+/** The position a cursor of `cursorAfter` holds; undefined for anything else. */
+export function decodeCursor(token: string): Position | undefined {
+  if (!token.startsWith(CURSOR_PREFIX)) return undefined;
   try {
     const decoded = JSON.parse(Buffer.from(token.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')) as unknown;
     if (Array.isArray(decoded) && decoded.length === 2 && typeof decoded[0] === 'string' && typeof decoded[1] === 'string') return { value: decoded[0], id: decoded[1] };

@@ -27,9 +27,9 @@ export const ZCollectionItem = z.object({
 });
 export type TCollectionItem = z.infer<typeof ZCollectionItem>;
 
-/** Items in the order they were added. */
-export const ZCollectionWithItems = ZCollection.extend({ items: z.array(ZCollectionItem) });
-export type TCollectionWithItems = z.infer<typeof ZCollectionWithItems>;
+/** A page of a collection's items, in the order they were added. */
+export const ZListCollectionItemsInput = z.strictObject({ collectionId: ZPathId, ...ZCursorPageInput });
+export const ZCollectionItemPage = ZCursorPage(ZCollectionItem);
 
 export const ZCreateCollectionInput = z.strictObject({ name: ZName, description: ZDescription.optional() });
 export type TCreateCollectionInput = z.infer<typeof ZCreateCollectionInput>;

@@ -4,7 +4,7 @@ import { queryRows, sql } from '../../db/sql.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { authorColumns } from '../author.js';
 import { missing } from '../highlights/missing.js';
-import { readCollectionItems } from './collection-rows.js';
+import { readCollectionItem } from './collection-rows.js';
 
 /**
  * `collections.addHighlight`: appends a highlight of the organization to the collection.
@@ -30,7 +30,7 @@ export async function addHighlightToCollection(em: EntityManager, auth: Customer
           returning highlight_id`,
     );
     if (inserted.length > 0) await queryRows(tx, sql`update collections set updated_at = now() where id = ${input.collectionId}`);
-    const [item] = await readCollectionItems(tx, organizationId, input.collectionId, input.highlightId);
+    const item = await readCollectionItem(tx, organizationId, input.collectionId, input.highlightId);
     if (!item) throw missing('Highlight', input.highlightId, 'highlightId');
     return item;
   });

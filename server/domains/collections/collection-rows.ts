@@ -1,9 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { TCollection, TCollectionItem } from '../../../shared/schemas/collections.js';
-import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
+import type { CursorPage } from '../../../shared/schemas/highlights.js';
+import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
 import { authorFromRow } from '../author.js';
+import { cursorPage } from '../highlights/cursor.js';
+import { decodeCursor } from '../keyset-page.js';
 import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/highlight-rows.js';
 
 export interface CollectionRow {
@@ -38,23 +41,58 @@ export function collectionFromRow(row: CollectionRow): TCollection {
   };
 }
 
-type ItemRow = HighlightRow & { item_note: string | null; added_by_kind: string; added_by_id: string; added_by_name: string; added_at: string };
+type ItemRow = HighlightRow & { item_note: string | null; added_by_kind: string; added_by_id: string; added_by_name: string; added_at: string; item_position: string };
 
-/** The items of a collection (or the one of `highlightId`) in the order they were added, each with its highlight as it is now: one statement. */
-export async function readCollectionItems(em: EntityManager, organizationId: string, collectionId: string, highlightId?: string): Promise<TCollectionItem[]> {
-  const rows = await queryRows<ItemRow>(
-    em,
-    sql`select ${HIGHLIGHT_COLUMNS}, i.note as item_note, i.added_by_kind, i.added_by_id, i.added_by_name, ${rawSql(isoTimestamp('i.added_at'))} as added_at
-        from collection_items i join highlights h on h.id = i.highlight_id ${HIGHLIGHT_JOINS}
-        where i.collection_id = ${collectionId} and i.organization_id = ${organizationId} and (${highlightId ?? null}::text is null or i.highlight_id = ${highlightId ?? null})
-        order by i.position`,
-  );
-  return rows.map((row) => ({
+/** Items of one collection, each with its highlight as it is now; `where` narrows them. */
+function selectItems(organizationId: string, collectionId: string, where: Sql): Sql {
+  return sql`select ${HIGHLIGHT_COLUMNS}, i.note as item_note, i.added_by_kind, i.added_by_id, i.added_by_name, ${rawSql(isoTimestamp('i.added_at'))} as added_at,
+                i.position::text as item_position
+             from collection_items i join highlights h on h.id = i.highlight_id ${HIGHLIGHT_JOINS}
+             where i.collection_id = ${collectionId} and i.organization_id = ${organizationId} and ${where}`;
+}
+
+function itemFromRow(row: ItemRow): TCollectionItem {
+  return {
     highlight: highlightFromRow(row),
     note: row.item_note,
     addedBy: authorFromRow(row.added_by_kind, row.added_by_id, row.added_by_name),
     addedAt: row.added_at,
-  }));
+  };
+}
+
+/** The item of `highlightId` in the collection, if it is there. */
+export async function readCollectionItem(em: EntityManager, organizationId: string, collectionId: string, highlightId: string): Promise<TCollectionItem | undefined> {
+  const [row] = await queryRows<ItemRow>(em, selectItems(organizationId, collectionId, sql`i.highlight_id = ${highlightId}`));
+  return row && itemFromRow(row);
+}
+
+/**
+ * A page of the collection's items in the order they were added (one statement). The cursor is
+ * the last item's place in that order, so an item added or removed meanwhile neither repeats nor
+ * hides another.
+ */
+export async function readCollectionItemsPage(
+  em: EntityManager,
+  organizationId: string,
+  collectionId: string,
+  input: { cursor?: string | undefined; limit: number },
+): Promise<CursorPage<TCollectionItem>> {
+  const after = input.cursor === undefined ? sql`true` : sql`i.position > ${itemPositionOf(input.cursor)}::bigint`;
+  const rows = await queryRows<ItemRow>(em, sql`${selectItems(organizationId, collectionId, after)} order by i.position limit ${input.limit + 1}`);
+  // Paged by the item's place, not by the highlight's creation time its row also carries.
+  return cursorPage(
+    rows.map((row) => ({ ...row, sort_value: row.item_position })),
+    input.limit,
+    itemFromRow,
+  );
+}
+
+function itemPositionOf(cursor: string): string {
+  const position = decodeCursor(cursor);
+  if (!position || !/^\d{1,18}$/.test(position.value)) {
+    throw new AppError('INVALID_REQUEST', 'cursor is not a cursor this API made.', { fields: [{ path: 'cursor', message: 'is not a cursor this API made' }] });
+  }
+  return position.value;
 }
 
 /** 409 NAME_TAKEN, naming the record that has the name. */

@@ -4,9 +4,10 @@ import {
   ZCollection,
   ZCollectionIdInput,
   ZCollectionItem,
+  ZCollectionItemPage,
   ZCollectionPage,
-  ZCollectionWithItems,
   ZCreateCollectionInput,
+  ZListCollectionItemsInput,
   ZListCollectionsInput,
   ZRemoveHighlightInput,
   ZUpdateCollectionInput,
@@ -15,7 +16,7 @@ import { customerProcedure, router } from '../../trpc/trpc.js';
 import { addHighlightToCollection } from './add-highlight.js';
 import { createCollection } from './create-collection.js';
 import { deleteCollection } from './delete-collection.js';
-import { getCollection } from './get-collection.js';
+import { getCollection, listCollectionItems } from './get-collection.js';
 import { listCollections } from './list-collections.js';
 import { removeHighlightFromCollection } from './remove-highlight.js';
 import { updateCollection } from './update-collection.js';
@@ -37,8 +38,14 @@ export const collectionsRouter = router({
   get: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZCollectionIdInput)
-    .output(ZCollectionWithItems)
+    .output(ZCollection)
     .query(({ ctx, input }) => getCollection(ctx.em, ctx.auth.organizationId, input.collectionId)),
+
+  items: customerProcedure
+    .meta({ permission: 'sessions:read' })
+    .input(ZListCollectionItemsInput)
+    .output(ZCollectionItemPage)
+    .query(({ ctx, input }) => listCollectionItems(ctx.em, ctx.auth.organizationId, input)),
 
   update: customerProcedure
     .meta({ permission: 'sessions:write', errors: ['NAME_TAKEN'] })

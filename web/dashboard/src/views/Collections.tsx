@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useRouter } from '../router';
 import { useTRPC } from '../trpc';
@@ -62,11 +62,19 @@ export function CollectionsView() {
   );
 }
 
+/** Items read at a time; "Show more" reads the next page. */
+const ITEMS_PER_PAGE = 50;
+
 export function CollectionView({ collectionId }: { collectionId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { navigate } = useRouter();
   const collection = useQuery(trpc.collections.get.queryOptions({ collectionId }));
+  // One query per page read so far (the first has no cursor); "Show more" adds the next one.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const pages = useQueries({ queries: cursors.map((cursor) => trpc.collections.items.queryOptions({ collectionId, limit: ITEMS_PER_PAGE, cursor })) });
+  const lastPage = pages.at(-1)!;
+  const pagesError = pages.find((page) => page.error)?.error;
   const invalidate = () => void queryClient.invalidateQueries(trpc.collections.pathFilter());
   const remove = useMutation(trpc.collections.removeHighlight.mutationOptions({ onSuccess: invalidate }));
   const deleteCollection = useMutation(
@@ -77,8 +85,10 @@ export function CollectionView({ collectionId }: { collectionId: string }) {
       },
     }),
   );
-  if (collection.error) return <ErrorNote error={collection.error} />;
-  if (!collection.data) return <Loading what="Loading the collection" />;
+  if (collection.error || pagesError) return <ErrorNote error={collection.error ?? pagesError!} />;
+  if (!collection.data || !pages[0]!.data) return <Loading what="Loading the collection" />;
+  const loaded = pages.flatMap((page) => page.data?.data ?? []);
+  const nextCursor = lastPage.data?.nextCursor;
   return (
     <>
       <p className="crumbs">
@@ -97,11 +107,11 @@ export function CollectionView({ collectionId }: { collectionId: string }) {
       </PageHeading>
       {collection.data.description && <p>{collection.data.description}</p>}
       <ErrorNote error={remove.error ?? deleteCollection.error} />
-      {collection.data.items.length === 0 ? (
+      {loaded.length === 0 ? (
         <p>This collection is empty. Add highlights from a session's transcript.</p>
       ) : (
         <ol className="quotes">
-          {collection.data.items.map((item) => (
+          {loaded.map((item) => (
             <li key={item.highlight.id} className="quote-card" style={{ borderLeftColor: item.highlight.color }}>
               <blockquote>“{item.highlight.quote}”</blockquote>
               <p className="small">
@@ -118,6 +128,15 @@ export function CollectionView({ collectionId }: { collectionId: string }) {
             </li>
           ))}
         </ol>
+      )}
+      {lastPage.isPending ? (
+        <Loading what="Loading more of the collection" />
+      ) : (
+        nextCursor && (
+          <button type="button" className="secondary" onClick={() => setCursors((list) => (list.includes(nextCursor) ? list : [...list, nextCursor]))}>
+            Show more ({loaded.length} of {collection.data.itemCount})
+          </button>
+        )
       )}
     </>
   );
