@@ -5,9 +5,9 @@ import { PERMISSIONS } from '../shared/permissions.js';
 import { asBytes } from './helpers/audio.js';
 import { type Api, apiAs, createCampaign, createInvite, createProject, createPublishedScript } from './helpers/factories.js';
 import { interviewFixture, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
-import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { RESULTS_QUESTIONS, runCompletionChain } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { type TestTenant } from './helpers/test-app.js';
 
 /**
  * Anonymized export (issue 16): transcripts and answers without who gave them — no email, name,
@@ -15,23 +15,18 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
  * what research needs kept.
  */
 
-let t: TestApp;
+let t: ListeningTestApp;
 let tenant: TestTenant;
 let api: Api;
-let server: { url: string; close(): Promise<void> };
 let client: TrpcClient;
 
 beforeAll(async () => {
-  t = await startTestApp(PARTICIPANT_BUDGET);
+  t = await startListeningTestApp(PARTICIPANT_BUDGET);
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
-  server = await listen(t);
-  client = trpcClient(server.url, { token: () => tenant.apiKey });
+  client = t.clientOf(tenant);
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 interface Person {
   email: string;
@@ -209,7 +204,7 @@ describe('anonymizedExports.create', () => {
     expect(bad.details.fields).toEqual([expect.objectContaining({ path: 'format' })]);
 
     const other = await t.createTenant();
-    const outsider = trpcClient(server.url, { token: () => other.apiKey });
+    const outsider = t.clientOf(other);
     expect(await trpcFailure(outsider.anonymizedExports.create.mutate({ campaignId: campaign.id, format: 'json' }))).toMatchObject({
       httpStatus: 404,
       details: { fields: [{ path: 'campaignId', message: expect.any(String) }] },
@@ -232,7 +227,7 @@ describe('anonymizedExports.create', () => {
     });
 
     const writer = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:read'));
-    expect(await trpcFailure(trpcClient(server.url, { token: () => writer.apiKey }).anonymizedExports.create.mutate({ campaignId: campaign.id, format: 'json' }))).toMatchObject({
+    expect(await trpcFailure(t.clientOf(writer).anonymizedExports.create.mutate({ campaignId: campaign.id, format: 'json' }))).toMatchObject({
       httpStatus: 403,
       appCode: 'INSUFFICIENT_PERMISSIONS',
     });

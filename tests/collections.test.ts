@@ -1,29 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs } from './helpers/factories.js';
-import { listen, trpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
  * Collections (issue 16): named sets of highlights across sessions, shared by the whole
  * organization; items in the order they were added, each with its quote as it is now.
  */
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+let t: ListeningTestApp;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  server = await listen(t);
+  t = await startListeningTestApp();
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
-function clientOf(tenant: TestTenant) {
-  return trpcClient(server.url, { token: () => tenant.apiKey });
-}
 
 async function organizationWithInterview() {
   const tenant = await t.createTenant();
@@ -32,7 +23,7 @@ async function organizationWithInterview() {
     `select id, text, speaker, start_time from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
     [interview.sessionId],
   );
-  const client = clientOf(tenant);
+  const client = t.clientOf(tenant);
   const highlight = (index: number, label?: string) =>
     client.highlights.create.mutate({ sessionId: interview.sessionId, utteranceId: utterances[index]!.id, start: 0, end: 6, ...(label ? { label } : {}) });
   return { tenant, client, sessionId: interview.sessionId, campaign: await campaignOf(interview.campaign.id), utterances, highlight };
@@ -84,7 +75,7 @@ describe('collections.create', () => {
     expect(await trpcFailure(a.client.collections.create.mutate({ name: ' ' }))).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422, details: { fields: [{ path: 'name' }] } });
     expect(await trpcFailure(a.client.collections.create.mutate({ name: 'x'.repeat(101) }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'name' }] } });
     expect(await trpcFailure(a.client.collections.create.mutate({} as never))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'name' }] } });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.create.mutate({ name: uniqueName() }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
   });
 });
@@ -186,14 +177,14 @@ describe('collections.addHighlight, collections.get and collections.items', () =
     });
     expect(await trpcFailure(b.client.collections.get.query({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     expect(await trpcFailure(b.client.collections.items.query({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: mine.id }))).toMatchObject({ httpStatus: 403 });
     expect(await trpcFailure(a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: mine.id, note: 'x'.repeat(2001) }))).toMatchObject({
       httpStatus: 422,
       details: { fields: [{ path: 'note' }] },
     });
     expect(await t.em().execute(`select 1 from collection_items where collection_id = ?`, [collection.id])).toHaveLength(0);
-    const noRead = clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
+    const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(noRead.collections.get.query({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
     expect(await trpcFailure(noRead.collections.items.query({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
   });
@@ -222,7 +213,7 @@ describe('collections.removeHighlight', () => {
       httpStatus: 404,
       details: { fields: [{ path: 'collectionId' }] },
     });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.removeHighlight.mutate({ collectionId: collection.id, highlightId: highlight.id }))).toMatchObject({ httpStatus: 403 });
     expect(await t.em().execute(`select 1 from collection_items where collection_id = ?`, [collection.id])).toHaveLength(1);
   });
@@ -244,7 +235,7 @@ describe('collections.list', () => {
   });
 
   it('answers 403 without sessions:read, 400 for a bad cursor', async () => {
-    const noRead = clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
+    const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(noRead.collections.list.query({}))).toMatchObject({ httpStatus: 403 });
     expect(await trpcFailure(a.client.collections.list.query({ cursor: 'nope' }))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
   });
@@ -279,7 +270,7 @@ describe('collections.update and collections.delete', () => {
     const collection = await a.client.collections.create.mutate({ name: uniqueName() });
     expect(await trpcFailure(b.client.collections.update.mutate({ collectionId: collection.id, name: 'Mine' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     expect(await trpcFailure(b.client.collections.delete.mutate({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.update.mutate({ collectionId: collection.id, name: 'x' }))).toMatchObject({ httpStatus: 403 });
     expect(await trpcFailure(reader.collections.delete.mutate({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403 });
     expect(await collectionRow(collection.id)).toMatchObject({ name: collection.name });

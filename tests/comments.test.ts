@@ -5,9 +5,8 @@ import { startMemberSession } from '../server/domains/auth/member-sessions.js';
 import { Member } from '../server/entities/index.js';
 import { newId } from '../server/lib/ids.js';
 import { apiAs } from './helpers/factories.js';
-import { listen, trpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, trpcClient, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
  * Comments (issue 16): threads on a session or on one of its utterances, replies one level deep,
@@ -15,21 +14,13 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
  * comments that have replies.
  */
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+let t: ListeningTestApp;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  server = await listen(t);
+  t = await startListeningTestApp();
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
-function clientOf(tenant: TestTenant) {
-  return trpcClient(server.url, { token: () => tenant.apiKey });
-}
 
 /** An active member with `role`, signed in: their tRPC client. */
 async function memberOf(organizationId: string, role: MemberRole, name: string) {
@@ -50,14 +41,14 @@ async function memberOf(organizationId: string, role: MemberRole, name: string) 
   await em.flush();
   const member = await em.findOneOrFail(Member, created.id, { populate: ['organization'] });
   const signedIn = await startMemberSession(em, t.runtime.services.memberTokens, member, { ip: undefined, userAgent: undefined });
-  return { id: member.id, client: trpcClient(server.url, { token: () => signedIn.accessToken }) };
+  return { id: member.id, client: trpcClient(t.url, { token: () => signedIn.accessToken }) };
 }
 
 async function organizationWithInterview() {
   const tenant = await t.createTenant();
   const interview = await completedTextInterview(t, apiAs(t.http, tenant), undefined, { runJobs: false });
   const utterances = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? order by seq`, [interview.sessionId]);
-  return { tenant, client: clientOf(tenant), sessionId: interview.sessionId, utteranceId: utterances[1]!.id, otherUtteranceId: utterances[2]!.id };
+  return { tenant, client: t.clientOf(tenant), sessionId: interview.sessionId, utteranceId: utterances[1]!.id, otherUtteranceId: utterances[2]!.id };
 }
 
 async function commentRow(id: string) {
@@ -141,7 +132,7 @@ describe('comments.create', () => {
   });
 
   it('answers 403 to a key without sessions:write', async () => {
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.comments.create.mutate({ sessionId: a.sessionId, body: 'Hi' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, details: { required: 'sessions:write' } });
   });
 });
@@ -165,7 +156,7 @@ describe('comments.list', () => {
   it("answers 404 for another organization's session or an utterance of another session, 403 without sessions:read", async () => {
     expect(await trpcFailure(a.client.comments.list.query({ sessionId: b.sessionId }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     expect(await trpcFailure(a.client.comments.list.query({ sessionId: a.sessionId, utteranceId: b.utteranceId }))).toMatchObject({ httpStatus: 404, details: { fields: [{ path: 'utteranceId' }] } });
-    const noRead = clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
+    const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(noRead.comments.list.query({ sessionId: a.sessionId }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
     expect(await trpcFailure(a.client.comments.list.query({} as never))).toMatchObject({ httpStatus: 400, details: { fields: [{ path: 'sessionId' }] } });
   });
@@ -194,7 +185,7 @@ describe('comments.update', () => {
     const comment = await a.client.comments.create.mutate({ sessionId: a.sessionId, body: 'Key comment' });
     expect(await trpcFailure(b.client.comments.update.mutate({ commentId: comment.id, body: 'x' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     expect(await trpcFailure(a.client.comments.update.mutate({ commentId: comment.id, body: '' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'body' }] } });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.comments.update.mutate({ commentId: comment.id, body: 'x' }))).toMatchObject({ httpStatus: 403 });
   });
 });
@@ -239,7 +230,7 @@ describe('comments.delete', () => {
   it('answers 404 for another organization, 403 without sessions:write', async () => {
     const comment = await a.client.comments.create.mutate({ sessionId: a.sessionId, body: 'Stays' });
     expect(await trpcFailure(b.client.comments.delete.mutate({ commentId: comment.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read', 'organization:write']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read', 'organization:write']));
     expect(await trpcFailure(reader.comments.delete.mutate({ commentId: comment.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:write' } });
     expect(await commentRow(comment.id)).toBeDefined();
   });

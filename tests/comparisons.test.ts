@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, uniqueName } from './helpers/factories.js';
 import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
-import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { type TestTenant } from './helpers/test-app.js';
 
 /**
  * comparisons.compare (issue 16, "comparison reports"): segments of campaigns side by side,
@@ -20,23 +20,18 @@ const QUESTIONS = [
 
 const OPEN = 'The first week went fine overall, the setup guide was clear enough for our team to follow.';
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+let t: ListeningTestApp;
 let tenant: TestTenant;
 let api: Api;
 let client: TrpcClient;
 
 beforeAll(async () => {
-  t = await startTestApp(PARTICIPANT_BUDGET);
-  server = await listen(t);
+  t = await startListeningTestApp(PARTICIPANT_BUDGET);
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
-  client = trpcClient(server.url, { token: () => tenant.apiKey });
+  client = t.clientOf(tenant);
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 /** Answers `answers` in order through the participant API on a new invite; answers the session id. */
 async function interview(campaignId: string, answers: string[], metadata: Record<string, string> = {}): Promise<string> {
@@ -236,7 +231,7 @@ describe('comparisons.compare', () => {
 
   it('answers 403 to a key without sessions:read', async () => {
     const key = await t.createKey(tenant.organizationId, ['campaigns:read']);
-    const failure = await trpcFailure(trpcClient(server.url, { token: () => key.apiKey }).comparisons.compare.query({ segments: [{ campaignId: campaignA.id }, { campaignId: campaignB.id }] }));
+    const failure = await trpcFailure(t.clientOf(key).comparisons.compare.query({ segments: [{ campaignId: campaignA.id }, { campaignId: campaignB.id }] }));
     expect(failure).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
   });
 

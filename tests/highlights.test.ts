@@ -1,27 +1,21 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs } from './helpers/factories.js';
-import { listen, trpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
 import { waitForLockWaiters } from './helpers/row-lock.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
  * Highlights (issue 16): labelled, coloured spans of an utterance's text. Only the offsets are
  * stored; the quote is cut from the utterance's current text whenever it is read.
  */
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+let t: ListeningTestApp;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  server = await listen(t);
+  t = await startListeningTestApp();
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 interface UtteranceRow {
   id: string;
@@ -36,12 +30,9 @@ async function organizationWithInterview() {
   const interview = await completedTextInterview(t, apiAs(t.http, tenant), undefined, { runJobs: false });
   const utterances = await t.em().execute<UtteranceRow[]>(`select id, text, speaker, start_time from session_utterances where session_id = ? order by seq`, [interview.sessionId]);
   const answer = utterances.find((utterance) => utterance.speaker === 'participant' && utterance.text?.includes('broken links'))!;
-  return { tenant, client: clientOf(tenant), sessionId: interview.sessionId, campaign: await campaignOf(interview.campaign.id), utterances, answer };
+  return { tenant, client: t.clientOf(tenant), sessionId: interview.sessionId, campaign: await campaignOf(interview.campaign.id), utterances, answer };
 }
 
-function clientOf(tenant: TestTenant) {
-  return trpcClient(server.url, { token: () => tenant.apiKey });
-}
 
 async function highlightRow(id: string) {
   const [row] = await t.em().execute<Record<string, unknown>[]>(`select * from highlights where id = ?`, [id]);
@@ -185,7 +176,7 @@ describe('highlights.create', () => {
   });
 
   it('answers 403 to a key without sessions:write', async () => {
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     const failure = await trpcFailure(reader.highlights.create.mutate({ sessionId: a.sessionId, utteranceId: a.answer.id, start: 0, end: 3 }));
     expect(failure).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, details: { required: 'sessions:write' } });
   });
@@ -250,7 +241,7 @@ describe('highlights.list', () => {
   });
 
   it('answers 403 to a key without sessions:read', async () => {
-    const writerOnly = clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
+    const writerOnly = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(writerOnly.highlights.list.query({}))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, details: { required: 'sessions:read' } });
   });
 });
@@ -269,7 +260,7 @@ describe('highlights.update', () => {
     const created = await a.client.highlights.create.mutate({ sessionId: a.sessionId, utteranceId: a.answer.id, start: 0, end: 4 });
     expect(await trpcFailure(a.client.highlights.update.mutate({ highlightId: created.id, color: '#12345g' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'color' }] } });
     expect(await trpcFailure(b.client.highlights.update.mutate({ highlightId: created.id, label: 'Mine' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.highlights.update.mutate({ highlightId: created.id, label: 'x' }))).toMatchObject({ httpStatus: 403 });
     expect(await highlightRow(created.id)).toMatchObject({ label: null, color: '#fde047' });
   });
@@ -289,7 +280,7 @@ describe('highlights.delete', () => {
   it('answers 404 for another organization, 403 without sessions:write', async () => {
     const created = await a.client.highlights.create.mutate({ sessionId: a.sessionId, utteranceId: a.answer.id, start: 0, end: 4 });
     expect(await trpcFailure(b.client.highlights.delete.mutate({ highlightId: created.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.highlights.delete.mutate({ highlightId: created.id }))).toMatchObject({ httpStatus: 403 });
     expect(await highlightRow(created.id)).toBeDefined();
   });

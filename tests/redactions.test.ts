@@ -13,9 +13,9 @@ import { asBytes, wav } from './helpers/audio.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
-import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { completedTextInterview, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { type TestTenant } from './helpers/test-app.js';
 
 /**
  * Manual redaction (issue 16): a span of a stored utterance becomes `[REDACTED]` for good in every
@@ -26,23 +26,20 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
 
 const run = promisify(execFile);
 
-let t: TestApp;
+let t: ListeningTestApp;
 let tenant: TestTenant;
 let api: Api;
-let server: { url: string; close(): Promise<void> };
 let client: TrpcClient;
 let work: string;
 
 beforeAll(async () => {
-  t = await startTestApp(PARTICIPANT_BUDGET);
+  t = await startListeningTestApp(PARTICIPANT_BUDGET);
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
-  server = await listen(t);
-  client = trpcClient(server.url, { token: () => tenant.apiKey });
+  client = t.clientOf(tenant);
   work = await mkdtemp(path.join(tmpdir(), 'redactions-test-'));
 });
 afterAll(async () => {
-  await server?.close();
   await t?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
@@ -320,16 +317,16 @@ describe('redactions.redact on a typed interview', () => {
     });
 
     const other = await t.createTenant();
-    const outsider = trpcClient(server.url, { token: () => other.apiKey });
+    const outsider = t.clientOf(other);
     expect(await trpcFailure(outsider.redactions.redact.mutate(span(0, 3)))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
     expect(await trpcFailure(outsider.redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 404 });
 
     const reader = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:write'));
-    const readOnly = trpcClient(server.url, { token: () => reader.apiKey });
+    const readOnly = t.clientOf(reader);
     expect(await trpcFailure(readOnly.redactions.redact.mutate(span(0, 3)))).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
     expect(await readOnly.redactions.list.query({ sessionId })).toEqual({ data: [] });
     const blind = await t.createKey(tenant.organizationId, ['campaigns:read']);
-    expect(await trpcFailure(trpcClient(server.url, { token: () => blind.apiKey }).redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 403 });
+    expect(await trpcFailure(t.clientOf(blind).redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 403 });
 
     const { invite } = await interviewFixture(api);
     const running = await participantAs(t.http, invite.token).start().expect(201);

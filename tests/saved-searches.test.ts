@@ -1,30 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, createCampaign, createProject } from './helpers/factories.js';
-import { listen, trpcClient, trpcFailure } from './helpers/members.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { type TestTenant } from './helpers/test-app.js';
 import type { SearchFilters } from '../shared/schemas/search.js';
 
 /** Saved searches (issue 16): a search's text and filters, kept per organization under a unique name. */
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
-let a: { tenant: TestTenant; client: ReturnType<typeof trpcClient> };
-let b: { tenant: TestTenant; client: ReturnType<typeof trpcClient> };
+let t: ListeningTestApp;
+let a: { tenant: TestTenant; client: TrpcClient };
+let b: { tenant: TestTenant; client: TrpcClient };
 /** Organization a's campaign and project, and b's campaign. */
 let campaignA: string;
 let projectA: string;
 let campaignB: string;
 
-function clientOf(tenant: TestTenant) {
-  return trpcClient(server.url, { token: () => tenant.apiKey });
-}
 
 beforeAll(async () => {
-  t = await startTestApp();
-  server = await listen(t);
+  t = await startListeningTestApp();
   const [tenantA, tenantB] = await Promise.all([t.createTenant(), t.createTenant()]);
-  a = { tenant: tenantA, client: clientOf(tenantA) };
-  b = { tenant: tenantB, client: clientOf(tenantB) };
+  a = { tenant: tenantA, client: t.clientOf(tenantA) };
+  b = { tenant: tenantB, client: t.clientOf(tenantB) };
   [campaignA, projectA, campaignB] = await Promise.all([
     createCampaign(apiAs(t.http, tenantA)).then((campaign) => campaign.id),
     createProject(apiAs(t.http, tenantA)).then((project) => project.id),
@@ -32,10 +27,7 @@ beforeAll(async () => {
   ]);
   FILTERS = { campaignIds: [campaignA], from: '2026-01-01T00:00:00Z', sentiment: ['negative'], speaker: 'participant' };
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 let counter = 0;
 const uniqueName = (prefix = 'Search') => `${prefix} ${++counter}`;
@@ -96,7 +88,7 @@ describe('savedSearches.create', () => {
     expect(unknown).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'filters.colour', message: 'is not a known field' }] } });
     expect(await trpcFailure(a.client.savedSearches.create.mutate({ name: uniqueName(), query: '  ' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'query' }] } });
     expect(await trpcFailure(a.client.savedSearches.create.mutate({ name: uniqueName() } as never))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'query' }] } });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.savedSearches.create.mutate({ name: uniqueName(), query: 'x' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
   });
 });
@@ -104,7 +96,7 @@ describe('savedSearches.create', () => {
 describe('savedSearches.list', () => {
   it("pages newest first, only the organization's", async () => {
     const tenant = await t.createTenant();
-    const client = clientOf(tenant);
+    const client = t.clientOf(tenant);
     const made = [];
     for (let index = 0; index < 3; index++) made.push(await client.savedSearches.create.mutate({ name: uniqueName(), query: `q${index}` }));
     const first = await client.savedSearches.list.query({ limit: 2 });
@@ -115,7 +107,7 @@ describe('savedSearches.list', () => {
   });
 
   it('answers 403 without sessions:read, 400 for a bad cursor', async () => {
-    const noRead = clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
+    const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(noRead.savedSearches.list.query({}))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
     expect(await trpcFailure(a.client.savedSearches.list.query({ cursor: 'cur_xyz' }))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
   });
@@ -168,7 +160,7 @@ describe('savedSearches.update and savedSearches.delete', () => {
     const saved = await a.client.savedSearches.create.mutate({ name: uniqueName(), query: 'x' });
     expect(await trpcFailure(b.client.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'mine' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     expect(await trpcFailure(b.client.savedSearches.delete.mutate({ savedSearchId: saved.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    const reader = clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
+    const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'y' }))).toMatchObject({ httpStatus: 403 });
     expect(await trpcFailure(reader.savedSearches.delete.mutate({ savedSearchId: saved.id }))).toMatchObject({ httpStatus: 403 });
     expect(await savedSearchRow(saved.id)).toMatchObject({ query: 'x' });

@@ -6,9 +6,9 @@ import { encodeSearchCursor } from '../server/domains/search/search-cursor.js';
 import { snippetSegments } from '../server/domains/search/search-transcripts.js';
 import { type Api, apiAs, createCampaign, createInvite, createProject, createPublishedScript } from './helpers/factories.js';
 import { PARTICIPANT_BUDGET } from './helpers/interviews.js';
-import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { type TestTenant } from './helpers/test-app.js';
 
 /**
  * search.query (issue 16, "cross-transcript search"): PostgreSQL full-text search over every
@@ -37,8 +37,7 @@ interface Fixture {
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/search-relevance.json', import.meta.url), 'utf8')) as Fixture;
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+let t: ListeningTestApp;
 let tenant: TestTenant;
 let api: Api;
 let client: TrpcClient;
@@ -107,17 +106,13 @@ async function answerRow(sessionKey: string, questionId: string) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp(PARTICIPANT_BUDGET);
-  server = await listen(t);
+  t = await startListeningTestApp(PARTICIPANT_BUDGET);
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
-  client = trpcClient(server.url, { token: () => tenant.apiKey });
+  client = t.clientOf(tenant);
   await seedFixture();
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 describe('search.query relevance (tests/fixtures/search-relevance.json)', () => {
   it.each(fixture.queries)('"$query" ranks $first first', async ({ query, first, filters }) => {
@@ -257,7 +252,7 @@ describe('search.query', () => {
        select 'utt_many_' || n, ?, ?, n, 'participant', 'answer', 'The zeppelin tour number ' || n || ' was lovely', n, n + 1, now() from generate_series(1, 1005) n`,
       [other.organizationId, sessionId],
     );
-    const otherClient = trpcClient(server.url, { token: () => other.apiKey });
+    const otherClient = t.clientOf(other);
     expect(await otherClient.search.query.query({ query: 'zeppelin', limit: 3 })).toMatchObject({ total: 1000, totalCapped: true, hasMore: true });
     expect(await otherClient.search.query.query({ query: '"tour number 7"' })).toMatchObject({ total: 1, totalCapped: false, hasMore: false });
   });
@@ -265,7 +260,7 @@ describe('search.query', () => {
   it('finds what the interview engine itself wrote, and only in the caller\'s organization', async () => {
     const other = await t.createTenant();
     const otherApi = apiAs(t.http, other);
-    const otherClient = trpcClient(server.url, { token: () => other.apiKey });
+    const otherClient = t.clientOf(other);
     const { sessionId } = await completedTextInterview(t, otherApi);
 
     const theirs = await otherClient.search.query.query({ query: 'broken links' });
@@ -279,7 +274,7 @@ describe('search.query', () => {
 
   it('answers 404 for a campaign or project filter of another organization', async () => {
     const other = await t.createTenant();
-    const otherClient = trpcClient(server.url, { token: () => other.apiKey });
+    const otherClient = t.clientOf(other);
     expect(await trpcFailure(otherClient.search.query.query({ query: 'price', filters: { campaignIds: [ids.pricing!] } }))).toMatchObject({
       httpStatus: 404,
       appCode: 'RESOURCE_NOT_FOUND',
@@ -293,7 +288,7 @@ describe('search.query', () => {
 
   it('answers 403 to a key without sessions:read', async () => {
     const key = await t.createKey(tenant.organizationId, ['campaigns:read', 'sessions:write']);
-    const failure = await trpcFailure(trpcClient(server.url, { token: () => key.apiKey }).search.query.query({ query: 'price' }));
+    const failure = await trpcFailure(t.clientOf(key).search.query.query({ query: 'price' }));
     expect(failure).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
   });
 

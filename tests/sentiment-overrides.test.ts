@@ -5,32 +5,27 @@ import { FileNotFoundError } from '../server/storage/file-storage.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { PARTICIPANT_BUDGET } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
-import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { type TestTenant } from './helpers/test-app.js';
 
 /**
  * Sentiment override per utterance (issue 16): audited, and what every output shows — the
  * transcript in each format, exports, the session's overall sentiment.
  */
 
-let t: TestApp;
+let t: ListeningTestApp;
 let tenant: TestTenant;
 let api: Api;
-let server: { url: string; close(): Promise<void> };
 let client: TrpcClient;
 
 beforeAll(async () => {
-  t = await startTestApp(PARTICIPANT_BUDGET);
+  t = await startListeningTestApp(PARTICIPANT_BUDGET);
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
-  server = await listen(t);
-  client = trpcClient(server.url, { token: () => tenant.apiKey });
+  client = t.clientOf(tenant);
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 interface Row {
   id: string;
@@ -144,12 +139,12 @@ describe('sentimentOverrides.set', () => {
     expect(bad.details.fields).toEqual([expect.objectContaining({ path: 'sentiment' })]);
 
     const other = await t.createTenant();
-    const outsider = trpcClient(server.url, { token: () => other.apiKey });
+    const outsider = t.clientOf(other);
     expect(await trpcFailure(outsider.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: 'positive' }))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
     expect(await trpcFailure(outsider.sentimentOverrides.list.query({ sessionId }))).toMatchObject({ httpStatus: 404 });
 
     const reader = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:write'));
-    const readOnly = trpcClient(server.url, { token: () => reader.apiKey });
+    const readOnly = t.clientOf(reader);
     expect(await trpcFailure(readOnly.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: 'positive' }))).toMatchObject({ httpStatus: 403 });
     expect(await readOnly.sentimentOverrides.list.query({ sessionId })).toEqual({ overrides: [], history: [] });
 

@@ -3,9 +3,9 @@ import { createApp } from '../server/http/app.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, uniqueName } from './helpers/factories.js';
 import { chatReply, type FakeOpenAi, type FakeOpenAiRequest, startFakeOpenAi } from './helpers/fake-openai.js';
 import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
-import { listen, trpcClient, type TrpcClient, trpcFailure } from './helpers/members.js';
+import { listen, type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcClient, trpcFailure } from './helpers/members.js';
 import { runCompletionChain } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
  * summaries.create (issue 16, "AI summary across a set of sessions"): the built-in extractive
@@ -40,8 +40,7 @@ const ANSWERS: Record<string, string[]> = {
   p5: ['I check the dashboard every morning before our standup meeting starts.', 'The mobile app crashes sometimes when I upload photos from my phone camera.'],
 };
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+let t: ListeningTestApp;
 let llmServer: { url: string; close(): Promise<void> };
 let fake: FakeOpenAi;
 let tenant: TestTenant;
@@ -54,15 +53,14 @@ let unanswered: string;
 
 beforeAll(async () => {
   fake = await startFakeOpenAi();
-  t = await startTestApp(PARTICIPANT_BUDGET);
-  server = await listen(t);
+  t = await startListeningTestApp(PARTICIPANT_BUDGET);
   // The same runtime and database, served once more with an LLM configured (the built app reads it per call).
   const services = t.runtime.services;
   const llmApp = createApp({ ...services, config: { ...services.config, llm: { baseUrl: fake.baseUrl, apiKey: 'sk-test-summary', model: 'summary-model', timeoutMs: 5000, analysisTimeoutMs: 5000 } } }, { isReady: () => true });
   llmServer = await listen({ app: llmApp } as TestApp);
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
-  client = trpcClient(server.url, { token: () => tenant.apiKey });
+  client = t.clientOf(tenant);
   llmClient = trpcClient(llmServer.url, { token: () => tenant.apiKey });
 
   const script = await createPublishedScript(api, { questions: QUESTIONS });
@@ -80,7 +78,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await llmServer?.close();
-  await server?.close();
   await t?.close();
   await fake?.close();
 });
@@ -162,13 +159,13 @@ describe('summaries.create, extractive', () => {
     expect(campaign).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
     expect(campaign.details.fields).toEqual([{ path: 'campaignId', message: 'no campaign with this id' }]);
     // And a session of this organization is 404 to the other one.
-    const theirClient = trpcClient(server.url, { token: () => stranger.apiKey });
+    const theirClient = t.clientOf(stranger);
     expect(await trpcFailure(theirClient.summaries.create.mutate({ sessionIds: [sessions.p1!] }))).toMatchObject({ httpStatus: 404 });
   });
 
   it('answers 403 to a key without sessions:read', async () => {
     const key = await t.createKey(tenant.organizationId, ['campaigns:read', 'sessions:write']);
-    const failure = await trpcFailure(trpcClient(server.url, { token: () => key.apiKey }).summaries.create.mutate({ campaignId }));
+    const failure = await trpcFailure(t.clientOf(key).summaries.create.mutate({ campaignId }));
     expect(failure).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
   });
 

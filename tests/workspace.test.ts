@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRoutes } from '../server/http/dashboard-routes.js';
 import { errorHandler } from '../server/http/write-error.js';
 import { apiAs } from './helpers/factories.js';
-import { listen, trpcClient, trpcFailure } from './helpers/members.js';
+import { type ListeningTestApp, startListeningTestApp, trpcFailure } from './helpers/members.js';
 import { completedTextInterview } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
  * The dashboard's read models (`workspace.*`, tRPC only): the session view with effective
@@ -17,17 +16,12 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
  * invoice PDF) opened as signed `/files/{token}` links; and how `/app` itself is served.
  */
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+let t: ListeningTestApp;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  server = await listen(t);
+  t = await startListeningTestApp();
 });
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 interface UtteranceRow {
   id: string;
@@ -37,9 +31,6 @@ interface UtteranceRow {
   start_time: number;
 }
 
-function clientOf(tenant: TestTenant) {
-  return trpcClient(server.url, { token: () => tenant.apiKey });
-}
 
 async function organizationWithInterview() {
   const tenant = await t.createTenant();
@@ -48,7 +39,7 @@ async function organizationWithInterview() {
     .em()
     .execute<UtteranceRow[]>(`select id, text, speaker, sentiment, start_time from session_utterances where session_id = ? and text is not null order by seq`, [interview.sessionId]);
   const answer = utterances.find((utterance) => utterance.speaker === 'participant' && utterance.text?.includes('broken links'))!;
-  return { tenant, client: clientOf(tenant), sessionId: interview.sessionId, campaignId: interview.campaign.id, utterances, answer };
+  return { tenant, client: t.clientOf(tenant), sessionId: interview.sessionId, campaignId: interview.campaign.id, utterances, answer };
 }
 
 let a: Awaited<ReturnType<typeof organizationWithInterview>>;
@@ -125,9 +116,9 @@ describe('workspace.session', () => {
 
   it('needs sessions:read (403 for a key without it)', async () => {
     const key = await t.createKey(a.tenant.organizationId, ['campaigns:read', 'billing:read']);
-    expect(await trpcFailure(clientOf(key).workspace.session.query({ sessionId: a.sessionId }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
+    expect(await trpcFailure(t.clientOf(key).workspace.session.query({ sessionId: a.sessionId }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
     const reader = await t.createKey(a.tenant.organizationId, ['sessions:read']);
-    expect((await clientOf(reader).workspace.session.query({ sessionId: a.sessionId })).session.id).toBe(a.sessionId);
+    expect((await t.clientOf(reader).workspace.session.query({ sessionId: a.sessionId })).session.id).toBe(a.sessionId);
   });
 
   it('refuses bad input with the field path', async () => {
@@ -181,7 +172,7 @@ describe('workspace.sessionDownload and its /files/{token} links', () => {
   it("answers 404 for another organization's session, 403 without sessions:read, 422 for an unknown format", async () => {
     expect(await trpcFailure(a.client.workspace.sessionDownload.mutate({ sessionId: b.sessionId, format: 'pdf' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     const key = await t.createKey(a.tenant.organizationId, ['billing:read']);
-    expect(await trpcFailure(clientOf(key).workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'pdf' }))).toMatchObject({ httpStatus: 403 });
+    expect(await trpcFailure(t.clientOf(key).workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'pdf' }))).toMatchObject({ httpStatus: 403 });
     const failure = await trpcFailure(a.client.workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'docx' as 'pdf' }));
     expect(failure).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422 });
     expect(JSON.stringify(failure.details)).toContain('format');
@@ -199,7 +190,7 @@ describe('workspace.invoiceDownload', () => {
 
     expect(await trpcFailure(b.client.workspace.invoiceDownload.mutate({ invoiceId }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     const key = await t.createKey(a.tenant.organizationId, ['sessions:read']);
-    expect(await trpcFailure(clientOf(key).workspace.invoiceDownload.mutate({ invoiceId }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
+    expect(await trpcFailure(t.clientOf(key).workspace.invoiceDownload.mutate({ invoiceId }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
     expect(await trpcFailure(a.client.workspace.invoiceDownload.mutate({ invoiceId: '' }))).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422 });
   });
 });

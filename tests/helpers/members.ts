@@ -4,7 +4,7 @@ import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { SMTPServer } from 'smtp-server';
 import PostalMime, { type Email } from 'postal-mime';
 import type { AppRouter } from '../../server/trpc/app-router.js';
-import type { TestApp } from './test-app.js';
+import { startTestApp, type TestApp, type TestTenant } from './test-app.js';
 
 export type TrpcClient = ReturnType<typeof createTRPCClient<AppRouter>>;
 
@@ -14,6 +14,28 @@ export async function listen(t: TestApp): Promise<{ url: string; close(): Promis
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A test app on a loopback port with a tRPC client per tenant; `close` stops the listener and the app. */
+export interface ListeningTestApp extends TestApp {
+  url: string;
+  /** A client on the tenant's API key. */
+  clientOf(tenant: TestTenant): TrpcClient;
+}
+
+/** `startTestApp` plus `listen`, for files that talk to the tRPC router (the workspace procedures have no REST path). */
+export async function startListeningTestApp(env: Record<string, string> = {}): Promise<ListeningTestApp> {
+  const t = await startTestApp(env);
+  const server = await listen(t);
+  return {
+    ...t,
+    url: server.url,
+    clientOf: (tenant) => trpcClient(server.url, { token: () => tenant.apiKey }),
+    async close() {
+      await server.close();
+      await t.close();
+    },
+  };
 }
 
 /**
