@@ -108,7 +108,9 @@ describe('cursor pagination (startingAfter and nextCursor)', () => {
 
     const other = apiAs(t.http, await t.createTenant());
     const foreign = await createProject(other, { name: 'Not yours' });
-    for (const value of [foreign.id, 'prj_doesnotexist', 'cur_bm90LWEtY3Vyc29y']) {
+    // Well-formed cursors whose value PostgreSQL would not read as the sort column's type (a 500 in the query).
+    const forged = (value: string) => `cur_${Buffer.from(JSON.stringify([value, all.ids[0]])).toString('base64url')}`;
+    for (const value of [foreign.id, 'prj_doesnotexist', 'cur_bm90LWEtY3Vyc29y', forged('yesterday'), forged('2026-02-31 10:00:00+00')]) {
       const response = await api.get(`/v1/projects?startingAfter=${value}`).expect(400);
       expect(response.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: 'startingAfter', message: expect.any(String) }] } });
     }
@@ -140,6 +142,8 @@ describe('cursor pagination (startingAfter and nextCursor)', () => {
     const versions = await own.get(`/v1/scripts/${script.id}/versions?limit=2`).expect(200);
     expect(versions.body.data.map((version: { version: number }) => version.version)).toEqual([4, 3]);
     const older = await own.get(`/v1/scripts/${script.id}/versions?limit=10&startingAfter=${versions.body.pagination.nextCursor}`).expect(200);
+    const notANumber = `cur_${Buffer.from(JSON.stringify(['two', 'x'])).toString('base64url')}`;
+    expect((await own.get(`/v1/scripts/${script.id}/versions?startingAfter=${notANumber}`).expect(400)).body.error.details.fields).toEqual([{ path: 'startingAfter', message: expect.any(String) }]);
     expect(older.body.data.map((version: { version: number }) => version.version)).toEqual([2, 1]);
     expect(older.body.pagination).toMatchObject({ hasMore: false, nextCursor: null });
 

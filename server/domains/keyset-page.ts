@@ -39,12 +39,43 @@ function encodeCursor(position: Position): string {
   return `${CURSOR_PREFIX}${Buffer.from(JSON.stringify([position.value, position.id])).toString('base64url')}`;
 }
 
-/** The position a cursor of `cursorAfter` holds; undefined for anything else. */
-export function decodeCursor(token: string): Position | undefined {
+/** PostgreSQL's text of a timestamptz, e.g. `2026-11-26 10:15:30.123+00`. */
+const TIMESTAMP_TEXT = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d{1,6})?[+-](\d\d)(?::(\d\d))?$/;
+
+/**
+ * Whether PostgreSQL reads `text` as a timestamptz: its shape, and a date and time that exist
+ * (no month 13, no 31 February, no hour 24).
+ */
+function isTimestampText(text: string): boolean {
+  const match = TIMESTAMP_TEXT.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = match.slice(1).map(Number) as number[];
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year!, month! - 1, day!);
+  const realDate = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month! - 1 && calendar.getUTCDate() === day;
+  return realDate && year! >= 1 && hour! < 24 && minute! < 60 && second! < 60 && offsetHours! <= 15 && (Number.isNaN(offsetMinutes!) || offsetMinutes! < 60);
+}
+
+/** The column types a cursor's value is cast to, and which texts PostgreSQL reads as each. */
+export type CursorValueType = KeysetSort['type'] | 'bigint';
+const READS_AS: Record<CursorValueType, (value: string) => boolean> = {
+  timestamptz: isTimestampText,
+  integer: (value) => /^-?\d{1,9}$/.test(value),
+  bigint: (value) => /^-?\d{1,18}$/.test(value),
+  text: () => true,
+};
+
+/**
+ * The position a cursor of `cursorAfter` holds when its value reads as `type`; undefined for
+ * anything else. A value the cast would refuse must stop here: in the query it would be a 500.
+ */
+export function decodeCursor(token: string, type: CursorValueType): Position | undefined {
   if (!token.startsWith(CURSOR_PREFIX)) return undefined;
   try {
     const decoded = JSON.parse(Buffer.from(token.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(decoded) && decoded.length === 2 && typeof decoded[0] === 'string' && typeof decoded[1] === 'string') return { value: decoded[0], id: decoded[1] };
+    if (Array.isArray(decoded) && decoded.length === 2 && typeof decoded[0] === 'string' && typeof decoded[1] === 'string' && READS_AS[type](decoded[0])) {
+      return { value: decoded[0], id: decoded[1] };
+    }
   } catch {
     // not a cursor of ours
   }
@@ -106,7 +137,7 @@ export async function findPage<E extends { id: string }>(
   }
   let position: Position | undefined;
   if (request.startingAfter.startsWith(CURSOR_PREFIX)) {
-    position = decodeCursor(request.startingAfter);
+    position = decodeCursor(request.startingAfter, sort.type);
     if (!position) throw invalidStart('is not a cursor this API made');
   } else {
     // An item id: it must be an item of this very list (its filters, its organization).

@@ -5,8 +5,7 @@ import type { CursorPage } from '../../../shared/schemas/highlights.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
 import { authorFromRow } from '../author.js';
-import { cursorPage } from '../highlights/cursor.js';
-import { decodeCursor } from '../keyset-page.js';
+import { cursorPage, cursorValueOf } from '../highlights/cursor.js';
 import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/highlight-rows.js';
 
 export interface CollectionRow {
@@ -77,7 +76,7 @@ export async function readCollectionItemsPage(
   collectionId: string,
   input: { cursor?: string | undefined; limit: number },
 ): Promise<CursorPage<TCollectionItem>> {
-  const after = input.cursor === undefined ? sql`true` : sql`i.position > ${itemPositionOf(input.cursor)}::bigint`;
+  const after = input.cursor === undefined ? sql`true` : sql`i.position > ${cursorValueOf(input.cursor, 'bigint').value}::bigint`;
   const rows = await queryRows<ItemRow>(em, sql`${selectItems(organizationId, collectionId, after)} order by i.position limit ${input.limit + 1}`);
   // Paged by the item's place, not by the highlight's creation time its row also carries.
   return cursorPage(
@@ -85,14 +84,6 @@ export async function readCollectionItemsPage(
     input.limit,
     itemFromRow,
   );
-}
-
-function itemPositionOf(cursor: string): string {
-  const position = decodeCursor(cursor);
-  if (!position || !/^\d{1,18}$/.test(position.value)) {
-    throw new AppError('INVALID_REQUEST', 'cursor is not a cursor this API made.', { fields: [{ path: 'cursor', message: 'is not a cursor this API made' }] });
-  }
-  return position.value;
 }
 
 /** 409 NAME_TAKEN, naming the record that has the name. */
