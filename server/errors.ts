@@ -39,6 +39,11 @@ const RESOURCE_LABELS = {
   webhookDelivery: 'Webhook delivery',
   member: 'Member',
   invoice: 'Invoice',
+  utterance: 'Utterance',
+  highlight: 'Highlight',
+  comment: 'Comment',
+  collection: 'Collection',
+  savedSearch: 'Saved search',
 } as const;
 
 /** 404 for a resource that does not exist or belongs to another organization (never 403). */

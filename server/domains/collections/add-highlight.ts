@@ -3,8 +3,8 @@ import type { TAddHighlightInput, TCollectionItem } from '../../../shared/schema
 import { queryRows, sql } from '../../db/sql.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { authorColumns } from '../author.js';
-import { missing } from '../highlights/missing.js';
 import { readCollectionItem } from './collection-rows.js';
+import { notFound } from '../../errors.js';
 
 /**
  * `collections.addHighlight`: appends a highlight of the organization to the collection.
@@ -20,7 +20,7 @@ export async function addHighlightToCollection(em: EntityManager, auth: Customer
       tx,
       sql`select id from collections where id = ${input.collectionId} and organization_id = ${organizationId} for key share`,
     );
-    if (!collection) throw missing('Collection', input.collectionId, 'collectionId');
+    if (!collection) throw notFound('collection', input.collectionId, 'collectionId');
     const inserted = await queryRows<{ highlight_id: string }>(
       tx,
       sql`insert into collection_items (collection_id, highlight_id, organization_id, note, added_by_kind, added_by_id, added_by_name, added_at)
@@ -31,7 +31,7 @@ export async function addHighlightToCollection(em: EntityManager, auth: Customer
     );
     if (inserted.length > 0) await queryRows(tx, sql`update collections set updated_at = now() where id = ${input.collectionId}`);
     const item = await readCollectionItem(tx, organizationId, input.collectionId, input.highlightId);
-    if (!item) throw missing('Highlight', input.highlightId, 'highlightId');
+    if (!item) throw notFound('highlight', input.highlightId, 'highlightId');
     return item;
   });
 }

@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { TCollection, TCollectionItem } from '../../../shared/schemas/collections.js';
 import type { CursorPage } from '../../../shared/schemas/highlights.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { AppError } from '../../errors.js';
 import { authorFromRow } from '../author.js';
 import { cursorPage, cursorValueOf } from '../highlights/cursor.js';
 import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/highlight-rows.js';
@@ -84,22 +82,4 @@ export async function readCollectionItemsPage(
     input.limit,
     itemFromRow,
   );
-}
-
-/** 409 NAME_TAKEN, naming the record that has the name. */
-export function nameTaken(kind: 'collection' | 'saved search', name: string, existingId: string | undefined): AppError {
-  return new AppError('NAME_TAKEN', `The organization already has a ${kind} named "${name}" (names are unique, ignoring case).`, {
-    ...(existingId ? { existingId } : {}),
-    fields: [{ path: 'name', message: `is already the name of another ${kind}` }],
-  });
-}
-
-/** Runs a write that may break the organization's unique name, answering NAME_TAKEN instead of the driver's error. */
-export async function withUniqueName<T>(write: () => Promise<T>, conflict: () => Promise<AppError>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw await conflict();
-    throw error;
-  }
 }

@@ -4,13 +4,8 @@ import { queryRows, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { authorColumns } from '../author.js';
-import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow, nameTaken } from './collection-rows.js';
-
-/** The id of the organization's collection with this name (ignoring case), if any. */
-export async function collectionNamed(em: EntityManager, organizationId: string, name: string): Promise<string | undefined> {
-  const [row] = await queryRows<{ id: string }>(em, sql`select id from collections where organization_id = ${organizationId} and lower(name) = lower(${name})`);
-  return row?.id;
-}
+import { nameTaken } from '../unique-names.js';
+import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow } from './collection-rows.js';
 
 /** `collections.create`: shared by the whole organization; 409 NAME_TAKEN when the name is in use. */
 export async function createCollection(em: EntityManager, auth: CustomerAuth, input: TCreateCollectionInput): Promise<TCollection> {
@@ -25,5 +20,5 @@ export async function createCollection(em: EntityManager, auth: CustomerAuth, in
         select ${COLLECTION_COLUMNS} from col`,
   );
   if (row) return collectionFromRow(row);
-  throw nameTaken('collection', input.name, await collectionNamed(em, auth.organizationId, input.name));
+  throw await nameTaken(em, 'collection', auth.organizationId, input.name);
 }

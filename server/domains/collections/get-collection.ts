@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection, TCollectionItem } from '../../../shared/schemas/collections.js';
 import type { CursorPage } from '../../../shared/schemas/highlights.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { missing } from '../highlights/missing.js';
 import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow, readCollectionItemsPage } from './collection-rows.js';
+import { notFound } from '../../errors.js';
 
 /** `collections.get`: the collection with its item count (its items are paged by `collections.items`). */
 export async function getCollection(em: EntityManager, organizationId: string, collectionId: string): Promise<TCollection> {
   const [row] = await queryRows<CollectionRow>(em, sql`select ${COLLECTION_COLUMNS} from collections col where col.id = ${collectionId} and col.organization_id = ${organizationId}`);
-  if (!row) throw missing('Collection', collectionId, 'collectionId');
+  if (!row) throw notFound('collection', collectionId, 'collectionId');
   return collectionFromRow(row);
 }
 
@@ -25,6 +25,6 @@ export async function listCollectionItems(
     queryRows<{ id: string }>(em, sql`select id from collections where id = ${input.collectionId} and organization_id = ${organizationId}`),
     readCollectionItemsPage(em, organizationId, input.collectionId, input),
   ]);
-  if (!exists) throw missing('Collection', input.collectionId, 'collectionId');
+  if (!exists) throw notFound('collection', input.collectionId, 'collectionId');
   return page;
 }

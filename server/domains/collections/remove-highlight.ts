@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, sql } from '../../db/sql.js';
-import { AppError } from '../../errors.js';
-import { missing } from '../highlights/missing.js';
+import { AppError, notFound } from '../../errors.js';
 
 /** `collections.removeHighlight`: takes the highlight out of the collection (the highlight stays); 404 when it is not in it. */
 export async function removeHighlightFromCollection(em: EntityManager, organizationId: string, collectionId: string, highlightId: string): Promise<void> {
@@ -14,7 +13,7 @@ export async function removeHighlightFromCollection(em: EntityManager, organizat
         select exists (select 1 from collections where id = ${collectionId} and organization_id = ${organizationId}) as collection_found,
                exists (select 1 from removed) as removed`,
   );
-  if (!row?.collection_found) throw missing('Collection', collectionId, 'collectionId');
+  if (!row?.collection_found) throw notFound('collection', collectionId, 'collectionId');
   if (!row.removed) {
     throw new AppError('RESOURCE_NOT_FOUND', `Highlight ${highlightId} is not in collection ${collectionId}.`, {
       resource: 'collectionItem',

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection, TUpdateCollectionInput } from '../../../shared/schemas/collections.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { missing } from '../highlights/missing.js';
-import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow, nameTaken, withUniqueName } from './collection-rows.js';
-import { collectionNamed } from './create-collection.js';
+import { nameTaken, withUniqueName } from '../unique-names.js';
+import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow } from './collection-rows.js';
+import { notFound } from '../../errors.js';
 
 /** `collections.update`: name and description (`null` clears it); 409 NAME_TAKEN when another collection has the name. */
 export async function updateCollection(em: EntityManager, organizationId: string, input: TUpdateCollectionInput): Promise<TCollection> {
@@ -20,8 +20,8 @@ export async function updateCollection(em: EntityManager, organizationId: string
               returning *)
             select ${COLLECTION_COLUMNS} from col`,
       ),
-    async () => nameTaken('collection', input.name ?? '', await collectionNamed(em, organizationId, input.name ?? '')),
+    () => nameTaken(em, 'collection', organizationId, input.name ?? ''),
   );
-  if (!row) throw missing('Collection', input.collectionId, 'collectionId');
+  if (!row) throw notFound('collection', input.collectionId, 'collectionId');
   return collectionFromRow(row);
 }

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TComment, TCreateCommentInput } from '../../../shared/schemas/comments.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { validationError } from '../../errors.js';
+import { notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { authorColumns } from '../author.js';
-import { missing } from '../highlights/missing.js';
 import { COMMENT_COLUMNS, type CommentRow, commentFromRow } from './comment-rows.js';
 
 interface ParentRow {
@@ -26,7 +25,7 @@ async function replyUtterance(tx: EntityManager, organizationId: string, input: 
     sql`select session_id, utterance_id, parent_id, deleted_at is not null as deleted from comments
         where id = ${input.parentId} and organization_id = ${organizationId} for share`,
   );
-  if (!parent) throw missing('Comment', input.parentId, 'parentId');
+  if (!parent) throw notFound('comment', input.parentId, 'parentId');
   if (parent.session_id !== input.sessionId) throw validationError([{ path: 'parentId', message: 'is a comment of another session' }]);
   if (parent.parent_id !== null) {
     throw validationError([{ path: 'parentId', message: 'is a reply: replies are one level deep, answer its top-level comment' }]);
@@ -57,7 +56,7 @@ export async function createComment(em: EntityManager, auth: CustomerAuth, input
     );
     if (row) return commentFromRow(row);
     const [found] = await queryRows<{ id: string }>(tx, sql`select id from sessions where id = ${input.sessionId} and organization_id = ${organizationId}`);
-    if (!found) throw missing('Session', input.sessionId, 'sessionId');
-    throw missing('Utterance', utteranceId ?? '', 'utteranceId');
+    if (!found) throw notFound('session', input.sessionId, 'sessionId');
+    throw notFound('utterance', utteranceId ?? '', 'utteranceId');
   });
 }

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, sql } from '../../db/sql.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { isAuthor } from '../author.js';
-import { missing } from '../highlights/missing.js';
 
 interface TargetRow {
   id: string;
@@ -26,14 +25,14 @@ export async function deleteComment(em: EntityManager, auth: CustomerAuth, comme
       tx,
       sql`select parent_id from comments where id = ${commentId} and organization_id = ${auth.organizationId} and deleted_at is null`,
     );
-    if (!peek) throw missing('Comment', commentId, 'commentId');
+    if (!peek) throw notFound('comment', commentId, 'commentId');
     if (peek.parent_id !== null) await queryRows(tx, sql`select id from comments where id = ${peek.parent_id} for update`);
     const [target] = await queryRows<TargetRow>(
       tx,
       sql`select id, parent_id, author_kind, author_id from comments
           where id = ${commentId} and organization_id = ${auth.organizationId} and deleted_at is null for update`,
     );
-    if (!target) throw missing('Comment', commentId, 'commentId');
+    if (!target) throw notFound('comment', commentId, 'commentId');
     if (!isAuthor(auth, { kind: target.author_kind, id: target.author_id }) && !auth.permissions.includes('organization:write')) {
       throw new AppError('INSUFFICIENT_PERMISSIONS', `Only the author of comment ${commentId}, an owner or an admin can delete it.`, { required: 'author or organization:write' });
     }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCommentThread } from '../../../shared/schemas/comments.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { missing } from '../highlights/missing.js';
 import { COMMENT_COLUMNS, type CommentRow, commentFromRow } from './comment-rows.js';
+import { notFound } from '../../errors.js';
 
 /**
  * `comments.list`: a session's threads, oldest first, each with its replies, in one statement.
@@ -18,8 +18,8 @@ export async function listComments(em: EntityManager, organizationId: string, se
         where s.id = ${sessionId} and s.organization_id = ${organizationId}
         order by c.created_at, c.id`,
   );
-  if (rows.length === 0) throw missing('Session', sessionId, 'sessionId');
-  if (utteranceId !== undefined && !rows[0]!.utterance_found) throw missing('Utterance', utteranceId, 'utteranceId');
+  if (rows.length === 0) throw notFound('session', sessionId, 'sessionId');
+  if (utteranceId !== undefined && !rows[0]!.utterance_found) throw notFound('utterance', utteranceId, 'utteranceId');
   const threads: TCommentThread[] = [];
   const byId = new Map<string, TCommentThread>();
   for (const row of rows) {

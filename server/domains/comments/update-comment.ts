@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TComment } from '../../../shared/schemas/comments.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { authorColumns } from '../author.js';
-import { missing } from '../highlights/missing.js';
 import { COMMENT_COLUMNS, type CommentRow, commentFromRow } from './comment-rows.js';
 
 /** `comments.update`: only its author changes a comment's body; `editedAt` records when. A deleted comment is gone (404). */
@@ -24,6 +23,6 @@ export async function updateComment(em: EntityManager, auth: CustomerAuth, comme
     em,
     sql`select author_name from comments where id = ${commentId} and organization_id = ${auth.organizationId} and deleted_at is null`,
   );
-  if (!existing) throw missing('Comment', commentId, 'commentId');
+  if (!existing) throw notFound('comment', commentId, 'commentId');
   throw new AppError('INSUFFICIENT_PERMISSIONS', `Only the author of comment ${commentId} (${existing.author_name}) can edit it.`, { required: 'author' });
 }

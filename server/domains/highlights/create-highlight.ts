@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_HIGHLIGHT_COLOR, type TCreateHighlightInput, type THighlight } from '../../../shared/schemas/highlights.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { AppError, validationError } from '../../errors.js';
+import { AppError, notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { authorColumns } from '../author.js';
 import { writeHighlight } from './highlight-rows.js';
-import { missing } from './missing.js';
 
 /**
  * The text of an utterance of the organization's session, or why there is none to highlight. The
@@ -22,8 +21,8 @@ export async function loadUtteranceText(em: EntityManager, organizationId: strin
         left join sessions s on s.id = ${sessionId} and s.organization_id = ${organizationId}
         left join lateral (select id, text from session_utterances where id = ${utteranceId} and session_id = s.id for share) u on true`,
   );
-  if (!row?.session_found) throw missing('Session', sessionId, 'sessionId');
-  if (!row.utterance_found) throw missing('Utterance', utteranceId, 'utteranceId');
+  if (!row?.session_found) throw notFound('session', sessionId, 'sessionId');
+  if (!row.utterance_found) throw notFound('utterance', utteranceId, 'utteranceId');
   if (row.text === null || row.text.length === 0) {
     throw new AppError('VALIDATION_ERROR', `Utterance ${utteranceId} has no text to highlight (a spoken answer nothing could transcribe).`, {
       fields: [{ path: 'utteranceId', message: 'has no text' }],
@@ -58,6 +57,6 @@ async function insertHighlight(em: EntityManager, auth: CustomerAuth, input: TCr
         returning *`,
   );
   // Not expected while the utterance's row is locked (deleting a session cascades to it); a 404 rather than a 500 all the same.
-  if (!highlight) throw missing('Utterance', input.utteranceId, 'utteranceId');
+  if (!highlight) throw notFound('utterance', input.utteranceId, 'utteranceId');
   return highlight;
 }

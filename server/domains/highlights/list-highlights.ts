@@ -3,7 +3,7 @@ import type { CursorPage, THighlight, TListHighlightsInput } from '../../../shar
 import { queryRows, type Sql, sql } from '../../db/sql.js';
 import { afterCursor, cursorPage } from './cursor.js';
 import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from './highlight-rows.js';
-import { missing } from './missing.js';
+import { notFound } from '../../errors.js';
 
 /** 404 for a session or campaign filter naming another organization's (or no) record, rather than an empty page. */
 async function assertFiltersExist(em: EntityManager, organizationId: string, input: TListHighlightsInput): Promise<void> {
@@ -13,8 +13,8 @@ async function assertFiltersExist(em: EntityManager, organizationId: string, inp
     sql`select exists (select 1 from sessions where id = ${input.sessionId ?? null} and organization_id = ${organizationId}) as session_found,
                exists (select 1 from campaigns where id = ${input.campaignId ?? null} and organization_id = ${organizationId}) as campaign_found`,
   );
-  if (input.sessionId !== undefined && !row?.session_found) throw missing('Session', input.sessionId, 'sessionId');
-  if (input.campaignId !== undefined && !row?.campaign_found) throw missing('Campaign', input.campaignId, 'campaignId');
+  if (input.sessionId !== undefined && !row?.session_found) throw notFound('session', input.sessionId, 'sessionId');
+  if (input.campaignId !== undefined && !row?.campaign_found) throw notFound('campaign', input.campaignId, 'campaignId');
 }
 
 /** `highlights.list`: the organization's highlights, newest first, by session, campaign or label; one statement per page. */

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { THighlight, TUpdateHighlightInput } from '../../../shared/schemas/highlights.js';
 import { sql } from '../../db/sql.js';
 import { writeHighlight } from './highlight-rows.js';
-import { missing } from './missing.js';
+import { notFound } from '../../errors.js';
 
 /** `highlights.update`: label, colour and note (a `null` clears the label or note). The span itself does not change. */
 export async function updateHighlight(em: EntityManager, organizationId: string, input: TUpdateHighlightInput): Promise<THighlight> {
@@ -16,6 +16,6 @@ export async function updateHighlight(em: EntityManager, organizationId: string,
         where id = ${input.highlightId} and organization_id = ${organizationId}
         returning *`,
   );
-  if (!highlight) throw missing('Highlight', input.highlightId, 'highlightId');
+  if (!highlight) throw notFound('highlight', input.highlightId, 'highlightId');
   return highlight;
 }

@@ -3,10 +3,10 @@ import type { TCreateSavedSearchInput, TSavedSearch } from '../../../shared/sche
 import { queryRows, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { nameTaken } from '../collections/collection-rows.js';
 import { authorColumns } from '../author.js';
+import { nameTaken } from '../unique-names.js';
 import { resolveCampaignScope } from '../search/search-transcripts.js';
-import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow, savedSearchNamed } from './saved-search-rows.js';
+import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from './saved-search-rows.js';
 
 /**
  * `savedSearches.create`: a search's text and filters, kept as `search.query` takes them; 404 for a
@@ -26,5 +26,5 @@ export async function createSavedSearch(em: EntityManager, auth: CustomerAuth, i
         select ${SAVED_SEARCH_COLUMNS} from ss`,
   );
   if (row) return savedSearchFromRow(row);
-  throw nameTaken('saved search', input.name, await savedSearchNamed(em, auth.organizationId, input.name));
+  throw await nameTaken(em, 'saved search', auth.organizationId, input.name);
 }

@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SearchFilters } from '../../../shared/schemas/search.js';
 import type { TSavedSearch } from '../../../shared/schemas/saved-searches.js';
-import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
+import { isoTimestamp, rawSql } from '../../db/sql.js';
 import { authorFromRow } from '../author.js';
 
 export interface SavedSearchRow {
@@ -35,8 +34,3 @@ export function savedSearchFromRow(row: SavedSearchRow): TSavedSearch {
   };
 }
 
-/** The id of the organization's saved search with this name (ignoring case), if any. */
-export async function savedSearchNamed(em: EntityManager, organizationId: string, name: string): Promise<string | undefined> {
-  const [row] = await queryRows<{ id: string }>(em, sql`select id from saved_searches where organization_id = ${organizationId} and lower(name) = lower(${name})`);
-  return row?.id;
-}

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSavedSearch, TUpdateSavedSearchInput } from '../../../shared/schemas/saved-searches.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { nameTaken, withUniqueName } from '../collections/collection-rows.js';
-import { missing } from '../highlights/missing.js';
+import { nameTaken, withUniqueName } from '../unique-names.js';
 import { resolveCampaignScope } from '../search/search-transcripts.js';
-import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow, savedSearchNamed } from './saved-search-rows.js';
+import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from './saved-search-rows.js';
+import { notFound } from '../../errors.js';
 
 /**
  * `savedSearches.update`: name, text, filters (replaced as a whole, checked as on create: 404 for
@@ -27,8 +27,8 @@ export async function updateSavedSearch(em: EntityManager, organizationId: strin
               returning *)
             select ${SAVED_SEARCH_COLUMNS} from ss`,
       ),
-    async () => nameTaken('saved search', input.name ?? '', await savedSearchNamed(em, organizationId, input.name ?? '')),
+    () => nameTaken(em, 'saved search', organizationId, input.name ?? ''),
   );
-  if (!row) throw missing('Saved search', input.savedSearchId, 'savedSearchId');
+  if (!row) throw notFound('savedSearch', input.savedSearchId, 'savedSearchId');
   return savedSearchFromRow(row);
 }
