@@ -313,7 +313,7 @@ describe('redactions.redact on a typed interview', () => {
     expect(await trpcFailure(client.redactions.redact.mutate({ ...span(0, 3), utteranceId: 'utt_unknown' }))).toMatchObject({
       httpStatus: 404,
       appCode: 'RESOURCE_NOT_FOUND',
-      details: { fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }] },
+      details: { fields: [{ path: 'utteranceId', message: 'no utterance with this id' }] },
     });
 
     const other = await t.createTenant();

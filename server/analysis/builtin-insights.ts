@@ -2,6 +2,7 @@ import { formatDuration } from '../lib/format-duration.js';
 import type { InsightsDraft, InsightsInput } from './analyzer.js';
 import { readSentences } from './nlp.js';
 import { analyzeSentences } from './sentiment.js';
+import { isStructuredQuestion } from '../../shared/schemas/scripts.js';
 
 /**
  * Insights by extraction (no network): key quotes are the participant's most telling sentences
@@ -18,7 +19,6 @@ export const MAX_TOPICS = 6;
 /** A quote says something: answers to rating, yes/no and choice questions need more words than the answer itself. */
 const MIN_QUOTE_WORDS = 5;
 const MIN_STRUCTURED_QUOTE_WORDS = 10;
-const STRUCTURED_TYPES = new Set(['rating', 'yes_no', 'multiple_choice']);
 
 /** Sentences that ask for something: a suggestion or a request is an action item as said. */
 const SUGGESTION = /\b(?:should|could you|can you|please|would (?:be|love|like)|'d (?:be|love|like)|i wish|if only|need(?:s)? to|have to fix|add(?:ing)? (?:a|an|the|more|support|some)|missing|lacks?|wish list|it'd be)\b/i;
@@ -54,7 +54,7 @@ function listOf(items: string[]): string {
 }
 
 export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
-  const structuredQuestions = new Set(input.questions.filter((question) => STRUCTURED_TYPES.has(question.type)).map((question) => question.id));
+  const structuredQuestions = new Set(input.questions.filter(isStructuredQuestion).map((question) => question.id));
   const participant = input.utterances.filter((utterance) => utterance.speaker === 'participant' && utterance.text.trim() !== '');
 
   // Each utterance read once: its sentences, and the lemma of each word as it stands there.
@@ -135,6 +135,11 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
   };
 }
 
+/** The summary's sentence on the session's overall sentiment (a sentiment override replaces it word for word). */
+export function sentimentSentence(sentiment: { overall: string; score: number }): string {
+  return `Overall sentiment was ${sentiment.overall} (${sentiment.score.toFixed(2)}).`;
+}
+
 function summarize(input: InsightsInput, topics: string[], quotes: Sentence[]): string {
   const { session } = input;
   const answered = `${session.questionsAnswered} of ${session.totalQuestions} questions`;
@@ -142,7 +147,7 @@ function summarize(input: InsightsInput, topics: string[], quotes: Sentence[]): 
   if (session.completionStatus === 'completed') parts.push(`The participant completed the interview in ${formatDuration(session.durationSeconds)}, answering ${answered}.`);
   else if (session.completionStatus === 'timed_out') parts.push(`The interview reached its time limit after ${formatDuration(session.durationSeconds)}, with ${answered} answered.`);
   else parts.push(`The participant left the interview after ${formatDuration(session.durationSeconds)}, having answered ${answered}.`);
-  if (session.sentiment) parts.push(`Overall sentiment was ${session.sentiment.overall} (${session.sentiment.score.toFixed(2)}).`);
+  if (session.sentiment) parts.push(sentimentSentence(session.sentiment));
   if (topics.length > 0) parts.push(`They talked most about ${listOf(topics.slice(0, 3))}.`);
   const questionText = new Map(input.questions.map((question) => [question.id, question.text]));
   const answers = input.answers.filter((answer) => questionText.has(answer.questionId));

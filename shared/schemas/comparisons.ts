@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { METADATA_LIMITS, ZLanguageTag, ZPathId } from './common.js';
 import { COMPLETION_STATUSES } from './sessions.js';
+import { STRUCTURED_QUESTION_TYPES } from './scripts.js';
 
 /** How many segments one report compares. */
 export const COMPARISON_LIMITS = { minSegments: 2, maxSegments: 6, maxMetadataFilters: 10 } as const;
@@ -74,7 +75,7 @@ const ZAnswerCount = z.object({
 export const ZQuestionDistribution = z.object({
   questionId: z.string(),
   text: z.string(),
-  type: z.enum(['rating', 'yes_no', 'multiple_choice']),
+  type: z.enum(STRUCTURED_QUESTION_TYPES),
   /** Rating questions: the scale; a 0–10 scale also gets `nps`. */
   scale: z.object({ min: z.number().int(), max: z.number().int() }).nullable(),
   answered: z.number().int().meta({ description: 'Sessions with a readable answer.' }),
@@ -119,7 +120,7 @@ export const ZComparison = z.object({
    * all; with different scripts only shared ids line up side by side.
    */
   questions: z.array(
-    z.object({ questionId: z.string(), text: z.string(), type: z.enum(['rating', 'yes_no', 'multiple_choice']), segments: z.array(z.number().int()) }),
+    z.object({ questionId: z.string(), text: z.string(), type: z.enum(STRUCTURED_QUESTION_TYPES), segments: z.array(z.number().int()) }),
   ),
   sameScript: z.boolean().meta({ description: 'Every segment follows the same script.' }),
   generatedAt: z.string(),

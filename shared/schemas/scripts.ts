@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { ZInterviewLanguage, ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
 
 export const QUESTION_TYPES = ['open', 'rating', 'multiple_choice', 'yes_no'] as const;
+/** The question types whose answers are read into a value; an open answer stays text. */
+export const STRUCTURED_QUESTION_TYPES = ['rating', 'multiple_choice', 'yes_no'] as const;
+export type TStructuredQuestionType = (typeof STRUCTURED_QUESTION_TYPES)[number];
+
+export function isStructuredQuestion<Q extends { type: string }>(question: Q): question is Q & { type: TStructuredQuestionType } {
+  return (STRUCTURED_QUESTION_TYPES as readonly string[]).includes(question.type);
+}
 export const SCRIPT_STATUSES = ['draft', 'published', 'archived'] as const;
 export type TScriptStatus = (typeof SCRIPT_STATUSES)[number];
 

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { stringify } from 'csv-stringify';
+import { inert } from '../exports/transcripts-csv.js';
 import type { AnonymizedScope } from './anonymized-sessions.js';
 import { anonymizedSessions } from './anonymized-sessions.js';
 import { Pseudonyms } from './pseudonyms.js';
@@ -14,11 +15,6 @@ export interface ExportedCampaign {
 /** Counts the sessions written, for the answer. */
 export interface Tally {
   sessions: number;
-}
-
-/** Spreadsheets run a cell starting with =, +, -, @, tab or CR as a formula: such text gets a leading apostrophe (OWASP). */
-function inert(text: string | null): string | null {
-  return text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /**

@@ -7,11 +7,11 @@ import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/rea
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import { IdentityScrubber } from './identity-scrubber.js';
 import type { Pseudonyms } from './pseudonyms.js';
+import { isStructuredQuestion } from '../../../shared/schemas/scripts.js';
 
 /** Sessions read per query: memory stays flat however many an export holds. */
 const BATCH_SIZE = 100;
 
-const STRUCTURED_TYPES = new Set(['rating', 'yes_no', 'multiple_choice']);
 
 /** One utterance as an anonymized export carries it: no id, times from the session's start, effective sentiment. */
 export interface AnonymizedUtterance {
@@ -143,7 +143,7 @@ async function anonymize(
       return { questionId: answer.questionId, question: question?.text ?? null, type: question?.type ?? null, value: clean(answer.value) };
     }),
     utterances: spoken.map((utterance, index) => {
-      const structured = utterance.speaker === 'participant' && utterance.questionId !== null && STRUCTURED_TYPES.has(questions.get(utterance.questionId)?.type ?? '');
+      const structured = utterance.speaker === 'participant' && utterance.questionId !== null && isStructuredQuestion({ type: questions.get(utterance.questionId)?.type ?? 'open' });
       return {
         index,
         speaker: utterance.speaker,

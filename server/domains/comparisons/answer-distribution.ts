@@ -1,13 +1,7 @@
-import { DEFAULT_RATING_SCALE, type TQuestion } from '../../../shared/schemas/scripts.js';
+import { DEFAULT_RATING_SCALE, isStructuredQuestion, type TQuestion, type TStructuredQuestionType } from '../../../shared/schemas/scripts.js';
 import type { TQuestionDistribution } from '../../../shared/schemas/comparisons.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 
-export type StructuredType = TQuestionDistribution['type'];
-const STRUCTURED_TYPES: ReadonlySet<string> = new Set<StructuredType>(['rating', 'yes_no', 'multiple_choice']);
-
-export function isStructured(question: Pick<TQuestion, 'type'>): question is Pick<TQuestion, 'type'> & { type: StructuredType } {
-  return STRUCTURED_TYPES.has(question.type);
-}
 
 export function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
@@ -39,7 +33,7 @@ function keyOf(value: string | number | boolean): string {
  * other value seen (an option an older script version had, a rating off the current scale),
  * most frequent first. Shares are of the readable answers.
  */
-export function distributionOf(question: TQuestion & { type: StructuredType }, values: ValueCounts): TQuestionDistribution {
+export function distributionOf(question: TQuestion & { type: TStructuredQuestionType }, values: ValueCounts): TQuestionDistribution {
   const counts = new Map<string, { value: string | number | boolean; count: number }>();
   for (const value of expectedValues(question)) counts.set(keyOf(value), { value, count: 0 });
   const expected = counts.size;
@@ -92,11 +86,11 @@ export function distributionOf(question: TQuestion & { type: StructuredType }, v
  * the newest wording and the options of every version (newest first), so older answers still land
  * on an option.
  */
-export function structuredQuestions(versions: { version: number; questions: TQuestion[] }[]): (TQuestion & { type: StructuredType })[] {
-  const merged = new Map<string, TQuestion & { type: StructuredType }>();
+export function structuredQuestions(versions: { version: number; questions: TQuestion[] }[]): (TQuestion & { type: TStructuredQuestionType })[] {
+  const merged = new Map<string, TQuestion & { type: TStructuredQuestionType }>();
   for (const { questions } of [...versions].sort((a, b) => b.version - a.version)) {
     for (const question of [...questions].sort((a, b) => a.order - b.order)) {
-      if (!isStructured(question)) continue;
+      if (!isStructuredQuestion(question)) continue;
       const known = merged.get(question.id);
       if (!known) {
         merged.set(question.id, { ...question, type: question.type, ...(question.options ? { options: [...question.options] } : {}) });

@@ -36,7 +36,7 @@ type CsvRow = Record<(typeof CSV_COLUMNS)[number], string | number | null>;
  * is run as a formula by Excel and its kin. Such text cells get a leading apostrophe, which the
  * spreadsheet shows as text (OWASP's advice).
  */
-function inert(text: string | null): string | null {
+export function inert(text: string | null): string | null {
   return text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 

@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import { REDACTION_MARKER, type TRedaction, type TRedactInput } from '../../../shared/schemas/redactions.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { AppError, validationError } from '../../errors.js';
+import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 import type { CustomerAuth } from '../../trpc/context.js';
@@ -13,7 +10,7 @@ import { loadSession } from '../sessions/load-session.js';
 import { auditActorOf, writeAuditEntry } from './audit-log.js';
 import { deleteReplacedFilesJob } from './delete-replaced-files.js';
 import { derivedTextScrubber, keywordsAfterRedaction, onlyMarkers, type PlannedRedaction, planRedaction, recutQuote, scrubJson } from './redaction-text.js';
-import { type ExportServices, lockSessionTranscript, rewriteSessionExports } from './rewrite-session-exports.js';
+import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from './rewrite-session-exports.js';
 import { canSilence, SILENCEABLE_TYPES, silenceStoredAudio, type StoredAudio } from './silence-audio.js';
 
 export interface RedactionServices extends ExportServices {
@@ -47,14 +44,6 @@ const TIME_SLACK = 0.001;
 const WHOLE_FILE = 86_400;
 
 /** 404 for an utterance that is not this session's (or not this organization's). */
-function utteranceNotFound(utteranceId: string): AppError {
-  return new AppError('RESOURCE_NOT_FOUND', `Utterance ${utteranceId} was not found in this session.`, {
-    resource: 'utterance',
-    id: utteranceId,
-    fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }],
-  });
-}
-
 /**
  * 409 TRANSCRIPT_CHANGED: the text at the caller's offsets is not the span they saw (edited
  * meanwhile, or a retry of a redaction already made). The details give where that span is now
@@ -127,152 +116,129 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
   const session = await loadSession(em, auth.organizationId, input.sessionId);
   assertRedactable(session);
   const actor = await auditActorOf(em, auth);
-  const work = await mkdtemp(path.join(tmpdir(), 'interview-redaction-'));
-  const written: string[] = [];
   const obsolete: string[] = [];
-  try {
-    const result = await em.transactional(async (tx) => {
-      await lockSessionTranscript(tx, session.id);
-      const [utterance] = await queryRows<UtteranceRow>(
-        tx,
-        sql`select id, speaker, text, keywords, value, start_time, end_time, audio_file_id from session_utterances
-             where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
+  return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
+    const [utterance] = await queryRows<UtteranceRow>(
+      tx,
+      sql`select id, speaker, text, keywords, value, start_time, end_time, audio_file_id from session_utterances
+           where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
+    );
+    if (!utterance) throw notFound('utterance', input.utteranceId, 'utteranceId');
+    const original = utterance.text;
+    if (original === null) throw validationError([{ path: 'utteranceId', message: 'has no text to redact (an audio answer nothing could transcribe)' }]);
+    // Offsets beyond the text fail this too: expectedText is end - start long, so the caller saw a longer text.
+    if (original.slice(input.start, input.end) !== input.expectedText) throw transcriptChanged(utterance.id, original, input);
+
+    const plan = planRedaction(original, input.start, input.end);
+    if (!plan) {
+      return {
+        changed: false,
+        sessionId: session.id,
+        utteranceId: utterance.id,
+        text: original,
+        marker: null,
+        audio: { mode: 'none' as const, start: null, end: null, files: [] },
+        highlightsAdjusted: 0,
+        entry: null,
+      } satisfies TRedaction;
+    }
+
+    const audioRows = await queryRows<AudioRow>(
+      tx,
+      sql`select id, kind, storage_key, content_type, duration_seconds from session_files
+           where session_id = ${session.id} and (id = ${utterance.audio_file_id} or kind = 'merged_audio') order by kind, created_at`,
+    );
+    const answerAudio = audioRows.find((row) => row.id === utterance.audio_file_id) ?? null;
+    const audio = audioPlan(utterance, answerAudio, input);
+    const toSilence = audio ? audioRows : [];
+    if (toSilence.length > 0 && !services.ffmpeg) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The recording cannot be silenced: ffmpeg is not installed on the server (FFMPEG_PATH). Nothing was redacted.', { reason: 'ffmpeg_missing' });
+    }
+    const unsupported = toSilence.find((row) => !canSilence(row.content_type));
+    if (unsupported) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `The ${unsupported.kind === 'merged_audio' ? "session's merged recording" : "answer's recording"} is ${unsupported.content_type}, which cannot be silenced (only ${SILENCEABLE_TYPES.join(', ')}); nothing was redacted.`,
+        { fields: [{ path: 'utteranceId', message: `its recording (${unsupported.content_type}) cannot be silenced` }], fileId: unsupported.id, contentType: unsupported.content_type },
       );
-      if (!utterance) throw utteranceNotFound(input.utteranceId);
-      const original = utterance.text;
-      if (original === null) throw validationError([{ path: 'utteranceId', message: 'has no text to redact (an audio answer nothing could transcribe)' }]);
-      // Offsets beyond the text fail this too: expectedText is end - start long, so the caller saw a longer text.
-      if (original.slice(input.start, input.end) !== input.expectedText) throw transcriptChanged(utterance.id, original, input);
+    }
 
-      const plan = planRedaction(original, input.start, input.end);
-      if (!plan) {
-        return {
-          changed: false,
-          sessionId: session.id,
-          utteranceId: utterance.id,
-          text: original,
-          marker: null,
-          audio: { mode: 'none' as const, start: null, end: null, files: [] },
-          highlightsAdjusted: 0,
-          entry: null,
-        } satisfies TRedaction;
-      }
+    const scrub = derivedTextScrubber(original, plan.start, plan.end, session.language);
+    const keywords = keywordsAfterRedaction(utterance.keywords, plan.text);
+    // A parsed value is a copy too when it is text (a choice as the participant worded it).
+    const value = typeof utterance.value === 'string' ? sql`, value = ${JSON.stringify(scrub(utterance.value))}::jsonb` : sql``;
+    await queryRows(
+      tx,
+      sql`update session_utterances set text = ${plan.text}, keywords = ${keywords === null ? null : JSON.stringify(keywords)}::jsonb${value} where id = ${utterance.id}`,
+    );
 
-      const audioRows = await queryRows<AudioRow>(
-        tx,
-        sql`select id, kind, storage_key, content_type, duration_seconds from session_files
-             where session_id = ${session.id} and (id = ${utterance.audio_file_id} or kind = 'merged_audio') order by kind, created_at`,
-      );
-      const answerAudio = audioRows.find((row) => row.id === utterance.audio_file_id) ?? null;
-      const audio = audioPlan(utterance, answerAudio, input);
-      const toSilence = audio ? audioRows : [];
-      if (toSilence.length > 0 && !services.ffmpeg) {
-        throw new AppError('SERVICE_UNAVAILABLE', 'The recording cannot be silenced: ffmpeg is not installed on the server (FFMPEG_PATH). Nothing was redacted.', { reason: 'ffmpeg_missing' });
-      }
-      const unsupported = toSilence.find((row) => !canSilence(row.content_type));
-      if (unsupported) {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          `The ${unsupported.kind === 'merged_audio' ? "session's merged recording" : "answer's recording"} is ${unsupported.content_type}, which cannot be silenced (only ${SILENCEABLE_TYPES.join(', ')}); nothing was redacted.`,
-          { fields: [{ path: 'utteranceId', message: `its recording (${unsupported.content_type}) cannot be silenced` }], fileId: unsupported.id, contentType: unsupported.content_type },
-        );
-      }
+    // Offsets after the span move with it; a highlight over any part of it widens to the whole marker.
+    const markerLength = REDACTION_MARKER.length;
+    const adjusted = await queryRows<{ id: string }>(
+      tx,
+      sql`update highlights set
+            start_offset = case when start_offset >= ${plan.end} then start_offset + ${plan.delta} when start_offset > ${plan.start} then ${plan.start} else start_offset end,
+            end_offset = case when end_offset >= ${plan.end} then end_offset + ${plan.delta} else ${plan.start + markerLength} end,
+            updated_at = now()
+           where utterance_id = ${utterance.id} and organization_id = ${auth.organizationId} and end_offset > ${plan.start}
+           returning id`,
+    );
 
-      const scrub = derivedTextScrubber(original, plan.start, plan.end, session.language);
-      const keywords = keywordsAfterRedaction(utterance.keywords, plan.text);
-      // A parsed value is a copy too when it is text (a choice as the participant worded it).
-      const value = typeof utterance.value === 'string' ? sql`, value = ${JSON.stringify(scrub(utterance.value))}::jsonb` : sql``;
+    const [sessionRow] = await queryRows<{ answers: TParsedAnswer[] }>(tx, sql`select answers from sessions where id = ${session.id}`);
+    const answers = sessionRow!.answers.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: scrub(answer.value) } : answer));
+    const answersScrubbed = JSON.stringify(answers) !== JSON.stringify(sessionRow!.answers);
+    await queryRows(tx, sql`update sessions set ${answersScrubbed ? sql`answers = ${JSON.stringify(answers)}::jsonb, ` : sql``}updated_at = now() where id = ${session.id}`);
+
+    const insightsScrubbed = await scrubInsights(tx, session.id, scrub, { utteranceId: utterance.id, original, plan });
+    const eventsScrubbed = await scrubWebhookEvents(tx, auth.organizationId, session.id, (facts) => scrubJson(facts, scrub));
+
+    const silenced: TRedaction['audio']['files'] = [];
+    for (const row of toSilence) {
+      const range = row.kind === 'merged_audio' ? { start: audio!.start, end: audio!.end } : audio!.inAnswer;
+      const stored: StoredAudio = { id: row.id, storageKey: row.storage_key, contentType: row.content_type, durationSeconds: row.duration_seconds };
+      const copy = await silenceStoredAudio({ storage: services.storage, ffmpeg: services.ffmpeg! }, stored, range, work);
+      written.push(copy.storageKey);
       await queryRows(
         tx,
-        sql`update session_utterances set text = ${plan.text}, keywords = ${keywords === null ? null : JSON.stringify(keywords)}::jsonb${value} where id = ${utterance.id}`,
+        sql`update session_files set storage_key = ${copy.storageKey}, size_bytes = ${copy.size}, sha256 = ${copy.sha256}, duration_seconds = ${copy.durationSeconds}, updated_at = now() where id = ${row.id}`,
       );
+      obsolete.push(row.storage_key);
+      silenced.push({ fileId: row.id, kind: row.kind, start: range.start, end: Math.min(range.end, copy.durationSeconds ?? range.end) });
+    }
 
-      // Offsets after the span move with it; a highlight over any part of it widens to the whole marker.
-      const markerLength = REDACTION_MARKER.length;
-      const adjusted = await queryRows<{ id: string }>(
-        tx,
-        sql`update highlights set
-              start_offset = case when start_offset >= ${plan.end} then start_offset + ${plan.delta} when start_offset > ${plan.start} then ${plan.start} else start_offset end,
-              end_offset = case when end_offset >= ${plan.end} then end_offset + ${plan.delta} else ${plan.start + markerLength} end,
-              updated_at = now()
-             where utterance_id = ${utterance.id} and organization_id = ${auth.organizationId} and end_offset > ${plan.start}
-             returning id`,
-      );
+    const exports = await rewriteSessionExports(em, tx, services, session.id, work);
+    written.push(...exports.writtenKeys);
+    obsolete.push(...exports.obsoleteKeys);
+    if (obsolete.length > 0) await addJobs(tx, [deleteReplacedFilesJob(obsolete)]);
 
-      const [sessionRow] = await queryRows<{ answers: TParsedAnswer[] }>(tx, sql`select answers from sessions where id = ${session.id}`);
-      const answers = sessionRow!.answers.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: scrub(answer.value) } : answer));
-      const answersScrubbed = JSON.stringify(answers) !== JSON.stringify(sessionRow!.answers);
-      await queryRows(tx, sql`update sessions set ${answersScrubbed ? sql`answers = ${JSON.stringify(answers)}::jsonb, ` : sql``}updated_at = now() where id = ${session.id}`);
-
-      const insightsScrubbed = await scrubInsights(tx, session.id, scrub, { utteranceId: utterance.id, original, plan });
-      const eventsScrubbed = await scrubWebhookEvents(tx, auth.organizationId, session.id, (facts) => scrubJson(facts, scrub));
-
-      const silenced: TRedaction['audio']['files'] = [];
-      for (const row of toSilence) {
-        const range = row.kind === 'merged_audio' ? { start: audio!.start, end: audio!.end } : audio!.inAnswer;
-        const stored: StoredAudio = { id: row.id, storageKey: row.storage_key, contentType: row.content_type, durationSeconds: row.duration_seconds };
-        const copy = await silenceStoredAudio({ storage: services.storage, ffmpeg: services.ffmpeg! }, stored, range, work);
-        written.push(copy.storageKey);
-        await queryRows(
-          tx,
-          sql`update session_files set storage_key = ${copy.storageKey}, size_bytes = ${copy.size}, sha256 = ${copy.sha256}, duration_seconds = ${copy.durationSeconds}, updated_at = now() where id = ${row.id}`,
-        );
-        obsolete.push(row.storage_key);
-        silenced.push({ fileId: row.id, kind: row.kind, start: range.start, end: Math.min(range.end, copy.durationSeconds ?? range.end) });
-      }
-
-      const exports = await rewriteSessionExports(em, tx, services, session.id, work);
-      written.push(...exports.writtenKeys);
-      obsolete.push(...exports.obsoleteKeys);
-      if (obsolete.length > 0) await addJobs(tx, [deleteReplacedFilesJob(obsolete)]);
-
-      const audioResult = audio ? { mode: audio.mode, start: audio.start, end: audio.end, files: silenced } : { mode: 'none' as const, start: null, end: null, files: [] };
-      const entry = await writeAuditEntry(tx, {
-        organizationId: auth.organizationId,
-        sessionId: session.id,
-        utteranceId: utterance.id,
-        action: 'redact',
-        actor,
-        reason: input.reason ?? null,
-        details: {
-          requested: { start: input.start, end: input.end },
-          removed: { start: plan.start, end: plan.end, length: plan.end - plan.start },
-          marker: { start: plan.markerStart, end: plan.markerEnd },
-          audio: audioResult,
-          highlightsAdjusted: adjusted.map((row) => row.id),
-          scrubbed: { answers: answersScrubbed, insights: insightsScrubbed, webhookEvents: eventsScrubbed, exportsRewritten: exports.rewritten, exportsDeleted: exports.deleted },
-        },
-      });
-      return {
-        changed: true,
-        sessionId: session.id,
-        utteranceId: utterance.id,
-        text: plan.text,
+    const audioResult = audio ? { mode: audio.mode, start: audio.start, end: audio.end, files: silenced } : { mode: 'none' as const, start: null, end: null, files: [] };
+    const entry = await writeAuditEntry(tx, {
+      organizationId: auth.organizationId,
+      sessionId: session.id,
+      utteranceId: utterance.id,
+      action: 'redact',
+      actor,
+      reason: input.reason ?? null,
+      details: {
+        requested: { start: input.start, end: input.end },
+        removed: { start: plan.start, end: plan.end, length: plan.end - plan.start },
         marker: { start: plan.markerStart, end: plan.markerEnd },
         audio: audioResult,
-        highlightsAdjusted: adjusted.length,
-        entry,
-      } satisfies TRedaction;
+        highlightsAdjusted: adjusted.map((row) => row.id),
+        scrubbed: { answers: answersScrubbed, insights: insightsScrubbed, webhookEvents: eventsScrubbed, exportsRewritten: exports.rewritten, exportsDeleted: exports.deleted },
+      },
     });
-    return result;
-  } catch (error) {
-    // Rolled back: the copies written for it name no record.
-    await deleteKeys(services, written);
-    throw error;
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
-
-/** Best effort: what is left (a crash, storage failing) names no record, so the orphan sweep takes it. */
-async function deleteKeys(services: RedactionServices, keys: string[]): Promise<void> {
-  for (const key of keys) {
-    try {
-      await services.storage.delete(key);
-    } catch (error) {
-      services.logger.warn({ key, err: error instanceof Error ? { name: error.name, message: error.message } : error }, 'redaction: a replaced file could not be deleted');
-    }
-  }
+    return {
+      changed: true,
+      sessionId: session.id,
+      utteranceId: utterance.id,
+      text: plan.text,
+      marker: { start: plan.markerStart, end: plan.markerEnd },
+      audio: audioResult,
+      highlightsAdjusted: adjusted.length,
+      entry,
+    } satisfies TRedaction;
+  });
 }
 
 interface InsightsRow {

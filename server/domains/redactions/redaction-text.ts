@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { interviewLanguageOf, type TInterviewLanguage } from '../../../shared/languages.js';
 import { REDACTION_MARKER } from '../../../shared/schemas/redactions.js';
+import { escapeRegExp } from '../../lib/escape-reg-exp.js';
 
 /** What a redaction does to the utterance's text: the span as removed and where the marker now stands. */
 export interface PlannedRedaction {
@@ -145,7 +146,7 @@ const MARKER_RUN = /\[REDACTED\](?:\s*\[REDACTED\])+/g;
  */
 export function wordScrubber(words: readonly string[]): (copy: string) => string {
   if (words.length === 0) return (copy) => copy;
-  const alternatives = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const alternatives = words.map(escapeRegExp).join('|');
   const pattern = new RegExp(`(?<!${WORD_CHARACTER})(?:${alternatives})(?!${WORD_CHARACTER})`, 'giu');
   return (copy) => {
     if (copy === '') return copy;

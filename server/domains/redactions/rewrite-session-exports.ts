@@ -1,10 +1,12 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
 import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { Session } from '../../entities/index.js';
 import { randomBase62 } from '../../lib/ids.js';
@@ -53,6 +55,45 @@ interface ExportFileRow {
  */
 export async function lockSessionTranscript(tx: EntityManager, sessionId: string): Promise<void> {
   await queryRows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`redaction:${sessionId}`}, 0))`);
+}
+
+/** What a change to a session's transcript works with: its transaction, a scratch directory, and the storage keys it has written. */
+export interface TranscriptChange {
+  tx: EntityManager;
+  work: string;
+  /** Keys of the files the change stored: deleted again if its transaction rolls back. */
+  written: string[];
+}
+
+/**
+ * Runs a change to one session's stored transcript (a redaction, a sentiment override): in one
+ * transaction that takes the session's transcript lock first, with a scratch directory for the
+ * files it makes. If the transaction rolls back, the files it wrote name no record and are deleted
+ * (best effort; the orphan sweep takes what is left); the directory always goes.
+ */
+export async function changeSessionTranscript<T>(
+  em: EntityManager,
+  services: Pick<ExportServices, 'storage'> & { logger: Pick<Logger, 'warn'> },
+  sessionId: string,
+  change: (step: TranscriptChange) => Promise<T>,
+): Promise<T> {
+  const work = await mkdtemp(path.join(tmpdir(), 'interview-transcript-change-'));
+  const written: string[] = [];
+  try {
+    return await em.transactional(async (tx) => {
+      await lockSessionTranscript(tx, sessionId);
+      return change({ tx, work, written });
+    });
+  } catch (error) {
+    for (const key of written) {
+      await services.storage.delete(key).catch((failure: unknown) => {
+        services.logger.warn({ key, err: failure instanceof Error ? { name: failure.name, message: failure.message } : failure }, 'a file written for a rolled-back transcript change could not be deleted');
+      });
+    }
+    throw error;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 /** What a rewrite did: the files rewritten or deleted, the storage keys it replaced (to delete once the transaction commits) and those it wrote (to delete on rollback). */

@@ -1,18 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSentimentOverride, TSetSentimentOverrideInput } from '../../../shared/schemas/sentiment-overrides.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
+import { sentimentSentence } from '../../analysis/builtin-insights.js';
 import { sessionSentiment } from '../../analysis/session-sentiment.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { AppError, validationError } from '../../errors.js';
+import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { auditActorOf, writeAuditEntry } from '../redactions/audit-log.js';
 import { deleteReplacedFilesJob } from '../redactions/delete-replaced-files.js';
-import { type ExportServices, lockSessionTranscript, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
+import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
 import { loadSession } from '../sessions/load-session.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import { type UtteranceSentimentRow, toUtteranceSentiment, UTTERANCE_SENTIMENT_COLUMNS } from './utterance-sentiment.js';
@@ -57,10 +55,9 @@ async function refreshSessionSentiment(tx: EntityManager, sessionId: string): Pr
 /** The built-in summary states the overall sentiment in one sentence: that sentence follows the session's. */
 async function refreshSummarySentence(tx: EntityManager, sessionId: string, before: { overall: TSentiment; score: number } | null, after: { overall: TSentiment; score: number } | null): Promise<void> {
   if (!before || !after || (before.overall === after.overall && before.score === after.score)) return;
-  const sentence = (value: { overall: TSentiment; score: number }) => `Overall sentiment was ${value.overall} (${value.score.toFixed(2)}).`;
   await queryRows(
     tx,
-    sql`update session_insights set summary = replace(summary, ${sentence(before)}, ${sentence(after)}) where session_id = ${sessionId} and generated_by = 'builtin'`,
+    sql`update session_insights set summary = replace(summary, ${sentimentSentence(before)}, ${sentimentSentence(after)}) where session_id = ${sessionId} and generated_by = 'builtin'`,
   );
 }
 
@@ -86,69 +83,50 @@ export async function setSentimentOverride(em: EntityManager, services: Sentimen
     });
   }
   const actor = await auditActorOf(em, auth);
-  const work = await mkdtemp(path.join(tmpdir(), 'interview-sentiment-override-'));
-  const written: string[] = [];
-  try {
-    return await em.transactional(async (tx) => {
-      await lockSessionTranscript(tx, session.id);
-      const [row] = await queryRows<UtteranceSentimentRow & { speaker: string; text: string | null }>(
-        tx,
-        sql`select speaker, text, ${UTTERANCE_SENTIMENT_COLUMNS} from session_utterances
-             where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
-      );
-      if (!row) {
-        throw new AppError('RESOURCE_NOT_FOUND', `Utterance ${input.utteranceId} was not found in this session.`, {
-          resource: 'utterance',
-          id: input.utteranceId,
-          fields: [{ path: 'utteranceId', message: 'no utterance with this id in the session' }],
-        });
-      }
-      if (row.speaker !== 'participant' || row.text === null || row.text.trim() === '') {
-        throw validationError([{ path: 'utteranceId', message: "only a participant's answer with text has a sentiment to override" }]);
-      }
-      const [sessionRow] = await queryRows<{ sentiment: TSentiment | null; sentiment_score: number | null }>(tx, sql`select sentiment, sentiment_score from sessions where id = ${session.id} for update`);
-      const before = storedSentiment(sessionRow!.sentiment, sessionRow!.sentiment_score);
-      if (row.sentiment_override === input.sentiment) {
-        return { ...toUtteranceSentiment(row), sessionId: session.id, changed: false, sessionSentiment: before, entry: null };
-      }
-      const [updated] = await queryRows<UtteranceSentimentRow>(
-        tx,
-        input.sentiment === null
-          ? sql`update session_utterances set sentiment_override = null, sentiment_overridden_at = null, sentiment_overridden_by = null where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`
-          : sql`update session_utterances set sentiment_override = ${input.sentiment}, sentiment_overridden_at = now(), sentiment_overridden_by = ${JSON.stringify(actor)}::jsonb
-                 where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`,
-      );
-      const after = await refreshSessionSentiment(tx, session.id);
-      await refreshSummarySentence(tx, session.id, before, after);
-      const exports = await rewriteSessionExports(em, tx, services, session.id, work);
-      written.push(...exports.writtenKeys);
-      if (exports.obsoleteKeys.length > 0) await addJobs(tx, [deleteReplacedFilesJob(exports.obsoleteKeys)]);
-      const entry = await writeAuditEntry(tx, {
-        organizationId: auth.organizationId,
-        sessionId: session.id,
-        utteranceId: row.id,
-        action: input.sentiment === null ? 'sentiment_override_cleared' : 'sentiment_override',
-        actor,
-        reason: input.reason ?? null,
-        details: {
-          analyzed: row.sentiment,
-          previousOverride: row.sentiment_override,
-          override: input.sentiment,
-          previousEffective: row.sentiment_override ?? row.sentiment,
-          effective: input.sentiment ?? row.sentiment,
-          sessionSentiment: { before, after },
-          exportsRewritten: exports.rewritten,
-        },
-    });
-    return { ...toUtteranceSentiment(updated!), sessionId: session.id, changed: true, sessionSentiment: after, entry };
-    });
-  } catch (error) {
-    // Rolled back: the exports written for it name no record (best effort; the orphan sweep takes what is left).
-    for (const key of written) {
-      await services.storage.delete(key).catch((failure: unknown) => services.logger.warn({ key, err: failure instanceof Error ? failure.message : failure }, 'sentiment override: an unused export could not be deleted'));
+  return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
+    const [row] = await queryRows<UtteranceSentimentRow & { speaker: string; text: string | null }>(
+      tx,
+      sql`select speaker, text, ${UTTERANCE_SENTIMENT_COLUMNS} from session_utterances
+           where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
+    );
+    if (!row) throw notFound('utterance', input.utteranceId, 'utteranceId');
+    if (row.speaker !== 'participant' || row.text === null || row.text.trim() === '') {
+      throw validationError([{ path: 'utteranceId', message: "only a participant's answer with text has a sentiment to override" }]);
     }
-    throw error;
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+    const [sessionRow] = await queryRows<{ sentiment: TSentiment | null; sentiment_score: number | null }>(tx, sql`select sentiment, sentiment_score from sessions where id = ${session.id} for update`);
+    const before = storedSentiment(sessionRow!.sentiment, sessionRow!.sentiment_score);
+    if (row.sentiment_override === input.sentiment) {
+      return { ...toUtteranceSentiment(row), sessionId: session.id, changed: false, sessionSentiment: before, entry: null };
+    }
+    const [updated] = await queryRows<UtteranceSentimentRow>(
+      tx,
+      input.sentiment === null
+        ? sql`update session_utterances set sentiment_override = null, sentiment_overridden_at = null, sentiment_overridden_by = null where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`
+        : sql`update session_utterances set sentiment_override = ${input.sentiment}, sentiment_overridden_at = now(), sentiment_overridden_by = ${JSON.stringify(actor)}::jsonb
+               where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`,
+    );
+    const after = await refreshSessionSentiment(tx, session.id);
+    await refreshSummarySentence(tx, session.id, before, after);
+    const exports = await rewriteSessionExports(em, tx, services, session.id, work);
+    written.push(...exports.writtenKeys);
+    if (exports.obsoleteKeys.length > 0) await addJobs(tx, [deleteReplacedFilesJob(exports.obsoleteKeys)]);
+    const entry = await writeAuditEntry(tx, {
+      organizationId: auth.organizationId,
+      sessionId: session.id,
+      utteranceId: row.id,
+      action: input.sentiment === null ? 'sentiment_override_cleared' : 'sentiment_override',
+      actor,
+      reason: input.reason ?? null,
+      details: {
+        analyzed: row.sentiment,
+        previousOverride: row.sentiment_override,
+        override: input.sentiment,
+        previousEffective: row.sentiment_override ?? row.sentiment,
+        effective: input.sentiment ?? row.sentiment,
+        sessionSentiment: { before, after },
+        exportsRewritten: exports.rewritten,
+      },
+  });
+  return { ...toUtteranceSentiment(updated!), sessionId: session.id, changed: true, sessionSentiment: after, entry };
+  });
 }

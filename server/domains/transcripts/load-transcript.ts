@@ -6,13 +6,12 @@ import { loadPlan, loadSession } from '../sessions/load-session.js';
 import { MIN_SPEECH_SECONDS } from './generate-transcript.js';
 import { readSessionUtterances } from './read-utterances.js';
 import type { TranscriptSource } from './shape-transcript.js';
-
-const STRUCTURED_TYPES = new Set(['rating', 'yes_no', 'multiple_choice']);
+import { isStructuredQuestion } from '../../../shared/schemas/scripts.js';
 
 /** The question ids of a session's pinned script whose answers carry a parsed `value`. */
 export async function structuredQuestionIdsOf(em: EntityManager, session: Pick<Session, 'scriptId' | 'scriptVersion'>): Promise<Set<string>> {
   const plan = await loadPlan(em, session);
-  return new Set(plan.questions.filter((question) => STRUCTURED_TYPES.has(question.type)).map((question) => question.id));
+  return new Set(plan.questions.filter(isStructuredQuestion).map((question) => question.id));
 }
 
 /** 409 TRANSCRIPT_NOT_READY, saying whether to wait (`pending`) or that none will come (`none`). */
