@@ -5,6 +5,7 @@ import { PERMISSIONS } from '../shared/permissions.js';
 import { asBytes } from './helpers/audio.js';
 import { type Api, apiAs, createCampaign, createInvite, createProject, createPublishedScript } from './helpers/factories.js';
 import { interviewFixture, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
+import { runJobsOnce } from './helpers/jobs.js';
 import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { RESULTS_QUESTIONS, runCompletionChain } from './helpers/results.js';
 import { type TestTenant } from './helpers/test-app.js';
@@ -183,10 +184,16 @@ describe('anonymizedExports.create', () => {
     const created = await client.anonymizedExports.create.mutate({ sessionIds: [margaret.sessionId], format: 'csv' });
     await t.em().execute(`update anonymized_exports set expires_at = now() - interval '1 second' where id = ?`, [created.id]);
     await t.http.get(new URL(created.url).pathname).expect(404);
-    // The next export deletes expired ones, files included.
+    // The next export deletes expired ones, and adds the job that deletes their files.
     const [expired] = await t.em().execute<{ storage_key: string }[]>(`select storage_key from anonymized_exports where id = ?`, [created.id]);
     await client.anonymizedExports.create.mutate({ sessionIds: [margaret.sessionId], format: 'json' });
     expect(await t.em().execute(`select id from anonymized_exports where id = ?`, [created.id])).toEqual([]);
+    const jobs = await t.em().execute<{ payload: { keys: string[] } }[]>(
+      `select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'storage__delete_files'`,
+    );
+    expect(jobs.map((job) => job.payload.keys)).toContainEqual([expired!.storage_key]);
+    await t.runtime.services.storage.open(expired!.storage_key).then((stream) => stream.destroy());
+    await runJobsOnce(t, { tasks: ['storage__delete_files'] });
     await expect(t.runtime.services.storage.open(expired!.storage_key)).rejects.toThrow();
   });
 

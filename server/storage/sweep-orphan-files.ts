@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { deleteUnrecordedFiles } from './delete-unrecorded-files.js';
 import type { FileStorage } from './file-storage.js';
 
 /** The key prefixes of files that belong to a record: script media and session files. */
@@ -16,17 +17,7 @@ export async function sweepOrphanFiles(em: EntityManager, storage: FileStorage, 
   const deleted: string[] = [];
   let checked = 0;
   const settle = async (keys: string[]) => {
-    if (keys.length === 0) return;
-    const rows = await em.execute<{ storage_key: string }[]>(
-      `select storage_key from script_media where storage_key in (?) union all select storage_key from session_files where storage_key in (?)`,
-      [keys, keys],
-    );
-    const recorded = new Set(rows.map((row) => row.storage_key));
-    for (const key of keys) {
-      if (recorded.has(key)) continue;
-      await storage.delete(key);
-      deleted.push(key);
-    }
+    deleted.push(...(await deleteUnrecordedFiles(em, storage, keys)).deleted);
   };
   for (const prefix of RECORD_PREFIXES) {
     let batch: string[] = [];

@@ -4,9 +4,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ANONYMIZED_EXPORT_TTL_SECONDS, type TAnonymizedExport, type TCreateAnonymizedExportInput } from '../../../shared/schemas/anonymized-exports.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { notFound, validationError } from '../../errors.js';
+import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { Logger } from '../../logger.js';
+import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { auditActorOf } from '../redactions/audit-log.js';
@@ -51,17 +53,15 @@ async function resolveScope(em: EntityManager, organizationId: string, input: TC
   return { scope: { organizationId, sessionIds }, campaigns, stored: { type: 'sessions', count: sessionIds.length } };
 }
 
-/** Expired exports are deleted when the organization makes its next one: their links no longer open them anyway. */
-async function deleteExpired(em: EntityManager, services: AnonymizedExportServices, organizationId: string): Promise<void> {
-  const expired = await queryRows<{ id: string; storage_key: string }>(
-    em,
-    sql`delete from anonymized_exports where organization_id = ${organizationId} and expires_at <= now() returning id, storage_key`,
-  );
-  for (const row of expired) {
-    await services.storage.delete(row.storage_key).catch((error: unknown) => {
-      services.logger.warn({ key: row.storage_key, err: error instanceof Error ? { name: error.name, message: error.message } : error }, 'anonymized export: an expired file could not be deleted');
-    });
-  }
+/**
+ * Expired exports are deleted when the organization makes its next one (their links no longer open
+ * them anyway): the records and, in the same transaction, the job that deletes their files.
+ */
+async function deleteExpired(em: EntityManager, organizationId: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const expired = await queryRows<{ storage_key: string }>(tx, sql`delete from anonymized_exports where organization_id = ${organizationId} and expires_at <= now() returning storage_key`);
+    if (expired.length > 0) await addJobs(tx, [deleteFilesJob(expired.map((row) => row.storage_key))]);
+  });
 }
 
 /**
@@ -73,7 +73,7 @@ async function deleteExpired(em: EntityManager, services: AnonymizedExportServic
 export async function createAnonymizedExport(em: EntityManager, services: AnonymizedExportServices, auth: CustomerAuth, input: TCreateAnonymizedExportInput): Promise<TAnonymizedExport> {
   const { scope, campaigns, stored } = await resolveScope(em, auth.organizationId, input);
   const actor = await auditActorOf(em, auth);
-  await deleteExpired(em, services, auth.organizationId);
+  await deleteExpired(em, auth.organizationId);
 
   const id = newId('anx');
   const storageKey = `anonymized-exports/${auth.organizationId}/${id}.${input.format}`;

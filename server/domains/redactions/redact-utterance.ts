@@ -8,10 +8,10 @@ import type { Logger } from '../../logger.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { loadSession } from '../sessions/load-session.js';
 import { auditActorOf, writeAuditEntry } from './audit-log.js';
-import { deleteReplacedFilesJob } from './delete-replaced-files.js';
 import { derivedTextScrubber, keywordsAfterRedaction, onlyMarkers, type PlannedRedaction, planRedaction, recutQuote, scrubJson } from './redaction-text.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from './rewrite-session-exports.js';
 import { canSilence, SILENCEABLE_TYPES, silenceStoredAudio, type StoredAudio } from './silence-audio.js';
+import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 
 export interface RedactionServices extends ExportServices {
   ffmpeg: string | null;
@@ -209,7 +209,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
     const exports = await rewriteSessionExports(em, tx, services, session.id, work);
     written.push(...exports.writtenKeys);
     obsolete.push(...exports.obsoleteKeys);
-    if (obsolete.length > 0) await addJobs(tx, [deleteReplacedFilesJob(obsolete)]);
+    if (obsolete.length > 0) await addJobs(tx, [deleteFilesJob(obsolete)]);
 
     const audioResult = audio ? { mode: audio.mode, start: audio.start, end: audio.end, files: silenced } : { mode: 'none' as const, start: null, end: null, files: [] };
     const entry = await writeAuditEntry(tx, {

@@ -9,11 +9,11 @@ import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { auditActorOf, writeAuditEntry } from '../redactions/audit-log.js';
-import { deleteReplacedFilesJob } from '../redactions/delete-replaced-files.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
 import { loadSession } from '../sessions/load-session.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import { type UtteranceSentimentRow, toUtteranceSentiment, UTTERANCE_SENTIMENT_COLUMNS } from './utterance-sentiment.js';
+import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 
 /**
  * The score an overridden utterance weighs in its session's sentiment with: its own when the
@@ -109,7 +109,7 @@ export async function setSentimentOverride(em: EntityManager, services: Sentimen
     await refreshSummarySentence(tx, session.id, before, after);
     const exports = await rewriteSessionExports(em, tx, services, session.id, work);
     written.push(...exports.writtenKeys);
-    if (exports.obsoleteKeys.length > 0) await addJobs(tx, [deleteReplacedFilesJob(exports.obsoleteKeys)]);
+    if (exports.obsoleteKeys.length > 0) await addJobs(tx, [deleteFilesJob(exports.obsoleteKeys)]);
     const entry = await writeAuditEntry(tx, {
       organizationId: auth.organizationId,
       sessionId: session.id,
