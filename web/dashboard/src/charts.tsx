@@ -1,6 +1,6 @@
 import { useId } from 'react';
 
-export interface Bar {
+interface Bar {
   label: string;
   value: number;
   /** The text written beside the bar (the value itself when absent). */
@@ -10,7 +10,7 @@ export interface Bar {
 /** Distinct on white with 3:1 contrast, and never the only signal: every bar is labelled in text. */
 const PALETTE = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490'];
 
-export function colourOf(index: number): string {
+function colourOf(index: number): string {
   return PALETTE[index % PALETTE.length]!;
 }
 
@@ -52,7 +52,7 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
   );
 }
 
-export interface Series {
+interface Series {
   name: string;
   values: number[];
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ROLE_PERMISSIONS } from '../../../../shared/members';
 import { type Permission, PERMISSIONS } from '../../../../shared/permissions';
+import { useAuth } from '../auth';
 import { useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, Loading, PageHeading, ShownOnce } from '../ui';
 
@@ -8,6 +10,9 @@ export function ApiKeysView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
+  const { session } = useAuth();
+  // A key never holds a permission its maker lacks: only the signed-in member's are offered.
+  const grantable = PERMISSIONS.filter((permission) => session !== null && ROLE_PERMISSIONS[session.member.role].includes(permission));
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<Permission[]>(['campaigns:read', 'sessions:read']);
   const invalidate = () => void queryClient.invalidateQueries(trpc.apiKeys.pathFilter());
@@ -75,7 +80,7 @@ export function ApiKeysView() {
         <input id="key-name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} />
         <fieldset className="permissions">
           <legend>Permissions</legend>
-          {PERMISSIONS.map((permission) => (
+          {grantable.map((permission) => (
             <label key={permission} className="choice">
               <input
                 type="checkbox"

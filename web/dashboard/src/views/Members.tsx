@@ -1,13 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useAuth } from '../auth';
-import { MEMBER_ROLES } from '../../../../shared/members';
+import { MEMBER_ROLES, type MemberRole } from '../../../../shared/members';
 import { useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, Loading, PageHeading } from '../ui';
-
-// The server's own list: a role added there shows up here.
-const ROLES = MEMBER_ROLES;
-type Role = (typeof MEMBER_ROLES)[number];
 
 export function MembersView() {
   const trpc = useTRPC();
@@ -16,7 +12,7 @@ export function MembersView() {
   const members = useQuery(trpc.members.list.queryOptions({}));
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>('member');
+  const [role, setRole] = useState<MemberRole>('member');
   const invalidate = () => void queryClient.invalidateQueries(trpc.members.pathFilter());
   const invite = useMutation(
     trpc.members.invite.mutationOptions({
@@ -68,8 +64,8 @@ export function MembersView() {
                     <label className="visually-hidden" htmlFor={`role-${member.id}`}>
                       Role of {member.email}
                     </label>
-                    <select id={`role-${member.id}`} value={member.role} onChange={(event) => update.mutate({ memberId: member.id, role: event.target.value as Role })}>
-                      {ROLES.map((option) => (
+                    <select id={`role-${member.id}`} value={member.role} onChange={(event) => update.mutate({ memberId: member.id, role: event.target.value as MemberRole })}>
+                      {MEMBER_ROLES.map((option) => (
                         <option key={option} value={option}>
                           {option}
                         </option>
@@ -102,8 +98,8 @@ export function MembersView() {
         <label htmlFor="invite-name">Name (optional)</label>
         <input id="invite-name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} />
         <label htmlFor="invite-role">Role</label>
-        <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
-          {ROLES.map((option) => (
+        <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value as MemberRole)}>
+          {MEMBER_ROLES.map((option) => (
             <option key={option} value={option}>
               {option}
             </option>

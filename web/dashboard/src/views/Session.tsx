@@ -13,7 +13,7 @@ type Comment = Thread | Thread['replies'][number];
 type Sentiment = 'positive' | 'neutral' | 'negative';
 
 /** A span of one utterance's text the researcher selected: offsets into its current text. */
-export interface Selection {
+interface Selection {
   utteranceId: string;
   start: number;
   end: number;
@@ -60,11 +60,11 @@ function segmentsOf(text: string, highlights: Highlight[]) {
  * selection offsets count one character per CRLF where the stored text has two: these map an
  * offset between the two, so highlights and redactions land on the stored text's characters.
  */
-export function toFieldOffset(text: string, offset: number): number {
+function toFieldOffset(text: string, offset: number): number {
   return text.slice(0, offset).replace(/\r\n?/g, '\n').length;
 }
 
-export function fromFieldOffset(text: string, fieldOffset: number): number {
+function fromFieldOffset(text: string, fieldOffset: number): number {
   let index = 0;
   for (let counted = 0; counted < fieldOffset && index < text.length; counted++) index += text[index] === '\r' && text[index + 1] === '\n' ? 2 : 1;
   return index;
@@ -125,13 +125,15 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     void queryClient.invalidateQueries(trpc.collections.pathFilter());
   }, [queryClient, trpc, sessionId]);
 
-  // A link to one utterance (from search, a collection or a summary) scrolls to it and marks it.
+  // A link to one utterance (from search, a collection or a summary) scrolls to it and marks it,
+  // once per link: a refetch after a save must not pull the page back there.
+  const loaded = view.data !== undefined;
   useEffect(() => {
-    if (!target || !view.data) return;
+    if (!target || !loaded) return;
     const element = document.getElementById(`u-${target}`);
     element?.scrollIntoView({ block: 'center' });
     element?.focus({ preventScroll: true });
-  }, [target, view.data]);
+  }, [target, loaded]);
 
   const byUtterance = useMemo(() => {
     const map = new Map<string, Highlight[]>();
@@ -394,7 +396,7 @@ function UtteranceItem(props: {
         <button type="button" className="link" aria-expanded={showComments} onClick={() => setShowComments(!showComments)}>
           Comments ({commentCount})
         </button>
-        {utterance.speaker === 'participant' && <SentimentOverride sessionId={props.sessionId} utterance={utterance} onChanged={props.onChanged} />}
+        {utterance.speaker === 'participant' && <SentimentOverride key={`${utterance.sentimentOverridden}:${utterance.sentiment}`} sessionId={props.sessionId} utterance={utterance} onChanged={props.onChanged} />}
       </div>
       {showComments && <Comments sessionId={props.sessionId} utteranceId={utterance.id} threads={props.threads} onChanged={props.onChanged} />}
     </li>
@@ -432,9 +434,8 @@ function SentimentOverride({ sessionId, utterance, onChanged }: { sessionId: str
   const id = useId();
   const set = useMutation(trpc.sentimentOverrides.set.mutationOptions({ onSuccess: onChanged }));
   const saved = utterance.sentimentOverridden ? (utterance.sentiment ?? '') : '';
+  // Keyed by what the server holds, so after a save (or another researcher's) the form starts again from there.
   const [choice, setChoice] = useState(saved);
-  // What the server holds now (after a save, or another researcher's) is the new starting point.
-  useEffect(() => setChoice(saved), [saved]);
   return (
     <form
       className="sentiment-override"
