@@ -1,5 +1,6 @@
 import { formatDuration } from '../lib/format-duration.js';
 import type { InsightsDraft, InsightsInput } from './analyzer.js';
+import { capitalize, favouritePhrase, headOf, lemmasOf, listOf, verbatimSentences } from './key-phrases.js';
 import { readSentences } from './nlp.js';
 import { analyzeSentences } from './sentiment.js';
 import { isStructuredQuestion } from '../../shared/schemas/scripts.js';
@@ -37,20 +38,11 @@ interface Sentence {
   salience: number;
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 function formatValue(value: unknown): string {
   if (value === true) return 'yes';
   if (value === false) return 'no';
   if (value === null || value === undefined) return 'no readable answer';
   return String(value);
-}
-
-function listOf(items: string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
@@ -60,13 +52,9 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
   // Each utterance read once: its sentences, and the lemma of each word as it stands there.
   const readUtterances = participant.map((utterance) => {
     const sentences = readSentences(utterance.text);
-    const lemmas = new Map(sentences.flatMap((sentence) => sentence.tokens.map((token) => [token.value.toLowerCase(), token.lemma] as const)));
-    // A keyword is the utterance's own words (whichever analyzer chose it): its head is its last word's lemma there.
-    const headOf = (keyword: string) => {
-      const last = keyword.split(/\s+/).at(-1)!.toLowerCase();
-      return lemmas.get(last) ?? last;
-    };
-    return { utterance, sentences, headOf };
+    // A keyword is the utterance's own words (whichever analyzer chose it): its head is read there.
+    const lemmas = lemmasOf(sentences);
+    return { utterance, sentences, headOf: (keyword: string) => headOf(lemmas, keyword) };
   });
 
   // Topics: key phrases grouped by their head noun; the label is the phrase most often used for it.
@@ -85,20 +73,14 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
     .sort((a, b) => b.utteranceIds.size - a.utteranceIds.size || a.first - b.first)
     .slice(0, MAX_TOPICS)
     .map((topic) => {
-      const label = [...topic.phrases].sort((a, b) => b[1] - a[1] || b[0].split(' ').length - a[0].split(' ').length)[0]![0];
-      return { label: capitalize(label), utteranceIds: [...topic.utteranceIds] };
+      return { label: capitalize(favouritePhrase(topic.phrases)), utteranceIds: [...topic.utteranceIds] };
     });
   const headWeight = new Map([...topics].map(([head, topic]) => [head, Math.log2(1 + topic.utteranceIds.size)]));
 
   // Sentences, found verbatim in their utterance, scored for how telling they are.
   const sentences: Sentence[] = [];
   for (const { utterance, sentences: parsed, headOf } of readUtterances) {
-    let cursor = 0;
-    for (const sentence of parsed) {
-      const text = sentence.text.trim();
-      const at = utterance.text.indexOf(text, cursor);
-      if (at === -1 || text === '') continue;
-      cursor = at + text.length;
+    for (const { sentence, text } of verbatimSentences(utterance.text, parsed)) {
       const words = text.split(/\s+/).filter(Boolean).length;
       const { score } = analyzeSentences([sentence]);
       const lower = text.toLowerCase();

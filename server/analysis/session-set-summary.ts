@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { TSentiment } from '../../shared/schemas/transcripts.js';
+import { capitalize, favouritePhrase, headOf, lemmasOf, listOf, verbatimSentences } from './key-phrases.js';
 import { candidatePhrases, rankKeywords } from './keywords.js';
 import { readSentences, type Sentence as NlpSentence, type Token } from './nlp.js';
 
@@ -94,15 +95,6 @@ interface Theme {
   first: number;
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function listOf(items: string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
-
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
@@ -116,8 +108,7 @@ export async function summarizeSessionSet(utterances: SummaryUtterance[]): Promi
   for (const utterance of utterances) {
     if (read.length % PARSE_BATCH === PARSE_BATCH - 1) await yieldToEventLoop();
     const sentences = readSentences(utterance.text).map((sentence) => ({ text: sentence.text, tokens: withoutMarkers(sentence.tokens) }));
-    const lemmas = new Map(sentences.flatMap((sentence) => sentence.tokens.map((token) => [token.value.toLowerCase(), token.lemma] as const)));
-    read.push({ utterance, sentences, lemmas });
+    read.push({ utterance, sentences, lemmas: lemmasOf(sentences) });
   }
 
   // Keywords the transcript job did not store yet are found the way it finds them, ranked across the whole set.
@@ -128,8 +119,7 @@ export async function summarizeSessionSet(utterances: SummaryUtterance[]): Promi
   const themes = new Map<string, Theme>();
   read.forEach(({ utterance, lemmas }, index) => {
     for (const keyword of utterance.keywords ?? keywordsOf.get(utterance.id) ?? []) {
-      const last = keyword.split(/\s+/).at(-1)!.toLowerCase();
-      const head = lemmas.get(last) ?? last;
+      const head = headOf(lemmas, keyword);
       const theme = themes.get(head) ?? { head, sessions: new Set<string>(), utterances: new Set<string>(), phrases: new Map<string, number>(), first: index };
       theme.sessions.add(utterance.sessionId);
       theme.utterances.add(utterance.id);
@@ -151,9 +141,8 @@ export async function summarizeSessionSet(utterances: SummaryUtterance[]): Promi
     if (chosen.length === MAX_THEMES) break;
     const quotes = quotesFor(theme, sentences, used);
     if (quotes.length === 0) continue;
-    const title = [...theme.phrases].sort((a, b) => b[1] - a[1] || b[0].split(' ').length - a[0].split(' ').length)[0]![0];
     chosen.push({
-      title: capitalize(title),
+      title: capitalize(favouritePhrase(theme.phrases)),
       sessionCount: theme.sessions.size,
       quotes: quotes.map((sentence) => ({ sessionId: sentence.utterance.sessionId, utteranceId: sentence.utterance.id, text: sentence.text })),
     });
@@ -166,12 +155,7 @@ export async function summarizeSessionSet(utterances: SummaryUtterance[]): Promi
 function scoreSentences(read: { utterance: SummaryUtterance; sentences: NlpSentence[] }[]): ReadSentence[] {
   const sentences: ReadSentence[] = [];
   for (const { utterance, sentences: parsed } of read) {
-    let cursor = 0;
-    for (const sentence of parsed) {
-      const text = sentence.text.trim();
-      const at = utterance.text.indexOf(text, cursor);
-      if (at === -1 || text === '') continue;
-      cursor = at + text.length;
+    for (const { sentence, text } of verbatimSentences(utterance.text, parsed)) {
       const lemmas = sentence.tokens
         .filter((token) => token.type === 'word' && CONTENT_POS.has(token.pos) && token.lemma.length > 2 && !LIGHT_VERBS.has(token.lemma))
         .map((token) => token.lemma);
