@@ -4,6 +4,7 @@ import path from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSessionView } from '../server/domains/workspace/get-session-view.js';
 import { dashboardRoutes } from '../server/http/dashboard-routes.js';
 import { errorHandler } from '../server/http/write-error.js';
 import { apiAs } from './helpers/factories.js';
@@ -91,6 +92,20 @@ describe('workspace.session', () => {
     expect(row!.sentiment_override).toBe(other);
     const view = await client.workspace.session.query({ sessionId });
     expect(view.utterances.find((utterance) => utterance.id === answer.id)).toMatchObject({ sentiment: other, analysedSentiment: answer.sentiment, sentimentOverridden: true });
+  });
+
+  it('reads the view in three statements (four when the script is not cached), however many lines the transcript has', async () => {
+    const { tenant, sessionId } = await organizationWithInterview();
+    const statements: string[] = [];
+    const knex = t.runtime.orm.em.getConnection().getKnex();
+    const listener = (query: { sql: string }) => statements.push(query.sql);
+    knex.on('query', listener);
+    // The domain function itself: a request adds its authentication's statements.
+    const view = await getSessionView(t.em(), t.runtime.services.signer, tenant.organizationId, sessionId);
+    knex.removeListener('query', listener);
+    expect(view.utterances.length).toBeGreaterThan(4);
+    // The session with its comment count, the lines with theirs, the recording; the pinned script's plan is cached since the interview read it.
+    expect(statements.filter((text) => !/^(begin|commit|rollback|set )/i.test(text))).toHaveLength(3);
   });
 
   it('links the recording for one hour, placed at the session time it starts', async () => {

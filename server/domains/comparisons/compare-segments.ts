@@ -68,37 +68,40 @@ export async function compareSegments(em: EntityManager, organizationId: string,
   });
 
   const segmentSessions = segmentSessionsSql(organizationId, input.segments);
-  const stats = await queryRows<StatsRow>(
-    em,
-    sql`with seg as (${segmentSessions})
-        select segment,
-               count(*)::int as started,
-               count(*) filter (where status = 'completed')::int as completed,
-               count(*) filter (where completion_status = 'timed_out')::int as timed_out,
-               count(*) filter (where status = 'abandoned')::int as abandoned,
-               count(*) filter (where status in ('created', 'in_progress', 'paused'))::int as in_progress,
-               count(*) filter (where status = 'completed')::int as measured,
-               (avg(duration_seconds) filter (where status = 'completed'))::float8 as mean,
-               percentile_cont(0.5) within group (order by duration_seconds) filter (where status = 'completed') as median,
-               percentile_cont(0.9) within group (order by duration_seconds) filter (where status = 'completed') as p90,
-               jsonb_agg(distinct jsonb_build_array(script_id, script_version)) as versions
-          from seg group by segment`,
-  );
-  const sentiments = await queryRows<SentimentRow>(
-    em,
-    sql`with seg as (${segmentSessions})
-        select seg.segment, coalesce(u.sentiment_override, u.sentiment) as sentiment, count(*)::int as count
-          from seg join session_utterances u on u.session_id = seg.id
-         where u.speaker = 'participant' and u.text is not null
-         group by 1, 2`,
-  );
-  const answers = await queryRows<AnswerRow>(
-    em,
-    sql`with seg as (${segmentSessions})
-        select seg.segment, a.answer->>'questionId' as question_id, a.answer->'value' as value, count(*)::int as count
-          from seg cross join lateral jsonb_array_elements(seg.answers) as a(answer)
-         group by 1, 2, 3`,
-  );
+  // Three independent reads of the same segments, side by side.
+  const [stats, sentiments, answers] = await Promise.all([
+    queryRows<StatsRow>(
+      em,
+      sql`with seg as (${segmentSessions})
+          select segment,
+                 count(*)::int as started,
+                 count(*) filter (where status = 'completed')::int as completed,
+                 count(*) filter (where completion_status = 'timed_out')::int as timed_out,
+                 count(*) filter (where status = 'abandoned')::int as abandoned,
+                 count(*) filter (where status in ('created', 'in_progress', 'paused'))::int as in_progress,
+                 count(*) filter (where status = 'completed')::int as measured,
+                 (avg(duration_seconds) filter (where status = 'completed'))::float8 as mean,
+                 percentile_cont(0.5) within group (order by duration_seconds) filter (where status = 'completed') as median,
+                 percentile_cont(0.9) within group (order by duration_seconds) filter (where status = 'completed') as p90,
+                 jsonb_agg(distinct jsonb_build_array(script_id, script_version)) as versions
+            from seg group by segment`,
+    ),
+    queryRows<SentimentRow>(
+      em,
+      sql`with seg as (${segmentSessions})
+          select seg.segment, coalesce(u.sentiment_override, u.sentiment) as sentiment, count(*)::int as count
+            from seg join session_utterances u on u.session_id = seg.id
+           where u.speaker = 'participant' and u.text is not null
+           group by 1, 2`,
+    ),
+    queryRows<AnswerRow>(
+      em,
+      sql`with seg as (${segmentSessions})
+          select seg.segment, a.answer->>'questionId' as question_id, a.answer->'value' as value, count(*)::int as count
+            from seg cross join lateral jsonb_array_elements(seg.answers) as a(answer)
+           group by 1, 2, 3`,
+    ),
+  ]);
 
   const statsBySegment = new Map(stats.map((row) => [row.segment, row]));
   // The script versions each segment's sessions followed; the published one stands in for a segment without sessions.

@@ -126,7 +126,11 @@ async function resolveSessions(em: EntityManager, organizationId: string, input:
  */
 function redacted(rows: UtteranceRow[]): SummaryUtterance[] {
   const textsBySession = new Map<string, string[]>();
-  for (const row of rows) textsBySession.set(row.session_id, [...(textsBySession.get(row.session_id) ?? []), row.text]);
+  for (const row of rows) {
+    const texts = textsBySession.get(row.session_id);
+    if (texts) texts.push(row.text);
+    else textsBySession.set(row.session_id, [row.text]);
+  }
   const redactors = new Map([...textsBySession].map(([sessionId, texts]) => [sessionId, new SessionRedactor(texts)]));
   return rows.map((row) => {
     const redactor = redactors.get(row.session_id)!;

@@ -27,6 +27,7 @@ interface SessionRow {
   transcript_status: 'ready' | 'none' | null;
   script_id: string;
   script_version: number;
+  comment_count: number;
 }
 
 interface UtteranceRow {
@@ -47,15 +48,17 @@ interface UtteranceRow {
 /**
  * `workspace.session`: the session, its transcript with each utterance's effective sentiment
  * (`coalesce(sentiment_override, sentiment)`, as every reader of sentiment uses) and the number
- * of highlights and comments on it, and the recording with a link valid one hour. Three
- * statements whatever the length of the transcript; another organization's session is 404.
+ * of highlights and comments on it, and the recording with a link valid one hour. At most four
+ * statements (the last three side by side; the script's plan is often cached) whatever the length
+ * of the transcript; another organization's session is 404.
  */
 export async function getSessionView(em: EntityManager, signer: UrlSigner, organizationId: string, sessionId: string): Promise<TWorkspaceSession> {
   const [session] = await queryRows<SessionRow>(
     em,
     sql`select s.id, s.campaign_id, c.name as campaign_name, c.project_id, s.status, s.completion_status, s.participant_name, s.participant_email,
                s.language, ${rawSql(isoTimestamp('s.started_at'))} as started_at, ${rawSql(isoTimestamp('s.completed_at'))} as completed_at, s.duration_seconds,
-               s.sentiment, s.sentiment_score, s.transcript_status, s.script_id, s.script_version
+               s.sentiment, s.sentiment_score, s.transcript_status, s.script_id, s.script_version,
+               (select count(*)::int from comments m where m.session_id = s.id and m.organization_id = s.organization_id and m.deleted_at is null) as comment_count
           from sessions s join campaigns c on c.id = s.campaign_id
          where s.id = ${sessionId} and s.organization_id = ${organizationId}`,
   );
@@ -75,10 +78,6 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
     sessionRecordings(em, [sessionId]),
     loadPlan(em, { scriptId: session.script_id, scriptVersion: session.script_version }),
   ]);
-  const [sessionComments] = await queryRows<{ comments: number }>(
-    em,
-    sql`select count(*)::int as comments from comments where session_id = ${sessionId} and organization_id = ${organizationId} and deleted_at is null`,
-  );
 
   const questionText = new Map(plan.questions.map((question) => [question.id, question.text]));
   const recording = recordings.get(sessionId);
@@ -129,7 +128,7 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
     recording: link,
     counts: {
       highlights: utterances.reduce((sum, row) => sum + row.highlight_count, 0),
-      comments: sessionComments?.comments ?? 0,
+      comments: session.comment_count,
     },
   };
 }
