@@ -7,14 +7,14 @@ import type { AppServices } from '../services.js';
 import { WEB_DIR } from '../web/build-web-assets.js';
 
 /** Where `npm run build:dashboard` (Vite) writes the research dashboard. */
-export const DASHBOARD_DIST_DIR = path.join(WEB_DIR, 'dashboard', 'dist');
+const DASHBOARD_DIST_DIR = path.join(WEB_DIR, 'dashboard', 'dist');
 
 /**
  * The dashboard's page: its own scripts and styles only (Vite writes no inline script), its
  * calls to `/trpc` on this origin, audio from the signed links (PUBLIC_URL's origin, which is
  * another origin than the page's in development behind Vite's server).
  */
-export function dashboardCsp(publicUrl: string): string {
+function dashboardCsp(publicUrl: string): string {
   const publicOrigin = new URL(publicUrl).origin;
   return [
     "default-src 'self'",

@@ -39,7 +39,7 @@ async function* jsonDocument(em: EntityManager, scope: AnonymizedScope, campaign
   yield '\n]}\n';
 }
 
-export const ANONYMIZED_CSV_COLUMNS = [
+const ANONYMIZED_CSV_COLUMNS = [
   'campaign_id',
   'campaign_name',
   'session_id',

@@ -1,7 +1,7 @@
 import { PII_MARKERS, SessionRedactor } from '../../analysis/pii-redaction.js';
 import { escapeRegExp } from '../../lib/escape-reg-exp.js';
 
-export const NAME_MARKER = '[NAME REDACTED]';
+const NAME_MARKER = '[NAME REDACTED]';
 const VALUE_MARKER = '[REDACTED]';
 
 /** Who the participant is, as the session and its invite know them. */

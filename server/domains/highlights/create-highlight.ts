@@ -13,7 +13,7 @@ import { writeHighlight } from './highlight-rows.js';
  * text and shifts the highlights already stored, so inside a transaction the text read here is the
  * one the new highlight will live with until the transaction ends.
  */
-export async function loadUtteranceText(em: EntityManager, organizationId: string, sessionId: string, utteranceId: string): Promise<string> {
+async function loadUtteranceText(em: EntityManager, organizationId: string, sessionId: string, utteranceId: string): Promise<string> {
   const [row] = await queryRows<{ session_found: boolean; utterance_found: boolean; text: string | null }>(
     em,
     sql`select s.id is not null as session_found, u.id is not null as utterance_found, u.text

@@ -59,7 +59,7 @@ const MIN_COPIED_CHARACTERS = 12;
  * capitalises the sentence it starts with). Quadratic in the two lengths, which are utterance-
  * and summary-sized.
  */
-export function scrubCopy(copy: string, original: string, start: number, end: number): string {
+function scrubCopy(copy: string, original: string, start: number, end: number): string {
   if (copy === '' || end <= start) return copy;
   const lowerCopy = copy.toLowerCase();
   const lowerOriginal = original.toLowerCase();
@@ -144,7 +144,7 @@ const MARKER_RUN = /\[REDACTED\](?:\s*\[REDACTED\])+/g;
  * Replaces every whole-word occurrence of `words` (case-insensitive) by the marker, leaving
  * markers already there alone; markers that end up side by side merge into one.
  */
-export function wordScrubber(words: readonly string[]): (copy: string) => string {
+function wordScrubber(words: readonly string[]): (copy: string) => string {
   if (words.length === 0) return (copy) => copy;
   const alternatives = words.map(escapeRegExp).join('|');
   const pattern = new RegExp(`(?<!${WORD_CHARACTER})(?:${alternatives})(?!${WORD_CHARACTER})`, 'giu');
