@@ -7,7 +7,7 @@ import { findSessionFileForDownload } from '../domains/sessions/find-session-fil
 import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
 import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
 import { Invoice } from '../entities/invoice.js';
-import { Session } from '../entities/session.js';
+import { queryRows, sql } from '../db/sql.js';
 import { AppError } from '../errors.js';
 import type { SignedFilePurpose } from '../lib/signed-urls.js';
 import type { AppServices } from '../services.js';
@@ -15,6 +15,7 @@ import { ZPdfQuery } from '../../shared/schemas/transcripts.js';
 import { invoiceDocument } from './invoice-routes.js';
 import { sessionReportDocument } from './results-routes.js';
 import { type ByteRange, FileNotFoundError } from '../storage/file-storage.js';
+import { sendPdf } from './send-pdf.js';
 
 /** What a signed link opens: a stored file streamed as it is, or a JSON document made for the link. */
 type Download =
@@ -75,9 +76,9 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
     return { kind: 'made', contentType: media.contentType, filename: `transcript-${sessionId}.${media.extension}`, body: media.render(await getTranscriptForLink(em, sessionId)) };
   },
   session_report_pdf: async (em, sessionId, services) => {
-    const session = await em.findOne(Session, sessionId);
+    const [session] = await queryRows<{ organization_id: string }>(em, sql`select organization_id from sessions where id = ${sessionId}`);
     if (!session) return null;
-    const document = await sessionReportDocument(services, em, session.organization.id, sessionId, ZPdfQuery.parse({}));
+    const document = await sessionReportDocument(services, em, session.organization_id, sessionId, ZPdfQuery.parse({}));
     return { kind: 'made', contentType: 'application/pdf', filename: `interview-${sessionId}.pdf`, body: document };
   },
   invoice_pdf: async (em, invoiceId, services) => {
@@ -109,15 +110,14 @@ export function fileDownloadRoutes(services: AppServices): Router {
       }
       if (file.kind === 'made') {
         res.setHeader('Cache-Control', cache);
-        res.setHeader('Content-Type', file.contentType);
-        res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
         res.setHeader('X-Content-Type-Options', 'nosniff');
-        if (typeof file.body === 'string') {
-          res.send(file.body);
+        if (typeof file.body !== 'string') {
+          sendPdf(res, file.filename, file.body);
           return;
         }
-        file.body.on('error', (error: Error) => res.destroy(error));
-        file.body.pipe(res);
+        res.setHeader('Content-Type', file.contentType);
+        res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+        res.send(file.body);
         return;
       }
       const range = requestedRange(req.headers.range, file.size);

@@ -7,6 +7,7 @@ import { renderInvoice } from '../reports/render-invoice.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { pathIdOf, queryOf } from './plain-inputs.js';
+import { sendPdf } from './send-pdf.js';
 
 /** The service's name on invoices, as the operator of this installation. */
 const ISSUER_NAME = 'Interview Service';
@@ -18,11 +19,7 @@ export function invoiceRoutes(services: AppServices): Router {
     const auth = assertPermission(req.auth, 'billing:read');
     queryOf(req, z.strictObject({}));
     const invoice = await loadInvoice(services.orm.em.fork(), auth.organizationId, pathIdOf(req, 'invoiceId'));
-    const document = invoiceDocument(services, invoice);
-    res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Disposition', `attachment; filename="${invoice.number}.pdf"`);
-    document.on('error', (error: Error) => res.destroy(error));
-    document.pipe(res);
+    sendPdf(res, `${invoice.number}.pdf`, invoiceDocument(services, invoice));
   });
   return routes;
 }

@@ -10,6 +10,7 @@ import { renderSessionReport } from '../reports/render-session-report.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { pathIdOf, queryOf } from './plain-inputs.js';
+import { sendPdf } from './send-pdf.js';
 
 /**
  * Results with bodies that are not JSON, or not only JSON: a session's transcript (json, text,
@@ -41,10 +42,7 @@ export function resultsRoutes(services: AppServices): Router {
     const sessionId = pathIdOf(req, 'sessionId');
     const query = queryOf(req, ZPdfQuery);
     const document = await sessionReportDocument(services, services.orm.em.fork(), auth.organizationId, sessionId, query);
-    res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Disposition', `attachment; filename="interview-${sessionId}.pdf"`);
-    document.on('error', (error: Error) => res.destroy(error));
-    document.pipe(res);
+    sendPdf(res, `interview-${sessionId}.pdf`, document);
   };
   routes.get('/v1/sessions/:sessionId/pdf', pdf);
   routes.get('/api/session/:sessionId/pdf', pdf);
