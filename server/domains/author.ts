@@ -1,5 +1,6 @@
 import type { TAuthor } from '../../shared/schemas/highlights.js';
-import { type Sql, sql } from '../db/sql.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows, type Sql, sql } from '../db/sql.js';
 import type { CustomerAuth } from '../trpc/context.js';
 
 /**
@@ -23,6 +24,16 @@ export function authorColumns(auth: CustomerAuth): AuthorColumns {
     };
   }
   return { kind: 'api_key', id: auth.apiKeyId, name: sql`coalesce((select k.name from api_keys k where k.id = ${auth.apiKeyId}), 'API key')` };
+}
+
+/**
+ * The caller as an author, name read now: for writes whose record takes the name from the code
+ * rather than from its own statement (the transcript audit log, anonymized exports).
+ */
+export async function authorOf(em: EntityManager, auth: CustomerAuth): Promise<TAuthor> {
+  const author = authorColumns(auth);
+  const [row] = await queryRows<{ name: string }>(em, sql`select ${author.name} as name`);
+  return { kind: author.kind, id: author.id, name: row!.name };
 }
 
 /** Whether the caller is the one recorded as author. */

@@ -11,7 +11,7 @@ import type { Logger } from '../../logger.js';
 import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { auditActorOf } from '../redactions/audit-log.js';
+import { authorOf } from '../author.js';
 import { loadProject } from '../projects/load-project.js';
 import { anonymizedFile, type ExportedCampaign, type Tally } from './anonymized-file.js';
 import type { AnonymizedScope } from './anonymized-sessions.js';
@@ -72,7 +72,7 @@ async function deleteExpired(em: EntityManager, organizationId: string): Promise
  */
 export async function createAnonymizedExport(em: EntityManager, services: AnonymizedExportServices, auth: CustomerAuth, input: TCreateAnonymizedExportInput): Promise<TAnonymizedExport> {
   const { scope, campaigns, stored } = await resolveScope(em, auth.organizationId, input);
-  const actor = await auditActorOf(em, auth);
+  const actor = await authorOf(em, auth);
   await deleteExpired(em, auth.organizationId);
 
   const id = newId('anx');

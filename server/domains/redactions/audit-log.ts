@@ -2,15 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TAuditActor, TTranscriptAuditAction, TTranscriptAuditEntry } from '../../../shared/schemas/redactions.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
-import { authorColumns } from '../author.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-
-/** The caller as the audit log records them: the author rule of every workspace record (server/domains/author.ts). */
-export async function auditActorOf(em: EntityManager, auth: CustomerAuth): Promise<TAuditActor> {
-  const author = authorColumns(auth);
-  const [row] = await queryRows<{ name: string }>(em, sql`select ${author.name} as name`);
-  return { kind: author.kind, id: author.id, name: row!.name };
-}
 
 interface AuditRow {
   id: string;

@@ -7,7 +7,8 @@ import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 import type { CustomerAuth } from '../../trpc/context.js';
 import { loadSession } from '../sessions/load-session.js';
-import { auditActorOf, writeAuditEntry } from './audit-log.js';
+import { authorOf } from '../author.js';
+import { writeAuditEntry } from './audit-log.js';
 import { derivedTextScrubber, keywordsAfterRedaction, onlyMarkers, type PlannedRedaction, planRedaction, recutQuote, scrubJson } from './redaction-text.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from './rewrite-session-exports.js';
 import { canSilence, SILENCEABLE_TYPES, silenceStoredAudio, type StoredAudio } from './silence-audio.js';
@@ -115,7 +116,7 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
 export async function redactUtterance(em: EntityManager, services: RedactionServices, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
   const session = await loadSession(em, auth.organizationId, input.sessionId);
   assertRedactable(session);
-  const actor = await auditActorOf(em, auth);
+  const actor = await authorOf(em, auth);
   const obsolete: string[] = [];
   return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
     const [utterance] = await queryRows<UtteranceRow>(

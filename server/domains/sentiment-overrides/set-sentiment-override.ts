@@ -8,7 +8,8 @@ import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 import type { CustomerAuth } from '../../trpc/context.js';
-import { auditActorOf, writeAuditEntry } from '../redactions/audit-log.js';
+import { authorOf } from '../author.js';
+import { writeAuditEntry } from '../redactions/audit-log.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
 import { loadSession } from '../sessions/load-session.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
@@ -82,7 +83,7 @@ export async function setSentimentOverride(em: EntityManager, services: Sentimen
       sessionStatus: session.status,
     });
   }
-  const actor = await auditActorOf(em, auth);
+  const actor = await authorOf(em, auth);
   return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
     const [row] = await queryRows<UtteranceSentimentRow & { speaker: string; text: string | null }>(
       tx,
