@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BRAND_COLOR } from '../server/lib/branding.js';
-import { formatDuration } from '../server/lib/format-duration.js';
+import { formatDuration } from '../shared/format-duration.js';
 import { formatReportDate, formatTimestamp, isDecodablePng, renderSessionReport, type ReportFonts } from '../server/reports/render-session-report.js';
 import type { SessionReport, SessionReportOptions } from '../server/reports/session-report.js';
 

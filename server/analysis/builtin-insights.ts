@@ -1,4 +1,4 @@
-import { formatDuration } from '../lib/format-duration.js';
+import { formatDuration } from '../../shared/format-duration.js';
 import type { InsightsDraft, InsightsInput } from './analyzer.js';
 import { capitalize, favouritePhrase, headOf, lemmasOf, listOf, verbatimSentences } from './key-phrases.js';
 import { readSentences } from './nlp.js';

@@ -3,7 +3,7 @@ import { DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
 import { isMessageKey, type Translate, translator } from '../../shared/i18n/translate.js';
 import { interviewLanguageOf } from '../../shared/languages.js';
-import { formatDuration } from '../lib/format-duration.js';
+import { formatDuration } from '../../shared/format-duration.js';
 import { cleanText, createDocument, createTypesetter, PAGE_HEIGHT, PAGE_WIDTH, type Line, type ReportFonts, type Span, type TextStyle } from './pdf-typesetting.js';
 import type { SessionReport, SessionReportOptions } from './session-report.js';
 

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { problemOf } from './trpc';
+import { formatDuration as formatSeconds } from '../../../shared/format-duration';
 
 /** Shown where a call failed: the server's message and each field at fault, announced to screen readers. */
 export function ErrorNote({ error }: { error: unknown }) {
@@ -99,10 +100,24 @@ export function formatClock(seconds: number): string {
   return `${minutes}:${String(whole % 60).padStart(2, '0')}`;
 }
 
+/** A length of time as the service writes it everywhere ("12 min 5 s", "1 h 3 min"); none is "—". */
 export function formatDuration(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined) return '—';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  return seconds === null || seconds === undefined ? '—' : formatSeconds(seconds);
+}
+
+/** A date input's day (YYYY-MM-DD) as that day's start in UTC; an empty input is no bound. */
+export function dayStart(day: string): string | undefined {
+  return day ? `${day}T00:00:00Z` : undefined;
+}
+
+/** The exclusive end of a date input's day (the next day's start, UTC), so the whole chosen day is in. */
+export function dayEndExclusive(day: string): string | undefined {
+  return day ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString() : undefined;
+}
+
+/** The last day an exclusive end includes, for a date input. */
+export function lastDayBefore(end: string | undefined): string {
+  return end ? new Date(Date.parse(end) - 86_400_000).toISOString().slice(0, 10) : '';
 }
 
 /** A secret shown once (new API key, new webhook secret): selectable, with a copy button. */

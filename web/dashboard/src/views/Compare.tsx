@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { GroupedBarChart } from '../charts';
 import { type RouterInputs, type RouterOutputs, useTRPC } from '../trpc';
-import { ErrorNote, Loading, PageHeading } from '../ui';
+import { dayEndExclusive, dayStart, ErrorNote, formatDuration, Loading, PageHeading } from '../ui';
 
 type SegmentInput = RouterInputs['comparisons']['compare']['segments'][number];
 type Comparison = RouterOutputs['comparisons']['compare'];
@@ -46,8 +46,8 @@ export function CompareView() {
       segments.map((segment) => ({
         campaignId: segment.campaignId,
         ...(segment.label.trim() ? { label: segment.label.trim() } : {}),
-        ...(segment.from ? { from: `${segment.from}T00:00:00Z` } : {}),
-        ...(segment.to ? { to: new Date(Date.parse(`${segment.to}T00:00:00Z`) + 86_400_000).toISOString() } : {}),
+        ...(segment.from ? { from: dayStart(segment.from)! } : {}),
+        ...(segment.to ? { to: dayEndExclusive(segment.to)! } : {}),
       })),
     );
   };
@@ -140,7 +140,7 @@ function ComparisonReport({ report }: { report: Comparison }) {
                 <td className="num">{segment.sessions.completed}</td>
                 <td className="num">{segment.sessions.abandoned}</td>
                 <td className="num">{segment.sessions.completionRate === null ? '—' : percent(segment.sessions.completionRate)}</td>
-                <td className="num">{segment.duration.median === null ? '—' : `${Math.round(segment.duration.median)} s`}</td>
+                <td className="num">{formatDuration(segment.duration.median)}</td>
               </tr>
             ))}
           </tbody>

@@ -2,21 +2,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useRouter } from '../router';
 import { type RouterInputs, type RouterOutputs, useTRPC } from '../trpc';
-import { ErrorNote, formatClock, formatDate, Loading, PageHeading, SentimentBadge } from '../ui';
+import { dayEndExclusive, dayStart, ErrorNote, formatClock, formatDate, lastDayBefore, Loading, PageHeading, SentimentBadge } from '../ui';
 
 type Filters = NonNullable<RouterInputs['search']['query']['filters']>;
 type Sentiment = 'positive' | 'neutral' | 'negative';
 
-/** A date input's day as the start of that day in UTC (ISO 8601). */
-function dayToIso(day: string): string | undefined {
-  return day ? `${day}T00:00:00Z` : undefined;
-}
-
 /** What the form holds, as filters (empty ones left out: every filter narrows). */
 function filtersOf(form: { campaignId: string; from: string; to: string; sentiment: Sentiment[]; speaker: string }): Filters {
-  const from = dayToIso(form.from);
-  // `to` is exclusive: the whole chosen day is in.
-  const to = form.to ? new Date(Date.parse(`${form.to}T00:00:00Z`) + 86_400_000).toISOString() : undefined;
+  const from = dayStart(form.from);
+  const to = dayEndExclusive(form.to);
   return {
     ...(form.campaignId ? { campaignIds: [form.campaignId] } : {}),
     ...(from ? { from } : {}),
@@ -69,7 +63,7 @@ export function SearchView() {
     setText(search.query);
     setCampaignId(search.filters.campaignIds?.[0] ?? '');
     setFrom(search.filters.from?.slice(0, 10) ?? '');
-    setTo(search.filters.to ? new Date(Date.parse(search.filters.to) - 86_400_000).toISOString().slice(0, 10) : '');
+    setTo(lastDayBefore(search.filters.to));
     setSentiment(search.filters.sentiment ?? []);
     setSpeaker(search.filters.speaker ?? 'all');
     setSubmitted({ query: search.query, filters: search.filters });
