@@ -1,5 +1,6 @@
 import { startWorker, type RunningWorker } from '../worker/worker.js';
 import { ConfigError, loadConfig } from './config.js';
+import { UnsupportedPostgresError } from './db/database-server.js';
 import { EmbeddedPostgresError } from './db/embedded-postgres.js';
 import type { Server } from 'node:http';
 import { createApp } from './http/app.js';
@@ -81,8 +82,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Both carry one line that names the cause and the fix; a stack would only bury it.
-  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
+  // Each carries one line that names the cause and the fix; a stack would only bury it.
+  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError || error instanceof UnsupportedPostgresError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

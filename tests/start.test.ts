@@ -44,6 +44,8 @@ describe('npm start on the embedded default', () => {
       const listed = await fetch(`http://127.0.0.1:${port}/v1/projects`, { headers: { Authorization: `Bearer ${apiKey}` } });
       expect(((await listed.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
       expect(server.output()).toContain('worker started');
+      // The start log names the database server (the embedded default is PostgreSQL 18).
+      expect(server.output()).toMatch(/"msg":"database: PostgreSQL 18\.\d+"/);
     } finally {
       server.child.kill('SIGTERM');
     }

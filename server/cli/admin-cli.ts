@@ -6,6 +6,7 @@ import { isPlan, PLAN_NAMES, rateLimitFor } from '../../shared/plans.js';
 import path from 'node:path';
 import { BackupError, createBackup, embeddedDatabaseOf, type RestoredBackup, restoreBackup, verifyBackup } from '../backup/embedded-backup.js';
 import { type Config, loadConfig } from '../config.js';
+import { UnsupportedPostgresError } from '../db/database-server.js';
 import { EmbeddedPostgresError, openEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { createApiKey } from '../domains/api-keys/create-api-key.js';
 import { describeApiKey, listApiKeys } from '../domains/api-keys/list-api-keys.js';
@@ -347,6 +348,7 @@ export async function runAdminCli(argv: string[], io: AdminCliIo): Promise<numbe
     if (error instanceof UsageError) return fail('INVALID_REQUEST', `${error.message}\n\n${USAGE}`, 2);
     if (error instanceof AppError || error instanceof BackupError || error instanceof CopyMismatchError) return fail(error.code, error.message, 1);
     if (error instanceof EmbeddedPostgresError) return fail('DATABASE_UNAVAILABLE', error.message, 1);
+    if (error instanceof UnsupportedPostgresError) return fail('DATABASE_UNSUPPORTED', error.message, 1);
     stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     return fail('INTERNAL_ERROR', 'Unexpected error; the details are on stderr.', 1);
   };

