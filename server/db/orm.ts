@@ -1,8 +1,14 @@
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/postgresql';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { ENTITIES } from '../entities/index.js';
+import { BoundPostgreSqlDriver } from './bound-connection.js';
+import { HIDE_PARAMETERS_FROM_LOG } from './database-server.js';
 import type { Logger } from '../logger.js';
+
+interface PooledConnection {
+  query(sql: string, done: (error: Error | null) => void): void;
+}
 
 /** Its `em` (and every fork) is the PostgreSQL EntityManager the domain functions take. */
 export type Orm = MikroORM;
@@ -22,7 +28,8 @@ export interface CreateOrmOptions {
  */
 export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
   return MikroORM.init({
-    driver: PostgreSqlDriver,
+    // Every value bound, never written into the statement's text (see bound-connection.ts).
+    driver: BoundPostgreSqlDriver,
     clientUrl: options.url,
     entities: ENTITIES,
     extensions: [Migrator],
@@ -37,13 +44,18 @@ export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
     pool: {
       min: 0,
       max: options.poolSize ?? 10,
-      // Set once per connection (not per query): one slow statement cannot hold a pooled connection for long.
-      ...(options.statementTimeoutMs
-        ? {
-            afterCreate: (connection: { query: (sql: string, done: (error: Error | null) => void) => void }, done: (error: Error | null, connection: unknown) => void) =>
-              connection.query(`set statement_timeout = ${Math.trunc(options.statementTimeoutMs!)}`, (error) => done(error, connection)),
-          }
-        : {}),
+      // Set once per connection (not per query): no statement's values in PostgreSQL's log where
+      // the role may say so, and one slow statement cannot hold a pooled connection for long.
+      afterCreate: (connection: PooledConnection, done: (error: Error | null, connection: unknown) => void) => {
+        const settings = [HIDE_PARAMETERS_FROM_LOG];
+        if (options.statementTimeoutMs) settings.push(`set statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+        const next = (error: Error | null): void => {
+          const statement = settings.shift();
+          if (error || !statement) done(error, connection);
+          else connection.query(statement, next);
+        };
+        next(null);
+      },
     },
     // knex writes connection trouble to the console by default: into our structured log instead.
     driverOptions: {

@@ -1,11 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 
 /**
  * The typed read/write path of hot operations (design notes in the README, "Performance"):
  * a statement written once as SQL, run on the ORM's own pool and transaction, its rows mapped
  * by the caller. It skips what the hot paths do not need (entity hydration, the unit of work,
- * knex's query runner) and keeps what they do: parameters are always bound, a statement inside
+ * knex's query runner) and keeps what they do: parameters are always bound (in and outside
+ * transactions: PostgreSQL's log shows `$n`, never a value), a statement inside
  * `em.transactional` (or the idempotency transaction) runs in that transaction, and errors are
  * the driver's exceptions the rest of the service understands.
  *
@@ -88,7 +89,19 @@ interface KnexClient {
  * ORM's pool and queries it directly; inside one it goes through the transaction's connection.
  */
 export async function queryRows<T>(em: EntityManager, query: Sql): Promise<T[]> {
-  if (em.isInTransaction()) return em.execute<T[]>(questionMarked(query), [...query.values]);
+  // pg binds `undefined` as null; knex refuses it. Both paths bind the same values.
+  const values = query.values.map((value) => (value === undefined ? null : value));
+  const transaction = em.isInTransaction() ? em.getTransactionContext<Knex.Transaction>() : undefined;
+  if (transaction) {
+    // On the transaction's own connection, values bound (knex numbers the `?`): never `em.execute`,
+    // which writes values into the SQL text and reads an array as a list rather than one value.
+    try {
+      const result = await transaction.raw<pg.QueryResult<T & pg.QueryResultRow>>(questionMarked(query), values as readonly Knex.RawBinding[]);
+      return result.rows;
+    } catch (error) {
+      throw error instanceof Error ? em.getDriver().convertException(error) : error;
+    }
+  }
   const knex = em.getConnection().getKnex();
   const client = knex.client as unknown as KnexClient;
   const text = numbered(query);
@@ -96,8 +109,8 @@ export async function queryRows<T>(em: EntityManager, query: Sql): Promise<T[]> 
   try {
     connection = await client.acquireConnection();
     // Announced as knex announces its own, so whatever counts or traces statements sees these too.
-    knex.emit('query', { sql: text, bindings: query.values, method: 'raw' });
-    const result = await connection.query<T & pg.QueryResultRow>(text, [...query.values]);
+    knex.emit('query', { sql: text, bindings: values, method: 'raw' });
+    const result = await connection.query<T & pg.QueryResultRow>(text, values);
     return result.rows;
   } catch (error) {
     throw error instanceof Error ? em.getDriver().convertException(error) : error;

@@ -48,9 +48,15 @@ export interface TestApp {
 export async function startTestApp(
   env: Record<string, string> = {},
   logger?: Logger,
-  options: { /** How the app reaches its database, e.g. through a TCP proxy the test can stop. */ databaseUrl?: (url: string) => string } = {},
+  options: {
+    /** How the app reaches its database, e.g. through a TCP proxy the test can stop. */
+    databaseUrl?: (url: string) => string;
+    /** Runs on the new database before the app opens it (e.g. `alter database … set …`, read at each connection). */
+    prepareDatabase?: (database: TestDatabase) => Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
+  await options.prepareDatabase?.(database);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-test-data-'));
   const config = loadConfig({
     DATABASE_URL: options.databaseUrl ? options.databaseUrl(database.url) : database.url,
