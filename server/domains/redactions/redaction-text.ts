@@ -243,8 +243,8 @@ const significant = (digits: string) => digits.replace(/^0+/, '');
 /**
  * Marks in `copy` the span's long numbers written another way: "+33 4 14 22 35 01" as
  * "04 14 22 35 01", "0414223501" or "+33 (0)4 14 22 35 01". A number in the copy is one of them
- * when, without separators and leading zeros, either ends with the other (a country code or
- * trunk prefix added or dropped, the number cut short) and that is at least six digits.
+ * when its digits, separators, a trunk "(0)" and leading zeros aside, are at least six and end the
+ * span's number (a country code dropped, the number cut short) or hold it whole (one added).
  */
 function markNumbers(marked: Uint8Array, copy: string, numbers: readonly string[]): void {
   if (numbers.length === 0) return;
