@@ -377,7 +377,7 @@ describe('redactions.redact against a changed text', () => {
 });
 
 describe('redactions.redact on text made from the utterance', () => {
-  it('removes the distinctive words of the span from insights (summary, action items, topics), webhook facts and parsed answers; re-cuts the utterance\'s key quotes; drops topics left with nothing but markers', async () => {
+  it('removes the span and the parts of it that name someone or something from insights (summary, action items, topics), webhook facts and parsed answers; re-cuts the utterance\'s key quotes; drops topics left with nothing but markers', async () => {
     const SPAN = 'John Smith and I live at 12 Elm Road';
     const answer = `Honestly my name is ${SPAN}, so the office is a short walk and I really like the commute there.`;
     const { sessionId, campaign } = await completedTextInterview(t, api, [answer, ...TEXT_ANSWERS.slice(1)]);
@@ -418,11 +418,71 @@ describe('redactions.redact on text made from the utterance', () => {
     expect(insights.topics.map((topic) => topic.label)).toEqual(['Office walk']);
     expect(insights.keyQuotes).toEqual([{ text: result.text, utteranceId: first!.id }]);
     const [event] = await t.em().execute<{ facts: { feedback: { comments: string } } }[]>(`select facts from webhook_events where id = ?`, [eventId]);
-    expect(event!.facts.feedback.comments).toBe('[REDACTED] said the walk from [REDACTED] takes [REDACTED] minutes.');
+    // The 12 of "12 minutes" is not the house number: a digit of the span on its own is no copy of it (issue 28).
+    expect(event!.facts.feedback.comments).toBe('[REDACTED] said the walk from [REDACTED] takes 12 minutes.');
     const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
     expect(session.answers.find((a: { questionId: string }) => a.questionId === 'channel').value).toBe('Chat with [REDACTED]');
     for (const needle of ['Smith', 'Elm Road', '12 Elm']) expect(await rowsContaining(needle, sessionId), needle).toEqual([]);
     for (const file of await storedExports(sessionId)) expect(file.text).not.toMatch(/Smith|Elm Road/);
+  });
+
+  it('redacting a phone number changes only the copies of it: a rating of 4, a duration of 3 min 14 s and an option "14 or more" stay in the insights, the answers, the webhook facts and the PDF', async () => {
+    const PHONE = '+33 4 14 22 35 01';
+    const questions = [
+      { id: 'contact', text: 'How can our team reach you about your answers?', type: 'open', followUp: { enabled: false } },
+      { id: 'ease', text: 'How hard was the setup, from 1 (very easy) to 4 (very hard)?', type: 'rating', scale: { min: 1, max: 4 } },
+      { id: 'team', text: 'How many people on your team use it?', type: 'multiple_choice', options: ['Just me', '2 to 4 people', '14 or more'] },
+    ];
+    const { campaign } = await interviewFixture(api, { questions });
+    const answers = [`Call me on ${PHONE} any weekday after lunch, or write if that is easier for you.`, '4', '14 or more'];
+    const { sessionId } = await completedTextInterview(t, api, answers, { campaignId: campaign.id, runJobs: false });
+    // 194 s: the summary and the PDF say "3 min 14 s", whose 14 is also a digit group of the phone number.
+    await t.em().execute(`update sessions set duration_seconds = 194 where id = ?`, [sessionId]);
+    await runCompletionChain(t, sessionId);
+    const [contact] = await participantUtterances(sessionId);
+    const session = async () => (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body as { answers: { questionId: string; value: unknown }[] };
+    const facts = async () => (await t.em().execute<{ facts: unknown }[]>(`select facts from webhook_events where session_id = ? order by id`, [sessionId])).map((row) => row.facts);
+    const reportText = async () => (await storedExports(sessionId)).find((file) => file.name.endsWith('.pdf'))!.text;
+    const insightsBefore = await client.transcripts.insights.query({ sessionId });
+    expect(insightsBefore.summary).toContain('3 min 14 s');
+    expect(insightsBefore.summary).toContain('(very hard)? 4');
+    const answersBefore = (await session()).answers;
+    expect(answersBefore.map((answer) => [answer.questionId, answer.value])).toEqual([
+      ['ease', 4],
+      ['team', '14 or more'],
+    ]);
+    const factsBefore = await facts();
+    const pdfBefore = await reportText();
+    for (const value of ['3 min 14 s', '(very hard)', '14 or more']) expect(pdfBefore).toContain(value);
+
+    const start = contact!.text.indexOf(PHONE);
+    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: contact!.id, start, end: start + PHONE.length, expectedText: PHONE });
+    expect(result.text).toBe('Call me on [REDACTED] any weekday after lunch, or write if that is easier for you.');
+
+    // Every copy changes exactly where it held the phone number, and nowhere else.
+    const redacted = (value: unknown) => JSON.parse(JSON.stringify(value).split(PHONE).join('[REDACTED]'));
+    const insightsAfter = await client.transcripts.insights.query({ sessionId });
+    expect({ ...insightsAfter, generatedAt: null }).toEqual(redacted({ ...insightsBefore, generatedAt: null }));
+    expect((await session()).answers).toEqual(redacted(answersBefore));
+    expect(await facts()).toEqual(redacted(factsBefore));
+    const pdfAfter = await reportText();
+    for (const value of ['3 min 14 s', '(very hard)', '14 or more', 'in 3 min 14 s, answering']) expect(pdfAfter, value).toContain(value);
+    expect(pdfAfter.split('[REDACTED]').length).toBe(pdfBefore.split(PHONE).length);
+    expect(pdfAfter).not.toContain('22 35 01');
+    expect(await rowsContaining('22 35 01', sessionId)).toEqual([]);
+  });
+
+  it('a copy loses the span written another way and the names in it, and nothing else: not a digit group on its own, a common word, a name\'s lower-case homonym or a word that starts with the span', () => {
+    const scrubberFor = (original: string, span: string, language = 'en') => derivedTextScrubber(original, original.indexOf(span), original.indexOf(span) + span.length, language);
+    const phone = scrubberFor('Call me on +33 4 14 22 35 01 any weekday after lunch.', '+33 4 14 22 35 01');
+    expect(phone('Ring 04 14 22 35 01, 0414223501, +33 (0)4 14 22 35 01 or 0033 4 14 22 35 01.')).toBe('Ring [REDACTED], [REDACTED], [REDACTED] or [REDACTED].');
+    const unrelated = 'Completed in 3 min 14 s. Rate it from 1 (very easy) to 4 (very hard)? 4; 14 or more; 22 of 35 (0.01).';
+    expect(phone(unrelated)).toBe(unrelated);
+    const address = scrubberFor('Honestly my name is Will Turner and I live at 12 Elm Road, near the station.', 'Will Turner and I live at 12 Elm Road');
+    expect(address('We will live with it: 12 people agreed.')).toBe('We will live with it: 12 people agreed.');
+    expect(address('Will Turner lives in 12 Elm Road; Turner walks.')).toBe('[REDACTED] lives in [REDACTED]; [REDACTED] walks.');
+    const short = scrubberFor('Ask Al about it, he knows.', 'Al');
+    expect(short('Also ask Al, or AL.')).toBe('Also ask [REDACTED], or [REDACTED].');
   });
 
   it('takes a word for distinctive by the interview language\'s stop words: at least two letters or a digit', () => {

@@ -46,14 +46,13 @@ const A_PHONE = /\b(?:phone|mobile|cell|cellphone|call|calls|called|text|txt|wha
 const NATIONAL_DIGITS = { min: 8, max: 13 };
 
 /**
- * Numbers libphonenumber's matcher can take for phones that are plainly something else: ISO
- * dates, year ranges, IP addresses and versions (three or more dots, except the French way of
- * writing phone numbers in dotted pairs, "06.12.34.56.78"), and amounts written with
- * space-separated thousands ("3 500 000").
+ * Numbers libphonenumber's matcher can take for phones that are plainly something else: year
+ * ranges, IP addresses and versions (three or more dots, except the French way of writing phone
+ * numbers in dotted pairs, "06.12.34.56.78"), and amounts written with space-separated thousands
+ * ("3 500 000"). Dates never reach it (maskDates).
  */
 function looksLikeSomethingElse(candidate: string): boolean {
   return (
-    /^\d{4}-\d{2}-\d{2}$/.test(candidate) ||
     /^(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)\d{2}$/.test(candidate) ||
     ((candidate.match(/\./g) ?? []).length >= 3 && !/^0\d(?:\.\d{2}){4}$/.test(candidate)) ||
     /^[1-9]\d{0,2}(?: \d{3})+$/.test(candidate)
@@ -125,7 +124,42 @@ function findSsns(text: string): PiiSpan[] {
   return spans;
 }
 
-function findPhones(text: string): PiiSpan[] {
+/**
+ * Dates as people write them: day and month either way round then the year (`05.12.2024`,
+ * `5.12.2024`, `05/12/2024`, `12/05/24`, `05-12-2024`, German `05. 12. 2024`), or the year first
+ * (`2024-12-05`, `2024/12/05`, `2024.12.05`). One separator throughout.
+ */
+const DATE = /(?<![\p{N}+])(?:(?<a>\d{1,2})(?<sep>[./-]|\. )(?<b>\d{1,2})\k<sep>(?<year>(?:19|20)?\d{2})|(?<yearFirst>(?:19|20)\d{2})(?<sepFirst>[./-])(?<month>\d{1,2})\k<sepFirst>(?<day>\d{1,2}))(?!\p{N})/gu;
+
+function isDate(match: RegExpMatchArray, text: string): boolean {
+  const { a, b, sep, yearFirst, sepFirst, month, day } = match.groups!;
+  const separator = (sep ?? sepFirst)!.trim();
+  const start = match.index!;
+  const end = start + match[0].length;
+  // "06.12.34.56.78" starts (and "33.06.12.34" ends) like a date; a further group with the same separator says it is not one.
+  if (text.charAt(end) === separator && /\p{N}/u.test(text.charAt(end + 1))) return false;
+  if (text.charAt(start - 1) === separator && /\p{N}/u.test(text.charAt(start - 2))) return false;
+  const inRange = (value: string, max: number) => Number(value) >= 1 && Number(value) <= max;
+  if (yearFirst !== undefined) return inRange(month!, 12) && inRange(day!, 31);
+  return inRange(a!, 31) && inRange(b!, 31) && (inRange(a!, 12) || inRange(b!, 12));
+}
+
+/**
+ * The text with every date's characters replaced by a letter (offsets kept), for phone detection:
+ * libphonenumber takes a date such as 05.12.2024 for a national number, or runs a date into the
+ * digits after it ("05.12.2024, 06"). A date is never a phone number, whatever the words around it.
+ */
+function maskDates(text: string): string {
+  let masked = text;
+  for (const match of text.matchAll(DATE)) {
+    if (!isDate(match, text)) continue;
+    masked = masked.slice(0, match.index) + 'd'.repeat(match[0].length) + masked.slice(match.index + match[0].length);
+  }
+  return masked;
+}
+
+function findPhones(original: string): PiiSpan[] {
+  const text = maskDates(original);
   const spans: PiiSpan[] = [];
   const consider = (start: number, end: number) => {
     const candidate = text.slice(start, end);

@@ -106,9 +106,10 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * the highlights' offsets (moved after the span, widened over it). The utterance's recording and
  * the session's merged recording are silenced over the utterance's time (or audioStart–audioEnd)
  * and stored anew, the records swapped in the same transaction, which also adds the job that
- * deletes the old files (storage__delete_files). Text made from the utterance loses every copied
- * stretch of the span and every other occurrence of its distinctive words (derivedTextScrubber);
- * its key quotes are cut again from the new text. The span must still be `expectedText` (else 409
+ * deletes the old files (storage__delete_files). Text made from the utterance loses its copies of
+ * the span and nothing else (derivedTextScrubber: copied stretches, the span or the names in it
+ * reworded, its long numbers written another way; never a digit or a common word of it that turns
+ * up on its own, as a duration, a rating or an option does); its key quotes are cut again from the new text. The span must still be `expectedText` (else 409
  * TRANSCRIPT_CHANGED, nothing changed). One audit entry records offsets, times and files, never the
  * words. Changes to one session's transcript run one after another (lockSessionTranscript), so two
  * never rewrite the same recording from the same original.
