@@ -10,6 +10,8 @@ import { Migration20261126000000MembersAndBilling } from './Migration20261126000
 import { Migration20261126100000Highlights } from './Migration20261126100000Highlights.js';
 import { Migration20261126110000TranscriptSearch } from './Migration20261126110000TranscriptSearch.js';
 import { Migration20261126120000Redactions } from './Migration20261126120000Redactions.js';
+import { Migration20261127000000RefreshGrace } from './Migration20261127000000RefreshGrace.js';
+import { Migration20261127010000WebhookUrlsAsParsed } from './Migration20261127010000WebhookUrlsAsParsed.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -24,4 +26,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126100000Highlights', class: Migration20261126100000Highlights },
   { name: 'Migration20261126110000TranscriptSearch', class: Migration20261126110000TranscriptSearch },
   { name: 'Migration20261126120000Redactions', class: Migration20261126120000Redactions },
+  { name: 'Migration20261127000000RefreshGrace', class: Migration20261127000000RefreshGrace },
+  { name: 'Migration20261127010000WebhookUrlsAsParsed', class: Migration20261127010000WebhookUrlsAsParsed },
 ];

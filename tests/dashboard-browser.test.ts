@@ -524,6 +524,36 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
   });
 
+  it('a duplicated tab (its sessionStorage copied) and a reload of the first, minutes later, keep the sign-in', async () => {
+    await page.goto(`${origin}/app/members`);
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    // Duplicating a tab copies its sessionStorage: the copy starts with the same single-use refresh token.
+    const stored = (await page.evaluate(() => ({ ...window.sessionStorage }))) as Record<string, string>;
+    const copy = await context.newPage();
+    try {
+      await copy.addInitScript((items: Record<string, string>) => {
+        if (window.sessionStorage.getItem('test.copied')) return;
+        for (const [key, value] of Object.entries(items)) window.sessionStorage.setItem(key, value);
+        window.sessionStorage.setItem('test.copied', '1');
+      }, stored);
+      await copy.goto(`${origin}/app/members`);
+      await copy.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      // Minutes later, as far as the server can tell: any token spent so far is past the grace window.
+      await t.em().execute(`update refresh_tokens set used_at = used_at - interval '5 minutes' where used_at is not null`);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      await copy.reload();
+      await copy.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      const [row] = await t.em().execute<{ reused: number }[]>(
+        `select count(*)::int as reused from member_sessions s join members m on m.id = s.member_id where m.email = ? and s.revoked_reason = 'refresh_token_reused'`,
+        [EMAIL],
+      );
+      expect(row!.reused).toBe(0);
+    } finally {
+      await copy.close();
+    }
+  });
+
   it('keeps the sign-in across a reload (refresh token), and signs out', async () => {
     await page.goto(`${origin}/app/members`);
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();

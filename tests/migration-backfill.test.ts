@@ -41,3 +41,16 @@ describe('Migration20261125000000Transcripts', () => {
     await api.get(`/v1/sessions/${sessionId}/insights`).expect(200);
   });
 });
+
+describe('Migration20261127010000WebhookUrlsAsParsed', () => {
+  it('rewrites webhook URLs stored as written to the parsed form that is delivered to', async () => {
+    const api = apiAs(t.http, await t.createTenant());
+    const created = await api.post('/api/webhooks', { url: 'https://93.184.215.14/hook', events: ['*'] }).expect(201);
+    // As the earlier version stored it: verbatim.
+    await t.em().execute(`update webhook_endpoints set url = ? where id = ?`, ['https://93.184.215.14\\@127.0.0.1/a', created.body.id]);
+    const migrator = t.runtime.orm.getMigrator();
+    await migrator.down({ to: 'Migration20261127010000WebhookUrlsAsParsed' });
+    await migrator.up();
+    expect((await api.get(`/api/webhooks/${created.body.id}`).expect(200)).body.url).toBe('https://93.184.215.14/@127.0.0.1/a');
+  });
+});

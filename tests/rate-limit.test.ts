@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { createApp } from '../server/http/app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { atStartOfWindow } from './helpers/rate-limit-window.js';
+import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
+import { ONE_QUESTION } from './helpers/interviews.js';
 
 let t: TestApp;
 
@@ -99,4 +102,75 @@ describe('requests without a valid key', () => {
       await limitedApp.close();
     }
   });
+});
+
+describe('participants (invite tokens)', () => {
+  let shared: TestApp;
+  let api: Api;
+  let campaignId: string;
+  beforeAll(async () => {
+    // Behind a trusted proxy on loopback, so each test comes from an address of its own.
+    shared = await startTestApp({ TRUST_PROXY: 'loopback' });
+    api = apiAs(shared.http, await shared.createTenant({ plan: 'professional' }));
+    campaignId = (await createCampaign(api, { scriptId: (await createPublishedScript(api, { questions: ONE_QUESTION })).id })).id;
+  }, 60_000);
+  afterAll(() => shared?.close());
+
+  const participantFrom = (address: string, token: string) => ({
+    start: () => shared.http.post('/api/interview/start').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
+    heartbeat: (sessionId: string) => shared.http.post(`/v1/sessions/${sessionId}/heartbeat`).set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
+  });
+
+  it('valid tokens are limited per token, not per address: 25 people interviewing from one office make 150 calls in a minute', async () => {
+    const invites = [];
+    for (let i = 0; i < 25; i += 1) invites.push(await createInvite(api, campaignId, { email: `office-${i}-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false }));
+    await atStartOfWindow(40);
+    const statuses: number[] = [];
+    const limits = new Set<string>();
+    for (const invite of invites) {
+      const participant = participantFrom('203.0.113.10', invite.token);
+      const started = await participant.start();
+      statuses.push(started.status);
+      for (let i = 0; i < 5; i += 1) {
+        const beat = await participant.heartbeat(started.body.session?.id ?? 'ses_refused');
+        statuses.push(beat.status);
+        limits.add(String(beat.headers['x-ratelimit-limit']));
+      }
+    }
+    expect(statuses).toHaveLength(150);
+    expect(statuses.filter((status) => status >= 300)).toEqual([]);
+    // The budget each call reports is its token's.
+    expect([...limits]).toEqual(['60']);
+  }, 120_000);
+
+  it('one token past its own budget gets 429 RATE_LIMITED with Retry-After, from any address; other tokens go on', async () => {
+    const invite = await createInvite(api, campaignId, { email: `busy-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false });
+    const other = await createInvite(api, campaignId, { email: `calm-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false });
+    await atStartOfWindow(30);
+    const participant = participantFrom('203.0.113.20', invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    for (let i = 1; i < 60; i += 1) await participant.heartbeat(sessionId).expect((response) => expect(response.status).toBeLessThan(300));
+    const refused = await participantFrom('198.51.100.20', invite.token).heartbeat(sessionId);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    await participantFrom('203.0.113.20', other.token).start().expect(201);
+  }, 60_000);
+
+  it('unknown tokens are still limited per address (token guessing), whatever token each call presents', async () => {
+    await atStartOfWindow(30);
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i += 1) {
+      const guess = `inv_${randomBytes(48).toString('base64').replace(/[^0-9A-Za-z]/g, '').slice(0, 43).padEnd(43, '0')}`;
+      statuses.push((await participantFrom('203.0.113.30', guess).start()).status);
+    }
+    expect(statuses.slice(0, 120).every((status) => status === 401)).toBe(true);
+    expect(statuses[120]).toBe(429);
+    // A cancelled invite's token is a failed token too: counted on that address, now spent.
+    const cancelled = await createInvite(api, campaignId, { email: `gone-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false });
+    await api.post(`/v1/invites/${cancelled.id}/cancel`).expect(200);
+    expect((await participantFrom('203.0.113.30', cancelled.token).start()).status).toBe(429);
+    // Another address is not held back by this one's guesses.
+    expect((await participantFrom('203.0.113.31', `inv_${'0'.repeat(43)}`).start()).status).toBe(401);
+  }, 60_000);
 });

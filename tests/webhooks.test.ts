@@ -403,6 +403,24 @@ describe('SSRF', () => {
     expect((await bareApi.get(`/api/webhooks/${endpoint.id}`).expect(200)).body.url).toBe('https://93.184.215.14/hook');
   });
 
+  it('a URL is stored and shown as parsed (the one connected to), and judged at the host it connects to', async () => {
+    // WHATWG URL parsing reads the backslash as a slash: the host is 93.184.215.14 and "@127.0.0.1"
+    // is part of the path, whatever the text seems to say.
+    const endpoint = await createEndpoint(bareApi, { url: 'https://93.184.215.14\\@127.0.0.1/a', events: ['*'] });
+    expect(endpoint.url).toBe('https://93.184.215.14/@127.0.0.1/a');
+    const [row] = await bare.em().execute<{ url: string }[]>(`select url from webhook_endpoints where id = ?`, [endpoint.id]);
+    expect(row!.url).toBe('https://93.184.215.14/@127.0.0.1/a');
+    expect((await bareApi.get(`/api/webhooks/${endpoint.id}`).expect(200)).body.url).toBe('https://93.184.215.14/@127.0.0.1/a');
+    // Other spellings of one URL are stored once, as parsed: case, default port, dot segments.
+    const updated = await bareApi.patch(`/api/webhooks/${endpoint.id}`, { url: 'HTTPS://93.184.215.14:443/x/../hook' }).expect(200);
+    expect(updated.body.url).toBe('https://93.184.215.14/hook');
+    const [after] = await bare.em().execute<{ url: string }[]>(`select url from webhook_endpoints where id = ?`, [endpoint.id]);
+    expect(after!.url).toBe('https://93.184.215.14/hook');
+    // The other way round the host connected to is loopback, and that is what is judged.
+    const refused = await bareApi.post('/api/webhooks', { url: 'https://127.0.0.1\\@93.184.215.14/a', events: ['*'] });
+    expect([refused.status, refused.body.error?.details?.fields?.map((f: Json) => f.path)]).toEqual([422, ['url']]);
+  });
+
   it('the allowlist names hosts exactly: with 127.0.0.1 listed, localhost and [::1] are still refused', async () => {
     const { api } = await newTenant();
     for (const url of ['https://localhost/hook', 'https://[::1]/hook', 'https://127.0.0.2/hook']) {

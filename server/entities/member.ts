@@ -66,6 +66,10 @@ export const RefreshToken = defineEntity({
     session: () => p.manyToOne(MemberSession).deleteRule('cascade').index(),
     expiresAt: p.datetime(3),
     usedAt: p.datetime(3).nullable(),
+    /** The token whose spending issued this one; null for a sign-in's first token. */
+    parentHash: p.string().columnType('text').nullable(),
+    /** The user agent of the request that spent it: a second use within seconds must come from the same client. */
+    usedUserAgent: p.string().columnType('text').nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
 });

@@ -39,15 +39,18 @@ function bearerToken(req: Request): string | undefined {
 
 /**
  * A participant's invite token (design.md "Participant API"): counted against the participant
- * budgets (per address and per token), never a customer's key budget; an unknown token or one
- * whose invite was cancelled is 401. What it may do is decided per operation.
+ * budgets, never a customer's key budget: a valid token against its own, an unknown token or one
+ * whose invite was cancelled against the address's (then 401). What it may do is decided per
+ * operation.
  */
 async function authenticateParticipant(em: EntityManager, services: AppServices, req: Request, res: Response, token: string): Promise<ParticipantAuth> {
-  const state = await consumeParticipantBudget(em, services.config, req, token, callsIn(req));
+  // Looked up first: which budget counts depends on it (one indexed read, as before).
+  const invite = await findInviteCredential(em, token);
+  const valid = invite !== null && invite.status !== 'cancelled';
+  const state = await consumeParticipantBudget(em, services.config, req, valid ? token : undefined, callsIn(req));
   setRateLimitHeaders(res, state);
   if (state.exceeded) throw rateLimitedError(state);
-  const invite = await findInviteCredential(em, token);
-  if (!invite || invite.status === 'cancelled') throw invalidInviteToken();
+  if (!valid) throw invalidInviteToken();
   return { kind: 'participant', organizationId: invite.organizationId, inviteId: invite.id };
 }
 

@@ -1,4 +1,5 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { findInviteCredential } from '../domains/invites/find-invite-by-token.js';
 import { type InvitePageClosedReason, openInvitePage } from '../domains/invites/open-invite-page.js';
 import { joinShareLink } from '../domains/share-links/join-share-link.js';
 import type { Campaign, Organization } from '../entities/index.js';
@@ -165,12 +166,15 @@ export function participantPageRoutes(services: AppServices): Router {
       next();
     };
 
-  /** The participant budgets (per address, and per code or token): past them, a 429 page. */
+  /** The participant budgets (a valid invite token's own, else the address's): past them, a 429 page. */
   const limited =
-    (credentialOf?: (req: Request<Record<string, string>>) => string | undefined) =>
+    (tokenOf?: (req: Request<Record<string, string>>) => string | undefined) =>
     async (req: Request<Record<string, string>>, res: Response, next: NextFunction): Promise<void> => {
       try {
-        const state = await consumeParticipantBudget(em(), services.config, req, credentialOf?.(req));
+        const token = tokenOf?.(req);
+        const invite = token ? await findInviteCredential(em(), token) : null;
+        const validToken = invite && invite.status !== 'cancelled' ? token : undefined;
+        const state = await consumeParticipantBudget(em(), services.config, req, validToken);
         if (res.headersSent) return; // answered by the request timeout meanwhile
         setRateLimitHeaders(res, state);
         if (state.exceeded) {

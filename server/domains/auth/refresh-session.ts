@@ -3,37 +3,49 @@ import type { TSignedIn } from '../../../shared/schemas/members.js';
 import { MemberSession } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { hashSecretToken, type MemberTokens } from '../../lib/member-tokens.js';
-import { signedInAnswer } from './member-sessions.js';
+import { type ClientInfo, signedInAnswer } from './member-sessions.js';
 
-/** A spent token presented again after this long is a copy: the sign-in is ended. */
-const REUSE_GRACE_SECONDS = 10;
+/**
+ * How long a spent token may be presented again by the client that spent it: two tabs refreshing
+ * at once (a duplicated tab copies the other's sessionStorage), or a retry after a lost answer.
+ */
+export const REUSE_GRACE_SECONDS = 10;
 
 function invalidRefreshToken(reason: string): AppError {
   return new AppError('INVALID_REFRESH_TOKEN', 'The refresh token is not valid: sign in again.', { reason });
 }
 
 /**
- * `auth.refresh`: spends a refresh token (one conditional update, so of two concurrent uses only
- * one wins) for a new pair. A spent token presented again means it was copied: the whole sign-in
- * is ended (OAuth 2.0 Security BCP, refresh token rotation with reuse detection).
+ * `auth.refresh`: spends a refresh token (one conditional update) for a new pair. A spent token
+ * presented again means it was copied, and the whole sign-in is ended (OAuth 2.0 Security BCP,
+ * refresh token rotation with reuse detection), except in one benign case: within
+ * REUSE_GRACE_SECONDS of its use, from the same user agent, while no token issued from it has been
+ * used yet. That is one person's two tabs or a retry, and it answers a new sibling pair of the
+ * same sign-in instead. A copy played back later, from another client, or after the sign-in has
+ * moved on still ends it.
  */
-export async function refreshMemberSession(em: EntityManager, tokens: MemberTokens, refreshToken: string): Promise<TSignedIn> {
+export async function refreshMemberSession(em: EntityManager, tokens: MemberTokens, refreshToken: string, client: ClientInfo): Promise<TSignedIn> {
   const tokenHash = hashSecretToken(refreshToken);
+  const userAgent = client.userAgent?.slice(0, 500) ?? null;
   const now = new Date();
   return em.transactional(async (tx) => {
+    // Of concurrent uses, the first wins here; the others wait for its commit and take the path below.
     const spent = await tx.execute<{ session_id: string }[]>(
-      `update refresh_tokens set used_at = now() where token_hash = ? and used_at is null and expires_at > now() returning session_id`,
-      [tokenHash],
+      `update refresh_tokens set used_at = now(), used_user_agent = ? where token_hash = ? and used_at is null and expires_at > now() returning session_id`,
+      [userAgent, tokenHash],
     );
-    if (spent.length === 0) {
-      const [known] = await tx.execute<{ session_id: string; used_at: Date | null; just_used: boolean }[]>(
-        `select session_id, used_at, used_at > now() - make_interval(secs => ?) as just_used from refresh_tokens where token_hash = ?`,
-        [REUSE_GRACE_SECONDS, tokenHash],
+    let sessionId = spent[0]?.session_id;
+    if (!sessionId) {
+      const [known] = await tx.execute<{ session_id: string; used: boolean; benign: boolean }[]>(
+        `select session_id, used_at is not null as used,
+           used_at > now() - make_interval(secs => ?) and used_user_agent is not distinct from ?
+             and not exists (select 1 from refresh_tokens successor where successor.parent_hash = token.token_hash and successor.used_at is not null) as benign
+         from refresh_tokens token where token_hash = ? for update`,
+        [REUSE_GRACE_SECONDS, userAgent, tokenHash],
       );
-      // The same token twice within seconds is two tabs refreshing at once, or a retry after a lost
-      // answer: refused, but the sign-in goes on (the winner's new pair is valid).
-      if (known?.used_at && known.just_used) throw invalidRefreshToken('already_used');
-      if (known?.used_at) {
+      if (!known) throw invalidRefreshToken('unknown');
+      if (!known.used) throw invalidRefreshToken('expired');
+      if (!known.benign) {
         await tx.execute(
           `update member_sessions set revoked_at = now(), revoked_reason = 'refresh_token_reused' where id = ? and revoked_at is null`,
           [known.session_id],
@@ -41,12 +53,12 @@ export async function refreshMemberSession(em: EntityManager, tokens: MemberToke
         // Committed even though the call fails: the reuse must end the sign-in.
         return { reused: true } as const;
       }
-      throw invalidRefreshToken(known ? 'expired' : 'unknown');
+      sessionId = known.session_id;
     }
-    const session = await tx.findOne(MemberSession, { id: spent[0]!.session_id }, { populate: ['member', 'member.organization'] });
+    const session = await tx.findOne(MemberSession, { id: sessionId }, { populate: ['member', 'member.organization'] });
     if (!session || session.revokedAt || session.expiresAt <= now || session.member.status !== 'active') throw invalidRefreshToken('signed_out');
     session.lastRefreshedAt = now;
-    return signedInAnswer(tx, tokens, session.member, session, now);
+    return signedInAnswer(tx, tokens, session.member, session, now, tokenHash);
   }).then((answer) => {
     if ('reused' in answer) throw invalidRefreshToken('reused');
     return answer;

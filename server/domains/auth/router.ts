@@ -26,7 +26,7 @@ export const authRouter = router({
     .meta({ public: true, errors: ['INVALID_REFRESH_TOKEN'] })
     .input(ZRefreshInput)
     .output(ZSignedIn)
-    .mutation(({ ctx, input }) => refreshMemberSession(ctx.em, ctx.services.memberTokens, input.refreshToken)),
+    .mutation(({ ctx, input }) => refreshMemberSession(ctx.em, ctx.services.memberTokens, input.refreshToken, clientOf(ctx.req))),
 
   signOut: customerProcedure
     .meta({ permission: 'organization:read', membersOnly: true })

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { TCreateWebhookInput, ZWebhookEndpointWithSecret } from '../../../shared/schemas/webhooks.js';
 import { WebhookEndpoint } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
-import { assertDeliverableUrl } from './endpoint-url.js';
+import { deliverableUrl } from './endpoint-url.js';
 import { toWebhookEndpointDto } from './serialize.js';
 import { newWebhookSecret } from './webhook-secrets.js';
 import type { WebhookAdminServices } from './webhook-services.js';
@@ -15,12 +15,12 @@ export async function createWebhookEndpoint(
   organizationId: string,
   input: TCreateWebhookInput,
 ): Promise<z.infer<typeof ZWebhookEndpointWithSecret>> {
-  await assertDeliverableUrl(input.url, services.outboundPolicy);
+  const url = await deliverableUrl(input.url, services.outboundPolicy);
   const secret = newWebhookSecret();
   const endpoint = em.create(WebhookEndpoint, {
     id: newId('whe'),
     organization: organizationId,
-    url: input.url,
+    url,
     events: input.events,
     design: input.design ?? services.config.webhookDesign,
     description: input.description ?? null,

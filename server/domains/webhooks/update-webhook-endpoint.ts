@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TUpdateWebhookInput, TWebhookEndpoint } from '../../../shared/schemas/webhooks.js';
 import type { WebhookAdminServices } from './webhook-services.js';
-import { assertDeliverableUrl } from './endpoint-url.js';
+import { deliverableUrl } from './endpoint-url.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toWebhookEndpointDto } from './serialize.js';
 
@@ -12,10 +12,7 @@ import { toWebhookEndpointDto } from './serialize.js';
  */
 export async function updateWebhookEndpoint(em: EntityManager, services: Pick<WebhookAdminServices, 'outboundPolicy'>, organizationId: string, input: TUpdateWebhookInput): Promise<TWebhookEndpoint> {
   const endpoint = await loadWebhookEndpoint(em, organizationId, input.endpointId);
-  if (input.url !== undefined && input.url !== endpoint.url) {
-    await assertDeliverableUrl(input.url, services.outboundPolicy);
-    endpoint.url = input.url;
-  }
+  if (input.url !== undefined && input.url !== endpoint.url) endpoint.url = await deliverableUrl(input.url, services.outboundPolicy);
   if (input.events !== undefined) endpoint.events = input.events;
   if (input.design !== undefined) endpoint.design = input.design;
   if (input.description !== undefined) endpoint.description = input.description;

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { newSignInId, oneTabAtATime, openTabSync, type SharedPair, type TabSync } from './tab-sync';
 import { type Client, createClient, type RouterOutputs } from './trpc';
 
 type SignedIn = RouterOutputs['auth']['signIn'];
@@ -22,30 +23,33 @@ const AuthContext = createContext<AuthState | null>(null);
 /**
  * Where the refresh token lives: in this tab's sessionStorage. The server answers it in the body
  * (no cookie), so the page must keep it somewhere; sessionStorage keeps a sign-in across a reload
- * of the tab and ends it when the tab closes, and no other tab or site reads it. The access
- * token (15 minutes) stays in memory only. Script injection is what could read either, which the
- * page's CSP (`script-src 'self'`, no inline script) and React's escaping are there to prevent.
+ * of the tab and ends it when the tab closes, and no other site reads it. The access token (15
+ * minutes) stays in memory only. Script injection is what could read either, which the page's CSP
+ * (`script-src 'self'`, no inline script) and React's escaping are there to prevent.
  */
 const REFRESH_KEY = 'dashboard.refresh';
+/** The sign-in the token belongs to: a duplicated tab copies it with the token, and the tabs of one sign-in share one token (tab-sync.ts). */
+const SIGN_IN_KEY = 'dashboard.signIn';
 
 /** Refresh this long before the access token expires. */
 const REFRESH_MARGIN_MS = 60_000;
 
-interface Tokens {
-  accessToken: string;
-  accessTokenExpiresAt: number;
+function pairOf(signInId: string, signedIn: SignedIn): SharedPair<SignedIn> {
+  return { signInId, refreshToken: signedIn.refreshToken, accessTokenExpiresAt: Date.parse(signedIn.accessTokenExpiresAt), signedIn };
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const tokens = useRef<Tokens | null>(null);
+  const current = useRef<SharedPair<SignedIn> | null>(null);
   const refreshing = useRef<Promise<string | undefined> | null>(null);
+  const sync = useRef<TabSync<SignedIn> | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [resuming, setResuming] = useState(() => Boolean(sessionStorage.getItem(REFRESH_KEY)));
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const clear = useCallback(() => {
-    tokens.current = null;
+    current.current = null;
     sessionStorage.removeItem(REFRESH_KEY);
+    sessionStorage.removeItem(SIGN_IN_KEY);
     clearTimeout(timer.current);
     setSession(null);
   }, []);
@@ -53,46 +57,66 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // Created once: its token source reads the refs, so the client never changes identity.
   const clientRef = useRef<Client | null>(null);
 
-  const accept = useCallback((signedIn: SignedIn) => {
-    tokens.current = { accessToken: signedIn.accessToken, accessTokenExpiresAt: Date.parse(signedIn.accessTokenExpiresAt) };
-    sessionStorage.setItem(REFRESH_KEY, signedIn.refreshToken);
-    setSession({ member: signedIn.member, organization: signedIn.organization });
+  /** Takes a pair as this tab's (its own refresh, another tab's, or a new sign-in): kept, shown, its refresh scheduled. */
+  const adopt = useCallback((pair: SharedPair<SignedIn>) => {
+    current.current = pair;
+    sessionStorage.setItem(SIGN_IN_KEY, pair.signInId);
+    sessionStorage.setItem(REFRESH_KEY, pair.refreshToken);
+    setSession({ member: pair.signedIn.member, organization: pair.signedIn.organization });
     clearTimeout(timer.current);
-    const wait = Math.max(5_000, Date.parse(signedIn.accessTokenExpiresAt) - Date.now() - REFRESH_MARGIN_MS);
+    const wait = Math.max(5_000, pair.accessTokenExpiresAt - Date.now() - REFRESH_MARGIN_MS);
     timer.current = setTimeout(() => void refresh(), wait);
   }, []);
 
-  /** One refresh at a time: the refresh token is single-use, a second concurrent use would end the sign-in. */
+  /**
+   * One refresh at a time, across the tabs of the sign-in: the refresh token is single-use, and a
+   * spent one presented later ends the sign-in. Another tab may already have refreshed (or this
+   * tab may be a copy of one, or be waking up): its pair is taken instead of spending a stale token.
+   */
   const refresh = useCallback((): Promise<string | undefined> => {
     if (refreshing.current) return refreshing.current;
-    const refreshToken = sessionStorage.getItem(REFRESH_KEY);
-    if (!refreshToken) return Promise.resolve(undefined);
-    refreshing.current = clientRef
-      .current!.auth.refresh.mutate({ refreshToken })
-      .then(
-        (signedIn) => {
-          accept(signedIn);
-          return signedIn.accessToken;
-        },
-        () => {
-          clear();
-          return undefined;
-        },
-      )
+    // A tab signed in before sign-ins had an id gets one now.
+    const signInId = current.current?.signInId ?? sessionStorage.getItem(SIGN_IN_KEY) ?? newSignInId();
+    refreshing.current = oneTabAtATime(signInId, async () => {
+      const shared = await sync.current?.ask(signInId);
+      if (shared && shared.accessTokenExpiresAt > (current.current?.accessTokenExpiresAt ?? 0)) adopt(shared);
+      const mine = current.current;
+      if (mine && mine.accessTokenExpiresAt - Date.now() > REFRESH_MARGIN_MS) return mine.signedIn.accessToken;
+      const refreshToken = sessionStorage.getItem(REFRESH_KEY);
+      if (!refreshToken) return undefined;
+      const pair = pairOf(signInId, await clientRef.current!.auth.refresh.mutate({ refreshToken }));
+      adopt(pair);
+      sync.current?.rotated(pair);
+      return pair.signedIn.accessToken;
+    })
+      .catch(() => {
+        clear();
+        return undefined;
+      })
       .finally(() => {
         refreshing.current = null;
       });
     return refreshing.current;
-  }, [accept, clear]);
+  }, [adopt, clear]);
 
   if (!clientRef.current) {
     clientRef.current = createClient(async () => {
-      const current = tokens.current;
-      if (current && current.accessTokenExpiresAt - Date.now() > 10_000) return current.accessToken;
-      if (!current && !sessionStorage.getItem(REFRESH_KEY)) return undefined;
+      const mine = current.current;
+      if (mine && mine.accessTokenExpiresAt - Date.now() > 10_000) return mine.signedIn.accessToken;
+      if (!mine && !sessionStorage.getItem(REFRESH_KEY)) return undefined;
       return refresh();
     });
   }
+
+  // Before the resume below (effects run in order): a starting tab asks the others first.
+  useEffect(() => {
+    const channel = openTabSync<SignedIn>({ current: () => current.current ?? undefined, onRotated: adopt, onSignedOut: clear });
+    sync.current = channel;
+    return () => {
+      channel.close();
+      if (sync.current === channel) sync.current = null;
+    };
+  }, [adopt, clear]);
 
   useEffect(() => {
     if (!resuming) return;
@@ -108,17 +132,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       resuming,
       client: clientRef.current!,
       async signIn(input) {
-        accept(await clientRef.current!.auth.signIn.mutate(input));
+        adopt(pairOf(newSignInId(), await clientRef.current!.auth.signIn.mutate(input)));
       },
       async signOut() {
+        const signInId = current.current?.signInId;
         try {
           await clientRef.current!.auth.signOut.mutate({ everywhere: false });
         } finally {
+          // The sign-in the tabs share has ended: the other tabs of it show the sign-in form too.
+          if (signInId) sync.current?.signedOut(signInId);
           clear();
         }
       },
     }),
-    [session, resuming, accept, clear],
+    [session, resuming, adopt, clear],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
