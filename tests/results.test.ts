@@ -238,16 +238,17 @@ describe('the transcript as text, SRT and WebVTT', () => {
     expect(response.headers['content-disposition']).toBe(`inline; filename="transcript-${interview.sessionId}.srt"`);
     const cues = parseSrt(response.text).filter((node) => node.type === 'cue');
     expect(cues).toHaveLength(json.utterances.length);
+    let previousEnd = 0;
     cues.forEach((cue, index) => {
       if (cue.type !== 'cue') return;
       const utterance = json.utterances[index];
       const next = json.utterances[index + 1];
-      expect(cue.data.start).toBe(Math.round(utterance.startTime * 1000));
-      // Never shorter than the utterance; a short one is stretched, but not into the next cue.
-      expect(cue.data.end).toBeGreaterThanOrEqual(Math.round(utterance.endTime * 1000));
-      expect(cue.data.end).toBeGreaterThan(cue.data.start);
-      if (utterance.endTime - utterance.startTime < 0.5 && next) expect(cue.data.end).toBeLessThanOrEqual(Math.max(Math.round(next.startTime * 1000), Math.round(utterance.endTime * 1000), cue.data.start + 1));
+      // At the utterance's time, unless the previous cue still shows then (these answers came back to back).
+      expect(cue.data.start).toBe(Math.max(Math.round(utterance.startTime * 1000), previousEnd));
+      // Half a second at least; past that, to the utterance's end but not into the next utterance.
+      expect(cue.data.end).toBe(Math.max(cue.data.start + 500, Math.min(Math.round(utterance.endTime * 1000), next ? Math.round(next.startTime * 1000) : Infinity)));
       expect(cue.data.text).toBe(`${utterance.speaker === 'ai' ? 'Interviewer' : 'Participant'}: ${utterance.text}`);
+      previousEnd = cue.data.end;
     });
     // Cue numbers count from 1, in order.
     const numbers = response.text.split('\r\n').join('\n').split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]);
@@ -264,11 +265,37 @@ describe('the transcript as text, SRT and WebVTT', () => {
     expect(parsed.cues.map((cue) => cue.identifier)).toEqual(json.utterances.map((u: any) => u.id));
     parsed.cues.forEach((cue, index) => {
       const utterance = json.utterances[index];
-      expect(cue.start).toBeCloseTo(utterance.startTime, 3);
+      expect(cue.start).toBeCloseTo(Math.max(utterance.startTime, index > 0 ? parsed.cues[index - 1]!.end : 0), 3);
       expect(cue.text.split('\n')[0]).toBe(`<v ${utterance.speaker === 'ai' ? 'Interviewer' : 'Participant'}>${utterance.text}`);
       // include_sentiment (default true): on the cue's second line.
       expect(cue.text.split('\n')[1]).toBe(`[${utterance.sentiment}]`);
     });
+  });
+
+  it('SRT and WebVTT of an interview answered back to back: every cue lasts at least half a second, starts once the previous one ended, in the utterances\' order', async () => {
+    // `interview` was answered as fast as the API answers: each answer came while its question was still being "said".
+    const json = (await api.get(`/v1/sessions/${interview.sessionId}/transcript`).expect(200)).body;
+    const srt = parseSrt((await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=srt`).expect(200)).text)
+      .filter((node) => node.type === 'cue')
+      .map((node) => ({ start: node.data.start / 1000, end: node.data.end / 1000, text: node.data.text }));
+    const vtt = webvtt.parse((await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=vtt`).expect(200)).text, { strict: true });
+    expect(vtt.valid).toBe(true);
+    for (const [format, cues] of [
+      ['srt', srt],
+      ['vtt', vtt.cues],
+    ] as const) {
+      expect(cues, format).toHaveLength(json.utterances.length);
+      cues.forEach((cue, index) => {
+        const what = `${format} cue ${index + 1}: ${JSON.stringify(cues.slice(Math.max(0, index - 1), index + 1))}`;
+        expect(cue.end - cue.start, what).toBeGreaterThanOrEqual(0.5 - 1e-9);
+        // Never before its utterance began.
+        expect(cue.start, what).toBeGreaterThanOrEqual(json.utterances[index].startTime - 0.0005);
+        if (index > 0) expect(cue.start, what).toBeGreaterThanOrEqual(cues[index - 1]!.end);
+      });
+      expect(cues.map((cue) => cue.text.split('\n')[0]!.replace(/^<v (Interviewer|Participant)>|^(Interviewer|Participant): /, '')), format).toEqual(
+        json.utterances.map((utterance: { text: string }) => utterance.text),
+      );
+    }
   });
 
   it('every format redacts when asked', async () => {
