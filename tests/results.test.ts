@@ -299,6 +299,27 @@ describe('the transcript as text, SRT and WebVTT', () => {
     }
   });
 
+  it('SRT and WebVTT of a session stored with empty answers (startTime == endTime, inside their question, as earlier versions wrote them): the same guarantees', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    await t.em().execute(`update session_utterances set end_time = start_time where session_id = ? and speaker = 'participant'`, [sessionId]);
+    const json = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body;
+    expect(json.utterances.filter((utterance: { startTime: number; endTime: number }) => utterance.startTime === utterance.endTime).length).toBeGreaterThan(0);
+    for (const format of ['srt', 'vtt']) {
+      const text = (await api.get(`/v1/sessions/${sessionId}/transcript?format=${format}`).expect(200)).text;
+      const cues =
+        format === 'srt'
+          ? parseSrt(text)
+              .filter((node) => node.type === 'cue')
+              .map((node) => ({ start: node.data.start / 1000, end: node.data.end / 1000 }))
+          : webvtt.parse(text, { strict: true }).cues;
+      expect(cues, format).toHaveLength(json.utterances.length);
+      cues.forEach((cue, index) => {
+        expect(cue.end - cue.start, `${format} ${index}`).toBeGreaterThanOrEqual(0.5 - 1e-9);
+        if (index > 0) expect(cue.start, `${format} ${index}`).toBeGreaterThanOrEqual(cues[index - 1]!.end);
+      });
+    }
+  });
+
   it('every format redacts when asked', async () => {
     for (const format of ['text', 'srt', 'vtt']) {
       const response = await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=${format}&redact_pii=true`).expect(200);
