@@ -16,7 +16,8 @@ export interface AudioClip {
   seconds: number;
 }
 
-const seconds = (value: number) => String(Math.max(0, Math.round(value * 1000)) / 1000);
+/** ffmpeg's duration argument: seconds to the millisecond. */
+const duration = (seconds: number) => String(Math.max(0, Math.round(seconds * 1000)) / 1000);
 
 /**
  * One recording of the whole session: each answer's audio placed at its offset from the session's
@@ -28,12 +29,12 @@ const seconds = (value: number) => String(Math.max(0, Math.round(value * 1000)) 
  */
 export async function mergeAudioClips(ffmpeg: string, clips: AudioClip[], output: string, totalSeconds: number): Promise<void> {
   if (clips.length === 0) throw new AudioMergeError('no clips to merge');
-  const inputs = clips.flatMap((clip) => ['-t', seconds(clip.seconds), '-i', clip.file]);
+  const inputs = clips.flatMap((clip) => ['-t', duration(clip.seconds), '-i', clip.file]);
   const placed = clips.map(
-    (clip, index) => `[${index}:a]atrim=end=${seconds(clip.seconds)},aresample=48000,aformat=channel_layouts=mono,adelay=${Math.max(0, Math.round(clip.offsetSeconds * 1000))}:all=1[a${index}]`,
+    (clip, index) => `[${index}:a]atrim=end=${duration(clip.seconds)},aresample=48000,aformat=channel_layouts=mono,adelay=${Math.max(0, Math.round(clip.offsetSeconds * 1000))}:all=1[a${index}]`,
   );
   const mix = `${clips.map((_, index) => `[a${index}]`).join('')}amix=inputs=${clips.length}:normalize=0:duration=longest[out]`;
-  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...inputs, '-filter_complex', [...placed, mix].join(';'), '-map', '[out]', '-t', seconds(totalSeconds), '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', output];
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...inputs, '-filter_complex', [...placed, mix].join(';'), '-map', '[out]', '-t', duration(totalSeconds), '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', output];
   const result = await runCommand(ffmpeg, args, AbortSignal.timeout(MERGE_TIMEOUT_MS));
   if (result.code !== 0) throw new AudioMergeError(`ffmpeg could not merge the answers: ${lastLine(result.stderr)}`);
 }

@@ -19,7 +19,10 @@ import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
 
-/** Clients' clocks drift; an answer may end this many seconds "after now" before it is refused. */
+/**
+ * Clients' clocks drift: an offset up to this many seconds "after now" is brought back to now (a
+ * later one is refused), and a recording may be this much longer than the time its turn took.
+ */
 const CLOCK_SLACK_SECONDS = 5;
 
 /** The least an answer lasts on the timeline when the turn leaves that much time (the README's shortest subtitle cue). */
