@@ -619,6 +619,25 @@ describe('edges of the interview', () => {
     expect(rows[2]!.start_time).toBeGreaterThanOrEqual(rows[1]!.end_time);
   });
 
+  it('answers sent back to back (faster than the question could be said) still last a while: never startTime == endTime, never after now', async () => {
+    const { invite } = await interviewFixture(api);
+    const participant = participantAs(t.http, invite.token);
+    const sessionId = (await participant.start().expect(201)).body.session.id as string;
+    for (const answer of ['The onboarding emails had broken links in them.', '4', 'yes', 'Email']) await participant.answer(answer).expect(200);
+    const rows = await utterances(sessionId);
+    const session = await sessionRow(sessionId);
+    const sessionEnd = (new Date(session.completed_at).getTime() - new Date(session.started_at).getTime()) / 1000;
+    const answers = rows.filter((row) => row.speaker === 'participant');
+    expect(answers).toHaveLength(4);
+    for (const [index, answer] of answers.entries()) {
+      const question = rows[rows.indexOf(answer) - 1]!;
+      expect(answer.end_time, JSON.stringify(rows)).toBeGreaterThan(answer.start_time);
+      expect(answer.start_time, `answer ${index}`).toBeGreaterThanOrEqual(question.start_time);
+      // Seconds from the session's start: an answer cannot end after the session did.
+      expect(answer.end_time, `answer ${index}`).toBeLessThanOrEqual(sessionEnd + 0.001);
+    }
+  });
+
   it('feedback is for completed interviews only, not abandoned ones', async () => {
     const { invite } = await interviewFixture(api);
     const participant = participantAs(t.http, invite.token);

@@ -11,7 +11,7 @@ import { PERMISSIONS } from '../shared/permissions.js';
 import { distinctiveWords, derivedTextScrubber } from '../server/domains/redactions/redaction-text.js';
 import { asBytes, wav } from './helpers/audio.js';
 import { type Api, apiAs } from './helpers/factories.js';
-import { interviewFixture, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
+import { interviewFixture, letTimePass, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { completedTextInterview, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
@@ -538,6 +538,8 @@ describe('redactions.redact on an audio answer', () => {
     const started = await participant.start().expect(201);
     const sessionId: string = started.body.session.id;
     const recording = wav(3, 440);
+    // Recorded in the 4 s its turn took: the merged recording holds the answer's time only.
+    await letTimePass(t, sessionId, 4);
     await participant.answerAudio(recording, 'answer.wav', { text: 'My name is Ada Lovelace and I live in London near the river.' }).expect(200);
     await runCompletionChain(t, sessionId);
 

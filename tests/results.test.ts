@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,9 +13,9 @@ import { parseSync as parseSrt } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareSessionFiles } from '../server/domains/sessions/prepare-session-files.js';
 import type { AppRouter } from '../server/trpc/app-router.js';
-import { asBytes, download, wav } from './helpers/audio.js';
+import { asBytes, download, silentOpus, wav } from './helpers/audio.js';
 import { type Api, apiAs } from './helpers/factories.js';
-import { interviewFixture, participantAs } from './helpers/interviews.js';
+import { interviewFixture, letTimePass, ONE_QUESTION, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { completedTextInterview, RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
@@ -238,16 +239,17 @@ describe('the transcript as text, SRT and WebVTT', () => {
     expect(response.headers['content-disposition']).toBe(`inline; filename="transcript-${interview.sessionId}.srt"`);
     const cues = parseSrt(response.text).filter((node) => node.type === 'cue');
     expect(cues).toHaveLength(json.utterances.length);
+    let previousEnd = 0;
     cues.forEach((cue, index) => {
       if (cue.type !== 'cue') return;
       const utterance = json.utterances[index];
       const next = json.utterances[index + 1];
-      expect(cue.data.start).toBe(Math.round(utterance.startTime * 1000));
-      // Never shorter than the utterance; a short one is stretched, but not into the next cue.
-      expect(cue.data.end).toBeGreaterThanOrEqual(Math.round(utterance.endTime * 1000));
-      expect(cue.data.end).toBeGreaterThan(cue.data.start);
-      if (utterance.endTime - utterance.startTime < 0.5 && next) expect(cue.data.end).toBeLessThanOrEqual(Math.max(Math.round(next.startTime * 1000), Math.round(utterance.endTime * 1000), cue.data.start + 1));
+      // At the utterance's time, unless the previous cue still shows then (these answers came back to back).
+      expect(cue.data.start).toBe(Math.max(Math.round(utterance.startTime * 1000), previousEnd));
+      // Half a second at least; past that, to the utterance's end but not into the next utterance.
+      expect(cue.data.end).toBe(Math.max(cue.data.start + 500, Math.min(Math.round(utterance.endTime * 1000), next ? Math.round(next.startTime * 1000) : Infinity)));
       expect(cue.data.text).toBe(`${utterance.speaker === 'ai' ? 'Interviewer' : 'Participant'}: ${utterance.text}`);
+      previousEnd = cue.data.end;
     });
     // Cue numbers count from 1, in order.
     const numbers = response.text.split('\r\n').join('\n').split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]);
@@ -264,11 +266,58 @@ describe('the transcript as text, SRT and WebVTT', () => {
     expect(parsed.cues.map((cue) => cue.identifier)).toEqual(json.utterances.map((u: any) => u.id));
     parsed.cues.forEach((cue, index) => {
       const utterance = json.utterances[index];
-      expect(cue.start).toBeCloseTo(utterance.startTime, 3);
+      expect(cue.start).toBeCloseTo(Math.max(utterance.startTime, index > 0 ? parsed.cues[index - 1]!.end : 0), 3);
       expect(cue.text.split('\n')[0]).toBe(`<v ${utterance.speaker === 'ai' ? 'Interviewer' : 'Participant'}>${utterance.text}`);
       // include_sentiment (default true): on the cue's second line.
       expect(cue.text.split('\n')[1]).toBe(`[${utterance.sentiment}]`);
     });
+  });
+
+  it('SRT and WebVTT of an interview answered back to back: every cue lasts at least half a second, starts once the previous one ended, in the utterances\' order', async () => {
+    // `interview` was answered as fast as the API answers: each answer came while its question was still being "said".
+    const json = (await api.get(`/v1/sessions/${interview.sessionId}/transcript`).expect(200)).body;
+    const srt = parseSrt((await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=srt`).expect(200)).text)
+      .filter((node) => node.type === 'cue')
+      .map((node) => ({ start: node.data.start / 1000, end: node.data.end / 1000, text: node.data.text }));
+    const vtt = webvtt.parse((await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=vtt`).expect(200)).text, { strict: true });
+    expect(vtt.valid).toBe(true);
+    for (const [format, cues] of [
+      ['srt', srt],
+      ['vtt', vtt.cues],
+    ] as const) {
+      expect(cues, format).toHaveLength(json.utterances.length);
+      cues.forEach((cue, index) => {
+        const what = `${format} cue ${index + 1}: ${JSON.stringify(cues.slice(Math.max(0, index - 1), index + 1))}`;
+        expect(cue.end - cue.start, what).toBeGreaterThanOrEqual(0.5 - 1e-9);
+        // Never before its utterance began.
+        expect(cue.start, what).toBeGreaterThanOrEqual(json.utterances[index].startTime - 0.0005);
+        if (index > 0) expect(cue.start, what).toBeGreaterThanOrEqual(cues[index - 1]!.end);
+      });
+      expect(cues.map((cue) => cue.text.split('\n')[0]!.replace(/^<v (Interviewer|Participant)>|^(Interviewer|Participant): /, '')), format).toEqual(
+        json.utterances.map((utterance: { text: string }) => utterance.text),
+      );
+    }
+  });
+
+  it('SRT and WebVTT of a session stored with empty answers (startTime == endTime, inside their question, as earlier versions wrote them): the same guarantees', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    await t.em().execute(`update session_utterances set end_time = start_time where session_id = ? and speaker = 'participant'`, [sessionId]);
+    const json = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body;
+    expect(json.utterances.filter((utterance: { startTime: number; endTime: number }) => utterance.startTime === utterance.endTime).length).toBeGreaterThan(0);
+    for (const format of ['srt', 'vtt']) {
+      const text = (await api.get(`/v1/sessions/${sessionId}/transcript?format=${format}`).expect(200)).text;
+      const cues =
+        format === 'srt'
+          ? parseSrt(text)
+              .filter((node) => node.type === 'cue')
+              .map((node) => ({ start: node.data.start / 1000, end: node.data.end / 1000 }))
+          : webvtt.parse(text, { strict: true }).cues;
+      expect(cues, format).toHaveLength(json.utterances.length);
+      cues.forEach((cue, index) => {
+        expect(cue.end - cue.start, `${format} ${index}`).toBeGreaterThanOrEqual(0.5 - 1e-9);
+        if (index > 0) expect(cue.start, `${format} ${index}`).toBeGreaterThanOrEqual(cues[index - 1]!.end);
+      });
+    }
   });
 
   it('every format redacts when asked', async () => {
@@ -491,14 +540,32 @@ describe('session files', () => {
     await t.http.get(new URL(expired.url).pathname).expect(404);
   });
 
-  /** A finished voice interview of two spoken answers (13 s of speech: it has a transcript). */
+  /** A finished voice interview of two spoken answers (13 s of speech: it has a transcript), each recorded in the time its turn took. */
   async function voiceInterview(): Promise<string> {
     const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS.slice(0, 2) });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id;
-    await participant.answerAudio(wav(6), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.', startTime: '0', endTime: '1' }).expect(200);
-    await participant.answerAudio(wav(7, 660), 'a2.wav', { text: 'Support answered quickly and solved it the same afternoon, which was great.', startTime: '2', endTime: '3' }).expect(200);
+    await letTimePass(t, sessionId, 8);
+    await participant.answerAudio(wav(6), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.' }).expect(200);
+    await letTimePass(t, sessionId, 9);
+    await participant.answerAudio(wav(7, 660), 'a2.wav', { text: 'Support answered quickly and solved it the same afternoon, which was great.' }).expect(200);
     return sessionId;
+  }
+
+  async function storedUnder(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const file of t.runtime.services.storage.list(prefix)) keys.push(file.key);
+    return keys;
+  }
+
+  async function probedSeconds(bytes: Buffer): Promise<number> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'results-merged-'));
+    try {
+      await writeFile(path.join(dir, 'merged.ogg'), bytes);
+      return Number((await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path.join(dir, 'merged.ogg')])).stdout.trim());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   it.skipIf(!hasFfmpeg)('merges the answers of a voice interview into one recording on the session timeline', async () => {
@@ -510,12 +577,75 @@ describe('session files', () => {
     const merged = files.filter((file: any) => file.kind === 'merged_audio');
     expect(merged).toHaveLength(1);
     expect(merged[0]).toMatchObject({ contentType: 'audio/ogg', name: `${sessionId}.ogg` });
-    // The second answer starts at 2 s and lasts 7 s: the recording ends at 9 s.
-    expect(merged[0].durationSeconds).toBeGreaterThan(8.5);
-    expect(merged[0].durationSeconds).toBeLessThan(9.6);
+    // The answers took 2–8 s and 10–17 s of the session (each ended when it was sent): the recording ends at 17 s, with the session.
+    const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
+    expect(session.duration).toBe(17);
+    expect(merged[0].durationSeconds).toBeGreaterThan(16.5);
+    expect(merged[0].durationSeconds).toBeLessThan(17.6);
     const bytes = (await download(t, merged[0].url).expect(200)).body as Buffer;
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('OggS');
     expect(bytes.length).toBe(merged[0].size);
+    expect(await probedSeconds(bytes)).toBeCloseTo(merged[0].durationSeconds, 1);
+  });
+
+  it.skipIf(!hasFfmpeg)('an answer recording longer than its turn (20 minutes of silence, 3 s into the session) is refused 422, and neither the file nor an answer is kept', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'results-long-'));
+    try {
+      await silentOpus('ffmpeg', 20, path.join(dir, 'silence.ogg'));
+      const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS.slice(0, 2) });
+      const participant = participantAs(t.http, invite.token);
+      const sessionId = (await participant.start().expect(201)).body.session.id;
+      await letTimePass(t, sessionId, 3);
+      const reply = await participant.answerAudio(await readFile(path.join(dir, 'silence.ogg')), 'silence.ogg');
+      expect(reply.status).toBe(422);
+      expect(reply.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'audio', message: expect.stringMatching(/^lasts 1200 s, longer than this turn: its question was asked 3 s ago$/) }] } });
+      expect(await t.em().execute(`select id from session_files where session_id = ?`, [sessionId])).toEqual([]);
+      expect(await t.em().execute(`select id from session_utterances where session_id = ? and speaker = 'participant'`, [sessionId])).toEqual([]);
+      expect(await storedUnder(`sessions/${tenant.organizationId}/${sessionId}`)).toEqual([]);
+      // The same question still waits for its answer.
+      await participant.answerAudio(wav(2), 'a1.wav', { text: 'The setup took two days.' }).expect(200);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!hasFfmpeg)('a recording longer than its answer (stored before such uploads were refused) is cut to the answer in the merge, and the merge to the session: ffmpeg never decodes the rest', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'results-long-'));
+    try {
+      await silentOpus('ffmpeg', 20, path.join(dir, 'silence.ogg'));
+      const { invite } = await interviewFixture(api, { questions: ONE_QUESTION });
+      const participant = participantAs(t.http, invite.token);
+      const sessionId = (await participant.start().expect(201)).body.session.id;
+      await letTimePass(t, sessionId, 4);
+      await participant.answerAudio(wav(2), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.' }).expect(200);
+      // What an earlier version kept: 20 minutes of audio for an answer of 2 s, 4 s into the session.
+      const [answer] = await t.em().execute<{ id: string; storage_key: string; start_time: number; end_time: number }[]>(
+        `select f.id, f.storage_key, u.start_time, u.end_time from session_utterances u join session_files f on f.id = u.audio_file_id where u.session_id = ?`,
+        [sessionId],
+      );
+      expect([answer!.start_time, answer!.end_time]).toEqual([expect.closeTo(2, 0), expect.closeTo(4, 0)]);
+      const { size } = await t.runtime.services.storage.put(answer!.storage_key, createReadStream(path.join(dir, 'silence.ogg')));
+      await t.em().execute(`update session_files set content_type = 'audio/ogg', size_bytes = ?, duration_seconds = 1200 where id = ?`, [size, answer!.id]);
+
+      await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
+      const began = performance.now();
+      await runJobsOnce(t, { tasks: ['session__prepare_files'] });
+      // Decoding the 20 minutes takes ffmpeg about 10 CPU-seconds here (20 s of wall time); two seconds of it, a fraction of one.
+      console.info(`prepare_files: ${Math.round(performance.now() - began)} ms`);
+      expect(performance.now() - began).toBeLessThan(8_000);
+
+      const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
+      const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
+      const merged = files.find((file: any) => file.kind === 'merged_audio');
+      const seconds = await probedSeconds((await download(t, merged.url).expect(200)).body as Buffer);
+      expect(seconds).toBeLessThanOrEqual(session.duration + 1);
+      expect(seconds).toBeGreaterThan(3.5);
+      expect(merged.durationSeconds).toBeCloseTo(seconds, 1);
+      // The answer's own file is kept as stored.
+      expect(files.find((file: any) => file.kind === 'audio')).toMatchObject({ id: answer!.id, durationSeconds: 1200 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a merge that fails (an ffmpeg that exits 1) leaves out the merged file, never the exports nor the announcement', async () => {

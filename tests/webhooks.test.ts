@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCE_MS, verifyWebhookA, verifyWebhookB } from '../shared/webhook-signatures.js';
 import { type Api, apiAs, createCampaign, createInvite, createProject, createPublishedScript } from './helpers/factories.js';
 import { download, wav } from './helpers/audio.js';
-import { interviewFixture, participantAs } from './helpers/interviews.js';
+import { interviewFixture, letTimePass, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
@@ -758,7 +758,8 @@ describe("a voice interview's recording", () => {
     const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS.slice(0, 2) });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
-    // One spoken answer (11 s of speech, so a transcript) and one typed: a recording with or without ffmpeg.
+    // One spoken answer (11 s of speech, so a transcript; recorded in the 12 s its turn took) and one typed: a recording with or without ffmpeg.
+    await letTimePass(t, sessionId, 12);
     await participant.answerAudio(wav(11), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.', startTime: '0', endTime: '1' }).expect(200);
     await participant.answer('Support answered quickly and solved it the same afternoon.').expect(200);
     await runCompletionChain(t, sessionId);

@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import type supertest from 'supertest';
 import type { TestApp } from './test-app.js';
+
+const run = promisify(execFile);
 
 /** A mono 16 kHz 16-bit PCM WAV of a tone with a little noise, so every recording's bytes differ. */
 export function wav(seconds: number, frequency = 440): Buffer {
@@ -41,4 +46,16 @@ export function asBytes(test: supertest.Test): supertest.Test {
 /** GETs a signed link through the app itself (its host is PUBLIC_URL's), reading the body as bytes. */
 export function download(app: TestApp, url: string): supertest.Test {
   return asBytes(app.http.get(new URL(url).pathname));
+}
+
+/**
+ * `minutes` of silence as Ogg Opus at 6 kbit/s (about 17 KB a minute), written to `file` by
+ * ffmpeg: one minute encoded, then repeated without re-encoding, so even an hour takes a moment.
+ */
+export async function silentOpus(ffmpeg: string, minutes: number, file: string): Promise<void> {
+  const oneMinute = `${file}.minute.ogg`;
+  const quiet = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
+  await run(ffmpeg, [...quiet, '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '60', '-c:a', 'libopus', '-b:a', '6k', '-frame_duration', '60', oneMinute]);
+  await run(ffmpeg, [...quiet, '-stream_loop', String(minutes - 1), '-i', oneMinute, '-c', 'copy', file]);
+  await rm(oneMinute, { force: true });
 }

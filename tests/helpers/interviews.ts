@@ -1,5 +1,6 @@
 import type supertest from 'supertest';
 import { type Api, createCampaign, createInvite, createPublishedScript } from './factories.js';
+import type { TestApp } from './test-app.js';
 
 /** A script covering every question type: open, rating (1–5), yes/no, multiple choice. */
 export const FOUR_QUESTIONS = [
@@ -44,3 +45,13 @@ export function participantAs(http: supertest.Agent, token: string) {
 }
 
 export type Participant = ReturnType<typeof participantAs>;
+
+/**
+ * As if `seconds` had passed in a session in progress: its clock (start and running stretch) moves
+ * back, so the pending turn was put that long ago and answers can take that long.
+ */
+export async function letTimePass(t: Pick<TestApp, 'em'>, sessionId: string, seconds: number): Promise<void> {
+  await t
+    .em()
+    .execute(`update sessions set started_at = started_at - make_interval(secs => ?), active_since = active_since - make_interval(secs => ?) where id = ?`, [seconds, seconds, sessionId]);
+}

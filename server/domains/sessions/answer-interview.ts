@@ -19,8 +19,14 @@ import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
 
-/** Clients' clocks drift; an answer may end this many seconds "after now" before it is refused. */
+/**
+ * Clients' clocks drift: an offset up to this many seconds "after now" is brought back to now (a
+ * later one is refused), and a recording may be this much longer than the time its turn took.
+ */
 const CLOCK_SLACK_SECONDS = 5;
+
+/** The least an answer lasts on the timeline when the turn leaves that much time (the README's shortest subtitle cue). */
+const MIN_ANSWER_SECONDS = 0.5;
 
 export interface ParticipantAnswer {
   /** Typed text, or the browser's own transcript of `audio`. */
@@ -107,7 +113,7 @@ export async function prepareAnswer(
     if (session.consentRequired && session.consent?.type === 'data_processing') {
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
     }
-    audio = await storeAnswerAudio(services, session, answer.audio.file);
+    audio = await storeAnswerAudio(services, session, answer.audio.file, await longestRecording(em, session));
     if (text === null) ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
   }
   const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
@@ -213,9 +219,16 @@ function withAnswer(answers: TParsedAnswer[], entry: TParsedAnswer): TParsedAnsw
 }
 
 /**
- * When the participant spoke, in seconds from the session's start: the client's offsets when it
- * sent them (never after now), else the answer ends now and starts when its audio (or reading
- * time) says, not before the question was put.
+ * When the participant spoke, in seconds from the session's start. It ends when the client says
+ * or when the answer arrived, never after now: the client's offsets may run up to
+ * CLOCK_SLACK_SECONDS ahead before they are refused, and are brought back to now (the timeline
+ * never runs ahead of the session's clock, so nothing placed on it outlasts the session). It
+ * starts when the client says, else as long before its end as the recording lasts (barge-in: a
+ * measured recording may begin while the question is being said) or, for typed text, its
+ * reading time, after the question was said when the answer came late enough for that. Never
+ * before the question was put; and an answer lasts MIN_ANSWER_SECONDS when the turn leaves that
+ * much time, so one sent before the question could be said is not an empty moment
+ * (startTime == endTime).
  */
 function answerTimes(
   session: Session,
@@ -225,7 +238,6 @@ function answerTimes(
   audioSeconds: number | null,
   text: string | null,
 ): { startTime: number; endTime: number } {
-  const questionEnd = question.end_time;
   const latest = offsetAt(session, now);
   if (answer.endTime !== undefined && answer.endTime > latest + CLOCK_SLACK_SECONDS) {
     throw validationError([{ path: 'endTime', message: `must not be after now (${Math.floor(latest)} s into the session)` }]);
@@ -233,11 +245,12 @@ function answerTimes(
   if (answer.startTime !== undefined && answer.startTime > latest + CLOCK_SLACK_SECONDS) {
     throw validationError([{ path: 'startTime', message: `must not be after now (${Math.floor(latest)} s into the session)` }]);
   }
-  const endTime = Math.min(answer.endTime ?? latest, latest + CLOCK_SLACK_SECONDS);
-  const spoken = audioSeconds ?? (text ? speakingSeconds(text) : 0);
-  // An answer may begin while the question is still being said (barge-in), never before it was put.
-  const startTime = Math.max(question.start_time, answer.startTime ?? Math.min(endTime, Math.max(questionEnd, endTime - spoken)));
-  return { startTime, endTime: Math.max(endTime, startTime) };
+  const endTime = Math.max(question.start_time, Math.min(answer.endTime ?? latest, latest));
+  const spoken = Math.max(MIN_ANSWER_SECONDS, audioSeconds ?? (text ? speakingSeconds(text) : 0));
+  const typedAfterQuestion = audioSeconds === null && question.end_time <= endTime - MIN_ANSWER_SECONDS;
+  const estimated = typedAfterQuestion ? Math.max(question.end_time, endTime - spoken) : endTime - spoken;
+  const startTime = Math.min(endTime, Math.max(question.start_time, answer.startTime ?? estimated));
+  return { startTime, endTime };
 }
 
 async function conversationOf(em: EntityManager, session: Session, latest: ConversationTurn): Promise<ConversationTurn[]> {
@@ -249,13 +262,33 @@ async function conversationOf(em: EntityManager, session: Session, latest: Conve
   return [...rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })), latest];
 }
 
-/** Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio) and stored as a session file. */
-async function storeAnswerAudio(services: SessionServices, session: Session, file: string): Promise<AudioAnswer> {
+/**
+ * The longest recording the pending turn can have: the time since its question was put, and the
+ * clock slack. Browsers record an answer after its question arrives, so a longer one was not
+ * recorded in this turn (an hour of silence uploaded seconds in): refused before it is stored or
+ * transcribed, rather than kept and costing storage, recognition and the merge its full length.
+ */
+async function longestRecording(em: EntityManager, session: Session): Promise<number> {
+  const [turn] = session.pendingUtteranceId
+    ? await em.execute<{ start_time: number }[]>(`select start_time from session_utterances where id = ?`, [session.pendingUtteranceId])
+    : [];
+  return Math.max(0, offsetAt(session, new Date()) - (turn?.start_time ?? 0)) + CLOCK_SLACK_SECONDS;
+}
+
+/**
+ * Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio), no longer than
+ * the turn allows (422), and stored as a session file.
+ */
+async function storeAnswerAudio(services: SessionServices, session: Session, file: string, longestSeconds: number): Promise<AudioAnswer> {
   const facts = await probeAudio(file);
   if (!facts) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The audio must be WebM, Ogg, WAV, MP3 or M4A (recognised from its content).', {
       fields: [{ path: 'audio', message: 'is not a supported audio format' }],
     });
+  }
+  if (facts.durationSeconds !== null && facts.durationSeconds > longestSeconds) {
+    const asked = Math.max(0, Math.floor(longestSeconds - CLOCK_SLACK_SECONDS));
+    throw validationError([{ path: 'audio', message: `lasts ${Math.round(facts.durationSeconds)} s, longer than this turn: its question was asked ${asked} s ago` }]);
   }
   const fileId = newId('fil');
   const storageKey = `sessions/${session.organization.id}/${session.id}/${fileId}`;

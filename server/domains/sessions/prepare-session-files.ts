@@ -14,11 +14,12 @@ import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import { renderSessionReport } from '../../reports/render-session-report.js';
 import { probeAudio } from '../../speech/audio-probe.js';
-import { MERGED_AUDIO, mergeAudioClips } from '../../speech/merge-audio.js';
+import { type AudioClip, MERGED_AUDIO, mergeAudioClips } from '../../speech/merge-audio.js';
 import { FileNotFoundError, type FileStorage } from '../../storage/file-storage.js';
 import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
 import { transcriptSourceOf } from '../transcripts/load-transcript.js';
 import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
+import { offsetAt } from './session-clock.js';
 import { announceCompletionJob } from './session-jobs.js';
 
 export interface PrepareFilesServices {
@@ -66,7 +67,7 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
   const work = await mkdtemp(path.join(tmpdir(), 'interview-files-'));
   try {
     const made: MadeFile[] = [];
-    const merged = await mergedRecording(em, services, sessionId, work);
+    const merged = await mergedRecording(em, services, session, work);
     if (merged) made.push({ ...merged, kind: 'merged_audio', name: `${sessionId}.${MERGED_AUDIO.extension}`, contentType: MERGED_AUDIO.contentType, storageKey: `${prefix}/merged-audio` });
 
     if (session.transcriptStatus === 'ready') {
@@ -138,15 +139,24 @@ function notMade(services: PrepareFilesServices, sessionId: string, what: string
  * without ffmpeg: a single recording is already the session's recording (sessionRecordings offers
  * it), and several cannot be merged without decoding (logged), so nothing is downloaded. A
  * recording gone from storage, a damaged one or a failed merge leaves the session without a
- * merged file (logged); it keeps its answer recordings.
+ * merged file (logged); it keeps its answer recordings. Each recording counts for its answer's
+ * time only (startTime to endTime, on the session's clock) and the merge ends with the session,
+ * whatever the files hold: a recording longer than its answer (kept before such uploads were
+ * refused) is not decoded past it.
  */
-async function mergedRecording(em: EntityManager, services: PrepareFilesServices, sessionId: string, work: string): Promise<{ file: string; durationSeconds: number | null } | null> {
-  const clips = await em.execute<{ storage_key: string; start_time: number }[]>(
-    `select f.storage_key, u.start_time
+async function mergedRecording(em: EntityManager, services: PrepareFilesServices, session: Session, work: string): Promise<{ file: string; durationSeconds: number | null } | null> {
+  const sessionId = session.id;
+  const rows = await em.execute<{ storage_key: string; start_time: number; end_time: number }[]>(
+    `select f.storage_key, u.start_time, u.end_time
        from session_utterances u join session_files f on f.id = u.audio_file_id
       where u.session_id = ? order by u.seq`,
     [sessionId],
   );
+  const sessionEnd = session.completedAt ? offsetAt(session, session.completedAt) : Math.max(0, ...rows.map((row) => row.end_time));
+  const clips = rows
+    .map((row) => ({ storageKey: row.storage_key, offsetSeconds: row.start_time, seconds: Math.min(row.end_time, sessionEnd) - row.start_time }))
+    // An answer of no length has nothing to place (sessions stored when quick answers were startTime == endTime).
+    .filter((clip) => clip.seconds > 0);
   const { ffmpeg } = services;
   if (clips.length === 0) return null;
   if (!ffmpeg) {
@@ -154,21 +164,21 @@ async function mergedRecording(em: EntityManager, services: PrepareFilesServices
     return null;
   }
   // One at a time: a long interview's recordings are not all opened at once.
-  const local: { file: string; offsetSeconds: number }[] = [];
+  const local: AudioClip[] = [];
   for (const [index, clip] of clips.entries()) {
     const file = path.join(work, `clip-${index}`);
     try {
-      await pipeline(await services.storage.open(clip.storage_key), createWriteStream(file));
+      await pipeline(await services.storage.open(clip.storageKey), createWriteStream(file));
     } catch (error) {
       if (!(error instanceof FileNotFoundError)) throw error;
       notMade(services, sessionId, 'merged audio', error);
       return null;
     }
-    local.push({ file, offsetSeconds: clip.start_time });
+    local.push({ file, offsetSeconds: clip.offsetSeconds, seconds: clip.seconds });
   }
   return optionalFile(services, sessionId, 'merged audio', async () => {
     const output = path.join(work, `merged.${MERGED_AUDIO.extension}`);
-    await mergeAudioClips(ffmpeg, local, output);
+    await mergeAudioClips(ffmpeg, local, output, sessionEnd);
     const facts = (await stat(output)).size > 0 ? await probeAudio(output) : null;
     return { file: output, durationSeconds: facts?.durationSeconds ?? null };
   });

@@ -28,14 +28,26 @@ function cueText(text: string): string {
 }
 
 /**
- * A cue's times: a short one is stretched to MIN_CUE_SECONDS, but never into the next cue (a
- * player would show both at once); a cue never ends before it starts.
+ * Every cue's times, in whole milliseconds (as written, so rounding cannot make two cues touch
+ * the wrong way): a cue starts at its utterance's start, or when the previous cue ended if that
+ * is later (cues never overlap: a player would show both at once); it ends at its utterance's
+ * end, or at the next utterance's start when the utterance runs into it (a question still being
+ * "said" when the answer came), and lasts at least MIN_CUE_SECONDS. Utterances packed closer
+ * than that (answers sent back to back, sessions stored before answers had a length) are shown
+ * one after the other, each for half a second, in their order.
  */
-function cueTimes(utterances: TTranscriptUtterance[], index: number): { start: number; end: number } {
-  const { startTime: start, endTime } = utterances[index]!;
-  const next = utterances[index + 1]?.startTime ?? Number.POSITIVE_INFINITY;
-  const stretched = Math.min(start + MIN_CUE_SECONDS, Math.max(next, endTime));
-  return { start, end: Math.max(endTime, stretched, start + 0.001) };
+function cueTimes(utterances: TTranscriptUtterance[]): { start: number; end: number }[] {
+  const ms = (seconds: number) => Math.max(0, Math.round(seconds * 1000));
+  const cues: { start: number; end: number }[] = [];
+  let previousEnd = 0;
+  utterances.forEach((utterance, index) => {
+    const start = Math.max(ms(utterance.startTime), previousEnd);
+    const next = utterances[index + 1];
+    const end = Math.max(start + MIN_CUE_SECONDS * 1000, Math.min(ms(utterance.endTime), next ? ms(next.startTime) : Number.POSITIVE_INFINITY));
+    cues.push({ start: start / 1000, end: end / 1000 });
+    previousEnd = end;
+  });
+  return cues;
 }
 
 /** Readable text: a header, then "[00:01:05] Participant: …" per utterance. */
@@ -55,9 +67,10 @@ function transcriptAsText(transcript: TTranscript): string {
 
 /** SubRip: numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, the speaker before the text. */
 function transcriptAsSrt(transcript: TTranscript): string {
+  const times = cueTimes(transcript.utterances);
   return transcript.utterances
-    .map((utterance, index, all) => {
-      const { start, end } = cueTimes(all, index);
+    .map((utterance, index) => {
+      const { start, end } = times[index]!;
       const note = annotation(utterance);
       return [String(index + 1), `${clock(start, ',')} --> ${clock(end, ',')}`, `${SPEAKER_LABELS[utterance.speaker]}: ${cueText(utterance.text)}`, ...(note ? [note] : [])].join('\n');
     })
@@ -68,8 +81,9 @@ function transcriptAsSrt(transcript: TTranscript): string {
 /** WebVTT: the header, cues named by utterance id, the speaker as a voice span (`<v Participant>`). */
 function transcriptAsVtt(transcript: TTranscript): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const cues = transcript.utterances.map((utterance, index, all) => {
-    const { start, end } = cueTimes(all, index);
+  const times = cueTimes(transcript.utterances);
+  const cues = transcript.utterances.map((utterance, index) => {
+    const { start, end } = times[index]!;
     const note = annotation(utterance);
     return [utterance.id, `${clock(start, '.')} --> ${clock(end, '.')}`, `<v ${SPEAKER_LABELS[utterance.speaker]}>${escape(cueText(utterance.text))}`, ...(note ? [escape(note)] : [])].join('\n');
   });
