@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedPostgres, runningPostmaster } from '../server/db/embedded-postgres.js';
 import { createLogger } from '../server/logger.js';
-import { exitOf, freePort, lastJsonLine, runAdmin, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
+import { ONE_QUESTION } from './helpers/interviews.js';
+import { exitOf, freePort, killLeftovers, lastJsonLine, runAdmin, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
 
 /**
  * Who may stop the embedded cluster. Every process that opens it is a holder; the last live one
@@ -170,6 +171,163 @@ describe('embedded PostgreSQL ownership', () => {
     // The ghost holder did not keep the cluster running.
     await expectStopped(dataDir);
   }, 60_000);
+});
+
+/** After a crash of the postmaster, the server must answer 200 again within this (first retry after 0.5 s, then crash recovery). */
+const RECOVERY_BOUND_MS = 30_000;
+
+/** Pino's JSON lines of a process's output, those that parse. */
+function logLines(output: string): Record<string, any>[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      return [JSON.parse(line) as Record<string, any>];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe('a crashed embedded PostgreSQL', () => {
+  it('is restarted by the server that holds it, on the recorded port: 503 while it is down, then 200 again and the worker runs jobs, without any manual action', async () => {
+    const dataDir = await freshDataDir('crash-restart');
+    const clusterDir = path.join(dataDir, 'postgres');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = startServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'info' });
+    try {
+      await waitForHealthy(server, port, 120_000);
+      const { apiKey } = await createKey(dataDir);
+      await expectServing(port, apiKey);
+      const api = (method: string, urlPath: string, body?: unknown) =>
+        fetch(`${base}${urlPath}`, {
+          method,
+          headers: { Authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(20_000),
+        });
+      const script = await api('POST', '/v1/scripts', { name: 'Crash script', systemPrompt: 'You are a friendly researcher.', questions: ONE_QUESTION });
+      expect(script.status, await script.clone().text()).toBe(201);
+      const scriptId = ((await script.json()) as { id: string }).id;
+      expect((await api('POST', `/v1/scripts/${scriptId}/publish`)).status).toBe(200);
+      const campaign = await api('POST', '/v1/campaigns', { name: 'Crash campaign', scriptId });
+      expect(campaign.status).toBe(201);
+      const campaignId = ((await campaign.json()) as { id: string }).id;
+
+      const recordedPort = (JSON.parse(await readFile(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number }).port;
+      const crashed = await runningPostmaster(clusterDir);
+      expect(crashed?.port).toBe(recordedPort);
+      process.kill(crashed!.pid, 'SIGKILL');
+      const killedAt = performance.now();
+
+      // Health and an API read, polled side by side until both answer 200 again.
+      const seen: { what: string; status: number | undefined; code?: string; retryAfter: string | null; at: number }[] = [];
+      const poll = async (what: string, urlPath: string, headers: Record<string, string>) => {
+        for (;;) {
+          let status: number | undefined;
+          let code: string | undefined;
+          let retryAfter: string | null = null;
+          try {
+            const response = await fetch(`${base}${urlPath}`, { headers, signal: AbortSignal.timeout(15_000) });
+            status = response.status;
+            retryAfter = response.headers.get('retry-after');
+            code = ((await response.json().catch(() => undefined)) as { error?: { code?: string } } | undefined)?.error?.code;
+          } catch {
+            status = undefined;
+          }
+          seen.push({ what, status, code, retryAfter, at: performance.now() - killedAt });
+          const recovered = seen.some((e) => e.what === what && e.status === 503) && status === 200;
+          if (recovered || performance.now() - killedAt > RECOVERY_BOUND_MS) return;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      await Promise.all([poll('health', '/healthz', {}), poll('api', '/v1/campaigns?limit=1', { Authorization: `Bearer ${apiKey}` })]);
+      console.log(`answering 200 again ${Math.round(performance.now() - killedAt)} ms after kill -9 of the postmaster`);
+      const summary = () => `${JSON.stringify(seen.filter((e, index) => index === 0 || e.status !== seen[index - 1]!.status))}\n${server.output().slice(-6000)}`;
+
+      // Down: the envelope's 503 with Retry-After, never a 500 or a dropped connection.
+      for (const what of ['health', 'api']) {
+        const down = seen.filter((e) => e.what === what && e.status !== 200);
+        expect(down.length, `${what} answered 503 while PostgreSQL was down: ${summary()}`).toBeGreaterThan(0);
+        for (const e of down) expect({ status: e.status, code: e.code, retryAfter: e.retryAfter }, summary()).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '5' });
+      }
+      // Up again by itself, within the bound, in the same process.
+      for (const what of ['health', 'api']) expect(seen.filter((e) => e.what === what).at(-1)?.status, `${what} answered 200 again: ${summary()}`).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+      await expectServing(port, apiKey);
+
+      // The restart is logged at warn with its reason; the new postmaster runs on the recorded port.
+      const restartLines = logLines(server.output()).filter((line) => line.msg === 'restarting the embedded PostgreSQL');
+      expect(restartLines.length, server.output()).toBeGreaterThan(0);
+      expect(restartLines[0]).toMatchObject({ level: 40, attempt: 1, reason: expect.stringMatching(/SIGKILL|gone|not running/) });
+      const restarted = await runningPostmaster(clusterDir);
+      expect(restarted?.pid).not.toBe(crashed!.pid);
+      expect(restarted?.port).toBe(recordedPort);
+      expect((JSON.parse(await readFile(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number }).port).toBe(recordedPort);
+
+      // The admin CLI attaches to it (the server is still recorded as holding it) and leaves it running for the server.
+      const listed = await runAdmin(['create-key', '--name', 'after crash', '--permissions', 'all', '--json'], { DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout + listed.stderr).not.toContain('adopted');
+      await expectServing(port, apiKey);
+
+      // The worker runs jobs again: an invitation made after the crash is sent.
+      const invite = await api('POST', `/v1/campaigns/${campaignId}/invites`, { email: 'after-crash@example.com' });
+      expect(invite.status, await invite.clone().text()).toBe(201);
+      await waitFor(
+        async () => ((await readdir(path.join(dataDir, 'outbox')).catch(() => [])).some((file) => file.endsWith('.eml')) ? true : undefined),
+        30_000,
+        () => `no invitation email in ${dataDir}/outbox:\n${server.output().slice(-4000)}`,
+      );
+
+      // Shutting down: a postmaster that dies now is not restarted, and the server still stops.
+      server.child.kill('SIGTERM');
+      await waitFor(async () => (server.output().includes('"msg":"shutting down"') ? true : undefined), 10_000, server.output);
+      const during = await runningPostmaster(clusterDir);
+      if (during) process.kill(during.pid, 'SIGKILL');
+      await exitOf(server.child);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const afterShutdown = server.output().slice(server.output().indexOf('"msg":"shutting down"'));
+      expect(afterShutdown).not.toContain('restarting the embedded PostgreSQL');
+      await expectStopped(dataDir);
+    } finally {
+      await killLeftovers([server.child]);
+    }
+    // Measured here: about 60 s (most of it the server's first start and two admin CLI runs).
+  }, 200_000);
+
+  it('held by two roles, it is restarted once, under the lock, and both keep working', async () => {
+    const dataDir = await freshDataDir('crash-roles');
+    const clusterDir = path.join(dataDir, 'postgres');
+    const apiPort = await freePort();
+    const metricsPort = await freePort();
+    // The worker starts the cluster; the API attaches to it, so only the worker has the postmaster as its child.
+    const worker = startServer({ DATA_DIR: dataDir, WORKER_METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info' }, ['--role=worker']);
+    let api: ReturnType<typeof startServer> | undefined;
+    try {
+      await waitForHealthy(worker, metricsPort, 120_000);
+      api = startServer({ DATA_DIR: dataDir, PORT: String(apiPort), LOG_LEVEL: 'info' }, ['--role=api']);
+      await waitForHealthy(api, apiPort, 120_000);
+      expect(api.output()).toContain('attached to the running embedded PostgreSQL');
+
+      const crashed = await runningPostmaster(clusterDir);
+      process.kill(crashed!.pid, 'SIGKILL');
+      await waitFor(async () => ((await fetch(`http://127.0.0.1:${apiPort}/healthz`)).status === 503 ? true : undefined), 10_000, api.output);
+      await waitForHealthy(api, apiPort, RECOVERY_BOUND_MS);
+      await waitForHealthy(worker, metricsPort, RECOVERY_BOUND_MS);
+      // The other one may notice only after the restart, or wait for the lock and find it running: never a second postmaster.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const restarts = [worker, api].flatMap((role) => logLines(role.output()).filter((line) => line.msg === 'embedded PostgreSQL restarted'));
+      expect(restarts, `${worker.output()}\n${api.output()}`).toHaveLength(1);
+      expect((await runningPostmaster(clusterDir))?.port).toBe(crashed!.port);
+      expect((await fetch(`http://127.0.0.1:${apiPort}/healthz`)).status).toBe(200);
+
+      for (const role of [worker, api]) role.child.kill('SIGTERM');
+      for (const role of [worker, api]) expect(await exitOf(role.child), role.output()).toBe(0);
+      await expectStopped(dataDir);
+    } finally {
+      await killLeftovers([worker.child, ...(api ? [api.child] : [])]);
+    }
+  }, 200_000);
 });
 
 describe('a failure to start the embedded PostgreSQL', () => {
