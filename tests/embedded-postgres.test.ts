@@ -5,7 +5,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { openEmbeddedPostgres, runningPostmaster } from '../server/db/embedded-postgres.js';
+import { superviseEmbeddedPostgres } from '../server/db/embedded-postgres-supervisor.js';
 import { createLogger } from '../server/logger.js';
 import { ONE_QUESTION } from './helpers/interviews.js';
 import { exitOf, freePort, killLeftovers, lastJsonLine, runAdmin, startServer, waitFor, waitForHealthy } from './helpers/processes.js';
@@ -328,6 +331,71 @@ describe('a crashed embedded PostgreSQL', () => {
       await killLeftovers([worker.child, ...(api ? [api.child] : [])]);
     }
   }, 200_000);
+});
+
+describe('restarting the embedded PostgreSQL', () => {
+  it('backs off exponentially up to the cap, logs each attempt at warn with its reason, starts afresh after a healthy period, and stops when told', async () => {
+    const lines: Record<string, any>[] = [];
+    const logger = createLogger('info', new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const children: EventEmitter[] = [];
+    const spawned = () => {
+      const child = Object.assign(new EventEmitter(), { pid: 10_000 + children.length });
+      children.push(child);
+      return child as unknown as ChildProcess;
+    };
+    let failuresLeft = 0;
+    const restart = async () => {
+      if (failuresLeft > 0) {
+        failuresLeft -= 1;
+        throw new Error('could not bind IPv4 address "127.0.0.1": Address already in use');
+      }
+      return spawned();
+    };
+    const attempts = () => lines.filter((line) => line.msg === 'restarting the embedded PostgreSQL');
+    const restarts = () => lines.filter((line) => line.msg === 'embedded PostgreSQL restarted');
+    // The postmaster's exit drives it here; the periodic check of postmaster.pid is left out (there is none).
+    const supervisor = superviseEmbeddedPostgres({
+      clusterDir: path.join(await freshDataDir('supervisor'), 'postgres'),
+      logger,
+      restart,
+      child: spawned(),
+      timing: { firstDelayMs: 40, maxDelayMs: 200, healthyPeriodMs: 1500, checkIntervalMs: 3_600_000 },
+    });
+    try {
+      failuresLeft = 4;
+      children[0]!.emit('exit', null, 'SIGSEGV');
+      await waitFor(async () => (restarts().length === 1 ? true : undefined), 5000, () => JSON.stringify(lines));
+      expect(attempts().map((line) => [line.level, line.attempt, line.inMs])).toEqual([
+        [40, 1, 40],
+        [40, 2, 80],
+        [40, 3, 160],
+        [40, 4, 200],
+        [40, 5, 200],
+      ]);
+      expect(attempts()[0]!.reason).toBe('the postmaster (pid 10000) exited (SIGSEGV)');
+      expect(attempts()[1]!.reason).toMatch(/Address already in use/);
+      expect(restarts()[0]).toMatchObject({ level: 40, attempt: 5, pid: 10_001 });
+
+      // It dies again soon after: the backoff goes on where it was.
+      children[1]!.emit('exit', null, 'SIGKILL');
+      await waitFor(async () => (restarts().length === 2 ? true : undefined), 5000, () => JSON.stringify(lines));
+      expect(attempts().at(-1)).toMatchObject({ attempt: 6, inMs: 200, reason: 'the postmaster (pid 10001) exited (SIGKILL)' });
+
+      // Up for longer than the healthy period: the next crash starts again from the first delay.
+      await sleep(1700);
+      children[2]!.emit('exit', 1, null);
+      await waitFor(async () => (restarts().length === 3 ? true : undefined), 5000, () => JSON.stringify(lines));
+      expect(attempts().at(-1)).toMatchObject({ attempt: 1, inMs: 40, reason: 'the postmaster (pid 10002) exited (code 1)' });
+    } finally {
+      supervisor.stop();
+    }
+    // Stopped (the server is shutting down): a death is no longer repaired.
+    const before = lines.length;
+    children[3]!.emit('exit', 0, null);
+    await sleep(300);
+    expect(lines.slice(before)).toEqual([]);
+  }, 30_000);
 });
 
 describe('a failure to start the embedded PostgreSQL', () => {

@@ -15,12 +15,16 @@ import { describeError, runningPostmaster } from './embedded-postgres-cluster.js
  * tight loop. Each attempt is logged at warn with its reason.
  */
 
-export const FIRST_RESTART_DELAY_MS = 500;
-export const MAX_RESTART_DELAY_MS = 30_000;
-/** A cluster up this long after a restart is healthy again: the next crash starts the backoff afresh. */
-export const HEALTHY_PERIOD_MS = 60_000;
-/** How often the postmaster's pid file is checked (reading a small file and /proc: cheap). */
-const CHECK_INTERVAL_MS = 1000;
+export interface SupervisorTiming {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** A cluster up this long after a restart is healthy again: the next crash starts the backoff afresh. */
+  healthyPeriodMs: number;
+  /** How often the postmaster's pid file is checked (reading a small file and /proc: cheap). */
+  checkIntervalMs: number;
+}
+
+export const SUPERVISOR_TIMING: SupervisorTiming = { firstDelayMs: 500, maxDelayMs: 30_000, healthyPeriodMs: 60_000, checkIntervalMs: 1000 };
 
 export interface PostmasterSupervisor {
   /** Stops watching and restarting (the process is shutting down or leaving the cluster). */
@@ -37,13 +41,16 @@ export interface SuperviseOptions {
    * the new child, or undefined when another process holding the cluster restarted it first.
    */
   restart: () => Promise<ChildProcess | undefined>;
+  /** SUPERVISOR_TIMING unless a test shortens it. */
+  timing?: Partial<SupervisorTiming>;
 }
 
 export function superviseEmbeddedPostgres(options: SuperviseOptions): PostmasterSupervisor {
   const { clusterDir, logger, restart } = options;
+  const timing = { ...SUPERVISOR_TIMING, ...options.timing };
   let stopped = false;
   let recovering = false;
-  /** Attempts since the cluster was last healthy for HEALTHY_PERIOD_MS. */
+  /** Attempts since the cluster was last healthy for `healthyPeriodMs`. */
   let attempts = 0;
   let upSince = Date.now();
   let wakeUp: (() => void) | undefined;
@@ -60,10 +67,10 @@ export function superviseEmbeddedPostgres(options: SuperviseOptions): Postmaster
     });
 
   const recover = async (firstReason: string) => {
-    if (Date.now() - upSince >= HEALTHY_PERIOD_MS) attempts = 0;
+    if (Date.now() - upSince >= timing.healthyPeriodMs) attempts = 0;
     let reason = firstReason;
     while (!stopped) {
-      const delayMs = Math.min(FIRST_RESTART_DELAY_MS * 2 ** attempts, MAX_RESTART_DELAY_MS);
+      const delayMs = Math.min(timing.firstDelayMs * 2 ** attempts, timing.maxDelayMs);
       attempts += 1;
       logger.warn({ reason, attempt: attempts, inMs: delayMs, clusterDir }, 'restarting the embedded PostgreSQL');
       await sleep(delayMs);
@@ -109,7 +116,7 @@ export function superviseEmbeddedPostgres(options: SuperviseOptions): Postmaster
       .finally(() => {
         checking = false;
       });
-  }, CHECK_INTERVAL_MS);
+  }, timing.checkIntervalMs);
   check.unref();
 
   return {
