@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // Read before anything starts, so a bad certificate path fails fast and leaves nothing running.
   const tlsCredentials = role === 'worker' ? undefined : loadTlsCredentials(config);
-  const runtime = await openRuntime(config, logger);
+  // A long-running process: should the embedded PostgreSQL it holds die, it starts it again.
+  const runtime = await openRuntime(config, logger, { restartEmbeddedPostgres: true });
 
   let ready = false;
   let worker: RunningWorker | undefined;
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     if (shuttingDown) return;
     shuttingDown = true;
     ready = false;
+    runtime.stopRestartingDatabase();
     logger.info({ signal }, 'shutting down');
     const forceExit = setTimeout(() => {
       logger.error('shutdown took too long; exiting');

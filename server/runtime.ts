@@ -10,6 +10,8 @@ export interface Runtime {
   databaseUrl: string;
   orm: Orm;
   services: AppServices;
+  /** From now on a dead embedded cluster stays dead: the process is shutting down. */
+  stopRestartingDatabase(): void;
   /** Closes the ORM pool, then leaves the embedded cluster (stopping it when no other live process holds it). */
   close(): Promise<void>;
 }
@@ -19,10 +21,11 @@ export interface Runtime {
  * or attached to), applies migrations and builds the services. Shared by the server, the worker
  * and the admin CLI so they always see the same database.
  */
-export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
+export async function openRuntime(config: Config, logger: Logger, options: { restartEmbeddedPostgres?: boolean } = {}): Promise<Runtime> {
+  // A PostgreSQL of DATABASE_URL is someone else's to run: only the embedded one is restarted.
   const database = config.databaseUrl
-    ? { url: config.databaseUrl, stop: async () => undefined }
-    : await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
+    ? { url: config.databaseUrl, stopRestarting: () => undefined, stop: async () => undefined }
+    : await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger, restartOnCrash: options.restartEmbeddedPostgres });
   let orm: Orm | undefined;
   try {
     // Migrations run on a connection of their own, without the statement timeout (one may rewrite a large table).
@@ -39,6 +42,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       databaseUrl: database.url,
       orm,
       services,
+      stopRestartingDatabase: () => database.stopRestarting(),
       async close() {
         services.mailer.close();
         await services.databaseProbe.close();

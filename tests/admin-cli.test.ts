@@ -50,7 +50,7 @@ describe('admin CLI', { timeout: 60_000 }, () => {
     });
     await t.http.post('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).send({ name: 'From CLI key' }).expect(201);
     await t.http.get('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).expect(200);
-  });
+  }, 60_000);
 
   it('create-key without --org creates an organization too', async () => {
     const key = lastJsonLine((await runAdminInProcess(['create-key', '--name', 'x', '--permissions', 'all', '--json'], env)).stdout);
@@ -138,7 +138,7 @@ describe('admin CLI', { timeout: 60_000 }, () => {
     expect(missing.code).toBe(1);
     expect(lastJsonLine(missing.stdout).error.code).toBe('RESOURCE_NOT_FOUND');
     expect(await t.em().count(ApiKey, { name: 'x', permissions: { $contains: ['campaigns:delete'] } as never })).toBe(0);
-  });
+  }, 90_000);
 
   it('works on the embedded default without DATABASE_URL, starting the cluster itself (process)', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-cli-'));

@@ -16,6 +16,10 @@ import { childEnv, exitOf, freePort, killLeftovers, lastJsonLine, ROOT, runAdmin
  * Backups of the embedded default, end to end with real processes: `npm start` on a DATA_DIR,
  * `admin backup` while requests write, `admin backup --verify`, `admin restore` into a new
  * DATA_DIR and the service started on it; the scheduled backup through the worker.
+ *
+ * Each admin CLI run is a process of its own (about 10 s on a busy 2-core machine): every test
+ * gets a timeout of about three times what it takes there, so that it holds on a machine half as
+ * fast, never the 30 s default.
  */
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -129,7 +133,7 @@ describe('admin backup and restore on the embedded default', () => {
     const created = await runAdmin(['create-key', '--org', organizationId, '--name', 'backup test', '--permissions', 'all', '--json'], { DATA_DIR: dataDir });
     expect(created.code, created.stderr).toBe(0);
     apiKey = lastJsonLine(created.stdout).apiKey;
-  }, 120_000);
+  }, 300_000);
 
   it('a backup taken while requests write, restored into a new DATA_DIR, holds every row committed before it started and its files, and the service starts on it', async () => {
     const api = client(service.base, apiKey);
@@ -227,7 +231,7 @@ describe('admin backup and restore on the embedded default', () => {
     expect(Buffer.compare(Buffer.from(await image.arrayBuffer()), PNG)).toBe(0);
     await stopService(second.server);
     service = await startService({ DATA_DIR: dataDir, BACKUP_CRON: '0 0 1 1 *', BACKUP_DIR: path.join(backupDir, 'scheduled'), BACKUP_KEEP: '2' });
-  }, 300_000);
+  }, 360_000);
 
   it('the scheduled backup runs in the worker: a checked archive in BACKUP_DIR, the oldest beyond BACKUP_KEEP deleted (other files kept), its outcome in /metrics', async () => {
     const scheduledDir = path.join(backupDir, 'scheduled');
@@ -272,7 +276,7 @@ describe('admin backup and restore on the embedded default', () => {
     expect(result.code).toBe(1);
     expect(lastJsonLine(result.stdout).error).toEqual({ code: 'DATA_DIR_NOT_EMPTY', message: `${occupied} is not empty: restore into an empty or new DATA_DIR` });
     expect(await readdir(occupied)).toEqual(['keep.txt']);
-  });
+  }, 60_000);
 
   it('a damaged archive fails --verify with a clear message, as does one cut short; a failed restore leaves nothing behind', async () => {
     const archive = await readFile(path.join(backupDir, 'manual.tar.gz'));
@@ -296,7 +300,7 @@ describe('admin backup and restore on the embedded default', () => {
     expect(restore.code).toBe(1);
     expect(lastJsonLine(restore.stdout).error.code).toBe('BACKUP_INVALID');
     expect(await readdir(target)).toEqual([]);
-  });
+  }, 180_000);
 
   it('an archive whose gzip is sound but whose content was changed, or that brings a recovery.signal, is refused', async () => {
     const archive = path.join(backupDir, 'manual.tar.gz');
@@ -311,7 +315,7 @@ describe('admin backup and restore on the embedded default', () => {
     const verifySignalled = await runAdmin(['backup', '--verify', signalled, '--json'], {});
     expect(verifySignalled.code, verifySignalled.stderr).toBe(1);
     expect(lastJsonLine(verifySignalled.stdout).error).toEqual({ code: 'BACKUP_INVALID', message: 'the archive holds postgres/recovery.signal, which no backup of this service has' });
-  });
+  }, 150_000);
 
   it('a mistyped DATA_DIR is an error, and no cluster is made there', async () => {
     const typo = path.join(await tempDir('interview-typo-'), 'dtaa');
@@ -319,7 +323,7 @@ describe('admin backup and restore on the embedded default', () => {
     expect(result.code).toBe(1);
     expect(lastJsonLine(result.stdout).error).toEqual({ code: 'NOTHING_TO_BACK_UP', message: `${typo} holds no embedded database (no postgres.json and cluster): check DATA_DIR` });
     expect(await readdir(typo).catch(() => 'absent')).toBe('absent');
-  });
+  }, 60_000);
 
   it('a backup interrupted by Ctrl-C leaves no staging copy, partial archive or PostgreSQL behind', async () => {
     const out = path.join(backupDir, 'interrupted.tar.gz');
@@ -347,7 +351,7 @@ describe('admin backup and restore on the embedded default', () => {
     expect(result.code).toBe(1);
     expect(lastJsonLine(result.stdout).error).toEqual({ code: 'BACKUP_FAILED', message: `${existing} exists; backups never overwrite a file` });
     expect(await readFile(existing, 'utf8')).toBe('precious');
-  });
+  }, 60_000);
 });
 
 describe('backups with DATABASE_URL and their configuration', () => {
@@ -360,7 +364,7 @@ describe('backups with DATABASE_URL and their configuration', () => {
       expect(error.code).toBe('BACKUP_NOT_SUPPORTED');
       expect(error.message).toContain('pg_dump');
     }
-  });
+  }, 90_000);
 
   it('BACKUP_CRON must be a 5-field schedule and needs the embedded database; BACKUP_DIR defaults under DATA_DIR; the crontab gains the backup', () => {
     expect(() => loadConfig({ BACKUP_CRON: 'every night' })).toThrow(ConfigError);

@@ -146,5 +146,5 @@ describe('a worker killed inside the transcript job', () => {
     expect(await insightsRows(sessionId)).toEqual(insights);
     expect(await fileRows(sessionId)).toEqual(files);
     expect(await chainJobs(sessionId), 'chain jobs after the re-run').toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });

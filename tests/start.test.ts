@@ -52,7 +52,7 @@ describe('npm start on the embedded default', () => {
     expect(await exitOf(server.child)).toBe(0);
     expect(server.output()).toContain('"msg":"stopped"');
     await expect(access(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
-  }, 120_000);
+  }, 180_000);
 
   it('runs the API and the worker as separate processes on one database', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-roles-'));
@@ -88,7 +88,7 @@ describe('npm start on the embedded default', () => {
       worker.child.kill('SIGTERM');
     }
     expect(await exitOf(worker.child)).toBe(0);
-  }, 120_000);
+  }, 180_000);
 
   it('after a crash (SIGKILL) the next start adopts the orphaned cluster and stops it on shutdown', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'interview-crash-'));
@@ -112,5 +112,5 @@ describe('npm start on the embedded default', () => {
     }
     expect(await exitOf(restarted.child)).toBe(0);
     await expect(access(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
-  }, 120_000);
+  }, 180_000);
 });

@@ -226,5 +226,5 @@ describe('admin copy-files', () => {
     const result = await runAdmin(['copy-files', '--to', 'https://bucket/x'], { DATA_DIR: dataDir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--to: STORAGE_URL must look like s3://bucket/prefix');
-  });
+  }, 60_000);
 });

