@@ -43,6 +43,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   const { config, logger } = services;
   const app = express();
   app.disable('x-powered-by');
+  // No weak ETag of every answer's bytes: a record's version is the strong tag the REST adapter
+  // sets (what If-Match compares), and assets set their own.
+  app.set('etag', false);
   // Paths are exact, as the OpenAPI document says: no case folding, no trailing-slash variants.
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
