@@ -283,7 +283,11 @@ export function createRestHandler(options: RestHandlerOptions) {
       };
       // A create and the read of its version share one transaction, so the tag is of that very
       // version even when another request changes the record at once.
-      const created = (ctx: Context, tx: EntityManager) => call({ ...ctx, transaction: tx }).then(async (data) => ({ data, headers: await createdHeaders({ ...ctx, transaction: tx }, data) }));
+      const created = async (ctx: Context, tx: EntityManager) => {
+        const inTransaction = { ...ctx, transaction: tx };
+        const data = await call(inTransaction);
+        return { data, headers: await createdHeaders(inTransaction, data) };
+      };
       let body: string | null;
       const ifMatch = req.get('If-Match');
       if (ifMatch !== undefined) {
