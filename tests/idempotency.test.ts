@@ -87,12 +87,12 @@ describe('Idempotency-Key replays', () => {
     expect(second.body).toEqual(first.body);
   });
 
-  it('stores only Content-Type and Location: rate-limit headers describe each request', async () => {
+  it('stores only Content-Type, Location and the created ETag: rate-limit headers describe each request', async () => {
     const key = newKey();
     const name = uniqueName('Project');
     const first = await postWithKey('/v1/projects', { name }, key).expect(201);
     const [row] = await t.em().execute<{ response_headers: Record<string, string> }[]>(`select response_headers from idempotency_keys where key = ?`, [key]);
-    expect(row!.response_headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', Location: `/v1/projects/${first.body.id}` });
+    expect(row!.response_headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', Location: `/v1/projects/${first.body.id}`, ETag: first.headers.etag });
     const replay = await postWithKey('/v1/projects', { name }, key).expect(201);
     expect(replay.headers['x-ratelimit-limit']).toBeDefined();
   });

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteMember } from '../server/domains/members/invite-member.js';
 import { acceptInvitation } from '../server/domains/auth/accept-invitation.js';
 import { hashSecretToken, MemberTokens } from '../server/lib/member-tokens.js';
+import { createLogger } from '../server/logger.js';
 import { PERMISSIONS } from '../shared/permissions.js';
 import { apiAs } from './helpers/factories.js';
 import { listen, trpcClient, trpcFailure } from './helpers/members.js';
@@ -18,11 +20,14 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 const PASSWORD = 'correct horse battery staple';
 
 let t: TestApp;
+/** What the service logged at error level: server faults. */
+const errorLines: string[] = [];
+const errorLog = new Writable({ write: (chunk, _encoding, done) => (errorLines.push(String(chunk)), done()) });
 let server: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
   // Behind a trusted proxy on loopback, so each test signs in from an address of its own.
-  t = await startTestApp({ TRUST_PROXY: 'loopback' });
+  t = await startTestApp({ TRUST_PROXY: 'loopback' }, createLogger('error', errorLog));
   server = await listen(t);
 });
 afterAll(async () => {
@@ -96,6 +101,26 @@ describe('sign-in', () => {
     expect((ambiguous.details.organizations as { id: string }[]).map((organization) => organization.id).sort()).toEqual([first.organizationId, second.organizationId].sort());
     const chosen = await frontend().client.auth.signIn.mutate({ email: first.email, password: PASSWORD, organizationId: second.organizationId });
     expect(chosen.member.role).toBe('viewer');
+  });
+
+  it('a body nested 5,000 deep is 400 BAD_REQUEST (INVALID_REQUEST in data), not a 500, signs nobody in and logs no server error; a normal sign-in still works', async () => {
+    const member = await activeMember();
+    const ip = uniqueIp();
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const response = await t.http
+      .post('/trpc/auth.signIn')
+      .set('X-Forwarded-For', ip)
+      .set('X-Request-Id', 'deep-sign-in')
+      .set('Content-Type', 'application/json')
+      .send(`{"email":${JSON.stringify(member.email)},"password":${JSON.stringify(PASSWORD)},"organizationId":${deep}}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400, appCode: 'INVALID_REQUEST', details: { fields: [{ message: 'must not nest deeper than 32 levels' }] } } });
+    expect(response.body.error.data.stack).toBeUndefined();
+    expect(JSON.stringify(response.body)).not.toContain('accessToken');
+    expect(errorLines.filter((line) => line.includes('deep-sign-in'))).toEqual([]);
+
+    const signedIn = await t.http.post('/trpc/auth.signIn').set('X-Forwarded-For', ip).send({ email: member.email, password: PASSWORD }).expect(200);
+    expect(signedIn.body.result.data.accessToken).toEqual(expect.any(String));
   });
 });
 

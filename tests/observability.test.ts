@@ -219,19 +219,53 @@ describe('request timeout', () => {
 });
 
 describe('input the API refuses rather than fails on', () => {
-  it('JSON nested deeper than 32 levels is 422, not a 500 from a recursion limit', async () => {
+  it('JSON nested deeper than 32 levels is 400 INVALID_REQUEST naming where, on REST and /trpc alike, never a 500 from a recursion limit', async () => {
     const nest = (levels: number) => {
       let nested: unknown = 'x';
       for (let i = 0; i < levels; i += 1) nested = [nested];
       return nested;
     };
     const response = await api.post('/v1/projects', { name: nest(3000) });
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_REQUEST');
     expect(response.body.error.details.fields[0].message).toBe('must not nest deeper than 32 levels');
-    // Deeper still: refused the same way (or by the JSON parser), never a 500.
+    // 32 levels are input like any other: refused by the schema, not by the depth rule.
+    const shallow = await api.post('/v1/projects', { name: nest(31) });
+    expect(shallow.status).toBe(422);
+    expect(shallow.body.error.details.fields[0].message).not.toContain('nest');
     const raw = `{"name":${'['.repeat(20000)}"x"${']'.repeat(20000)}}`;
     const deepest = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', 'application/json').send(raw);
-    expect([400, 422]).toContain(deepest.status);
+    expect(deepest.status).toBe(400);
+  });
+
+  it('a body nested 5,000 deep: 400 on REST, and on /trpc the tRPC error shape (BAD_REQUEST, INVALID_REQUEST in data), single, batched or as a query input; nothing logged as a server error', async () => {
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const send = (path: string, body: string, requestId: string) =>
+      t.http.post(path).set('Authorization', tenant.authorization).set('Content-Type', 'application/json').set('X-Request-Id', requestId).send(body);
+
+    const rest = await send('/v1/projects', deep, 'deep-rest');
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: expect.stringMatching(/^a(\.a){31}$/), message: 'must not nest deeper than 32 levels' }] } });
+
+    const trpcError = { code: -32600, message: expect.stringContaining('must not nest deeper than 32 levels'), data: { code: 'BAD_REQUEST', httpStatus: 400, appCode: 'INVALID_REQUEST', details: { fields: [{ path: expect.any(String), message: 'must not nest deeper than 32 levels' }] } } };
+    const single = await send('/trpc/projects.create', deep, 'deep-trpc');
+    expect(single.status).toBe(400);
+    expect(single.body.error).toMatchObject(trpcError);
+    const batch = await send('/trpc/projects.create,projects.create?batch=1', `{"0":{"name":"fine"},"1":${deep}}`, 'deep-trpc-batch');
+    expect(batch.status).toBe(400);
+    expect(batch.body).toHaveLength(2);
+    for (const call of batch.body) expect(call.error).toMatchObject(trpcError);
+    const query = await t.http
+      .get(`/trpc/projects.list?input=${encodeURIComponent(`${'['.repeat(1000)}1${']'.repeat(1000)}`)}`)
+      .set('Authorization', tenant.authorization)
+      .set('X-Request-Id', 'deep-trpc-query');
+    expect(query.status).toBe(400);
+    expect(query.body.error).toMatchObject(trpcError);
+    // Nothing was created by the batch's good call: the whole batch was refused before it ran.
+    expect((await api.get('/v1/projects?limit=100').expect(200)).body.data.filter((project: { name: string }) => project.name === 'fine')).toEqual([]);
+
+    const logged = parsedLogs().filter((line) => String(line.requestId).startsWith('deep-') && Number(line.level) >= 50);
+    expect(logged).toEqual([]);
   });
 
   it('/trpc refuses an Idempotency-Key it would not honour (400), rather than ignoring it', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, createCampaign, createProject, createScript, type Api } from './helpers/factories.js';
+import { interviewFixture, participantAs } from './helpers/interviews.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -150,5 +151,69 @@ describe('cursor pagination (startingAfter and nextCursor)', () => {
     const campaign = (first.body.data as { id: string }[])[0]!;
     const sessions = await own.get(`/v1/campaigns/${campaign.id}/sessions?sort=completedAt&startingAfter=ses_x`).expect(400);
     expect(sessions.body.error.details.fields).toEqual([{ path: 'startingAfter', message: 'needs sort=createdAt' }]);
+  });
+});
+
+describe('every list operation answers the pagination envelope', () => {
+  type Schema = Record<string, any>;
+
+  it('in the OpenAPI document: every GET that answers a list (a `data` array, a bare array, or a "List …" summary) answers data and pagination and takes limit, offset and startingAfter', async () => {
+    const document = (await t.http.get('/v1/openapi.json').expect(200)).body as { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
+    const resolve = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? document.components.schemas[String(schema.$ref).split('/').pop()!] : schema);
+    const lists: string[] = [];
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      const operation = item.get;
+      if (!operation) continue;
+      const schema = resolve(operation.responses?.['200']?.content?.['application/json']?.schema);
+      if (!schema) continue;
+      const data = resolve(schema.properties?.data);
+      const isList = schema.type === 'array' || data?.type === 'array' || /^List\b/.test(operation.summary ?? '');
+      if (!isList) continue;
+      lists.push(path);
+      if (data?.type !== 'array') problems.push(`${path}: no data array`);
+      if (schema.properties?.pagination?.$ref !== '#/components/schemas/Pagination') problems.push(`${path}: no pagination`);
+      if (!['data', 'pagination'].every((field) => schema.required?.includes(field))) problems.push(`${path}: data and pagination are not both required`);
+      const parameters = (operation.parameters ?? []).filter((parameter: Schema) => parameter.in === 'query').map((parameter: Schema) => parameter.name);
+      for (const name of ['limit', 'offset', 'startingAfter']) if (!parameters.includes(name)) problems.push(`${path}: no ${name} parameter`);
+    }
+    expect(problems).toEqual([]);
+    // The walk finds the lists (so it cannot pass by finding none), members and session files among them.
+    expect(lists).toEqual(expect.arrayContaining(['/v1/projects', '/v1/campaigns', '/v1/organization/members', '/v1/sessions/{sessionId}/files', '/api/session/{sessionId}/files', '/api/webhooks']));
+    expect(document.components.schemas.Pagination!.required).toEqual(expect.arrayContaining(['total', 'limit', 'offset', 'hasMore']));
+  });
+
+  it('GET /v1/organization/members pages members and invitations, oldest first', async () => {
+    const own = apiAs(t.http, await t.createTenant());
+    const emails = ['first', 'second', 'third'].map((name) => `${name}-${Math.random().toString(36).slice(2)}@example.com`);
+    for (const email of emails) await own.post('/v1/organization/members', { email, role: 'member' }).expect(201);
+    const all = await own.get('/v1/organization/members').expect(200);
+    expect(all.body.pagination).toEqual({ total: 3, limit: 20, offset: 0, hasMore: false, nextCursor: null });
+    expect(all.body.data.map((member: { email: string }) => member.email)).toEqual(emails);
+    const first = await own.get('/v1/organization/members?limit=2').expect(200);
+    expect(first.body.pagination).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true, nextCursor: expect.stringMatching(/^cur_/) });
+    const rest = await own.get(`/v1/organization/members?limit=2&startingAfter=${first.body.pagination.nextCursor}`).expect(200);
+    expect([...first.body.data, ...rest.body.data].map((member: { email: string }) => member.email)).toEqual(emails);
+    expect((await own.get('/v1/organization/members?offset=2').expect(200)).body.data.map((member: { email: string }) => member.email)).toEqual([emails[2]]);
+    expect((await own.get('/v1/organization/members?limit=101').expect(400)).body.error.details.fields).toEqual([{ path: 'limit', message: 'must be at most 100' }]);
+  });
+
+  it("GET /v1/sessions/{sessionId}/files pages a session's files, oldest first", async () => {
+    const own = apiAs(t.http, await t.createTenant());
+    const { invite } = await interviewFixture(own);
+    const sessionId: string = (await participantAs(t.http, invite.token).start().expect(201)).body.session.id;
+    const ids: string[] = [];
+    for (const name of ['a.txt', 'b.txt', 'c.txt']) {
+      ids.push((await own.post(`/v1/sessions/${sessionId}/files`).attach('file', Buffer.from(name), name).expect(201)).body.id);
+    }
+    for (const path of [`/v1/sessions/${sessionId}/files`, `/api/session/${sessionId}/files`]) {
+      const all = await own.get(path).expect(200);
+      expect(all.body.pagination).toEqual({ total: 3, limit: 20, offset: 0, hasMore: false, nextCursor: null });
+      expect(all.body.data.map((file: { id: string }) => file.id)).toEqual(ids);
+      const first = await own.get(`${path}?limit=1`).expect(200);
+      expect(first.body.pagination).toMatchObject({ total: 3, limit: 1, hasMore: true });
+      const rest = await own.get(`${path}?limit=5&startingAfter=${first.body.pagination.nextCursor}`).expect(200);
+      expect([...first.body.data, ...rest.body.data].map((file: { id: string }) => file.id)).toEqual(ids);
+    }
   });
 });

@@ -1,8 +1,11 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptMedia } from '../server/entities/index.js';
+import { createLogger } from '../server/logger.js';
 import { apiAs, createScript, type Api } from './helpers/factories.js';
+import { interviewFixture, participantAs } from './helpers/interviews.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /** A real 1×1 PNG. */
@@ -178,5 +181,68 @@ describe('script media', () => {
     const response = await upload(script.id, PNG, 'x.png');
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('SCRIPT_ARCHIVED');
+  });
+});
+
+describe('an upload the server cannot store', () => {
+  let broken: TestApp;
+  let brokenApi: Api;
+  let brokenTenant: TestTenant;
+  const logLines: string[] = [];
+  const errorLines = (requestId: string) =>
+    logLines.map((line) => JSON.parse(line) as Record<string, any>).filter((line) => line.requestId === requestId && line.level >= 50);
+  const served = async (route: string, status: number): Promise<number> => {
+    const text = (await broken.http.get('/metrics').expect(200)).text;
+    const pattern = new RegExp(`^http_requests_total\\{method="POST",route="${route.replace(/[{}/]/g, '\\$&')}",status="${status}"\\} (\\d+)$`, 'm');
+    return Number(pattern.exec(text)?.[1] ?? 0);
+  };
+
+  beforeAll(async () => {
+    const sink = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
+    broken = await startTestApp({}, createLogger('info', sink));
+    brokenTenant = await broken.createTenant();
+    brokenApi = apiAs(broken.http, brokenTenant);
+  });
+  afterAll(() => broken?.close());
+
+  it('a malformed multipart body is still the client\'s 400, and no server error is logged', async () => {
+    const script = await createScript(brokenApi);
+    const response = await broken.http
+      .post(`/v1/scripts/${script.id}/media`)
+      .set('Authorization', brokenTenant.authorization)
+      .set('X-Request-Id', 'malformed-multipart')
+      .set('Content-Type', 'multipart/form-data; boundary=xyz')
+      .send('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nhalf a file');
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_REQUEST');
+    expect(errorLines('malformed-multipart')).toEqual([]);
+  });
+
+  it('DATA_DIR/tmp failing (here: not a directory) is 500 INTERNAL_ERROR, logged with its cause and counted, for script media and session files', async () => {
+    const script = await createScript(brokenApi);
+    const { invite } = await interviewFixture(brokenApi);
+    const sessionId: string = (await participantAs(broken.http, invite.token).start().expect(201)).body.session.id;
+    // Where uploads are streamed to is a regular file now: every write below it fails (ENOTDIR), as a full disk fails with ENOSPC.
+    const uploads = path.join(broken.dataDir, 'tmp', 'uploads');
+    await rm(uploads, { recursive: true, force: true });
+    await writeFile(uploads, 'not a directory');
+    try {
+      for (const [route, url, requestId] of [
+        ['/v1/scripts/{scriptId}/media', `/v1/scripts/${script.id}/media`, 'media-upload-disk-fault'],
+        ['/v1/sessions/{sessionId}/files', `/v1/sessions/${sessionId}/files`, 'session-file-disk-fault'],
+      ] as const) {
+        const before = await served(route, 500);
+        const response = await broken.http.post(url).set('Authorization', brokenTenant.authorization).set('X-Request-Id', requestId).attach('file', PNG, 'welcome.png');
+        expect(response.status, JSON.stringify(response.body)).toBe(500);
+        expect(response.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: expect.any(String), details: {}, requestId } });
+        const [logged, ...more] = errorLines(requestId);
+        expect(more).toEqual([]);
+        expect(logged, 'the fault is logged at error').toMatchObject({ msg: 'unexpected error', route });
+        expect(JSON.stringify(logged?.err), 'with its cause').toContain('ENOTDIR');
+        expect(await served(route, 500)).toBe(before + 1);
+      }
+    } finally {
+      await rm(uploads, { force: true });
+    }
   });
 });

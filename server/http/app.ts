@@ -12,7 +12,7 @@ import { docsRoutes } from './docs.js';
 import { fileDownloadRoutes } from './file-downloads.js';
 import { describeError } from './error-envelope.js';
 import { refuseUnhonouredIdempotencyKey } from './idempotency.js';
-import { parseJsonBody, requireJsonBody } from './json-body.js';
+import { parseJsonBody, requireJsonBody, trpcCallInputs } from './json-body.js';
 import { secureTransport } from './transport-policy.js';
 import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
 import { metricsRoute, observeRequests } from './observability.js';
@@ -43,6 +43,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   const { config, logger } = services;
   const app = express();
   app.disable('x-powered-by');
+  // No weak ETag of every answer's bytes: a record's version is the strong tag the REST adapter
+  // sets (what If-Match compares), and assets set their own.
+  app.set('etag', false);
   // Paths are exact, as the OpenAPI document says: no case folding, no trailing-slash variants.
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
@@ -138,8 +141,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(exportRoutes(services));
   app.use(invoiceRoutes(services));
   app.use(participantApiRoutes(services));
-  // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first.
-  app.use('/trpc', requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes));
+  // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first. Its
+  // reader re-serializes the body recursively: input too deep for that is refused (400) before.
+  app.use('/trpc', requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes, trpcCallInputs));
   app.use(
     '/trpc',
     createExpressMiddleware({

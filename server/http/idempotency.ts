@@ -78,14 +78,17 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 
 /**
  * The stored form of a JSON response: its status, exact body text, `Content-Type`, and a
- * `Location` set by the handler (on `res`) or carried by an error (`extraHeaders`). Nothing
- * else: rate-limit headers describe each request, not the first one.
+ * `Location` and a created record's `ETag` set by the handler (on `res`) or carried by an error
+ * (`extraHeaders`). Nothing else: rate-limit headers describe each request, not the first one.
  */
 function jsonResponseToStore(res: Response, status: number, body: string | null, extraHeaders: Record<string, string> = {}): StoredResponse {
   const headers: Record<string, string> = {};
   if (body !== null) headers['Content-Type'] = JSON_CONTENT_TYPE;
   const location = extraHeaders.Location ?? res.getHeader('Location');
   if (location !== undefined) headers.Location = String(location);
+  // A created record's version (the REST adapter's strong tag), so a replay can be sent on to If-Match.
+  const etag = extraHeaders.ETag ?? res.getHeader('ETag');
+  if (etag !== undefined) headers.ETag = String(etag);
   return { status, headers, body };
 }
 

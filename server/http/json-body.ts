@@ -1,6 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AppError } from '../errors.js';
+import { findTooDeep } from '../lib/text-safety.js';
+import { isTrpcBatch } from './authenticate.js';
 import { INVALID_UTF8 } from './error-envelope.js';
 
 /** Whether the request carries a body at all (a declared length above 0, or chunked). */
@@ -32,9 +34,45 @@ function isAcceptedJson(req: Request, mediaType: string): boolean {
 /**
  * JSON request bodies: `application/json` (on PATCH also `application/merge-patch+json`), UTF-8
  * only. Invalid UTF-8 would otherwise be decoded into U+FFFD and stored as if the client had sent
- * it: refused (400) instead.
+ * it: refused (400) instead. So is input nested deeper than MAX_INPUT_DEPTH (400, naming where),
+ * before anything recursive reads it: REST and /trpc (`inputsOf`: the calls of a batch, a GET's
+ * `input`) draw the line at the same depth.
  */
-export function parseJsonBody(limitBytes: number): RequestHandler {
+export function parseJsonBody(limitBytes: number, inputsOf: (req: Request) => unknown[] = (req) => [req.body]): RequestHandler[] {
+  return [parseJson(limitBytes), refuseTooDeep(inputsOf)];
+}
+
+/**
+ * The inputs of a `/trpc` request, as tRPC will read them: the body or a GET's `input` parameter,
+ * split into its calls for a batch (`{"0": …, "1": …}`), so each call's input is measured from its
+ * own root as REST measures its body.
+ */
+export function trpcCallInputs(req: Request): unknown[] {
+  let raw: unknown = req.body;
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const input = req.query.input;
+    if (typeof input !== 'string') return [];
+    try {
+      raw = JSON.parse(input);
+    } catch {
+      return []; // tRPC answers its own parse error
+    }
+  }
+  if (isTrpcBatch(req) && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return Object.values(raw);
+  return [raw];
+}
+
+function refuseTooDeep(inputsOf: (req: Request) => unknown[]): RequestHandler {
+  return (req, _res, next) => {
+    for (const input of inputsOf(req)) {
+      const found = findTooDeep(input);
+      if (found) return next(new AppError('INVALID_REQUEST', `${found.path} ${found.message}.`, { fields: [found] }));
+    }
+    next();
+  };
+}
+
+function parseJson(limitBytes: number): RequestHandler {
   return express.json({
     limit: limitBytes,
     strict: true,

@@ -67,7 +67,10 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   if (facts.successStatus === 204) {
     responses['204'] = { description: 'No content', headers: { ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
   } else {
-    const location = facts.location ? { Location: { description: `Where the created record is read: \`${facts.location}\`.`, schema: { type: 'string' } } } : {};
+    // A create with a Location also answers the created record's ETag, as its GET does.
+    const location = facts.location
+      ? { Location: { description: `Where the created record is read: \`${facts.location}\`.`, schema: { type: 'string' } }, ETag: { $ref: '#/components/headers/ETag' } }
+      : {};
     responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...location, ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
   }
   operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/X-Request-Id' }];

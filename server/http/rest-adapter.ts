@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyRouter } from '@trpc/server';
 import type { NextFunction, Request, Response } from 'express';
 import { forEachOpenApiProcedure, getInputOutputParsers, instanceofZodTypeKind, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
+import { requiredPermissions } from '../../shared/permissions.js';
 import { AppError } from '../errors.js';
 import type { InputSource } from '../validation-errors.js';
 import { describeError } from './error-envelope.js';
@@ -118,6 +119,14 @@ function entityTagOf(json: string): string {
 function entityTagMatches(header: string, current: string): boolean {
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim() === current);
+}
+
+/** Whether the caller holds the permission of `target` (a create's caller may lack the read permission of what it made). */
+function mayCall(req: Request, target: RestRoute): boolean {
+  const required = target.meta.permission;
+  const auth = req.auth;
+  if (!required || !auth || auth.kind === 'participant') return false;
+  return requiredPermissions(required).every((permission) => auth.permissions.includes(permission));
 }
 
 /** One record's path (it ends in a path parameter), not a list's or an action's. */
@@ -256,17 +265,28 @@ export function createRestHandler(options: RestHandlerOptions) {
       };
       const call = (ctx: Context) => callRoute(route, ctx, rawInput);
       const status = route.meta.successStatus ?? 200;
-      // Stored with an idempotent answer too, so a replay carries it; not sent once the request
+      // Stored with an idempotent answer too, so a replay carries them; not sent once the request
       // timeout has answered 503.
-      const locationHeaders = (data: unknown): Record<string, string> => {
+      const createdHeaders = async (ctx: Context, data: unknown): Promise<Record<string, string>> => {
         const location = status === 201 ? locationOf(route.meta.location, data) : undefined;
         if (!location) return {};
-        if (!res.headersSent) res.setHeader('Location', location);
-        return { Location: location };
+        const headers: Record<string, string> = { Location: location };
+        // The created record's version, as its GET answers it (a create may answer more, such as
+        // a secret shown once): If-Match with it applies to what was just made.
+        const reader = routes.match('GET', location);
+        if (reader && mayCall(req, reader.route)) {
+          const read = await callRoute(reader.route, ctx, decodePathParams(reader.pathParams, reader.route.numericInputs));
+          headers.ETag = entityTagOf(JSON.stringify(read));
+        }
+        if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        return headers;
       };
-      const located = (data: unknown) => {
-        locationHeaders(data);
-        return data;
+      // A create and the read of its version share one transaction, so the tag is of that very
+      // version even when another request changes the record at once.
+      const created = async (ctx: Context, tx: EntityManager) => {
+        const inTransaction = { ...ctx, transaction: tx };
+        const data = await call(inTransaction);
+        return { data, headers: await createdHeaders(inTransaction, data) };
       };
       let body: string | null;
       const ifMatch = req.get('If-Match');
@@ -286,16 +306,19 @@ export function createRestHandler(options: RestHandlerOptions) {
           if (!entityTagMatches(ifMatch, current)) {
             throw new AppError('PRECONDITION_FAILED', 'The record changed since the version If-Match names; read it again (its ETag is in this answer) and retry.', { etag: current }, { ETag: current });
           }
-          return located(await call(inTransaction));
+          return call(inTransaction);
         });
         body = status === 204 ? null : JSON.stringify(data);
       } else if (claim && em) {
         ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => {
-          const data = await call({ ...context, transaction: tx });
-          return { status, body: data, headers: locationHeaders(data) };
+          const { data, headers } = await created(context, tx);
+          return { status, body: data, headers };
         }));
+      } else if (status === 201 && route.meta.location) {
+        const { data } = await context.services.orm.em.fork().transactional((tx) => created(context, tx));
+        body = JSON.stringify(data);
       } else {
-        const data = located(await call(context));
+        const data = await call(context);
         body = status === 204 ? null : JSON.stringify(data);
       }
       // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.

@@ -27,13 +27,32 @@ export function uploadParser(dataDir: string, rules: UploadRules): RequestHandle
   }).single(rules.field);
 }
 
-function uploadError(error: unknown, rules: UploadRules): AppError {
-  if (!(error instanceof multer.MulterError)) return new AppError('INVALID_REQUEST', 'The multipart body could not be read.');
-  if (error.code === 'LIMIT_FILE_SIZE') {
-    return new AppError('PAYLOAD_TOO_LARGE', `Files may be at most ${rules.maxBytes} bytes.`, { limitBytes: rules.maxBytes });
+/** busboy's errors for a body that is not well-formed multipart: the client's to fix. */
+const MALFORMED_MULTIPART = new Set(['Malformed part header', 'Unexpected end of form', 'Unexpected end of file', 'Multipart: Boundary not found', 'Malformed content type', 'Missing Content-Type']);
+
+/** multer's errors for a client that went away mid-body (no answer reaches it anyway). */
+const REQUEST_GONE = new Set(['Request aborted', 'Request closed']);
+
+/**
+ * What reading a multipart body failed on, as the answer: the client's faults (a malformed body,
+ * a limit, an unexpected field, a body cut short) are 4xx. Anything else is the server's (the
+ * temporary directory full, unwritable or failing: ENOSPC, EACCES, EIO…, or a bug) and stays
+ * what it is: the error handler answers 500 INTERNAL_ERROR, logs it with its cause and counts it.
+ */
+function uploadError(error: unknown, rules: UploadRules): unknown {
+  if (error instanceof multer.MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') {
+      return new AppError('PAYLOAD_TOO_LARGE', `Files may be at most ${rules.maxBytes} bytes.`, { limitBytes: rules.maxBytes });
+    }
+    const field = error.field ?? rules.field;
+    return new AppError('INVALID_REQUEST', `Invalid upload: ${error.message}.`, { fields: [{ path: field, message: error.message }] });
   }
-  const field = error.field ?? rules.field;
-  return new AppError('INVALID_REQUEST', `Invalid upload: ${error.message}.`, { fields: [{ path: field, message: error.message }] });
+  if (!(error instanceof Error)) return error;
+  if (MALFORMED_MULTIPART.has(error.message)) return new AppError('INVALID_REQUEST', `The multipart body could not be read: ${error.message}.`);
+  if (REQUEST_GONE.has(error.message) || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+    return new AppError('INVALID_REQUEST', 'The request body ended before it was complete.');
+  }
+  return error;
 }
 
 /** Reads a multipart request (415 when it is not multipart); its file lands in `req.file`, its fields in `req.body`. */

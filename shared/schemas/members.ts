@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MEMBER_ROLES, MEMBER_STATUSES, PASSWORD_LIMITS } from '../members.js';
 import { PERMISSIONS } from '../permissions.js';
-import { ZName, ZPathId, ZTimestamp } from './common.js';
+import { ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
 import { ZEmailAddress } from './invites.js';
 
 export const ZMemberRole = z.enum(MEMBER_ROLES).meta({
@@ -23,7 +23,9 @@ export const ZMember = z
   .meta({ id: 'Member' });
 export type TMember = z.infer<typeof ZMember>;
 
-export const ZMemberList = z.object({ data: z.array(ZMember) }).meta({ id: 'MemberList' });
+export const ZListMembersInput = z.strictObject({ ...ZPaginationQuery });
+export type TListMembersInput = z.infer<typeof ZListMembersInput>;
+export const ZMemberPage = ZPage(ZMember);
 
 /** Addresses compare without case: `Ana@Example.com` and `ana@example.com` are one member. */
 const ZMemberEmail = ZEmailAddress.transform((email) => email.toLowerCase());

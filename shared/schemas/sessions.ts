@@ -228,7 +228,9 @@ export const ZSessionFile = z
   .meta({ id: 'SessionFile' });
 export type TSessionFile = z.infer<typeof ZSessionFile>;
 
-export const ZSessionFileList = z.object({ data: z.array(ZSessionFile) }).meta({ id: 'SessionFileList' });
+export const ZListSessionFilesInput = z.strictObject({ sessionId: ZPathId, ...ZPaginationQuery });
+export type TListSessionFilesInput = z.infer<typeof ZListSessionFilesInput>;
+export const ZSessionFilePage = ZPage(ZSessionFile);
 
 /** Post-interview feedback (the spec's Feedback fields, as Design A's payload names them). */
 export const ZFeedbackInput = z.strictObject({

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TMember } from '../../../shared/schemas/members.js';
+import type { Page } from '../../../shared/schemas/common.js';
+import type { TListMembersInput, TMember } from '../../../shared/schemas/members.js';
 import { Member } from '../../entities/index.js';
+import { findPage, NEWEST_FIRST, pageFrom } from '../keyset-page.js';
 import { toMemberDto } from './serialize.js';
 
-/** `GET /v1/organization/members`: every member and invitation, oldest first (an organization has few). */
-export async function listMembers(em: EntityManager, organizationId: string): Promise<{ data: TMember[] }> {
-  const members = await em.find(Member, { organization: organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  return { data: members.map(toMemberDto) };
+/** `GET /v1/organization/members`: members and invitations, oldest first, in the pagination envelope every list answers. */
+export async function listMembers(em: EntityManager, organizationId: string, input: TListMembersInput): Promise<Page<TMember>> {
+  const page = await findPage(em, Member, { organization: organizationId }, input, { ...NEWEST_FIRST, direction: 'asc' }, { disableIdentityMap: true });
+  return pageFrom(page, page.items.map(toMemberDto));
 }

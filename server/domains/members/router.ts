@@ -4,7 +4,8 @@ import {
   ZInviteMemberInput,
   ZMember,
   ZMemberIdInput,
-  ZMemberList,
+  ZListMembersInput,
+  ZMemberPage,
   ZSignedIn,
   ZUpdateMemberInput,
 } from '../../../shared/schemas/members.js';
@@ -22,9 +23,9 @@ const tags = ['Organization'];
 export const membersRouter = router({
   list: customerProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/organization/members', tags, summary: 'List members and invitations, with their roles' }, permission: 'organization:read' })
-    .input(z.strictObject({}))
-    .output(ZMemberList)
-    .query(({ ctx }) => listMembers(ctx.em, ctx.auth.organizationId)),
+    .input(ZListMembersInput)
+    .output(ZMemberPage)
+    .query(({ ctx, input }) => listMembers(ctx.em, ctx.auth.organizationId, input)),
 
   invite: customerProcedure
     .meta({

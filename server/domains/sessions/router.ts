@@ -3,7 +3,8 @@ import {
   ZListSessionsInput,
   ZPauseSessionInput,
   ZSession,
-  ZSessionFileList,
+  ZListSessionFilesInput,
+  ZSessionFilePage,
   ZSessionIdInput,
   ZSessionPage,
   ZSessionView,
@@ -34,9 +35,9 @@ const listFilesProcedure = (path: '/v1/sessions/{sessionId}/files' | '/api/sessi
       },
       permission: 'sessions:read',
     })
-    .input(ZSessionIdInput)
-    .output(ZSessionFileList)
-    .query(({ ctx, input }) => listSessionFiles(ctx.em, ctx.services.signer, ctx.auth.organizationId, input.sessionId));
+    .input(ZListSessionFilesInput)
+    .output(ZSessionFilePage)
+    .query(({ ctx, input }) => listSessionFiles(ctx.em, ctx.services.signer, ctx.auth.organizationId, input));
 
 export const sessionsRouter = router({
   get: apiProcedure

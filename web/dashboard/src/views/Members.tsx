@@ -9,7 +9,7 @@ export function MembersView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { session } = useAuth();
-  const members = useQuery(trpc.members.list.queryOptions({}));
+  const members = useQuery(trpc.members.list.queryOptions({ limit: 100 }));
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<MemberRole>('member');
