@@ -216,6 +216,37 @@ describe.skipIf(offlineSkip !== null)('espeak-ng text-to-speech (offline)', () =
     expect((error as SpeechSynthesisError).reason).toBe('rejected');
   }, 30_000);
 
+  it("through the app: a German turn's audioUrl streams Ogg Opus from espeak-ng, then from the cache", async () => {
+    const app = await startTestApp({ ...PARTICIPANT_BUDGET, TTS_PROVIDER: 'espeak-ng' });
+    try {
+      const api = apiAs(app.http, await app.createTenant());
+      const { invite } = await interviewFixture(api, { settings: { language: 'de', voice: 'onyx' }, questions: [{ id: 'q', text: SENTENCES.de, type: 'open' }] });
+      const started = (await participantAs(app.http, invite.token).start().expect(201)).body;
+      const get = () =>
+        app.http
+          .get(new URL(started.turn.audioUrl).pathname)
+          .buffer(true)
+          .parse((res, done) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => done(null, Buffer.concat(chunks)));
+          })
+          .expect(200)
+          .expect('content-type', 'audio/ogg');
+      const made = await get();
+      const file = path.join(work, 'turn.ogg');
+      await writeFile(file, made.body as Buffer);
+      const { stdout } = await promisify(execFile)(ffprobe!, ['-v', 'error', '-show_entries', 'stream=codec_name:format=duration', '-of', 'json', file]);
+      const probe = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { duration: string } };
+      expect(probe.streams[0]!.codec_name).toBe('opus');
+      expect(Number(probe.format.duration)).toBeGreaterThan(0.5);
+      // The cache holds exactly what was streamed.
+      expect((await get()).body).toEqual(made.body);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
   it('is chosen at start when installed and no TTS_BASE_URL is set', async () => {
     const choice = await createSpeechSynthesizer({ provider: 'auto', ffmpeg, timeoutMs: 1000 });
     expect(choice.synthesizer?.name).toBe('espeak-ng');
