@@ -90,6 +90,17 @@ const ZEnvironment = z.object({
   STT_API_KEY: z.string().optional(),
   STT_MODEL: z.string().min(1).default('whisper-1'),
   STT_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  TTS_PROVIDER: z.enum(['auto', 'openai', 'espeak-ng', 'browser']).default('auto'),
+  TTS_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TTS_API_KEY: z.string().optional(),
+  TTS_MODEL: z.string().min(1).default('gpt-4o-mini-tts'),
+  TTS_FORMAT: z.enum(['opus', 'mp3']).default('opus'),
+  TTS_VOICES: z
+    .string()
+    .transform((value) => [...new Set(value.split(',').map((voice) => voice.trim()).filter(Boolean))])
+    .refine((voices) => voices.length > 0 && voices.every((voice) => voice.length <= 64), 'expected comma-separated voice names of at most 64 characters, such as alloy,nova')
+    .optional(),
+  TTS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WEBHOOK_DESIGN: z.enum(['A', 'B']).default('A'),
   WEBHOOK_ROTATION_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
@@ -197,6 +208,15 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number; analysisTimeoutMs: number } | undefined;
   /** Set: OpenAI-compatible speech-to-text; unset: offline pocketsphinx when installed. */
   stt: { baseUrl: string; apiKey: string; model: string; timeoutMs: number } | undefined;
+  /**
+   * Spoken AI turns: `provider` `auto` takes the OpenAI-compatible server when `openai` is set
+   * (TTS_BASE_URL), else espeak-ng when installed, else the browser's speech synthesis.
+   */
+  tts: {
+    provider: 'auto' | 'openai' | 'espeak-ng' | 'browser';
+    openai: { baseUrl: string; apiKey: string; model: string; format: 'opus' | 'mp3'; voices: string[] | undefined; timeoutMs: number } | undefined;
+    timeoutMs: number;
+  };
   /** Audio answers transcribed at once per process (the offline recognizer is CPU-heavy). */
   transcriptionConcurrency: number;
   /**
@@ -234,6 +254,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (Boolean(e.TLS_CERT_FILE) !== Boolean(e.TLS_KEY_FILE)) {
     throw new ConfigError('Invalid configuration:\n  TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  if (e.TTS_PROVIDER === 'openai' && !e.TTS_BASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  TTS_PROVIDER=openai needs TTS_BASE_URL');
   }
   if (e.BACKUP_CRON && e.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  BACKUP_CRON backs up the embedded database; with DATABASE_URL back up that PostgreSQL with its own tools (README, "Backups")');
@@ -277,6 +300,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS, analysisTimeoutMs: e.LLM_ANALYSIS_TIMEOUT_MS }
       : undefined,
     stt: e.STT_BASE_URL ? { baseUrl: e.STT_BASE_URL, apiKey: e.STT_API_KEY ?? '', model: e.STT_MODEL, timeoutMs: e.STT_TIMEOUT_MS } : undefined,
+    tts: {
+      provider: e.TTS_PROVIDER,
+      openai: e.TTS_BASE_URL
+        ? { baseUrl: e.TTS_BASE_URL, apiKey: e.TTS_API_KEY ?? '', model: e.TTS_MODEL, format: e.TTS_FORMAT, voices: e.TTS_VOICES, timeoutMs: e.TTS_TIMEOUT_MS }
+        : undefined,
+      timeoutMs: e.TTS_TIMEOUT_MS,
+    },
     transcriptionConcurrency: e.TRANSCRIPTION_CONCURRENCY,
     outbound: {
       allowHosts: new Set((e.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),

@@ -53,6 +53,8 @@ async function main(): Promise<void> {
   }
   // Named at start, so an operator sees how audio answers will be transcribed.
   logger.info({ speechToText: runtime.services.speech.description }, runtime.services.speech.description);
+  // And how the AI's turns will be spoken (or that the browser speaks them).
+  logger.info({ textToSpeech: runtime.services.synthesis.description }, runtime.services.synthesis.description);
   ready = true;
 
   let shuttingDown = false;

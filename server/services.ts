@@ -26,6 +26,8 @@ import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
 import { OrganizationLogos } from './reports/organization-logos.js';
 import { createSpeechRecognizer, type SpeechRecognizerChoice } from './speech/create-speech-recognizer.js';
+import { createSpeechSynthesizer, type SpeechSynthesizerChoice } from './speech/create-speech-synthesizer.js';
+import { TurnAudio } from './speech/turn-audio.js';
 import type { FileStorage } from './storage/file-storage.js';
 import { createFileStorage } from './storage/create-file-storage.js';
 
@@ -52,6 +54,10 @@ export interface AppServices {
   analyzer: TextAnalyzer;
   /** Speech-to-text for audio answers, chosen at start (`description` is logged). */
   speech: SpeechRecognizerChoice;
+  /** Text-to-speech for the AI's turns, chosen at start (`description` is logged); none: the browser speaks. */
+  synthesis: SpeechSynthesizerChoice;
+  /** The AI's turns as audio (cached, streamed while made); null without a synthesizer. */
+  turnAudio: TurnAudio | null;
   /** Audio answers transcribed at once in this process. */
   transcriptions: ConcurrencyLimit;
   /** Who customer-supplied URLs may reach (webhooks, logos). */
@@ -75,11 +81,13 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
   };
   const ffmpeg = config.ffmpegPath ?? (await findExecutable('ffmpeg'));
   if (!ffmpeg) logger.warn('ffmpeg not found: sessions get no merged audio file (apt-get install ffmpeg, or set FFMPEG_PATH)');
+  const storage = createFileStorage(config);
+  const synthesis = await createSpeechSynthesizer({ provider: config.tts.provider, tts: config.tts.openai, ffmpeg, timeoutMs: config.tts.timeoutMs });
   return {
     config,
     orm,
     logger,
-    storage: createFileStorage(config),
+    storage,
     signer: new UrlSigner(secret, config.publicUrl),
     inviteTokens: new InviteTokens(secret),
     links: new PublicLinks(config.publicUrl),
@@ -92,6 +100,8 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     interviewer: createInterviewer(config, logger),
     analyzer: createAnalyzer(config, logger),
     speech: await createSpeechRecognizer({ stt: config.stt }),
+    synthesis,
+    turnAudio: synthesis.synthesizer ? new TurnAudio(synthesis.synthesizer, storage, logger) : null,
     transcriptions: new ConcurrencyLimit(config.transcriptionConcurrency),
     outboundPolicy,
     logos: new OrganizationLogos(outboundPolicy, logger),

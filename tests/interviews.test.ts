@@ -59,6 +59,8 @@ describe('a whole interview by text', () => {
       questionId: 'experience',
       kind: 'question',
       question: { type: 'open' },
+      // Spoken by the server when it has speech synthesis (espeak-ng installed here, or TTS_BASE_URL).
+      ...(t.runtime.services.synthesis.synthesizer ? { audioUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/files\//) } : {}),
     });
     const sessionId = started.body.session.id as string;
 

@@ -133,10 +133,10 @@ function configOf(html: string): InterviewPageConfig {
 
 describe('GET /embed and /interview/{token}', () => {
   it('an open invite: 200, the page shell with its configuration, framed only by parentOrigin, no third party allowed', async () => {
-    const { invite, campaign } = await interviewFixture(api, { settings: { language: 'en-GB', voice: 'Samantha' } });
+    const { invite, campaign } = await interviewFixture(api, { settings: { language: 'en-GB', voice: 'nova' } });
     const response = await t.http
       .get('/embed')
-      .query({ invite: invite.token, parentOrigin: 'https://customer.example', 'theme[primary]': '#7C3AED', 'theme[text]': 'red', voice: 'Daniel' })
+      .query({ invite: invite.token, parentOrigin: 'https://customer.example', 'theme[primary]': '#7C3AED', 'theme[text]': 'red', voice: 'onyx' })
       .expect(200);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
@@ -152,7 +152,7 @@ describe('GET /embed and /interview/{token}', () => {
       token: invite.token,
       parentOrigin: 'https://customer.example',
       language: 'en-GB',
-      voice: 'Daniel',
+      voice: 'onyx',
       theme: { primary: '#7c3aed', background: null, text: null },
       campaignName: campaign.name,
       organizationName: 'Test organization',
@@ -172,7 +172,7 @@ describe('GET /embed and /interview/{token}', () => {
     // The full page: the campaign's voice, never framed.
     const page = await t.http.get(`/interview/${invite.token}`).expect(200);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(configOf(page.text)).toMatchObject({ mode: 'page', voice: 'Samantha', parentOrigin: null });
+    expect(configOf(page.text)).toMatchObject({ mode: 'page', voice: 'nova', parentOrigin: null });
     expect(page.text).toContain('invites you to an interview');
   });
 

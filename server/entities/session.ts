@@ -52,6 +52,8 @@ export const Session = defineEntity({
     status: p.enum([...SESSION_STATUSES]),
     completionStatus: p.enum([...COMPLETION_STATUSES]).nullable(),
     language: p.string().columnType('text'),
+    /** The voice of the AI's spoken turns, chosen at start (the SDK's, else the campaign's, else the script's); null: the synthesizer's default. */
+    voice: p.string().columnType('text').nullable(),
     participantEmail: p.string().columnType('text').nullable(),
     participantName: p.string().columnType('text').nullable(),
     device: p.json<TDevice>().nullable(),

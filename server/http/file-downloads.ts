@@ -4,6 +4,8 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { findAnonymizedExportForDownload } from '../domains/anonymized-exports/find-anonymized-export-for-download.js';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
 import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
+import { findTurnForSpeech } from '../domains/sessions/turn-audio-link.js';
+import { SpeechSynthesisError } from '../speech/speech-synthesizer.js';
 import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
 import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
 import { Invoice } from '../entities/invoice.js';
@@ -30,7 +32,9 @@ type Download =
     }
   | { kind: 'json'; body: unknown }
   /** Made for the link: a PDF streamed as it is drawn, or text. Always saved, never rendered. */
-  | { kind: 'made'; contentType: string; filename: string; body: PDFKit.PDFDocument | string };
+  | { kind: 'made'; contentType: string; filename: string; body: PDFKit.PDFDocument | string }
+  /** An AI turn spoken: from the cache, or streamed while the synthesizer makes it. */
+  | { kind: 'speech'; text: string; voice: string | null; language: string };
 
 /**
  * The one byte range a `Range` header asks for (`bytes=500-999`, `bytes=500-`, `bytes=-500`), as
@@ -81,6 +85,11 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
     const document = await sessionReportDocument(services, em, session.organization_id, sessionId, ZPdfQuery.parse({}));
     return { kind: 'made', contentType: 'application/pdf', filename: `interview-${sessionId}.pdf`, body: document };
   },
+  // A turn's audioUrl (the participant API's start and answer responses).
+  turn_audio: async (em, subject) => {
+    const turn = await findTurnForSpeech(em, subject);
+    return turn && { kind: 'speech', ...turn };
+  },
   invoice_pdf: async (em, invoiceId, services) => {
     const invoice = await em.findOne(Invoice, invoiceId, { populate: ['organization'] });
     return invoice && { kind: 'made', contentType: 'application/pdf', filename: `${invoice.number}.pdf`, body: invoiceDocument(services, invoice) };
@@ -106,6 +115,10 @@ export function fileDownloadRoutes(services: AppServices): Router {
       if (file.kind === 'json') {
         res.setHeader('Cache-Control', cache);
         res.json(file.body);
+        return;
+      }
+      if (file.kind === 'speech') {
+        await sendSpeech(req, res, services, file);
         return;
       }
       if (file.kind === 'made') {
@@ -165,4 +178,43 @@ export function fileDownloadRoutes(services: AppServices): Router {
     }
   });
   return routes;
+}
+
+/**
+ * A spoken turn: chunked Ogg Opus (or MP3) while the synthesizer still writes it, so the player
+ * starts before the sentence is finished; the same bytes are cached for the next request. No
+ * ranges: the length is not known while it is made.
+ */
+async function sendSpeech(req: Request, res: Response, services: AppServices, turn: Extract<Download, { kind: 'speech' }>): Promise<void> {
+  const turnAudio = services.turnAudio;
+  const synthesizer = turnAudio?.synthesizer;
+  // Configured away since the link was made, or a voice it does not have: the page speaks the text itself.
+  if (!turnAudio || !synthesizer || (turn.voice && !synthesizer.voices.includes(turn.voice))) {
+    throw new AppError('RESOURCE_NOT_FOUND', 'This turn has no spoken form on this server.');
+  }
+  let stream;
+  try {
+    ({ stream } = await turnAudio.open({ text: turn.text, voice: turn.voice ?? synthesizer.defaultVoice, language: turn.language }));
+  } catch (error) {
+    if (!(error instanceof SpeechSynthesisError)) throw error;
+    services.logger.warn({ err: error, reason: error.reason }, 'text-to-speech failed');
+    throw new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', { reason: error.reason }, { 'Retry-After': '5' });
+  }
+  res.setHeader('Cache-Control', 'private, max-age=3600');
+  res.setHeader('Content-Type', turnAudio.contentType);
+  res.setHeader('Content-Disposition', `inline; filename="turn.${turnAudio.contentType === 'audio/mpeg' ? 'mp3' : 'ogg'}"`);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Accept-Ranges', 'none');
+  if (req.method === 'HEAD') {
+    stream.destroy();
+    res.end();
+    return;
+  }
+  await pipeline(stream, res).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || res.destroyed) return;
+    if (!res.headersSent) throw new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', {}, { 'Retry-After': '5' });
+    // Part of the audio is out: the response can only be cut, so the player sees it incomplete.
+    services.logger.warn({ err: error, route: '/files/{token}' }, 'spoken turn failed part-way');
+    res.destroy(error);
+  });
 }

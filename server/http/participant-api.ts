@@ -55,7 +55,10 @@ export function participantApiRoutes(services: AppServices): Router {
       const participant = participantOf(req);
       const input = jsonInput(req, ZStartInterviewInput);
       await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/start', fingerprint: input }, services, async (em) => {
-        const { state, created } = await startInterview(em, services, participant, { device: input.device ?? deviceFromUserAgent(req.get('user-agent')) });
+        const { state, created } = await startInterview(em, services, participant, {
+          device: input.device ?? deviceFromUserAgent(req.get('user-agent')),
+          voice: input.voice,
+        });
         // A resumed interview creates nothing: 200 with the same session and its pending turn.
         return { status: created ? 201 : 200, body: state };
       });

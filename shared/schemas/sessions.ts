@@ -175,6 +175,12 @@ export type TInterviewState = z.infer<typeof ZInterviewState>;
 
 export const ZStartInterviewInput = z.strictObject({
   device: ZDevice.optional().meta({ description: "Overrides what the User-Agent says (an app that knows better)." }),
+  voice: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: "The SDK's `voice`: the voice of the AI's spoken turns, instead of the campaign's. Refused (422) when the service's speech synthesis has no such voice." }),
 });
 
 const ZOffsetSeconds = z.number().min(0).max(86_400);

@@ -167,7 +167,9 @@ function showWelcome(): void {
 }
 
 function startInterview(): Promise<void> {
-  return attempt(api!.post<TInterviewState>('/api/interview/start'), (next) => {
+  // The SDK's `voice` (the embed's query) chooses the voice of the server's spoken turns too.
+  const sdkVoice = config.mode === 'embed' ? new URLSearchParams(window.location.search).get('voice') : null;
+  return attempt(api!.post<TInterviewState>('/api/interview/start', sdkVoice ? { voice: sdkVoice } : undefined), (next) => {
     if (!started) {
       started = true;
       emit('start');

@@ -4,6 +4,7 @@ import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import type { EmailTemplates } from '../../email/templates.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
 import { assertKnownEmailTemplate } from '../invites/invite-options.js';
 import { loadProjectForAssignment } from '../projects/load-project.js';
 import { campaignDtoFromRow } from './campaign-rows.js';
@@ -25,8 +26,11 @@ export async function createCampaign(
   templates: EmailTemplates,
   organizationId: string,
   input: TCreateCampaignInput,
+  /** The server's speech synthesis: `settings.voice` must be one of its voices (any name without one: the browser's). */
+  synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null,
 ): Promise<TCampaign> {
   assertKnownEmailTemplate(templates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
+  assertKnownVoice(synthesizer, input.settings?.voice, 'settings.voice');
   const projectId = input.projectId ?? null;
   const insert = () =>
     queryRows<Parameters<typeof campaignDtoFromRow>[0]>(

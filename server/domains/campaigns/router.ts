@@ -28,7 +28,7 @@ export const campaignsRouter = router({
     })
     .input(ZCreateCampaignInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => createCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => createCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
 
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/campaigns', tags, summary: 'List campaigns' }, permission: 'campaigns:read' })
@@ -50,7 +50,7 @@ export const campaignsRouter = router({
     })
     .input(ZUpdateCampaignInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => updateCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
 
   pause: apiProcedure
     .meta({

@@ -5,6 +5,7 @@ import { METADATA_LIMITS, ZMetadata } from '../../../shared/schemas/common.js';
 import type { EmailTemplates } from '../../email/templates.js';
 import { validationError } from '../../errors.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
+import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
 import { assertKnownEmailTemplate } from '../invites/invite-options.js';
 import { loadProjectForAssignment } from '../projects/load-project.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
@@ -23,8 +24,11 @@ export async function updateCampaign(
   templates: EmailTemplates,
   organizationId: string,
   input: TUpdateCampaignInput,
+  /** The server's speech synthesis: `settings.voice` must be one of its voices (any name without one: the browser's). */
+  synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null,
 ): Promise<TCampaign> {
   assertKnownEmailTemplate(templates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
+  assertKnownVoice(synthesizer, input.settings?.voice, 'settings.voice');
   return em.transactional(async (tx) => {
     const current = await loadCampaign(tx, organizationId, input.campaignId);
     const project =

@@ -24,7 +24,7 @@ function defaultSystemPrompt(title: string): string {
  */
 export async function quickstart(
   em: EntityManager,
-  services: Pick<AppServices, 'links' | 'emailTemplates'>,
+  services: Pick<AppServices, 'links' | 'emailTemplates' | 'synthesis'>,
   organizationId: string,
   input: TQuickstartInput,
 ): Promise<TQuickstartResult> {
@@ -37,7 +37,7 @@ export async function quickstart(
       settings,
     });
     await publishScript(tx, organizationId, script.id);
-    const campaignDto = await createCampaign(tx, services.emailTemplates, organizationId, { name: input.title, scriptId: script.id, settings });
+    const campaignDto = await createCampaign(tx, services.emailTemplates, organizationId, { name: input.title, scriptId: script.id, settings }, services.synthesis.synthesizer);
     const campaign = await loadCampaign(tx, organizationId, campaignDto.id);
     const { mode: _mode, ...linkOptions } = input.distribution;
     const link = await insertShareLink(tx, campaign, linkOptions);

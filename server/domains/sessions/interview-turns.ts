@@ -8,6 +8,7 @@ import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { toParticipantSessionDto, toTurn } from './serialize.js';
 import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
 import { abandonIdleJob, timeOutJob } from './session-jobs.js';
+import { turnAudioUrl, type TurnVoicing } from './turn-audio-link.js';
 
 /** Records an AI turn that waits for an answer (a question, follow-up or re-ask) and makes it the pending turn. */
 export function askTurn(
@@ -66,6 +67,8 @@ export async function beginInterview(
 /** What the participant's client sees: their session and the turn waiting for an answer. */
 export async function interviewStateOf(
   em: EntityManager,
+  /** Signs the turn's `audioUrl` when the server speaks turns. */
+  voicing: TurnVoicing,
   session: Session,
   plan: InterviewPlan,
   now: Date = new Date(),
@@ -77,6 +80,8 @@ export async function interviewStateOf(
     const utterance =
       asked?.id === session.pendingUtteranceId ? asked : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind'] });
     turn = toTurn(utterance, plan.questions[session.questionIndex]!);
+    const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
+    if (audioUrl) turn.audioUrl = audioUrl;
   }
   return { session: toParticipantSessionDto(session, now), turn };
 }

@@ -3,6 +3,7 @@ import type { TDevice, TInterviewState } from '../../../shared/schemas/sessions.
 import type { TCampaignSettings } from '../../../shared/schemas/campaigns.js';
 import { Script, ScriptVersion, Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
+import { assertKnownVoice } from '../../speech/speech-synthesizer.js';
 import { newId } from '../../lib/ids.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { AppServices } from '../../services.js';
@@ -13,11 +14,13 @@ import { loadPlan } from './load-session.js';
 import { findUnfinishedSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
 import { holdStartingCredits } from './session-billing.js';
 
-export type SessionServices = Pick<AppServices, 'config' | 'interviewer' | 'speech' | 'storage' | 'logger' | 'transcriptions'>;
+export type SessionServices = Pick<AppServices, 'config' | 'interviewer' | 'speech' | 'storage' | 'logger' | 'transcriptions' | 'signer' | 'synthesis'>;
 
 export interface StartInterviewInput {
   /** What the client says about its device; else what its User-Agent says (parsed by the caller). */
   device: TDevice;
+  /** The SDK's `voice`; else the campaign's, else the script's. */
+  voice?: string | undefined;
 }
 
 /** The interview language: the invite's, else the campaign's, else the script version's, else English. */
@@ -38,9 +41,11 @@ export async function startInterview(
   participant: ParticipantAuth,
   input: StartInterviewInput,
 ): Promise<{ state: TInterviewState; created: boolean }> {
+  // Refused where it is set, never spoken in some other voice.
+  assertKnownVoice(services.synthesis.synthesizer, input.voice, 'voice');
   return em.transactional(async (tx) => {
     const invite = await loadParticipantInvite(tx, participant);
-    const resume = async (session: Session) => ({ state: await interviewStateOf(tx, session, await loadPlan(tx, session)), created: false });
+    const resume = async (session: Session) => ({ state: await interviewStateOf(tx, services, session, await loadPlan(tx, session)), created: false });
     const existing = await findUnfinishedSession(tx, invite.id);
     if (existing) return resume(existing);
     if (effectiveInviteStatus(invite) === 'completed') {
@@ -67,6 +72,7 @@ export async function startInterview(
       status: 'created',
       completionStatus: null,
       language: languageOf(invite.language, campaign.settings, version.settings.language),
+      voice: input.voice ?? campaign.settings.voice ?? version.settings.voice ?? null,
       participantEmail: invite.email ?? null,
       participantName: invite.name ?? null,
       device: input.device,
@@ -105,6 +111,6 @@ export async function startInterview(
     } else {
       asked = await beginInterview(tx, session, plan, services.config, now);
     }
-    return { state: await interviewStateOf(tx, session, plan, now, asked), created: true };
+    return { state: await interviewStateOf(tx, services, session, plan, now, asked), created: true };
   });
 }
