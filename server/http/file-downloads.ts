@@ -158,21 +158,7 @@ export function fileDownloadRoutes(services: AppServices): Router {
       } else {
         res.setHeader('Content-Length', String(file.size));
       }
-      if (req.method === 'HEAD') {
-        // Opened only to answer as GET would (404 for a file gone from storage), then closed unread.
-        stream.destroy();
-        res.end();
-        return;
-      }
-      // pipeline, not pipe: a client that goes away (audio players abort ranged requests all the
-      // time) must close the source too, or each abandoned download holds an S3 connection or a
-      // file descriptor.
-      await pipeline(stream, res).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || res.destroyed) return;
-        if (!res.headersSent) throw error;
-        services.logger.warn({ err: error, route: '/files/{token}' }, 'download failed part-way');
-        res.destroy(error);
-      });
+      await sendStream(req, res, stream, services, { failedPartWay: 'download failed part-way', failedBeforeSending: (error) => error });
     } catch (error) {
       next(error);
     }
@@ -205,16 +191,36 @@ async function sendSpeech(req: Request, res: Response, services: AppServices, tu
   res.setHeader('Content-Disposition', `inline; filename="turn.${turnAudio.contentType === 'audio/mpeg' ? 'mp3' : 'ogg'}"`);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Accept-Ranges', 'none');
+  await sendStream(req, res, stream, services, {
+    failedPartWay: 'spoken turn failed part-way',
+    failedBeforeSending: () => new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', {}, { 'Retry-After': '5' }),
+  });
+}
+
+/**
+ * Sends an opened stream whose headers are set. HEAD: opened only to answer as GET would (404 for
+ * a file gone from storage), then closed unread. `pipeline`, not `pipe`: a client that goes away
+ * (audio players abort ranged requests all the time) must close the source too, or each abandoned
+ * download holds an S3 connection, a file descriptor or a synthesizer. A failure before anything
+ * was sent becomes an error answer; after, the response can only be cut, so the client sees it
+ * incomplete.
+ */
+async function sendStream(
+  req: Request,
+  res: Response,
+  stream: NodeJS.ReadableStream,
+  services: AppServices,
+  on: { failedPartWay: string; failedBeforeSending: (error: NodeJS.ErrnoException) => Error },
+): Promise<void> {
   if (req.method === 'HEAD') {
-    stream.destroy();
+    (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
     res.end();
     return;
   }
   await pipeline(stream, res).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || res.destroyed) return;
-    if (!res.headersSent) throw new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', {}, { 'Retry-After': '5' });
-    // Part of the audio is out: the response can only be cut, so the player sees it incomplete.
-    services.logger.warn({ err: error, route: '/files/{token}' }, 'spoken turn failed part-way');
+    if (!res.headersSent) throw on.failedBeforeSending(error);
+    services.logger.warn({ err: error, route: '/files/{token}' }, on.failedPartWay);
     res.destroy(error);
   });
 }

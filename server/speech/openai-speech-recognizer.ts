@@ -1,4 +1,5 @@
 import { openAsBlob } from 'node:fs';
+import { providerStatusMessage, providerStatusReason, scrubProviderText } from './provider-answers.js';
 import {
   baseContentType,
   SpeechRecognitionError,
@@ -48,7 +49,6 @@ const EXTENSIONS: Record<string, string> = {
 const NO_SPEECH_PROB = 0.6;
 const NO_SPEECH_LOGPROB = -1;
 
-const MAX_DETAIL_LENGTH = 200;
 
 interface VerboseSegment {
   start?: unknown;
@@ -121,13 +121,9 @@ export class OpenAiSpeechRecognizer implements SpeechRecognizer {
   }
 
   private statusError(status: number, body: string): SpeechRecognitionError {
-    const detail = this.scrub(providerMessage(body));
-    const message = `speech-to-text provider answered ${status}${detail ? `: ${detail}` : ''}`;
-    if (status === 401 || status === 403) return new SpeechRecognitionError('unauthorized', message, { status });
-    if (status === 429) return new SpeechRecognitionError('rate_limited', message, { status });
-    if (status >= 500) return new SpeechRecognitionError('provider_error', message, { status });
-    return new SpeechRecognitionError('rejected', message, { status });
+    return new SpeechRecognitionError(providerStatusReason(status), providerStatusMessage('speech-to-text', status, body, this.options.apiKey), { status });
   }
+
 
   private parse(body: string): Transcription | null {
     let json: unknown;
@@ -152,13 +148,10 @@ export class OpenAiSpeechRecognizer implements SpeechRecognizer {
     return { text: trimmed, confidence: tokenConfidence(logprobs) };
   }
 
-  /** Providers echo (part of) a wrong key back ("Incorrect API key provided: sk-ab***yz"). */
   private scrub(text: string): string {
-    let out = text;
-    if (this.options.apiKey) out = out.split(this.options.apiKey).join('[redacted]');
-    out = out.replace(/\b(sk|gsk|key|api)[-_][A-Za-z0-9*_-]{6,}/gi, '[redacted]');
-    return out.length > MAX_DETAIL_LENGTH ? `${out.slice(0, MAX_DETAIL_LENGTH)}…` : out;
+    return scrubProviderText(text, this.options.apiKey);
   }
+
 }
 
 function isSilence(segment: VerboseSegment): boolean {
@@ -198,19 +191,6 @@ function clamp01(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
 }
 
-/** The provider's `{error: {message}}`, else the start of the body: operators need the reason. */
-function providerMessage(body: string): string {
-  try {
-    const json = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
-    if (typeof json.error === 'string') return json.error;
-    if (json.error && typeof json.error.message === 'string') return json.error.message;
-    if (typeof json.message === 'string') return json.message;
-    if (typeof json.detail === 'string') return json.detail;
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return body.replace(/\s+/g, ' ').trim();
-}
 
 /**
  * Whisper takes the prompt as preceding context: listing the expected words makes it spell

@@ -1,6 +1,7 @@
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { DEFAULT_VOICES, SpeechSynthesisError, type SpeechSynthesizer, type SynthesizeInput } from './speech-synthesizer.js';
+import { providerStatusMessage, providerStatusReason, scrubProviderText } from './provider-answers.js';
 
 export interface OpenAiSpeechSynthesizerOptions {
   /** e.g. `https://api.openai.com/v1`; `/audio/speech` is appended. */
@@ -16,7 +17,6 @@ export interface OpenAiSpeechSynthesizerOptions {
   timeoutMs: number;
 }
 
-const MAX_DETAIL_LENGTH = 200;
 
 /**
  * Text-to-speech through an OpenAI-compatible `POST {baseUrl}/audio/speech` (OpenAI, and the many
@@ -99,33 +99,13 @@ export class OpenAiSpeechSynthesizer implements SpeechSynthesizer {
   }
 
   private statusError(status: number, body: string): SpeechSynthesisError {
-    const detail = this.scrub(providerMessage(body));
-    const message = `text-to-speech provider answered ${status}${detail ? `: ${detail}` : ''}`;
-    if (status === 401 || status === 403) return new SpeechSynthesisError('unauthorized', message, { status });
-    if (status === 429) return new SpeechSynthesisError('rate_limited', message, { status });
-    if (status >= 500) return new SpeechSynthesisError('provider_error', message, { status });
-    return new SpeechSynthesisError('rejected', message, { status });
+    return new SpeechSynthesisError(providerStatusReason(status), providerStatusMessage('text-to-speech', status, body, this.options.apiKey), { status });
   }
 
-  /** Providers echo (part of) a wrong key back. */
+
   private scrub(text: string): string {
-    let out = text;
-    if (this.options.apiKey) out = out.split(this.options.apiKey).join('[redacted]');
-    out = out.replace(/\b(sk|gsk|key|api)[-_][A-Za-z0-9*_-]{6,}/gi, '[redacted]');
-    return out.length > MAX_DETAIL_LENGTH ? `${out.slice(0, MAX_DETAIL_LENGTH)}…` : out;
+    return scrubProviderText(text, this.options.apiKey);
   }
+
 }
 
-/** The provider's `{error: {message}}`, else the start of the body. */
-function providerMessage(body: string): string {
-  try {
-    const json = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
-    if (typeof json.error === 'string') return json.error;
-    if (json.error && typeof json.error.message === 'string') return json.error.message;
-    if (typeof json.message === 'string') return json.message;
-    if (typeof json.detail === 'string') return json.detail;
-  } catch {
-    // not JSON: the raw text
-  }
-  return body.replace(/\s+/g, ' ').trim();
-}
