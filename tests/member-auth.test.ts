@@ -166,11 +166,24 @@ describe('refresh', () => {
     const inTab = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
     const inCopy = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
     expect(inCopy.refreshToken).not.toBe(inTab.refreshToken);
-    for (const pair of [inTab, inCopy]) {
-      await t.http.get('/v1/organization').set('Authorization', `Bearer ${pair.accessToken}`).expect(200);
-      const next = await client.auth.refresh.mutate({ refreshToken: pair.refreshToken });
-      await t.http.get('/v1/organization').set('Authorization', `Bearer ${next.accessToken}`).expect(200);
-    }
+    for (const pair of [inTab, inCopy]) await t.http.get('/v1/organization').set('Authorization', `Bearer ${pair.accessToken}`).expect(200);
+    // Either pair may carry the sign-in on (the dashboard's tabs then share the newest pair).
+    const next = await client.auth.refresh.mutate({ refreshToken: inCopy.refreshToken });
+    await t.http.get('/v1/organization').set('Authorization', `Bearer ${next.accessToken}`).expect(200);
+  });
+
+  it('two pairs from one token cannot both go on: once one has moved on, spending the other ends the sign-in (a stolen copy cannot keep a second chain)', async () => {
+    const member = await activeMember();
+    const { client } = frontend();
+    const first = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
+    const victim = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
+    // Within the grace window, with the victim's user agent: the copy gets a pair of its own.
+    const thief = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
+    const victimNext = await client.auth.refresh.mutate({ refreshToken: victim.refreshToken });
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: thief.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', httpStatus: 401, details: { reason: 'reused' } });
+    // The whole sign-in ended: the victim signs in again, and the thief's chain is dead too.
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: victimNext.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN' });
+    expect((await t.http.get('/v1/organization').set('Authorization', `Bearer ${thief.accessToken}`).expect(401)).body.error.code).toBe('INVALID_ACCESS_TOKEN');
   });
 
   it('reusing a spent refresh token after the grace window ends the whole sign-in: its newer tokens stop too', async () => {
@@ -219,11 +232,9 @@ describe('refresh', () => {
     const signedIn = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
     const outcomes = await Promise.allSettled([client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }), client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken })]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
-    for (const outcome of outcomes) {
-      const pair = (outcome as PromiseFulfilledResult<{ accessToken: string; refreshToken: string }>).value;
-      await t.http.get('/v1/organization').set('Authorization', `Bearer ${pair.accessToken}`).expect(200);
-      await client.auth.refresh.mutate({ refreshToken: pair.refreshToken });
-    }
+    const pairs = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<{ accessToken: string; refreshToken: string }>).value);
+    for (const pair of pairs) await t.http.get('/v1/organization').set('Authorization', `Bearer ${pair.accessToken}`).expect(200);
+    await client.auth.refresh.mutate({ refreshToken: pairs[0]!.refreshToken });
   });
 
   it('an expired or unknown refresh token is 401 INVALID_REFRESH_TOKEN', async () => {

@@ -22,19 +22,36 @@ function invalidRefreshToken(reason: string): AppError {
  * REUSE_GRACE_SECONDS of its use, from the same user agent, while no token issued from it has been
  * used yet. That is one person's two tabs or a retry, and it answers a new sibling pair of the
  * same sign-in instead. A copy played back later, from another client, or after the sign-in has
- * moved on still ends it.
+ * moved on still ends it, and so does spending a sibling once another sibling has been spent (two
+ * chains from one token: one of them is a copy).
  */
 export async function refreshMemberSession(em: EntityManager, tokens: MemberTokens, refreshToken: string, client: ClientInfo): Promise<TSignedIn> {
   const tokenHash = hashSecretToken(refreshToken);
   const userAgent = client.userAgent?.slice(0, 500) ?? null;
   const now = new Date();
   return em.transactional(async (tx) => {
+    // Siblings (pairs the grace gave from one parent) are spent one at a time: the parent's row is
+    // the lock, so the check below sees a sibling spent by a concurrent call.
+    await tx.execute(
+      `select parent.token_hash from refresh_tokens child join refresh_tokens parent on parent.token_hash = child.parent_hash
+       where child.token_hash = ? for update of parent`,
+      [tokenHash],
+    );
     // Of concurrent uses, the first wins here; the others wait for its commit and take the path below.
-    const spent = await tx.execute<{ session_id: string }[]>(
-      `update refresh_tokens set used_at = now(), used_user_agent = ? where token_hash = ? and used_at is null and expires_at > now() returning session_id`,
+    const spent = await tx.execute<{ session_id: string; forked: boolean }[]>(
+      `update refresh_tokens token set used_at = now(), used_user_agent = ? where token_hash = ? and used_at is null and expires_at > now()
+       returning session_id, exists (select 1 from refresh_tokens sibling
+         where sibling.parent_hash = token.parent_hash and sibling.token_hash <> token.token_hash and sibling.used_at is not null) as forked`,
       [userAgent, tokenHash],
     );
     let sessionId = spent[0]?.session_id;
+    if (spent[0]?.forked) {
+      // The grace gave this token's parent two successors and the other one has moved on: this
+      // branch is a copy (a real second tab takes the newest pair from the others), so the sign-in
+      // ends, as for any reuse. A stolen token can thus not keep a second chain alive.
+      await tx.execute(`update member_sessions set revoked_at = now(), revoked_reason = 'refresh_token_reused' where id = ? and revoked_at is null`, [sessionId]);
+      return { reused: true } as const;
+    }
     if (!sessionId) {
       const [known] = await tx.execute<{ session_id: string; used: boolean; benign: boolean }[]>(
         `select session_id, used_at is not null as used,
