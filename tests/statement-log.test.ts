@@ -9,7 +9,8 @@ import { apiAs, createCampaign, createPublishedScript } from './helpers/factorie
 import { participantAs, PARTICIPANT_BUDGET } from './helpers/interviews.js';
 import { listen, trpcClient } from './helpers/members.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { withAdmin } from './helpers/test-database.js';
+import { createTestDatabase, withAdmin } from './helpers/test-database.js';
+import { createOrm } from '../server/db/orm.js';
 
 /**
  * Every value a request carries reaches PostgreSQL as a bound parameter, never in a statement's
@@ -29,6 +30,31 @@ describe('bindStatement (the ORM placeholder grammar, bound)', () => {
     });
     expect(bindStatement('insert into t values (?, ?, ?)', [date, undefined, null]).bindings).toEqual([date, null, null]);
     expect(bindStatement("select '{}'::jsonb \\? 'a'", [])).toEqual({ sql: "select '{}'::jsonb \\? 'a'", bindings: [] });
+  });
+});
+
+describe('the ORM on a real database, every value bound', () => {
+  it('reads lists, JSON objects and dates as the ORM always has, and sends a statement without parameters as written', async () => {
+    const database = await createTestDatabase();
+    const orm = await createOrm({ url: database.url, poolSize: 1 });
+    try {
+      const em = orm.em.fork();
+      const [row] = await em.execute<{ listed: boolean; json: string; day: string; jsonb_has: boolean }[]>(
+        `select 2 in (?) as listed, (?::jsonb)->>'a' as json, to_char(?::timestamptz at time zone 'UTC', 'YYYY-MM-DD') as day,
+                '{"k": 1}'::jsonb \\? ? as jsonb_has`,
+        [[1, 2, 3], { a: 'x' }, new Date('2026-11-27T10:00:00Z'), 'k'],
+      );
+      expect(row).toEqual({ listed: true, json: 'x', day: '2026-11-27', jsonb_has: true });
+      // No parameters: a `?` in the text is PostgreSQL's (jsonb's "has key"), not a placeholder.
+      const [plain] = await em.execute<{ has: boolean }[]>(`select '{"a": 1}'::jsonb ? 'a' as has`);
+      expect(plain).toEqual({ has: true });
+      // Inside a transaction too.
+      const inside = await em.transactional((tx) => tx.execute<{ name: string }[]>(`select ? as name`, ['bound']));
+      expect(inside).toEqual([{ name: 'bound' }]);
+    } finally {
+      await orm.close(true);
+      await database.drop();
+    }
   });
 });
 

@@ -111,17 +111,22 @@ export class BoundPostgreSqlConnection extends PostgreSqlConnection {
       text = queryOrKnex as string;
     }
     text = this.config.get('onQuery')(text, [...params]);
-    const statement = bindStatement(text, params);
+    // Without parameters the text is sent exactly as written, as MikroORM sends it: a `?` in it
+    // (a comment, a literal, a migration's jsonb operator) is not a placeholder then.
+    const statement = params.length > 0 ? bindStatement(text, params) : { sql: text, bindings: [] };
     // The ORM's own query log shows the text with placeholders, never the values.
     const logged = (this as unknown as ConnectionInternals).getSql(text, text, loggerContext);
     return this.executeQuery<T>(
       logged,
       async () => {
-        // Without values knex must not read `?` at all: the text goes as it is, `\?` unescaped,
-        // exactly as MikroORM sends a statement that has no parameters.
+        // Without values knex reads no `?` (MikroORM's patched client sends such a text unparsed).
+        // A statement whose parameters were all identifiers or fragments comes out with none too:
+        // its `\\?` escapes are literal question marks then.
         const knex = this.getKnex();
         const query =
-          statement.bindings.length > 0 ? knex.raw(statement.sql, statement.bindings as Bindings) : knex.raw(statement.sql.replaceAll('\\?', '?'));
+          statement.bindings.length > 0
+            ? knex.raw(statement.sql, statement.bindings as Bindings)
+            : knex.raw(params.length > 0 ? statement.sql.replaceAll('\\?', '?') : statement.sql);
         if (ctx) query.transacting(ctx as never);
         const result = await query;
         return this.transformRawResult<T>(result, method);

@@ -31,7 +31,8 @@ export function uploadParser(dataDir: string, rules: UploadRules): RequestHandle
 const MALFORMED_MULTIPART = new Set(['Malformed part header', 'Unexpected end of form', 'Unexpected end of file', 'Multipart: Boundary not found', 'Malformed content type', 'Missing Content-Type']);
 
 /** multer's errors for a client that went away mid-body (no answer reaches it anyway). */
-const REQUEST_GONE = new Set(['Request aborted', 'Request closed']);
+/** multer's words for a request stream that failed, was aborted or closed early: the client went away. */
+const REQUEST_GONE = new Set(['Request error', 'Request aborted', 'Request closed']);
 
 /**
  * What reading a multipart body failed on, as the answer: the client's faults (a malformed body,
