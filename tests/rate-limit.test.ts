@@ -4,7 +4,7 @@ import supertest from 'supertest';
 import { createApp } from '../server/http/app.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { atStartOfWindow } from './helpers/rate-limit-window.js';
-import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
+import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, createShareLink } from './helpers/factories.js';
 import { ONE_QUESTION } from './helpers/interviews.js';
 
 let t: TestApp;
@@ -173,4 +173,53 @@ describe('participants (invite tokens)', () => {
     // Another address is not held back by this one's guesses.
     expect((await participantFrom('203.0.113.31', `inv_${'0'.repeat(43)}`).start()).status).toBe(401);
   }, 60_000);
+});
+
+describe('participants who came through a share link', () => {
+  let shared: TestApp;
+  let api: Api;
+  let campaignId: string;
+  beforeAll(async () => {
+    // An address budget of 10 a minute, so the share-link ceiling (10 times it) is 100.
+    shared = await startTestApp({ TRUST_PROXY: 'loopback', RATE_LIMIT_PARTICIPANT_PER_MINUTE: '10' });
+    api = apiAs(shared.http, await shared.createTenant({ plan: 'professional' }));
+    campaignId = (await createCampaign(api, { scriptId: (await createPublishedScript(api, { questions: ONE_QUESTION })).id })).id;
+  }, 60_000);
+  afterAll(() => shared?.close());
+
+  const callsFrom = (address: string, token: string) => ({
+    start: () => shared.http.post('/api/interview/start').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
+    heartbeat: (sessionId: string) => shared.http.post(`/v1/sessions/${sessionId}/heartbeat`).set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
+  });
+
+  it('cannot multiply one address budget by visiting the link again and again: their calls from one address also meet a ceiling of ten address budgets', async () => {
+    const link = await createShareLink(api, campaignId);
+    // Twelve visits (from addresses of their own, as /join is limited per address), twelve tokens.
+    const tokens: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const visit = await shared.http.get(`/join/${link.code}`).set('X-Forwarded-For', `198.51.100.${60 + i}`).expect(303);
+      tokens.push(String(visit.headers.location).split('/').pop()!);
+    }
+    const emailed = await createInvite(api, campaignId, { email: `office-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false });
+    await atStartOfWindow(40);
+    const statuses: number[] = [];
+    const refusedLimits = new Set<string>();
+    for (const token of tokens) {
+      const participant = callsFrom('203.0.113.50', token);
+      const started = await participant.start();
+      statuses.push(started.status);
+      for (let i = 0; i < 8; i += 1) {
+        const beat = await participant.heartbeat(started.body.session?.id ?? 'ses_refused');
+        statuses.push(beat.status);
+        if (beat.status === 429) refusedLimits.add(String(beat.headers['x-ratelimit-limit']));
+      }
+    }
+    // 108 calls: the first 100 pass, the rest meet the ceiling (each token is far below its own 60).
+    expect(statuses.filter((status) => status < 300)).toHaveLength(100);
+    expect(statuses.slice(100)).toEqual(Array(8).fill(429));
+    expect([...refusedLimits]).toEqual(['100']);
+    // An invite addressed to one person, from the same address, is limited by its token only.
+    const started = await callsFrom('203.0.113.50', emailed.token).start();
+    expect(started.status).toBe(201);
+  }, 120_000);
 });

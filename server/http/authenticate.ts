@@ -47,7 +47,7 @@ async function authenticateParticipant(em: EntityManager, services: AppServices,
   // Looked up first: which budget counts depends on it (one indexed read, as before).
   const invite = await findInviteCredential(em, token);
   const valid = invite !== null && invite.status !== 'cancelled';
-  const state = await consumeParticipantBudget(em, services.config, req, valid ? token : undefined, callsIn(req));
+  const state = await consumeParticipantBudget(em, services.config, req, valid ? { token, viaShareLink: invite.viaShareLink } : undefined, callsIn(req));
   setRateLimitHeaders(res, state);
   if (state.exceeded) throw rateLimitedError(state);
   if (!valid) throw invalidInviteToken();

@@ -173,8 +173,8 @@ export function participantPageRoutes(services: AppServices): Router {
       try {
         const token = tokenOf?.(req);
         const invite = token ? await findInviteCredential(em(), token) : null;
-        const validToken = invite && invite.status !== 'cancelled' ? token : undefined;
-        const state = await consumeParticipantBudget(em(), services.config, req, validToken);
+        const credential = token && invite && invite.status !== 'cancelled' ? { token, viaShareLink: invite.viaShareLink } : undefined;
+        const state = await consumeParticipantBudget(em(), services.config, req, credential);
         if (res.headersSent) return; // answered by the request timeout meanwhile
         setRateLimitHeaders(res, state);
         if (state.exceeded) {

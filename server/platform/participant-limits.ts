@@ -18,19 +18,36 @@ import { consumeRateLimit, type RateLimitState } from './rate-limit.js';
  * are malformed, unknown or cancelled) is counted per client address, so token guessing stays
  * bounded per address. Tokens are hashed before they name a bucket.
  *
- * Returns the state of the bucket counted, for the caller to set headers from and to answer 429 in
- * its own format (HTML or JSON).
+ * A share link mints a token per visit, so per-token budgets alone would let one address multiply
+ * its budget by visiting again and again. Tokens minted that way also count against a ceiling per
+ * address, SHARE_LINK_ADDRESS_MULTIPLE times the address budget: far above what a room of people
+ * answering one posted link sends, far below a token per visit.
+ *
+ * Returns the state of the bucket counted (the ceiling's when it is the one exceeded), for the
+ * caller to set headers from and to answer 429 in its own format (HTML or JSON).
  */
+export const SHARE_LINK_ADDRESS_MULTIPLE = 10;
+
+export interface ParticipantCredential {
+  /** A valid invite token (its invite exists and is not cancelled). */
+  token: string;
+  viaShareLink: boolean;
+}
+
 export async function consumeParticipantBudget(
   em: EntityManager,
   config: Pick<Config, 'rateLimitParticipantPerMinute' | 'rateLimitParticipantCredentialPerMinute'>,
   req: Request,
-  /** The invite token, only when it is valid. */
-  validToken: string | undefined,
+  /** Only when the token is valid. */
+  credential: ParticipantCredential | undefined,
   /** Calls the request carries (a /trpc batch is several). */
   units = 1,
 ): Promise<RateLimitState> {
-  if (!validToken) return consumeRateLimit(em, `participant-ip:${req.ip ?? 'unknown'}`, config.rateLimitParticipantPerMinute, units);
-  const digest = createHash('sha256').update(validToken).digest('hex').slice(0, 32);
-  return consumeRateLimit(em, `participant-credential:${digest}`, config.rateLimitParticipantCredentialPerMinute, units);
+  const address = req.ip ?? 'unknown';
+  if (!credential) return consumeRateLimit(em, `participant-ip:${address}`, config.rateLimitParticipantPerMinute, units);
+  const digest = createHash('sha256').update(credential.token).digest('hex').slice(0, 32);
+  const own = await consumeRateLimit(em, `participant-credential:${digest}`, config.rateLimitParticipantCredentialPerMinute, units);
+  if (!credential.viaShareLink || own.exceeded) return own;
+  const ceiling = await consumeRateLimit(em, `participant-share-ip:${address}`, config.rateLimitParticipantPerMinute * SHARE_LINK_ADDRESS_MULTIPLE, units);
+  return ceiling.exceeded ? ceiling : own;
 }

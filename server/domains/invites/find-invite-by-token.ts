@@ -8,16 +8,18 @@ export interface InviteCredential {
   id: string;
   organizationId: string;
   status: Invite['status'];
+  /** Made by a visit to a share link (public by design), not addressed to one person. */
+  viaShareLink: boolean;
 }
 
 /** The invite of a participant token, lean (null: malformed or unknown); cancelled ones are returned, callers decide. */
 export async function findInviteCredential(em: EntityManager, token: string): Promise<InviteCredential | null> {
   if (!isWellFormedInviteToken(token)) return null;
-  const [row] = await em.execute<{ id: string; organization_id: string; status: Invite['status'] }[]>(
-    `select id, organization_id, status from invites where token_hash = ?`,
+  const [row] = await em.execute<{ id: string; organization_id: string; status: Invite['status']; via_share_link: boolean }[]>(
+    `select id, organization_id, status, share_link_id is not null as via_share_link from invites where token_hash = ?`,
     [hashInviteToken(token)],
   );
-  return row ? { id: row.id, organizationId: row.organization_id, status: row.status } : null;
+  return row ? { id: row.id, organizationId: row.organization_id, status: row.status, viaShareLink: row.via_share_link } : null;
 }
 
 /** The invite a participant token belongs to, or null (malformed, unknown). Cancelled invites are returned: callers decide. */
