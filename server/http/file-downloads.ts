@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
@@ -208,12 +209,12 @@ async function sendSpeech(req: Request, res: Response, services: AppServices, tu
 async function sendStream(
   req: Request,
   res: Response,
-  stream: NodeJS.ReadableStream,
+  stream: Readable,
   services: AppServices,
   on: { failedPartWay: string; failedBeforeSending: (error: NodeJS.ErrnoException) => Error },
 ): Promise<void> {
   if (req.method === 'HEAD') {
-    (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
+    stream.destroy();
     res.end();
     return;
   }
