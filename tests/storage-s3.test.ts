@@ -168,6 +168,7 @@ describe.each(['local disk', 'S3'] as const)('the service on %s: uploads and sig
         return stream;
       },
       delete: (key) => storage.delete(key),
+      touch: (key) => storage.touch(key),
       list: (prefix) => storage.list(prefix),
     };
     const server = createServer(t.app);

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertStorageKey, type ByteRange, FileNotFoundError, type FileStorage, type StoredFile } from './file-storage.js';
 
@@ -110,6 +110,23 @@ export class S3Storage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#location.bucket, Key: this.#keyOf(key) }));
+  }
+
+  /** An object's LastModified changes only when it is written: copied onto itself (S3 allows that when the metadata is replaced). */
+  async touch(key: string): Promise<void> {
+    const target = this.#keyOf(key);
+    try {
+      await this.#client.send(
+        new CopyObjectCommand({
+          Bucket: this.#location.bucket,
+          Key: target,
+          CopySource: `${this.#location.bucket}/${target.split('/').map(encodeURIComponent).join('/')}`,
+          MetadataDirective: 'REPLACE',
+        }),
+      );
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
   }
 
   async *list(prefix = ''): AsyncIterable<StoredFile> {
