@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
 import { Session, SessionFile, SessionUtterance } from '../../entities/index.js';
 import { AppError, validationError } from '../../errors.js';
 import type { ConversationTurn } from '../../interviewer/interviewer.js';
@@ -38,6 +39,8 @@ export interface ParticipantAnswer {
   confidence?: number | undefined;
   /** The turn this answers (`turn.utteranceId`): a late retry of an earlier answer is refused instead of answering the next question. */
   utteranceId?: string | undefined;
+  /** Voice mode: the page's timing of this answer and of the AI turn it answers. */
+  voiceTiming?: TVoiceTiming | undefined;
 }
 
 interface AudioAnswer {
