@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
 import { QUESTION_TYPES } from './scripts.js';
-import { ZVoiceTiming } from './turn-taking.js';
+import { ZTurnTakingSummary, ZVoiceTiming } from './turn-taking.js';
 
 /**
  * created (token opened; waiting for consent where the campaign requires it) → in_progress ⇄
@@ -82,6 +82,9 @@ export const ZSession = z
     pauseReason: z.string().nullable(),
     consent: ZConsent.nullable(),
     answers: z.array(ZParsedAnswer),
+    turnTaking: ZTurnTakingSummary.nullable().meta({
+      description: "Voice turns: latency from the end of the participant's speech to the AI's audio (p50/p95, ms), cut-offs and barge-ins; null when no answer was given by voice.",
+    }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
   })
