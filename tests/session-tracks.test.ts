@@ -86,6 +86,14 @@ async function sessionLength(t: TestApp, sessionId: string): Promise<number> {
   return row!.seconds;
 }
 
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 interface FileDto {
   id: string;
   kind: string;
@@ -105,15 +113,21 @@ async function filesOf(api: Api, sessionId: string): Promise<FileDto[]> {
  * at 8 s (never fetched: the browser could have spoken it), the answer 12–17 s (660 Hz), completed
  * at 17 s. espeak-ng says each question in about two seconds.
  */
-async function voiceSession(t: TestApp, api: Api): Promise<{ sessionId: string; firstAudioUrl: string }> {
+async function voiceSession(
+  t: TestApp,
+  api: Api,
+  /** The page's report with each answer (`voiceTiming`), on its own clock. */
+  timings: [Record<string, unknown>, Record<string, unknown>] | null = null,
+): Promise<{ sessionId: string; firstAudioUrl: string }> {
   const { invite } = await interviewFixture(api, { questions: TWO_QUESTIONS });
   const participant = participantAs(t.http, invite.token);
   const started = (await participant.start().expect(201)).body;
   const sessionId: string = started.session.id;
+  const timing = (index: 0 | 1): Record<string, string> => (timings ? { voiceTiming: JSON.stringify(timings[index]) } : {});
   await letTimePass(t, sessionId, 8);
-  await participant.answerAudio(wav(5, 440), 'a1.wav', { text: 'My name is Ada Lovelace and the first week went well.' }).expect(200);
+  await participant.answerAudio(wav(5, 440), 'a1.wav', { text: 'My name is Ada Lovelace and the first week went well.', ...timing(0) }).expect(200);
   await letTimePass(t, sessionId, 9);
-  const last = (await participant.answerAudio(wav(5, 660), 'a2.wav', { text: 'The setup could be faster and the emails clearer.' }).expect(200)).body;
+  const last = (await participant.answerAudio(wav(5, 660), 'a2.wav', { text: 'The setup could be faster and the emails clearer.', ...timing(1) }).expect(200)).body;
   expect(last.session.status).toBe('completed');
   return { sessionId, firstAudioUrl: started.turn.audioUrl };
 }
@@ -169,8 +183,7 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
     const { sessionId, firstAudioUrl } = await voiceSession(t, api);
     // The first question's audio was fetched by the page: cached. The second never was.
     await asBytes(t.http.get(new URL(firstAudioUrl).pathname)).expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await cachedTurns(t)).toHaveLength(1);
+    await waitFor(async () => (await cachedTurns(t)).length === 1);
 
     await runCompletionChain(t, sessionId);
     const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
@@ -223,6 +236,39 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
       expect(level(merged!, window), `merged, ${window}`).toBeGreaterThan(2000);
     }
     for (const samples of [participant!, aiTrack!, merged!]) expect(level(samples, 'nobody')).toBeLessThan(30);
+  });
+
+  it("places each AI turn where the page heard it (its report, on a clock 17 minutes off), trimmed where the participant's answer began", { timeout: 120_000 }, async () => {
+    // The page's clock: anything, only differences count.
+    const clock = Date.now() - 17 * 60_000;
+    // The first question heard from 2 s (the answer, 3–8 s, began before its audio was over: trimmed at 3 s); the second 1 s after it was put.
+    const { sessionId } = await voiceSession(t, api, [
+      { aiAudioStartedAt: clock + 2000, speechEndedAt: clock + 7900, endOfTurnAt: clock + 8000, bargeIn: true },
+      { aiAudioStartedAt: clock + 10_000, speechEndedAt: clock + 16_900, endOfTurnAt: clock + 17_000 },
+    ]);
+    await runCompletionChain(t, sessionId);
+    const rows = await t.em().execute<{ speaker: string; start_time: number; end_time: number }[]>(`select speaker, start_time, end_time from session_utterances where session_id = ? order by seq`, [sessionId]);
+    const [q1, a1, q2, a2] = rows;
+    const firstHeard = a1!.end_time - 6;
+    const secondHeard = a2!.end_time - 7;
+    expect(firstHeard).toBeGreaterThan(q1!.start_time + 1.5);
+    expect(secondHeard).toBeGreaterThan(q2!.start_time + 0.8);
+    const files = await filesOf(api, sessionId);
+    const aiTrack = await pcm((await download(t, files.find((file) => file.kind === 'ai_audio')!.url).expect(200)).body as Buffer);
+    const levels = {
+      beforeFirstHeard: rms(aiTrack, 0.2, firstHeard - 0.2),
+      firstHeard: rms(aiTrack, firstHeard + 0.2, a1!.start_time - 0.1),
+      firstAnswer: rms(aiTrack, a1!.start_time + 0.1, a1!.end_time),
+      beforeSecondHeard: rms(aiTrack, a1!.end_time + 0.1, secondHeard - 0.2),
+      secondHeard: rms(aiTrack, secondHeard + 0.2, secondHeard + 1.2),
+    };
+    console.info(`AI track RMS where heard: ${JSON.stringify(Object.fromEntries(Object.entries(levels).map(([key, value]) => [key, Math.round(value)])))}`);
+    expect(levels.beforeFirstHeard).toBeLessThan(30);
+    expect(levels.firstHeard).toBeGreaterThan(500);
+    // Trimmed where the answer began: the rest of the question is not under the participant's answer.
+    expect(levels.firstAnswer).toBeLessThan(30);
+    expect(levels.beforeSecondHeard).toBeLessThan(30);
+    expect(levels.secondHeard).toBeGreaterThan(500);
   });
 
   it("a redaction silences the answer in the participant's track as in the merged one, and leaves the AI's track as it was", { timeout: 120_000 }, async () => {
@@ -289,8 +335,9 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
     await asBytes(t.http.get(new URL(started.turn.audioUrl).pathname)).expect(200);
     const turnAudio = t.runtime.services.turnAudio!;
     const servedAgain = turnAudio.cacheKey({ text: started.turn.text, voice: turnAudio.synthesizer.defaultVoice, language: started.session.language });
+    // Stored once the whole turn was made, just after the response ended.
+    await waitFor(async () => (await cachedTurns(t)).includes(servedAgain));
     const earlier = await cachedTurns(t);
-    expect(earlier).toContain(servedAgain);
     for (const key of earlier) await age(key, 40);
     const fresh = `${TURN_AUDIO_PREFIX}bb/fresh.ogg`;
     const notTheCache = 'sessions/elsewhere/old.ogg';

@@ -159,6 +159,10 @@ interface TimelineRow {
   start_time: number;
   end_time: number;
   storage_key: string | null;
+  /** AI turns: when the page reported its audio started playing (epoch ms, the participant's clock). */
+  audio_started_ms: number | null;
+  /** Answers: when the page ended the turn (epoch ms, the participant's clock). */
+  end_of_turn_ms: number | null;
 }
 
 /**
@@ -177,7 +181,8 @@ interface TimelineRow {
 async function sessionTracks(em: EntityManager, services: PrepareFilesServices, session: Session, work: string): Promise<SessionTracks | null> {
   const sessionId = session.id;
   const rows = await em.execute<TimelineRow[]>(
-    `select u.id, u.speaker, u.text, u.start_time, u.end_time, f.storage_key
+    `select u.id, u.speaker, u.text, u.start_time, u.end_time, f.storage_key,
+            (extract(epoch from u.audio_started_at) * 1000)::float8 as audio_started_ms, (extract(epoch from u.end_of_turn_at) * 1000)::float8 as end_of_turn_ms
        from session_utterances u left join session_files f on f.id = u.audio_file_id
       where u.session_id = ? order by u.seq`,
     [sessionId],
@@ -264,9 +269,23 @@ async function aiTrackClips(services: PrepareFilesServices, session: Session, ro
 }
 
 /**
- * When the page reported each AI turn's audio started playing, on the session's timeline. None is
- * recorded yet: every turn is placed at the time the server produced it.
+ * When each AI turn was heard, on the session's timeline, where the page said so: the answer that
+ * follows it reports when the turn's audio started playing and when the page ended that answer,
+ * both on the participant's clock (a skewed clock cancels out in their difference). That
+ * difference is counted back from the answer's end on the timeline (its endTime: when the server
+ * took the answer), the point the answer's recording ends at on the participant's track, so the
+ * two tracks keep the gap the page measured. Turns without such a report (typed answers, the
+ * browser's own speech, pages before the report) are absent: placed where the server produced them.
  */
-function heardTimes(_rows: TimelineRow[]): Map<string, number> {
-  return new Map();
+function heardTimes(rows: TimelineRow[]): Map<string, number> {
+  const heard = new Map<string, number>();
+  for (const [index, row] of rows.entries()) {
+    const answer = rows[index + 1];
+    if (row.speaker !== 'ai' || row.audio_started_ms === null || answer?.speaker !== 'participant' || answer.end_of_turn_ms === null) continue;
+    const heardBeforeEnd = (answer.end_of_turn_ms - row.audio_started_ms) / 1000;
+    // The audio cannot have started after the answer to it ended: a report that says so is not used.
+    if (heardBeforeEnd < 0) continue;
+    heard.set(row.id, Math.max(0, answer.end_time - heardBeforeEnd));
+  }
+  return heard;
 }
