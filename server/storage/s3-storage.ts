@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertStorageKey, type ByteRange, FileNotFoundError, type FileStorage, type StoredFile } from './file-storage.js';
 
@@ -112,21 +112,23 @@ export class S3Storage implements FileStorage {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#location.bucket, Key: this.#keyOf(key) }));
   }
 
-  /** An object's LastModified changes only when it is written: copied onto itself (S3 allows that when the metadata is replaced). */
+  /**
+   * An object's LastModified changes only when it is written: it is read and written back whole.
+   * Meant for the small files it is used on (spoken turns, stored under keys named by their
+   * content): a self-copy (CopyObject with MetadataDirective REPLACE) would save the transfer on
+   * AWS, but S3-compatible stores differ in whether it counts as a write.
+   */
   async touch(key: string): Promise<void> {
-    const target = this.#keyOf(key);
+    let content: Readable;
     try {
-      await this.#client.send(
-        new CopyObjectCommand({
-          Bucket: this.#location.bucket,
-          Key: target,
-          CopySource: `${this.#location.bucket}/${target.split('/').map(encodeURIComponent).join('/')}`,
-          MetadataDirective: 'REPLACE',
-        }),
-      );
+      content = await this.open(key);
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (error instanceof FileNotFoundError) return;
+      throw error;
     }
+    const chunks: Buffer[] = [];
+    for await (const chunk of content) chunks.push(chunk as Buffer);
+    await this.put(key, Readable.from([Buffer.concat(chunks)]));
   }
 
   async *list(prefix = ''): AsyncIterable<StoredFile> {
