@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { placeAiTurns, type TimelineTurn } from '../server/domains/sessions/ai-turn-placement.js';
 import { findExecutable } from '../server/lib/child-process.js';
+import { prepareSessionFiles } from '../server/domains/sessions/prepare-session-files.js';
 import { pruneTurnAudio } from '../server/speech/prune-turn-audio.js';
-import { TURN_AUDIO_PREFIX } from '../server/speech/turn-audio.js';
+import { SpeechSynthesisError, type SpeechSynthesizer } from '../server/speech/speech-synthesizer.js';
+import { TURN_AUDIO_PREFIX, TurnAudio } from '../server/speech/turn-audio.js';
 import { asBytes, download, wav } from './helpers/audio.js';
 import { type Api, apiAs, createScript } from './helpers/factories.js';
 import { interviewFixture, letTimePass, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
@@ -269,6 +271,36 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
     expect(levels.firstAnswer).toBeLessThan(30);
     expect(levels.beforeSecondHeard).toBeLessThan(30);
     expect(levels.secondHeard).toBeGreaterThan(500);
+  });
+
+  it("a synthesizer that fails at merge time (a provider down): no AI track, the participant's and the merged recordings (the answers alone) still made, logged", { timeout: 60_000 }, async () => {
+    const { sessionId } = await voiceSession(t, api);
+    await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
+    const real = t.runtime.services.turnAudio!.synthesizer;
+    const down: SpeechSynthesizer = {
+      name: real.name,
+      contentType: real.contentType,
+      voices: real.voices,
+      defaultVoice: real.defaultVoice,
+      cacheScope: 'down',
+      synthesize: async () => {
+        throw new SpeechSynthesisError('provider_error', 'speech provider answered 503');
+      },
+    };
+    const { logger } = t.runtime.services;
+    const warn = vi.spyOn(logger, 'warn');
+    let warnings: unknown[];
+    try {
+      await prepareSessionFiles(t.em(), { ...t.runtime.services, turnAudio: new TurnAudio(down, t.runtime.services.storage, logger) }, sessionId);
+      warnings = warn.mock.calls.map((call) => call[1]);
+    } finally {
+      warn.mockRestore();
+    }
+    const files = await filesOf(api, sessionId);
+    expect(files.map((file) => file.kind).sort()).toEqual(['audio', 'audio', 'export', 'export', 'merged_audio', 'participant_audio']);
+    expect(warnings).toEqual(["AI's track not made; the session's other files are"]);
+    const merged = await pcm((await download(t, files.find((file) => file.kind === 'merged_audio')!.url).expect(200)).body as Buffer);
+    expect(rms(merged, 0.3, 1.5)).toBeLessThan(30);
   });
 
   it("a redaction silences the answer in the participant's track as in the merged one, and leaves the AI's track as it was", { timeout: 120_000 }, async () => {

@@ -16,6 +16,7 @@ import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import { renderSessionReport } from '../../reports/render-session-report.js';
 import { probeAudio } from '../../speech/audio-probe.js';
 import { type AudioClip, MERGED_AUDIO, mergeSessionTracks } from '../../speech/merge-audio.js';
+import { SpeechSynthesisError } from '../../speech/speech-synthesizer.js';
 import type { TurnAudio } from '../../speech/turn-audio.js';
 import { FileNotFoundError, type FileStorage } from '../../storage/file-storage.js';
 import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
@@ -56,9 +57,8 @@ interface PreparedFile extends Omit<MadeFile, 'file'> {
 /**
  * `session__prepare_files`: the files a finished session offers besides its answers' audio: its
  * recordings on the session's timeline (the participant's track, the AI's, and both merged:
- * sessionTracks) and its exports (the transcript as
- * JSON and the PDF report with the default options); then, in the transaction that records them,
- * the `interview.completed` announcement, so what the event points to exists when it is sent.
+ * sessionTracks) and its exports (the transcript as JSON and the PDF report with the default
+ * options); then, in the transaction that records them, the `interview.completed` announcement, so what the event points to exists when it is sent.
  * Each file is optional: one that cannot be made (a damaged or missing recording, a failed merge
  * or render) is logged and left out, and the announcement does not wait for it. A failing
  * database or storage throws, so the job is retried. Files are written under fixed keys first,
@@ -238,8 +238,8 @@ async function measured(file: string): Promise<{ file: string; durationSeconds: 
  * turn cache: the same text, voice and language), made now when it never was (the browser spoke
  * it, or its link was never fetched), in the session's voice (the synthesizer's default when the
  * session named a browser voice). Placed by placeAiTurns. Empty without speech synthesis, and
- * when any turn cannot be spoken now (logged): a track with turns missing would misplace what it
- * holds in a listener's mind.
+ * when any turn cannot be spoken now (logged): a track with turns missing would mislead whoever
+ * listens to it. A failing storage throws (the job is retried).
  */
 async function aiTrackClips(services: PrepareFilesServices, session: Session, rows: TimelineRow[], sessionEnd: number, work: string): Promise<AudioClip[]> {
   const turnAudio = services.turnAudio;
@@ -262,6 +262,7 @@ async function aiTrackClips(services: PrepareFilesServices, session: Session, ro
       files.set(index, file);
     }
   } catch (error) {
+    if (!(error instanceof SpeechSynthesisError)) throw error;
     notMade(services, session.id, "AI's track", error);
     return [];
   }
