@@ -207,7 +207,9 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
       expect(response.headers['content-disposition']).toMatch(/^inline;/);
       const bytes = response.body as Buffer;
       expect(file.durationSeconds, kind).toBeCloseTo(length, 1);
-      expect(await probedSeconds(bytes), kind).toBeCloseTo(length, 1);
+      const probed = await probedSeconds(bytes);
+      expect(probed, kind).toBeCloseTo(length, 1);
+      console.info(`${kind}: ${probed} s by ffprobe, the session ${length.toFixed(3)} s`);
       decoded[kind] = await pcm(bytes);
     }
     const { participant_audio: participant, ai_audio: aiTrack, merged_audio: merged } = decoded as Record<string, Int16Array>;
