@@ -11,13 +11,14 @@ import { ROOT } from './processes.js';
  * The page's analysis in Node: a WAV cut into the page's 512-sample frames, each through the same
  * Silero runner (onnxruntime-web's WebAssembly backend, as in the browser) and the same loudness
  * and pitch code. Analyses are cached by the audio's and the model's bytes and this version, so the
- * rule can be re-run on a whole set in a second; bump the version when the analysis changes.
+ * rule can be re-run on a whole set in a second. The key holds the analysis code's own text, so a
+ * change to it is never read from an old cache.
  */
-const ANALYSIS_VERSION = 1;
 const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'voice-analysis');
 
 const require = createRequire(import.meta.url);
 export const SILERO_MODEL_PATH = require.resolve('@ricky0123/vad-web/dist/silero_vad_v5.onnx');
+const ANALYSIS_SOURCES = ['frame-analysis.ts', 'silero-vad.ts', 'types.ts'].map((file) => path.join(ROOT, 'shared', 'voice', file));
 
 /** A mono 16 kHz 16-bit PCM WAV's samples (-1..1). */
 export function decodeWav(bytes: Buffer): Float32Array {
@@ -43,15 +44,17 @@ export function decodeWav(bytes: Buffer): Float32Array {
   throw new Error('WAV without a data chunk.');
 }
 
-let vad: Promise<{ vad: SileroVad; modelHash: string }> | undefined;
+let vad: Promise<{ vad: SileroVad; version: string }> | undefined;
 
-function nodeVad(): Promise<{ vad: SileroVad; modelHash: string }> {
+function nodeVad(): Promise<{ vad: SileroVad; version: string }> {
   vad ??= (async () => {
     const ort = (await import('onnxruntime-web/wasm')) as unknown as OrtModule & { env: { wasm: { numThreads?: number } } };
     // As on the page (no cross-origin isolation there): one thread.
     ort.env.wasm.numThreads = 1;
     const model = await readFile(SILERO_MODEL_PATH);
-    return { vad: await createSileroVad(ort, new Uint8Array(model)), modelHash: createHash('sha256').update(model).digest('hex') };
+    const version = createHash('sha256').update(model);
+    for (const source of ANALYSIS_SOURCES) version.update(await readFile(source));
+    return { vad: await createSileroVad(ort, new Uint8Array(model)), version: version.digest('hex') };
   })();
   return vad;
 }
@@ -71,8 +74,8 @@ export async function analyseSamples(samples: Float32Array): Promise<FrameAnalys
 /** A WAV's frame analyses, from the cache when the same audio was analysed by the same model and code. */
 export async function analyseWav(file: string): Promise<FrameAnalysis[]> {
   const bytes = await readFile(file);
-  const { modelHash } = await nodeVad();
-  const key = createHash('sha256').update(`${ANALYSIS_VERSION}:${modelHash}:`).update(bytes).digest('hex').slice(0, 32);
+  const { version } = await nodeVad();
+  const key = createHash('sha256').update(`${version}:`).update(bytes).digest('hex').slice(0, 32);
   const cached = path.join(CACHE_DIR, `${key}.json`);
   try {
     return JSON.parse(await readFile(cached, 'utf8')) as FrameAnalysis[];
