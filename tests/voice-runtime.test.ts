@@ -7,6 +7,8 @@ import { webAssets } from '../server/http/web-asset-routes.js';
 import { type Api, apiAs } from './helpers/factories.js';
 import { asBytes } from './helpers/audio.js';
 import { hasChromium, hasEspeak, launchChromium } from './helpers/browser.js';
+import { generateEndOfTurnSet } from './fixtures/end-of-turn/generate.js';
+import { analyseSamples, decodeWav } from './helpers/voice-analysis.js';
 import { interviewFixture } from './helpers/interviews.js';
 import { freePort } from './helpers/processes.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -141,5 +143,27 @@ describe.runIf(hasChromium && hasEspeak)('in Chromium, under the interview page 
     expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
     expect(requests).toContain(`${origin}${files.wasm}`);
     expect(requests).toContain(`${origin}${files.model}`);
-  }, 120_000);
+
+    // The same code as the Node measurement, so the same figures: a spoken answer of the labelled
+    // set, frame by frame in the browser (fresh model state, as in Node), against Node's analysis.
+    const [answer] = await generateEndOfTurnSet({ ids: ['en-17'] });
+    const samples = decodeWav(await readFile(answer!.file));
+    await page.evaluate(`import(${JSON.stringify(files.module)}).then(async (engine) => { window.analyse = await engine.createVoiceAnalyser(${JSON.stringify(files)}); })`);
+    const browserRun = await page.evaluate(async (audio: number[]) => {
+      const frames = [];
+      const started = performance.now();
+      for (let start = 0; start + 512 <= audio.length; start += 512) frames.push(await window.analyse!(Float32Array.from(audio.slice(start, start + 512))));
+      return { frames, msPerFrame: (performance.now() - started) / frames.length };
+    }, Array.from(samples));
+    const nodeFrames = await analyseSamples(samples);
+    console.log(`Chromium: ${browserRun.msPerFrame.toFixed(2)} ms of analysis per 32 ms frame`);
+    expect(browserRun.frames).toHaveLength(nodeFrames.length);
+    const largest = (pick: (frame: (typeof nodeFrames)[number]) => number) =>
+      Math.max(...nodeFrames.map((frame, index) => Math.abs(pick(frame) - pick(browserRun.frames[index]!))));
+    expect(largest((frame) => frame.speechProbability)).toBeLessThan(1e-4);
+    expect(largest((frame) => frame.rms)).toBeLessThan(1e-6);
+    expect(browserRun.frames.map((frame) => frame.pitchHz === null)).toEqual(nodeFrames.map((frame) => frame.pitchHz === null));
+    // Real time with room to spare on a busy machine.
+    expect(browserRun.msPerFrame).toBeLessThan(16);
+  }, 300_000);
 });
