@@ -112,6 +112,17 @@ describe('the end-of-turn rule on frame sequences', () => {
     expect(endOf(feed(detector, [...speech(1000, 130, 90), ...silence(1000)], clock))).toBeDefined();
   });
 
+  it('frames that arrive in bursts (an audio worklet posting four at once) are judged as evenly spaced ones', () => {
+    const detector = createEndOfTurnDetector(settings);
+    const frames = [...speech(1500, 130, 128), ...speech(300, 125, 95), ...silence(3000)];
+    const events: TurnEvent[] = [];
+    frames.forEach((frame, index) => events.push(...detector.push(frame, (Math.floor(index / 4) + 1) * 4 * VOICE_FRAME_MS)));
+    expect(detector.lastEnding()).toMatchObject({ finished: true });
+    const speechEnd = events.find((event) => event.type === 'speech_end')!.atMs;
+    expect(endOf(events)!.atMs - speechEnd).toBeGreaterThanOrEqual(600);
+    expect(endOf(events)!.atMs - speechEnd).toBeLessThanOrEqual(600 + 4 * VOICE_FRAME_MS);
+  });
+
   it("follows the campaign's settings.turnTaking (resolved over the defaults)", () => {
     const detector = createEndOfTurnDetector(resolveTurnTaking({ endOfTurnMs: 1500 }));
     const events = feed(detector, [...speech(1500, 130, 90), ...silence(3000)]);

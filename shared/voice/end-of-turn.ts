@@ -1,5 +1,5 @@
 import type { TResolvedTurnTaking } from '../schemas/turn-taking.js';
-import type { EndOfTurnDetector, FrameAnalysis, TurnEvent } from './types.js';
+import { type EndOfTurnDetector, type FrameAnalysis, type TurnEvent, VOICE_FRAME_MS } from './types.js';
 
 /**
  * When has the participant finished? A fixed wait after the last speech cannot be both quick and
@@ -13,7 +13,9 @@ import type { EndOfTurnDetector, FrameAnalysis, TurnEvent } from './types.js';
  *
  * Both waits come from the campaign's `settings.turnTaking`; the cues' thresholds are the rule's
  * (`EndOfTurnRule`), set once from the labelled set's dev split (README "Voice: end of turn").
- * Feed every frame in order with the time at its end (when its last sample was captured).
+ * Feed every frame in order with the time at its end (when its last sample was captured). A frame
+ * is always 32 ms of audio (types.ts): durations are counted in frames, so frames that arrive in
+ * bursts (an audio worklet posts several at once) count the same as evenly spaced ones.
  */
 
 /** The rule's thresholds: interpretable, few, and the same for every language. */
@@ -94,7 +96,7 @@ export function createEndOfTurnDetector(settings: TResolvedTurnTaking, rule: End
   let speechStarted = false;
   let lastSpeechEndMs = 0;
   let lastFrameAtMs: number | null = null;
-  let frameMs = 32;
+  const frameMs = VOICE_FRAME_MS;
   /** Frames of the current stretch (speech and its short gaps), for judging how it ends. */
   let stretch: FrameAnalysis[] = [];
   /** Frames of a speech onset not yet confirmed. */
@@ -125,7 +127,6 @@ export function createEndOfTurnDetector(settings: TResolvedTurnTaking, rule: End
   return {
     push(frame, atMs) {
       const events: TurnEvent[] = [];
-      if (lastFrameAtMs !== null && atMs > lastFrameAtMs) frameMs = Math.min(100, atMs - lastFrameAtMs);
       lastFrameAtMs = atMs;
       if (ended) return events;
 
@@ -215,15 +216,12 @@ export interface BargeInDetector {
 export function createBargeInDetector(rule: BargeInRule = DEFAULT_BARGE_IN_RULE): BargeInDetector {
   let run = 0;
   let onsetMs = 0;
-  let lastAtMs: number | null = null;
   let fired = false;
   return {
     push(frame, atMs) {
-      const frameMs = lastAtMs !== null && atMs > lastAtMs ? Math.min(100, atMs - lastAtMs) : 32;
-      lastAtMs = atMs;
       if (fired) return null;
       if (frame.speechProbability >= rule.threshold && frame.rms >= rule.minRms) {
-        if (run === 0) onsetMs = atMs - frameMs;
+        if (run === 0) onsetMs = atMs - VOICE_FRAME_MS;
         run++;
         if (run >= rule.frames) {
           fired = true;
@@ -236,7 +234,6 @@ export function createBargeInDetector(rule: BargeInRule = DEFAULT_BARGE_IN_RULE)
     },
     reset() {
       run = 0;
-      lastAtMs = null;
       fired = false;
     },
   };
