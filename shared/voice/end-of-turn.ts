@@ -97,7 +97,7 @@ export function createEndOfTurnDetector(settings: TResolvedTurnTaking, rule: End
   let lastSpeechEndMs = 0;
   let lastFrameAtMs: number | null = null;
   const frameMs = VOICE_FRAME_MS;
-  /** Frames of the current stretch (speech and its short gaps), for judging how it ends. */
+  /** Speech frames of the current stretch (joined across gaps shorter than stretchGapMs), for judging how it ends. */
   let stretch: FrameAnalysis[] = [];
   /** Frames of a speech onset not yet confirmed. */
   let pending: FrameAnalysis[] = [];
@@ -178,6 +178,7 @@ export function createEndOfTurnDetector(settings: TResolvedTurnTaking, rule: End
       }
       return events;
     },
+    // reset() also lets go of a hold: the page sets it again for the next turn if the participant still holds.
     hold(value) {
       if (held && !value) heldUntilMs = lastFrameAtMs ?? 0;
       held = value;
