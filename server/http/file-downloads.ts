@@ -1,5 +1,4 @@
-import { type Readable, Transform } from 'node:stream';
-import { pipeline as connect } from 'node:stream';
+import { pipeline as connect, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
