@@ -10,7 +10,8 @@ import { parseChoice } from './answer-parsing/multiple-choice.js';
 import { assessOpen, type VaguenessReason } from './answer-parsing/open-answer.js';
 import { readPolarity } from './answer-parsing/polarity.js';
 import { parseRating } from './answer-parsing/rating.js';
-import { tokenize } from './answer-parsing/text.js';
+import { compilePhrase, scanPhrases, tokenize, type PhrasePattern, type Token } from './answer-parsing/text.js';
+import { HEDGES } from './answer-parsing/certainty-cues.js';
 
 /**
  * The built-in answer parser: reads rating, yes/no and multiple-choice answers out of what a
@@ -64,17 +65,129 @@ export function parseStructuredAnswer(
   text: string,
   language?: string,
 ): ParsedAnswer | null {
-  const lexicon = lexiconFor(language);
-  let value: number | boolean | string | null = null;
-  if (question.type === 'rating') {
-    value = parseRating(question.scale ?? DEFAULT_RATING_SCALE, text, lexicon);
-  } else if (question.type === 'yes_no') {
-    const { polarity } = readPolarity(tokenize(text, lexicon.source.apostrophes), lexicon);
-    value = polarity === 'yes' ? true : polarity === 'no' ? false : null;
-  } else if (question.type === 'multiple_choice' && question.options && question.options.length > 0) {
-    value = parseChoice(question.options, text, lexicon);
-  }
+  const value = readValue(question, text, lexiconFor(language));
   return value === null ? null : { value };
+}
+
+type StructuredQuestion = Pick<TQuestion, 'type' | 'options' | 'scale'>;
+
+function readValue(question: StructuredQuestion, text: string, lexicon: CompiledLexicon, options: { setUncertaintyAside?: boolean } = {}): ParsedAnswer['value'] | null {
+  if (question.type === 'rating') return parseRating(question.scale ?? DEFAULT_RATING_SCALE, text, lexicon);
+  if (question.type === 'yes_no') {
+    const { polarity } = readPolarity(tokenize(text, lexicon.source.apostrophes), lexicon, options);
+    return polarity === 'yes' ? true : polarity === 'no' ? false : null;
+  }
+  if (question.type === 'multiple_choice' && question.options && question.options.length > 0) return parseChoice(question.options, text, lexicon);
+  return null;
+}
+
+/**
+ * How sure an answer is: `sure` (take the value), `unsure` (a value was understood but not surely:
+ * confirm it in one short turn before taking it) or `unknown` (no value: ask again).
+ */
+export type AnswerCertainty = 'sure' | 'unsure' | 'unknown';
+
+/** What made an answer unsure. */
+export type UncertaintyReason = 'hedge' | 'question' | 'alternatives' | 'self_correction' | 'low_confidence';
+
+export interface AssessedAnswer {
+  /** The value understood; null exactly when `certainty` is `unknown`. */
+  value: ParsedAnswer['value'] | null;
+  certainty: AnswerCertainty;
+  reasons: UncertaintyReason[];
+}
+
+/**
+ * Below this recogniser confidence (0–1, as `SpeechRecognizer.transcribe` reports it) a value that
+ * reads as sure is confirmed anyway: the words may not be what was said.
+ */
+export const LOW_RECOGNITION_CONFIDENCE = 0.5;
+
+const hedges = new Map<string, PhrasePattern[]>();
+
+function hedgesFor(language: string | undefined, lexicon: CompiledLexicon): PhrasePattern[] {
+  const primary = (language ?? 'en').split('-')[0]!.toLowerCase();
+  let list = hedges.get(primary);
+  if (!list) {
+    list = (HEDGES[primary] ?? []).map((phrase) => compilePhrase(phrase, lexicon.source.apostrophes));
+    hedges.set(primary, list);
+  }
+  return list;
+}
+
+/**
+ * The certainty reading of a structured answer, the rule behind the interviewer's confirmation
+ * turn. First the strict reading (`parseStructuredAnswer`); a value it finds is `sure` unless the
+ * answer hedges ("maybe", "I think", "ongeveer": `HEDGES`), ends as a question ("a four?"), replaced
+ * what it said first ("a 3, no actually a 4"), or the recogniser's confidence is below
+ * `LOW_RECOGNITION_CONFIDENCE`. Where the strict reading finds none, a lenient one looks for what
+ * the answer leans to: the last clause that holds a value after alternatives ("three or four,
+ * probably four" → 4), or a yes/no said despite uncertainty ("not sure, probably yes"); that value
+ * is `unsure`. Otherwise `unknown`. Made here, by rule, for both interviewers: an LLM never decides
+ * whether a value is taken.
+ */
+export function assessStructuredAnswer(
+  question: StructuredQuestion,
+  text: string,
+  language?: string,
+  recognition: { confidence?: number | null | undefined } = {},
+): AssessedAnswer {
+  if (question.type === 'open') return { value: null, certainty: 'unknown', reasons: [] };
+  const lexicon = lexiconFor(language);
+  const tokens = tokenize(text, lexicon.source.apostrophes);
+  const reasons: UncertaintyReason[] = [];
+  if (scanPhrases(tokens, [{ tag: 'hedge', patterns: hedgesFor(language, lexicon) }]).length > 0) reasons.push('hedge');
+  if (/[?¿]/.test(text)) reasons.push('question');
+  if (selfCorrected(question, tokens, text, lexicon)) reasons.push('self_correction');
+  const confidence = recognition.confidence;
+  if (confidence !== null && confidence !== undefined && confidence < LOW_RECOGNITION_CONFIDENCE) reasons.push('low_confidence');
+
+  const strict = readValue(question, text, lexicon);
+  if (strict !== null) return { value: strict, certainty: reasons.length > 0 ? 'unsure' : 'sure', reasons };
+
+  const leaning = leaningValue(question, text, tokens, lexicon);
+  if (leaning === null) return { value: null, certainty: 'unknown', reasons: [] };
+  return { value: leaning.value, certainty: 'unsure', reasons: [...new Set([...reasons, leaning.reason])] };
+}
+
+/** A value said, then replaced after a correction phrase ("a 3, no actually a 4", "the first, I mean the second"). */
+function selfCorrected(question: StructuredQuestion, tokens: readonly Token[], text: string, lexicon: CompiledLexicon): boolean {
+  if (question.type === 'yes_no') return false;
+  const corrections = scanPhrases(tokens, [{ tag: 'correction', patterns: lexicon.correctionPhrases }]);
+  return corrections.some((correction) => correction.start > 0 && readValue(question, textOf(tokens.slice(0, correction.start)), lexicon) !== null);
+}
+
+/** Clauses: runs of tokens between punctuation. */
+function clausesOf(tokens: readonly Token[]): Token[][] {
+  const clauses: Token[][] = [[]];
+  for (const token of tokens) {
+    if (token.kind === 'boundary') clauses.push([]);
+    else clauses.at(-1)!.push(token);
+  }
+  return clauses.filter((clause) => clause.length > 0);
+}
+
+function textOf(tokens: readonly Token[]): string {
+  return tokens.map((token) => token.text).join(' ');
+}
+
+function leaningValue(
+  question: StructuredQuestion,
+  text: string,
+  tokens: readonly Token[],
+  lexicon: CompiledLexicon,
+): { value: ParsedAnswer['value']; reason: UncertaintyReason } | null {
+  if (question.type === 'yes_no') {
+    const value = readValue(question, text, lexicon, { setUncertaintyAside: true });
+    return value === null ? null : { value, reason: 'hedge' };
+  }
+  const clauses = clausesOf(tokens);
+  if (clauses.length < 2) return null;
+  for (let index = clauses.length - 1; index >= 1; index -= 1) {
+    const value = readValue(question, textOf(clauses[index]!), lexicon);
+    if (value !== null) return { value, reason: 'alternatives' };
+  }
+  return null;
 }
 
 /** Whether an open answer deserves a follow-up, and why. */
