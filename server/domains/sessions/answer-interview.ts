@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TAnswerValue, TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import { Session, SessionFile, SessionUtterance } from '../../entities/index.js';
 import { AppError, validationError } from '../../errors.js';
 import type { ConversationTurn } from '../../interviewer/interviewer.js';
@@ -104,6 +104,7 @@ export async function prepareAnswer(
     pending: session.pending ?? 'question',
     followUpsAsked: session.followUpsAsked,
     reAsked: session.reAsked,
+    ...(session.pending === 'confirm' ? { confirming: await confirmedValueOf(em, session) } : {}),
   };
 
   let audio: AudioAnswer | undefined;
@@ -114,7 +115,7 @@ export async function prepareAnswer(
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
     }
     audio = await storeAnswerAudio(services, session, answer.audio.file, await longestRecording(em, session));
-    if (text === null) ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
+    if (text === null) ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType, position.pending === 'confirm'));
   }
   const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
   try {
@@ -128,6 +129,7 @@ export async function prepareAnswer(
       language: session.language,
       position,
       answer: text,
+      confidence,
       conversation,
       interviewer: services.interviewer,
     });
@@ -200,7 +202,13 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         locked.questionIndex = outcome.position.questionIndex;
         locked.followUpsAsked = outcome.position.followUpsAsked;
         locked.reAsked = outcome.position.reAsked;
-        asked = askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now, endTime);
+        asked = askTurn(
+          tx,
+          locked,
+          { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy, ...(next.kind === 'confirm' ? { value: next.value } : {}) },
+          now,
+          endTime,
+        );
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();
@@ -251,6 +259,12 @@ function answerTimes(
   const estimated = typedAfterQuestion ? Math.max(question.end_time, endTime - spoken) : endTime - spoken;
   const startTime = Math.min(endTime, Math.max(question.start_time, answer.startTime ?? estimated));
   return { startTime, endTime };
+}
+
+/** The value a pending confirmation reads back: stored on the `confirm` utterance itself. */
+async function confirmedValueOf(em: EntityManager, session: Session): Promise<TAnswerValue> {
+  const [turn] = await em.execute<{ value: TAnswerValue }[]>(`select value from session_utterances where id = ?`, [session.pendingUtteranceId]);
+  return turn?.value ?? null;
 }
 
 async function conversationOf(em: EntityManager, session: Session, latest: ConversationTurn): Promise<ConversationTurn[]> {
@@ -304,6 +318,8 @@ async function transcribe(
   question: InterviewPlan['questions'][number],
   file: string,
   contentType: string,
+  /** The audio replies to a confirmation of this question's answer. */
+  confirming: boolean,
 ): Promise<{ text: string | null; confidence: number | null }> {
   const recognizer = services.speech.recognizer;
   if (!recognizer) return { text: null, confidence: null };
@@ -317,6 +333,7 @@ async function transcribe(
           questionType: question.type,
           ...(question.options ? { options: question.options } : {}),
           ...(question.scale ? { scale: question.scale } : {}),
+          ...(confirming ? { confirming } : {}),
         },
       }),
     );

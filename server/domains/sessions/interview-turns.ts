@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TInterviewState } from '../../../shared/schemas/sessions.js';
+import type { TAnswerValue, TInterviewState, TTurnKind } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
 import { type Session, SessionUtterance } from '../../entities/index.js';
 import { addJobs, type JobSpec } from '../../jobs/add-jobs.js';
@@ -10,11 +10,11 @@ import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
 import { abandonIdleJob, timeOutJob } from './session-jobs.js';
 import { turnAudioUrl, type TurnVoicing } from './turn-audio-link.js';
 
-/** Records an AI turn that waits for an answer (a question, follow-up or re-ask) and makes it the pending turn. */
+/** Records an AI turn that waits for an answer (a question, follow-up, re-ask or confirmation) and makes it the pending turn. */
 export function askTurn(
   tx: EntityManager,
   session: Session,
-  turn: { kind: 'question' | 'follow_up' | 're_ask'; text: string; questionId: string; decidedBy: string },
+  turn: { kind: TTurnKind; text: string; questionId: string; decidedBy: string; /** `confirm` turns: the value read back. */ value?: TAnswerValue },
   now: Date,
   /** The end of the answer it follows: a turn never starts before what came before it ended. */
   notBefore = 0,
@@ -28,6 +28,7 @@ export function askTurn(
     startTime,
     endTime: startTime + speakingSeconds(turn.text),
     decidedBy: turn.decidedBy,
+    value: turn.value,
   });
   session.pending = turn.kind;
   session.pendingUtteranceId = utterance.id;
