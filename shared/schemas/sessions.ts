@@ -125,6 +125,17 @@ export const ZTurnQuestion = z
   })
   .meta({ id: 'TurnQuestion' });
 
+/** An image or audio clip shown with a question (script media uploaded with its `questionId`). */
+export const ZTurnMedia = z
+  .object({
+    kind: z.enum(['image', 'audio']),
+    contentType: z.string(),
+    url: z.string().meta({ description: 'Signed link, opened without an API key while the session is unfinished (valid 12 hours from the response).' }),
+    alt: z.string().nullable().meta({ description: 'Text alternative given at upload; null when none was.' }),
+  })
+  .meta({ id: 'TurnMedia' });
+export type TTurnMedia = z.infer<typeof ZTurnMedia>;
+
 /**
  * What a pending turn is: `question`, `follow_up`, `re_ask`, or `confirm` (an unsure answer to a
  * rating, yes/no or multiple-choice question read back for a yes or no before it is taken).
@@ -144,6 +155,10 @@ export const ZTurn = z
     }),
     question: ZTurnQuestion,
     audioUrl: z.string().optional().meta({ description: 'Spoken form of the text, when a voice is configured.' }),
+    media: z
+      .array(ZTurnMedia)
+      .optional()
+      .meta({ description: "The script's images and audio clips for this turn's question, in upload order; absent when it has none." }),
   })
   .meta({ id: 'Turn' });
 export type TTurn = z.infer<typeof ZTurn>;

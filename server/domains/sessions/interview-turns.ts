@@ -8,6 +8,7 @@ import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { toParticipantSessionDto, toTurn } from './serialize.js';
 import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
 import { abandonIdleJob, timeOutJob } from './session-jobs.js';
+import { questionMediaOf } from './question-media.js';
 import { turnAudioUrl, type TurnVoicing } from './turn-audio-link.js';
 
 /** Records an AI turn that waits for an answer (a question, follow-up, re-ask or confirmation) and makes it the pending turn. */
@@ -68,7 +69,7 @@ export async function beginInterview(
 /** What the participant's client sees: their session and the turn waiting for an answer. */
 export async function interviewStateOf(
   em: EntityManager,
-  /** Signs the turn's `audioUrl` when the server speaks turns. */
+  /** Signs the turn's `audioUrl` when the server speaks turns, and its question's media links. */
   voicing: TurnVoicing,
   session: Session,
   plan: InterviewPlan,
@@ -83,6 +84,8 @@ export async function interviewStateOf(
     turn = toTurn(utterance, plan.questions[session.questionIndex]!);
     const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
     if (audioUrl) turn.audioUrl = audioUrl;
+    const media = await questionMediaOf(em, voicing.signer, session, turn.questionId, now);
+    if (media.length > 0) turn.media = media;
   }
   return { session: toParticipantSessionDto(session, now), turn };
 }
