@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideAfterAnswer, type FlowPosition } from '../server/domains/sessions/interview-flow.js';
+import { decideAfterAnswer, type FlowPosition, settleConfirmation } from '../server/domains/sessions/interview-flow.js';
 import { assessStructuredAnswer, LOW_RECOGNITION_CONFIDENCE } from '../server/interviewer/answer-parsing.js';
 import { BuiltinInterviewer } from '../server/interviewer/builtin-interviewer.js';
 import type { Interviewer } from '../server/interviewer/interviewer.js';
@@ -180,6 +180,20 @@ describe('the rule is the parser\'s, for both interviewers', () => {
       expect(second.next.kind).toBe('question');
       if (interviewer.name === 'llm') expect(llmRequests).toBe(1);
     }
+  });
+
+  it('replies as a recogniser writes them (no punctuation): "yeah" takes the value, "no three" the corrected one, "no" and "maybe three" neither', () => {
+    const ask = (reply: string) => settleConfirmation(rating, 4, reply, 'en');
+    expect(ask('yeah')).toEqual({ value: 4 });
+    expect(ask('yes four')).toEqual({ value: 4 });
+    expect(ask('no three')).toEqual({ value: 3 });
+    expect(ask('no a three')).toEqual({ value: 3 });
+    expect(ask('no')).toBeNull();
+    expect(ask('maybe three')).toBeNull();
+    expect(settleConfirmation(rating, 4, 'nee drie', 'nl')).toEqual({ value: 3 });
+    // On a yes/no question the reply's polarity is the confirmation: a bare no asks again.
+    expect(settleConfirmation(YES_NO as TQuestion, true, 'no', 'en')).toBeNull();
+    expect(settleConfirmation(YES_NO as TQuestion, true, 'yes', 'en')).toEqual({ value: true });
   });
 
   it('a sure value heard with low recogniser confidence is confirmed; the same words typed are not', async () => {

@@ -10,7 +10,7 @@ import { parseChoice } from './answer-parsing/multiple-choice.js';
 import { assessOpen, type VaguenessReason } from './answer-parsing/open-answer.js';
 import { readPolarity } from './answer-parsing/polarity.js';
 import { parseRating } from './answer-parsing/rating.js';
-import { compilePhrase, isNegated, matchPhrase, scanPhrases, tokenize, type PhrasePattern, type Token } from './answer-parsing/text.js';
+import { compilePhrase, isNegated, matchPhrase, phraseAt, scanPhrases, tokenize, type PhrasePattern, type Token } from './answer-parsing/text.js';
 import { CERTAINTY_CUES, type CertaintyCues, HEDGES, RATING_HOMOPHONES } from './answer-parsing/certainty-cues.js';
 
 /**
@@ -226,6 +226,21 @@ export function assessStructuredAnswer(
     if (value !== null) return unsure(value, 'alternatives');
   }
   return { value: null, certainty: 'unknown', reasons: [] };
+}
+
+/**
+ * A reply to a confirmation read without the yes or no it starts with ("no three" → "three"): a
+ * recogniser writes "no, a three" without the comma, and "no" then reads as negating the number.
+ * Null when the reply does not start with one, or holds nothing after it.
+ */
+export function withoutLeadingAnswer(text: string, language?: string): string | null {
+  const lexicon = lexiconFor(language);
+  const cues = cuesFor(language, lexicon);
+  const tokens = tokenize(text, lexicon.source.apostrophes);
+  const length = phraseAt(tokens, 0, [...cues.noWords, ...lexicon.yes, ...lexicon.no]);
+  if (length === 0) return null;
+  const rest = tokens.slice(length).filter((token, index, all) => token.kind !== 'boundary' || all.slice(0, index).some((before) => before.kind !== 'boundary'));
+  return rest.length > 0 ? textOf(rest) : null;
 }
 
 /** The value after the latest correction that replaces a different value said before it; null for none. */

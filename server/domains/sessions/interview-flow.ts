@@ -1,7 +1,7 @@
 import type { TQuestion, TScriptSettings } from '../../../shared/schemas/scripts.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import type { InterviewPending } from '../../entities/session.js';
-import { assessStructuredAnswer, parseStructuredAnswer } from '../../interviewer/answer-parsing.js';
+import { assessStructuredAnswer, parseStructuredAnswer, withoutLeadingAnswer } from '../../interviewer/answer-parsing.js';
 import type { ConversationTurn, Interviewer } from '../../interviewer/interviewer.js';
 import { phrasesFor } from '../../interviewer/phrases.js';
 
@@ -163,8 +163,8 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
 
 /**
  * The reply to a confirmation of `candidate`: yes (and no other value) takes it; a value of the
- * question said surely, other than the candidate, takes that one ("no, a three", "three"); null
- * for anything else (a no without a value, a value said unsurely, nothing readable). On a yes/no
+ * question said surely, other than the candidate, takes that one ("no, a three", "three", and
+ * "no three" as a recogniser writes it: see `withoutLeadingAnswer`); null for anything else (a no without a value, a value said unsurely, nothing readable). On a yes/no
  * question the reply's polarity is the confirmation: a bare "no" there says the read-back was
  * wrong, not that the answer is no, so it asks again.
  */
@@ -177,7 +177,9 @@ export function settleConfirmation(
 ): { value: TAnswerValue } | null {
   const polarity = parseStructuredAnswer({ type: 'yes_no' }, reply, language)?.value ?? null;
   if (question.type !== 'yes_no') {
-    const assessed = assessStructuredAnswer(question, reply, language, { confidence });
+    let assessed = assessStructuredAnswer(question, reply, language, { confidence });
+    const rest = assessed.value === null ? withoutLeadingAnswer(reply, language) : null;
+    if (rest !== null) assessed = assessStructuredAnswer(question, rest, language, { confidence });
     if (assessed.certainty === 'sure' && assessed.value !== null && assessed.value !== candidate) return { value: assessed.value };
     if (assessed.value !== null && assessed.value !== candidate) return null;
   }
