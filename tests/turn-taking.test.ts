@@ -146,6 +146,12 @@ describe('settings.turnTaking', () => {
     expect(fieldPaths(invalid.body)).toEqual(['settings.turnTaking.pauseMs']);
     const removed = await api.patch(path, { settings: { turnTaking: null } }).expect(200);
     expect(removed.body.settings).toEqual({ voice: 'alloy' });
+    // A patch with nulls where there is no turnTaking yet removes nothing and stores no null (the fuzzer found a 500 here).
+    const fresh = await api.patch(path, { settings: { turnTaking: { pauseMs: null, bargeIn: false } } }).expect(200);
+    expect(fresh.body.settings.turnTaking).toEqual({ bargeIn: false });
+    const otherScript = await createPublishedScript(api);
+    const scriptPatched = await api.patch(`/v1/scripts/${otherScript.id}`, { settings: { turnTaking: { pauseMs: null, bargeIn: null } } }).expect(200);
+    expect(scriptPatched.body.settings.turnTaking).toEqual({});
   });
 
   it('scripts carry it too, and the campaign wins key by key over the script, then the defaults', async () => {

@@ -11,7 +11,8 @@ export function applyMergePatch<T extends object>(current: T, patch: object): T 
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else if (value === undefined) continue;
-    else if (isPlainObject(value) && isPlainObject(merged[key])) merged[key] = applyMergePatch(merged[key] as Record<string, unknown>, value);
+    // A patch object applies to what is there, or to nothing (RFC 7396): its nulls never get stored.
+    else if (isPlainObject(value)) merged[key] = applyMergePatch(isPlainObject(merged[key]) ? (merged[key] as Record<string, unknown>) : {}, value);
     else merged[key] = value;
   }
   return merged as T;
