@@ -217,7 +217,7 @@ export interface Config {
     openai: { baseUrl: string; apiKey: string; model: string; format: 'opus' | 'mp3'; voices: string[] | undefined; timeoutMs: number } | undefined;
     timeoutMs: number;
   };
-  /** Audio answers transcribed at once per process (the offline recognizer is CPU-heavy). */
+  /** Audio answers the offline recognizer (CPU-heavy) transcribes at once per process; a provider (STT_BASE_URL) is not limited. */
   transcriptionConcurrency: number;
   /**
    * Requests to customer-supplied URLs (webhook endpoints, organization logos): hosts that may be

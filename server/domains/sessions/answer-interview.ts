@@ -308,7 +308,7 @@ async function transcribe(
   const recognizer = services.speech.recognizer;
   if (!recognizer) return { text: null, confidence: null };
   try {
-    const transcription = await services.transcriptions.run(() =>
+    const task = () =>
       recognizer.transcribe({
         file,
         contentType,
@@ -318,8 +318,9 @@ async function transcribe(
           ...(question.options ? { options: question.options } : {}),
           ...(question.scale ? { scale: question.scale } : {}),
         },
-      }),
-    );
+      });
+    // Only work on this machine's cores waits its turn; a provider is asked at once.
+    const transcription = await (recognizer.runsLocally ? services.transcriptions.run(task) : task());
     const text = transcription?.text.trim() || null;
     return { text, confidence: text ? transcription!.confidence : null };
   } catch (error) {
