@@ -119,6 +119,18 @@ export class TurnAudio {
     return { stream: (await flight).listen(), cached: false };
   }
 
+  /**
+   * Starts making a turn's audio before its link is fetched, so that the player's request joins
+   * a synthesis already under way (or finds it cached) instead of starting one: nothing is done
+   * when it is cached or being made. A failure is logged; the link tries again when fetched.
+   */
+  prepare(request: TurnAudioRequest): void {
+    this.open(request).then(
+      ({ stream }) => stream.destroy(),
+      (error: unknown) => this.logger.warn({ err: error }, 'text-to-speech ahead of the link failed; it is tried again when the link is fetched'),
+    );
+  }
+
   private async start(key: string, request: TurnAudioRequest): Promise<Flight> {
     const source = await this.synthesizer.synthesize(request);
     return new Flight(source, (flight) => void this.settle(key, flight));

@@ -13,6 +13,7 @@ import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
 import { type AnswerOutcome, decideAfterAnswer, type FlowPosition } from './interview-flow.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
+import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
 import { findUnfinishedSession, type ParticipantAuth } from './participant-access.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
@@ -131,6 +132,8 @@ export async function prepareAnswer(
       conversation,
       interviewer: services.interviewer,
     });
+    // A participant who speaks listens: their next turn's audio is started now, before the turn is written.
+    if (answer.audio && outcome.next.kind !== 'closing') speakAhead(services, session, outcome.next.text);
     return { ...prepared, outcome };
   } catch (error) {
     await discardAnswer(services, { ...prepared, outcome: undefined as never });

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SessionUtterance } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { SpeechSynthesizerChoice } from '../../speech/create-speech-synthesizer.js';
+import type { TurnAudio } from '../../speech/turn-audio.js';
 import type { Session } from '../../entities/index.js';
 
 /** How long a turn's audio link opens: the turn is spoken at once, but a paused interview may be picked up later. */
@@ -24,6 +25,23 @@ export async function turnAudioUrl(voicing: TurnVoicing, session: Pick<Session, 
   if (session.voice && !synthesizer.voices.includes(session.voice)) return undefined;
   const link = await voicing.signer.signFileLink({ fileId: `${session.id}/${utteranceId}`, purpose: 'turn_audio' }, TURN_AUDIO_LINK_SECONDS, now);
   return link.url;
+}
+
+/**
+ * Starts speaking a turn as soon as its text is decided, before the participant's player asks
+ * for it: the request that fetches the link then joins the synthesis under way, so the answer's
+ * transaction, the response and that request no longer come before the provider's time to first
+ * byte. Only for turns a link will be made for (as turnAudioUrl), spoken as the link speaks them.
+ */
+export function speakAhead(
+  voicing: { synthesis: SpeechSynthesizerChoice; turnAudio: TurnAudio | null },
+  session: Pick<Session, 'voice' | 'language'>,
+  text: string,
+): void {
+  const { synthesizer } = voicing.synthesis;
+  if (!synthesizer || !voicing.turnAudio || !text) return;
+  if (session.voice && !synthesizer.voices.includes(session.voice)) return;
+  voicing.turnAudio.prepare({ text, voice: session.voice ?? synthesizer.defaultVoice, language: session.language });
 }
 
 /** For the signed-link route: what a `turn_audio` link speaks, or null when it names no AI utterance of that session. */
