@@ -8,7 +8,7 @@ import type { ConversationTurn } from '../../interviewer/interviewer.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
+import { type AudioFacts, audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
 import { type AnswerOutcome, decideAfterAnswer, type FlowPosition } from './interview-flow.js';
@@ -32,8 +32,8 @@ const MIN_ANSWER_SECONDS = 0.5;
 export interface ParticipantAnswer {
   /** Typed text, or the browser's own transcript of `audio`. */
   text?: string | undefined;
-  /** A recorded answer, as received on local disk (the caller removes the file afterwards). */
-  audio?: { file: string } | undefined;
+  /** A recorded answer, as received on local disk (the caller removes the file afterwards), with its SHA-256 when the caller has it. */
+  audio?: { file: string; sha256?: string | undefined } | undefined;
   startTime?: number | undefined;
   endTime?: number | undefined;
   confidence?: number | undefined;
@@ -110,18 +110,33 @@ export async function prepareAnswer(
   let audio: AudioAnswer | undefined;
   let text = answer.text ?? null;
   let confidence = answer.confidence ?? null;
+  let earlierTurns: ConversationTurn[];
+  const readConversation = () => (services.interviewer.usesConversation ? conversationOf(em, session) : Promise.resolve([]));
   if (answer.audio) {
     if (session.consentRequired && session.consent?.type === 'data_processing') {
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
     }
-    audio = await storeAnswerAudio(services, session, answer.audio.file, await longestRecording(em, session));
-    if (text === null) ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
+    const facts = await checkAnswerAudio(answer.audio.file, await longestRecording(em, session));
+    // Stored, transcribed and the conversation read at once: none needs another, and the
+    // recognizer's time (a provider's answer, or pocketsphinx) covers the other two.
+    const storing = storeAnswerAudio(services, session, answer.audio, facts);
+    const hearing = text === null ? transcribe(services, session, question, answer.audio.file, facts.contentType) : Promise.resolve({ text, confidence });
+    const reading = readConversation();
+    try {
+      [audio, { text, confidence }, earlierTurns] = await Promise.all([storing, hearing, reading]);
+    } catch (error) {
+      // The answer is not recorded: what was stored of it goes too.
+      const stored = await storing.catch(() => undefined);
+      await Promise.allSettled([hearing, reading]);
+      if (stored) await services.storage.delete(stored.storageKey).catch(() => undefined);
+      throw error;
+    }
+  } else {
+    earlierTurns = await readConversation();
   }
   const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
   try {
-    const conversation = services.interviewer.usesConversation
-      ? await conversationOf(em, session, { speaker: 'participant', text: text ?? '', questionId: question.id })
-      : [];
+    const conversation = services.interviewer.usesConversation ? [...earlierTurns, { speaker: 'participant' as const, text: text ?? '', questionId: question.id }] : [];
     const outcome = await decideAfterAnswer({
       questions: plan.questions,
       systemPrompt: plan.systemPrompt,
@@ -256,13 +271,14 @@ function answerTimes(
   return { startTime, endTime };
 }
 
-async function conversationOf(em: EntityManager, session: Session, latest: ConversationTurn): Promise<ConversationTurn[]> {
+/** The session's turns so far, oldest first (the answer being prepared is not among them). */
+async function conversationOf(em: EntityManager, session: Session): Promise<ConversationTurn[]> {
   const rows = await em.find(
     SessionUtterance,
     { session: session.id },
     { fields: ['speaker', 'text', 'questionId'], orderBy: { seq: 'asc' }, disableIdentityMap: true },
   );
-  return [...rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })), latest];
+  return rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null }));
 }
 
 /**
@@ -278,11 +294,8 @@ async function longestRecording(em: EntityManager, session: Session): Promise<nu
   return Math.max(0, offsetAt(session, new Date()) - (turn?.start_time ?? 0)) + CLOCK_SLACK_SECONDS;
 }
 
-/**
- * Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio), no longer than
- * the turn allows (422), and stored as a session file.
- */
-async function storeAnswerAudio(services: SessionServices, session: Session, file: string, longestSeconds: number): Promise<AudioAnswer> {
+/** Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio) and no longer than the turn allows (422). */
+async function checkAnswerAudio(file: string, longestSeconds: number): Promise<AudioFacts> {
   const facts = await probeAudio(file);
   if (!facts) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The audio must be WebM, Ogg, WAV, MP3 or M4A (recognised from its content).', {
@@ -293,9 +306,15 @@ async function storeAnswerAudio(services: SessionServices, session: Session, fil
     const asked = Math.max(0, Math.floor(longestSeconds - CLOCK_SLACK_SECONDS));
     throw validationError([{ path: 'audio', message: `lasts ${Math.round(facts.durationSeconds)} s, longer than this turn: its question was asked ${asked} s ago` }]);
   }
+  return facts;
+}
+
+/** A checked recording stored as a session file (its hash as the route computed it, when it did). */
+async function storeAnswerAudio(services: SessionServices, session: Session, recording: { file: string; sha256?: string | undefined }, facts: AudioFacts): Promise<AudioAnswer> {
+  const { file } = recording;
   const fileId = newId('fil');
   const storageKey = `sessions/${session.organization.id}/${session.id}/${fileId}`;
-  const sha256 = await sha256OfFile(file);
+  const sha256 = recording.sha256 ?? (await sha256OfFile(file));
   const { size } = await services.storage.put(storageKey, createReadStream(file));
   return { fileId, storageKey, contentType: facts.contentType, size, sha256, durationSeconds: facts.durationSeconds };
 }
