@@ -4,12 +4,12 @@ import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
 import { Organization } from './organization.js';
 import { Session } from './session.js';
 
-const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'closing', 'answer'] as const;
+const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'confirm', 'closing', 'answer'] as const;
 export type UtteranceKind = (typeof UTTERANCE_KINDS)[number];
 
 /**
- * One turn of the conversation, as it happened: the AI's questions, follow-ups, re-asks and
- * closing, and the participant's answers (typed, or spoken: `audioFileId`, with `text` null when
+ * One turn of the conversation, as it happened: the AI's questions, follow-ups, re-asks,
+ * confirmations and closing, and the participant's answers (typed, or spoken: `audioFileId`, with `text` null when
  * nothing could transcribe it). The transcript is generated from these rows.
  */
 export const SessionUtterance = defineEntity({
@@ -26,7 +26,11 @@ export const SessionUtterance = defineEntity({
     kind: p.enum([...UTTERANCE_KINDS]),
     text: p.string().columnType('text').nullable(),
     questionId: p.string().columnType('text').nullable(),
-    /** Participant answers to structured questions: the parsed value (null: unreadable). */
+    /**
+     * Participant answers to structured questions: the value this answer settled (null: unreadable,
+     * or not yet settled: an unsure answer's value is on the confirmation's reply that took it).
+     * `confirm` turns: the value being read back for a yes or no.
+     */
     value: p.json<TAnswerValue>().nullable(),
     /** Seconds from the session's start. */
     startTime: p.float().columnType('double precision'),
@@ -60,6 +64,27 @@ export const SessionUtterance = defineEntity({
     keywords: p.json<string[]>().nullable(),
     /** A participant's answer written in another language than the interview's (franc); null otherwise. */
     detectedLanguage: p.string().columnType('text').nullable(),
+    // Turn-taking (Migration20261128010000TurnTaking): times on the participant's clock as the interview page reported them.
+    /** Participant answers: when their last speech of the answer ended. */
+    speechEndedAt: p.datetime(3).nullable(),
+    /** Participant answers: when the page ended the turn (or the participant sent it). */
+    endOfTurnAt: p.datetime(3).nullable(),
+    /** Participant answers: ended by the participant (button, typing), not by the end-of-turn rule. */
+    manualEnd: p.boolean().nullable(),
+    /** Participant answers: they went on speaking within CUT_OFF_WINDOW_MS after the page ended the turn (reported with the next answer). */
+    cutOff: p.boolean().nullable(),
+    /** AI turns: when their audio started playing; null also when it never played. */
+    audioStartedAt: p.datetime(3).nullable(),
+    /** AI turns: the participant spoke over it and its audio was stopped. */
+    bargeIn: p.boolean().nullable(),
+    /** AI turns: `audioStartedAt` minus the `speechEndedAt` of the answer before it, when both are known. */
+    latencyMs: p.integer().nullable(),
+    /** AI turns: the server's time transcribing the answer that led to it (audio answers without the browser's text). */
+    recognitionMs: p.integer().nullable(),
+    /** AI turns: the interviewer's time choosing or wording it. */
+    interviewerMs: p.integer().nullable(),
+    /** AI turns: time to the first byte of its speech, when its audio link was first fetched. */
+    synthesisMs: p.integer().nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
 });

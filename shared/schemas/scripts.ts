@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZInterviewLanguage, ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
+import { ZTurnTaking, ZTurnTakingPatch } from './turn-taking.js';
 
 export const QUESTION_TYPES = ['open', 'rating', 'multiple_choice', 'yes_no'] as const;
 /** The question types whose answers are read into a value; an open answer stays text. */
@@ -127,6 +128,7 @@ export const ZScriptSettings = z
     maxFollowUps: z.number().int().min(0).max(SCRIPT_LIMITS.maxFollowUps).optional(),
     language: ZInterviewLanguage.optional(),
     voice: z.string().min(1).max(64).optional(),
+    turnTaking: ZTurnTaking.optional().meta({ description: "Voice mode's end of turn and barge-in; a campaign's `settings.turnTaking` wins key by key." }),
   })
   .meta({ id: 'ScriptSettings' });
 export type TScriptSettings = z.infer<typeof ZScriptSettings>;
@@ -136,6 +138,7 @@ export const ZScriptSettingsPatch = z.strictObject({
   maxFollowUps: ZScriptSettings.shape.maxFollowUps.unwrap().nullable().optional(),
   language: ZInterviewLanguage.nullable().optional(),
   voice: ZScriptSettings.shape.voice.unwrap().nullable().optional(),
+  turnTaking: ZTurnTakingPatch.nullable().optional(),
 });
 
 const ZScriptDescription = z.string().max(1000, 'must be at most 1000 characters');
@@ -279,6 +282,9 @@ export type TImportScriptInput = z.infer<typeof ZImportScriptInput>;
 
 export const MEDIA_KINDS = ['image', 'audio'] as const;
 
+/** Longest alt text of a script media file, in characters. */
+export const MEDIA_ALT_MAX_LENGTH = 1000;
+
 export const ZScriptMedia = z
   .object({
     id: z.string().meta({ example: 'fil_4fS0m3Ex4mpl3Id0000000' }),
@@ -287,6 +293,10 @@ export const ZScriptMedia = z
     kind: z.enum(MEDIA_KINDS),
     contentType: z.string(),
     filename: z.string(),
+    alt: z.string().nullable().meta({
+      description:
+        "Text alternative: what an image shows, for participants who cannot see it (screen readers read it; the page shows it when the image does not load), or what an audio clip is. Optional at upload, but images without it are inaccessible: give it for every image.",
+    }),
     size: z.number().int().meta({ description: 'Bytes.' }),
     sha256: z.string(),
     url: z.string().meta({ description: 'Signed download link, valid 1 hour from the response.' }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
 import { QUESTION_TYPES } from './scripts.js';
+import { ZTurnTakingSummary, ZVoiceTiming } from './turn-taking.js';
 
 /**
  * created (token opened; waiting for consent where the campaign requires it) → in_progress ⇄
@@ -81,6 +82,9 @@ export const ZSession = z
     pauseReason: z.string().nullable(),
     consent: ZConsent.nullable(),
     answers: z.array(ZParsedAnswer),
+    turnTaking: ZTurnTakingSummary.nullable().meta({
+      description: "Voice turns: latency from the end of the participant's speech to the AI's audio (p50/p95, ms), cut-offs and barge-ins; null when no answer was given by voice.",
+    }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
   })
@@ -125,15 +129,40 @@ export const ZTurnQuestion = z
   })
   .meta({ id: 'TurnQuestion' });
 
+/** An image or audio clip shown with a question (script media uploaded with its `questionId`). */
+export const ZTurnMedia = z
+  .object({
+    kind: z.enum(['image', 'audio']),
+    contentType: z.string(),
+    url: z.string().meta({ description: 'Signed link, opened without an API key while the session is unfinished (valid 12 hours from the response).' }),
+    alt: z.string().nullable().meta({ description: 'Text alternative given at upload; null when none was.' }),
+  })
+  .meta({ id: 'TurnMedia' });
+export type TTurnMedia = z.infer<typeof ZTurnMedia>;
+
+/**
+ * What a pending turn is: `question`, `follow_up`, `re_ask`, or `confirm` (an unsure answer to a
+ * rating, yes/no or multiple-choice question read back for a yes or no before it is taken).
+ */
+export const TURN_KINDS = ['question', 'follow_up', 're_ask', 'confirm'] as const;
+export type TTurnKind = (typeof TURN_KINDS)[number];
+
 /** The AI's next utterance, waiting for the participant's answer. */
 export const ZTurn = z
   .object({
     utteranceId: z.string(),
     text: z.string(),
     questionId: z.string(),
-    kind: z.enum(['question', 'follow_up', 're_ask']).meta({ description: 'A script question, a follow-up on it, or the question asked again after an answer that could not be read.' }),
+    kind: z.enum(TURN_KINDS).meta({
+      description:
+        "A script question, a follow-up on it, the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely (\"maybe a four?\") read back in one short turn (\"So that's a 4, is that right?\"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead (\"no, a three\").",
+    }),
     question: ZTurnQuestion,
     audioUrl: z.string().optional().meta({ description: 'Spoken form of the text, when a voice is configured.' }),
+    media: z
+      .array(ZTurnMedia)
+      .optional()
+      .meta({ description: "The script's images and audio clips for this turn's question, in upload order; absent when it has none." }),
   })
   .meta({ id: 'Turn' });
 export type TTurn = z.infer<typeof ZTurn>;
@@ -200,6 +229,9 @@ export const ZTextAnswerInput = z
     endTime: ZOffsetSeconds.optional(),
     confidence: z.number().min(0).max(1).optional().meta({ description: "The browser's own speech recognition confidence." }),
     utteranceId: ZAnsweredTurn,
+    voiceTiming: ZVoiceTiming.optional().meta({
+      description: "Voice mode: when the participant stopped speaking and the page ended the turn, when the AI turn this answers started playing, barge-in and cut-off. Makes the session's `turnTaking` figures.",
+    }),
   })
   .refine((input) => input.startTime === undefined || input.endTime === undefined || input.startTime <= input.endTime, {
     message: 'must not be after endTime',
@@ -207,13 +239,17 @@ export const ZTextAnswerInput = z
   });
 export type TTextAnswerInput = z.infer<typeof ZTextAnswerInput>;
 
-/** Multipart fields that may come with `audio` (all strings on the wire). */
+/**
+ * Multipart fields that may come with `audio` (all strings on the wire; `voiceTiming` is the
+ * VoiceTiming object as JSON text, parsed by the route before these are checked).
+ */
 export const ZAudioAnswerFields = z.strictObject({
   text: z.string().trim().min(1).max(10_000).optional(),
   startTime: z.coerce.number().min(0).max(86_400).optional(),
   endTime: z.coerce.number().min(0).max(86_400).optional(),
   confidence: z.coerce.number().min(0).max(1).optional(),
   utteranceId: ZAnsweredTurn,
+  voiceTiming: ZVoiceTiming.optional(),
 });
 
 export const SESSION_FILE_KINDS = ['audio', 'merged_audio', 'upload', 'export'] as const;

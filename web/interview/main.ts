@@ -2,6 +2,7 @@ import { EMBED_MESSAGE_SOURCE, type InterviewPageConfig } from '../../shared/int
 import type { TInterviewState, TTurn } from '../../shared/schemas/sessions.js';
 import { ApiError, ConnectionLost, type PendingCall, ParticipantApi } from './api.js';
 import { isMessageKey, translator } from '../../shared/i18n/translate.js';
+import { renderQuestionMedia } from './question-media.js';
 import { AnswerRecorder, fileNameFor } from './recorder.js';
 import { Speaker } from './speech.js';
 import { resolveTheme } from './theme.js';
@@ -307,7 +308,7 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
   show(
     header(),
     conversationLog(),
-    h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), answerArea, status),
+    h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), renderQuestionMedia(turn), answerArea, status),
   );
   if (options.sending) busy(true);
   // Drawn again (a refusal, a retry): the question was already announced and spoken.

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TAnswerValue, TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
 import { Session, SessionFile, SessionUtterance } from '../../entities/index.js';
 import { AppError, validationError } from '../../errors.js';
 import type { ConversationTurn } from '../../interviewer/interviewer.js';
@@ -19,6 +20,7 @@ import { findUnfinishedSession, type ParticipantAuth } from './participant-acces
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
+import { answerTimingFields, assertVoiceTiming, elapsedMs, recordAnsweredTurnTiming, type ServerTurnTiming } from './turn-timing.js';
 
 /**
  * Clients' clocks drift: an offset up to this many seconds "after now" is brought back to now (a
@@ -39,6 +41,8 @@ export interface ParticipantAnswer {
   confidence?: number | undefined;
   /** The turn this answers (`turn.utteranceId`): a late retry of an earlier answer is refused instead of answering the next question. */
   utteranceId?: string | undefined;
+  /** Voice mode: the page's timing of this answer and of the AI turn it answers. */
+  voiceTiming?: TVoiceTiming | undefined;
 }
 
 interface AudioAnswer {
@@ -65,6 +69,8 @@ export interface PreparedAnswer {
   confidence: number | null;
   outcome: AnswerOutcome;
   answer: ParticipantAnswer;
+  /** Recorded on the AI turn this answer leads to. */
+  serverTiming: ServerTurnTiming;
 }
 
 /**
@@ -87,6 +93,7 @@ export async function prepareAnswer(
   participant: ParticipantAuth,
   answer: ParticipantAnswer,
 ): Promise<PreparedAnswer> {
+  assertVoiceTiming(answer.voiceTiming);
   // The token was checked (not cancelled) when the request was authenticated.
   const session = await findUnfinishedSession(em, participant.inviteId);
   if (!session) {
@@ -105,11 +112,13 @@ export async function prepareAnswer(
     pending: session.pending ?? 'question',
     followUpsAsked: session.followUpsAsked,
     reAsked: session.reAsked,
+    ...(session.pending === 'confirm' ? { confirming: await confirmedValueOf(em, session) } : {}),
   };
 
   let audio: AudioAnswer | undefined;
   let text = answer.text ?? null;
   let confidence = answer.confidence ?? null;
+  let recognitionMs: number | null = null;
   let earlierTurns: ConversationTurn[];
   const readConversation = () => (services.interviewer.usesConversation ? conversationOf(em, session) : Promise.resolve([]));
   if (answer.audio) {
@@ -117,10 +126,17 @@ export async function prepareAnswer(
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
     }
     const facts = await checkAnswerAudio(answer.audio.file, await longestRecording(em, session));
+    const file = answer.audio.file;
+    const recognizing = async () => {
+      const started = performance.now();
+      const heard = await transcribe(services, session, question, file, facts.contentType, position.pending === 'confirm');
+      recognitionMs = elapsedMs(started);
+      return heard;
+    };
     // Stored, transcribed and the conversation read at once: none needs another, and the
     // recognizer's time (a provider's answer, or pocketsphinx) covers the other two.
     const storing = storeAnswerAudio(services, session, answer.audio, facts);
-    const hearing = text === null ? transcribe(services, session, question, answer.audio.file, facts.contentType) : Promise.resolve({ text, confidence });
+    const hearing = text === null && services.speech.recognizer ? recognizing() : Promise.resolve({ text, confidence });
     const reading = readConversation();
     try {
       [audio, { text, confidence }, earlierTurns] = await Promise.all([storing, hearing, reading]);
@@ -137,6 +153,7 @@ export async function prepareAnswer(
   const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
   try {
     const conversation = services.interviewer.usesConversation ? [...earlierTurns, { speaker: 'participant' as const, text: text ?? '', questionId: question.id }] : [];
+    const deciding = performance.now();
     const outcome = await decideAfterAnswer({
       questions: plan.questions,
       systemPrompt: plan.systemPrompt,
@@ -144,14 +161,16 @@ export async function prepareAnswer(
       language: session.language,
       position,
       answer: text,
+      confidence,
       conversation,
       interviewer: services.interviewer,
     });
+    const interviewerMs = elapsedMs(deciding);
     // A participant who speaks listens: their next turn's audio is started now, before the turn is written.
     if (answer.audio && outcome.next.kind !== 'closing') speakAhead(services, session, outcome.next.text);
-    return { ...prepared, outcome };
+    return { ...prepared, outcome, serverTiming: { recognitionMs, interviewerMs } };
   } catch (error) {
-    await discardAnswer(services, { ...prepared, outcome: undefined as never });
+    await discardAnswer(services, { ...prepared, outcome: undefined as never, serverTiming: undefined as never });
     throw error;
   }
 }
@@ -164,7 +183,7 @@ function turnAlreadyAnswered(sessionId: string): AppError {
 
 /** Writes a prepared answer and the next turn in one transaction, if the answered turn is still the pending one. */
 export async function commitAnswer(em: EntityManager, services: SessionServices, prepared: PreparedAnswer): Promise<TInterviewState> {
-  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer } = prepared;
+  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming } = prepared;
   {
     const state = await em.transactional(async (tx) => {
       const locked = await tx.findOneOrFail(Session, prepared.sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -198,6 +217,8 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         confidence,
         audioFileId: audio?.fileId ?? null,
       });
+      Object.assign(utterance, answerTimingFields(answer.voiceTiming));
+      await recordAnsweredTurnTiming(tx, { organizationId: locked.organization.id, sessionId: locked.id, answeredTurnId }, answer.voiceTiming);
       if (position.pending === 'question') locked.questionsAnswered += 1;
       if (outcome.finalValue !== undefined) locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id });
       locked.lastActivityAt = now;
@@ -210,7 +231,8 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
       } else if (outcome.next.kind === 'closing') {
         closing = outcome.next.text;
         const at = Math.max(offsetAt(locked, now), endTime);
-        recordUtterance(tx, locked, { speaker: 'ai', kind: 'closing', text: closing, questionId: null, startTime: at, endTime: at + speakingSeconds(closing), decidedBy: outcome.next.decidedBy });
+        const said = recordUtterance(tx, locked, { speaker: 'ai', kind: 'closing', text: closing, questionId: null, startTime: at, endTime: at + speakingSeconds(closing), decidedBy: outcome.next.decidedBy });
+        Object.assign(said, serverTiming);
         await finishSession(tx, locked, 'completed', now);
       } else {
         const next = outcome.next;
@@ -218,7 +240,14 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         locked.questionIndex = outcome.position.questionIndex;
         locked.followUpsAsked = outcome.position.followUpsAsked;
         locked.reAsked = outcome.position.reAsked;
-        asked = askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now, endTime);
+        asked = askTurn(
+          tx,
+          locked,
+          { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy, ...(next.kind === 'confirm' ? { value: next.value } : {}) },
+          now,
+          endTime,
+        );
+        Object.assign(asked, serverTiming);
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();
@@ -269,6 +298,12 @@ function answerTimes(
   const estimated = typedAfterQuestion ? Math.max(question.end_time, endTime - spoken) : endTime - spoken;
   const startTime = Math.min(endTime, Math.max(question.start_time, answer.startTime ?? estimated));
   return { startTime, endTime };
+}
+
+/** The value a pending confirmation reads back: stored on the `confirm` utterance itself. */
+async function confirmedValueOf(em: EntityManager, session: Session): Promise<TAnswerValue> {
+  const [turn] = await em.execute<{ value: TAnswerValue }[]>(`select value from session_utterances where id = ?`, [session.pendingUtteranceId]);
+  return turn?.value ?? null;
 }
 
 /** The session's turns so far, oldest first (the answer being prepared is not among them). */
@@ -326,6 +361,8 @@ async function transcribe(
   question: InterviewPlan['questions'][number],
   file: string,
   contentType: string,
+  /** The audio replies to a confirmation of this question's answer. */
+  confirming: boolean,
 ): Promise<{ text: string | null; confidence: number | null }> {
   const recognizer = services.speech.recognizer;
   if (!recognizer) return { text: null, confidence: null };
@@ -339,6 +376,7 @@ async function transcribe(
           questionType: question.type,
           ...(question.options ? { options: question.options } : {}),
           ...(question.scale ? { scale: question.scale } : {}),
+          ...(confirming ? { confirming } : {}),
         },
       });
     // Only work on this machine's cores waits its turn; a provider is asked at once.
