@@ -593,7 +593,7 @@ async function offlineTranscripts(databaseUrl: string): Promise<{ answersWithTex
 // Figures.
 
 async function report(results: Record<string, RunResult>): Promise<void> {
-  const cell = (value: number | string, width = 8) => String(value).padStart(width);
+  const cell = (value: number | string, width = 9) => String(typeof value === 'number' && Math.abs(value) >= 1000 ? Math.round(value) : value).padStart(width);
   const row = (label: string, d: Distribution | undefined) =>
     d && console.log(`  ${label.padEnd(58)}${cell(d.p50)}${cell(d.p95)}${cell(d.max)}${cell(d.count, 7)}`);
   const header = (title: string) => console.log(`\n${title.padEnd(60)}${cell('p50')}${cell('p95')}${cell('max')}${cell('turns', 7)}`);
