@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, string> = {
   webhooks: 'Webhook delivery throughput and latency from commit to receipt, against bare graphile-worker jobs doing the same HTTPS requests.',
   results: 'Transcripts, insights, PDFs and exports of finished sessions: time and memory per session, export streaming.',
   storage: 'Uploads and ranged reads on the local disk and an S3-compatible server: MB/s and peak memory (flat whatever the size).',
+  voice: 'Voice interviews (20 at once, audio answer → first byte of the AI\'s spoken turn): the service\'s own share on top of fake STT/LLM/TTS servers with fixed delays, against bare Express chaining the same fakes; and the offline built-ins (pocketsphinx, espeak-ng) as measured.',
   search: 'Cross-transcript full-text search over 10,000 sessions of 20 utterances: p50/p95/max per query kind (rare, common, phrase, filters, page 2) against the 100 ms aim.',
 };
 

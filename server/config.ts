@@ -220,7 +220,7 @@ export interface Config {
     /** Spoken turns not used for this many days leave the cache (`tts-cache/`, daily); 0 keeps them all. */
     cacheMaxAgeDays: number;
   };
-  /** Audio answers transcribed at once per process (the offline recognizer is CPU-heavy). */
+  /** Audio answers the offline recognizer (CPU-heavy) transcribes at once per process; a provider (STT_BASE_URL) is not limited. */
   transcriptionConcurrency: number;
   /**
    * Requests to customer-supplied URLs (webhook endpoints, organization logos): hosts that may be

@@ -58,7 +58,7 @@ export interface AppServices {
   synthesis: SpeechSynthesizerChoice;
   /** The AI's turns as audio (cached, streamed while made); null without a synthesizer. */
   turnAudio: TurnAudio | null;
-  /** Audio answers transcribed at once in this process. */
+  /** Audio answers transcribed at once in this process by a recognizer that runs here (pocketsphinx). */
   transcriptions: ConcurrencyLimit;
   /** Who customer-supplied URLs may reach (webhooks, logos). */
   outboundPolicy: OutboundPolicy;

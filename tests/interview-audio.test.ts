@@ -100,6 +100,37 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
     await stt?.close();
   });
 
+  it('answers are sent to the provider at once: TRANSCRIPTION_CONCURRENCY bounds only a recognizer that runs on this machine', async () => {
+    expect(t.runtime.services.config.transcriptionConcurrency).toBe(2);
+    const participants = [];
+    for (let i = 0; i < 3; i++) {
+      const { invite } = await interviewFixture(api);
+      const participant = participantAs(t.http, invite.token);
+      await participant.start().expect(201);
+      participants.push(participant);
+    }
+    // Each transcription is held until all three are at the provider (or 1.5 s have passed).
+    let inFlight = 0;
+    let peak = 0;
+    const held: (() => void)[] = [];
+    stt.respond = () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      const released = new Promise<void>((resolve) => {
+        held.push(resolve);
+        setTimeout(resolve, 1500);
+      });
+      if (inFlight === 3) for (const release of held) release();
+      return released.then(() => {
+        inFlight -= 1;
+        return transcriptionReply('The setup guide was clear and quick to follow.');
+      });
+    };
+    const replies = await Promise.all(participants.map((participant, i) => participant.answerAudio(wav(0.5, 300 + i * 50), `answer-${i}.wav`)));
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200]);
+    expect(peak).toBe(3);
+  });
+
   it('a whole interview answered by audio: each recording is sent to the provider, its text parsed, the audio kept as a session file', async () => {
     const { invite } = await interviewFixture(api);
     const participant = participantAs(t.http, invite.token);

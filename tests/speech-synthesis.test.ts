@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { INTERVIEW_LANGUAGES } from '../shared/languages.js';
 import { findExecutable } from '../server/lib/child-process.js';
 import { createSpeechSynthesizer } from '../server/speech/create-speech-synthesizer.js';
 import { EspeakSpeechSynthesizer, espeakVoiceFor } from '../server/speech/espeak-speech-synthesizer.js';
 import { OpenAiSpeechSynthesizer } from '../server/speech/openai-speech-synthesizer.js';
 import { SpeechSynthesisError } from '../server/speech/speech-synthesizer.js';
+import { wav } from './helpers/audio.js';
 import { apiAs, createPublishedScript, type Api } from './helpers/factories.js';
 import { interviewFixture, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -331,6 +332,49 @@ describe('spoken turns in the participant API (OpenAI-compatible provider on a l
     const signer = t.runtime.services.signer;
     const forged = await signer.signFileLink({ fileId: `${answered.session.id}/utt_doesnotexist`, purpose: 'turn_audio' }, 60);
     expect((await t.http.get(new URL(forged.url).pathname).expect(404)).body.error.code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it("a spoken answer's next turn is synthesized as soon as it is decided, and its link streams that synthesis; a typed answer's only when fetched", async () => {
+    const questions = ['Spoken ahead, first?', 'Spoken ahead, second?', 'Spoken ahead, third?'].map((text, i) => ({ id: `q${i}`, text, type: 'open', followUp: { enabled: false } }));
+    const { invite } = await interviewFixture(api, { settings: { voice: 'nova' }, questions });
+    const participant = participantAs(t.http, invite.token);
+    const started = (await participant.start().expect(201)).body;
+
+    handler = speaking(200);
+    received.length = 0;
+    const spoken = (await participant.answerAudio(wav(0.5), 'answer.wav', { text: 'Faster support, please.', utteranceId: started.turn.utteranceId }).expect(200)).body;
+    expect(spoken.turn.questionId).toBe('q1');
+    // Asked without the link being fetched, in the voice and language the link speaks.
+    await vi.waitFor(() => expect(received.map((request) => request.json)).toEqual([{ model: 'tts-test', input: 'Spoken ahead, second?', voice: 'nova', response_format: 'opus' }]));
+    const audio = await fetchAudio(spoken.turn.audioUrl).expect(200);
+    expect(audio.body).toEqual(Buffer.concat(OGG_PARTS));
+    expect(received).toHaveLength(1);
+
+    received.length = 0;
+    const typed = (await participant.answer('Cheaper plans.').expect(200)).body;
+    expect(typed.turn.questionId).toBe('q2');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(received).toHaveLength(0);
+    expect((await fetchAudio(typed.turn.audioUrl).expect(200)).body).toEqual(Buffer.concat(OGG_PARTS));
+    expect(received.map((request) => request.json.input)).toEqual(['Spoken ahead, third?']);
+  });
+
+  it('a synthesis started ahead that fails is tried again when the link is fetched', async () => {
+    const questions = ['Failing ahead, first?', 'Failing ahead, second?'].map((text, i) => ({ id: `q${i}`, text, type: 'open', followUp: { enabled: false } }));
+    const { invite } = await interviewFixture(api, { questions });
+    const participant = participantAs(t.http, invite.token);
+    await participant.start().expect(201);
+    handler = (_request, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"error":{"message":"overloaded"}}');
+    };
+    const spoken = (await participant.answerAudio(wav(0.5), 'answer.wav', { text: 'Faster support, please.' }).expect(200)).body;
+    await vi.waitFor(() => expect(received).toHaveLength(1));
+    // The failure reaches the service a moment after the provider got the request.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    handler = speaking();
+    expect((await fetchAudio(spoken.turn.audioUrl).expect(200)).body).toEqual(Buffer.concat(OGG_PARTS));
+    expect(received.map((request) => request.json.input)).toEqual(['Failing ahead, second?', 'Failing ahead, second?']);
   });
 
   it('a provider that fails before any audio: 503 with Retry-After, and nothing cached', async () => {

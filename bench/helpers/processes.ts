@@ -91,6 +91,15 @@ export function processCpuMs(pid: number): number {
   return ((procStat(pid)?.ticks ?? 0) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * CPU milliseconds of a process and of the children it has reaped (cutime, cstime): a server's
+ * own work and that of the speech processes it ran and waited for.
+ */
+export function processTreeCpuMs(pid: number): number {
+  const stat = procStat(pid);
+  return stat ? ((stat.ticks + stat.childTicks) * 1000) / CLOCK_TICKS_PER_SECOND : 0;
+}
+
 interface ProcStat {
   ppid: number;
   /** utime + stime, and cutime + cstime (reaped children), in clock ticks. */

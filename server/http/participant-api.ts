@@ -104,8 +104,9 @@ export function participantApiRoutes(services: AppServices): Router {
             fields: [{ path: 'audio', message: 'is required' }],
           });
         }
-        const audio = { file: uploaded };
-        const fingerprint = { ...fields.data, audioSha256: await sha256OfFile(uploaded) };
+        const sha256 = await sha256OfFile(uploaded);
+        const fingerprint = { ...fields.data, audioSha256: sha256 };
+        const audio = { file: uploaded, sha256 };
         await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/answer', fingerprint }, services, commit, answering({ ...fields.data, audio }));
         return;
       }

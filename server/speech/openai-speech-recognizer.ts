@@ -64,6 +64,7 @@ interface VerboseSegment {
  */
 export class OpenAiSpeechRecognizer implements SpeechRecognizer {
   readonly name = 'openai';
+  readonly runsLocally = false;
   private readonly endpoint: string;
   private readonly responseFormat: 'verbose_json' | 'json';
 

@@ -117,6 +117,7 @@ interface Segment {
 /** See the module comment. English only: any other language answers null (the engine then stores the audio without text). */
 export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
   readonly name = 'pocketsphinx';
+  readonly runsLocally = true;
   /** word → its dictionary lines (variants included), read once: grammars need a dictionary of their own words. */
   private dictionary: Promise<Map<string, string[]>> | null = null;
 

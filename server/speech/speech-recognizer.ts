@@ -6,6 +6,12 @@
 export interface SpeechRecognizer {
   /** `openai` (any OpenAI-compatible endpoint) or `pocketsphinx` (offline, English only). */
   readonly name: string;
+  /**
+   * A CPU-heavy process on this machine (pocketsphinx): at most TRANSCRIPTION_CONCURRENCY run at
+   * once. A provider over the network is not limited: waiting for it costs this process nothing,
+   * and a queue in front of it would add its whole answer time to every answer behind.
+   */
+  readonly runsLocally: boolean;
   transcribe(input: TranscribeInput): Promise<Transcription | null>;
 }
 

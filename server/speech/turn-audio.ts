@@ -130,6 +130,18 @@ export class TurnAudio {
     return { stream: (await flight).listen(), cached: false };
   }
 
+  /**
+   * Starts making a turn's audio before its link is fetched, so that the player's request joins
+   * a synthesis already under way (or finds it cached) instead of starting one: nothing is done
+   * when it is cached or being made. A failure is logged; the link tries again when fetched.
+   */
+  prepare(request: TurnAudioRequest): void {
+    this.open(request).then(
+      ({ stream }) => stream.destroy(),
+      (error: unknown) => this.logger.warn({ err: error }, 'text-to-speech ahead of the link failed; it is tried again when the link is fetched'),
+    );
+  }
+
   /** Keeps a cached turn from the prune while it is used; in the background (a storage write), never holding up the audio. */
   private markUsed(key: string): void {
     const now = Date.now();

@@ -18,8 +18,8 @@ export interface FakeOpenAi {
   baseUrl: string;
   /** Every request received, oldest first. */
   requests: FakeOpenAiRequest[];
-  /** Decides the reply to each request (a test sets it before the request it cares about). */
-  respond: (request: FakeOpenAiRequest) => FakeOpenAiReply;
+  /** Decides the reply to each request (a test sets it before the request it cares about); a promise holds the reply back until it settles. */
+  respond: (request: FakeOpenAiRequest) => FakeOpenAiReply | Promise<FakeOpenAiReply>;
   close(): Promise<void>;
 }
 
@@ -48,19 +48,22 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     respond: () => ({ status: 500, body: { error: { message: 'no reply configured' } } }),
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    receive(req).then(
-      (request) => {
+    receive(req)
+      .then(async (request) => {
         fake.requests.push(request);
-        const reply = fake.respond(request);
-        if ('hang' in reply) return;
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(reply.body));
-      },
-      () => {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'unreadable request' } }));
-      },
-    );
+        return fake.respond(request);
+      })
+      .then(
+        (reply) => {
+          if ('hang' in reply) return;
+          res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(reply.body));
+        },
+        () => {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: 'unreadable request' } }));
+        },
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

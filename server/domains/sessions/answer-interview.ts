@@ -9,11 +9,12 @@ import type { ConversationTurn } from '../../interviewer/interviewer.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
+import { type AudioFacts, audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
 import { type AnswerOutcome, decideAfterAnswer, type FlowPosition } from './interview-flow.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
+import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
 import { findUnfinishedSession, type ParticipantAuth } from './participant-access.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
@@ -33,8 +34,8 @@ const MIN_ANSWER_SECONDS = 0.5;
 export interface ParticipantAnswer {
   /** Typed text, or the browser's own transcript of `audio`. */
   text?: string | undefined;
-  /** A recorded answer, as received on local disk (the caller removes the file afterwards). */
-  audio?: { file: string } | undefined;
+  /** A recorded answer, as received on local disk (the caller removes the file afterwards), with its SHA-256 when the caller has it. */
+  audio?: { file: string; sha256?: string | undefined } | undefined;
   startTime?: number | undefined;
   endTime?: number | undefined;
   confidence?: number | undefined;
@@ -118,22 +119,40 @@ export async function prepareAnswer(
   let text = answer.text ?? null;
   let confidence = answer.confidence ?? null;
   let recognitionMs: number | null = null;
+  let earlierTurns: ConversationTurn[];
+  const readConversation = () => (services.interviewer.usesConversation ? conversationOf(em, session) : Promise.resolve([]));
   if (answer.audio) {
     if (session.consentRequired && session.consent?.type === 'data_processing') {
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
     }
-    audio = await storeAnswerAudio(services, session, answer.audio.file, await longestRecording(em, session));
-    if (text === null && services.speech.recognizer) {
+    const facts = await checkAnswerAudio(answer.audio.file, await longestRecording(em, session));
+    const file = answer.audio.file;
+    const recognizing = async () => {
       const started = performance.now();
-      ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType, position.pending === 'confirm'));
+      const heard = await transcribe(services, session, question, file, facts.contentType, position.pending === 'confirm');
       recognitionMs = elapsedMs(started);
+      return heard;
+    };
+    // Stored, transcribed and the conversation read at once: none needs another, and the
+    // recognizer's time (a provider's answer, or pocketsphinx) covers the other two.
+    const storing = storeAnswerAudio(services, session, answer.audio, facts);
+    const hearing = text === null && services.speech.recognizer ? recognizing() : Promise.resolve({ text, confidence });
+    const reading = readConversation();
+    try {
+      [audio, { text, confidence }, earlierTurns] = await Promise.all([storing, hearing, reading]);
+    } catch (error) {
+      // The answer is not recorded: what was stored of it goes too.
+      const stored = await storing.catch(() => undefined);
+      await Promise.allSettled([hearing, reading]);
+      if (stored) await services.storage.delete(stored.storageKey).catch(() => undefined);
+      throw error;
     }
+  } else {
+    earlierTurns = await readConversation();
   }
   const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
   try {
-    const conversation = services.interviewer.usesConversation
-      ? await conversationOf(em, session, { speaker: 'participant', text: text ?? '', questionId: question.id })
-      : [];
+    const conversation = services.interviewer.usesConversation ? [...earlierTurns, { speaker: 'participant' as const, text: text ?? '', questionId: question.id }] : [];
     const deciding = performance.now();
     const outcome = await decideAfterAnswer({
       questions: plan.questions,
@@ -146,7 +165,10 @@ export async function prepareAnswer(
       conversation,
       interviewer: services.interviewer,
     });
-    return { ...prepared, outcome, serverTiming: { recognitionMs, interviewerMs: elapsedMs(deciding) } };
+    const interviewerMs = elapsedMs(deciding);
+    // A participant who speaks listens: their next turn's audio is started now, before the turn is written.
+    if (answer.audio && outcome.next.kind !== 'closing') speakAhead(services, session, outcome.next.text);
+    return { ...prepared, outcome, serverTiming: { recognitionMs, interviewerMs } };
   } catch (error) {
     await discardAnswer(services, { ...prepared, outcome: undefined as never, serverTiming: undefined as never });
     throw error;
@@ -284,13 +306,14 @@ async function confirmedValueOf(em: EntityManager, session: Session): Promise<TA
   return turn?.value ?? null;
 }
 
-async function conversationOf(em: EntityManager, session: Session, latest: ConversationTurn): Promise<ConversationTurn[]> {
+/** The session's turns so far, oldest first (the answer being prepared is not among them). */
+async function conversationOf(em: EntityManager, session: Session): Promise<ConversationTurn[]> {
   const rows = await em.find(
     SessionUtterance,
     { session: session.id },
     { fields: ['speaker', 'text', 'questionId'], orderBy: { seq: 'asc' }, disableIdentityMap: true },
   );
-  return [...rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })), latest];
+  return rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null }));
 }
 
 /**
@@ -306,11 +329,8 @@ async function longestRecording(em: EntityManager, session: Session): Promise<nu
   return Math.max(0, offsetAt(session, new Date()) - (turn?.start_time ?? 0)) + CLOCK_SLACK_SECONDS;
 }
 
-/**
- * Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio), no longer than
- * the turn allows (422), and stored as a session file.
- */
-async function storeAnswerAudio(services: SessionServices, session: Session, file: string, longestSeconds: number): Promise<AudioAnswer> {
+/** Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio) and no longer than the turn allows (422). */
+async function checkAnswerAudio(file: string, longestSeconds: number): Promise<AudioFacts> {
   const facts = await probeAudio(file);
   if (!facts) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The audio must be WebM, Ogg, WAV, MP3 or M4A (recognised from its content).', {
@@ -321,9 +341,15 @@ async function storeAnswerAudio(services: SessionServices, session: Session, fil
     const asked = Math.max(0, Math.floor(longestSeconds - CLOCK_SLACK_SECONDS));
     throw validationError([{ path: 'audio', message: `lasts ${Math.round(facts.durationSeconds)} s, longer than this turn: its question was asked ${asked} s ago` }]);
   }
+  return facts;
+}
+
+/** A checked recording stored as a session file (its hash as the route computed it, when it did). */
+async function storeAnswerAudio(services: SessionServices, session: Session, recording: { file: string; sha256?: string | undefined }, facts: AudioFacts): Promise<AudioAnswer> {
+  const { file } = recording;
   const fileId = newId('fil');
   const storageKey = `sessions/${session.organization.id}/${session.id}/${fileId}`;
-  const sha256 = await sha256OfFile(file);
+  const sha256 = recording.sha256 ?? (await sha256OfFile(file));
   const { size } = await services.storage.put(storageKey, createReadStream(file));
   return { fileId, storageKey, contentType: facts.contentType, size, sha256, durationSeconds: facts.durationSeconds };
 }
@@ -341,7 +367,7 @@ async function transcribe(
   const recognizer = services.speech.recognizer;
   if (!recognizer) return { text: null, confidence: null };
   try {
-    const transcription = await services.transcriptions.run(() =>
+    const task = () =>
       recognizer.transcribe({
         file,
         contentType,
@@ -352,8 +378,9 @@ async function transcribe(
           ...(question.scale ? { scale: question.scale } : {}),
           ...(confirming ? { confirming } : {}),
         },
-      }),
-    );
+      });
+    // Only work on this machine's cores waits its turn; a provider is asked at once.
+    const transcription = await (recognizer.runsLocally ? services.transcriptions.run(task) : task());
     const text = transcription?.text.trim() || null;
     return { text, confidence: text ? transcription!.confidence : null };
   } catch (error) {

@@ -3,6 +3,7 @@ import { queryRows, sql } from '../../db/sql.js';
 import { SessionUtterance } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { SpeechSynthesizerChoice } from '../../speech/create-speech-synthesizer.js';
+import type { TurnAudio } from '../../speech/turn-audio.js';
 import type { Session } from '../../entities/index.js';
 
 /** How long a turn's audio link opens: the turn is spoken at once, but a paused interview may be picked up later. */
@@ -27,6 +28,23 @@ export async function turnAudioUrl(voicing: TurnVoicing, session: Pick<Session, 
   return link.url;
 }
 
+/**
+ * Starts speaking a turn as soon as its text is decided, before the participant's player asks
+ * for it: the request that fetches the link then joins the synthesis under way, so the answer's
+ * transaction, the response and that request no longer come before the provider's time to first
+ * byte. Only for turns a link will be made for (as turnAudioUrl), spoken as the link speaks them.
+ */
+export function speakAhead(
+  voicing: { synthesis: SpeechSynthesizerChoice; turnAudio: TurnAudio | null },
+  session: Pick<Session, 'voice' | 'language'>,
+  text: string,
+): void {
+  const { synthesizer } = voicing.synthesis;
+  if (!synthesizer || !voicing.turnAudio || !text) return;
+  if (session.voice && !synthesizer.voices.includes(session.voice)) return;
+  voicing.turnAudio.prepare({ text, voice: session.voice ?? synthesizer.defaultVoice, language: session.language });
+}
+
 /** For the signed-link route: what a `turn_audio` link speaks, or null when it names no AI utterance of that session. */
 export async function findTurnForSpeech(
   em: EntityManager,
@@ -41,8 +59,10 @@ export async function findTurnForSpeech(
 
 /**
  * The turn's synthesis time (turn-taking figures): from its link's first fetch to the first byte
- * of its speech. The audio is made when its link is first fetched, so later fetches (a replay, a
- * player's second request) leave the first figure as it is.
+ * of its speech, what the player waited for. A typed answer's next turn is made when its link is
+ * first fetched; a spoken answer's is started earlier (speakAhead), so this is the part of the
+ * synthesis still left when the player asked. Later fetches (a replay, a player's second
+ * request) leave the first figure as it is.
  */
 export async function recordSynthesisTime(em: EntityManager, turn: { sessionId: string; utteranceId: string }, synthesisMs: number): Promise<void> {
   await queryRows(
