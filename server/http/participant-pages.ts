@@ -10,6 +10,7 @@ import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
 import { translator } from '../../shared/i18n/translate.js';
 import { normalizeHex } from '../../shared/hex-colour.js';
 import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
+import { DEFAULT_TURN_TAKING, resolveTurnTaking, type TTurnTaking } from '../../shared/schemas/turn-taking.js';
 import { describeError } from './error-envelope.js';
 import { checkedOrigin, interviewPageCsp, type InterviewPageText, renderInterviewPage } from './interview-page.js';
 import { webAssets } from './web-asset-routes.js';
@@ -126,6 +127,7 @@ export function participantPageRoutes(services: AppServices): Router {
     campaignName: null,
     organizationName: null,
     participantName: null,
+    turnTaking: DEFAULT_TURN_TAKING,
     closed: null,
   });
 
@@ -230,6 +232,7 @@ export function participantPageRoutes(services: AppServices): Router {
       config.campaignName = campaign.name;
       config.organizationName = organization.name;
       config.theme = { ...config.theme, primary: config.theme.primary ?? brandColorOf(organization.settings) };
+      config.turnTaking = resolveTurnTaking((campaign.settings as { turnTaking?: TTurnTaking | null }).turnTaking);
       if (outcome.kind === 'closed') {
         status = outcome.reason === 'paused' ? 409 : 410;
         const message = translator(outcome.language)(`closed.${outcome.reason}`);

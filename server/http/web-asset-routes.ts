@@ -58,7 +58,7 @@ export function webAssetRoutes(): Router {
   routes.get('/assets/:file', async (req: Request<{ file: string }>, res: Response, next: NextFunction) => {
     try {
       const { page } = await webAssets();
-      const found = [page.script, page.style].find((candidate) => candidate.name === req.params.file);
+      const found = [page.script, page.style, page.captureWorklet].find((candidate) => candidate.name === req.params.file);
       if (!found) throw new AppError('RESOURCE_NOT_FOUND', `No file ${req.path}.`);
       sendAsset(req, res, found.asset, IMMUTABLE);
     } catch (error) {

@@ -21,7 +21,12 @@ export interface WebAssets {
   /** The ES module build (default export). */
   sdkModule: WebAsset;
   /** The interview page's script and styles, by their content-hashed names (`interview.<hash>.js`). */
-  page: { script: { name: string; asset: WebAsset }; style: { name: string; asset: WebAsset } };
+  page: {
+    script: { name: string; asset: WebAsset };
+    style: { name: string; asset: WebAsset };
+    /** Voice mode's AudioWorklet (the microphone as 16 kHz frames), loaded by the page when it listens. */
+    captureWorklet: { name: string; asset: WebAsset };
+  };
 }
 
 /** `web/` of the checkout, found upwards from this module: `server/web/` under tsx, `dist/` in the bundled build. */
@@ -76,12 +81,14 @@ export async function buildWebAssets(): Promise<WebAssets> {
   const sdkVersion = await readSdkVersion();
   const define = { __SDK_VERSION__: JSON.stringify(sdkVersion) };
   const javascript = 'text/javascript; charset=utf-8';
-  const [sdkGlobal, sdkModule, script, style] = await Promise.all([
+  const [sdkGlobal, sdkModule, script, style, worklet] = await Promise.all([
     bundle('sdk/src/global.ts', { format: 'iife', define }),
     bundle('sdk/src/index.ts', { format: 'esm', define }),
     bundle('interview/main.ts', { format: 'iife' }),
     bundle('interview/page.css', { loader: { '.css': 'css' } }),
+    bundle('interview/voice/capture-worklet.ts', { format: 'iife' }),
   ]);
+  const workletAsset = assetOf(worklet, javascript);
   const scriptAsset = assetOf(script, javascript);
   const styleAsset = assetOf(style, 'text/css; charset=utf-8');
   return {
@@ -91,6 +98,7 @@ export async function buildWebAssets(): Promise<WebAssets> {
     page: {
       script: { name: `interview.${scriptAsset.hash}.js`, asset: scriptAsset },
       style: { name: `interview.${styleAsset.hash}.css`, asset: styleAsset },
+      captureWorklet: { name: `voice-capture.${workletAsset.hash}.js`, asset: workletAsset },
     },
   };
 }
