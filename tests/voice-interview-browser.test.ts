@@ -131,10 +131,15 @@ function fakeMicrophone(): void {
       const body = init?.body;
       const timing = body instanceof w.FormData ? body.get('voiceTiming') : typeof body === 'string' ? JSON.stringify(JSON.parse(body).voiceTiming ?? null) : null;
       w.__timings = [...(w.__timings ?? []), timing ? JSON.parse(timing) : null];
-      if (body instanceof w.FormData) { const r = new w.FileReader(); r.onload = () => (w.__audio = [...(w.__audio ?? []), r.result]); r.readAsDataURL(body.get('audio')); } // DEBUG
     }
     return fetch(input, init);
   };
+  // What the live region said, in order.
+  w.__announced = [];
+  new w.MutationObserver(() => {
+    const text = w.document.getElementById('announcer')?.textContent;
+    if (text) w.__announced.push(text);
+  }).observe(w.document, { subtree: true, childList: true, characterData: true });
   w.document.addEventListener('click', (event: any) => log.push({ type: 'click', at: Date.now(), target: event.target?.textContent }), true);
 }
 
@@ -163,7 +168,14 @@ async function waitForState(page: Page, state: string, timeout = 30_000): Promis
 
 /** Waits until the AI's audio for the question on screen has played to its end and the page listens. */
 async function waitForListening(page: Page, question: string): Promise<void> {
-  await page.getByRole('heading', { name: question }).waitFor({ timeout: 30_000 });
+  await page
+    .getByRole('heading', { name: question })
+    .waitFor({ timeout: 30_000 })
+    .catch(async (error) => {
+      // What the page shows and what the service recorded: why the question did not come.
+      console.log(await page.locator('#app').innerText(), JSON.stringify(await page.evaluate(() => window.__timings)));
+      throw error;
+    });
   await waitForState(page, 'listening');
 }
 
@@ -210,17 +222,13 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
 
     // Yes/no, after the AI's question played to its end.
     await waitForListening(page, QUESTIONS[1]!.text);
-    await page.getByText('You said: “four out of five”').waitFor();
+    // What was heard: in the conversation, and said to screen readers with the next question.
+    expect(await page.locator('.conversation li.participant').last().innerText()).toBe('You four out of five');
+    expect(await page.evaluate(() => window.__announced)).toContain(`You said: “four out of five” ${QUESTIONS[1]!.text}`);
     await say(page, 'yes');
     await waitForListening(page, QUESTIONS[2]!.text);
     await say(page, 'phone');
-    await page.getByRole('heading', { name: 'Thank you!' }).waitFor({ timeout: 30_000 }).catch(async (error) => {
-      const audio: string[] = await page.evaluate(() => window.__audio);
-      const { writeFileSync } = await import('node:fs');
-      audio.forEach((data, i) => writeFileSync(`/tmp/voice-answer-${i}.wav`, Buffer.from(data.split(',')[1]!, 'base64')));
-      console.log(await page.locator('#app').innerText(), JSON.stringify(await t.em().execute('select speaker, kind, text, value from session_utterances u join sessions s on s.id = u.session_id where s.invite_id = ? order by seq', [invite.id])));
-      throw error;
-    });
+    await page.getByRole('heading', { name: 'Thank you!' }).waitFor({ timeout: 30_000 });
 
     const session = await sessionOf(invite.id);
     expect(session).toMatchObject({ status: 'completed', questions_answered: 3 });
@@ -285,8 +293,9 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
       await waitForState(page, 'listening');
 
       // Hearing, then thinking (the answer held back a moment, to be seen).
+      let delayed = true;
       await context.route('**/api/interview/answer', async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        if (delayed) await new Promise((resolve) => setTimeout(resolve, 1500));
         await route.continue();
       });
       await say(page, 'three');
@@ -294,7 +303,7 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
       await shot(page, width, '5-hearing');
       await waitForState(page, 'thinking', 10_000);
       await shot(page, width, '6-thinking');
-      await context.unroute('**/api/interview/answer');
+      delayed = false;
 
       // Typing and back: the question's own buttons, then listening again.
       await waitForListening(page, QUESTIONS[1]!.text);

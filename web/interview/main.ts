@@ -74,6 +74,9 @@ function button(label: string, onClick: () => void, className = 'primary'): HTML
 /** Replaces the screen and moves focus to its heading, so keyboard and screen reader users start there. */
 function show(...children: Child[]): void {
   app.replaceChildren(...children.filter((child): child is Node | string => !!child));
+  // The latest exchange in view: what was just said, and heard.
+  const log = app.querySelector<HTMLElement>('.conversation');
+  if (log) log.scrollTop = log.scrollHeight;
   const heading = app.querySelector<HTMLElement>('h1, h2');
   if (heading) {
     heading.tabIndex = -1;
@@ -424,7 +427,6 @@ function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
   const indicator = h('div', { class: 'voice-indicator', 'aria-hidden': 'true' }, h('span', { class: 'voice-dot' }));
   const panel = h('div', { class: 'voice-panel' }, indicator, h('div', { class: 'voice-text' }, label, hint));
   const status = h('p', { class: 'muted status', role: 'status' }, options.notice ?? '');
-  const heard = state?.heard && conversation.length > 0 ? h('p', { class: 'heard' }, state.heard.text ? t('page.voice.heard', { text: state.heard.text }) : t('page.voice.notHeard')) : null;
 
   const done = button(t('page.voice.done'), () => conversationNow.finishAnswer(), 'secondary');
   const moment = button(t('page.voice.needMoment'), () => conversationNow.setHeld(!conversationNow.held), 'secondary');
@@ -459,7 +461,7 @@ function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
     if (voiceState === 'typing' && !typing.contains(document.activeElement)) controls[0]?.focus();
   };
 
-  show(header(), conversationLog(), heard, questionSection(turn, panel, voiceControls, typing, status));
+  show(header(), conversationLog(), questionSection(turn, panel, voiceControls, typing, status));
   const handlers = {
     state(voiceState: VoiceState) {
       render(voiceState);
@@ -482,7 +484,9 @@ function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
   render(conversationNow.typing ? 'typing' : conversationNow.muted ? 'muted' : 'speaking');
   // Drawn again after a refusal: listened for again, not spoken again.
   const speak = options.notice === undefined;
-  if (speak) announce(turn.text);
+  // What was heard of the last answer is in the conversation above; a screen reader hears it before the next question.
+  const heard = state?.heard ? (state.heard.text ? t('page.voice.heard', { text: state.heard.text }) : t('page.voice.notHeard')) : null;
+  if (speak) announce(heard ? `${heard} ${turn.text}` : turn.text);
   void voiceReady
     .then(() => conversationNow.prepare())
     .then(
