@@ -157,13 +157,18 @@ describe('GET /embed and /interview/{token}', () => {
       campaignName: campaign.name,
       organizationName: 'Test organization',
       participantName: 'Ada',
+      turnTaking: { endOfTurnMs: 700, pauseMs: 2000, bargeIn: true },
+      voiceAssets: { captureWorklet: expect.stringMatching(/^\/assets\/voice-capture\.[0-9a-f]{12}\.js$/) },
       closed: null,
     });
 
-    // Its script and styles, by content-hashed names, cached for good.
+    // Its script and styles (and voice mode's capture worklet), by content-hashed names, cached for good.
     const assetPaths = [...response.text.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
     expect(assetPaths).toHaveLength(2);
-    for (const assetPath of assetPaths) {
+    const worklet = await t.http.get(configOf(response.text).voiceAssets!.captureWorklet).expect(200);
+    expect(worklet.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(worklet.text).toContain('registerProcessor("voice-frames"');
+    for (const assetPath of [...assetPaths, configOf(response.text).voiceAssets!.captureWorklet]) {
       const asset = await t.http.get(assetPath).expect(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     }

@@ -1,5 +1,5 @@
-import { CUT_OFF_WINDOW_MS, type TResolvedTurnTaking, type TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
-import type { EndOfTurnDetector, FrameAnalysis } from '../../../shared/voice/types.js';
+import type { TResolvedTurnTaking, TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
+import { CUT_OFF_WINDOW_MS, type EndOfTurnDetector, type FrameAnalysis } from '../../../shared/voice/types.js';
 import type { Speaker } from '../speech.js';
 import { createBargeInDetector, createEndOfTurnDetector, loadVoiceAnalyser, type VoiceAnalyser } from './interim-analysis.js';
 import { Microphone } from './microphone.js';
