@@ -13,6 +13,7 @@ import { Migration20261126120000Redactions } from './Migration20261126120000Reda
 import { Migration20261127000000RefreshGrace } from './Migration20261127000000RefreshGrace.js';
 import { Migration20261127010000WebhookUrlsAsParsed } from './Migration20261127010000WebhookUrlsAsParsed.js';
 import { Migration20261128000000SessionVoice } from './Migration20261128000000SessionVoice.js';
+import { Migration20261128010000TurnTaking } from './Migration20261128010000TurnTaking.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000000RefreshGrace', class: Migration20261127000000RefreshGrace },
   { name: 'Migration20261127010000WebhookUrlsAsParsed', class: Migration20261127010000WebhookUrlsAsParsed },
   { name: 'Migration20261128000000SessionVoice', class: Migration20261128000000SessionVoice },
+  { name: 'Migration20261128010000TurnTaking', class: Migration20261128010000TurnTaking },
 ];

@@ -60,6 +60,27 @@ export const SessionUtterance = defineEntity({
     keywords: p.json<string[]>().nullable(),
     /** A participant's answer written in another language than the interview's (franc); null otherwise. */
     detectedLanguage: p.string().columnType('text').nullable(),
+    // Turn-taking (Migration20261128010000TurnTaking): times on the participant's clock as the interview page reported them.
+    /** Participant answers: when their last speech of the answer ended. */
+    speechEndedAt: p.datetime(3).nullable(),
+    /** Participant answers: when the page ended the turn (or the participant sent it). */
+    endOfTurnAt: p.datetime(3).nullable(),
+    /** Participant answers: ended by the participant (button, typing), not by the end-of-turn rule. */
+    manualEnd: p.boolean().nullable(),
+    /** Participant answers: they went on speaking within CUT_OFF_WINDOW_MS after the page ended the turn (reported with the next answer). */
+    cutOff: p.boolean().nullable(),
+    /** AI turns: when their audio started playing; null also when it never played. */
+    audioStartedAt: p.datetime(3).nullable(),
+    /** AI turns: the participant spoke over it and its audio was stopped. */
+    bargeIn: p.boolean().nullable(),
+    /** AI turns: `audioStartedAt` minus the `speechEndedAt` of the answer before it, when both are known. */
+    latencyMs: p.integer().nullable(),
+    /** AI turns: the server's time transcribing the answer that led to it (audio answers without the browser's text). */
+    recognitionMs: p.integer().nullable(),
+    /** AI turns: the interviewer's time choosing or wording it. */
+    interviewerMs: p.integer().nullable(),
+    /** AI turns: time to the first byte of its speech, when its audio link was first fetched. */
+    synthesisMs: p.integer().nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
 });

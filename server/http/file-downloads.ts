@@ -1,11 +1,13 @@
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline as connect } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { findAnonymizedExportForDownload } from '../domains/anonymized-exports/find-anonymized-export-for-download.js';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
 import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
-import { findTurnForSpeech } from '../domains/sessions/turn-audio-link.js';
+import { findTurnForSpeech, recordSynthesisTime } from '../domains/sessions/turn-audio-link.js';
+import { elapsedMs } from '../domains/sessions/turn-timing.js';
 import { SpeechSynthesisError } from '../speech/speech-synthesizer.js';
 import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
 import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
@@ -35,7 +37,7 @@ type Download =
   /** Made for the link: a PDF streamed as it is drawn, or text. Always saved, never rendered. */
   | { kind: 'made'; contentType: string; filename: string; body: PDFKit.PDFDocument | string }
   /** An AI turn spoken: from the cache, or streamed while the synthesizer makes it. */
-  | { kind: 'speech'; text: string; voice: string | null; language: string };
+  | { kind: 'speech'; text: string; voice: string | null; language: string; sessionId: string; utteranceId: string };
 
 /**
  * The one byte range a `Range` header asks for (`bytes=500-999`, `bytes=500-`, `bytes=-500`), as
@@ -180,6 +182,7 @@ async function sendSpeech(req: Request, res: Response, services: AppServices, tu
     throw new AppError('RESOURCE_NOT_FOUND', 'This turn has no spoken form on this server.');
   }
   let stream;
+  const asked = performance.now();
   try {
     ({ stream } = await turnAudio.open({ text: turn.text, voice: turn.voice ?? synthesizer.defaultVoice, language: turn.language }));
   } catch (error) {
@@ -192,10 +195,35 @@ async function sendSpeech(req: Request, res: Response, services: AppServices, tu
   res.setHeader('Content-Disposition', `inline; filename="turn.${turnAudio.contentType === 'audio/mpeg' ? 'mp3' : 'ogg'}"`);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Accept-Ranges', 'none');
-  await sendStream(req, res, stream, services, {
+  const timed = onFirstByte(stream, () => {
+    recordSynthesisTime(services.orm.em.fork(), turn, elapsedMs(asked)).catch((error: unknown) =>
+      services.logger.warn({ err: error, utteranceId: turn.utteranceId }, 'synthesis time not recorded'),
+    );
+  });
+  await sendStream(req, res, timed, services, {
     failedPartWay: 'spoken turn failed part-way',
     failedBeforeSending: () => new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', {}, { 'Retry-After': '5' }),
   });
+}
+
+/**
+ * The same bytes, calling `first` when the first of them passes. Connected with `pipeline`, so an
+ * error of the source reaches the reader and a reader that goes away (or a HEAD, which reads
+ * nothing) closes the source.
+ */
+function onFirstByte(source: Readable, first: () => void): Readable {
+  let seen = false;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (!seen && chunk.length > 0) {
+        seen = true;
+        first();
+      }
+      done(null, chunk);
+    },
+  });
+  connect(source, tap, () => undefined);
+  return tap;
 }
 
 /**

@@ -17,7 +17,7 @@ import { endInterview } from '../domains/sessions/end-interview.js';
 import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
 import { startInterview } from '../domains/sessions/start-interview.js';
 import { submitFeedback } from '../domains/sessions/submit-feedback.js';
-import { AppError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
 import { sha256OfFile } from '../lib/sha256-file.js';
 import { deviceFromUserAgent } from '../lib/user-agent.js';
 import type { AppServices } from '../services.js';
@@ -39,6 +39,22 @@ function jsonInput<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
 }
 
 /**
+ * A multipart field that carries an object as JSON text (`voiceTiming`), read into that object so
+ * it is checked like the JSON body's (422 naming `voiceTiming.endOfTurnAt`); text that is not JSON
+ * is a present field breaking its format: 422 naming the field.
+ */
+function withJsonField(body: Record<string, unknown>, name: string): Record<string, unknown> {
+  const value = body[name];
+  if (value === undefined) return body;
+  if (typeof value !== 'string') throw new AppError('INVALID_REQUEST', `${name} may be given once.`, { fields: [{ path: name, message: 'may be given once' }] });
+  try {
+    return { ...body, [name]: JSON.parse(value) as unknown };
+  } catch {
+    throw validationError([{ path: name, message: 'must be a JSON object' }]);
+  }
+}
+
+/**
  * The participant API (design.md "Participant API"): what the interview page, the embed and any
  * custom client use, with the invite token as bearer. Every call counts against the participant
  * budgets (authenticateRequests), never a customer's key. POSTs honour Idempotency-Key (kept
@@ -46,7 +62,8 @@ function jsonInput<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
  */
 export function participantApiRoutes(services: AppServices): Router {
   const { config } = services;
-  const audioRules = { field: 'audio', maxBytes: config.sessionAudioMaxBytes, maxFields: 4 };
+  // Every text field of a multipart answer may come at once.
+  const audioRules = { field: 'audio', maxBytes: config.sessionAudioMaxBytes, maxFields: Object.keys(ZAudioAnswerFields.shape).length };
   const parseAudio = uploadParser(config.dataDir, audioRules);
   const routes = Router({ caseSensitive: true, strict: true });
 
@@ -81,7 +98,7 @@ export function participantApiRoutes(services: AppServices): Router {
       if (req.is('multipart/form-data')) {
         await receiveUpload(req, res, parseAudio, audioRules);
         uploaded = req.file?.path;
-        const fields = { data: checkedInput(req.body ?? {}, ZAudioAnswerFields, 'body') };
+        const fields = { data: checkedInput(withJsonField(req.body ?? {}, 'voiceTiming'), ZAudioAnswerFields, 'body') };
         if (!uploaded) {
           throw new AppError('INVALID_REQUEST', 'A multipart answer carries its recording in a field named "audio".', {
             fields: [{ path: 'audio', message: 'is required' }],
@@ -157,13 +174,18 @@ export const participantApiOpenApiPaths = {
       tags: ['Participant API'],
       summary: 'Answer the pending question',
       description:
-        'JSON `{text, startTime?, endTime?, confidence?}`, or multipart with `audio` (WebM, Ogg, WAV, MP3 or M4A, recognised from its content; at most SESSION_AUDIO_MAX_BYTES) and optional `text` (the browser\'s own transcript). Audio without text is transcribed by the configured speech-to-text. Answers with the next turn, or `turn: null` and `closing` when the interview is complete.',
+        'JSON `{text, startTime?, endTime?, confidence?, voiceTiming?}`, or multipart with `audio` (WebM, Ogg, WAV, MP3 or M4A, recognised from its content; at most SESSION_AUDIO_MAX_BYTES), optional `text` (the browser\'s own transcript) and optional `voiceTiming` (the VoiceTiming object as JSON text). Audio without text is transcribed by the configured speech-to-text. Answers with the next turn, or `turn: null` and `closing` when the interview is complete.',
       security: participantSecurity,
       requestBody: {
         required: true,
         content: {
           'application/json': { schema: ZTextAnswerInput },
-          'multipart/form-data': { schema: ZAudioAnswerFields.extend({ audio: z.string().meta({ format: 'binary' }) }) },
+          'multipart/form-data': {
+            schema: ZAudioAnswerFields.extend({
+              audio: z.string().meta({ format: 'binary' }),
+              voiceTiming: z.string().optional().meta({ description: 'The VoiceTiming object (see the JSON body) as JSON text.' }),
+            }),
+          },
         },
       },
       responses: { '200': { description: 'The next turn', content: { 'application/json': { schema: ZInterviewState } } } },

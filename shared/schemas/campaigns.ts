@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZExpiresIn } from '../durations.js';
 import { ZInterviewLanguage, ZMetadata, ZMetadataPatch, ZName, ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
+import { ZTurnTaking, ZTurnTakingPatch } from './turn-taking.js';
 
 export const CAMPAIGN_STATUSES = ['active', 'paused', 'archived'] as const;
 export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -18,6 +19,9 @@ export const ZCampaignSettings = z
     language: ZInterviewLanguage.optional(),
     maxDuration: z.number().int().min(60).max(14400).optional().meta({ description: 'Seconds, 60 to 14400.' }),
     requireConsent: z.boolean().optional(),
+    turnTaking: ZTurnTaking.optional().meta({
+      description: "Voice mode's end of turn and barge-in; each key wins over the script's `settings.turnTaking`, then the defaults (endOfTurnMs 700, pauseMs 2000, bargeIn true).",
+    }),
   })
   .meta({ id: 'CampaignSettings' });
 export type TCampaignSettings = z.infer<typeof ZCampaignSettings>;
@@ -36,6 +40,7 @@ const ZCampaignSettingsPatch = z.strictObject({
   language: ZInterviewLanguage.nullable().optional(),
   maxDuration: ZCampaignSettings.shape.maxDuration.unwrap().nullable().optional(),
   requireConsent: z.boolean().nullable().optional(),
+  turnTaking: ZTurnTakingPatch.nullable().optional(),
 });
 const ZInviteDefaultsPatch = z.strictObject({
   expiresIn: ZExpiresIn.nullable().optional(),

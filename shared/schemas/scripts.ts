@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZInterviewLanguage, ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
+import { ZTurnTaking, ZTurnTakingPatch } from './turn-taking.js';
 
 export const QUESTION_TYPES = ['open', 'rating', 'multiple_choice', 'yes_no'] as const;
 /** The question types whose answers are read into a value; an open answer stays text. */
@@ -127,6 +128,7 @@ export const ZScriptSettings = z
     maxFollowUps: z.number().int().min(0).max(SCRIPT_LIMITS.maxFollowUps).optional(),
     language: ZInterviewLanguage.optional(),
     voice: z.string().min(1).max(64).optional(),
+    turnTaking: ZTurnTaking.optional().meta({ description: "Voice mode's end of turn and barge-in; a campaign's `settings.turnTaking` wins key by key." }),
   })
   .meta({ id: 'ScriptSettings' });
 export type TScriptSettings = z.infer<typeof ZScriptSettings>;
@@ -136,6 +138,7 @@ export const ZScriptSettingsPatch = z.strictObject({
   maxFollowUps: ZScriptSettings.shape.maxFollowUps.unwrap().nullable().optional(),
   language: ZInterviewLanguage.nullable().optional(),
   voice: ZScriptSettings.shape.voice.unwrap().nullable().optional(),
+  turnTaking: ZTurnTakingPatch.nullable().optional(),
 });
 
 const ZScriptDescription = z.string().max(1000, 'must be at most 1000 characters');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZPage, ZPaginationQuery, ZPathId, ZSortOrder, ZTimestamp } from './common.js';
 import { QUESTION_TYPES } from './scripts.js';
+import { ZTurnTakingSummary, ZVoiceTiming } from './turn-taking.js';
 
 /**
  * created (token opened; waiting for consent where the campaign requires it) → in_progress ⇄
@@ -81,6 +82,9 @@ export const ZSession = z
     pauseReason: z.string().nullable(),
     consent: ZConsent.nullable(),
     answers: z.array(ZParsedAnswer),
+    turnTaking: ZTurnTakingSummary.nullable().meta({
+      description: "Voice turns: latency from the end of the participant's speech to the AI's audio (p50/p95, ms), cut-offs and barge-ins; null when no answer was given by voice.",
+    }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
   })
@@ -204,6 +208,9 @@ export const ZTextAnswerInput = z
     endTime: ZOffsetSeconds.optional(),
     confidence: z.number().min(0).max(1).optional().meta({ description: "The browser's own speech recognition confidence." }),
     utteranceId: ZAnsweredTurn,
+    voiceTiming: ZVoiceTiming.optional().meta({
+      description: "Voice mode: when the participant stopped speaking and the page ended the turn, when the AI turn this answers started playing, barge-in and cut-off. Makes the session's `turnTaking` figures.",
+    }),
   })
   .refine((input) => input.startTime === undefined || input.endTime === undefined || input.startTime <= input.endTime, {
     message: 'must not be after endTime',
@@ -211,13 +218,17 @@ export const ZTextAnswerInput = z
   });
 export type TTextAnswerInput = z.infer<typeof ZTextAnswerInput>;
 
-/** Multipart fields that may come with `audio` (all strings on the wire). */
+/**
+ * Multipart fields that may come with `audio` (all strings on the wire; `voiceTiming` is the
+ * VoiceTiming object as JSON text, parsed by the route before these are checked).
+ */
 export const ZAudioAnswerFields = z.strictObject({
   text: z.string().trim().min(1).max(10_000).optional(),
   startTime: z.coerce.number().min(0).max(86_400).optional(),
   endTime: z.coerce.number().min(0).max(86_400).optional(),
   confidence: z.coerce.number().min(0).max(1).optional(),
   utteranceId: ZAnsweredTurn,
+  voiceTiming: ZVoiceTiming.optional(),
 });
 
 export const SESSION_FILE_KINDS = ['audio', 'merged_audio', 'upload', 'export'] as const;

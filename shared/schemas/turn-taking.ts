@@ -80,3 +80,13 @@ export const ZTurnTakingSummary = z
   })
   .meta({ id: 'TurnTakingSummary' });
 export type TTurnTakingSummary = z.infer<typeof ZTurnTakingSummary>;
+
+/**
+ * `settings.turnTaking` in campaign and script updates: a merge patch (RFC 7386) of the stored
+ * object, like the rest of `settings`: given keys replace, `null` removes a key (its default again).
+ */
+export const ZTurnTakingPatch = z.strictObject({
+  endOfTurnMs: ZTurnTaking.shape.endOfTurnMs.unwrap().nullable().optional(),
+  pauseMs: ZTurnTaking.shape.pauseMs.unwrap().nullable().optional(),
+  bargeIn: z.boolean().nullable().optional(),
+});

@@ -2,11 +2,30 @@ import { z } from 'zod';
 import { ZPathId, ZTimestamp } from './common.js';
 import { COMPLETION_STATUSES, SESSION_STATUSES, ZSessionSentiment } from './sessions.js';
 import { SENTIMENTS } from './transcripts.js';
+import { ZTurnTakingSummary } from './turn-taking.js';
 
 /** Signed links of the dashboard's views (audio, PDF, transcript text) are valid this long. */
 export const WORKSPACE_LINK_TTL_SECONDS = 3600;
 
 export const ZWorkspaceSessionInput = z.strictObject({ sessionId: ZPathId });
+
+/**
+ * Turn-taking figures of one utterance (null where nobody measured): an AI turn's latency from the
+ * end of the answer before it to its audio starting, the server's time on it (recognising that
+ * answer, the interviewer choosing the turn, synthesis to its first audio byte) and whether the
+ * participant spoke over it; a participant's answer: whether the page cut them off.
+ */
+export const ZUtteranceTiming = z.union([
+  z.object({
+    latencyMs: z.number().int().nullable(),
+    recognitionMs: z.number().int().nullable(),
+    interviewerMs: z.number().int().nullable(),
+    synthesisMs: z.number().int().nullable(),
+    bargeIn: z.boolean().nullable(),
+  }),
+  z.object({ cutOff: z.boolean().nullable() }),
+]);
+export type TUtteranceTiming = z.infer<typeof ZUtteranceTiming>;
 
 /** One utterance as the session view shows it: the effective sentiment and what is attached to it. */
 export const ZWorkspaceUtterance = z.object({
@@ -25,6 +44,8 @@ export const ZWorkspaceUtterance = z.object({
   sentimentOverridden: z.boolean(),
   highlightCount: z.number().int(),
   commentCount: z.number().int(),
+  /** AI turns: `{latencyMs, recognitionMs, interviewerMs, synthesisMs, bargeIn}`; answers: `{cutOff}`. */
+  timing: ZUtteranceTiming,
 });
 export type TWorkspaceUtterance = z.infer<typeof ZWorkspaceUtterance>;
 
@@ -47,6 +68,8 @@ export const ZWorkspaceSession = z.object({
     duration: z.number().int(),
     sentiment: ZSessionSentiment.nullable(),
     transcriptStatus: z.enum(['pending', 'ready', 'none']),
+    /** Voice turns' summary, as the session record has it; null without voice turns. */
+    turnTaking: ZTurnTakingSummary.nullable(),
   }),
   /** Conversation order; utterances without text (audio nothing could transcribe) are left out. */
   utterances: z.array(ZWorkspaceUtterance),

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
 import { Session, SessionFile, SessionUtterance } from '../../entities/index.js';
 import { AppError, validationError } from '../../errors.js';
 import type { ConversationTurn } from '../../interviewer/interviewer.js';
@@ -18,6 +19,7 @@ import { findUnfinishedSession, type ParticipantAuth } from './participant-acces
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
+import { answerTimingFields, assertVoiceTiming, elapsedMs, recordAnsweredTurnTiming, type ServerTurnTiming } from './turn-timing.js';
 
 /**
  * Clients' clocks drift: an offset up to this many seconds "after now" is brought back to now (a
@@ -38,6 +40,8 @@ export interface ParticipantAnswer {
   confidence?: number | undefined;
   /** The turn this answers (`turn.utteranceId`): a late retry of an earlier answer is refused instead of answering the next question. */
   utteranceId?: string | undefined;
+  /** Voice mode: the page's timing of this answer and of the AI turn it answers. */
+  voiceTiming?: TVoiceTiming | undefined;
 }
 
 interface AudioAnswer {
@@ -64,6 +68,8 @@ export interface PreparedAnswer {
   confidence: number | null;
   outcome: AnswerOutcome;
   answer: ParticipantAnswer;
+  /** Recorded on the AI turn this answer leads to. */
+  serverTiming: ServerTurnTiming;
 }
 
 /**
@@ -86,6 +92,7 @@ export async function prepareAnswer(
   participant: ParticipantAuth,
   answer: ParticipantAnswer,
 ): Promise<PreparedAnswer> {
+  assertVoiceTiming(answer.voiceTiming);
   // The token was checked (not cancelled) when the request was authenticated.
   const session = await findUnfinishedSession(em, participant.inviteId);
   if (!session) {
@@ -109,18 +116,24 @@ export async function prepareAnswer(
   let audio: AudioAnswer | undefined;
   let text = answer.text ?? null;
   let confidence = answer.confidence ?? null;
+  let recognitionMs: number | null = null;
   if (answer.audio) {
     if (session.consentRequired && session.consent?.type === 'data_processing') {
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
     }
     audio = await storeAnswerAudio(services, session, answer.audio.file, await longestRecording(em, session));
-    if (text === null) ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
+    if (text === null && services.speech.recognizer) {
+      const started = performance.now();
+      ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
+      recognitionMs = elapsedMs(started);
+    }
   }
   const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
   try {
     const conversation = services.interviewer.usesConversation
       ? await conversationOf(em, session, { speaker: 'participant', text: text ?? '', questionId: question.id })
       : [];
+    const deciding = performance.now();
     const outcome = await decideAfterAnswer({
       questions: plan.questions,
       systemPrompt: plan.systemPrompt,
@@ -131,9 +144,9 @@ export async function prepareAnswer(
       conversation,
       interviewer: services.interviewer,
     });
-    return { ...prepared, outcome };
+    return { ...prepared, outcome, serverTiming: { recognitionMs, interviewerMs: elapsedMs(deciding) } };
   } catch (error) {
-    await discardAnswer(services, { ...prepared, outcome: undefined as never });
+    await discardAnswer(services, { ...prepared, outcome: undefined as never, serverTiming: undefined as never });
     throw error;
   }
 }
@@ -146,7 +159,7 @@ function turnAlreadyAnswered(sessionId: string): AppError {
 
 /** Writes a prepared answer and the next turn in one transaction, if the answered turn is still the pending one. */
 export async function commitAnswer(em: EntityManager, services: SessionServices, prepared: PreparedAnswer): Promise<TInterviewState> {
-  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer } = prepared;
+  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming } = prepared;
   {
     const state = await em.transactional(async (tx) => {
       const locked = await tx.findOneOrFail(Session, prepared.sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -180,6 +193,8 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         confidence,
         audioFileId: audio?.fileId ?? null,
       });
+      Object.assign(utterance, answerTimingFields(answer.voiceTiming));
+      await recordAnsweredTurnTiming(tx, { organizationId: locked.organization.id, sessionId: locked.id, answeredTurnId }, answer.voiceTiming);
       if (position.pending === 'question') locked.questionsAnswered += 1;
       if (outcome.finalValue !== undefined) locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id });
       locked.lastActivityAt = now;
@@ -192,7 +207,8 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
       } else if (outcome.next.kind === 'closing') {
         closing = outcome.next.text;
         const at = Math.max(offsetAt(locked, now), endTime);
-        recordUtterance(tx, locked, { speaker: 'ai', kind: 'closing', text: closing, questionId: null, startTime: at, endTime: at + speakingSeconds(closing), decidedBy: outcome.next.decidedBy });
+        const said = recordUtterance(tx, locked, { speaker: 'ai', kind: 'closing', text: closing, questionId: null, startTime: at, endTime: at + speakingSeconds(closing), decidedBy: outcome.next.decidedBy });
+        Object.assign(said, serverTiming);
         await finishSession(tx, locked, 'completed', now);
       } else {
         const next = outcome.next;
@@ -201,6 +217,7 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         locked.followUpsAsked = outcome.position.followUpsAsked;
         locked.reAsked = outcome.position.reAsked;
         asked = askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now, endTime);
+        Object.assign(asked, serverTiming);
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();

@@ -34,6 +34,6 @@ export async function consentSession(
       await beginInterview(tx, session, await loadPlan(tx, session), config, now);
     }
     await tx.flush();
-    return sessionViewFor(actor, session, now);
+    return sessionViewFor(tx, actor, session, now);
   });
 }

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSession } from '../../../shared/schemas/sessions.js';
 import { loadSession } from './load-session.js';
 import { toSessionDto } from './serialize.js';
+import { turnTakingSummary } from './turn-timing.js';
 
 export async function getSession(em: EntityManager, organizationId: string, sessionId: string): Promise<TSession> {
-  return toSessionDto(await loadSession(em, organizationId, sessionId));
+  const session = await loadSession(em, organizationId, sessionId);
+  return toSessionDto(session, await turnTakingSummary(em, organizationId, session.id));
 }

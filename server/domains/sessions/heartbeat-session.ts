@@ -20,5 +20,5 @@ export async function heartbeatSession(em: EntityManager, actor: SessionActor, s
   if (updated === 0) throw sessionNotActive(session, 'kept alive');
   session.lastActivityAt = now;
   session.updatedAt = now;
-  return sessionViewFor(actor, session, now);
+  return sessionViewFor(em, actor, session, now);
 }

@@ -7,6 +7,7 @@ import { loadCampaign } from '../campaigns/load-campaign.js';
 import { AppError } from '../../errors.js';
 import { findPage, NEWEST_FIRST, pageFrom } from '../keyset-page.js';
 import { toSessionDto } from './serialize.js';
+import { turnTakingSummaries } from './turn-timing.js';
 
 /** Duration as the record shows it: time in progress, the running stretch of a session in progress included. */
 const LIVE_DURATION = raw('floor(active_seconds + coalesce(extract(epoch from (now() - active_since)), 0))');
@@ -29,7 +30,8 @@ export async function listSessions(em: EntityManager, organizationId: string, in
   const now = new Date();
   if (input.sort === 'createdAt') {
     const page = await findPage(em, Session, where, input, { ...NEWEST_FIRST, direction: input.order }, { disableIdentityMap: true });
-    return pageFrom(page, page.items.map((session) => toSessionDto(session, now)));
+    const turnTaking = await turnTakingSummaries(em, organizationId, page.items.map((session) => session.id));
+    return pageFrom(page, page.items.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)));
   }
   // completedAt is null until a session ends and a duration grows while it runs: no keyset holds.
   if (input.startingAfter !== undefined) {
@@ -47,8 +49,9 @@ export async function listSessions(em: EntityManager, organizationId: string, in
     disableIdentityMap: true,
   });
   const hasMore = input.offset + sessions.length < total;
+  const turnTaking = await turnTakingSummaries(em, organizationId, sessions.map((session) => session.id));
   return {
-    data: sessions.map((session) => toSessionDto(session, now)),
+    data: sessions.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)),
     pagination: { total, limit: input.limit, offset: input.offset, hasMore, nextCursor: null },
   };
 }

@@ -28,6 +28,6 @@ export async function pauseSession(
     await tx.flush();
     // A pause left alone ends too (its credit hold released), after the longer paused limit.
     await addJobs(tx, [abandonIdleJob(session.id, new Date(now.getTime() + config.sessionPausedAbandonAfterSeconds * 1000))]);
-    return sessionViewFor(actor, session, now);
+    return sessionViewFor(tx, actor, session, now);
   });
 }

@@ -25,6 +25,6 @@ export async function resumeSession(
     session.lastActivityAt = now;
     await tx.flush();
     await addJobs(tx, watchJobs(session, config, now));
-    return sessionViewFor(actor, session, now);
+    return sessionViewFor(tx, actor, session, now);
   });
 }

@@ -1,10 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParticipantSession, TSession, TTurn } from '../../../shared/schemas/sessions.js';
 import type { TQuestion } from '../../../shared/schemas/scripts.js';
+import type { TTurnTakingSummary } from '../../../shared/schemas/turn-taking.js';
 import type { Session, SessionUtterance } from '../../entities/index.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import { durationAt } from './session-clock.js';
+import { turnTakingSummary } from './turn-timing.js';
 
-export function toSessionDto(session: Session, now: Date = new Date()): TSession {
+/** The session record; `turnTaking` is its voice turns' summary (turnTakingSummaries), read beside it. */
+export function toSessionDto(session: Session, turnTaking: TTurnTakingSummary | null, now: Date = new Date()): TSession {
   return {
     id: session.id,
     campaignId: session.campaign.id,
@@ -26,6 +30,7 @@ export function toSessionDto(session: Session, now: Date = new Date()): TSession
     pauseReason: session.pauseReason ?? null,
     consent: session.consent ?? null,
     answers: session.answers,
+    turnTaking,
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
   };
@@ -50,8 +55,9 @@ export function toParticipantSessionDto(session: Session, now: Date = new Date()
 }
 
 /** The record the actor may see: the full session for an API key, the participant's view for a token. */
-export function sessionViewFor(actor: { kind: string }, session: Session, now: Date = new Date()): TSession | TParticipantSession {
-  return actor.kind === 'participant' ? toParticipantSessionDto(session, now) : toSessionDto(session, now);
+export async function sessionViewFor(em: EntityManager, actor: { kind: string }, session: Session, now: Date = new Date()): Promise<TSession | TParticipantSession> {
+  if (actor.kind === 'participant') return toParticipantSessionDto(session, now);
+  return toSessionDto(session, await turnTakingSummary(em, session.organization.id, session.id), now);
 }
 
 /** The pending AI utterance as the participant's client sees it. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows, sql } from '../../db/sql.js';
 import { SessionUtterance } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { SpeechSynthesizerChoice } from '../../speech/create-speech-synthesizer.js';
@@ -27,10 +28,26 @@ export async function turnAudioUrl(voicing: TurnVoicing, session: Pick<Session, 
 }
 
 /** For the signed-link route: what a `turn_audio` link speaks, or null when it names no AI utterance of that session. */
-export async function findTurnForSpeech(em: EntityManager, subject: string): Promise<{ text: string; voice: string | null; language: string } | null> {
+export async function findTurnForSpeech(
+  em: EntityManager,
+  subject: string,
+): Promise<{ text: string; voice: string | null; language: string; sessionId: string; utteranceId: string } | null> {
   const [sessionId, utteranceId, ...rest] = subject.split('/');
   if (!sessionId || !utteranceId || rest.length > 0) return null;
   const utterance = await em.findOne(SessionUtterance, { id: utteranceId, session: sessionId, speaker: 'ai' }, { populate: ['session'] });
   if (!utterance?.text) return null;
-  return { text: utterance.text, voice: utterance.session.voice ?? null, language: utterance.session.language };
+  return { text: utterance.text, voice: utterance.session.voice ?? null, language: utterance.session.language, sessionId, utteranceId };
+}
+
+/**
+ * The turn's synthesis time (turn-taking figures): from its link's first fetch to the first byte
+ * of its speech. The audio is made when its link is first fetched, so later fetches (a replay, a
+ * player's second request) leave the first figure as it is.
+ */
+export async function recordSynthesisTime(em: EntityManager, turn: { sessionId: string; utteranceId: string }, synthesisMs: number): Promise<void> {
+  await queryRows(
+    em,
+    sql`update session_utterances set synthesis_ms = ${synthesisMs}
+         where id = ${turn.utteranceId} and session_id = ${turn.sessionId} and speaker = 'ai' and synthesis_ms is null`,
+  );
 }

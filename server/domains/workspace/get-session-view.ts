@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TWorkspaceSession } from '../../../shared/schemas/workspace.js';
+import type { TWorkspaceSession, TWorkspaceUtterance } from '../../../shared/schemas/workspace.js';
 import { WORKSPACE_LINK_TTL_SECONDS } from '../../../shared/schemas/workspace.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
@@ -7,9 +7,10 @@ import { notFound } from '../../errors.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { sessionRecordings } from '../sessions/session-recordings.js';
+import { summaryFromRow, TURN_TAKING_AGGREGATES, type TurnTakingAggregates } from '../sessions/turn-timing.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 
-interface SessionRow {
+interface SessionRow extends TurnTakingAggregates {
   id: string;
   campaign_id: string;
   campaign_name: string;
@@ -43,13 +44,24 @@ interface UtteranceRow {
   overridden: boolean;
   highlight_count: number;
   comment_count: number;
+  latency_ms: number | null;
+  recognition_ms: number | null;
+  interviewer_ms: number | null;
+  synthesis_ms: number | null;
+  barge_in: boolean | null;
+  cut_off: boolean | null;
+}
+
+function timingOf(row: UtteranceRow): TWorkspaceUtterance['timing'] {
+  if (row.speaker === 'participant') return { cutOff: row.cut_off };
+  return { latencyMs: row.latency_ms, recognitionMs: row.recognition_ms, interviewerMs: row.interviewer_ms, synthesisMs: row.synthesis_ms, bargeIn: row.barge_in };
 }
 
 /**
  * `workspace.session`: the session, its transcript with each utterance's effective sentiment
  * (`coalesce(sentiment_override, sentiment)`, as every reader of sentiment uses) and the number
- * of highlights and comments on it, and the recording with a link valid one hour. At most four
- * statements (the last three side by side; the script's plan is often cached) whatever the length
+ * of highlights and comments on it and its turn-taking figures, and the recording with a link
+ * valid one hour. At most four statements (the last three side by side; the script's plan is often cached) whatever the length
  * of the transcript; another organization's session is 404.
  */
 export async function getSessionView(em: EntityManager, signer: UrlSigner, organizationId: string, sessionId: string): Promise<TWorkspaceSession> {
@@ -58,8 +70,10 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
     sql`select s.id, s.campaign_id, c.name as campaign_name, c.project_id, s.status, s.completion_status, s.participant_name, s.participant_email,
                s.language, ${rawSql(isoTimestamp('s.started_at'))} as started_at, ${rawSql(isoTimestamp('s.completed_at'))} as completed_at, s.duration_seconds,
                s.sentiment, s.sentiment_score, s.transcript_status, s.script_id, s.script_version,
-               (select count(*)::int from comments m where m.session_id = s.id and m.organization_id = s.organization_id and m.deleted_at is null) as comment_count
+               (select count(*)::int from comments m where m.session_id = s.id and m.organization_id = s.organization_id and m.deleted_at is null) as comment_count,
+               tt.*
           from sessions s join campaigns c on c.id = s.campaign_id
+          cross join lateral (select ${TURN_TAKING_AGGREGATES} from session_utterances u where u.session_id = s.id and u.organization_id = s.organization_id) tt
          where s.id = ${sessionId} and s.organization_id = ${organizationId}`,
   );
   if (!session) throw notFound('session', sessionId);
@@ -69,6 +83,7 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
       em,
       sql`select u.id, u.speaker, u.text, u.start_time, u.end_time, u.question_id, u.audio_file_id,
                  coalesce(u.sentiment_override, u.sentiment) as sentiment, u.sentiment as analysed_sentiment, u.sentiment_override is not null as overridden,
+                 u.latency_ms, u.recognition_ms, u.interviewer_ms, u.synthesis_ms, u.barge_in, u.cut_off,
                  (select count(*)::int from highlights h where h.utterance_id = u.id and h.organization_id = ${organizationId}) as highlight_count,
                  (select count(*)::int from comments m where m.utterance_id = u.id and m.organization_id = ${organizationId} and m.deleted_at is null) as comment_count
             from session_utterances u
@@ -110,6 +125,7 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
       duration: session.duration_seconds,
       sentiment: storedSentiment(session.sentiment, session.sentiment_score),
       transcriptStatus: session.transcript_status ?? 'pending',
+      turnTaking: summaryFromRow(session),
     },
     utterances: utterances.map((row) => ({
       id: row.id,
@@ -124,6 +140,7 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
       sentimentOverridden: row.overridden,
       highlightCount: row.highlight_count,
       commentCount: row.comment_count,
+      timing: timingOf(row),
     })),
     recording: link,
     counts: {

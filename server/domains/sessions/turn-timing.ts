@@ -1,0 +1,148 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TTurnTakingSummary, TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
+import { queryRows, rawSql, sql } from '../../db/sql.js';
+import type { SessionUtterance } from '../../entities/index.js';
+import { validationError } from '../../errors.js';
+
+/**
+ * Turn-taking you can see (issue "Voice-first interviews"): what the interview page reports with
+ * each answer (`voiceTiming`, on the participant's clock) and what the server measures itself,
+ * stored on the utterances they describe, and the session's summary of them.
+ *
+ * Per AI turn, latency = when its audio started playing − when the participant's speech ended in
+ * the answer before it. Both times come from the same page, so a skewed clock cancels out.
+ */
+
+/**
+ * Longer than this between the end of an answer and the AI's audio is a pause (a participant who
+ * paused the interview, a page left in the background), not a wait for the AI: not a latency.
+ * An idle session is abandoned after 10 minutes by default.
+ */
+export const MAX_TURN_LATENCY_MS = 600_000;
+
+/** The server's own time on an AI turn: recognising the answer before it, and the interviewer choosing it. */
+export interface ServerTurnTiming {
+  recognitionMs: number | null;
+  interviewerMs: number | null;
+}
+
+/** Milliseconds since `started` (performance.now()), whole. */
+export function elapsedMs(started: number): number {
+  return Math.max(0, Math.round(performance.now() - started));
+}
+
+/**
+ * What one report cannot say: its turn ended before the speech in it did, or the participant
+ * spoke over AI audio that never played. 422 naming the field, before anything is stored.
+ */
+export function assertVoiceTiming(timing: TVoiceTiming | undefined): void {
+  if (!timing) return;
+  if (timing.speechEndedAt !== undefined && timing.endOfTurnAt !== undefined && timing.endOfTurnAt < timing.speechEndedAt) {
+    throw validationError([{ path: 'voiceTiming.endOfTurnAt', message: 'must not be before speechEndedAt' }]);
+  }
+  if (timing.bargeIn === true && timing.aiAudioStartedAt === null) {
+    throw validationError([{ path: 'voiceTiming.bargeIn', message: 'cannot be true when aiAudioStartedAt is null (the AI audio never played)' }]);
+  }
+}
+
+/** The answer's own figures, for its utterance row. */
+export function answerTimingFields(timing: TVoiceTiming | undefined): Pick<SessionUtterance, 'speechEndedAt' | 'endOfTurnAt' | 'manualEnd'> {
+  return {
+    speechEndedAt: timing?.speechEndedAt === undefined ? null : new Date(timing.speechEndedAt),
+    endOfTurnAt: timing?.endOfTurnAt === undefined ? null : new Date(timing.endOfTurnAt),
+    manualEnd: timing?.manual ?? null,
+  };
+}
+
+/**
+ * What an answer's report says about the turns before it, written in the answer's transaction:
+ * on the AI turn it answers, when its audio started, whether it was spoken over, and its latency
+ * from the answer before it; on that earlier answer, whether the page cut the participant off.
+ */
+export async function recordAnsweredTurnTiming(
+  tx: EntityManager,
+  turn: { organizationId: string; sessionId: string; answeredTurnId: string | null },
+  timing: TVoiceTiming | undefined,
+): Promise<void> {
+  if (!timing || !turn.answeredTurnId) return;
+  const reportsTurn = timing.aiAudioStartedAt !== undefined || timing.bargeIn !== undefined;
+  if (!reportsTurn && timing.previousCutOff === undefined) return;
+  const [row] = await queryRows<{ previous_id: string | null; previous_speech_ended_ms: number | null }>(
+    tx,
+    sql`select p.id as previous_id, (extract(epoch from p.speech_ended_at) * 1000)::float8 as previous_speech_ended_ms
+          from session_utterances t
+          left join session_utterances p on p.session_id = t.session_id and p.organization_id = t.organization_id and p.seq = t.seq - 1 and p.speaker = 'participant'
+         where t.id = ${turn.answeredTurnId} and t.session_id = ${turn.sessionId} and t.organization_id = ${turn.organizationId} and t.speaker = 'ai'`,
+  );
+  if (!row) return;
+  if (reportsTurn) {
+    const started = timing.aiAudioStartedAt;
+    const latency = typeof started === 'number' && row.previous_speech_ended_ms !== null ? Math.round(started - row.previous_speech_ended_ms) : null;
+    await queryRows(
+      tx,
+      sql`update session_utterances
+             set audio_started_at = ${started === undefined || started === null ? null : new Date(started)},
+                 barge_in = ${timing.bargeIn ?? null},
+                 latency_ms = ${latency !== null && latency >= 0 && latency <= MAX_TURN_LATENCY_MS ? latency : null}
+           where id = ${turn.answeredTurnId} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId}`,
+    );
+  }
+  if (timing.previousCutOff !== undefined && row.previous_id) {
+    await queryRows(
+      tx,
+      sql`update session_utterances set cut_off = ${timing.previousCutOff}
+           where id = ${row.previous_id} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId}`,
+    );
+  }
+}
+
+/** The summary's aggregates over a session's utterance rows (`tt_*` columns; see summaryFromRow). */
+export const TURN_TAKING_AGGREGATES = rawSql(
+  `count(latency_ms)::int as tt_turns,
+   percentile_disc(0.5) within group (order by latency_ms) as tt_p50,
+   percentile_disc(0.95) within group (order by latency_ms) as tt_p95,
+   count(*) filter (where cut_off)::int as tt_cut_offs,
+   count(*) filter (where barge_in)::int as tt_barge_ins,
+   coalesce(bool_or(speech_ended_at is not null or end_of_turn_at is not null or manual_end is not null or cut_off is not null
+                    or audio_started_at is not null or barge_in is not null), false) as tt_voiced`,
+);
+
+export interface TurnTakingAggregates {
+  tt_turns: number;
+  tt_p50: number | null;
+  tt_p95: number | null;
+  tt_cut_offs: number;
+  tt_barge_ins: number;
+  tt_voiced: boolean;
+}
+
+/** The summary from TURN_TAKING_AGGREGATES: null for a session without voice turns (no answer ever carried a report). */
+export function summaryFromRow(row: TurnTakingAggregates): TTurnTakingSummary | null {
+  if (!row.tt_voiced) return null;
+  return { turns: row.tt_turns, latencyP50Ms: row.tt_p50, latencyP95Ms: row.tt_p95, cutOffs: row.tt_cut_offs, bargeIns: row.tt_barge_ins };
+}
+
+/**
+ * The `turnTaking` summary of each session (one statement for a page of them): AI turns with a
+ * latency, its nearest-rank p50 and p95 (`percentile_disc`, as the benchmarks report theirs),
+ * cut-offs and barge-ins. null for a session without voice turns (no answer ever carried a
+ * report).
+ */
+export async function turnTakingSummaries(em: EntityManager, organizationId: string, sessionIds: string[]): Promise<Map<string, TTurnTakingSummary | null>> {
+  const summaries = new Map<string, TTurnTakingSummary | null>(sessionIds.map((id) => [id, null]));
+  if (sessionIds.length === 0) return summaries;
+  const rows = await queryRows<TurnTakingAggregates & { session_id: string }>(
+    em,
+    sql`select session_id, ${TURN_TAKING_AGGREGATES}
+          from session_utterances
+         where session_id = any(${sessionIds}::text[]) and organization_id = ${organizationId}
+         group by session_id`,
+  );
+  for (const row of rows) summaries.set(row.session_id, summaryFromRow(row));
+  return summaries;
+}
+
+/** One session's summary (see turnTakingSummaries). */
+export async function turnTakingSummary(em: EntityManager, organizationId: string, sessionId: string): Promise<TTurnTakingSummary | null> {
+  return (await turnTakingSummaries(em, organizationId, [sessionId])).get(sessionId) ?? null;
+}
