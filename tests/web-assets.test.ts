@@ -181,6 +181,13 @@ describe('GET /embed and /interview/{token}', () => {
     expect(page.text).toContain('invites you to an interview');
   });
 
+  it("voice mode's turn-taking in the page config: the campaign's settings.turnTaking over the script's, key by key, over the defaults", async () => {
+    const { invite } = await interviewFixture(api, { settings: { turnTaking: { endOfTurnMs: 1200, bargeIn: false } }, scriptSettings: { turnTaking: { endOfTurnMs: 900, pauseMs: 3000 } } });
+    for (const response of [await t.http.get(`/interview/${invite.token}`).expect(200), await t.http.get('/embed').query({ invite: invite.token }).expect(200)]) {
+      expect(configOf(response.text).turnTaking).toEqual({ endOfTurnMs: 1200, pauseMs: 3000, bargeIn: false });
+    }
+  });
+
   it('a parentOrigin that is not an exact origin posts nowhere and allows no framing', async () => {
     const { invite } = await interviewFixture(api);
     for (const parentOrigin of ['https://customer.example/path', '*', 'javascript:alert(1)', 'customer.example']) {

@@ -10,7 +10,7 @@ import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
 import { translator } from '../../shared/i18n/translate.js';
 import { normalizeHex } from '../../shared/hex-colour.js';
 import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
-import { DEFAULT_TURN_TAKING, resolveTurnTaking, type TTurnTaking } from '../../shared/schemas/turn-taking.js';
+import { DEFAULT_TURN_TAKING } from '../../shared/schemas/turn-taking.js';
 import { describeError } from './error-envelope.js';
 import { checkedOrigin, interviewPageCsp, type InterviewPageText, renderInterviewPage } from './interview-page.js';
 import { webAssets } from './web-asset-routes.js';
@@ -232,7 +232,6 @@ export function participantPageRoutes(services: AppServices): Router {
       config.campaignName = campaign.name;
       config.organizationName = organization.name;
       config.theme = { ...config.theme, primary: config.theme.primary ?? brandColorOf(organization.settings) };
-      config.turnTaking = resolveTurnTaking((campaign.settings as { turnTaking?: TTurnTaking | null }).turnTaking);
       if (outcome.kind === 'closed') {
         status = outcome.reason === 'paused' ? 409 : 410;
         const message = translator(outcome.language)(`closed.${outcome.reason}`);
@@ -241,7 +240,7 @@ export function participantPageRoutes(services: AppServices): Router {
         config.closed = { code: outcome.reason, message };
       } else {
         const { invite } = outcome;
-        Object.assign(config, { token, language: outcome.language, voice: config.voice ?? outcome.voice, participantName: invite.name ?? null });
+        Object.assign(config, { token, language: outcome.language, voice: config.voice ?? outcome.voice, participantName: invite.name ?? null, turnTaking: outcome.turnTaking });
         // What the page says before its script runs, and all it says without one: in the interview's language too.
         const t = translator(outcome.language);
         text = {
