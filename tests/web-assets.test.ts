@@ -157,7 +157,7 @@ describe('GET /embed and /interview/{token}', () => {
       campaignName: campaign.name,
       organizationName: 'Test organization',
       participantName: 'Ada',
-      turnTaking: { endOfTurnMs: 700, pauseMs: 2000, bargeIn: true },
+      turnTaking: { endOfTurnMs: 1200, pauseMs: 1800, bargeIn: true },
       voiceAssets: { captureWorklet: expect.stringMatching(/^\/assets\/voice-capture\.[0-9a-f]{12}\.js$/) },
       closed: null,
     });

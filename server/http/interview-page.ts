@@ -26,12 +26,14 @@ export function checkedOrigin(value: unknown): string | null {
  * own origin, audio from itself (and the public URL its signed files use) or a recording in
  * memory; no inline script, no third-party request of any kind. Framed only by the page that
  * named itself as `parentOrigin` (the SDK always does), never at all on the full page.
+ * `'wasm-unsafe-eval'` lets voice mode compile the service's own onnxruntime WebAssembly (Silero
+ * VAD); it allows no JavaScript eval, and only these pages have it.
  */
 export function interviewPageCsp(config: Pick<InterviewPageConfig, 'mode' | 'parentOrigin'>, publicOrigin: string): string {
   const frameAncestors = config.mode === 'embed' && config.parentOrigin ? config.parentOrigin : "'none'";
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "img-src 'self' data:",
     `media-src 'self' ${publicOrigin} blob: data:`,

@@ -1,7 +1,8 @@
 import type { TResolvedTurnTaking, TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
 import { CUT_OFF_WINDOW_MS, type EndOfTurnDetector, type FrameAnalysis } from '../../../shared/voice/types.js';
 import type { Speaker } from '../speech.js';
-import { createBargeInDetector, createEndOfTurnDetector, loadVoiceAnalyser, type VoiceAnalyser } from './interim-analysis.js';
+import { createBargeInDetector, createEndOfTurnDetector } from '../../../shared/voice/end-of-turn.js';
+import { loadVoiceAnalyser } from './vad-runtime.js';
 import { Microphone } from './microphone.js';
 import { encodeWav } from './wav.js';
 
@@ -38,7 +39,8 @@ export interface VoiceTurnHandlers {
 type Phase = 'idle' | 'ai' | 'listen' | 'after';
 
 export class VoiceConversation {
-  private analyser: VoiceAnalyser | null = null;
+  /** Silero VAD's speech probability, loudness and pitch of a frame (frames in order: the model carries state). */
+  private analyser: ((frame: Float32Array) => Promise<FrameAnalysis>) | null = null;
   private readonly detector: EndOfTurnDetector;
   private readonly cutOffDetector: EndOfTurnDetector;
   private readonly bargeInDetector = createBargeInDetector();
@@ -122,7 +124,7 @@ export class VoiceConversation {
     // Muted: the track gives zeros; the turn waits, nothing is heard or kept.
     if (this.muted || !this.analyser || this.phase === 'idle') return;
     const seq = this.turnSeq;
-    this.analyser.analyse(frame).then(
+    this.analyser(frame).then(
       (analysis) => {
         if (seq === this.turnSeq) this.onHeard({ frame, analysis, atMs });
       },
