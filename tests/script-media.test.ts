@@ -64,6 +64,7 @@ describe('script media', () => {
       kind: 'image',
       contentType: 'image/png',
       filename: 'welcome.png',
+      alt: null,
       size: PNG.length,
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/files\/[\w-]+\.[\w-]+\.[\w-]+$/),

@@ -160,6 +160,20 @@ describe.skipIf(skipReason !== null)('pocketsphinx speech recognition (espeak-ng
     expect(result?.text).toContain('three');
   });
 
+  it('while a rating is confirmed, recognises "yes" and "no, a three" (yes/no or the value meant instead)', async () => {
+    const confirming: SpeechHints = { ...RATING, confirming: true };
+    const yes = await speak('confirm-yes.wav', 'yes');
+    const corrected = await speak('confirm-corrected.wav', 'no, a three');
+    const heardYes = await timed('confirm "yes"', await durationOf(yes), () =>
+      recognizer.transcribe({ file: yes, contentType: 'audio/wav', language: 'en', hints: confirming }),
+    );
+    const heardCorrection = await timed('confirm "no, a three"', await durationOf(corrected), () =>
+      recognizer.transcribe({ file: corrected, contentType: 'audio/wav', language: 'en', hints: confirming }),
+    );
+    expect(heardYes?.text).toMatch(/\b(yes|yeah|yep|yup)\b/);
+    expect(heardCorrection?.text).toMatch(/\bno\b.*\bthree\b/);
+  });
+
   it('recognises yes and no with a yes/no grammar', async () => {
     const yes = await speak('yes.wav', 'yes');
     const no = await speak('no.wav', 'no');

@@ -17,6 +17,8 @@ export const ScriptMedia = defineEntity({
     kind: p.enum([...MEDIA_KINDS]),
     contentType: p.string().columnType('text'),
     filename: p.string().columnType('text'),
+    /** Text alternative shown with the question (null: none given, as uploads before it could not). */
+    alt: p.string().columnType('text').nullable(),
     sizeBytes: p.bigint('number'),
     sha256: p.string().columnType('text'),
     storageKey: p.string().columnType('text'),

@@ -4,12 +4,12 @@ import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
 import { Organization } from './organization.js';
 import { Session } from './session.js';
 
-const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'closing', 'answer'] as const;
+const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'confirm', 'closing', 'answer'] as const;
 export type UtteranceKind = (typeof UTTERANCE_KINDS)[number];
 
 /**
- * One turn of the conversation, as it happened: the AI's questions, follow-ups, re-asks and
- * closing, and the participant's answers (typed, or spoken: `audioFileId`, with `text` null when
+ * One turn of the conversation, as it happened: the AI's questions, follow-ups, re-asks,
+ * confirmations and closing, and the participant's answers (typed, or spoken: `audioFileId`, with `text` null when
  * nothing could transcribe it). The transcript is generated from these rows.
  */
 export const SessionUtterance = defineEntity({
@@ -26,7 +26,11 @@ export const SessionUtterance = defineEntity({
     kind: p.enum([...UTTERANCE_KINDS]),
     text: p.string().columnType('text').nullable(),
     questionId: p.string().columnType('text').nullable(),
-    /** Participant answers to structured questions: the parsed value (null: unreadable). */
+    /**
+     * Participant answers to structured questions: the value this answer settled (null: unreadable,
+     * or not yet settled: an unsure answer's value is on the confirmation's reply that took it).
+     * `confirm` turns: the value being read back for a yes or no.
+     */
     value: p.json<TAnswerValue>().nullable(),
     /** Seconds from the session's start. */
     startTime: p.float().columnType('double precision'),

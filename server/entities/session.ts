@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import type { TCompletionStatus, TConsent, TDevice, TParsedAnswer } from '../../shared/schemas/sessions.js';
-import { COMPLETION_STATUSES, SESSION_STATUSES } from '../../shared/schemas/sessions.js';
+import type { TCompletionStatus, TConsent, TDevice, TParsedAnswer, TTurnKind } from '../../shared/schemas/sessions.js';
+import { COMPLETION_STATUSES, SESSION_STATUSES, TURN_KINDS } from '../../shared/schemas/sessions.js';
 import { SENTIMENTS, TRANSCRIPT_NONE_REASONS } from '../../shared/schemas/transcripts.js';
 import { timestampProperties } from './base.js';
 import { Campaign } from './campaign.js';
@@ -8,7 +8,7 @@ import { Invite } from './invite.js';
 import { Organization } from './organization.js';
 
 /** Where the conversation stands: which question, and what was already asked on it. */
-export type InterviewPending = 'question' | 'follow_up' | 're_ask';
+export type InterviewPending = TTurnKind;
 
 /**
  * What a finished session was billed (the `interview.completed` payload carries it): minutes,
@@ -76,7 +76,7 @@ export const Session = defineEntity({
     answers: p.json<TParsedAnswer[]>(),
     /** Index (in asking order) of the question the pending turn belongs to. */
     questionIndex: p.integer().default(0),
-    pending: p.enum(['question', 'follow_up', 're_ask'] as const).nullable(),
+    pending: p.enum([...TURN_KINDS]).nullable(),
     pendingUtteranceId: p.string().columnType('text').nullable(),
     followUpsAsked: p.integer().default(0),
     reAsked: p.boolean().default(false),

@@ -6,6 +6,7 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { findAnonymizedExportForDownload } from '../domains/anonymized-exports/find-anonymized-export-for-download.js';
 import { findScriptMediaForDownload } from '../domains/scripts/find-script-media-for-download.js';
 import { findSessionFileForDownload } from '../domains/sessions/find-session-file-for-download.js';
+import { findQuestionMediaForDownload } from '../domains/sessions/question-media.js';
 import { findTurnForSpeech, recordSynthesisTime } from '../domains/sessions/turn-audio-link.js';
 import { elapsedMs } from '../domains/sessions/turn-timing.js';
 import { SpeechSynthesisError } from '../speech/speech-synthesizer.js';
@@ -87,6 +88,11 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
     if (!session) return null;
     const document = await sessionReportDocument(services, em, session.organization_id, sessionId, ZPdfQuery.parse({}));
     return { kind: 'made', contentType: 'application/pdf', filename: `interview-${sessionId}.pdf`, body: document };
+  },
+  // A turn's media (its question's images and audio), while the session is unfinished.
+  question_media: async (em, subject) => {
+    const media = await findQuestionMediaForDownload(em, subject);
+    return media && { kind: 'file', ...media, inline: true };
   },
   // A turn's audioUrl (the participant API's start and answer responses).
   turn_audio: async (em, subject) => {

@@ -23,8 +23,8 @@ export function checkedOrigin(value: unknown): string | null {
 
 /**
  * The Content-Security-Policy of the interview page: its own script and styles, calls to its
- * own origin, audio from itself (and the public URL its signed files use) or a recording in
- * memory; no inline script, no third-party request of any kind. Framed only by the page that
+ * own origin, images and audio from itself (and the public URL its signed files use: spoken turns,
+ * question media) or a recording in memory; no inline script, no third-party request of any kind. Framed only by the page that
  * named itself as `parentOrigin` (the SDK always does), never at all on the full page.
  * `'wasm-unsafe-eval'` lets voice mode compile the service's own onnxruntime WebAssembly (Silero
  * VAD); it allows no JavaScript eval, and only these pages have it.
@@ -35,7 +35,7 @@ export function interviewPageCsp(config: Pick<InterviewPageConfig, 'mode' | 'par
     "default-src 'none'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' ${publicOrigin} data:`,
     `media-src 'self' ${publicOrigin} blob: data:`,
     "connect-src 'self'",
     "base-uri 'none'",

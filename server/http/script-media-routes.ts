@@ -2,10 +2,10 @@ import { rm } from 'node:fs/promises';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../shared/error-codes.js';
-import { ZScriptMedia } from '../../shared/schemas/scripts.js';
+import { MEDIA_ALT_MAX_LENGTH, ZScriptMedia } from '../../shared/schemas/scripts.js';
 import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js';
 import { ACCEPTED_MEDIA_DESCRIPTION, uploadScriptMedia } from '../domains/scripts/upload-script-media.js';
-import { AppError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
 import { sha256OfFile } from '../lib/sha256-file.js';
 import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
@@ -14,7 +14,7 @@ import { pathIdOf } from './plain-inputs.js';
 import { receiveUpload, singleField, uploadParser } from './uploads.js';
 
 /**
- * `POST /v1/scripts/{scriptId}/media` (multipart: `file`, optional `questionId`). Multipart
+ * `POST /v1/scripts/{scriptId}/media` (multipart: `file`, optional `questionId` and `alt`). Multipart
  * bodies are plain Express routes around the same domain functions as the tRPC procedures.
  */
 export function scriptMediaRoutes(services: AppServices): Router {
@@ -40,6 +40,7 @@ export function scriptMediaRoutes(services: AppServices): Router {
       }
       const rawQuestionId = singleField(req, 'questionId');
       const questionId = rawQuestionId === '' ? undefined : rawQuestionId;
+      const alt = altTextOf(singleField(req, 'alt'));
       const { originalname } = req.file;
       const file = uploadedFile;
       // The key is claimed only once the upload is read and checked, so a refused upload can be retried with it.
@@ -49,7 +50,7 @@ export function scriptMediaRoutes(services: AppServices): Router {
         {
           auth,
           operation: '/v1/scripts/{scriptId}/media',
-          fingerprint: { scriptId, fileSha256: await sha256OfFile(file), filename: originalname, questionId: questionId ?? null },
+          fingerprint: { scriptId, fileSha256: await sha256OfFile(file), filename: originalname, questionId: questionId ?? null, alt: alt ?? null },
         },
         services,
         async (em) => ({
@@ -57,7 +58,7 @@ export function scriptMediaRoutes(services: AppServices): Router {
           body: await uploadScriptMedia(
             em,
             { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
-            { organizationId: auth.organizationId, scriptId, questionId, originalName: originalname, uploadedFile: file },
+            { organizationId: auth.organizationId, scriptId, questionId, alt, originalName: originalname, uploadedFile: file },
           ),
         }),
       );
@@ -70,6 +71,18 @@ export function scriptMediaRoutes(services: AppServices): Router {
   return routes;
 }
 
+/**
+ * The `alt` field: trimmed, empty is none; at most MEDIA_ALT_MAX_LENGTH characters, no control
+ * characters but line breaks (it is read aloud and shown as text, never as markup).
+ */
+function altTextOf(raw: string | undefined): string | undefined {
+  const alt = raw?.trim();
+  if (!alt) return undefined;
+  if (alt.length > MEDIA_ALT_MAX_LENGTH) throw validationError([{ path: 'alt', message: `must be at most ${MEDIA_ALT_MAX_LENGTH} characters` }]);
+  if (/[\u0000-\u0009\u000b-\u001f\u007f]/.test(alt)) throw validationError([{ path: 'alt', message: 'must not contain control characters' }]);
+  return alt;
+}
+
 /** OpenAPI description of the plain routes above, merged into the generated document. */
 export const scriptMediaOpenApiPaths = {
   '/v1/scripts/{scriptId}/media': {
@@ -77,7 +90,7 @@ export const scriptMediaOpenApiPaths = {
       operationId: 'scripts-uploadMedia',
       tags: ['Scripts'],
       summary: 'Upload an image or audio file for a script',
-      description: `multipart/form-data with a \`file\` field (${ACCEPTED_MEDIA_DESCRIPTION}; type recognised from content) and an optional \`questionId\`. Size limits: MEDIA_MAX_IMAGE_BYTES and MEDIA_MAX_AUDIO_BYTES.`,
+      description: `multipart/form-data with a \`file\` field (${ACCEPTED_MEDIA_DESCRIPTION}; type recognised from content), an optional \`questionId\` and an optional \`alt\` (text alternative, at most ${MEDIA_ALT_MAX_LENGTH} characters: what an image shows, read by screen readers on the interview page; optional so existing clients keep working, but give it for every image). Size limits: MEDIA_MAX_IMAGE_BYTES and MEDIA_MAX_AUDIO_BYTES.`,
       requestParams: { path: z.object({ scriptId: z.string() }) },
       requestBody: {
         required: true,
@@ -86,6 +99,7 @@ export const scriptMediaOpenApiPaths = {
             schema: z.object({
               file: z.string().meta({ format: 'binary' }),
               questionId: z.string().optional(),
+              alt: z.string().max(MEDIA_ALT_MAX_LENGTH).optional(),
             }),
           },
         },

@@ -10,7 +10,8 @@ import { parseChoice } from './answer-parsing/multiple-choice.js';
 import { assessOpen, type VaguenessReason } from './answer-parsing/open-answer.js';
 import { readPolarity } from './answer-parsing/polarity.js';
 import { parseRating } from './answer-parsing/rating.js';
-import { tokenize } from './answer-parsing/text.js';
+import { compilePhrase, isNegated, matchPhrase, phraseAt, scanPhrases, tokenize, type PhrasePattern, type Token } from './answer-parsing/text.js';
+import { CERTAINTY_CUES, type CertaintyCues, HEDGES, RATING_HOMOPHONES } from './answer-parsing/certainty-cues.js';
 
 /**
  * The built-in answer parser: reads rating, yes/no and multiple-choice answers out of what a
@@ -64,17 +65,244 @@ export function parseStructuredAnswer(
   text: string,
   language?: string,
 ): ParsedAnswer | null {
-  const lexicon = lexiconFor(language);
-  let value: number | boolean | string | null = null;
-  if (question.type === 'rating') {
-    value = parseRating(question.scale ?? DEFAULT_RATING_SCALE, text, lexicon);
-  } else if (question.type === 'yes_no') {
-    const { polarity } = readPolarity(tokenize(text, lexicon.source.apostrophes), lexicon);
-    value = polarity === 'yes' ? true : polarity === 'no' ? false : null;
-  } else if (question.type === 'multiple_choice' && question.options && question.options.length > 0) {
-    value = parseChoice(question.options, text, lexicon);
-  }
+  const value = readValue(question, text, lexiconFor(language));
   return value === null ? null : { value };
+}
+
+type StructuredQuestion = Pick<TQuestion, 'type' | 'options' | 'scale'>;
+
+function readValue(question: StructuredQuestion, text: string, lexicon: CompiledLexicon, options: { setUncertaintyAside?: boolean } = {}): ParsedAnswer['value'] | null {
+  if (question.type === 'rating') return parseRating(question.scale ?? DEFAULT_RATING_SCALE, text, lexicon);
+  if (question.type === 'yes_no') {
+    const { polarity } = readPolarity(tokenize(text, lexicon.source.apostrophes), lexicon, options);
+    return polarity === 'yes' ? true : polarity === 'no' ? false : null;
+  }
+  if (question.type === 'multiple_choice' && question.options && question.options.length > 0) return parseChoice(question.options, text, lexicon);
+  return null;
+}
+
+/**
+ * How sure an answer is: `sure` (take the value), `unsure` (a value was understood but not surely:
+ * confirm it in one short turn before taking it) or `unknown` (no value: ask again).
+ */
+export type AnswerCertainty = 'sure' | 'unsure' | 'unknown';
+
+/** What made an answer unsure. */
+export type UncertaintyReason = 'hedge' | 'question' | 'alternatives' | 'self_correction' | 'low_confidence';
+
+export interface AssessedAnswer {
+  /** The value understood; null exactly when `certainty` is `unknown`. */
+  value: ParsedAnswer['value'] | null;
+  certainty: AnswerCertainty;
+  reasons: UncertaintyReason[];
+}
+
+/**
+ * Below this recogniser confidence (0–1, as `SpeechRecognizer.transcribe` reports it) a value that
+ * reads as sure is confirmed anyway: the words may not be what was said.
+ */
+export const LOW_RECOGNITION_CONFIDENCE = 0.5;
+
+interface CompiledCues {
+  hedges: PhrasePattern[];
+  preference: PhrasePattern[];
+  or: PhrasePattern[];
+  corrections: PhrasePattern[];
+  noWords: PhrasePattern[];
+  contradictingYes: PhrasePattern[];
+  partialYes: PhrasePattern[];
+  partialNo: PhrasePattern[];
+  middle: PhrasePattern[];
+  homophones: Map<string, string>;
+}
+
+const NO_CUES: CertaintyCues = { preference: [], or: [], corrections: [], noWords: [], partialYes: [], partialNo: [], middle: [] };
+const compiledCues = new Map<string, CompiledCues>();
+
+function cuesFor(language: string | undefined, lexicon: CompiledLexicon): CompiledCues {
+  const primary = (language ?? 'en').split('-')[0]!.toLowerCase();
+  let cues = compiledCues.get(primary);
+  if (!cues) {
+    const phrases = (list: readonly string[]) => list.map((phrase) => compilePhrase(phrase, lexicon.source.apostrophes));
+    const source = CERTAINTY_CUES[primary] ?? NO_CUES;
+    cues = {
+      hedges: phrases(HEDGES[primary] ?? []),
+      preference: phrases(source.preference),
+      or: phrases(source.or),
+      corrections: [...lexicon.correctionPhrases, ...phrases(source.corrections)],
+      noWords: phrases(source.noWords),
+      contradictingYes: phrases(source.contradictingYes ?? []),
+      partialYes: phrases(source.partialYes),
+      partialNo: phrases(source.partialNo),
+      middle: phrases(source.middle),
+      homophones: new Map(Object.entries(RATING_HOMOPHONES[primary] ?? {})),
+    };
+    compiledCues.set(primary, cues);
+  }
+  return cues;
+}
+
+type Value = ParsedAnswer['value'];
+
+/**
+ * The certainty reading of a structured answer, the rule behind the interviewer's confirmation
+ * turn. Made here, by rule, for both interviewers: an LLM never decides whether a value is taken.
+ * In order:
+ * 1. Self-correction: a value replaced after a correction ("two no three", "the first, I mean the
+ *    second", "non enfin si") is the later value, unsure.
+ * 2. Alternatives: values joined by "or" ("three or four"): the one after a preference or hedge
+ *    ("..., probably four", "eerder vier") is unsure; with none chosen, unknown.
+ * 3. The strict reading (`parseStructuredAnswer`): its value is sure unless the answer hedges
+ *    ("maybe", "I think": `HEDGES`), ends as a question ("a four?"), or the recogniser's
+ *    confidence is below `LOW_RECOGNITION_CONFIDENCE`.
+ * 4. A lenient reading, always unsure: a negated "no" ("I wouldn't say no": yes), a yes/no said
+ *    despite uncertainty ("not sure, probably yes"), a lukewarm answer ("kind of", "bof"), the
+ *    middle of a rating scale, the value after the last hedge ("je sais pas, trois"), the last
+ *    clause with a value. A rating the recogniser wrote as a homophone ("a for") reads as the
+ *    number, as sure as the rest of the answer allows.
+ * Anything else is unknown.
+ */
+export function assessStructuredAnswer(
+  question: StructuredQuestion,
+  text: string,
+  language?: string,
+  recognition: { confidence?: number | null | undefined } = {},
+): AssessedAnswer {
+  if (question.type === 'open') return { value: null, certainty: 'unknown', reasons: [] };
+  const lexicon = lexiconFor(language);
+  const cues = cuesFor(language, lexicon);
+  const tokens = tokenize(text, lexicon.source.apostrophes);
+  const read = (part: readonly Token[]) => (part.length === 0 ? null : readValue(question, textOf(part), lexicon));
+  const reasons: UncertaintyReason[] = [];
+  if (scanPhrases(tokens, [{ tag: 'hedge', patterns: cues.hedges }]).length > 0) reasons.push('hedge');
+  if (/[?¿]/.test(text)) reasons.push('question');
+  const confidence = recognition.confidence;
+  if (confidence !== null && confidence !== undefined && confidence < LOW_RECOGNITION_CONFIDENCE) reasons.push('low_confidence');
+  const unsure = (value: Value, reason: UncertaintyReason): AssessedAnswer => ({ value, certainty: 'unsure', reasons: [...new Set([...reasons, reason])] });
+
+  // After a correction, "si" / "doch" alone is the yes that contradicts the no before it.
+  const contradicts = (part: readonly Token[]) => part.length > 0 && cues.contradictingYes.some((pattern) => matchPhrase(part, 0, pattern) === part.length);
+  const corrected = selfCorrection(tokens, cues, question.type === 'yes_no' ? (part) => (contradicts(part) ? true : read(part)) : read);
+  if (corrected !== null) return unsure(corrected, 'self_correction');
+
+  const alternatives = alternativesOf(tokens, cues, read);
+  if (alternatives === 'unchosen') return { value: null, certainty: 'unknown', reasons: [] };
+  if (alternatives !== null) return unsure(alternatives, 'alternatives');
+
+  // Before the strict reading, which takes "I wouldn't say no" for a clausal no.
+  if (question.type === 'yes_no' && negatedNo(tokens, cues, lexicon)) return unsure(true, 'hedge');
+
+  const strict = readValue(question, text, lexicon);
+  if (strict !== null) return { value: strict, certainty: reasons.length > 0 ? 'unsure' : 'sure', reasons };
+
+  if (question.type === 'yes_no') {
+    const leaning = readValue(question, text, lexicon, { setUncertaintyAside: true });
+    if (leaning !== null) return unsure(leaning, 'hedge');
+    const lukewarm = scanPhrases(tokens, [
+      { tag: true, patterns: cues.partialYes },
+      { tag: false, patterns: cues.partialNo },
+    ]);
+    const kinds = new Set(lukewarm.map((hit) => hit.tag));
+    if (kinds.size === 1) return unsure([...kinds][0]!, 'hedge');
+  }
+  if (question.type === 'rating') {
+    const heard = withHomophones(tokens, cues);
+    if (heard) {
+      const value = readValue(question, heard, lexicon);
+      if (value !== null) return { value, certainty: reasons.length > 0 ? 'unsure' : 'sure', reasons };
+    }
+    const scale = question.scale ?? DEFAULT_RATING_SCALE;
+    const middle = (scale.min + scale.max) / 2;
+    if (Number.isInteger(middle) && scanPhrases(tokens, [{ tag: 'middle', patterns: cues.middle }]).length > 0) return unsure(middle, 'hedge');
+  }
+  const marked = scanPhrases(tokens, [{ tag: 'marker', patterns: [...cues.hedges, ...cues.preference] }]);
+  for (const marker of marked.reverse()) {
+    const value = read(tokens.slice(marker.end));
+    if (value !== null) return unsure(value, 'hedge');
+  }
+  const clauses = clausesOf(tokens);
+  for (let index = clauses.length - 1; index >= 1; index -= 1) {
+    const value = read(clauses[index]!);
+    if (value !== null) return unsure(value, 'alternatives');
+  }
+  return { value: null, certainty: 'unknown', reasons: [] };
+}
+
+/**
+ * A reply to a confirmation read without the yes or no it starts with ("no three" → "three"): a
+ * recogniser writes "no, a three" without the comma, and "no" then reads as negating the number.
+ * Null when the reply does not start with one, or holds nothing after it.
+ */
+export function withoutLeadingAnswer(text: string, language?: string): string | null {
+  const lexicon = lexiconFor(language);
+  const cues = cuesFor(language, lexicon);
+  const tokens = tokenize(text, lexicon.source.apostrophes);
+  const length = phraseAt(tokens, 0, [...cues.noWords, ...lexicon.yes, ...lexicon.no]);
+  if (length === 0) return null;
+  const rest = tokens.slice(length).filter((token, index, all) => token.kind !== 'boundary' || all.slice(0, index).some((before) => before.kind !== 'boundary'));
+  return rest.length > 0 ? textOf(rest) : null;
+}
+
+/** The value after the latest correction that replaces a different value said before it; null for none. */
+function selfCorrection(tokens: readonly Token[], cues: CompiledCues, read: (part: readonly Token[]) => Value | null): Value | null {
+  const markers = scanPhrases(tokens, [{ tag: 'correction', patterns: cues.corrections }]);
+  for (const marker of [...markers].reverse()) {
+    const after = read(tokens.slice(marker.end));
+    if (after === null) continue;
+    const before = read(tokens.slice(0, marker.start));
+    if (before !== null && before !== after) return after;
+  }
+  return null;
+}
+
+/**
+ * Values joined by "or": null when the answer offers no alternatives; the value after the last
+ * preference or hedge that follows the first "or" when one is chosen; 'unchosen' otherwise.
+ */
+function alternativesOf(tokens: readonly Token[], cues: CompiledCues, read: (part: readonly Token[]) => Value | null): Value | 'unchosen' | null {
+  const ors = scanPhrases(tokens, [{ tag: 'or', patterns: cues.or }]);
+  if (ors.length === 0) return null;
+  const bounds = [0, ...ors.flatMap((hit) => [hit.start, hit.end]), tokens.length];
+  const values = new Set<Value>();
+  for (let index = 0; index < bounds.length; index += 2) {
+    const value = read(tokens.slice(bounds[index], bounds[index + 1]));
+    if (value !== null) values.add(value);
+  }
+  // The first part alone: "three or four, probably four" has 3 and 4 whatever the rest holds.
+  const first = read(tokens.slice(0, ors[0]!.start));
+  if (first !== null) values.add(first);
+  if (values.size < 2) return null;
+  const markers = scanPhrases(tokens.slice(ors[0]!.end), [{ tag: 'marker', patterns: [...cues.preference, ...cues.hedges] }]);
+  for (const marker of markers.reverse()) {
+    const value = read(tokens.slice(ors[0]!.end + marker.end));
+    if (value !== null) return value;
+  }
+  return 'unchosen';
+}
+
+/** "I wouldn't say no", "ik zou niet nee zeggen": a "no" under a negation. */
+function negatedNo(tokens: readonly Token[], cues: CompiledCues, lexicon: CompiledLexicon): boolean {
+  return scanPhrases(tokens, [{ tag: 'no', patterns: cues.noWords }]).some((hit) => isNegated(tokens, hit.start, lexicon));
+}
+
+/** The answer with recogniser homophones of numbers replaced ("a for" → "a four"), or null when it has none. */
+function withHomophones(tokens: readonly Token[], cues: CompiledCues): string | null {
+  if (!tokens.some((token) => cues.homophones.has(token.text))) return null;
+  return tokens.map((token) => cues.homophones.get(token.text) ?? token.text).join(' ');
+}
+
+/** Clauses: runs of tokens between punctuation. */
+function clausesOf(tokens: readonly Token[]): Token[][] {
+  const clauses: Token[][] = [[]];
+  for (const token of tokens) {
+    if (token.kind === 'boundary') clauses.push([]);
+    else clauses.at(-1)!.push(token);
+  }
+  return clauses.filter((clause) => clause.length > 0);
+}
+
+function textOf(tokens: readonly Token[]): string {
+  return tokens.map((token) => token.text).join(' ');
 }
 
 /** Whether an open answer deserves a follow-up, and why. */

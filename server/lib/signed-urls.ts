@@ -4,9 +4,20 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
  * What a signed link may open. The purpose is checked so a link for one kind of file never opens
  * another. `session_transcript` (webhooks' `transcript_url`, JSON), `session_transcript_text` and
  * `session_report_pdf` (the dashboard's downloads) name a session, `invoice_pdf` an invoice,
- * `turn_audio` an AI utterance of a session (`<sessionId>/<utteranceId>`), the others a file.
+ * `turn_audio` an AI utterance of a session (`<sessionId>/<utteranceId>`), `question_media` a
+ * script media file as one session's participant sees it (`<sessionId>/<mediaId>`), the others a file.
  */
-export const SIGNED_FILE_PURPOSES = ['script_media', 'session_file', 'session_transcript', 'anonymized_export', 'session_transcript_text', 'session_report_pdf', 'invoice_pdf', 'turn_audio'] as const;
+export const SIGNED_FILE_PURPOSES = [
+  'script_media',
+  'session_file',
+  'session_transcript',
+  'anonymized_export',
+  'session_transcript_text',
+  'session_report_pdf',
+  'invoice_pdf',
+  'turn_audio',
+  'question_media',
+] as const;
 export type SignedFilePurpose = (typeof SIGNED_FILE_PURPOSES)[number];
 
 export interface SignedFileClaims {

@@ -31,6 +31,10 @@ interface AnswerGrammar {
 }
 
 function answerGrammar(hints: SpeechHints, known: (word: string) => boolean): AnswerGrammar | null {
+  if (hints.confirming && hints.questionType !== 'yes_no' && hints.questionType !== 'open') {
+    const value = answerGrammar({ ...hints, confirming: false }, known);
+    return value ? confirmationGrammar(value, known) : yesNoGrammar(known);
+  }
   switch (hints.questionType) {
     case 'rating':
       return ratingGrammar(hints.scale ?? { min: 1, max: 5 }, known);
@@ -164,6 +168,13 @@ function yesNoGrammar(known: (word: string) => boolean): AnswerGrammar | null {
   const answers = alternatives([...YES, ...NO], known);
   if (!answers) return null;
   return { publicRule: '[<lead>] <option> [<option>] [<lead>]', rules: [`<option> = ${answers};`, optionalRule('lead', YES_NO_LEADS, known)] };
+}
+
+/** A reply to "So that's a 4, is that right?": yes or no, or the value meant, after a yes or no or alone ("no, a three"). */
+function confirmationGrammar(value: AnswerGrammar, known: (word: string) => boolean): AnswerGrammar | null {
+  const replies = alternatives([...YES, ...NO], known);
+  if (!replies) return value;
+  return { publicRule: `(<reply> [<reply>]) | ([<reply>] ${value.publicRule})`, rules: [...value.rules, `<reply> = ${replies};`] };
 }
 
 function multipleChoiceGrammar(options: string[], known: (word: string) => boolean): AnswerGrammar | null {

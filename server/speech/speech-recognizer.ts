@@ -29,6 +29,11 @@ export interface SpeechHints {
   options?: string[];
   /** rating only; the script's default is 1 to 5. */
   scale?: { min: number; max: number };
+  /**
+   * The audio answers a confirmation of an answer to this question ("So that's a 4, is that
+   * right?"): yes or no, alone or with the value meant instead ("no, a three").
+   */
+  confirming?: boolean;
 }
 
 export interface Transcription {

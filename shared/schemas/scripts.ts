@@ -282,6 +282,9 @@ export type TImportScriptInput = z.infer<typeof ZImportScriptInput>;
 
 export const MEDIA_KINDS = ['image', 'audio'] as const;
 
+/** Longest alt text of a script media file, in characters. */
+export const MEDIA_ALT_MAX_LENGTH = 1000;
+
 export const ZScriptMedia = z
   .object({
     id: z.string().meta({ example: 'fil_4fS0m3Ex4mpl3Id0000000' }),
@@ -290,6 +293,10 @@ export const ZScriptMedia = z
     kind: z.enum(MEDIA_KINDS),
     contentType: z.string(),
     filename: z.string(),
+    alt: z.string().nullable().meta({
+      description:
+        "Text alternative: what an image shows, for participants who cannot see it (screen readers read it; the page shows it when the image does not load), or what an audio clip is. Optional at upload, but images without it are inaccessible: give it for every image.",
+    }),
     size: z.number().int().meta({ description: 'Bytes.' }),
     sha256: z.string(),
     url: z.string().meta({ description: 'Signed download link, valid 1 hour from the response.' }),

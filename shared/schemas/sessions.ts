@@ -129,15 +129,40 @@ export const ZTurnQuestion = z
   })
   .meta({ id: 'TurnQuestion' });
 
+/** An image or audio clip shown with a question (script media uploaded with its `questionId`). */
+export const ZTurnMedia = z
+  .object({
+    kind: z.enum(['image', 'audio']),
+    contentType: z.string(),
+    url: z.string().meta({ description: 'Signed link, opened without an API key while the session is unfinished (valid 12 hours from the response).' }),
+    alt: z.string().nullable().meta({ description: 'Text alternative given at upload; null when none was.' }),
+  })
+  .meta({ id: 'TurnMedia' });
+export type TTurnMedia = z.infer<typeof ZTurnMedia>;
+
+/**
+ * What a pending turn is: `question`, `follow_up`, `re_ask`, or `confirm` (an unsure answer to a
+ * rating, yes/no or multiple-choice question read back for a yes or no before it is taken).
+ */
+export const TURN_KINDS = ['question', 'follow_up', 're_ask', 'confirm'] as const;
+export type TTurnKind = (typeof TURN_KINDS)[number];
+
 /** The AI's next utterance, waiting for the participant's answer. */
 export const ZTurn = z
   .object({
     utteranceId: z.string(),
     text: z.string(),
     questionId: z.string(),
-    kind: z.enum(['question', 'follow_up', 're_ask']).meta({ description: 'A script question, a follow-up on it, or the question asked again after an answer that could not be read.' }),
+    kind: z.enum(TURN_KINDS).meta({
+      description:
+        "A script question, a follow-up on it, the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely (\"maybe a four?\") read back in one short turn (\"So that's a 4, is that right?\"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead (\"no, a three\").",
+    }),
     question: ZTurnQuestion,
     audioUrl: z.string().optional().meta({ description: 'Spoken form of the text, when a voice is configured.' }),
+    media: z
+      .array(ZTurnMedia)
+      .optional()
+      .meta({ description: "The script's images and audio clips for this turn's question, in upload order; absent when it has none." }),
   })
   .meta({ id: 'Turn' });
 export type TTurn = z.infer<typeof ZTurn>;

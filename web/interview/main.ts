@@ -2,6 +2,7 @@ import { EMBED_MESSAGE_SOURCE, type InterviewPageConfig } from '../../shared/int
 import type { TInterviewState, TTurn } from '../../shared/schemas/sessions.js';
 import { ApiError, ConnectionLost, type PendingCall, ParticipantApi } from './api.js';
 import { isMessageKey, translator } from '../../shared/i18n/translate.js';
+import { renderQuestionMedia } from './question-media.js';
 import { AnswerRecorder, fileNameFor } from './recorder.js';
 import { Speaker } from './speech.js';
 import { resolveTheme } from './theme.js';
@@ -378,7 +379,7 @@ function answerControls(turn: TTurn, sendText: (text: string) => void, submit: (
 }
 
 function questionSection(turn: TTurn, ...children: Child[]): HTMLElement {
-  return h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), ...children);
+  return h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), renderQuestionMedia(turn), ...children);
 }
 
 function showQuestion(turn: TTurn, options: QuestionOptions = {}): void {
@@ -491,7 +492,8 @@ function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
     .then(() => conversationNow.prepare())
     .then(
       () => {
-        if (voice === conversationNow && state?.turn?.utteranceId === turn.utteranceId) conversationNow.startTurn(turn, handlers, { speak });
+        const clips = [...app.querySelectorAll<HTMLAudioElement>('.question-media audio')];
+        if (voice === conversationNow && state?.turn?.utteranceId === turn.utteranceId) conversationNow.startTurn(turn, handlers, { speak, clips });
       },
       () => {
         // The microphone went away (unplugged, permission withdrawn): text mode from here.

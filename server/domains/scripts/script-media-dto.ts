@@ -14,6 +14,7 @@ export async function toScriptMediaDto(media: ScriptMedia, signer: UrlSigner): P
     kind: media.kind,
     contentType: media.contentType,
     filename: media.filename,
+    alt: media.alt ?? null,
     size: media.sizeBytes,
     sha256: media.sha256,
     url: link.url,

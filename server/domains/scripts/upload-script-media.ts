@@ -42,6 +42,8 @@ export interface UploadScriptMediaInput {
   organizationId: string;
   scriptId: string;
   questionId?: string | undefined;
+  /** Text alternative (checked by the route: trimmed, at most MEDIA_ALT_MAX_LENGTH). */
+  alt?: string | undefined;
   originalName: string;
   /** The upload as received, on local disk; the caller removes it afterwards. */
   uploadedFile: string;
@@ -103,6 +105,7 @@ export async function uploadScriptMedia(
         kind: accepted.kind,
         contentType: accepted.contentType,
         filename: sanitizeFilename(input.originalName),
+        alt: input.alt ?? null,
         sizeBytes: size,
         sha256,
         storageKey,

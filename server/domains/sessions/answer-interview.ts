@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TAnswerValue, TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
 import { Session, SessionFile, SessionUtterance } from '../../entities/index.js';
 import { AppError, validationError } from '../../errors.js';
@@ -111,6 +111,7 @@ export async function prepareAnswer(
     pending: session.pending ?? 'question',
     followUpsAsked: session.followUpsAsked,
     reAsked: session.reAsked,
+    ...(session.pending === 'confirm' ? { confirming: await confirmedValueOf(em, session) } : {}),
   };
 
   let audio: AudioAnswer | undefined;
@@ -124,7 +125,7 @@ export async function prepareAnswer(
     audio = await storeAnswerAudio(services, session, answer.audio.file, await longestRecording(em, session));
     if (text === null && services.speech.recognizer) {
       const started = performance.now();
-      ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType));
+      ({ text, confidence } = await transcribe(services, session, question, answer.audio.file, audio.contentType, position.pending === 'confirm'));
       recognitionMs = elapsedMs(started);
     }
   }
@@ -141,6 +142,7 @@ export async function prepareAnswer(
       language: session.language,
       position,
       answer: text,
+      confidence,
       conversation,
       interviewer: services.interviewer,
     });
@@ -216,7 +218,13 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         locked.questionIndex = outcome.position.questionIndex;
         locked.followUpsAsked = outcome.position.followUpsAsked;
         locked.reAsked = outcome.position.reAsked;
-        asked = askTurn(tx, locked, { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy }, now, endTime);
+        asked = askTurn(
+          tx,
+          locked,
+          { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy, ...(next.kind === 'confirm' ? { value: next.value } : {}) },
+          now,
+          endTime,
+        );
         Object.assign(asked, serverTiming);
         locked.durationSeconds = durationAt(locked, now);
       }
@@ -270,6 +278,12 @@ function answerTimes(
   return { startTime, endTime };
 }
 
+/** The value a pending confirmation reads back: stored on the `confirm` utterance itself. */
+async function confirmedValueOf(em: EntityManager, session: Session): Promise<TAnswerValue> {
+  const [turn] = await em.execute<{ value: TAnswerValue }[]>(`select value from session_utterances where id = ?`, [session.pendingUtteranceId]);
+  return turn?.value ?? null;
+}
+
 async function conversationOf(em: EntityManager, session: Session, latest: ConversationTurn): Promise<ConversationTurn[]> {
   const rows = await em.find(
     SessionUtterance,
@@ -321,6 +335,8 @@ async function transcribe(
   question: InterviewPlan['questions'][number],
   file: string,
   contentType: string,
+  /** The audio replies to a confirmation of this question's answer. */
+  confirming: boolean,
 ): Promise<{ text: string | null; confidence: number | null }> {
   const recognizer = services.speech.recognizer;
   if (!recognizer) return { text: null, confidence: null };
@@ -334,6 +350,7 @@ async function transcribe(
           questionType: question.type,
           ...(question.options ? { options: question.options } : {}),
           ...(question.scale ? { scale: question.scale } : {}),
+          ...(confirming ? { confirming } : {}),
         },
       }),
     );

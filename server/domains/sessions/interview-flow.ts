@@ -1,7 +1,7 @@
 import type { TQuestion, TScriptSettings } from '../../../shared/schemas/scripts.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import type { InterviewPending } from '../../entities/session.js';
-import { parseStructuredAnswer } from '../../interviewer/answer-parsing.js';
+import { assessStructuredAnswer, parseStructuredAnswer, withoutLeadingAnswer } from '../../interviewer/answer-parsing.js';
 import type { ConversationTurn, Interviewer } from '../../interviewer/interviewer.js';
 import { phrasesFor } from '../../interviewer/phrases.js';
 
@@ -14,6 +14,8 @@ export interface FlowPosition {
   pending: InterviewPending;
   followUpsAsked: number;
   reAsked: boolean;
+  /** While a confirmation is pending: the value it reads back. */
+  confirming?: TAnswerValue | undefined;
 }
 
 /** The AI's next utterance, as the engine decided it. */
@@ -21,6 +23,8 @@ export type NextTurn =
   | { kind: 'question'; questionIndex: number; text: string; decidedBy: string }
   | { kind: 'follow_up'; text: string; decidedBy: string }
   | { kind: 're_ask'; text: string; decidedBy: string }
+  /** An unsure answer read back for a yes or no; `value` is what a yes takes. */
+  | { kind: 'confirm'; text: string; decidedBy: string; value: TAnswerValue }
   | { kind: 'closing'; text: string; decidedBy: string };
 
 export interface AnswerOutcome {
@@ -53,6 +57,8 @@ export interface DecideAfterAnswerInput {
   position: FlowPosition;
   /** The participant's answer; null for audio nothing could transcribe. */
   answer: string | null;
+  /** The recogniser's confidence in `answer` (0–1), or the browser's; null or absent for typed text. */
+  confidence?: number | null | undefined;
   /** The conversation so far, this answer included. */
   conversation: ConversationTurn[];
   interviewer: Interviewer;
@@ -63,6 +69,13 @@ export interface DecideAfterAnswerInput {
  * script order, none skipped; a required structured answer that cannot be read is asked again
  * once, then recorded as null; follow-ups only within their limit (the interviewer chooses
  * whether, and words them); after the last question, the closing. Audio without text moves on.
+ *
+ * A structured answer understood but not surely (`assessStructuredAnswer`: hedged, said as a
+ * question, alternatives, self-corrected, or heard with low recogniser confidence) is read back
+ * in one short `confirm` turn, whatever the interviewer (the parser decides, never an LLM). Its
+ * reply: yes takes the value; a different value said surely ("no, a three") takes that one;
+ * anything else asks the question again briefly, once (after which the value is null). The value
+ * is recorded once, on the reply that settled it.
  */
 export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<AnswerOutcome> {
   const { questions, position, answer, language, settings } = input;
@@ -70,10 +83,34 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
   let utteranceValue: TAnswerValue | undefined;
   let finalValue: TAnswerValue | undefined;
 
-  if (question.type !== 'open' && position.pending !== 'follow_up') {
-    const parsed = answer === null ? null : parseStructuredAnswer(question, answer, language);
-    utteranceValue = parsed?.value ?? null;
-    if (!parsed && answer !== null && question.required && !position.reAsked) {
+  if (question.type !== 'open' && position.pending === 'confirm') {
+    const settled = answer === null ? null : settleConfirmation(question, position.confirming ?? null, answer, language, input.confidence);
+    if (settled === null) {
+      if (!position.reAsked) {
+        return {
+          utteranceValue: null,
+          finalValue: undefined,
+          next: { kind: 're_ask', text: phrasesFor(language).askAgainBriefly(question), decidedBy: 'engine' },
+          position: { ...position, pending: 're_ask', reAsked: true, confirming: undefined },
+        };
+      }
+      utteranceValue = finalValue = null;
+    } else {
+      utteranceValue = finalValue = settled.value;
+    }
+  } else if (question.type !== 'open' && position.pending !== 'follow_up') {
+    const assessed = answer === null ? null : assessStructuredAnswer(question, answer, language, { confidence: input.confidence });
+    if (assessed?.certainty === 'unsure' && assessed.value !== null) {
+      return {
+        utteranceValue: null,
+        finalValue: undefined,
+        next: { kind: 'confirm', text: phrasesFor(language).confirm(question, assessed.value), decidedBy: 'engine', value: assessed.value },
+        position: { ...position, pending: 'confirm', confirming: assessed.value },
+      };
+    }
+    const value = assessed?.certainty === 'sure' ? assessed.value : null;
+    utteranceValue = value;
+    if (value === null && answer !== null && question.required && !position.reAsked) {
       return {
         utteranceValue,
         finalValue: undefined,
@@ -81,7 +118,7 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
         position: { ...position, pending: 're_ask', reAsked: true },
       };
     }
-    finalValue = parsed?.value ?? null;
+    finalValue = value;
   }
 
   let transition: string | undefined;
@@ -122,4 +159,29 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
     next: { kind: 'question', questionIndex: nextIndex, text: transition ? `${transition} ${next.text}` : next.text, decidedBy },
     position: { questionIndex: nextIndex, pending: 'question', followUpsAsked: 0, reAsked: false },
   };
+}
+
+/**
+ * The reply to a confirmation of `candidate`: yes (and no other value) takes it; a value of the
+ * question said surely, other than the candidate, takes that one ("no, a three", "three", and
+ * "no three" as a recogniser writes it: see `withoutLeadingAnswer`); null for anything else (a no without a value, a value said unsurely, nothing readable). On a yes/no
+ * question the reply's polarity is the confirmation: a bare "no" there says the read-back was
+ * wrong, not that the answer is no, so it asks again.
+ */
+export function settleConfirmation(
+  question: TQuestion,
+  candidate: TAnswerValue,
+  reply: string,
+  language: string,
+  confidence?: number | null,
+): { value: TAnswerValue } | null {
+  const polarity = parseStructuredAnswer({ type: 'yes_no' }, reply, language)?.value ?? null;
+  if (question.type !== 'yes_no') {
+    let assessed = assessStructuredAnswer(question, reply, language, { confidence });
+    const rest = assessed.value === null ? withoutLeadingAnswer(reply, language) : null;
+    if (rest !== null) assessed = assessStructuredAnswer(question, rest, language, { confidence });
+    if (assessed.certainty === 'sure' && assessed.value !== null && assessed.value !== candidate) return { value: assessed.value };
+    if (assessed.value !== null && assessed.value !== candidate) return null;
+  }
+  return polarity === true && candidate !== null ? { value: candidate } : null;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TInterviewState } from '../../../shared/schemas/sessions.js';
+import type { TAnswerValue, TInterviewState, TTurnKind } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
 import { type Session, SessionUtterance } from '../../entities/index.js';
 import { addJobs, type JobSpec } from '../../jobs/add-jobs.js';
@@ -8,13 +8,14 @@ import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { toParticipantSessionDto, toTurn } from './serialize.js';
 import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
 import { abandonIdleJob, timeOutJob } from './session-jobs.js';
+import { questionMediaOf } from './question-media.js';
 import { turnAudioUrl, type TurnVoicing } from './turn-audio-link.js';
 
-/** Records an AI turn that waits for an answer (a question, follow-up or re-ask) and makes it the pending turn. */
+/** Records an AI turn that waits for an answer (a question, follow-up, re-ask or confirmation) and makes it the pending turn. */
 export function askTurn(
   tx: EntityManager,
   session: Session,
-  turn: { kind: 'question' | 'follow_up' | 're_ask'; text: string; questionId: string; decidedBy: string },
+  turn: { kind: TTurnKind; text: string; questionId: string; decidedBy: string; /** `confirm` turns: the value read back. */ value?: TAnswerValue },
   now: Date,
   /** The end of the answer it follows: a turn never starts before what came before it ended. */
   notBefore = 0,
@@ -28,6 +29,7 @@ export function askTurn(
     startTime,
     endTime: startTime + speakingSeconds(turn.text),
     decidedBy: turn.decidedBy,
+    value: turn.value,
   });
   session.pending = turn.kind;
   session.pendingUtteranceId = utterance.id;
@@ -67,7 +69,7 @@ export async function beginInterview(
 /** What the participant's client sees: their session and the turn waiting for an answer. */
 export async function interviewStateOf(
   em: EntityManager,
-  /** Signs the turn's `audioUrl` when the server speaks turns. */
+  /** Signs the turn's `audioUrl` when the server speaks turns, and its question's media links. */
   voicing: TurnVoicing,
   session: Session,
   plan: InterviewPlan,
@@ -82,6 +84,8 @@ export async function interviewStateOf(
     turn = toTurn(utterance, plan.questions[session.questionIndex]!);
     const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
     if (audioUrl) turn.audioUrl = audioUrl;
+    const media = await questionMediaOf(em, voicing.signer, session, turn.questionId, now);
+    if (media.length > 0) turn.media = media;
   }
   return { session: toParticipantSessionDto(session, now), turn };
 }

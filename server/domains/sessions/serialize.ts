@@ -66,11 +66,15 @@ export function toTurn(utterance: Pick<SessionUtterance, 'id' | 'text' | 'kind'>
     utteranceId: utterance.id,
     text: utterance.text ?? '',
     questionId: question.id,
-    kind: utterance.kind === 'follow_up' || utterance.kind === 're_ask' ? utterance.kind : 'question',
-    question: {
-      type: question.type,
-      ...(question.options ? { options: question.options } : {}),
-      ...(question.scale ? { scale: question.scale } : {}),
-    },
+    kind: utterance.kind === 'follow_up' || utterance.kind === 're_ask' || utterance.kind === 'confirm' ? utterance.kind : 'question',
+    // A confirmation is answered yes or no, whatever the question it confirms.
+    question:
+      utterance.kind === 'confirm'
+        ? { type: 'yes_no' }
+        : {
+            type: question.type,
+            ...(question.options ? { options: question.options } : {}),
+            ...(question.scale ? { scale: question.scale } : {}),
+          },
   };
 }

@@ -22,8 +22,14 @@ interface Cue {
  * particle they leave it standing ("yeah kind of" is yes).
  * `coversAll` tells whether every word was part of a cue: a multiple-choice option such as "Not
  * sure" or "No" is itself an answer particle.
+ * `setUncertaintyAside` reads what the answer leans to despite its uncertainty ("not sure, probably
+ * yes" is yes): the certainty reading uses it for a value to confirm, never as a sure answer.
  */
-export function readPolarity(tokens: readonly Token[], lexicon: CompiledLexicon): { polarity: Polarity; coversAll: boolean } {
+export function readPolarity(
+  tokens: readonly Token[],
+  lexicon: CompiledLexicon,
+  options: { setUncertaintyAside?: boolean } = {},
+): { polarity: Polarity; coversAll: boolean } {
   const hits = scanPhrases(tokens, [
     { tag: 'unsure' as const, patterns: lexicon.unsure },
     { tag: 'yes' as const, patterns: lexicon.yes },
@@ -42,7 +48,9 @@ export function readPolarity(tokens: readonly Token[], lexicon: CompiledLexicon)
 
   const cues: Cue[] = [];
   for (const hit of hits) {
-    if (hit.tag === 'unsure') cues.push({ kind: 'unsure', strong: true });
+    if (hit.tag === 'unsure') {
+      if (!options.setUncertaintyAside) cues.push({ kind: 'unsure', strong: true });
+    }
     else if (hit.tag === 'yes') cues.push({ kind: isNegated(tokens, hit.start, lexicon) ? 'no' : 'yes', strong: true });
     else if (hit.tag === 'no') cues.push({ kind: 'no', strong: true });
     else if (hit.tag === 'clauseNo') cues.push({ kind: 'no', strong: false });

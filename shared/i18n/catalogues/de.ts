@@ -147,4 +147,11 @@ export const de: Catalogue = {
   'interviewer.reAsk.choice': 'Entschuldigung, ich habe nicht verstanden, welche du meinst. Bitte wähle eine davon: {options}.',
   'interviewer.reAsk.open': 'Entschuldigung, kannst du das noch einmal beantworten? {question}',
   'interviewer.closing': 'Danke, das war die letzte Frage. Deine Antworten wurden gespeichert.',
+  'interviewer.confirm.rating': "Also eine {value}, stimmt das?",
+  'interviewer.confirm.yes': "Also ja, stimmt das?",
+  'interviewer.confirm.no': "Also nein, stimmt das?",
+  'interviewer.confirm.choice': "Also „{option}“, stimmt das?",
+  'interviewer.askAgain.rating': "Was würdest du dann geben, von {min} bis {max}?",
+  'interviewer.askAgain.yesNo': "Ist es dann ja oder nein?",
+  'interviewer.askAgain.choice': "Welche dann: {options}?",
 };

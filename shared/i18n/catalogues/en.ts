@@ -156,6 +156,13 @@ export const en = {
   'interviewer.reAsk.choice': 'Sorry, I did not catch which one you mean. Please choose one of: {options}.',
   'interviewer.reAsk.open': 'Sorry, could you answer that again? {question}',
   'interviewer.closing': 'Thank you, that was the last question. Your answers have been recorded.',
+  'interviewer.confirm.rating': "So that's a {value} — is that right?",
+  'interviewer.confirm.yes': "So that's a yes — is that right?",
+  'interviewer.confirm.no': "So that's a no — is that right?",
+  'interviewer.confirm.choice': "So that's “{option}” — is that right?",
+  'interviewer.askAgain.rating': "Then what would you give it, from {min} to {max}?",
+  'interviewer.askAgain.yesNo': "Then is it a yes or a no?",
+  'interviewer.askAgain.choice': "Then which one: {options}?",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -147,4 +147,11 @@ export const es: Catalogue = {
   'interviewer.reAsk.choice': 'Perdona, no he entendido cuál eliges. Elige una de estas: {options}.',
   'interviewer.reAsk.open': 'Perdona, ¿podrías responder de nuevo? {question}',
   'interviewer.closing': 'Gracias, esa era la última pregunta. Tus respuestas se han registrado.',
+  'interviewer.confirm.rating': "Entonces, un {value}, ¿es correcto?",
+  'interviewer.confirm.yes': "Entonces es un sí, ¿es correcto?",
+  'interviewer.confirm.no': "Entonces es un no, ¿es correcto?",
+  'interviewer.confirm.choice': "Entonces, «{option}», ¿es correcto?",
+  'interviewer.askAgain.rating': "Entonces, ¿qué nota le darías, del {min} al {max}?",
+  'interviewer.askAgain.yesNo': "Entonces, ¿es un sí o un no?",
+  'interviewer.askAgain.choice': "Entonces, ¿cuál: {options}?",
 };

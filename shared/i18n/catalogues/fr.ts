@@ -147,4 +147,11 @@ export const fr: Catalogue = {
   'interviewer.reAsk.choice': "Pardon, je n'ai pas compris laquelle vous choisissez. Choisissez parmi : {options}.",
   'interviewer.reAsk.open': 'Pardon, pourriez-vous répondre à nouveau ? {question}',
   'interviewer.closing': "Merci, c'était la dernière question. Vos réponses ont été enregistrées.",
+  'interviewer.confirm.rating': "Donc {value}, c'est bien ça ?",
+  'interviewer.confirm.yes': "Donc c'est oui, c'est bien ça ?",
+  'interviewer.confirm.no': "Donc c'est non, c'est bien ça ?",
+  'interviewer.confirm.choice': "Donc « {option} », c'est bien ça ?",
+  'interviewer.askAgain.rating': "Alors, quelle note donneriez-vous, de {min} à {max} ?",
+  'interviewer.askAgain.yesNo': "Alors, c'est oui ou non ?",
+  'interviewer.askAgain.choice': "Alors, laquelle : {options} ?",
 };

@@ -147,4 +147,11 @@ export const nl: Catalogue = {
   'interviewer.reAsk.choice': 'Sorry, ik begreep niet welke je bedoelt. Kies een van deze: {options}.',
   'interviewer.reAsk.open': 'Sorry, kun je die vraag nog eens beantwoorden? {question}',
   'interviewer.closing': 'Dank je, dat was de laatste vraag. Je antwoorden zijn vastgelegd.',
+  'interviewer.confirm.rating': "Dus een {value}, klopt dat?",
+  'interviewer.confirm.yes': "Dus dat is ja, klopt dat?",
+  'interviewer.confirm.no': "Dus dat is nee, klopt dat?",
+  'interviewer.confirm.choice': "Dus „{option}”, klopt dat?",
+  'interviewer.askAgain.rating': "Wat zou je dan geven, van {min} tot {max}?",
+  'interviewer.askAgain.yesNo': "Is het dan ja of nee?",
+  'interviewer.askAgain.choice': "Welke dan: {options}?",
 };

@@ -78,7 +78,7 @@ export class VoiceConversation {
   }
 
   /** Starts a turn: speaks it (unless `speak` is false: an answer refused, listened for again), then listens. */
-  startTurn(turn: { text: string; audioUrl?: string | undefined }, handlers: VoiceTurnHandlers, options: { speak?: boolean } = {}): void {
+  startTurn(turn: { text: string; audioUrl?: string | undefined }, handlers: VoiceTurnHandlers, options: { speak?: boolean; clips?: HTMLMediaElement[] } = {}): void {
     const seq = ++this.turnSeq;
     this.handlers = handlers;
     this.held = false;
@@ -96,9 +96,35 @@ export class VoiceConversation {
       .speak(turn.text, turn.audioUrl, (at) => {
         if (seq === this.turnSeq) this.aiAudioStartedAt = at;
       })
-      .then(() => {
+      .then(async () => {
+        // The question's own audio clips (question media) play after its words, as part of the AI's turn.
+        for (const clip of options.clips ?? []) {
+          if (seq !== this.turnSeq || this.phase !== 'ai') return;
+          await this.playClip(clip);
+        }
         if (seq === this.turnSeq && this.phase === 'ai') this.listen();
       });
+  }
+
+  private playingClip: HTMLMediaElement | null = null;
+
+  /** Resolves when the clip ended, failed, or was stopped (a barge-in, the participant's own pause). */
+  private playClip(clip: HTMLMediaElement): Promise<void> {
+    this.playingClip = clip;
+    return new Promise((resolve) => {
+      const done = () => {
+        for (const type of ['ended', 'pause', 'error']) clip.removeEventListener(type, done);
+        if (this.playingClip === clip) this.playingClip = null;
+        resolve();
+      };
+      for (const type of ['ended', 'pause', 'error']) clip.addEventListener(type, done);
+      clip.currentTime = 0;
+      clip.play().catch(done);
+    });
+  }
+
+  private stopClip(): void {
+    this.playingClip?.pause();
   }
 
   private listen(): void {
@@ -175,6 +201,7 @@ export class VoiceConversation {
     const kept = this.preroll.slice();
     this.phase = 'listen';
     this.speaker.stop();
+    this.stopClip();
     this.answerFrames = [];
     this.lastSpeechEndAt = undefined;
     this.detector.reset();
@@ -265,6 +292,7 @@ export class VoiceConversation {
     this.phase = 'idle';
     this.handlers = null;
     this.speaker.stop();
+    this.stopClip();
     this.microphone.stop();
   }
 }
