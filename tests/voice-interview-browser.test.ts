@@ -339,7 +339,7 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
     { width: 1280, height: 800 },
     { width: 390, height: 844 },
   ]) {
-    it(`at ${viewport.width} px: every voice screen, "I need a moment", mute, a switch to typing and back`, async () => {
+    it(`at ${viewport.width} px: every voice screen, "I need a moment", a cut-off, mute, a switch to typing and back`, async () => {
       const { invite, script } = await interviewFixture(api, { questions: QUESTIONS });
       // The rating question shows an image and plays a short clip after its words.
       await uploadMedia(script.id, media.image, 'setup.png', { questionId: 'ease', alt: 'The setup wizard, step two of five' });
@@ -392,6 +392,10 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
       await shot(page, width, '5-hearing');
       await waitForState(page, 'thinking', 10_000);
       await shot(page, width, '6-thinking');
+      // Going on speaking right after the page ended the answer: the page was too quick, a cut-off (reported with the next answer).
+      const endedAt = Date.now();
+      await say(page, 'yes');
+      expect(Date.now() - endedAt).toBeLessThan(1000);
       delayed = false;
 
       // Typing and back: the question's own buttons, then listening again.
@@ -427,6 +431,9 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
       const session = await sessionOf(invite.id);
       const record = (await api.get(`/v1/sessions/${session.id}`).expect(200)).body;
       expect(record.answers.map((answer: { value: unknown }) => answer.value)).toEqual([3, false, 'Live chat']);
+      const [first] = await t.em().execute<{ cut_off: boolean | null }[]>(`select cut_off from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`, [session.id]);
+      expect(first!.cut_off).toBe(true);
+      expect(record.turnTaking.cutOffs).toBe(1);
       await context.close();
     }, 120_000);
   }
