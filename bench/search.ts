@@ -133,7 +133,7 @@ async function seedOrganization(client: pg.Client, em: EntityManager, name: stri
     name: `${name} script`,
     systemPrompt: 'You are a friendly researcher interviewing customers.',
     questions: QUESTIONS.map((text, index) => ({ id: `q${index + 1}`, text, type: 'open' as const })),
-  });
+  }, null);
   const campaigns = await client.query<{ id: string }>(
     `insert into campaigns (id, organization_id, project_id, script_id, name, description, status, settings, invite_defaults, metadata, created_at, updated_at)
      select 'cam_' || $1 || '_' || n, $1, case when n % 2 = 0 then $2 else null end, $3, 'Campaign ' || n, null, 'active', '{}', '{}', '{}', now(), now()

@@ -14,6 +14,7 @@ import { Migration20261127000000RefreshGrace } from './Migration20261127000000Re
 import { Migration20261127010000WebhookUrlsAsParsed } from './Migration20261127010000WebhookUrlsAsParsed.js';
 import { Migration20261128000000SessionVoice } from './Migration20261128000000SessionVoice.js';
 import { Migration20261128010000TurnTaking } from './Migration20261128010000TurnTaking.js';
+import { Migration20261128020000SessionTracks } from './Migration20261128020000SessionTracks.js';
 import { Migration20261128030000ConfirmTurnsAndMediaAlt } from './Migration20261128030000ConfirmTurnsAndMediaAlt.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
@@ -33,5 +34,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127010000WebhookUrlsAsParsed', class: Migration20261127010000WebhookUrlsAsParsed },
   { name: 'Migration20261128000000SessionVoice', class: Migration20261128000000SessionVoice },
   { name: 'Migration20261128010000TurnTaking', class: Migration20261128010000TurnTaking },
+  { name: 'Migration20261128020000SessionTracks', class: Migration20261128020000SessionTracks },
   { name: 'Migration20261128030000ConfirmTurnsAndMediaAlt', class: Migration20261128030000ConfirmTurnsAndMediaAlt },
 ];

@@ -101,6 +101,7 @@ const ZEnvironment = z.object({
     .refine((voices) => voices.length > 0 && voices.every((voice) => voice.length <= 64), 'expected comma-separated voice names of at most 64 characters, such as alloy,nova')
     .optional(),
   TTS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  TTS_CACHE_MAX_AGE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WEBHOOK_DESIGN: z.enum(['A', 'B']).default('A'),
   WEBHOOK_ROTATION_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
@@ -216,6 +217,8 @@ export interface Config {
     provider: 'auto' | 'openai' | 'espeak-ng' | 'browser';
     openai: { baseUrl: string; apiKey: string; model: string; format: 'opus' | 'mp3'; voices: string[] | undefined; timeoutMs: number } | undefined;
     timeoutMs: number;
+    /** Spoken turns not used for this many days leave the cache (`tts-cache/`, daily); 0 keeps them all. */
+    cacheMaxAgeDays: number;
   };
   /** Audio answers transcribed at once per process (the offline recognizer is CPU-heavy). */
   transcriptionConcurrency: number;
@@ -306,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { baseUrl: e.TTS_BASE_URL, apiKey: e.TTS_API_KEY ?? '', model: e.TTS_MODEL, format: e.TTS_FORMAT, voices: e.TTS_VOICES, timeoutMs: e.TTS_TIMEOUT_MS }
         : undefined,
       timeoutMs: e.TTS_TIMEOUT_MS,
+      cacheMaxAgeDays: e.TTS_CACHE_MAX_AGE_DAYS,
     },
     transcriptionConcurrency: e.TRANSCRIPTION_CONCURRENCY,
     outbound: {

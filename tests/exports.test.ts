@@ -445,6 +445,7 @@ describe('a ZIP with audio', () => {
       put: (key, content) => storage.put(key, content),
       open: (key) => (key === file!.storage_key ? open() : storage.open(key)),
       delete: (key) => storage.delete(key),
+      touch: (key) => storage.touch(key),
       list: (prefix) => storage.list(prefix),
     };
     try {
@@ -476,6 +477,7 @@ describe('a ZIP with audio', () => {
         return stream;
       },
       delete: (key) => storage.delete(key),
+      touch: (key) => storage.touch(key),
       list: (prefix) => storage.list(prefix),
     };
     const server = t.app.listen(0, '127.0.0.1');

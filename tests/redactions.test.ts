@@ -532,7 +532,7 @@ describe('redactions.redact and the stored exports', () => {
 });
 
 describe('redactions.redact on an audio answer', () => {
-  it('silences the range in the answer recording (sample-exact) and in the merged recording, rewrites both files, deletes the old ones; without a range the whole answer goes silent', async () => {
+  it("silences the range in the answer recording (sample-exact), the merged recording and the participant's track, rewrites the files, deletes the old ones; without a range the whole answer goes silent", async () => {
     const { invite } = await interviewFixture(api, { questions: ONE_QUESTION });
     const participant = participantAs(t.http, invite.token);
     const started = await participant.start().expect(201);
@@ -546,13 +546,14 @@ describe('redactions.redact on an audio answer', () => {
     const [answer] = await participantUtterances(sessionId);
     const audioFiles = async () =>
       t.em().execute<{ id: string; kind: string; storage_key: string; size_bytes: string; sha256: string; content_type: string }[]>(
-        `select id, kind, storage_key, size_bytes, sha256, content_type from session_files where session_id = ? and kind in ('audio', 'merged_audio') order by kind`,
+        `select id, kind, storage_key, size_bytes, sha256, content_type from session_files where session_id = ? and kind in ('audio', 'merged_audio', 'participant_audio') order by kind`,
         [sessionId],
       );
     const before = await audioFiles();
     expect(before.map((file) => [file.kind, file.content_type])).toEqual([
       ['audio', 'audio/wav'],
       ['merged_audio', 'audio/ogg'],
+      ['participant_audio', 'audio/ogg'],
     ]);
     const originalAnswer = await pcm(recording, 16_000);
     const originalMerged = await pcm(await stored(before[1]!.storage_key), 16_000);
@@ -574,6 +575,7 @@ describe('redactions.redact on an audio answer', () => {
       files: [
         { fileId: before[0]!.id, kind: 'audio', start: expect.closeTo(1, 6), end: expect.closeTo(2, 6) },
         { fileId: before[1]!.id, kind: 'merged_audio', start: audioStart, end: audioEnd },
+        { fileId: before[2]!.id, kind: 'participant_audio', start: audioStart, end: audioEnd },
       ],
     });
 
@@ -604,6 +606,10 @@ describe('redactions.redact on an audio answer', () => {
     const loudBefore = rms(originalMerged, 16_000, answer!.start_time + 0.1, audioStart - 0.1);
     expect(rms(merged, 16_000, answer!.start_time + 0.1, audioStart - 0.1)).toBeGreaterThan(loudBefore * 0.8);
     expect(rms(merged, 16_000, audioEnd + 0.1, answer!.start_time + 2.9)).toBeGreaterThan(loudBefore * 0.8);
+    // The participant's track likewise (the AI's holds no participant speech and is left as it was).
+    const participantTrack = await pcm(await stored(after[2]!.storage_key), 16_000);
+    expect(peak(participantTrack, 16_000, audioStart + 0.05, audioEnd - 0.05)).toBeLessThan(64);
+    expect(rms(participantTrack, 16_000, audioEnd + 0.1, answer!.start_time + 2.9)).toBeGreaterThan(loudBefore * 0.8);
 
     // The recording is served as stored now.
     const [{ url }] = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data.filter((file: { kind: string }) => file.kind === 'audio');

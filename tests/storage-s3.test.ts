@@ -86,6 +86,22 @@ describe('S3Storage against an S3 protocol server', () => {
     await expect(storage.put('../escape', Readable.from([Buffer.from('x')]))).rejects.toThrow(/Invalid storage key/);
   });
 
+  it('touch marks a file used now (its LastModified), content unchanged; an absent key is no error', async () => {
+    await storage.put('tts-cache/aa/turn.ogg', Readable.from([Buffer.from('OggS spoken')]));
+    const modifiedAt = async () => {
+      for await (const file of storage.list('tts-cache/')) if (file.key === 'tts-cache/aa/turn.ogg') return file.modifiedAt.getTime();
+      throw new Error('not listed');
+    };
+    const before = await modifiedAt();
+    // LastModified counts whole seconds.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await storage.touch('tts-cache/aa/turn.ogg');
+    expect(await modifiedAt()).toBeGreaterThan(before);
+    expect((await bytesOf(await storage.open('tts-cache/aa/turn.ogg'))).toString()).toBe('OggS spoken');
+    await storage.touch('tts-cache/aa/absent.ogg');
+    await expect(storage.open('tts-cache/aa/absent.ogg')).rejects.toBeInstanceOf(FileNotFoundError);
+  });
+
   it('a source that fails mid-upload stores nothing and reports the failure', async () => {
     const failing = Readable.from(
       (async function* () {
@@ -168,6 +184,7 @@ describe.each(['local disk', 'S3'] as const)('the service on %s: uploads and sig
         return stream;
       },
       delete: (key) => storage.delete(key),
+      touch: (key) => storage.touch(key),
       list: (prefix) => storage.list(prefix),
     };
     const server = createServer(t.app);

@@ -12,6 +12,7 @@ import { rollOverBillingPeriodsTask } from './tasks/billing__roll_over_periods.j
 import { sendMemberInvitationTask } from './tasks/member__send_invitation.js';
 import { purgeIdempotencyKeysTask } from './tasks/maintenance__purge_idempotency_keys.js';
 import { purgeRateLimitsTask } from './tasks/maintenance__purge_rate_limits.js';
+import { pruneTtsCacheTask } from './tasks/maintenance__prune_tts_cache.js';
 import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__recover_stale_locks.js';
 import { sweepOrphanFilesTask } from './tasks/maintenance__sweep_orphan_files.js';
 import { abandonIdleSessionTask } from './tasks/session__abandon_idle.js';
@@ -38,6 +39,7 @@ export function createTaskList(services: AppServices): TaskList {
     maintenance__purge_rate_limits: purgeRateLimitsTask(services),
     maintenance__recover_stale_locks: recoverStaleLocksTask(services),
     maintenance__sweep_orphan_files: sweepOrphanFilesTask(services),
+    maintenance__prune_tts_cache: pruneTtsCacheTask(services),
     maintenance__backup: backupTask(services),
     session__time_out: timeOutSessionTask(services),
     session__abandon_idle: abandonIdleSessionTask(services),
@@ -56,6 +58,7 @@ const CRONTAB = [
   '*/5 * * * * maintenance__purge_rate_limits ?max=1',
   '* * * * * maintenance__recover_stale_locks ?max=1',
   '43 4 * * * maintenance__sweep_orphan_files ?max=1',
+  '13 4 * * * maintenance__prune_tts_cache ?max=1',
   // Hourly, so a period rolls over within the hour of its start even after downtime; each run books a period once.
   '7 * * * * billing__roll_over_periods ?max=1',
 ];

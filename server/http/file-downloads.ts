@@ -1,5 +1,4 @@
-import { type Readable, Transform } from 'node:stream';
-import { pipeline as connect } from 'node:stream';
+import { pipeline as connect, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type NextFunction, type Request, type Response, Router } from 'express';
@@ -17,6 +16,7 @@ import { queryRows, sql } from '../db/sql.js';
 import { AppError } from '../errors.js';
 import type { SignedFilePurpose } from '../lib/signed-urls.js';
 import type { AppServices } from '../services.js';
+import type { TSessionFileKind } from '../../shared/schemas/sessions.js';
 import { ZPdfQuery } from '../../shared/schemas/transcripts.js';
 import { invoiceDocument } from './invoice-routes.js';
 import { sessionReportDocument } from './results-routes.js';
@@ -59,6 +59,9 @@ export function requestedRange(header: string | undefined, size: number): ByteRa
   return end < start ? undefined : { start, end };
 }
 
+/** Session files made by the service that are audio (an upload is never rendered, whatever its type). */
+const PLAYABLE_KINDS: ReadonlySet<TSessionFileKind> = new Set(['audio', 'merged_audio', 'participant_audio', 'ai_audio']);
+
 /** One way to open each purpose a link can carry: a link made for one never opens another. */
 const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, services: AppServices) => Promise<Download | null>> = {
   script_media: async (em, mediaId) => {
@@ -67,8 +70,8 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
   },
   session_file: async (em, fileId) => {
     const file = await findSessionFileForDownload(em, fileId);
-    // Answer audio plays in the page; anything uploaded is saved, never rendered, whatever its type.
-    return file && { kind: 'file', storageKey: file.storageKey, contentType: file.contentType, size: file.sizeBytes, filename: file.name, inline: file.kind === 'audio' || file.kind === 'merged_audio' };
+    // Answer audio and the session's recordings play in the page; anything uploaded is saved, never rendered, whatever its type.
+    return file && { kind: 'file', storageKey: file.storageKey, contentType: file.contentType, size: file.sizeBytes, filename: file.name, inline: PLAYABLE_KINDS.has(file.kind) };
   },
   // A webhook's transcript_url: the session's transcript as the JSON endpoint answers it.
   session_transcript: async (em, sessionId) => ({ kind: 'json', body: await getTranscriptForLink(em, sessionId) }),

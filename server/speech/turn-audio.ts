@@ -4,8 +4,16 @@ import type { Logger } from '../logger.js';
 import { FileNotFoundError, type FileStorage } from '../storage/file-storage.js';
 import type { SpeechSynthesizer } from './speech-synthesizer.js';
 
-/** Where spoken turns are kept; no record names them, so the orphan sweep (records only) leaves them be. */
+/**
+ * Where spoken turns are kept; no record names them, so the orphan sweep (records only) leaves them
+ * be: the cache prune (pruneTurnAudio) deletes those not used for TTS_CACHE_MAX_AGE_DAYS.
+ */
 export const TURN_AUDIO_PREFIX = 'tts-cache/';
+
+/** A cached turn served again is marked used at most this often: the prune counts in days. */
+const TOUCH_INTERVAL_MS = 3600 * 1000;
+/** Keys remembered as touched; forgotten all at once beyond this (a touch too many is harmless). */
+const MAX_REMEMBERED_TOUCHES = 10_000;
 
 /** A turn longer than this is not kept in memory while it is made (nor cached); it still streams. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -76,6 +84,7 @@ class Flight {
  */
 export class TurnAudio {
   private readonly flights = new Map<string, Promise<Flight>>();
+  private readonly touched = new Map<string, number>();
 
   constructor(
     readonly synthesizer: SpeechSynthesizer,
@@ -104,7 +113,9 @@ export class TurnAudio {
     let flight = this.flights.get(key);
     if (!flight) {
       try {
-        return { stream: await this.storage.open(key), cached: true };
+        const stream = await this.storage.open(key);
+        this.markUsed(key);
+        return { stream, cached: true };
       } catch (error) {
         if (!(error instanceof FileNotFoundError)) throw error;
       }
@@ -117,6 +128,15 @@ export class TurnAudio {
       }
     }
     return { stream: (await flight).listen(), cached: false };
+  }
+
+  /** Keeps a cached turn from the prune while it is used; in the background (a storage write), never holding up the audio. */
+  private markUsed(key: string): void {
+    const now = Date.now();
+    if (now - (this.touched.get(key) ?? 0) < TOUCH_INTERVAL_MS) return;
+    if (this.touched.size >= MAX_REMEMBERED_TOUCHES) this.touched.clear();
+    this.touched.set(key, now);
+    this.storage.touch(key).catch((error: unknown) => this.logger.warn({ err: error }, 'spoken turn could not be marked as used'));
   }
 
   private async start(key: string, request: TurnAudioRequest): Promise<Flight> {

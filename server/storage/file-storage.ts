@@ -24,6 +24,11 @@ export interface FileStorage {
   /** Opens the stored content (or one range of it); rejects with FileNotFoundError when absent. */
   open(key: string, range?: ByteRange): Promise<Readable>;
   delete(key: string): Promise<void>;
+  /**
+   * Marks the file as used now (its `modifiedAt` in `list`), content unchanged; nothing when it is
+   * absent. For files whose content never changes under their key (spoken turns): S3 rewrites it.
+   */
+  touch(key: string): Promise<void>;
   /** Every stored key under a prefix (for copying between backends and sweeps); streamed in pages. */
   list(prefix?: string): AsyncIterable<StoredFile>;
 }

@@ -112,6 +112,25 @@ export class S3Storage implements FileStorage {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#location.bucket, Key: this.#keyOf(key) }));
   }
 
+  /**
+   * An object's LastModified changes only when it is written: it is read and written back whole.
+   * Meant for the small files it is used on (spoken turns, stored under keys named by their
+   * content): a self-copy (CopyObject with MetadataDirective REPLACE) would save the transfer on
+   * AWS, but S3-compatible stores differ in whether it counts as a write.
+   */
+  async touch(key: string): Promise<void> {
+    let content: Readable;
+    try {
+      content = await this.open(key);
+    } catch (error) {
+      if (error instanceof FileNotFoundError) return;
+      throw error;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of content) chunks.push(chunk as Buffer);
+    await this.put(key, Readable.from([Buffer.concat(chunks)]));
+  }
+
   async *list(prefix = ''): AsyncIterable<StoredFile> {
     let ContinuationToken: string | undefined;
     do {

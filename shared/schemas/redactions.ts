@@ -70,7 +70,8 @@ export type TRedactInput = z.infer<typeof ZRedactInput>;
 /** A silenced stretch of a stored recording: the file and the seconds within it. */
 export const ZSilencedFile = z.object({
   fileId: z.string(),
-  kind: z.enum(['audio', 'merged_audio']),
+  /** The answer's recording and the session's recordings that hold the participant's voice (the AI's track holds none). */
+  kind: z.enum(['audio', 'merged_audio', 'participant_audio']),
   start: z.number(),
   end: z.number(),
 });

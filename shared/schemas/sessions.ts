@@ -256,7 +256,15 @@ export const ZAudioAnswerFields = z.strictObject({
   voiceTiming: ZVoiceTiming.optional(),
 });
 
-export const SESSION_FILE_KINDS = ['audio', 'merged_audio', 'upload', 'export'] as const;
+/**
+ * What a session file is. `audio`: one answer's recording. The session's recordings, each on the
+ * session's timeline (a player's position is the transcript's time): `merged_audio` (what was
+ * heard: the answers and the AI's spoken turns), `participant_audio` (the answers only, silence
+ * where the AI spoke) and `ai_audio` (the AI's turns only; absent without server speech synthesis).
+ * `upload`: a file added through the API; `export`: the transcript JSON and the PDF report.
+ */
+export const SESSION_FILE_KINDS = ['audio', 'merged_audio', 'participant_audio', 'ai_audio', 'upload', 'export'] as const;
+export type TSessionFileKind = (typeof SESSION_FILE_KINDS)[number];
 
 export const ZSessionFile = z
   .object({

@@ -35,7 +35,7 @@ export async function quickstart(
       systemPrompt: defaultSystemPrompt(input.title),
       questions: input.questions,
       settings,
-    });
+    }, services.synthesis.synthesizer);
     await publishScript(tx, organizationId, script.id);
     const campaignDto = await createCampaign(tx, services.emailTemplates, organizationId, { name: input.title, scriptId: script.id, settings }, services.synthesis.synthesizer);
     const campaign = await loadCampaign(tx, organizationId, campaignDto.id);

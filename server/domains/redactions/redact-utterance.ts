@@ -30,9 +30,19 @@ interface UtteranceRow {
   audio_file_id: string | null;
 }
 
+/** The session's recordings on its timeline that hold the participant's voice (the AI's track holds none). */
+const SESSION_TIMELINE_KINDS = ['merged_audio', 'participant_audio'] as const;
+
+/** How a redaction names each kind of recording it silences. */
+const RECORDING_NAMES: Record<AudioRow['kind'], string> = {
+  audio: "answer's recording",
+  merged_audio: "session's merged recording",
+  participant_audio: "session's participant track",
+};
+
 interface AudioRow {
   id: string;
-  kind: 'audio' | 'merged_audio';
+  kind: 'audio' | (typeof SESSION_TIMELINE_KINDS)[number];
   storage_key: string;
   content_type: string;
   duration_seconds: number | null;
@@ -104,7 +114,7 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * session's parsed answers, its insights (quotes, summary, action items, topics), the stored
  * facts of its webhook events, its stored exports (transcript JSON, PDF report, made again), and
  * the highlights' offsets (moved after the span, widened over it). The utterance's recording and
- * the session's merged recording are silenced over the utterance's time (or audioStart–audioEnd)
+ * the session's merged recording and participant track are silenced over the utterance's time (or audioStart–audioEnd)
  * and stored anew, the records swapped in the same transaction, which also adds the job that
  * deletes the old files (storage__delete_files). Text made from the utterance loses its copies of
  * the span and nothing else (derivedTextScrubber: copied stretches, the span or the names in it
@@ -148,7 +158,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
     const audioRows = await queryRows<AudioRow>(
       tx,
       sql`select id, kind, storage_key, content_type, duration_seconds from session_files
-           where session_id = ${session.id} and (id = ${utterance.audio_file_id} or kind = 'merged_audio') order by kind, created_at`,
+           where session_id = ${session.id} and (id = ${utterance.audio_file_id} or kind = any(${[...SESSION_TIMELINE_KINDS]}::text[])) order by kind, created_at`,
     );
     const answerAudio = audioRows.find((row) => row.id === utterance.audio_file_id) ?? null;
     const audio = audioPlan(utterance, answerAudio, input);
@@ -160,7 +170,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
     if (unsupported) {
       throw new AppError(
         'VALIDATION_ERROR',
-        `The ${unsupported.kind === 'merged_audio' ? "session's merged recording" : "answer's recording"} is ${unsupported.content_type}, which cannot be silenced (only ${SILENCEABLE_TYPES.join(', ')}); nothing was redacted.`,
+        `The ${RECORDING_NAMES[unsupported.kind]} is ${unsupported.content_type}, which cannot be silenced (only ${SILENCEABLE_TYPES.join(', ')}); nothing was redacted.`,
         { fields: [{ path: 'utteranceId', message: `its recording (${unsupported.content_type}) cannot be silenced` }], fileId: unsupported.id, contentType: unsupported.content_type },
       );
     }
@@ -196,7 +206,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
 
     const silenced: TRedaction['audio']['files'] = [];
     for (const row of toSilence) {
-      const range = row.kind === 'merged_audio' ? { start: audio!.start, end: audio!.end } : audio!.inAnswer;
+      const range = row.kind === 'audio' ? audio!.inAnswer : { start: audio!.start, end: audio!.end };
       const stored: StoredAudio = { id: row.id, storageKey: row.storage_key, contentType: row.content_type, durationSeconds: row.duration_seconds };
       const copy = await silenceStoredAudio({ storage: services.storage, ffmpeg: services.ffmpeg! }, stored, range, work);
       written.push(copy.storageKey);

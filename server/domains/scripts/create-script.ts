@@ -2,12 +2,22 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateScriptInput, TScript } from '../../../shared/schemas/scripts.js';
 import { Script, ScriptVersion } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
+import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
 import { loadProjectForAssignment } from '../projects/load-project.js';
 import { normalizeQuestions } from './questions.js';
 import { toScriptDto } from './serialize.js';
 
-/** A new script is a draft at version 1. */
-export async function createScript(em: EntityManager, organizationId: string, input: TCreateScriptInput): Promise<TScript> {
+/** A new script is a draft at version 1. Its `settings.voice`, when set, must be a voice of the server's speech synthesis (422). */
+export async function createScript(
+  em: EntityManager,
+  organizationId: string,
+  input: TCreateScriptInput,
+  /** The server's speech synthesis: `settings.voice` must be one of its voices (any name without one: the browser's). */
+  synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null,
+  /** Where the settings were in the caller's request (an import nests them under `script`). */
+  settingsPath = 'settings',
+): Promise<TScript> {
+  assertKnownVoice(synthesizer, input.settings?.voice, `${settingsPath}.voice`);
   return em.transactional(async (tx) => {
     const project = input.projectId ? await loadProjectForAssignment(tx, organizationId, input.projectId) : null;
     const script = tx.create(Script, {

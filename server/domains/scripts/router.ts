@@ -45,7 +45,7 @@ const createScriptProcedure = (path: '/v1/scripts' | '/api/scripts') =>
     })
     .input(ZCreateScriptInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => createScript(ctx.em, ctx.auth.organizationId, input));
+    .mutation(({ ctx, input }) => createScript(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer));
 
 export const scriptsRouter = router({
   list: apiProcedure
@@ -73,7 +73,7 @@ export const scriptsRouter = router({
     })
     .input(ZImportScriptInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => importScript(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => importScript(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
 
   get: apiProcedure
     .meta({
@@ -98,7 +98,7 @@ export const scriptsRouter = router({
     })
     .input(ZUpdateScriptInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => updateScript(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateScript(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
 
   delete: apiProcedure
     .meta({
@@ -145,7 +145,7 @@ export const scriptsRouter = router({
     })
     .input(ZCreateScriptVersionInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => createScriptVersion(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => createScriptVersion(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
 
   listVersions: apiProcedure
     .meta({

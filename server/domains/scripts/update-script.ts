@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TScript, TUpdateScriptInput } from '../../../shared/schemas/scripts.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
+import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
 import { loadProjectForAssignment } from '../projects/load-project.js';
 import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
 import { normalizeQuestions } from './questions.js';
@@ -13,7 +14,14 @@ import { openDraftVersion } from './open-draft-version.js';
  * settings) edits the open draft, or, when the newest version is published, opens version n+1
  * as a draft so the published version that campaigns use never changes.
  */
-export async function updateScript(em: EntityManager, organizationId: string, input: TUpdateScriptInput): Promise<TScript> {
+export async function updateScript(
+  em: EntityManager,
+  organizationId: string,
+  input: TUpdateScriptInput,
+  /** The server's speech synthesis: `settings.voice` must be one of its voices (any name without one: the browser's). */
+  synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null,
+): Promise<TScript> {
+  assertKnownVoice(synthesizer, input.settings?.voice, 'settings.voice');
   return em.transactional(async (tx) => {
     // Lock order: project, then script (deleteProject locks the project, then its scripts).
     await loadScript(tx, organizationId, input.scriptId);

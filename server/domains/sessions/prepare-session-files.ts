@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TSessionFileKind } from '../../../shared/schemas/sessions.js';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
 import type { Config } from '../../config.js';
 import { Session } from '../../entities/index.js';
@@ -14,17 +15,22 @@ import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import { renderSessionReport } from '../../reports/render-session-report.js';
 import { probeAudio } from '../../speech/audio-probe.js';
-import { type AudioClip, MERGED_AUDIO, mergeAudioClips } from '../../speech/merge-audio.js';
+import { type AudioClip, MERGED_AUDIO, mergeSessionTracks } from '../../speech/merge-audio.js';
+import { SpeechSynthesisError } from '../../speech/speech-synthesizer.js';
+import type { TurnAudio } from '../../speech/turn-audio.js';
 import { FileNotFoundError, type FileStorage } from '../../storage/file-storage.js';
 import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
 import { transcriptSourceOf } from '../transcripts/load-transcript.js';
 import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
+import { placeAiTurns, type TimelineTurn } from './ai-turn-placement.js';
 import { offsetAt } from './session-clock.js';
 import { announceCompletionJob } from './session-jobs.js';
 
 export interface PrepareFilesServices {
   storage: FileStorage;
   ffmpeg: string | null;
+  /** The spoken turns (cached, or made now) for the AI's track; null without server speech synthesis. */
+  turnAudio: TurnAudio | null;
   logos: Pick<OrganizationLogos, 'fetch'>;
   logger: Pick<Logger, 'warn'>;
   config: Pick<Config, 'pdfFallbackFont'>;
@@ -36,7 +42,7 @@ const REPORT_OPTIONS = ZPdfQuery.parse({});
 /** A file made in the job's work directory, and how it is to be recorded. */
 interface MadeFile {
   file: string;
-  kind: 'merged_audio' | 'export';
+  kind: Extract<TSessionFileKind, 'merged_audio' | 'participant_audio' | 'ai_audio' | 'export'>;
   name: string;
   contentType: string;
   storageKey: string;
@@ -49,10 +55,10 @@ interface PreparedFile extends Omit<MadeFile, 'file'> {
 }
 
 /**
- * `session__prepare_files`: the files a finished session offers besides its answers' audio: one
- * merged recording (the answers on the session's timeline) and its exports (the transcript as
- * JSON and the PDF report with the default options); then, in the transaction that records them,
- * the `interview.completed` announcement, so what the event points to exists when it is sent.
+ * `session__prepare_files`: the files a finished session offers besides its answers' audio: its
+ * recordings on the session's timeline (the participant's track, the AI's, and both merged:
+ * sessionTracks) and its exports (the transcript as JSON and the PDF report with the default
+ * options); then, in the transaction that records them, the `interview.completed` announcement, so what the event points to exists when it is sent.
  * Each file is optional: one that cannot be made (a damaged or missing recording, a failed merge
  * or render) is logged and left out, and the announcement does not wait for it. A failing
  * database or storage throws, so the job is retried. Files are written under fixed keys first,
@@ -67,8 +73,13 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
   const work = await mkdtemp(path.join(tmpdir(), 'interview-files-'));
   try {
     const made: MadeFile[] = [];
-    const merged = await mergedRecording(em, services, session, work);
-    if (merged) made.push({ ...merged, kind: 'merged_audio', name: `${sessionId}.${MERGED_AUDIO.extension}`, contentType: MERGED_AUDIO.contentType, storageKey: `${prefix}/merged-audio` });
+    const tracks = await sessionTracks(em, services, session, work);
+    if (tracks) {
+      const { extension, contentType } = MERGED_AUDIO;
+      made.push({ ...tracks.merged, kind: 'merged_audio', name: `${sessionId}.${extension}`, contentType, storageKey: `${prefix}/merged-audio` });
+      made.push({ ...tracks.participant, kind: 'participant_audio', name: `${sessionId}-participant.${extension}`, contentType, storageKey: `${prefix}/participant-audio` });
+      if (tracks.ai) made.push({ ...tracks.ai, kind: 'ai_audio', name: `${sessionId}-ai.${extension}`, contentType, storageKey: `${prefix}/ai-audio` });
+    }
 
     if (session.transcriptStatus === 'ready') {
       const source = await transcriptSourceOf(em, session);
@@ -134,27 +145,52 @@ function notMade(services: PrepareFilesServices, sessionId: string, what: string
   services.logger.warn({ sessionId, err: error instanceof Error ? { name: error.name, message: error.message } : error }, `${what} not made; the session's other files are`);
 }
 
+/** A session's recordings, made in the job's work directory; the AI's track only when it could be made. */
+interface SessionTracks {
+  participant: { file: string; durationSeconds: number | null };
+  ai: { file: string; durationSeconds: number | null } | null;
+  merged: { file: string; durationSeconds: number | null };
+}
+
+interface TimelineRow {
+  id: string;
+  speaker: 'ai' | 'participant';
+  text: string | null;
+  start_time: number;
+  end_time: number;
+  storage_key: string | null;
+  /** AI turns: when the page reported its audio started playing (epoch ms, the participant's clock). */
+  audio_started_ms: number | null;
+  /** Answers: when the page ended the turn (epoch ms, the participant's clock). */
+  end_of_turn_ms: number | null;
+}
+
 /**
- * The answers' recordings on one timeline. None to make for a session without recordings, nor
- * without ffmpeg: a single recording is already the session's recording (sessionRecordings offers
- * it), and several cannot be merged without decoding (logged), so nothing is downloaded. A
- * recording gone from storage, a damaged one or a failed merge leaves the session without a
- * merged file (logged); it keeps its answer recordings. Each recording counts for its answer's
- * time only (startTime to endTime, on the session's clock) and the merge ends with the session,
- * whatever the files hold: a recording longer than its answer (kept before such uploads were
- * refused) is not decoded past it.
+ * The session's recordings on one timeline: the participant's track (the answers' recordings),
+ * the AI's track (its spoken turns, placeAiTurns) and both merged. None to make for a session
+ * without answer recordings (answered in text), nor without ffmpeg: a single recording is already
+ * the session's recording (sessionRecordings offers it), and several cannot be merged without
+ * decoding (logged), so nothing is downloaded. A recording gone from storage, a damaged one or a
+ * failed merge leaves the session without these files (logged); it keeps its answer recordings.
+ * Each recording counts for its answer's time only (startTime to endTime, on the session's clock)
+ * and every track ends with the session, whatever the files hold: a recording longer than its
+ * answer (kept before such uploads were refused) is not decoded past it. The AI's track needs
+ * the server's speech synthesis; without it, or when a turn cannot be spoken now (a provider
+ * down), the session gets the other two (logged), the merged one then being the answers alone.
  */
-async function mergedRecording(em: EntityManager, services: PrepareFilesServices, session: Session, work: string): Promise<{ file: string; durationSeconds: number | null } | null> {
+async function sessionTracks(em: EntityManager, services: PrepareFilesServices, session: Session, work: string): Promise<SessionTracks | null> {
   const sessionId = session.id;
-  const rows = await em.execute<{ storage_key: string; start_time: number; end_time: number }[]>(
-    `select f.storage_key, u.start_time, u.end_time
-       from session_utterances u join session_files f on f.id = u.audio_file_id
+  const rows = await em.execute<TimelineRow[]>(
+    `select u.id, u.speaker, u.text, u.start_time, u.end_time, f.storage_key,
+            (extract(epoch from u.audio_started_at) * 1000)::float8 as audio_started_ms, (extract(epoch from u.end_of_turn_at) * 1000)::float8 as end_of_turn_ms
+       from session_utterances u left join session_files f on f.id = u.audio_file_id
       where u.session_id = ? order by u.seq`,
     [sessionId],
   );
-  const sessionEnd = session.completedAt ? offsetAt(session, session.completedAt) : Math.max(0, ...rows.map((row) => row.end_time));
-  const clips = rows
-    .map((row) => ({ storageKey: row.storage_key, offsetSeconds: row.start_time, seconds: Math.min(row.end_time, sessionEnd) - row.start_time }))
+  const recorded = rows.filter((row) => row.speaker === 'participant' && row.storage_key !== null);
+  const sessionEnd = session.completedAt ? offsetAt(session, session.completedAt) : Math.max(0, ...recorded.map((row) => row.end_time));
+  const clips = recorded
+    .map((row) => ({ storageKey: row.storage_key!, offsetSeconds: row.start_time, seconds: Math.min(row.end_time, sessionEnd) - row.start_time }))
     // An answer of no length has nothing to place (sessions stored when quick answers were startTime == endTime).
     .filter((clip) => clip.seconds > 0);
   const { ffmpeg } = services;
@@ -164,7 +200,7 @@ async function mergedRecording(em: EntityManager, services: PrepareFilesServices
     return null;
   }
   // One at a time: a long interview's recordings are not all opened at once.
-  const local: AudioClip[] = [];
+  const participant: AudioClip[] = [];
   for (const [index, clip] of clips.entries()) {
     const file = path.join(work, `clip-${index}`);
     try {
@@ -174,12 +210,83 @@ async function mergedRecording(em: EntityManager, services: PrepareFilesServices
       notMade(services, sessionId, 'merged audio', error);
       return null;
     }
-    local.push({ file, offsetSeconds: clip.offsetSeconds, seconds: clip.seconds });
+    participant.push({ file, offsetSeconds: clip.offsetSeconds, seconds: clip.seconds });
   }
+  const ai = await aiTrackClips(services, session, rows, sessionEnd, work);
   return optionalFile(services, sessionId, 'merged audio', async () => {
-    const output = path.join(work, `merged.${MERGED_AUDIO.extension}`);
-    await mergeAudioClips(ffmpeg, local, output, sessionEnd);
-    const facts = (await stat(output)).size > 0 ? await probeAudio(output) : null;
-    return { file: output, durationSeconds: facts?.durationSeconds ?? null };
+    const outputs = {
+      participant: path.join(work, `participant.${MERGED_AUDIO.extension}`),
+      ai: ai.length > 0 ? path.join(work, `ai.${MERGED_AUDIO.extension}`) : undefined,
+      merged: path.join(work, `merged.${MERGED_AUDIO.extension}`),
+    };
+    await mergeSessionTracks(ffmpeg, { participant, ai }, outputs, sessionEnd);
+    return {
+      participant: await measured(outputs.participant),
+      ai: outputs.ai ? await measured(outputs.ai) : null,
+      merged: await measured(outputs.merged),
+    };
   });
+}
+
+async function measured(file: string): Promise<{ file: string; durationSeconds: number | null }> {
+  const facts = (await stat(file)).size > 0 ? await probeAudio(file) : null;
+  return { file, durationSeconds: facts?.durationSeconds ?? null };
+}
+
+/**
+ * The AI's turns as clips for its track: each turn's audio as the participant got it (the spoken
+ * turn cache: the same text, voice and language), made now when it never was (the browser spoke
+ * it, or its link was never fetched), in the session's voice (the synthesizer's default when the
+ * session named a browser voice). Placed by placeAiTurns. Empty without speech synthesis, and
+ * when any turn cannot be spoken now (logged): a track with turns missing would mislead whoever
+ * listens to it. A failing storage throws (the job is retried).
+ */
+async function aiTrackClips(services: PrepareFilesServices, session: Session, rows: TimelineRow[], sessionEnd: number, work: string): Promise<AudioClip[]> {
+  const turnAudio = services.turnAudio;
+  if (!turnAudio) return [];
+  const { synthesizer } = turnAudio;
+  const voice = session.voice && synthesizer.voices.includes(session.voice) ? session.voice : synthesizer.defaultVoice;
+  const heard = heardTimes(rows);
+  const files = new Map<number, string>();
+  const turns: TimelineTurn[] = [];
+  try {
+    for (const [index, row] of rows.entries()) {
+      const turn: TimelineTurn = { speaker: row.speaker, startTime: row.start_time, endTime: row.end_time, heardAt: heard.get(row.id) ?? null };
+      turns.push(turn);
+      // The closing words are said once the session is over: not on its timeline.
+      if (row.speaker !== 'ai' || !row.text || row.start_time >= sessionEnd) continue;
+      const file = path.join(work, `turn-${index}.${synthesizer.contentType === 'audio/mpeg' ? 'mp3' : 'ogg'}`);
+      const { stream } = await turnAudio.open({ text: row.text, voice, language: session.language });
+      await pipeline(stream, createWriteStream(file));
+      turn.audioSeconds = (await probeAudio(file))?.durationSeconds ?? null;
+      files.set(index, file);
+    }
+  } catch (error) {
+    if (!(error instanceof SpeechSynthesisError)) throw error;
+    notMade(services, session.id, "AI's track", error);
+    return [];
+  }
+  return placeAiTurns(turns, sessionEnd).map((placement) => ({ file: files.get(placement.index)!, offsetSeconds: placement.offsetSeconds, seconds: placement.seconds }));
+}
+
+/**
+ * When each AI turn was heard, on the session's timeline, where the page said so: the answer that
+ * follows it reports when the turn's audio started playing and when the page ended that answer,
+ * both on the participant's clock (a skewed clock cancels out in their difference). That
+ * difference is counted back from the answer's end on the timeline (its endTime: when the server
+ * took the answer), the point the answer's recording ends at on the participant's track, so the
+ * two tracks keep the gap the page measured. Turns without such a report (typed answers, the
+ * browser's own speech, pages before the report) are absent: placed where the server produced them.
+ */
+function heardTimes(rows: TimelineRow[]): Map<string, number> {
+  const heard = new Map<string, number>();
+  for (const [index, row] of rows.entries()) {
+    const answer = rows[index + 1];
+    if (row.speaker !== 'ai' || row.audio_started_ms === null || answer?.speaker !== 'participant' || answer.end_of_turn_ms === null) continue;
+    const heardBeforeEnd = (answer.end_of_turn_ms - row.audio_started_ms) / 1000;
+    // The audio cannot have started after the answer to it ended: a report that says so is not used.
+    if (heardBeforeEnd < 0) continue;
+    heard.set(row.id, Math.max(0, answer.end_time - heardBeforeEnd));
+  }
+  return heard;
 }

@@ -213,6 +213,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </dd>
         </div>
       </dl>
+      {session.turnTaking && <TurnTakingSummary summary={session.turnTaking} />}
 
       <div className="session-layout">
         <section aria-labelledby="transcript-title" className="transcript-section">
@@ -366,7 +367,9 @@ function UtteranceItem(props: {
         )}
         {props.playing && <span className="badge playing-badge">Playing</span>}
         {utterance.speaker === 'participant' && <SentimentBadge sentiment={utterance.sentiment} overridden={utterance.sentimentOverridden} />}
+        <TurnTimingBadges timing={utterance.timing} />
       </div>
+      <ServerTimes timing={utterance.timing} />
       <p className="utterance-text" data-utterance-text={utterance.id}>
         {segmentsOf(utterance.text, highlights).map((segment) =>
           segment.covering.length > 0 ? (
@@ -401,6 +404,74 @@ function UtteranceItem(props: {
       {showComments && <Comments sessionId={props.sessionId} utteranceId={utterance.id} threads={props.threads} onChanged={props.onChanged} />}
     </li>
   );
+}
+
+/** A wait in milliseconds as people read it: "850 ms", "1.2 s". */
+function formatMs(ms: number | null): string {
+  if (ms === null) return '—';
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The session's voice turns at a glance: how long the interviewer took to start speaking after
+ * the participant stopped (median and 95th percentile), and how often the page cut the
+ * participant off or the participant spoke over the interviewer.
+ */
+function TurnTakingSummary({ summary }: { summary: NonNullable<View['session']['turnTaking']> }) {
+  return (
+    <section aria-labelledby="turn-taking-title" className="turn-taking">
+      <h2 id="turn-taking-title">Turn-taking</h2>
+      <dl className="stats">
+        <div>
+          <dt>Response time, median</dt>
+          <dd>{formatMs(summary.latencyP50Ms)}</dd>
+        </div>
+        <div>
+          <dt>Response time, 95th percentile</dt>
+          <dd>{formatMs(summary.latencyP95Ms)}</dd>
+        </div>
+        <div>
+          <dt>Cut-offs</dt>
+          <dd>{summary.cutOffs}</dd>
+        </div>
+        <div>
+          <dt>Barge-ins</dt>
+          <dd>{summary.bargeIns}</dd>
+        </div>
+      </dl>
+      <p className="muted small">
+        Response time: from the end of the participant's speech to the interviewer's voice starting, over {summary.turns} measured {summary.turns === 1 ? 'turn' : 'turns'}. A cut-off
+        is an answer ended for the participant while they went on speaking; a barge-in, the participant speaking over the interviewer.
+      </p>
+    </section>
+  );
+}
+
+/** Beside a line: the interviewer's response time before it and a barge-in on it, or a cut-off answer. */
+function TurnTimingBadges({ timing }: { timing: Utterance['timing'] }) {
+  if ('cutOff' in timing) return timing.cutOff ? <span className="badge cut-off-badge">Cut off</span> : null;
+  return (
+    <>
+      {timing.latencyMs !== null && (
+        <span className="badge latency-badge" title="From the end of the participant's speech to this line's voice starting">
+          Responded in {formatMs(timing.latencyMs)}
+        </span>
+      )}
+      {timing.bargeIn && <span className="badge barge-in-badge">Spoken over</span>}
+    </>
+  );
+}
+
+/** Where an interviewer turn's time went on the server: recognising the answer, choosing the turn, the first audio of its speech. */
+function ServerTimes({ timing }: { timing: Utterance['timing'] }) {
+  if ('cutOff' in timing) return null;
+  const parts = [
+    timing.recognitionMs !== null ? `recognition ${formatMs(timing.recognitionMs)}` : null,
+    timing.interviewerMs !== null ? `interviewer ${formatMs(timing.interviewerMs)}` : null,
+    timing.synthesisMs !== null ? `speech ${formatMs(timing.synthesisMs)}` : null,
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return <p className="muted small server-times">Server: {parts.join(' · ')}</p>;
 }
 
 function HighlightChip({ highlight, onCollect, onEdit, onChanged }: { highlight: Highlight; onCollect: () => void; onEdit: () => void; onChanged: () => void }) {
