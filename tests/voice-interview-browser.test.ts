@@ -277,7 +277,10 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
     await waitForListening(page, QUESTIONS[1]!.text);
     // What was heard: in the conversation, and said to screen readers with the next question.
     const said = page.locator('.conversation li.participant');
-    expect(await said.filter({ hasText: /four out of five/ }).count()).toBeGreaterThanOrEqual(1);
+    // Each answer as the service transcribed it.
+    const shown = (await said.allInnerTexts()).map((text) => text.replace(/^You /, ''));
+    const stored = (await participantAnswers((await sessionOf(invite.id)).id)).map((answer) => answer.text);
+    expect(shown).toEqual(stored);
     const heard = (await said.last().innerText()).replace(/^You /, '');
     expect(await page.evaluate(() => window.__announced)).toContain(`You said: “${heard}” ${QUESTIONS[1]!.text}`);
     await say(page, 'yes');
