@@ -1,3 +1,5 @@
+import type { TResolvedTurnTaking } from './schemas/turn-taking.js';
+
 /**
  * What the server tells the interview page (`/embed`, `/interview/{token}`) in its
  * `<script type="application/json" id="interview-config">`: everything the page needs before its
@@ -19,6 +21,10 @@ export interface InterviewPageConfig {
   campaignName: string | null;
   organizationName: string | null;
   participantName: string | null;
+  /** How the page takes turns in voice mode: the campaign's `settings.turnTaking` over the defaults. */
+  turnTaking: TResolvedTurnTaking;
+  /** The voice mode's own files, by their content-hashed paths (set as the page is rendered). */
+  voiceAssets?: { captureWorklet: string };
   /** The interview cannot be taken: the screen shows this, and the embed raises `error`. */
   closed: { code: string; message: string } | null;
 }

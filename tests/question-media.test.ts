@@ -201,6 +201,8 @@ describe.skipIf(!hasChromium)('the interview page in Chromium', () => {
         if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
       });
       await page.goto(`${origin}/interview/${invite.token}`);
+      // Text mode (voice mode, the default with a microphone, shows the same media: tests/voice-interview-browser.test.ts).
+      await page.getByRole('radio', { name: 'Type my answers' }).check();
       await page.getByRole('button', { name: 'Start interview' }).click();
       await page.getByRole('heading', { name: QUESTIONS[0]!.text }).waitFor();
       const image = page.getByRole('img', { name: ALT });

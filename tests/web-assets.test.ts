@@ -157,13 +157,18 @@ describe('GET /embed and /interview/{token}', () => {
       campaignName: campaign.name,
       organizationName: 'Test organization',
       participantName: 'Ada',
+      turnTaking: { endOfTurnMs: 1200, pauseMs: 1800, bargeIn: true },
+      voiceAssets: { captureWorklet: expect.stringMatching(/^\/assets\/voice-capture\.[0-9a-f]{12}\.js$/) },
       closed: null,
     });
 
-    // Its script and styles, by content-hashed names, cached for good.
+    // Its script and styles (and voice mode's capture worklet), by content-hashed names, cached for good.
     const assetPaths = [...response.text.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
     expect(assetPaths).toHaveLength(2);
-    for (const assetPath of assetPaths) {
+    const worklet = await t.http.get(configOf(response.text).voiceAssets!.captureWorklet).expect(200);
+    expect(worklet.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(worklet.text).toContain('registerProcessor("voice-frames"');
+    for (const assetPath of [...assetPaths, configOf(response.text).voiceAssets!.captureWorklet]) {
       const asset = await t.http.get(assetPath).expect(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     }
@@ -174,6 +179,13 @@ describe('GET /embed and /interview/{token}', () => {
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(configOf(page.text)).toMatchObject({ mode: 'page', voice: 'nova', parentOrigin: null });
     expect(page.text).toContain('invites you to an interview');
+  });
+
+  it("voice mode's turn-taking in the page config: the campaign's settings.turnTaking over the script's, key by key, over the defaults", async () => {
+    const { invite } = await interviewFixture(api, { settings: { turnTaking: { endOfTurnMs: 1200, bargeIn: false } }, scriptSettings: { turnTaking: { endOfTurnMs: 900, pauseMs: 3000 } } });
+    for (const response of [await t.http.get(`/interview/${invite.token}`).expect(200), await t.http.get('/embed').query({ invite: invite.token }).expect(200)]) {
+      expect(configOf(response.text).turnTaking).toEqual({ endOfTurnMs: 1200, pauseMs: 3000, bargeIn: false });
+    }
   });
 
   it('a parentOrigin that is not an exact origin posts nowhere and allows no framing', async () => {

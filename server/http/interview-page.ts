@@ -51,7 +51,7 @@ export function interviewPageCsp(config: Pick<InterviewPageConfig, 'mode' | 'par
  */
 export function renderInterviewPage(assets: WebAssets, config: InterviewPageConfig, text: InterviewPageText): string {
   // A JSON data block ends at the first "</script": no "<" survives in it.
-  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  const json = JSON.stringify({ ...config, voiceAssets: { captureWorklet: `/assets/${assets.page.captureWorklet.name}` } }).replace(/</g, '\\u003c');
   const { script, style } = assets.page;
   return `<!doctype html>
 <html lang="${escapeHtml(config.language)}">

@@ -10,6 +10,7 @@ import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
 import { translator } from '../../shared/i18n/translate.js';
 import { normalizeHex } from '../../shared/hex-colour.js';
 import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
+import { DEFAULT_TURN_TAKING } from '../../shared/schemas/turn-taking.js';
 import { describeError } from './error-envelope.js';
 import { checkedOrigin, interviewPageCsp, type InterviewPageText, renderInterviewPage } from './interview-page.js';
 import { webAssets } from './web-asset-routes.js';
@@ -126,6 +127,7 @@ export function participantPageRoutes(services: AppServices): Router {
     campaignName: null,
     organizationName: null,
     participantName: null,
+    turnTaking: DEFAULT_TURN_TAKING,
     closed: null,
   });
 
@@ -238,7 +240,7 @@ export function participantPageRoutes(services: AppServices): Router {
         config.closed = { code: outcome.reason, message };
       } else {
         const { invite } = outcome;
-        Object.assign(config, { token, language: outcome.language, voice: config.voice ?? outcome.voice, participantName: invite.name ?? null });
+        Object.assign(config, { token, language: outcome.language, voice: config.voice ?? outcome.voice, participantName: invite.name ?? null, turnTaking: outcome.turnTaking });
         // What the page says before its script runs, and all it says without one: in the interview's language too.
         const t = translator(outcome.language);
         text = {

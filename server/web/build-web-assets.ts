@@ -30,7 +30,12 @@ export interface WebAssets {
   /** The ES module build (default export). */
   sdkModule: WebAsset;
   /** The interview page's script and styles, by their content-hashed names (`interview.<hash>.js`). */
-  page: { script: PageAsset; style: PageAsset };
+  page: {
+    script: PageAsset;
+    style: PageAsset;
+    /** Voice mode's AudioWorklet (the microphone as 16 kHz frames), loaded by the page when it listens. */
+    captureWorklet: PageAsset;
+  };
   /**
    * What voice mode loads when the participant turns it on (not before: text mode never pays for
    * it): the voice-analysis module (onnxruntime-web and the end-of-turn analysis), Silero VAD's
@@ -118,10 +123,11 @@ export async function buildWebAssets(): Promise<WebAssets> {
     const [files, module] = await Promise.all([voiceFiles(), bundle('interview/voice/vad-engine.ts', { format: 'esm' })]);
     return { ...files, module: named('interview-voice', 'js', assetOf(module, javascript, true)) };
   })();
-  const [sdkGlobal, sdkModule, style, voiceAssets] = await Promise.all([
+  const [sdkGlobal, sdkModule, style, worklet, voiceAssets] = await Promise.all([
     bundle('sdk/src/global.ts', { format: 'iife', define }),
     bundle('sdk/src/index.ts', { format: 'esm', define }),
     bundle('interview/page.css', { loader: { '.css': 'css' } }),
+    bundle('interview/voice/capture-worklet.ts', { format: 'iife' }),
     voice,
   ]);
   const voiceRuntime = Object.fromEntries(Object.entries(voiceAssets).map(([key, file]) => [key, `/assets/${file.name}`]));
@@ -131,7 +137,11 @@ export async function buildWebAssets(): Promise<WebAssets> {
     sdkVersion,
     sdkGlobal: assetOf(sdkGlobal, javascript),
     sdkModule: assetOf(sdkModule, javascript),
-    page: { script: named('interview', 'js', assetOf(script, javascript)), style: named('interview', 'css', assetOf(style, 'text/css; charset=utf-8')) },
+    page: {
+      script: named('interview', 'js', assetOf(script, javascript)),
+      style: named('interview', 'css', assetOf(style, 'text/css; charset=utf-8')),
+      captureWorklet: named('voice-capture', 'js', assetOf(worklet, javascript)),
+    },
     voice: voiceAssets,
   };
 }

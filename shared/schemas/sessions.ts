@@ -198,6 +198,10 @@ export const ZInterviewState = z
     session: ZParticipantSession,
     turn: ZTurn.nullable().meta({ description: 'The question waiting for an answer; null before consent and once the interview is over.' }),
     closing: z.string().optional().meta({ description: "The interviewer's closing words, on the answer that completed the interview." }),
+    heard: z
+      .object({ text: z.string().nullable().meta({ description: 'The transcript of a spoken answer (null: nothing could be made out), or the typed text.' }) })
+      .optional()
+      .meta({ description: 'What the service took the answer to be, on the response to an answer: the page shows it (voice mode: "Heard: …").' }),
   })
   .meta({ id: 'InterviewState' });
 export type TInterviewState = z.infer<typeof ZInterviewState>;

@@ -50,8 +50,8 @@ export function resolveTurnTaking(settings: TTurnTaking | null | undefined): TRe
   return { ...DEFAULT_TURN_TAKING, ...Object.fromEntries(Object.entries(settings ?? {}).filter(([, value]) => value !== undefined)) };
 }
 
-/** A participant who goes on speaking this soon after the page ended their turn was cut off. */
-export const CUT_OFF_WINDOW_MS = 2000;
+// Defined beside the frame types: the interview page reads it without bundling zod.
+export { CUT_OFF_WINDOW_MS } from '../voice/types.js';
 
 const ZClientTime = z.number().int().min(0).max(8_640_000_000_000).meta({ description: "Epoch milliseconds on the participant's clock." });
 

@@ -10,6 +10,9 @@ export const VOICE_SAMPLE_RATE = 16_000;
 export const VOICE_FRAME_SAMPLES = 512;
 export const VOICE_FRAME_MS = (VOICE_FRAME_SAMPLES / VOICE_SAMPLE_RATE) * 1000;
 
+/** A participant who goes on speaking this soon after the page ended their turn was cut off. */
+export const CUT_OFF_WINDOW_MS = 2000;
+
 /** What the rule knows of one frame. */
 export interface FrameAnalysis {
   /** Silero VAD's probability that the frame holds speech, 0 to 1. */

@@ -6,6 +6,10 @@ import { renderQuestionMedia } from './question-media.js';
 import { AnswerRecorder, fileNameFor } from './recorder.js';
 import { Speaker } from './speech.js';
 import { resolveTheme } from './theme.js';
+import type { TVoiceTiming } from '../../shared/schemas/turn-taking.js';
+import { VoiceConversation, type VoiceState } from './voice/conversation.js';
+import { Microphone } from './voice/microphone.js';
+import { encodeWav } from './voice/wav.js';
 
 /**
  * The participant's interview (design.md "Embed"): welcome, consent when the campaign asks for
@@ -31,6 +35,13 @@ const announcer = document.getElementById('announcer')!;
 const speaker = new Speaker(config.language, config.voice);
 const recorder = new AnswerRecorder();
 const api = config.token ? new ParticipantApi(config.token) : null;
+
+/** Voice mode: the participant speaks and the page listens (the default with a microphone); null: text mode. */
+let voice: VoiceConversation | null = null;
+/** Voice mode's microphone and speech detector, being made ready while the interview starts. */
+let voiceReady: Promise<void> = Promise.resolve();
+/** Why voice mode ended before the first question (the microphone refused): said once, on the first question. */
+let voiceNotice: string | undefined;
 
 let state: TInterviewState | null = null;
 let started = false;
@@ -64,6 +75,9 @@ function button(label: string, onClick: () => void, className = 'primary'): HTML
 /** Replaces the screen and moves focus to its heading, so keyboard and screen reader users start there. */
 function show(...children: Child[]): void {
   app.replaceChildren(...children.filter((child): child is Node | string => !!child));
+  // The latest exchange in view: what was just said, and heard.
+  const log = app.querySelector<HTMLElement>('.conversation');
+  if (log) log.scrollTop = log.scrollHeight;
   const heading = app.querySelector<HTMLElement>('h1, h2');
   if (heading) {
     heading.tabIndex = -1;
@@ -102,6 +116,7 @@ function applyTheme(): void {
 function showError(message: string, heading = t('page.error.heading')): void {
   stopHeartbeat();
   recorder.cancel();
+  voice?.stop();
   speaker.stop();
   show(h('h1', {}, heading), h('p', { role: 'alert' }, message));
   emit('error', { message });
@@ -109,6 +124,7 @@ function showError(message: string, heading = t('page.error.heading')): void {
 
 function showConnectionLost(retry: () => void): void {
   stopHeartbeat();
+  voice?.stop();
   const again = button(t('page.tryAgain'), () => {
     again.disabled = true;
     retry();
@@ -149,12 +165,41 @@ async function attempt<T>(
 
 function showWelcome(): void {
   const readAloud = h('input', { type: 'checkbox', id: 'read-aloud', checked: true });
+  const readAloudOption = h('p', { class: 'option' }, readAloud, h('label', { for: 'read-aloud' }, t('page.readAloud')));
+  const canListen = Microphone.supported() && !!config.voiceAssets;
+  const byVoice = h('input', { type: 'radio', name: 'answer-mode', id: 'mode-voice', value: 'voice', checked: canListen, disabled: !canListen, 'aria-describedby': 'mode-voice-hint' });
+  const byTyping = h('input', { type: 'radio', name: 'answer-mode', id: 'mode-typing', value: 'typing', checked: !canListen });
+  const noMicrophone = h('p', { class: 'muted', role: 'status' }, canListen ? '' : t('page.mode.noMicrophone'));
+  const modes = h(
+    'fieldset',
+    { class: 'modes' },
+    h('legend', {}, t('page.mode.legend')),
+    h('div', { class: 'mode' }, byVoice, h('label', { for: 'mode-voice' }, t('page.mode.voice')), h('p', { class: 'muted mode-hint', id: 'mode-voice-hint' }, t('page.mode.voiceHint'))),
+    h('div', { class: 'mode' }, byTyping, h('label', { for: 'mode-typing' }, t('page.mode.typing'))),
+  );
+  // Reading aloud is a choice of text mode: voice mode always speaks.
+  const chosen = () => (readAloudOption.hidden = byVoice.checked);
+  modes.addEventListener('change', chosen);
+  chosen();
+  if (canListen) {
+    void Microphone.present().then((present) => {
+      if (present || !byVoice.checked) return;
+      byVoice.checked = false;
+      byVoice.disabled = true;
+      byTyping.checked = true;
+      noMicrophone.textContent = t('page.mode.noMicrophone');
+      chosen();
+    });
+  }
   const start = button(t('page.start'), () => {
     start.disabled = true;
     start.textContent = t('page.starting');
-    speaker.enabled = readAloud.checked;
-    // iOS lets a page speak only after speech began inside a user gesture.
-    speaker.speak(' ');
+    for (const input of modes.querySelectorAll('input')) input.disabled = true;
+    speaker.enabled = byVoice.checked || readAloud.checked;
+    // iOS lets a page play sound only on what first played inside a tap: this one.
+    const silence = URL.createObjectURL(encodeWav([new Float32Array(1600)]));
+    speaker.unlock(silence);
+    if (byVoice.checked) startVoice();
     void startInterview();
   });
   show(
@@ -162,15 +207,35 @@ function showWelcome(): void {
     config.organizationName ? h('p', {}, t('page.welcome.invitedBy', { organization: config.organizationName, name: config.participantName ?? '', hasName: config.participantName ? 'yes' : 'no' })) : null,
     h('p', {}, t('page.welcome.how')),
     h('p', { class: 'muted' }, t('page.welcome.privacy')),
-    h('p', { class: 'option' }, readAloud, h('label', { for: 'read-aloud' }, t('page.readAloud'))),
+    modes,
+    noMicrophone,
+    readAloudOption,
     start,
   );
+}
+
+/**
+ * Voice mode, from the participant's click: the audio context is made inside it (browsers start
+ * audio only from a gesture), the microphone asked for and the speech detector loaded while the
+ * interview starts. A refused microphone is text mode, said on the first question.
+ */
+function startVoice(): void {
+  const context = new AudioContext();
+  void context.resume().catch(() => undefined);
+  const conversation = new VoiceConversation(new Microphone(context, config.voiceAssets!.captureWorklet), speaker, config.turnTaking);
+  voice = conversation;
+  voiceReady = conversation.prepare().catch(() => {
+    conversation.stop();
+    voice = null;
+    voiceNotice = t('page.microphoneDenied');
+  });
 }
 
 function startInterview(): Promise<void> {
   // The SDK's `voice` (the embed's query) chooses the voice of the server's spoken turns too.
   const sdkVoice = config.mode === 'embed' ? new URLSearchParams(window.location.search).get('voice') : null;
-  return attempt(api!.post<TInterviewState>('/api/interview/start', sdkVoice ? { voice: sdkVoice } : undefined), (next) => {
+  return attempt(api!.post<TInterviewState>('/api/interview/start', sdkVoice ? { voice: sdkVoice } : undefined), async (next) => {
+    await voiceReady;
     if (!started) {
       started = true;
       emit('start');
@@ -224,42 +289,48 @@ function header(): HTMLElement {
   return h('div', { class: 'header' }, h('span', { class: 'muted' }, t('page.progress', { current, total: session.totalQuestions })), progress, button(t('page.pause'), pauseInterview, 'secondary'));
 }
 
-/** `notice`: a line under the question (why an answer was refused); `sending`: drawn busy, an answer on its way. */
-function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean } = {}): void {
+type Control = HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement;
+
+interface QuestionOptions {
+  /** A line under the question (why an answer was refused). */
+  notice?: string | undefined;
+  /** Drawn busy: an answer on its way. */
+  sending?: boolean | undefined;
+}
+
+/**
+ * Sends an answer to `turn`; `shown` is what the conversation keeps of it (a spoken answer: what
+ * the service heard). A refusal that leaves the question open draws it again through `refused`.
+ */
+function submitAnswer(turn: TTurn, body: Record<string, unknown> | FormData, shown: (next: TInterviewState) => string, refused: (notice: string) => void): void {
+  recorder.cancel();
+  void attempt(
+    api!.post<TInterviewState>('/api/interview/answer', body),
+    (next) => {
+      draft = '';
+      conversation.push({ who: 'ai', text: turn.text }, { who: 'participant', text: shown(next) });
+      route(next);
+    },
+    (error) => {
+      // A retry that arrived after the answer was taken: carry on from where the session is.
+      if (error.code === 'TURN_ALREADY_ANSWERED') {
+        void startInterview();
+        return true;
+      }
+      // A refused answer (a recording without consent, too long, unreadable): the question stays, to answer again.
+      if (error.status === 400 || error.status === 413 || error.status === 415 || error.status === 422 || error.code === 'RECORDING_NOT_CONSENTED') {
+        refused(refusal(error));
+        return true;
+      }
+      return false;
+    },
+    () => showQuestion(turn, { sending: true }),
+  );
+}
+
+/** The question's own answer controls: the text box (and Record), the choices, or the rating scale. */
+function answerControls(turn: TTurn, sendText: (text: string) => void, submit: (body: FormData, shown: string) => void, controls: Control[], status: HTMLElement, record: boolean): HTMLElement {
   const answerArea = h('div', { class: 'answer' });
-  const status = h('p', { class: 'muted status', role: 'status' }, options.notice ?? (options.sending ? t('page.sending') : ''));
-  const controls: (HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement)[] = [];
-  const busy = (on: boolean) => controls.forEach((control) => (control.disabled = on));
-
-  const submit = (body: Record<string, unknown> | FormData, shown: string) => {
-    busy(true);
-    status.textContent = t('page.sending');
-    recorder.cancel();
-    void attempt(
-      api!.post<TInterviewState>('/api/interview/answer', body),
-      (next) => {
-        draft = '';
-        conversation.push({ who: 'ai', text: turn.text }, { who: 'participant', text: shown });
-        route(next);
-      },
-      (error) => {
-        // A retry that arrived after the answer was taken: carry on from where the session is.
-        if (error.code === 'TURN_ALREADY_ANSWERED') {
-          void startInterview();
-          return true;
-        }
-        // A refused answer (a recording without consent, too long, unreadable): the question stays, to answer again.
-        if (error.status === 400 || error.status === 413 || error.status === 415 || error.status === 422 || error.code === 'RECORDING_NOT_CONSENTED') {
-          showQuestion(turn, { notice: refusal(error) });
-          return true;
-        }
-        return false;
-      },
-      () => showQuestion(turn, { sending: true }),
-    );
-  };
-  const sendText = (text: string) => submit({ text, utteranceId: turn.utteranceId }, text);
-
   const { question } = turn;
   if (question.type === 'yes_no' || question.type === 'multiple_choice') {
     const options = question.type === 'yes_no' ? [t('page.yes'), t('page.no')] : (question.options ?? []);
@@ -302,19 +373,135 @@ function showQuestion(turn: TTurn, options: { notice?: string; sending?: boolean
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) send.click();
     });
     controls.push(textarea, send);
-    answerArea.append(h('label', { for: 'answer' }, t('page.yourAnswer')), textarea, h('div', { class: 'actions' }, send, recordButton(turn, submit, controls, status)));
+    answerArea.append(h('label', { for: 'answer' }, t('page.yourAnswer')), textarea, h('div', { class: 'actions' }, send, record ? recordButton(turn, submit, controls, status) : null));
   }
+  return answerArea;
+}
 
-  show(
-    header(),
-    conversationLog(),
-    h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), renderQuestionMedia(turn), answerArea, status),
-  );
+function questionSection(turn: TTurn, ...children: Child[]): HTMLElement {
+  return h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), renderQuestionMedia(turn), ...children);
+}
+
+function showQuestion(turn: TTurn, options: QuestionOptions = {}): void {
+  if (voice) return showVoiceQuestion(turn, options);
+  const status = h('p', { class: 'muted status', role: 'status' }, options.notice ?? voiceNotice ?? (options.sending ? t('page.sending') : ''));
+  voiceNotice = undefined;
+  const controls: Control[] = [];
+  const busy = (on: boolean) => controls.forEach((control) => (control.disabled = on));
+
+  const submit = (body: Record<string, unknown> | FormData, shown: string) => {
+    busy(true);
+    status.textContent = t('page.sending');
+    submitAnswer(turn, body, () => shown, (notice) => showQuestion(turn, { notice }));
+  };
+  const sendText = (text: string) => submit({ text, utteranceId: turn.utteranceId }, text);
+
+  show(header(), conversationLog(), questionSection(turn, answerControls(turn, sendText, submit, controls, status, true), status));
   if (options.sending) busy(true);
   // Drawn again (a refusal, a retry): the question was already announced and spoken.
   if (options.notice !== undefined || options.sending) return;
   announce(turn.text);
-  speaker.speak(turn.text, turn.audioUrl);
+  void speaker.speak(turn.text, turn.audioUrl);
+}
+
+/** What each voice state says on screen; the live region says the ones that need the participant. */
+const VOICE_STATE_TEXT: Record<VoiceState, Parameters<typeof t>[0]> = {
+  speaking: 'page.voice.speaking',
+  listening: 'page.voice.listening',
+  hearing: 'page.voice.hearing',
+  thinking: 'page.voice.thinking',
+  moment: 'page.voice.moment',
+  muted: 'page.voice.muted',
+  typing: 'page.voice.typing',
+};
+const ANNOUNCED_STATES = new Set<VoiceState>(['listening', 'thinking', 'moment', 'muted']);
+
+/**
+ * A question in voice mode: the AI speaks it, the page listens and sends the answer when the
+ * participant has finished, with no touch needed. The controls are for the participant who wants
+ * them: "I'm done", "I need a moment", mute, typing (the question's own controls) and back, pause.
+ */
+function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
+  const conversationNow = voice!;
+  const label = h('p', { class: 'voice-label', id: 'voice-label' });
+  const hint = h('p', { class: 'muted voice-hint' }, t('page.voice.hint'));
+  const indicator = h('div', { class: 'voice-indicator', 'aria-hidden': 'true' }, h('span', { class: 'voice-dot' }));
+  const panel = h('div', { class: 'voice-panel' }, indicator, h('div', { class: 'voice-text' }, label, hint));
+  const status = h('p', { class: 'muted status', role: 'status' }, options.notice ?? '');
+
+  const done = button(t('page.voice.done'), () => conversationNow.finishAnswer(), 'secondary');
+  const moment = button(t('page.voice.needMoment'), () => conversationNow.setHeld(!conversationNow.held), 'secondary');
+  const mute = button(t('page.voice.mute'), () => conversationNow.setMuted(!conversationNow.muted), 'secondary');
+  const typeSwitch = button(t('page.voice.type'), () => conversationNow.setTyping(true), 'secondary');
+  const voiceControls = h('div', { class: 'actions voice-controls', role: 'group', 'aria-label': t('page.voice.controls') }, done, moment, mute, typeSwitch);
+
+  const controls: Control[] = [];
+  const submitTyped = (body: Record<string, unknown>, shown: string) => {
+    controls.forEach((control) => (control.disabled = true));
+    submitAnswer(turn, body, () => shown, (notice) => showQuestion(turn, { notice }));
+  };
+  const sendText = (text: string) => submitTyped({ text, utteranceId: turn.utteranceId, voiceTiming: conversationNow.typedTiming() }, text);
+  const backToVoice = button(t('page.voice.speak'), () => conversationNow.setTyping(false), 'secondary');
+  const typing = h('div', { class: 'typing' }, answerControls(turn, sendText, () => undefined, controls, status, false), h('div', { class: 'actions' }, backToVoice));
+
+  const render = (voiceState: VoiceState) => {
+    panel.dataset.state = voiceState;
+    label.textContent = t(VOICE_STATE_TEXT[voiceState]);
+    const listening = voiceState === 'listening' || voiceState === 'hearing' || voiceState === 'moment';
+    hint.hidden = voiceState !== 'listening';
+    done.hidden = !listening;
+    moment.hidden = !(listening || voiceState === 'speaking');
+    moment.textContent = conversationNow.held ? t('page.voice.continue') : t('page.voice.needMoment');
+    moment.setAttribute('aria-pressed', String(conversationNow.held));
+    mute.textContent = conversationNow.muted ? t('page.voice.unmute') : t('page.voice.mute');
+    mute.setAttribute('aria-pressed', String(conversationNow.muted));
+    mute.hidden = voiceState === 'thinking' || voiceState === 'typing';
+    typeSwitch.hidden = voiceState === 'thinking' || voiceState === 'typing';
+    typing.hidden = voiceState !== 'typing';
+    panel.hidden = voiceState === 'typing';
+    if (voiceState === 'typing' && !typing.contains(document.activeElement)) controls[0]?.focus();
+  };
+
+  show(header(), conversationLog(), questionSection(turn, panel, voiceControls, typing, status));
+  const handlers = {
+    state(voiceState: VoiceState) {
+      render(voiceState);
+      if (ANNOUNCED_STATES.has(voiceState)) announce(t(VOICE_STATE_TEXT[voiceState]));
+    },
+    answer(audio: Blob, timing: TVoiceTiming) {
+      const form = new FormData();
+      form.append('audio', audio, 'answer.wav');
+      form.append('utteranceId', turn.utteranceId);
+      form.append('voiceTiming', JSON.stringify(timing));
+      submitAnswer(
+        turn,
+        form,
+        (next) => next.heard?.text ?? `🎤 ${t('page.voiceAnswer')}`,
+        (notice) => showQuestion(turn, { notice }),
+      );
+    },
+  };
+  if (options.sending) return render('thinking');
+  render(conversationNow.typing ? 'typing' : conversationNow.muted ? 'muted' : 'speaking');
+  // Drawn again after a refusal: listened for again, not spoken again.
+  const speak = options.notice === undefined;
+  // What was heard of the last answer is in the conversation above; a screen reader hears it before the next question.
+  const heard = state?.heard ? (state.heard.text ? t('page.voice.heard', { text: state.heard.text }) : t('page.voice.notHeard')) : null;
+  if (speak) announce(heard ? `${heard} ${turn.text}` : turn.text);
+  void voiceReady
+    .then(() => conversationNow.prepare())
+    .then(
+      () => {
+        const clips = [...app.querySelectorAll<HTMLAudioElement>('.question-media audio')];
+        if (voice === conversationNow && state?.turn?.utteranceId === turn.utteranceId) conversationNow.startTurn(turn, handlers, { speak, clips });
+      },
+      () => {
+        // The microphone went away (unplugged, permission withdrawn): text mode from here.
+        conversationNow.stop();
+        voice = null;
+        showQuestion(turn, { notice: t('page.microphoneDenied') });
+      },
+    );
 }
 
 /** "Record" / "Stop recording": the recording is the answer; the server transcribes it. */
@@ -363,6 +550,7 @@ function recordButton(
 function pauseInterview(): void {
   const sessionId = state!.session.id;
   recorder.cancel();
+  voice?.stop();
   speaker.stop();
   void attempt(api!.post(`/v1/sessions/${sessionId}/pause`, {}), () => {
     stopHeartbeat();
@@ -388,12 +576,13 @@ let feedbackSent = false;
 
 function showCompleted(closing: string | undefined): void {
   stopHeartbeat();
+  voice?.stop();
   speaker.stop();
   closingWords = closing;
   emit('completed', { sessionId: state!.session.id });
   if (closing) {
     announce(closing);
-    speaker.speak(closing);
+    void speaker.speak(closing);
   }
   drawCompleted();
 }

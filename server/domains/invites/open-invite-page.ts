@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TResolvedTurnTaking, TTurnTaking } from '../../../shared/schemas/turn-taking.js';
 import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
+import { campaignTurnTaking } from '../campaigns/campaign-turn-taking.js';
 import { languageOf } from '../sessions/start-interview.js';
 import { assessShareLink } from '../share-links/share-link-status.js';
 import { findInviteByToken } from './find-invite-by-token.js';
@@ -22,6 +24,8 @@ export type InvitePageOutcome =
       /** The interview's language and voice as a session started now has them (campaign, else script). */
       language: string;
       voice: string | null;
+      /** Voice mode's turn-taking: the campaign's over the script's over the defaults. */
+      turnTaking: TResolvedTurnTaking;
     };
 
 /**
@@ -48,9 +52,9 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
     const { status: linkStatus } = await assessShareLink(em, link, campaign);
     if (linkStatus !== 'active') return closed(linkStatus === 'expired' ? 'link_expired' : linkStatus);
   }
-  // One statement for the published version's language and voice: the page loads on every visit.
-  const [published] = await em.execute<{ language: string | null; voice: string | null }[]>(
-    `select v.settings->>'language' as language, v.settings->>'voice' as voice
+  // One statement for the published version's language, voice and turn-taking: the page loads on every visit.
+  const [published] = await em.execute<{ language: string | null; voice: string | null; turn_taking: TTurnTaking | null }[]>(
+    `select v.settings->>'language' as language, v.settings->>'voice' as voice, v.settings->'turnTaking' as turn_taking
        from scripts s join script_versions v on v.script_id = s.id and v.version = s.published_version
       where s.id = ?`,
     [campaign.script.id],
@@ -63,5 +67,6 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
     started: status === 'started',
     language: languageOf(invite.language, campaign.settings, published?.language ?? undefined),
     voice: campaign.settings.voice ?? published?.voice ?? null,
+    turnTaking: campaignTurnTaking(campaign, { turnTaking: published?.turn_taking ?? undefined }),
   };
 }

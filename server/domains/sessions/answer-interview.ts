@@ -251,7 +251,7 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();
-      const state = await interviewStateOf(tx, services, locked, plan, now, asked);
+      const state = { ...(await interviewStateOf(tx, services, locked, plan, now, asked)), heard: { text } };
       return closing === undefined ? state : { ...state, closing };
     });
     // Tests only: the process may die here, the finished session committed and its jobs not yet run.
