@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type supertest from 'supertest';
+import { monoPcm16WavHeader } from '../../shared/voice/wav.js';
 import type { TestApp } from './test-app.js';
 
 const run = promisify(execFile);
@@ -17,20 +18,7 @@ export function wav(seconds: number, frequency = 440): Buffer {
     const value = Math.sin((2 * Math.PI * frequency * i) / rate) * 8000 + (noise[i]! - 128) * 4;
     data.writeInt16LE(Math.round(value), i * 2);
   }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
+  const header = Buffer.from(monoPcm16WavHeader(samples, rate));
   return Buffer.concat([header, data]);
 }
 
