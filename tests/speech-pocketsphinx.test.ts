@@ -251,7 +251,8 @@ describe.skipIf(skipReason !== null)('pocketsphinx speech recognition (espeak-ng
       .catch((caught: unknown) => caught);
     expect((aborted as SpeechRecognitionError).reason).toBe('aborted');
 
-    const { stdout } = await run('ps', ['-eo', 'args']).catch(() => ({ stdout: '' }));
+    // This process's own children only: other test files recognise speech at the same time.
+    const { stdout } = await run('ps', ['--ppid', String(process.pid), '-o', 'args']).catch(() => ({ stdout: '' }));
     expect(stdout).not.toContain('interview-stt-');
   });
 });
