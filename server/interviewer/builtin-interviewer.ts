@@ -19,10 +19,17 @@ export class BuiltinInterviewer implements Interviewer {
     if (!assessment.vague) return { action: 'next' };
     const prompt = question.followUp?.prompt?.trim();
     if (question.type !== 'open') {
-      return prompt && followUpsAsked === 0 ? { action: 'follow_up', text: prompt } : { action: 'next' };
+      return prompt && followUpsAsked === 0
+        ? { action: 'follow_up', text: prompt, probe: { reason: 'script_prompt', pickedUp: null, source: 'script', probeNumber: 1 } }
+        : { action: 'next' };
     }
     // The script's prompt once; after that the interviewer's own words, so nothing is asked twice.
-    const text = prompt && followUpsAsked === 0 ? prompt : phrasesFor(language).followUp(assessment.reason, followUpsAsked);
-    return { action: 'follow_up', text };
+    const fromScript = Boolean(prompt) && followUpsAsked === 0;
+    const text = fromScript ? prompt! : phrasesFor(language).followUp(assessment.reason, followUpsAsked);
+    return {
+      action: 'follow_up',
+      text,
+      probe: { reason: fromScript ? 'script_prompt' : 'vague', pickedUp: null, source: fromScript ? 'script' : 'builtin', probeNumber: followUpsAsked + 1 },
+    };
   }
 }

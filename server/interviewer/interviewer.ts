@@ -1,3 +1,4 @@
+import type { TProbeLedger } from '../../shared/schemas/probes.js';
 import type { TQuestion } from '../../shared/schemas/scripts.js';
 
 /**
@@ -41,8 +42,8 @@ export interface InterviewerRequest {
 }
 
 export type InterviewerDecision = (
-  /** Ask a follow-up on the current question; `text` is the AI's utterance. */
-  | { action: 'follow_up'; text: string }
+  /** Ask a follow-up on the current question; `text` is the AI's utterance, `probe` why it was asked (recorded on the turn). */
+  | { action: 'follow_up'; text: string; probe: TProbeLedger }
   /** Move on: the engine asks the next question (or closes); `transition` is an optional short bridge said first. */
   | { action: 'next'; transition?: string }
 ) & {

@@ -71,7 +71,9 @@ export class LlmInterviewer implements Interviewer {
   async #ask(request: InterviewerRequest): Promise<InterviewerDecision> {
     // One budget for the whole decision: a participant is waiting for the next turn.
     const answer = await this.#chat.requestJson(buildMessages(request), ZModelDecision, { temperature: TEMPERATURE });
-    if (answer.action === 'follow_up') return { action: 'follow_up', text: answer.text };
+    if (answer.action === 'follow_up') {
+      return { action: 'follow_up', text: answer.text, probe: { reason: 'vague', pickedUp: null, source: 'llm', probeNumber: request.followUpsAsked + 1 } };
+    }
     return answer.transition ? { action: 'next', transition: answer.transition } : { action: 'next' };
   }
 

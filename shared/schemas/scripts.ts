@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FOLLOW_UP_DEPTHS } from './probes.js';
 import { ZInterviewLanguage, ZName, ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
 import { ZTurnTaking, ZTurnTakingPatch } from './turn-taking.js';
 
@@ -28,6 +29,10 @@ const ZFollowUp = z
   .strictObject({
     enabled: z.boolean().optional(),
     maxFollowUps: z.number().int().min(0).max(SCRIPT_LIMITS.maxFollowUps).optional(),
+    depth: z
+      .enum(FOLLOW_UP_DEPTHS)
+      .optional()
+      .meta({ description: 'How far the interviewer probes: `low` 0–1 probe (only when the answer leaves something open), `medium` 1, `high` 2, `deep` 3; `maxFollowUps` still caps it.' }),
     prompt: z.string().max(1000).optional(),
   })
   .meta({ id: 'QuestionFollowUp', description: '`maxFollowUps` here wins over the script setting; `enabled: false` means none.' });
