@@ -34,6 +34,9 @@ function interviewRequest(overrides: Partial<InterviewerRequest> = {}): Intervie
     current,
     followUpsAsked: 0,
     followUpLimit: 2,
+    depth: null,
+    askedOnQuestion: [],
+    pickedUpBefore: [],
     answer: PARTICIPANT_ANSWER,
     conversation: [
       { speaker: 'ai', text: 'Welcome!', questionId: null },

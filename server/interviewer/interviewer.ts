@@ -1,4 +1,4 @@
-import type { TProbeLedger } from '../../shared/schemas/probes.js';
+import type { TFollowUpDepth, TProbeLedger } from '../../shared/schemas/probes.js';
 import type { TQuestion } from '../../shared/schemas/scripts.js';
 
 /**
@@ -35,6 +35,12 @@ export interface InterviewerRequest {
   /** Follow-ups already asked on `current`, and how many are allowed (0: none). */
   followUpsAsked: number;
   followUpLimit: number;
+  /** The question's `followUp.depth`, or null when the script leaves it to `maxFollowUps` alone. */
+  depth: TFollowUpDepth | null;
+  /** The AI's turns on `current` so far (the question and its probes), oldest first: a probe never repeats one. */
+  askedOnQuestion: string[];
+  /** The participant's words earlier probes on `current` picked up: a probe never picks the same words twice. */
+  pickedUpBefore: string[];
   /** What the participant just said (`null` when an audio answer could not be transcribed). */
   answer: string | null;
   /** The whole conversation so far, the answer included, oldest first (empty for interviewers that do not use it). */

@@ -132,6 +132,10 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
       current: question,
       followUpsAsked: position.followUpsAsked,
       followUpLimit: limit,
+      depth: question.followUp?.depth ?? null,
+      // Filled from the session's turns by the engine (issue 30 plumbing); empty until then.
+      askedOnQuestion: [],
+      pickedUpBefore: [],
       answer,
       conversation: input.conversation,
     });
