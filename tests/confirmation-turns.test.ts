@@ -168,7 +168,7 @@ describe('the rule is the parser\'s, for both interviewers', () => {
   it('an unsure answer becomes a confirm turn without asking the interviewer; the yes is then the answer it decides on', async () => {
     for (const interviewer of interviewers()) {
       llmRequests = 0;
-      const base = { questions: [rating, LAST as TQuestion], systemPrompt: '', settings: {}, language: 'en', conversation: [], interviewer };
+      const base = { questions: [rating, LAST as TQuestion], systemPrompt: '', settings: {}, language: 'en', conversation: [], onQuestion: { asked: [], pickedUp: [] }, interviewer };
       const first = await decideAfterAnswer({ ...base, position: start, answer: 'maybe a four?' });
       expect(first.next, interviewer.name).toMatchObject({ kind: 'confirm', value: 4, decidedBy: 'engine' });
       expect(first.utteranceValue).toBeNull();

@@ -60,8 +60,22 @@ export class ChatFailure extends Error {
 const OPTIONAL_FIELDS = ['response_format', 'temperature'] as const;
 type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
+/**
+ * What the endpoint can refuse: an optional field, or JSON-schema constrained output
+ * (`response_format: {type: 'json_schema'}`), which servers that have JSON mode but no schemas
+ * refuse as `response_format` too: then JSON mode is tried before no format at all.
+ */
+export type RefusedField = OptionalField | 'json_schema';
+
 /** Told when the endpoint refuses an optional field, so the caller can log it once. */
-type FieldRefusedListener = (field: OptionalField, status: number) => void;
+type FieldRefusedListener = (field: RefusedField, status: number) => void;
+
+/** A JSON schema the answer must follow (OpenAI's structured outputs: every property required, no others). */
+export interface ResponseJsonSchema {
+  /** `^[a-zA-Z0-9_-]{1,64}$`, as OpenAI requires. */
+  name: string;
+  schema: Record<string, unknown>;
+}
 
 /**
  * A pooled keep-alive connection that the server (or a proxy) closed while idle fails the next
@@ -124,7 +138,7 @@ export class ChatCompletions {
   readonly #apiKey: string;
   readonly #timeoutMs: number;
   /** Fields this endpoint refused once; remembered so later requests do not pay a second round trip. */
-  readonly #unsupported = new Set<OptionalField>();
+  readonly #unsupported = new Set<RefusedField>();
   readonly #onFieldRefused: FieldRefusedListener | undefined;
 
   constructor(options: ChatCompletionsOptions & { onFieldRefused?: FieldRefusedListener }) {
@@ -143,8 +157,12 @@ export class ChatCompletions {
     this.#onFieldRefused = options.onFieldRefused;
   }
 
-  /** The model's answer as JSON checked against `schema`; rejects with ChatFailure. */
-  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number }): Promise<T> {
+  /**
+   * The model's answer as JSON checked against `schema`; rejects with ChatFailure. With
+   * `jsonSchema`, the output is constrained to it where the endpoint supports that (else JSON
+   * mode, else nothing: the answer is checked against `schema` whichever way it was asked for).
+   */
+  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number; jsonSchema?: ResponseJsonSchema }): Promise<T> {
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
@@ -152,11 +170,15 @@ export class ChatCompletions {
     let retriedDroppedConnection = false;
     // Ends: each pass either returns, throws, drops one more optional field, or spends the one retry.
     for (;;) {
+      const withSchema = options.jsonSchema !== undefined && !this.#unsupported.has('json_schema') && !this.#unsupported.has('response_format');
+      const responseFormat = withSchema
+        ? { type: 'json_schema', json_schema: { name: options.jsonSchema!.name, strict: true, schema: options.jsonSchema!.schema } }
+        : { type: 'json_object' };
       const body = {
         model: this.model,
         messages,
         ...(this.#unsupported.has('temperature') ? {} : { temperature: options.temperature }),
-        ...(this.#unsupported.has('response_format') ? {} : { response_format: { type: 'json_object' } }),
+        ...(this.#unsupported.has('response_format') ? {} : { response_format: responseFormat }),
       };
       let status: number;
       let text: string;
@@ -176,7 +198,7 @@ export class ChatCompletions {
       }
       if (status < 200 || status > 299) {
         const providerError = parseJson(text, ZProviderError);
-        const refused = status === 400 || status === 422 ? this.#refusedField(providerError) : undefined;
+        const refused = status === 400 || status === 422 ? this.#refusedField(providerError, withSchema) : undefined;
         if (refused) {
           this.#unsupported.add(refused);
           this.#onFieldRefused?.(refused, status);
@@ -189,10 +211,12 @@ export class ChatCompletions {
     }
   }
 
-  #refusedField(providerError: z.infer<typeof ZProviderError> | undefined): OptionalField | undefined {
+  #refusedField(providerError: z.infer<typeof ZProviderError> | undefined, sentSchema: boolean): RefusedField | undefined {
     if (!providerError) return undefined;
     const { param, message = '' } = providerError.error;
-    return OPTIONAL_FIELDS.find((field) => !this.#unsupported.has(field) && (param === field || message.includes(field)));
+    const refused = OPTIONAL_FIELDS.find((field) => !this.#unsupported.has(field) && (param === field || param?.startsWith(`${field}.`) || message.includes(field)));
+    if (sentSchema && (refused === 'response_format' || (refused === undefined && message.includes('json_schema')))) return 'json_schema';
+    return refused;
   }
 
   #parseCompletion<T>(text: string, schema: z.ZodType<T>): T {

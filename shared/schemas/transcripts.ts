@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPathId, ZTimestamp } from './common.js';
+import { ZProbeLedger } from './probes.js';
 import { ZAnswerValue } from './sessions.js';
 
 /** Each query flag's default, for the boolean inputs of typed clients derived from a query (asTypedInput). */
@@ -68,6 +69,10 @@ export const ZTranscriptUtterance = z
       .meta({ description: "Only on a participant's answer written in another language than the interview's (detected from its text, at least 5 words): that language, e.g. `de`." }),
     value: ZAnswerValue.optional().meta({
       description: 'Participant answers to rating, yes_no and multiple_choice questions: the parsed value (a number, true/false, or the option); null when it could not be read.',
+    }),
+    probe: ZProbeLedger.nullable().meta({
+      description:
+        "The AI's follow-ups (probes): why it was asked (`reason`), the participant's words it picked up (`pickedUp`, redacted with redact_pii), who worded it (`source`) and its number on the question (`probeNumber`). Null on every other utterance, and on follow-ups recorded before the ledger existed.",
     }),
   })
   .meta({ id: 'TranscriptUtterance' });

@@ -1,3 +1,4 @@
+import type { TFollowUpDepth, TProbeLedger } from '../../../shared/schemas/probes.js';
 import type { TQuestion, TScriptSettings } from '../../../shared/schemas/scripts.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import type { InterviewPending } from '../../entities/session.js';
@@ -21,11 +22,18 @@ export interface FlowPosition {
 /** The AI's next utterance, as the engine decided it. */
 export type NextTurn =
   | { kind: 'question'; questionIndex: number; text: string; decidedBy: string }
-  | { kind: 'follow_up'; text: string; decidedBy: string }
+  /** `probe`: why it was asked (recorded on the utterance). */
+  | { kind: 'follow_up'; text: string; decidedBy: string; probe: TProbeLedger }
   | { kind: 're_ask'; text: string; decidedBy: string }
   /** An unsure answer read back for a yes or no; `value` is what a yes takes. */
   | { kind: 'confirm'; text: string; decidedBy: string; value: TAnswerValue }
   | { kind: 'closing'; text: string; decidedBy: string };
+
+/** The AI's turns on the current question so far (its question and probes, oldest first), and the words those probes picked up. */
+export interface QuestionHistory {
+  asked: string[];
+  pickedUp: string[];
+}
 
 export interface AnswerOutcome {
   /** The value this answer carries (structured questions only; null: unreadable). */
@@ -36,16 +44,24 @@ export interface AnswerOutcome {
   position: FlowPosition;
 }
 
+/** Probes each `followUp.depth` allows on a question (issue 30): `low` is at most one, asked only when the answer leaves something open. */
+export const DEPTH_FOLLOW_UPS: Record<TFollowUpDepth, number> = { low: 1, medium: 1, high: 2, deep: 3 };
+
 /**
  * design.md "Parsed answers": `question.followUp.maxFollowUps` wins over the script's
- * `settings.maxFollowUps`; `followUp.enabled: false` means none. Without either, open questions
- * allow one follow-up and structured ones none unless the question asks for it.
+ * `settings.maxFollowUps`; `followUp.enabled: false` means none. `followUp.depth` sets the limit
+ * of its question (DEPTH_FOLLOW_UPS), like a question's own `maxFollowUps` it wins over the
+ * script's setting; with both on the question the smaller wins (`maxFollowUps` caps the depth).
+ * Without any of them, open questions allow one follow-up and structured ones none unless the
+ * question asks for it.
  */
-function followUpLimitOf(question: TQuestion, settings: TScriptSettings): number {
-  if (question.followUp?.enabled === false) return 0;
-  if (question.followUp?.maxFollowUps !== undefined) return question.followUp.maxFollowUps;
+export function followUpLimitOf(question: TQuestion, settings: TScriptSettings): number {
+  const followUp = question.followUp;
+  if (followUp?.enabled === false) return 0;
+  if (followUp?.depth !== undefined) return Math.min(DEPTH_FOLLOW_UPS[followUp.depth], followUp.maxFollowUps ?? Number.POSITIVE_INFINITY);
+  if (followUp?.maxFollowUps !== undefined) return followUp.maxFollowUps;
   if (settings.maxFollowUps !== undefined) return settings.maxFollowUps;
-  if (question.type === 'open' || question.followUp?.enabled === true) return DEFAULT_MAX_FOLLOW_UPS;
+  if (question.type === 'open' || followUp?.enabled === true) return DEFAULT_MAX_FOLLOW_UPS;
   return 0;
 }
 
@@ -59,8 +75,10 @@ export interface DecideAfterAnswerInput {
   answer: string | null;
   /** The recogniser's confidence in `answer` (0–1), or the browser's; null or absent for typed text. */
   confidence?: number | null | undefined;
-  /** The conversation so far, this answer included. */
+  /** The conversation so far, this answer included (empty for interviewers that do not use it). */
   conversation: ConversationTurn[];
+  /** What was said on the current question before this answer: see `askedOnQuestionOf`. */
+  onQuestion: QuestionHistory;
   interviewer: Interviewer;
 }
 
@@ -133,9 +151,8 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
       followUpsAsked: position.followUpsAsked,
       followUpLimit: limit,
       depth: question.followUp?.depth ?? null,
-      // Filled from the session's turns by the engine (issue 30 plumbing); empty until then.
-      askedOnQuestion: [],
-      pickedUpBefore: [],
+      askedOnQuestion: input.onQuestion.asked,
+      pickedUpBefore: input.onQuestion.pickedUp,
       answer,
       conversation: input.conversation,
     });
@@ -144,7 +161,7 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
       return {
         utteranceValue,
         finalValue,
-        next: { kind: 'follow_up', text: decision.text, decidedBy },
+        next: { kind: 'follow_up', text: decision.text, decidedBy, probe: decision.probe },
         position: { ...position, pending: 'follow_up', followUpsAsked: position.followUpsAsked + 1 },
       };
     }

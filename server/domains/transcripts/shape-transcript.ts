@@ -37,6 +37,8 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
       // Typed text and the interviewer's own words are exactly what was said.
       confidence: row.confidence ?? 1,
       questionId: row.questionId,
+      // A probe's picked-up words are the participant's: redacted like the rest of their text.
+      probe: row.probe && redactor && row.probe.pickedUp !== null ? { ...row.probe, pickedUp: redactor.piece(row.probe.pickedUp) } : row.probe,
     };
     if (options.include_sentiment && row.sentiment) utterance.sentiment = row.sentiment;
     if (options.include_keywords) utterance.keywords = redactor ? redactor.keywords(row.text, row.keywords ?? []) : (row.keywords ?? []);
