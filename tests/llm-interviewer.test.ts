@@ -500,6 +500,7 @@ describe('probe checks: wording that must pass', () => {
     ['es', '¿Por qué no funcionó la instalación?'],
     ['es', '¿Por qué no le parece útil?'],
     ['en', 'Which feature did you not find?'],
+    ['en', 'You said 2.5 hours. Who did you write to at ada@example.com?'],
   ];
   it.each(good)('%s: %s', (language, text) => {
     expect(refuseProbe(text, { language, earlierQuestions: ['How did the onboarding go for you?'] })).toBeNull();

@@ -81,9 +81,12 @@ function normalizeWording(text: string): string {
     .trim();
 }
 
-/** Sentences with their closing punctuation; a trailing piece without one is a sentence too. */
+/** Sentences with their closing punctuation, split where a space follows it (not inside "ada@example.com" or "2.5"). */
 function sentencesOf(text: string): string[] {
-  return (text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? []).map((sentence) => sentence.trim()).filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+  return text
+    .split(/(?<=[.!?\uff1f])\s+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
 }
 
 function questionMarks(text: string): number {
