@@ -483,7 +483,7 @@ function ProbeNote({ probe }: { probe: NonNullable<Utterance['probe']> }) {
     <p className="muted small probe-note" title={`Probe ${probe.probeNumber} on this question, ${by}`}>
       <span aria-hidden="true">
         Probe · {reason}
-        {probe.pickedUp !== null && <> · <q className="probe-words">{probe.pickedUp}</q></>}
+        {probe.pickedUp !== null && <> · “{probe.pickedUp}”</>}
       </span>
       <span className="visually-hidden">
         Probe {probe.probeNumber}, reason: {reason}
