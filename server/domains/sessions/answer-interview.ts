@@ -330,7 +330,7 @@ const ASKING_KINDS: readonly UtteranceKind[] = ['question', 're_ask', 'follow_up
  * it, else only the AI's asking turns on the current question (every interviewer needs those, so
  * no probe repeats one or picks up the same words twice).
  */
-async function earlierTurnsOf(em: EntityManager, session: Session, questionId: string, wholeConversation: boolean): Promise<EarlierTurns> {
+export async function earlierTurnsOf(em: EntityManager, session: Session, questionId: string, wholeConversation: boolean): Promise<EarlierTurns> {
   const rows = await em.find(
     SessionUtterance,
     wholeConversation ? { session: session.id } : { session: session.id, speaker: 'ai', questionId, kind: { $in: [...ASKING_KINDS] } },
