@@ -78,7 +78,7 @@ describe('the built-in interviewer through the participant API', () => {
   ];
 
   it('deep asks at most 3 probes, low at most 1, deep capped by maxFollowUps 2 at most 2; each probe carries its ledger in the row and the transcript JSON', async () => {
-    const { invite } = await interviewFixture(api, { questions });
+    const { invite, campaign } = await interviewFixture(api, { questions });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
 
@@ -115,12 +115,16 @@ describe('the built-in interviewer through the participant API', () => {
     expect(told.onQuestion.asked).toHaveLength(1 + deep.length);
 
     await runCompletionChain(t, sessionId);
-    const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body as { utterances: { speaker: string; text: string; probe: unknown }[] };
+    const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body as { utterances: { id: string; speaker: string; text: string; probe: unknown }[] };
     // Every utterance carries `probe`: the ledger on the follow-ups, null on everything else.
     expect(transcript.utterances.every((utterance) => 'probe' in utterance)).toBe(true);
     expect(transcript.utterances.filter((utterance) => utterance.probe !== null)).toEqual(
       followUps.map((row) => expect.objectContaining({ speaker: 'ai', text: row.text, probe: row.probe })),
     );
+    // The campaign's JSON export carries the same transcript.
+    const exported = (await api.get(`/api/campaigns/${campaign.id}/transcripts`).expect(200)).body as { sessions: { id: string; transcript: { utterances: { id: string; probe: unknown }[] } }[] };
+    const ledgerOf = (utterances: { id: string; probe: unknown }[]) => utterances.map(({ id, probe }) => ({ id, probe }));
+    expect(ledgerOf(exported.sessions.find((entry) => entry.id === sessionId)!.transcript.utterances)).toEqual(ledgerOf(transcript.utterances));
   });
 
   it("another organization cannot read the session's transcript or its ledger (404)", async () => {
