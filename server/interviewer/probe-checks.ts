@@ -122,8 +122,9 @@ export interface ProbeContext {
 
 /** The first check a probe fails, or null when it may be asked. */
 export function refuseProbe(text: string, context: ProbeContext): ProbeRefusal | null {
+  if (text.length > MAX_DECISION_TEXT_LENGTH) return 'too_long';
   const probe = normalizeWording(text);
-  if (wordsOf(probe).length > MAX_PROBE_WORDS || text.length > MAX_DECISION_TEXT_LENGTH) return 'too_long';
+  if (wordsOf(probe).length > MAX_PROBE_WORDS) return 'too_long';
   const wording = wordingFor(context.language);
   if (!isOneQuestion(probe, wording)) return 'not_one_question';
   if (wording.leading.some((pattern) => pattern.test(probe))) return 'leading';

@@ -161,7 +161,8 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
       return {
         utteranceValue,
         finalValue,
-        next: { kind: 'follow_up', text: decision.text, decidedBy, probe: decision.probe },
+        // The engine counts the probes on the question, whoever worded this one.
+        next: { kind: 'follow_up', text: decision.text, decidedBy, probe: { ...decision.probe, probeNumber: position.followUpsAsked + 1 } },
         position: { ...position, pending: 'follow_up', followUpsAsked: position.followUpsAsked + 1 },
       };
     }
