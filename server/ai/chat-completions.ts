@@ -143,8 +143,12 @@ export class ChatCompletions {
     this.#onFieldRefused = options.onFieldRefused;
   }
 
-  /** The model's answer as JSON checked against `schema`; rejects with ChatFailure. */
-  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number }): Promise<T> {
+  /**
+   * The model's answer as JSON checked against `schema`; rejects with ChatFailure.
+   * `responseFormat` replaces the default `{type: 'json_object'}` (e.g. a `json_schema`); like it,
+   * it is dropped when the endpoint refuses `response_format`.
+   */
+  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number; responseFormat?: Record<string, unknown> }): Promise<T> {
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
@@ -156,7 +160,7 @@ export class ChatCompletions {
         model: this.model,
         messages,
         ...(this.#unsupported.has('temperature') ? {} : { temperature: options.temperature }),
-        ...(this.#unsupported.has('response_format') ? {} : { response_format: { type: 'json_object' } }),
+        ...(this.#unsupported.has('response_format') ? {} : { response_format: options.responseFormat ?? { type: 'json_object' } }),
       };
       let status: number;
       let text: string;
