@@ -7,7 +7,7 @@ import { FRENCH_LEXICON } from './answer-parsing/fr.js';
 import { DUTCH_LEXICON } from './answer-parsing/nl.js';
 import { compileLexicon, NEUTRAL_LEXICON, type AnswerLexicon, type CompiledLexicon } from './answer-parsing/lexicon.js';
 import { compileConcepts, type CompiledConcepts } from './answer-parsing/concept-match.js';
-import { CONCEPTS, NONE_OF_THESE } from './answer-parsing/concepts.js';
+import { APPROXIMATORS, CONCEPTS, NONE_OF_THESE } from './answer-parsing/concepts.js';
 import { readChoice, type ChoiceMatch } from './answer-parsing/multiple-choice.js';
 import { assessOpen, type VaguenessReason } from './answer-parsing/open-answer.js';
 import { readPolarity } from './answer-parsing/polarity.js';
@@ -35,7 +35,7 @@ function conceptsFor(language: string | undefined, lexicon: CompiledLexicon): Co
   const primary = (language ?? 'en').split('-')[0]!.toLowerCase();
   if (!compiledConcepts.has(primary)) {
     const source = CONCEPTS[primary];
-    compiledConcepts.set(primary, source && primary in LEXICONS ? compileConcepts(primary, source, NONE_OF_THESE[primary] ?? [], lexicon) : null);
+    compiledConcepts.set(primary, source && primary in LEXICONS ? compileConcepts(primary, source, NONE_OF_THESE[primary] ?? [], APPROXIMATORS[primary] ?? [], lexicon) : null);
   }
   return compiledConcepts.get(primary)!;
 }
@@ -102,6 +102,7 @@ export const MATCH_CONFIDENCE: Record<ChoiceMatch | 'digits' | 'spoken' | 'homop
   synonym: 0.8,
   paraphrase: 0.7,
   ordinal: 0.65,
+  contested: 0.5,
   homophone: 0.7,
   none: 0.8,
 };

@@ -13,6 +13,8 @@ export interface CompiledConcepts {
   compoundHeads: { word: string; concept: string; member: boolean }[];
   phrases: { pattern: PhrasePattern; concept: string; evidence: ConceptEvidence }[];
   noneOfThese: PhrasePattern[];
+  /** "almost", "presque": an option's words right after one do not name it. */
+  approximators: Set<string>;
 }
 
 /** Languages whose nouns are written as one word ("Suchmaschine", "klantenservice"). */
@@ -20,7 +22,13 @@ const COMPOUNDING = new Set(['de', 'nl']);
 /** A compound head this short is too often the end of an unrelated word. */
 const MIN_COMPOUND_HEAD = 4;
 
-export function compileConcepts(language: string, concepts: ConceptLexicon, noneOfThese: readonly string[], lexicon: CompiledLexicon): CompiledConcepts {
+export function compileConcepts(
+  language: string,
+  concepts: ConceptLexicon,
+  noneOfThese: readonly string[],
+  approximators: readonly string[],
+  lexicon: CompiledLexicon,
+): CompiledConcepts {
   const mode = lexicon.source.apostrophes;
   const byStem: CompiledConcepts['byStem'] = new Map();
   const compoundHeads: CompiledConcepts['compoundHeads'] = [];
@@ -40,7 +48,13 @@ export function compileConcepts(language: string, concepts: ConceptLexicon, none
     }
     for (const phrase of entry.phrases) phrases.push({ pattern: compilePhrase(phrase, mode), concept, evidence: 'paraphrase' });
   }
-  return { byStem, compoundHeads, phrases, noneOfThese: noneOfThese.map((phrase) => compilePhrase(phrase, mode)) };
+  return {
+    byStem,
+    compoundHeads,
+    phrases,
+    noneOfThese: noneOfThese.map((phrase) => compilePhrase(phrase, mode)),
+    approximators: new Set(approximators.flatMap((word) => normalizeWord(word, mode))),
+  };
 }
 
 /**

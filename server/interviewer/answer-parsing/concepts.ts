@@ -29,6 +29,19 @@ export interface ConceptEntry {
 export type ConceptLexicon = Record<string, ConceptEntry>;
 
 const EN: ConceptLexicon = {
+  transit: { words: ['transit'], members: ['bus', 'buses', 'train', 'trains', 'metro', 'subway', 'underground', 'tube', 'tram', 'rail', 'commuter'], phrases: ['public transport', 'public transportation'] },
+  cycling: { words: ['bike', 'bicycle', 'cycling', 'cycle'], members: ['biking', 'cycled', 'ebike', 'e-bike', 'pedal'], phrases: ['by bike'] },
+  car: { words: ['car', 'driving', 'drive'], members: ['drove', 'drives'], phrases: ['by car'] },
+  walking: { words: ['walk', 'walking', 'foot'], members: ['walked', 'stroll'], phrases: ['on foot'] },
+  cash: { words: ['cash'], members: ['notes', 'coins', 'banknotes', 'bills'], phrases: ['in cash'] },
+  card: { words: ['card'], members: ['debit', 'credit', 'visa', 'mastercard', 'amex', 'contactless', 'tap'], phrases: ['credit card', 'debit card'] },
+  payLater: { words: [], members: ['klarna', 'afterpay', 'clearpay', 'installments', 'instalments'], phrases: ['pay later', 'buy now pay later', 'pay (when|after) (it|the parcel|the package) (arrives|arrived|comes)'] },
+  rent: { words: ['rent', 'renting', 'rental', 'rented'], members: ['tenant', 'landlord', 'lease', 'leasing'], phrases: [] },
+  own: { words: ['own', 'owner', 'owned'], members: ['mortgage', 'bought', 'homeowner'], phrases: ['(we|i) (bought|own) (a|our|my)? (house|home|flat|apartment|place)', 'our own (house|home|place)', 'my own (house|home|place)'] },
+  student: { words: ['student', 'studying', 'study'], members: ['uni', 'university', 'college', 'school', 'degree', 'phd', 'studies'], phrases: ['at (uni|university|college|school)'] },
+  selfEmployed: { words: ['self-employed', 'freelance', 'freelancer', 'freelancing', 'independent'], members: ['contractor', 'consultant'], phrases: ['self employed', 'my own (business|company)', 'work for myself', 'on my own account'] },
+  retired: { words: ['retired', 'retirement'], members: ['pension', 'pensioner', 'retiree'], phrases: [] },
+  tv: { words: ['tv', 'television'], members: ['telly', 'smart tv'], phrases: ['(big|large) screen in the living room'] },
   people: {
     words: ['family', 'recommendation', 'recommended', 'referral', 'referred', 'word-of-mouth', 'friend', 'friends', 'colleague', 'coworker', 'co-worker', 'workmate', 'boss', 'manager', 'wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'brother', 'sister', 'mum', 'mom', 'mother', 'dad', 'father', 'parents', 'cousin', 'aunt', 'uncle', 'neighbour', 'neighbor', 'acquaintance', 'buddy', 'mate', 'roommate', 'flatmate', 'classmate', 'teammate', 'peer', 'peers', 'relative', 'son', 'daughter', 'kids', 'someone', 'somebody'], members: [],
     phrases: [
@@ -65,7 +78,7 @@ const EN: ConceptLexicon = {
     words: ['conference', 'event', 'meetup', 'webinar', 'expo', 'workshop', 'talk', 'booth'], members: [],
     phrases: ['trade (show|fair)'],
   },
-  broadcast: { words: ['tv', 'television', 'radio'], members: [], phrases: [] },
+  broadcast: { words: ['radio'], members: [], phrases: [] },
   price: {
     words: ['price', 'prices', 'pricing', 'cost', 'costs', 'money', 'budget', 'fee', 'fees', 'subscription'], members: ['cheap', 'cheaper', 'expensive', 'affordable', 'discount', 'free', 'pay', 'paid', 'paying', 'costly', 'pricey', 'bucks', 'dollars', 'euros'],
     phrases: ['(too|so) much', 'saves? (me)? money'],
@@ -105,6 +118,20 @@ const EN: ConceptLexicon = {
 };
 
 const NL: ConceptLexicon = {
+  transit: { words: ['ov'], members: ['bus', 'trein', 'metro', 'tram', 'ns'], phrases: ['openbaar vervoer'] },
+  cycling: { words: ['fiets', 'fietsen'], members: ['fietste', 'e-bike', 'fietsend'], phrases: ['met de fiets', 'op de fiets'] },
+  car: { words: ['auto', 'rijden'], members: ['reed', 'wagen'], phrases: ['met de auto'] },
+  walking: { words: ['lopen', 'lopend', 'voet'], members: ['wandelen', 'liep'], phrases: ['te voet'] },
+  cash: { words: ['contant', 'contanten', 'cash'], members: ['briefjes', 'munten', 'muntjes'], phrases: [] },
+  card: { words: ['pin', 'pinnen', 'kaart', 'pinpas'], members: ['creditcard', 'bankpas', 'contactloos', 'gepind'], phrases: [] },
+  ideal: { words: ['ideal'], members: ['bankapp'], phrases: ['via (mijn|de) bank'] },
+  payLater: { words: ['achteraf'], members: ['klarna', 'afterpay', 'riverty'], phrases: ['achteraf betalen', 'betaal (ik)? als het (pakket)? (binnen|binnen is|bezorgd is)'] },
+  rent: { words: ['huur', 'huren', 'huurhuis', 'huurwoning'], members: ['huurder', 'verhuurder', 'woningcorporatie'], phrases: [] },
+  own: { words: ['koop', 'koophuis', 'koopwoning', 'eigenaar'], members: ['hypotheek', 'gekocht'], phrases: ['(ons|mijn) eigen huis', 'eigen woning'] },
+  student: { words: ['student', 'studeren', 'studie'], members: ['universiteit', 'uni', 'hogeschool', 'hbo', 'mbo', 'school'], phrases: [] },
+  selfEmployed: { words: ['zzp', 'zzper', "zzp'er", 'zelfstandige', 'zelfstandig', 'freelancer', 'freelance'], members: ['ondernemer'], phrases: ['voor mezelf', 'eigen (bedrijf|zaak)'] },
+  retired: { words: ['gepensioneerd', 'pensioen'], members: ['aow'], phrases: [] },
+  tv: { words: ['tv', 'televisie'], members: [], phrases: ['(grote)? scherm in de woonkamer'] },
   people: {
     words: ["collega's", 'familie', 'aanbeveling', 'aanbevolen', 'aanrader', 'aangeraden', 'getipt', 'tip', 'vriend', 'vriendin', 'vrienden', 'collega', 'collegas', 'baas', 'leidinggevende', 'manager', 'vrouw', 'partner', 'broer', 'zus', 'zuster', 'moeder', 'vader', 'ouders', 'mama', 'papa', 'neef', 'nicht', 'oom', 'tante', 'buurman', 'buurvrouw', 'buren', 'kennis', 'kennissen', 'maat', 'huisgenoot', 'klasgenoot', 'iemand', 'zoon', 'dochter', 'vriendje', 'vriendinnetje'], members: [],
     phrases: [
@@ -125,7 +152,7 @@ const NL: ConceptLexicon = {
   store: { words: ['appstore', 'playstore'], members: [], phrases: ['app store', 'play store', 'google play'] },
   press: { words: ['blog', 'artikel', 'nieuws', 'krant', 'tijdschrift', 'podcast', 'pers', 'recensie', 'review', 'reviews'], members: [], phrases: [] },
   events: { words: ['congres', 'evenement', 'beurs', 'meetup', 'webinar', 'workshop', 'conferentie', 'lezing'], members: [], phrases: [] },
-  broadcast: { words: ['tv', 'televisie', 'radio'], members: [], phrases: [] },
+  broadcast: { words: ['radio'], members: [], phrases: [] },
   price: {
     words: ['prijs', 'prijzen', 'kosten', 'kost', 'geld', 'budget', 'abonnement', 'korting', 'euro'], members: ['goedkoop', 'goedkoper', 'duur', 'betaalbaar', 'gratis', 'betalen', 'betaald', 'prijzig'],
     phrases: ['(te|zo) veel geld', 'waar voor (je|mijn) geld'],
@@ -156,6 +183,21 @@ const NL: ConceptLexicon = {
 };
 
 const DE: ConceptLexicon = {
+  transit: { words: ['öpnv', 'nahverkehr'], members: ['bus', 'bahn', 'zug', 's-bahn', 'u-bahn', 'straßenbahn', 'tram'], phrases: ['öffentlichen verkehrsmitteln', 'öffentliche verkehrsmittel', 'mit den öffis'] },
+  cycling: { words: ['fahrrad', 'rad'], members: ['radle', 'radeln', 'radfahren', 'e-bike', 'velo'], phrases: ['mit dem (rad|fahrrad)'] },
+  car: { words: ['auto', 'pkw', 'wagen'], members: ['fahre', 'fuhr'], phrases: ['mit dem auto'] },
+  walking: { words: ['fuß', 'zu fuß', 'laufen'], members: ['gehe', 'spaziere'], phrases: ['zu fuß'] },
+  cash: { words: ['bar', 'bargeld'], members: ['scheine', 'münzen', 'kleingeld'], phrases: [] },
+  card: { words: ['karte', 'girokarte'], members: ['ec-karte', 'ec', 'kreditkarte', 'debitkarte', 'kontaktlos', 'maestro', 'visa'], phrases: [] },
+  payLater: { words: ['rechnung'], members: ['klarna', 'ratenzahlung'], phrases: ['auf rechnung', 'später bezahlen'] },
+  rent: { words: ['miete', 'mieten', 'mietwohnung'], members: ['mieter', 'vermieter', 'gemietet'], phrases: ['zur miete'] },
+  own: { words: ['eigentum', 'eigentümer', 'eigenheim'], members: ['gekauft', 'hypothek', 'kredit'], phrases: ['(unser|mein|ein) eigenes haus', 'eigene wohnung'] },
+  student: { words: ['student', 'studentin', 'studium', 'studiere'], members: ['uni', 'universität', 'hochschule', 'schule'], phrases: [] },
+  selfEmployed: { words: ['selbstständig', 'selbständig', 'freiberuflich', 'freelancer'], members: ['unternehmer'], phrases: ['eigene firma'] },
+  retired: { words: ['rente', 'rentner', 'rentnerin', 'ruhestand', 'pension'], members: ['pensioniert'], phrases: [] },
+  insurancePublic: { words: ['gesetzlich', 'gesetzliche'], members: ['aok', 'tk', 'barmer', 'dak', 'ikk', 'bkk', 'kasse', 'krankenkasse'], phrases: [] },
+  insurancePrivate: { words: ['privat', 'private'], members: ['pkv', 'debeka', 'allianz'], phrases: ['privat versichert'] },
+  tv: { words: ['fernseher', 'fernsehen', 'tv'], members: ['glotze'], phrases: ['(großen)? bildschirm im wohnzimmer'] },
   people: {
     words: ['familie', 'empfehlung', 'empfohlen', 'weiterempfohlen', 'mundpropaganda', 'freund', 'freundin', 'freunde', 'freunden', 'kollege', 'kollegin', 'kollegen', 'arbeitskollege', 'chef', 'chefin', 'vorgesetzter', 'vorgesetzte', 'frau', 'mann', 'partner', 'partnerin', 'bruder', 'schwester', 'mutter', 'vater', 'eltern', 'mama', 'papa', 'cousin', 'cousine', 'onkel', 'tante', 'nachbar', 'nachbarin', 'bekannte', 'bekannter', 'bekannten', 'kumpel', 'mitbewohner', 'jemand', 'sohn', 'tochter'], members: [],
     phrases: [
@@ -176,7 +218,7 @@ const DE: ConceptLexicon = {
   store: { words: ['appstore', 'playstore'], members: [], phrases: ['app store', 'play store', 'google play'] },
   press: { words: ['blog', 'artikel', 'nachrichten', 'zeitung', 'zeitschrift', 'magazin', 'podcast', 'presse', 'testbericht', 'bewertung', 'bewertungen'], members: [], phrases: [] },
   events: { words: ['konferenz', 'veranstaltung', 'messe', 'meetup', 'webinar', 'workshop', 'vortrag', 'kongress', 'event'], members: [], phrases: [] },
-  broadcast: { words: ['fernsehen', 'tv', 'radio', 'fernseher'], members: [], phrases: [] },
+  broadcast: { words: ['radio'], members: [], phrases: [] },
   price: {
     words: ['preis', 'preise', 'kosten', 'kostet', 'geld', 'budget', 'abo', 'abonnement', 'gebühr', 'gebühren', 'rabatt', 'euro', 'preis-leistung'], members: ['günstig', 'günstiger', 'billig', 'billiger', 'teuer', 'preiswert', 'kostenlos', 'gratis', 'bezahlen'],
     phrases: ['(zu|so) viel geld', 'preis leistung'],
@@ -207,6 +249,19 @@ const DE: ConceptLexicon = {
 };
 
 const FR: ConceptLexicon = {
+  transit: { words: ['transports', 'transport'], members: ['bus', 'train', 'métro', 'metro', 'rer', 'tram', 'tramway', 'ter'], phrases: ['transports en commun'] },
+  cycling: { words: ['vélo', 'velo', 'bicyclette'], members: ['vélib', 'pédale'], phrases: ['à vélo', 'en vélo'] },
+  car: { words: ['voiture', 'auto'], members: ['conduis', 'bagnole'], phrases: ['en voiture'] },
+  walking: { words: ['pied', 'marche', 'marcher'], members: [], phrases: ['à pied'] },
+  cash: { words: ['espèces', 'liquide', 'cash'], members: ['billets', 'pièces', 'monnaie'], phrases: ['en liquide', 'en espèces'] },
+  card: { words: ['carte'], members: ['cb', 'visa', 'mastercard', 'sans contact'], phrases: ['carte bancaire', 'carte bleue'] },
+  rent: { words: ['locataire', 'location', 'loue', 'louer'], members: ['loyer', 'propriétaire bailleur'], phrases: ['en location'] },
+  own: { words: ['propriétaire'], members: ['acheté', 'crédit immobilier', 'prêt'], phrases: ['(on|nous|j) (a|avons|ai) acheté'] },
+  student: { words: ['étudiant', 'étudiante', 'études'], members: ['fac', 'université', 'école', 'lycée'], phrases: [] },
+  selfEmployed: { words: ['indépendant', 'indépendante', 'freelance', 'auto-entrepreneur', 'autoentrepreneur'], members: ['artisan', 'plombier', 'libéral'], phrases: ['à mon compte', 'à son compte', 'ma propre (entreprise|boîte)'] },
+  retired: { words: ['retraité', 'retraitée', 'retraite'], members: ['pension'], phrases: ['à la retraite'] },
+  online: { words: ['internet', 'en ligne', 'site'], members: ['doctolib', 'appli', 'application'], phrases: ['sur (internet|le site|l appli)'] },
+  tv: { words: ['télé', 'télévision', 'tv'], members: [], phrases: [] },
   people: {
     words: ['famille', 'recommandation', 'recommandé', 'bouche-à-oreille', "quelqu\'un", 'entourage', 'ami', 'amie', 'amis', 'amies', 'copain', 'copine', 'pote', 'potes', 'collègue', 'collègues', 'patron', 'patronne', 'chef', 'manager', 'femme', 'mari', 'conjoint', 'partenaire', 'frère', 'sœur', 'soeur', 'mère', 'père', 'parents', 'maman', 'papa', 'cousin', 'cousine', 'oncle', 'tante', 'voisin', 'voisine', 'connaissance', 'connaissances', 'quelqu', 'fils', 'fille', 'proche', 'proches'], members: [],
     phrases: [
@@ -227,7 +282,7 @@ const FR: ConceptLexicon = {
   store: { words: ['appstore', 'playstore'], members: [], phrases: ['app store', 'play store', 'google play'] },
   press: { words: ['blog', 'article', 'articles', 'actualités', 'presse', 'journal', 'magazine', 'podcast', 'critique'], members: [], phrases: [] },
   events: { words: ['conférence', 'événement', 'évènement', 'salon', 'meetup', 'webinaire', 'webinar', 'atelier', 'congrès'], members: [], phrases: [] },
-  broadcast: { words: ['télé', 'télévision', 'tv', 'radio'], members: [], phrases: [] },
+  broadcast: { words: ['radio'], members: [], phrases: [] },
   price: {
     words: ['prix', 'coût', 'coûte', 'tarif', 'tarifs', 'argent', 'budget', 'abonnement', 'réduction', 'euros'], members: ['cher', 'chère', 'abordable', 'gratuit', 'gratuite', 'payer', 'payant', 'économique'],
     phrases: ['pas cher', 'bon marché', 'rapport qualité prix', 'qualité prix'],
@@ -258,6 +313,19 @@ const FR: ConceptLexicon = {
 };
 
 const ES: ConceptLexicon = {
+  transit: { words: ['transporte'], members: ['autobús', 'bus', 'metro', 'tren', 'cercanías', 'tranvía'], phrases: ['transporte público'] },
+  cycling: { words: ['bici', 'bicicleta'], members: ['pedaleando'], phrases: ['en bici', 'en bicicleta'] },
+  car: { words: ['coche', 'carro', 'auto'], members: ['conduzco', 'manejo'], phrases: ['en coche'] },
+  walking: { words: ['andando', 'caminando', 'pie'], members: ['camino', 'paseando'], phrases: ['a pie'] },
+  cash: { words: ['efectivo', 'metálico'], members: ['billetes', 'monedas'], phrases: ['en efectivo', 'en metálico'] },
+  card: { words: ['tarjeta'], members: ['débito', 'crédito', 'visa', 'contactless', 'datáfono'], phrases: [] },
+  rent: { words: ['alquiler', 'alquilo', 'alquilado', 'arrendamiento'], members: ['inquilino', 'casero'], phrases: ['de alquiler'] },
+  own: { words: ['propiedad', 'propietario', 'propia'], members: ['hipoteca', 'compramos', 'compré'], phrases: ['(casa|piso|vivienda) propia'] },
+  shared: { words: ['compartido', 'compartida', 'comparto'], members: ['compañeros de piso'], phrases: ['comparto piso', 'piso compartido'] },
+  student: { words: ['estudiante', 'estudiando', 'estudio'], members: ['universidad', 'uni', 'facultad', 'carrera', 'instituto'], phrases: [] },
+  selfEmployed: { words: ['autónomo', 'autónoma', 'freelance', 'independiente'], members: [], phrases: ['por mi cuenta', 'mi propio negocio'] },
+  retired: { words: ['jubilado', 'jubilada', 'jubilación', 'retirado'], members: ['pensión', 'pensionista'], phrases: [] },
+  tv: { words: ['tele', 'televisión', 'tv'], members: [], phrases: [] },
   people: {
     words: ['familia', 'recomendación', 'recomendado', 'recomendó', 'familiar', 'familiares', 'amigo', 'amiga', 'amigos', 'amigas', 'compañero', 'compañera', 'compañeros', 'colega', 'colegas', 'jefe', 'jefa', 'esposa', 'esposo', 'mujer', 'marido', 'pareja', 'novio', 'novia', 'hermano', 'hermana', 'madre', 'padre', 'padres', 'mamá', 'papá', 'primo', 'prima', 'tío', 'tía', 'vecino', 'vecina', 'conocido', 'conocida', 'alguien', 'hijo', 'hija'], members: [],
     phrases: ['boca a boca', 'boca en boca', 'me (lo)? (contó|dijo|recomendó|habló|enseñó|mostró)', 'me (habló|hablaron) de', 'por (un|una)? (amigo|amiga|conocido|colega)'],
@@ -275,7 +343,7 @@ const ES: ConceptLexicon = {
   store: { words: ['appstore', 'playstore'], members: [], phrases: ['app store', 'play store', 'google play', 'tienda de (aplicaciones|apps)'] },
   press: { words: ['blog', 'artículo', 'noticias', 'prensa', 'periódico', 'revista', 'podcast', 'reseña', 'reseñas'], members: [], phrases: [] },
   events: { words: ['conferencia', 'evento', 'feria', 'meetup', 'webinar', 'seminario', 'taller', 'congreso', 'charla'], members: [], phrases: [] },
-  broadcast: { words: ['tele', 'televisión', 'tv', 'radio'], members: [], phrases: [] },
+  broadcast: { words: ['radio'], members: [], phrases: [] },
   price: {
     words: ['precio', 'precios', 'costo', 'coste', 'cuesta', 'dinero', 'presupuesto', 'suscripción', 'descuento', 'euros', 'tarifa'], members: ['barato', 'barata', 'caro', 'cara', 'económico', 'económica', 'asequible', 'gratis', 'gratuito', 'pagar'],
     phrases: ['calidad precio', 'relación calidad'],
@@ -334,4 +402,16 @@ export const NONE_OF_THESE: Record<string, readonly string[]> = {
     '(ninguna|ninguno)', '(ninguna|ninguno) de (esas|esos|ellas|ellos|estas|estos|las opciones|los dos|las dos|las anteriores|los anteriores)', 'ni uno ni otro', 'nada de (eso|esto)',
     '(ninguna|nada) (encaja|aplica|corresponde)', 'no (encaja|aplica|corresponde)', 'no está en la lista',
   ],
+};
+
+/**
+ * Words that bring what follows short of itself ("almost never" is rarely, "presque jamais" is
+ * not "Jamais"): an option's words right after one do not name it.
+ */
+export const APPROXIMATORS: Record<string, readonly string[]> = {
+  en: ['almost', 'nearly', 'practically', 'virtually'],
+  nl: ['bijna', 'nagenoeg', 'haast', 'vrijwel'],
+  de: ['fast', 'beinahe', 'nahezu', 'quasi'],
+  fr: ['presque', 'quasiment', 'pratiquement', 'quasi'],
+  es: ['casi', 'prácticamente', 'practicamente'],
 };

@@ -36,10 +36,12 @@ interface Block {
  * or an unambiguous part of them (`words`), a number within a numeric option (`number`), the
  * answer's polarity for Yes/No options (`polarity`), a word of the same concept (`synonym`:
  * "coworker" for "Friend or colleague"), a phrase that says the concept (`paraphrase`: "looked it
- * up" for "Search engine"), its position (`ordinal`: "the second one", "b"). `none`: the answer
- * rejects every option ("none of those") and the question has no such option.
+ * up" for "Search engine"), its position (`ordinal`: "the second one", "b"). `contested`: named
+ * by words while the answer's meaning points to another option as well ("by metro, then walking a
+ * bit": "Walking", but also public transport). `none`: the answer rejects every option ("none of
+ * those") and the question has no such option.
  */
-export type ChoiceMatch = 'exact' | 'words' | 'number' | 'polarity' | 'synonym' | 'paraphrase' | 'ordinal' | 'none';
+export type ChoiceMatch = 'exact' | 'words' | 'number' | 'polarity' | 'synonym' | 'paraphrase' | 'ordinal' | 'contested' | 'none';
 
 export interface ChoiceReading {
   /** The option exactly as the script writes it; null for none, for an answer naming several, or nothing. */
@@ -74,8 +76,8 @@ export function parseChoice(options: readonly string[], text: string, lexicon: C
  * answer's concepts ("coworker", "told me" → people) name the one option that evokes one of them
  * ("Friend or colleague"); two options evoked is no answer. "None of those" names an option that
  * says the same ("None of the above"), else it is `none`. A word match that the answer's
- * concepts point away from ("an ad on Instagram": "Online ad", but also social media) keeps its
- * option, counted as a paraphrase: it is to be confirmed rather than taken.
+ * concepts point away from keeps its option as `contested`: it is to be confirmed rather than
+ * taken. Option words right after an approximator ("almost never") do not name the option.
  */
 export function readChoice(options: readonly string[], text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null = null): ChoiceReading {
   const nothing: ChoiceReading = { value: null, match: null };
@@ -107,7 +109,11 @@ export function readChoice(options: readonly string[], text: string, lexicon: Co
   }
   // A particle option is named by polarity only: "no idea" must not name "No" by its first word.
   const particleOptions = new Set(polarityOptions.values());
-  for (const block of validBlocks(tokens, terms, prepared, particleOptions, lexicon)) refer(block.option, 'words');
+  const approximated = (block: Block) => {
+    const before = tokens[terms[block.answerStart]!.index - 1];
+    return concepts !== null && isWord(before) && concepts.approximators.has(before.text);
+  };
+  for (const block of validBlocks(tokens, terms, prepared, particleOptions, lexicon)) if (!approximated(block)) refer(block.option, 'words');
 
   const mentions = readNumbers(tokens, lexicon);
   const optionIntervals = prepared.map((option) => numericInterval(option, lexicon));
@@ -128,7 +134,7 @@ export function readChoice(options: readonly string[], text: string, lexicon: Co
   if (named) {
     const [option, match] = named;
     const pointsElsewhere = meaning !== null && (meaning.conflict || (meaning.options.size > 0 && !meaning.options.has(option)));
-    return { value: prepared[option]!.text, match: pointsElsewhere && MATCH_STRENGTH.indexOf(match) < MATCH_STRENGTH.indexOf('paraphrase') ? 'paraphrase' : match };
+    return { value: prepared[option]!.text, match: pointsElsewhere ? 'contested' : match };
   }
   if (!meaning || meaning.conflict) return nothing;
   if (meaning.none && meaning.options.size === 0) {
