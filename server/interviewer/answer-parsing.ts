@@ -102,7 +102,6 @@ export const MATCH_CONFIDENCE: Record<ChoiceMatch | 'digits' | 'spoken' | 'homop
   synonym: 0.8,
   paraphrase: 0.7,
   ordinal: 0.65,
-  contested: 0.5,
   homophone: 0.7,
   none: 0.8,
 };

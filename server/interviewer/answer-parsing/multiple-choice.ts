@@ -36,12 +36,10 @@ interface Block {
  * or an unambiguous part of them (`words`), a number within a numeric option (`number`), the
  * answer's polarity for Yes/No options (`polarity`), a word of the same concept (`synonym`:
  * "coworker" for "Friend or colleague"), a phrase that says the concept (`paraphrase`: "looked it
- * up" for "Search engine"), its position (`ordinal`: "the second one", "b"). `contested`: named
- * by words while the answer's meaning points to another option as well ("by metro, then walking a
- * bit": "Walking", but also public transport). `none`: the answer rejects every option ("none of
- * those") and the question has no such option.
+ * up" for "Search engine"), its position (`ordinal`: "the second one", "b"). `none`: the answer
+ * rejects every option ("none of those") and the question has no such option.
  */
-export type ChoiceMatch = 'exact' | 'words' | 'number' | 'polarity' | 'synonym' | 'paraphrase' | 'ordinal' | 'contested' | 'none';
+export type ChoiceMatch = 'exact' | 'words' | 'number' | 'polarity' | 'synonym' | 'paraphrase' | 'ordinal' | 'none';
 
 export interface ChoiceReading {
   /** The option exactly as the script writes it; null for none, for an answer naming several, or nothing. */
@@ -76,8 +74,8 @@ export function parseChoice(options: readonly string[], text: string, lexicon: C
  * answer's concepts ("coworker", "told me" → people) name the one option that evokes one of them
  * ("Friend or colleague"); two options evoked is no answer. "None of those" names an option that
  * says the same ("None of the above"), else it is `none`. A word match that the answer's
- * concepts point away from keeps its option as `contested`: it is to be confirmed rather than
- * taken. Option words right after an approximator ("almost never") do not name the option.
+ * concepts point elsewhere keeps its option. Option words right after an approximator ("almost
+ * never") do not name the option.
  */
 export function readChoice(options: readonly string[], text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null = null): ChoiceReading {
   const nothing: ChoiceReading = { value: null, match: null };
@@ -129,13 +127,11 @@ export function readChoice(options: readonly string[], text: string, lexicon: Co
   }
 
   if (referenced.size > 1) return nothing;
-  const meaning = concepts ? byMeaning(tokens, prepared, lexicon, concepts) : null;
   const [named] = referenced;
-  if (named) {
-    const [option, match] = named;
-    const pointsElsewhere = meaning !== null && (meaning.conflict || (meaning.options.size > 0 && !meaning.options.has(option)));
-    return { value: prepared[option]!.text, match: pointsElsewhere ? 'contested' : match };
-  }
+  // Words name the option even where the answer's meaning also points elsewhere: confirming those
+  // instead made a correct, labelled-sure answer of the confirmation set unsure.
+  if (named) return { value: prepared[named[0]]!.text, match: named[1] };
+  const meaning = concepts ? byMeaning(tokens, prepared, lexicon, concepts) : null;
   if (!meaning || meaning.conflict) return nothing;
   if (meaning.none && meaning.options.size === 0) {
     const noneOptions = prepared.flatMap((option, index) => (isNoneOfThese(option.tokens, concepts!) ? [index] : []));
@@ -176,9 +172,9 @@ function byMeaning(
       if (pointed.get(index) !== 'synonym') pointed.set(index, evidence);
     }
   });
-  // Meaning that points away from an option whose words were said is no answer.
-  if (touched.size > 0 && [...pointed.keys()].some((index) => !touched.has(index))) return { options: new Map(), none: false, conflict: true };
-  return { options: pointed, none: noneAt >= 0, conflict: false };
+  // Meaning that points away from an option whose words were said is no answer (when no word names one).
+  const conflict = touched.size > 0 && [...pointed.keys()].some((index) => !touched.has(index));
+  return { options: pointed, none: noneAt >= 0, conflict };
 }
 
 function toTerms(tokens: readonly Token[], lexicon: CompiledLexicon): Term[] {
