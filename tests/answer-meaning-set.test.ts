@@ -6,7 +6,7 @@ import { percent } from './helpers/answer-fixtures.js';
 /**
  * Multiple choice by meaning on tests/fixtures/answer-meaning.json, written blind by another
  * author (synonyms, paraphrases, positions, "none of those", unclear answers, in five languages;
- * `scripts/merge-answer-meaning.mjs` joins the author's dev and held-out files). The concept
+ * `tests/fixtures/merge-answer-meaning.mjs` joins the author's dev and held-out files). The concept
  * lexicons were tuned on the `dev` items only; the held-out figures are what the rule measured
  * the first time it met them, and the floors sit just below them.
  *
