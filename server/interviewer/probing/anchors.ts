@@ -1,0 +1,220 @@
+import { ANCHOR_REASONS, type AnchorReason, type ProbeCue, type ProbeLanguage } from './language.js';
+import { compileCue, matchCue, type CuePattern, type WordToken, tokenizeAnswer } from './words.js';
+
+/** Longest span a probe quotes: a probe reflects a phrase, not the whole answer. */
+export const MAX_SPAN_WORDS = 12;
+/** A clause is worth a probe when one reason's cues add up to this (one strong cue, or two weak ones). */
+const ANCHOR_THRESHOLD = 2;
+
+/** Something in the answer that deserves a question, with the participant's words for it. */
+export interface Anchor {
+  reason: AnchorReason;
+  /** Sum of every cue's weight in the clause: the richer clause is asked about first. */
+  score: number;
+  /** The participant's words, cut from the answer as said. */
+  span: string;
+  words: WordToken[];
+  /** The span is a whole clause with its subject, so it can be reported ("You said you …"). */
+  clause: boolean;
+  /** The participant spoke of themselves in it. */
+  personal: boolean;
+  /** It starts with someone or something else as its subject ("She prints them out", "the app …"). */
+  thirdParty: boolean;
+  /** A question the winning cue brings (more precise than the reason's own), if any. */
+  cueQuestion?: { text: string; personal: boolean };
+  /** Position of the clause in the answer, for ties. */
+  order: number;
+}
+
+interface CompiledLanguage {
+  cues: { cue: ProbeCue; pattern: CuePattern }[];
+  openers: CuePattern[];
+  coordinators: CuePattern[];
+  subjectStarters: Set<string>;
+  frontedAdverbs: Set<string>;
+  edgeFillers: CuePattern[];
+  quantityQuestions: CuePattern[];
+  finished: CuePattern[];
+}
+
+const COMPILED = new WeakMap<ProbeLanguage, CompiledLanguage>();
+
+export function compiled(language: ProbeLanguage): CompiledLanguage {
+  let result = COMPILED.get(language);
+  if (!result) {
+    const singles = (words: string[] | undefined) => new Set((words ?? []).map((word) => compileCue(word).slots[0]![0]!.word));
+    result = {
+      cues: language.cues.map((cue) => ({ cue, pattern: compileCue(cue.pattern) })),
+      openers: language.clauseOpeners.map(compileCue),
+      coordinators: language.coordinators.map(compileCue),
+      subjectStarters: singles(language.subjectStarters),
+      frontedAdverbs: singles(language.frontedAdverbs),
+      edgeFillers: language.edgeFillers.map(compileCue),
+      quantityQuestions: language.quantityQuestions.map(compileCue),
+      finished: language.finished.map(compileCue),
+    };
+    COMPILED.set(language, result);
+  }
+  return result;
+}
+
+function longestAt(words: readonly WordToken[], index: number, patterns: readonly CuePattern[]): number {
+  let best = 0;
+  for (const pattern of patterns) best = Math.max(best, matchCue(words, index, pattern));
+  return best;
+}
+
+/** Whether any of `patterns` occurs anywhere in `text`. */
+export function mentions(text: string, language: ProbeLanguage, patterns: readonly CuePattern[]): boolean {
+  const words = tokenizeAnswer(text, language.splitElision).filter((token) => token.kind !== 'boundary');
+  return words.some((_, index) => longestAt(words, index, patterns) > 0);
+}
+
+/**
+ * Clauses of the answer: punctuation ends one, an opener ("but", "because", "so") starts one, a
+ * coordinator ("and") only when a subject follows it ("and I almost cancelled"); otherwise the
+ * verbs share a subject and stay one clause ("tried it twice and gave up").
+ */
+function clausesOf(tokens: readonly WordToken[], language: ProbeLanguage, lexicon: CompiledLanguage): WordToken[][] {
+  const clauses: WordToken[][] = [];
+  let current: WordToken[] = [];
+  const close = () => {
+    if (current.length > 0) clauses.push(current);
+    current = [];
+  };
+  const words = tokens.filter((token) => token.kind !== 'boundary');
+  let wordIndex = 0;
+  for (const token of tokens) {
+    if (token.kind === 'boundary') {
+      // A decimal comma or a quote mark inside a clause is not a clause edge; only real punctuation is.
+      if (/[.,;:!?()…–—-]/.test(token.text)) close();
+      continue;
+    }
+    const index = wordIndex;
+    wordIndex += 1;
+    if (current.length > 0 && longestAt(words, index, lexicon.openers) > 0) close();
+    else if (current.length > 0 && longestAt(words, index, lexicon.coordinators) > 0) {
+      const next = words[index + 1];
+      if (next && (lexicon.subjectStarters.has(next.norm) || language.firstPerson.has(next.norm))) close();
+    }
+    current.push(token);
+  }
+  close();
+  return clauses;
+}
+
+const YEAR = /^(19|20)\d\d$/;
+
+function isNumber(token: WordToken, language: ProbeLanguage): boolean {
+  if (token.kind === 'number') return !YEAR.test(token.norm);
+  return language.numberWords.has(token.norm);
+}
+
+/** Trims fillers, openers and coordinators from the start of a clause, fillers from its end. */
+function trimmed(clause: WordToken[], lexicon: CompiledLanguage): WordToken[] {
+  let start = 0;
+  let end = clause.length;
+  for (;;) {
+    const length = Math.max(
+      longestAt(clause, start, lexicon.edgeFillers),
+      longestAt(clause, start, lexicon.openers),
+      longestAt(clause, start, lexicon.coordinators),
+    );
+    if (length === 0 || start + length >= end) break;
+    start += length;
+  }
+  for (let cut = end - 1; cut > start; cut -= 1) {
+    const tail = clause.slice(cut, end);
+    if (longestAt(tail, 0, lexicon.edgeFillers) === tail.length) end = cut;
+  }
+  return clause.slice(start, end);
+}
+
+/**
+ * The anchors of an answer, best first: per clause, the cues of each reason add up; the reason
+ * with most weight names the clause (ties: `ANCHOR_REASONS` order) if it reaches the threshold.
+ * A figure counts when the question asked for an amount or the clause weighs it ("only", "about",
+ * "double"); a bare figure in a factual answer ("four people on it") does not.
+ */
+export function findAnchors(answer: string, questionText: string, language: ProbeLanguage): Anchor[] {
+  const lexicon = compiled(language);
+  const tokens = tokenizeAnswer(answer, language.splitElision);
+  const asksAmount = mentions(questionText, language, lexicon.quantityQuestions);
+  const anchors: Anchor[] = [];
+  clausesOf(tokens, language, lexicon).forEach((clause, order) => {
+    const weights = new Map<AnchorReason, number>();
+    const firstHit = new Map<AnchorReason, number>();
+    const cueQuestions = new Map<AnchorReason, { text: string; personal: boolean; weight: number }>();
+    const add = (reason: AnchorReason, weight: number, at: number) => {
+      weights.set(reason, (weights.get(reason) ?? 0) + weight);
+      if (!firstHit.has(reason)) firstHit.set(reason, at);
+    };
+    for (let index = 0; index < clause.length; index += 1) {
+      let consumed = 0;
+      for (const { cue, pattern } of lexicon.cues) {
+        const length = matchCue(clause, index, pattern);
+        if (length === 0) continue;
+        const weight = cue.weight ?? 2;
+        add(cue.reason, weight, index);
+        consumed = Math.max(consumed, length);
+        const known = cueQuestions.get(cue.reason);
+        if (cue.question && (!known || known.weight < weight)) cueQuestions.set(cue.reason, { text: cue.question, personal: cue.personal ?? false, weight });
+      }
+      if (isNumber(clause[index]!, language)) add('number', asksAmount ? 2 : 1, index);
+      if (consumed > 1) index += consumed - 1;
+    }
+    let best: AnchorReason | null = null;
+    for (const reason of ANCHOR_REASONS) {
+      const weight = weights.get(reason) ?? 0;
+      if (weight >= ANCHOR_THRESHOLD && (best === null || weight > weights.get(best)!)) best = reason;
+    }
+    if (best === null) return;
+    let words = trimmed(clause, lexicon);
+    let whole = true;
+    if (words.length > MAX_SPAN_WORDS) {
+      // A long clause is first cut at its coordinators ("write it on a whiteboard | and take a photo"), keeping the part with the cue.
+      const cueToken = clause[firstHit.get(best)!]!;
+      const parts: WordToken[][] = [[]];
+      words.forEach((word, index) => {
+        if (index > 0 && longestAt(words, index, lexicon.coordinators) > 0) parts.push([]);
+        parts[parts.length - 1]!.push(word);
+      });
+      const part = parts.find((candidate) => candidate.includes(cueToken));
+      if (part && part !== parts[0]) {
+        words = trimmed(part, lexicon);
+        whole = false;
+      } else if (part) words = part;
+    }
+    if (words.length > MAX_SPAN_WORDS) {
+      const cueAt = Math.max(0, words.indexOf(clause[firstHit.get(best)!]!));
+      const from = cueAt < MAX_SPAN_WORDS - 2 ? 0 : Math.min(cueAt - 2, words.length - MAX_SPAN_WORDS);
+      words = words.slice(from, from + MAX_SPAN_WORDS);
+      whole = false;
+    }
+    const first = words[0]!;
+    const second = words[1];
+    const hasSubject =
+      lexicon.subjectStarters.has(first.norm) ||
+      language.firstPerson.has(first.norm) ||
+      (lexicon.frontedAdverbs.has(first.norm) && second !== undefined && words.slice(1, 4).some((word) => lexicon.subjectStarters.has(word.norm) || language.firstPerson.has(word.norm)));
+    const score = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
+    const cueQuestion = cueQuestions.get(best);
+    anchors.push({
+      reason: best,
+      score,
+      span: answer.slice(first.start, words[words.length - 1]!.end),
+      words,
+      clause: whole && hasSubject && words.length >= 3,
+      personal: words.some((word) => language.firstPerson.has(word.norm)),
+      thirdParty: lexicon.subjectStarters.has(first.norm) && !language.firstPerson.has(first.norm),
+      ...(cueQuestion ? { cueQuestion: { text: cueQuestion.text, personal: cueQuestion.personal } } : {}),
+      order,
+    });
+  });
+  return anchors.sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
+/** Whether the answer only closes the topic ("No, nothing else, that covers it"). */
+export function isFinished(answer: string, language: ProbeLanguage): boolean {
+  return mentions(answer, language, compiled(language).finished);
+}
