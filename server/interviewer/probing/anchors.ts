@@ -2,7 +2,7 @@ import { ANCHOR_REASONS, type AnchorReason, type ProbeCue, type ProbeLanguage } 
 import { compileCue, matchCue, type CuePattern, type WordToken, tokenizeAnswer } from './words.js';
 
 /** Longest span a probe quotes: a probe reflects a phrase, not the whole answer. */
-export const MAX_SPAN_WORDS = 12;
+export const MAX_SPAN_WORDS = 14;
 /** A clause is worth a probe when one reason's cues add up to this (one strong cue, or two weak ones). */
 const ANCHOR_THRESHOLD = 2;
 
@@ -35,6 +35,7 @@ interface CompiledLanguage {
   edgeFillers: CuePattern[];
   quantityQuestions: CuePattern[];
   finished: CuePattern[];
+  presupposesDifficulty: CuePattern[];
 }
 
 const COMPILED = new WeakMap<ProbeLanguage, CompiledLanguage>();
@@ -52,6 +53,7 @@ export function compiled(language: ProbeLanguage): CompiledLanguage {
       edgeFillers: language.edgeFillers.map(compileCue),
       quantityQuestions: language.quantityQuestions.map(compileCue),
       finished: language.finished.map(compileCue),
+      presupposesDifficulty: language.presupposesDifficulty.map(compileCue),
     };
     COMPILED.set(language, result);
   }
@@ -145,23 +147,26 @@ export function findAnchors(answer: string, questionText: string, language: Prob
     const weights = new Map<AnchorReason, number>();
     const firstHit = new Map<AnchorReason, number>();
     const cueQuestions = new Map<AnchorReason, { text: string; personal: boolean; weight: number }>();
+    const hits = new Map<AnchorReason, number[]>();
     const add = (reason: AnchorReason, weight: number, at: number) => {
-      weights.set(reason, (weights.get(reason) ?? 0) + weight);
+      hits.set(reason, [...(hits.get(reason) ?? []), weight]);
       if (!firstHit.has(reason)) firstHit.set(reason, at);
     };
     for (let index = 0; index < clause.length; index += 1) {
-      let consumed = 0;
       for (const { cue, pattern } of lexicon.cues) {
-        const length = matchCue(clause, index, pattern);
-        if (length === 0) continue;
+        if (matchCue(clause, index, pattern) === 0) continue;
         const weight = cue.weight ?? 2;
         add(cue.reason, weight, index);
-        consumed = Math.max(consumed, length);
         const known = cueQuestions.get(cue.reason);
         if (cue.question && (!known || known.weight < weight)) cueQuestions.set(cue.reason, { text: cue.question, personal: cue.personal ?? false, weight });
       }
-      if (isNumber(clause[index]!, language)) add('number', asksAmount ? 2 : 1, index);
-      if (consumed > 1) index += consumed - 1;
+      // "huit cents", "twenty five": one figure, counted once.
+      if (isNumber(clause[index]!, language) && !(index > 0 && isNumber(clause[index - 1]!, language))) add('number', asksAmount ? 2 : 1, index);
+    }
+    // A reason weighs its strongest cue plus at most one for the others: "no … nada … nunca" is one difficulty said three ways, not three.
+    for (const [reason, list] of hits) {
+      const strongest = Math.max(...list);
+      weights.set(reason, strongest + Math.min(1, list.reduce((sum, weight) => sum + weight, 0) - strongest));
     }
     let best: AnchorReason | null = null;
     for (const reason of ANCHOR_REASONS) {
@@ -169,6 +174,8 @@ export function findAnchors(answer: string, questionText: string, language: Prob
       if (weight >= ANCHOR_THRESHOLD && (best === null || weight > weights.get(best)!)) best = reason;
     }
     if (best === null) return;
+    // "No," before "nothing else": a clause of nothing but fillers and answer words says nothing to ask about.
+    if (clause.every((_, index) => longestAt(clause, index, lexicon.edgeFillers) > 0)) return;
     let words = trimmed(clause, lexicon);
     let whole = true;
     if (words.length > MAX_SPAN_WORDS) {
@@ -186,6 +193,19 @@ export function findAnchors(answer: string, questionText: string, language: Prob
       } else if (part) words = part;
     }
     if (words.length > MAX_SPAN_WORDS) {
+      // Else where its last subject before the cue starts ("… ça me coûte presque le double"), keeping it reportable.
+      const cueAt = words.indexOf(clause[firstHit.get(best)!]!);
+      for (let at = cueAt; at > 0; at -= 1) {
+        const norm = words[at]!.norm;
+        if ((lexicon.subjectStarters.has(norm) || language.firstPerson.has(norm)) && words.length - at <= MAX_SPAN_WORDS) {
+          // An article is not always the subject ("… cortaron | la luz"): the words are quoted, not reported.
+          words = words.slice(at);
+          whole = false;
+          break;
+        }
+      }
+    }
+    if (words.length > MAX_SPAN_WORDS) {
       const cueAt = Math.max(0, words.indexOf(clause[firstHit.get(best)!]!));
       const from = cueAt < MAX_SPAN_WORDS - 2 ? 0 : Math.min(cueAt - 2, words.length - MAX_SPAN_WORDS);
       words = words.slice(from, from + MAX_SPAN_WORDS);
@@ -195,6 +215,7 @@ export function findAnchors(answer: string, questionText: string, language: Prob
     const second = words[1];
     const hasSubject =
       lexicon.subjectStarters.has(first.norm) ||
+      (language.startsWithVerb?.(words) ?? false) ||
       language.firstPerson.has(first.norm) ||
       (lexicon.frontedAdverbs.has(first.norm) && second !== undefined && words.slice(1, 4).some((word) => lexicon.subjectStarters.has(word.norm) || language.firstPerson.has(word.norm)));
     const score = [...weights.values()].reduce((sum, weight) => sum + weight, 0);

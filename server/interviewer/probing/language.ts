@@ -37,6 +37,8 @@ export interface ProbeLanguage {
   coordinators: string[];
   /** Pronouns, articles and possessives: a clause starting with one has its subject and can be reported. */
   subjectStarters: string[];
+  /** Whether a clause that starts with its verb has its subject in it (Spanish drops "yo": "Apunto todo…" is a whole clause). */
+  startsWithVerb?(words: readonly WordToken[]): boolean;
   /** Words that start a clause with a finite verb after a fronted word (V2: "dann bel ich"), so it can be reported too. */
   frontedAdverbs?: string[];
   /** Fillers and discourse words trimmed from the edges of a quoted span ("um", "well", "honestly"). */

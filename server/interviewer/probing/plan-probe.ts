@@ -97,7 +97,9 @@ function rebuild(anchor: Anchor, replacements: readonly (string | undefined)[], 
     let replacement = replacements[index];
     if (replacement !== undefined && /['’]$/.test(word.text) && !/['’]$/.test(replacement) && replacement !== '') replacement += ' ';
     let piece = replacement ?? word.text;
-    if (index === 0 && replacement === undefined && language.lowercaseFirst(word)) piece = piece.charAt(0).toLowerCase() + piece.slice(1);
+    // A capital at the start is the sentence's, unless the next word has one too ("Chorus Pro", "La Poste": a name).
+    const name = /^\p{Lu}/u.test(words[1]?.text ?? '');
+    if (index === 0 && replacement === undefined && !name && language.lowercaseFirst(word)) piece = piece.charAt(0).toLowerCase() + piece.slice(1);
     text += piece;
   });
   return text.replace(/\s{2,}/g, ' ').trim();

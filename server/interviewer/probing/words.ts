@@ -22,7 +22,7 @@ export function normalize(word: string): string {
     .toLowerCase();
 }
 
-const TOKEN_PATTERN = /(\d+(?:[.,]\d+)*)|(\p{L}+(?:['’]\p{L}+)*)|([.,;:!?()…"“”„«»]+|\s[-–—]\s)/gu;
+const TOKEN_PATTERN = /(\d+(?:[.,]\d+)*)|(\p{L}+(?:['’]\p{L}+|\.\p{L}{2,}(?=[\s,;:!?)]|$))*)|([.,;:!?()…"“”„«»]+|\s[-–—]\s)/gu;
 
 /**
  * Words, numbers and boundaries (punctuation that ends a clause). With `splitElision` an elided
@@ -37,6 +37,7 @@ export function tokenizeAnswer(text: string, splitElision: boolean): WordToken[]
       // "1,200" is one number; a comma followed by a space was already excluded by the pattern.
       tokens.push({ text: digits, norm: digits.replace(/,/g, ''), start, end: start + digits.length, kind: 'number' });
     } else if (word !== undefined) {
+      // "impots.gouv" is one word (a site's name); the elision split below only cuts at apostrophes.
       const parts = splitElision ? word.split(/(?<=^\p{L}{1,2}['’])|(?<=^qu['’])|(?<=^jusqu['’])|(?<=^lorsqu['’])|(?<=^puisqu['’])/u) : [word];
       let offset = start;
       for (const part of parts) {
