@@ -9,7 +9,9 @@ const ANCHOR_THRESHOLD = 2;
 /** Something in the answer that deserves a question, with the participant's words for it. */
 export interface Anchor {
   reason: AnchorReason;
-  /** Sum of every cue's weight in the clause: the richer clause is asked about first. */
+  /** Weight of the winning reason: the clearest anchor is asked about first. */
+  strength: number;
+  /** Sum of every reason's weight in the clause: between equally clear anchors, the richer clause first. */
   score: number;
   /** The participant's words, cut from the answer as said. */
   span: string;
@@ -153,15 +155,18 @@ export function findAnchors(answer: string, questionText: string, language: Prob
       if (!firstHit.has(reason)) firstHit.set(reason, at);
     };
     for (let index = 0; index < clause.length; index += 1) {
+      let figureCue = false;
       for (const { cue, pattern } of lexicon.cues) {
         if (matchCue(clause, index, pattern) === 0) continue;
+        if (cue.reason === 'number') figureCue = true;
         const weight = cue.weight ?? 2;
         add(cue.reason, weight, index);
         const known = cueQuestions.get(cue.reason);
         if (cue.question && (!known || known.weight < weight)) cueQuestions.set(cue.reason, { text: cue.question, personal: cue.personal ?? false, weight });
       }
       // "huit cents", "twenty five": one figure, counted once.
-      if (isNumber(clause[index]!, language) && !(index > 0 && isNumber(clause[index - 1]!, language))) add('number', asksAmount ? 2 : 1, index);
+      // "twice" is a cue and a number word: counted once.
+      if (!figureCue && isNumber(clause[index]!, language) && !(index > 0 && isNumber(clause[index - 1]!, language))) add('number', asksAmount ? 2 : 1, index);
     }
     // A reason weighs its strongest cue plus at most one for the others: "no … nada … nunca" is one difficulty said three ways, not three.
     for (const [reason, list] of hits) {
@@ -222,6 +227,7 @@ export function findAnchors(answer: string, questionText: string, language: Prob
     const cueQuestion = cueQuestions.get(best);
     anchors.push({
       reason: best,
+      strength: weights.get(best)!,
       score,
       span: answer.slice(first.start, words[words.length - 1]!.end),
       words,
@@ -232,7 +238,7 @@ export function findAnchors(answer: string, questionText: string, language: Prob
       order,
     });
   });
-  return anchors.sort((a, b) => b.score - a.score || a.order - b.order);
+  return anchors.sort((a, b) => b.strength - a.strength || b.score - a.score || a.order - b.order);
 }
 
 /** Whether the answer only closes the topic ("No, nothing else, that covers it"). */

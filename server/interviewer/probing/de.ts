@@ -8,11 +8,11 @@ const cue = (reason: ProbeCue['reason'], patterns: string[], weight = 2, extra: 
 const CUES: ProbeCue[] = [
   ...cue('problem', ['nicht', 'nie', 'niemals', 'kein*', 'nichts', 'niemand', 'nirgends']),
   ...cue('problem', [
-    'kaputt', 'fehler*', 'falsch', 'problem*', 'storung*', 'abgesturzt', 'sturzt ab', 'hangt', 'schwierig', 'kompliziert',
+    'kaputt', 'fehler*', 'falsch', 'problem*', 'storung*', 'abgesturzt', 'absturz*', 'sturzt|sturzte ab', 'sturzt|sturzte _ ab', 'sturzt|sturzte _ _ ab', 'hangt', 'schwierig', 'kompliziert',
     'umstandlich', 'abgelaufen', 'quatsch', 'ausgefallen', 'verloren', 'zu _', 'nervig', 'nur jedes',
   ]),
-  ...cue('problem', ['nur', 'standig', 'immer', 'erst', 'dauert', 'dauerte', 'gebraucht', 'langsam', 'sobald'], 1),
-  ...cue('event', ['aufgegeben', 'gab _ auf', 'aufgehort', 'hab|habe aufgehort'], 2, { question: 'Was hat dich dazu gebracht aufzuhören?', personal: true }),
+  ...cue('problem', ['jedes mal', 'nur', 'standig', 'immer', 'erst', 'dauert', 'dauerte', 'gebraucht', 'langsam', 'sobald'], 1),
+  ...cue('event', ['aufgegeben', 'gab _ auf', 'aufgehort'], 3, { question: 'Was hat dich dazu gebracht aufzuhören?', personal: true }),
   ...cue('event', ['fast|beinahe gekundigt'], 3, { question: 'Was hat dich fast zum Kündigen gebracht?', personal: true }),
   ...cue('event', [
     'neulich', 'letzte|letzten|letztes mal|woche|monat|jahr', 'beim letzten mal', 'plotzlich', 'auf einmal', 'passiert',
@@ -153,7 +153,7 @@ export const GERMAN_PROBES: ProbeLanguage = {
   code: 'de',
   splitElision: false,
   cues: CUES,
-  clauseOpeners: ['aber', 'weil', 'denn', 'deswegen', 'deshalb', 'also', 'sobald', 'bis', 'obwohl', 'wahrend', 'und dann', 'sondern'],
+  clauseOpeners: ['aber', 'weil', 'denn', 'deswegen', 'deshalb', 'also', 'sobald', 'bis', 'obwohl', 'wahrend', 'sondern'],
   coordinators: ['und', 'oder'],
   subjectStarters: [
     'ich', 'wir', 'du', 'sie', 'er', 'es', 'man', 'die', 'der', 'das', 'ein', 'eine', 'mein', 'meine', 'unser', 'unsere',

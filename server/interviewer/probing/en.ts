@@ -11,11 +11,11 @@ const CUES: ProbeCue[] = [
   ...cue('problem', NEGATIONS.split(' ')),
   ...cue('problem', [
     'fail*', 'crash*', 'broke', 'broken', 'break*', 'error*', 'bug', 'bugs', 'buggy', 'wrong', 'stuck', 'freez*', 'froze',
-    'spam', 'problem*', 'issue*', 'difficult', 'hard to', 'confusing', 'keep*|kept _ing*', 'drop*', 'takes|took ages|forever',
+    'spam', 'problem*', 'issue*', 'difficult', 'hard to', 'confusing', 'keep*|kept *ing', 'drop*', 'takes|took ages|forever',
     'no proper|real|way', 'missing', 'glitch*', 'lag*', 'weird*', 'too _', 'wouldn\'t|won\'t load',
   ]),
   ...cue('problem', ['slow', 'expensive', 'only', 'until'], 1),
-  ...cue('event', ['gave|give|giving up', 'quit', 'stopped'], 2, { question: 'What made you stop?', personal: true }),
+  ...cue('event', ['gave|give|giving up', 'quit', 'stopped'], 3, { question: 'What made you stop?', personal: true }),
   ...cue('event', ['almost|nearly cancel*'], 3, { question: 'What made you want to cancel?', personal: true }),
   ...cue('event', [
     'last week|month|year|time|night|summer|winter', 'yesterday', 'suddenly', 'happened', 'lost', 'blocked', 'cancel*',
@@ -77,7 +77,7 @@ export const ENGLISH_PROBES: ProbeLanguage = {
   code: 'en',
   splitElision: false,
   cues: CUES,
-  clauseOpeners: ['but', 'because', 'cause', 'so', 'until', 'which', 'whereas', 'while', 'although', 'though', 'and then', 'then'],
+  clauseOpeners: ['but', 'because', 'cause', 'so', 'until', 'which', 'whereas', 'while', 'although', 'though'],
   coordinators: ['and', 'or'],
   subjectStarters: [
     'i', 'we', 'you', 'he', 'she', 'it', 'they', "it's", "there's", 'there', 'my', 'our', 'your', 'his', 'her', 'their',

@@ -12,7 +12,7 @@ const CUES: ProbeCue[] = [
     'tardan|tarda|tardaron|tardo', 'demasiad*', 'imposible', 'roto', 'estropead*', 'bloquead*', 'mal', 'llegan despues',
   ]),
   ...cue('problem', ['lento', 'siempre', 'solo', 'ni', 'cada vez', 'mezcla*'], 1),
-  ...cue('event', ['deje|abandone', 'me rendi', 'lo deje'], 2, { question: '¿Qué te hizo dejarlo?', personal: true }),
+  ...cue('event', ['deje|abandone', 'me rendi'], 3, { question: '¿Qué te hizo dejarlo?', personal: true }),
   ...cue('event', [
     'la semana|el mes|el ano pasad*', 'ayer', 'de repente', 'la ultima vez', 'cortaron', 'cancelaron', 'perd*',
     'tuvimos|tuve|tuvieron|tuvo que', 'se quedo', 'me dijeron', 'cuando fui', 'en plena|pleno _', 'nadie me aviso',

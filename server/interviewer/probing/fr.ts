@@ -13,7 +13,7 @@ const CUES: ProbeCue[] = [
     'decolle', 'deconnecte*', 'tout perdu', 'mal _', 'trop _', 'tourne en rond', 'bloque*',
   ]),
   ...cue('problem', ['lent', 'met|mettent _ minutes|heures|jours', 'toujours', 'chaque', 'a chaque'], 1),
-  ...cue('event', ['abandonne', 'laisse tomber', 'arrete'], 2, { question: "Qu'est-ce qui vous a fait arrêter ?", personal: true }),
+  ...cue('event', ['abandonne', 'laisse tomber', 'arrete'], 3, { question: "Qu'est-ce qui vous a fait arrêter ?", personal: true }),
   ...cue('event', ['failli|presque resilier|annuler'], 3, { question: "Qu'est-ce qui vous a donné envie de résilier ?", personal: true }),
   ...cue('event', [
     'la veille', 'le premier|dernier _', 'la derniere fois', 'la semaine|le mois|l annee derniere|dernier', 'hier', 'soudain*',

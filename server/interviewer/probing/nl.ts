@@ -8,11 +8,11 @@ const cue = (reason: ProbeCue['reason'], patterns: string[], weight = 2, extra: 
 const CUES: ProbeCue[] = [
   ...cue('problem', ['niet', 'nooit', 'geen', 'niks', 'niets', 'niemand', 'nergens']),
   ...cue('problem', [
-    'kapot', 'fout*', 'verkeerd', 'probleem*', 'storing*', 'vastlop*', 'loopt|liep vast', 'crash*', 'lastig', 'moeilijk',
-    'ingewikkeld', 'pas na', 'duurt|duurde lang', 'moet|moeten ik|we|je', 'hapert', 'traag', 'onhandig', 'onduidelijk',
+    'kapot', 'fout*', 'verkeerd', 'probleem*', 'storing*', 'vastlop*', 'loopt|liep vast', 'loopt|liep _ vast', 'crasht', 'crashte', 'crash*', 'lastig', 'moeilijk',
+    'ingewikkeld', 'pas na', 'duurt|duurde lang', 'moet|moeten ik|we|je', 'hapert', 'traag', 'onhandig', 'onduidelijk', 'te hoog|duur|laag|traag|lang|weinig|veel|klein|ingewikkeld',
   ]),
-  ...cue('problem', ['alleen', 'alsnog', 'altijd', 'elke', 'telkens', 'steeds'], 1),
-  ...cue('event', ['opgegeven', 'gaf|geef _ op', 'gestopt', 'stopte'], 2, { question: 'Waardoor ben je gestopt?', personal: true }),
+  ...cue('problem', ['alleen', 'alsnog', 'altijd', 'elke', 'telkens', 'steeds', 'elke|iedere keer'], 1),
+  ...cue('event', ['opgegeven', 'gaf|geef _ op', 'gestopt', 'stopte'], 3, { question: 'Waardoor ben je gestopt?', personal: true }),
   ...cue('event', ['bijna opgezegd|gestopt'], 3, { question: 'Waarom wilde je opzeggen?', personal: true }),
   ...cue('event', [
     'vorige|afgelopen week|maand|keer|jaar|zomer', 'laatst', 'gisteren', 'ineens', 'opeens', 'plotseling', 'gebeurde',
@@ -29,7 +29,7 @@ const CUES: ProbeCue[] = [
     'boos', 'kwaad', 'zenuwachtig', 'bang', 'blij', 'opgelucht', 'opluchting', 'teleurgesteld', 'teleurstelling',
     'gefrustreerd', 'frustr*', 'irritant', 'irritatie', 'geergerd', 'ergernis', 'verdrietig', 'enthousiast', 'gedoe',
     'vervelend', 'stress*', 'schrik*', 'verbaasd', 'verrast', 'baal*', 'onzeker',
-    'gemengd', 'woedend', 'trots', 'ongerust', 'zorgen', 'hekel', 'genieten', 
+    'gemengd', 'woedend', 'trots', 'teleurstel*', 'irritant*', 'ongerust', 'zorgen', 'hekel', 'genieten', 
   ], 3),
   // Verdicts: a judgement more than a feeling, asked about only when nothing stronger was said.
   ...cue('feeling', ['vreselijk', 'heerlijk', 'geweldig', 'fantastisch', 'verschrikkelijk']),
@@ -88,7 +88,7 @@ export const DUTCH_PROBES: ProbeLanguage = {
   code: 'nl',
   splitElision: false,
   cues: CUES,
-  clauseOpeners: ['maar', 'omdat', 'want', 'dus', 'terwijl', 'totdat', 'zodat', 'alleen', 'en dan', 'daarna', 'waardoor', 'terwijl'],
+  clauseOpeners: ['maar', 'omdat', 'want', 'dus', 'terwijl', 'totdat', 'zodat', 'alleen', 'daarna', 'waardoor', 'terwijl'],
   coordinators: ['en', 'of'],
   subjectStarters: [
     'ik', 'je', 'jij', 'u', 'hij', 'zij', 'ze', 'het', 'we', 'wij', 'jullie', 'men', 'de', 'een', 'die', 'dat', 'dit',

@@ -8,6 +8,8 @@ import { tokenOverlap, wordsOf } from './words.js';
 
 /** Two phrases are "the same words" when they share at least half of the shorter one (see words.ts `tokenOverlap`). */
 export const SAME_WORDS = 0.5;
+/** An anchor's score needed for a probe after the first (one strong cue and another, or a very strong one). */
+const FURTHER_PROBE_SCORE = 3;
 
 /**
  * The built-in prober: reads an open answer for what deserves a question and words one open
@@ -29,10 +31,15 @@ export function planProbe(request: ProbeRequest): ProbePlan | null {
   const language = probeLanguageFor(request.language);
   const answer = request.answer.trim();
   const probeNumber = request.probesAsked + 1;
-  const anchors = findAnchors(answer, request.question.text, language);
+  const assessment = assessOpenAnswer(answer, request.language);
+  // "I don't know", "It was fine": a negation or a verdict there commits to nothing, it is no anchor.
+  const committal = assessment.reason !== 'non_committal' && assessment.reason !== 'empty';
+  const anchors = committal ? findAnchors(answer, request.question.text, language) : [];
   const prompt = request.question.followUp?.prompt?.trim() || null;
 
   for (const anchor of anchors) {
+    // Each further probe needs a richer anchor: a second question on a passing remark is pressing, not listening.
+    if (request.probesAsked > 0 && anchor.score < FURTHER_PROBE_SCORE) continue;
     if (request.pickedUpBefore.some((before) => tokenOverlap(before, anchor.span) >= SAME_WORDS)) continue;
     const text = wordProbe(anchor, language, request.askedOnQuestion);
     if (text) return { text, ledger: { reason: anchor.reason, pickedUp: anchor.span, source: 'builtin', probeNumber } };
@@ -44,7 +51,6 @@ export function planProbe(request: ProbeRequest): ProbePlan | null {
     return promptFits ? { text: prompt, ledger: { reason: 'script_prompt', pickedUp: null, source: 'script', probeNumber } } : null;
   }
 
-  const assessment = assessOpenAnswer(answer, request.language);
   if (!assessment.vague || isFinished(answer, language)) return null;
   if (promptFits) return { text: prompt, ledger: { reason: 'script_prompt', pickedUp: null, source: 'script', probeNumber } };
   const phrases = phrasesFor(request.language);
