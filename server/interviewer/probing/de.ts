@@ -39,6 +39,23 @@ const CUES: ProbeCue[] = [
   ], 1),
   ...cue('number', ['halfte', 'doppelt', 'doppelte', 'dreimal|zweimal so', 'am ende']),
   ...cue('number', ['knapp', 'ungefahr', 'etwa', 'rund', 'fast', 'um die', 'vielleicht', 'gerade mal', 'nur', 'bestimmt', 'mindestens', 'hochstens', 'uber'], 1),
+  // Breiterer Wortschatz je Grund (allgemeine Synonyme, keine Sätze aus einer gelabelten Antwort).
+  ...cue('problem', [
+    'unzuverlassig', 'unmoglich', 'katastrophe', 'chaos', 'nutzlos', 'verschwunden', 'verschwindet', 'verzoger*',
+    'zu spat', 'doppelt abgebucht', 'ausgesperrt', 'hakt', 'spinnt', 'ewig', 'klappt|klappte|funktioniert|funktionierte nicht',
+    'geht|ging nicht', 'muhsam', 'lastig',
+  ]),
+  ...cue('problem', ['wieder', 'schon wieder', 'immer noch'], 1),
+  ...cue('event', ['stellte sich heraus', 'herausgefunden', 'eines tages', 'damals', 'abgelehnt', 'verweigert', 'geloscht', 'zuruckgeschickt', 'beschwert', 'angerufen', 'gewechselt', 'wurde|wurden _ gesperrt|gekundigt|geloscht|abgelehnt']),
+  ...cue('event', ['erstattung', 'danach', 'schliesslich', 'irgendwann', 'wurde', 'wurden'], 1),
+  ...cue('workaround', ['trick', 'notlosung', 'behelf*', 'umweg', 'meine eigene|eigenen|eigenes', 'frage _ kollegen|kollegin', 'liste', 'screenshot*', 'erinnerung', 'wecker', 'notiz*', 'post-it*', 'handschriftlich', 'kalender']),
+  ...cue('workaround', ['separat', 'extra', 'nebenher', 'mail', 'sms'], 1),
+  ...cue('feeling', [
+    'beangstigend', 'hoffnungsvoll', 'dankbar', 'gelangweilt', 'mude', 'erschopft', 'beeindruckt', 'skeptisch',
+    'unwohl', 'unangenehm', 'zufrieden', 'unzufrieden', 'misstrau*', 'verargert', 'angenervt', 'nervos', 'erschrocken',
+  ], 3),
+  ...cue('comparison', ['ahnlich wie', 'nicht so _ wie', 'im gegensatz', 'dagegen', 'der|die|das andere']),
+  ...cue('number', ['mindestens', 'weniger|mehr als', 'ein drittel|viertel', 'prozent']),
 ];
 
 const FIRST_PERSON = new Set(['ich', 'wir', 'ichs']);

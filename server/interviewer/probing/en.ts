@@ -49,6 +49,24 @@ const CUES: ProbeCue[] = [
   ], 1),
   ...cue('number', ['double', 'twice', 'triple', 'half'], 2),
   ...cue('number', ['about', 'around', 'roughly', 'almost', 'nearly', 'only', 'over', 'under', 'most of', 'took', 'takes', 'maybe', 'ish'], 1),
+  // Broader vocabulary for each reason (general synonyms, not phrases of any labelled answer).
+  ...cue('problem', [
+    'hassle', 'clunky', 'laggy', 'unreliable', 'impossible', 'nightmare', 'mess', 'messy', 'awkward', 'complicated', 'tricky',
+    'struggl*', 'fiddly', 'useless', 'disappear*', 'vanish*', 'delay*', 'overcharg*', 'charged twice', 'locked out', 'outage',
+    'timed out', 'time out', 'crap', 'rubbish', 'painful', 'glitchy', 'bugged', 'unusable',
+  ]),
+  ...cue('problem', ['late', 'again', 'every time', 'always', 'constantly'], 1),
+  ...cue('event', ['turned out', 'found out', 'realised|realized', 'one day', 'the other day', 'at one point', 'back in', 'rejected', 'declined', 'deleted', 'wiped', 'went down', 'refused', 'sent back', 'returned', 'called', 'phoned', 'complained']),
+  ...cue('event', ['refund*', 'after', 'finally'], 1),
+  ...cue('workaround', ['hack', 'trick', 'my own', 'ask a colleague|friend|someone', 'keep a list', 'screenshot*', 'email myself', 'set a|an reminder|alarm', 'double-check*', 'google sheet*', 'notes app', 'sticky note*', 'on paper', 'work around']),
+  ...cue('workaround', ['whatsapp', 'text', 'list', 'calendar', 'separate'], 1),
+  ...cue('feeling', [
+    'scary', 'hopeful', 'grateful', 'thankful', 'bored', 'tired', 'exhausted', 'sick of', 'enjoy*', 'impressed', 'skeptical',
+    'sceptical', 'uneasy', 'uncomfortable', 'comfortable', 'disgust*', 'livid', 'gutted', 'pleased', 'satisfied', 'unhappy',
+    'miserable', 'resent*', 'distrust',
+  ], 3),
+  ...cue('comparison', ['similar to', 'nothing like', 'not as _ as', 'not nearly as', 'by comparison', 'in contrast', 'the other one']),
+  ...cue('number', ['at least', 'less|more|fewer than', 'a third|quarter', 'per cent|percent']),
 ];
 
 /** Subject pronouns: the participant speaking of themselves. `we're`/`we'll` are left out: folded they read "were"/"well". */

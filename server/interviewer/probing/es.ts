@@ -33,6 +33,22 @@ const CUES: ProbeCue[] = [
   ...cue('comparison', ['antes', 'aqui', 'mas', 'menos', 'con _', 'era'], 1),
   ...cue('number', ['el doble', 'la mitad', 'por ciento', 'el triple']),
   ...cue('number', ['casi', 'unos', 'unas', 'alrededor', 'aproximadamente', 'mas o menos', 'como', 'solo', 'veces'], 1),
+  // Vocabulario más amplio por motivo (sinónimos generales, ninguna frase de una respuesta etiquetada).
+  ...cue('problem', [
+    'engorroso', 'poco fiable', 'pesadilla', 'lio', 'inutil', 'desaparec*', 'retras*', 'cobraron dos veces',
+    'se cuelga', 'va lento', 'funciona|funcionaba mal', 'un rollo', 'rota', 'cuesta',
+  ]),
+  ...cue('problem', ['otra vez', 'sigue sin', 'todavia'], 1),
+  ...cue('event', ['resulta que', 'resulto que', 'descubri', 'un dia', 'el otro dia', 'rechaz*', 'borr*', 'devolv*', 'reclam*', 'llame', 'llamamos', 'me cambie', 'cancele']),
+  ...cue('event', ['reembols*', 'despues', 'luego'], 1),
+  ...cue('workaround', ['truco', 'apano', 'me las arreglo', 'mi propio|propia', 'le pregunto|pido a un companero', 'lista', 'captura*', 'recordatorio', 'alarma', 'nota*', 'post-it*', 'agenda', 'tabla']),
+  ...cue('workaround', ['aparte', 'por separado', 'sms', 'correo'], 1),
+  ...cue('feeling', [
+    'da miedo', 'esperanz*', 'agradecid*', 'aburrid*', 'cansad*', 'agotad*', 'disfrut*', 'impresionad*', 'esceptic*',
+    'incomod*', 'satisfech*', 'insatisfech*', 'desconfi*', 'me da pena',
+  ], 3),
+  ...cue('comparison', ['parecido a', 'igual que', 'no tan _ como', 'en cambio', 'mientras que', 'el otro|la otra']),
+  ...cue('number', ['al menos', 'menos|mas de', 'un tercio|cuarto']),
 ];
 
 const FIRST_PERSON = new Set(['yo', 'nosotros', 'nosotras']);

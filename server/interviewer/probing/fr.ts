@@ -39,6 +39,22 @@ const CUES: ProbeCue[] = [
     'soixantaine', 'centaine',
   ]),
   ...cue('number', ['presque', 'environ', 'a peu pres', 'moins|plus de', 'pleins', 'au moins', 'a peine', 'seulement', 'quasiment'], 1),
+  // Vocabulaire plus large par raison (synonymes généraux, aucune phrase d'une réponse étiquetée).
+  ...cue('problem', [
+    'pas fiable', 'cauchemar', 'bazar', 'inutile', 'disparu*', 'disparai*', 'retard*',
+    'preleve deux fois', 'rame', 'bugue', 'casse*',
+  ]),
+  ...cue('problem', ['encore', 'a chaque fois', 'sans arret'], 1),
+  ...cue('event', ['il s est avere', 'decouvert', 'un jour', 'l autre jour', 'refuse*', 'efface*', 'renvoye*', 'reclame*', 'appele*', 'resilie*']),
+  ...cue('event', ['rembourse*', 'ensuite', 'finalement', 'au final'], 1),
+  ...cue('workaround', ['astuce', 'bricol*', 'contourne*', 'mon propre|ma propre|mes propres', 'demande a un|une collegue', 'liste', 'capture*', 'rappel', 'alarme', 'agenda', 'tableau']),
+  ...cue('workaround', ['a part', 'separe*', 'texto'], 1),
+  ...cue('feeling', [
+    'effrayant', 'reconnaissant*', 'ennuy*', 'epuise*', 'ras le bol', 'apprecie*', 'impressionne*',
+    'sceptique', 'satisfait*', 'insatisfait*', 'mefian*', 'soulagement', 'nerveux', 'nerveuse',
+  ], 3),
+  ...cue('comparison', ['comme l ancien|ancienne', 'pas aussi _ que', 'contrairement', 'alors qu', 'l autre', 'meme chose que']),
+  ...cue('number', ['un tiers|quart', 'pour cent', 'pourcent']),
 ];
 
 const FIRST_PERSON = new Set(['je', 'j', 'nous']);

@@ -41,6 +41,22 @@ const CUES: ProbeCue[] = [
   ], 1),
   ...cue('number', ['helft', 'dubbel', 'twee|drie keer zoveel']),
   ...cue('number', ['ruim', "zo'n", 'ongeveer', 'bijna', 'pas', 'slechts', 'rond', 'circa', 'hooguit', 'minstens', 'zeker', 'of', 'keer'], 1),
+  // Breder vocabulaire per reden (algemene synoniemen, geen zinnen uit een gelabeld antwoord).
+  ...cue('problem', [
+    'omslachtig', 'onbetrouwbaar', 'onmogelijk', 'drama', 'rommel', 'waardeloos', 'verdwe*', 'vertraag*', 'vertraging',
+    'te laat', 'dubbel afgeschreven', 'buitengesloten', 'storing', 'haperen', 'lukt|lukte niet', 'kwijt',
+  ]),
+  ...cue('problem', ['weer', 'elke keer', 'telkens', 'nog steeds'], 1),
+  ...cue('event', ['bleek', 'kwam erachter', 'ontdekte', 'op een dag', 'afgewezen', 'geweigerd', 'verwijderd', 'gewist', 'teruggestuurd', 'geklaagd', 'gebeld', 'gemaild', 'overgestapt']),
+  ...cue('event', ['terugbetaal*', 'daarna', 'uiteindelijk'], 1),
+  ...cue('workaround', ['truc*', 'mijn eigen', 'vraag _ collega', 'lijstje', 'screenshot*', 'mail mezelf', 'herinnering', 'wekker', 'dubbel controleren', 'notitie*', 'briefje', 'post-it*', 'omheen']),
+  ...cue('workaround', ['lijst', 'agenda', 'apart', 'appje', 'sms'], 1),
+  ...cue('feeling', [
+    'eng', 'hoopvol', 'dankbaar', 'verveel*', 'moe', 'uitgeput', 'genie*', 'onder de indruk', 'sceptisch', 'ongemakkelijk',
+    'tevreden', 'ontevreden', 'ongelukkig', 'wantrouw*', 'ergerlijk', 'chagrijnig', 'balen',
+  ], 3),
+  ...cue('comparison', ['vergelijkbaar', 'lijkt op', 'niet zo _ als', 'in vergelijking', 'daarentegen', 'de andere']),
+  ...cue('number', ['minstens', 'minder|meer dan', 'een derde|kwart', 'procent']),
 ];
 
 const FIRST_PERSON = new Set(['ik', 'we', 'wij']);
