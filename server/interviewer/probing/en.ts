@@ -105,7 +105,7 @@ export const ENGLISH_PROBES: ProbeLanguage = {
   frontedAdverbs: ['last', 'now', 'then', 'yesterday', 'today', 'sometimes', 'usually', 'often', 'recently', 'lately'],
   edgeFillers: [
     'um', 'uh', 'er', 'erm', 'hmm', 'well', 'like', 'so', 'and', 'but', 'yeah', 'yes', 'oh', 'okay', 'ok', 'honestly',
-    'actually', 'to be honest', 'i mean', 'you know', 'i think', 'i guess', 'basically', 'mostly', 'which is', 'really',
+    'actually', 'then', 'to be honest', 'i mean', 'you know', 'i think', 'i guess', 'basically', 'mostly', 'which is', 'really',
   ],
   numberWords: new Set([
     ...Object.keys(ENGLISH_LEXICON.numbers.units),
