@@ -184,6 +184,10 @@ describe('BuiltinInterviewer: depth', () => {
     expect(await interviewer.decide(request('deep', 1, rich, { followUpLimit: 1 }))).toEqual({ action: 'next' });
   });
 
+  it('a further probe without the turns already asked on the question (an engine that does not pass them) is not asked: it could repeat one', async () => {
+    expect(await interviewer.decide(request('deep', 1, rich, { askedOnQuestion: [] }))).toEqual({ action: 'next' });
+  });
+
   it('a structured question keeps the script prompt once, after an answer that was just the value', async () => {
     const rating = { id: 'r', text: 'How easy was it?', type: 'rating', required: true, followUp: { prompt: 'What made you choose that?' } } as TQuestion;
     expect(await interviewer.decide(request(null, 0, '4', { current: rating, questions: [rating] }))).toEqual({

@@ -30,6 +30,8 @@ export class BuiltinInterviewer implements Interviewer {
         : { action: 'next' };
     }
     if (depth !== null && followUpsAsked >= PROBES_PER_DEPTH[depth]) return { action: 'next' };
+    // A further probe needs what was already asked (the question and each probe): without it, it could repeat one.
+    if (followUpsAsked > 0 && request.askedOnQuestion.length <= followUpsAsked) return { action: 'next' };
     const plan = planProbe({
       answer,
       language,
