@@ -166,6 +166,7 @@ export async function prepareAnswer(
       conversation,
       onQuestion: earlier.onQuestion,
       interviewer: services.interviewer,
+      answerParser: services.answerParser,
     });
     const interviewerMs = elapsedMs(deciding);
     // A participant who speaks listens: their next turn's audio is started now, before the turn is written.
@@ -222,7 +223,9 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
       Object.assign(utterance, answerTimingFields(answer.voiceTiming));
       await recordAnsweredTurnTiming(tx, { organizationId: locked.organization.id, sessionId: locked.id, answeredTurnId }, answer.voiceTiming);
       if (position.pending === 'question') locked.questionsAnswered += 1;
-      if (outcome.finalValue !== undefined) locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id });
+      if (outcome.finalValue !== undefined) {
+        locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id, confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null) });
+      }
       locked.lastActivityAt = now;
 
       let closing: string | undefined;
