@@ -11,7 +11,7 @@ import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViola
 import { trpcClient } from './helpers/members.js';
 import { freePort, ROOT } from './helpers/processes.js';
 import { wav } from './helpers/audio.js';
-import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
+import { completedTextInterview, probedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
@@ -585,8 +585,8 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   });
 
   it('shows why each follow-up was asked: "Probe", its reason and the words it picked up', async () => {
-    // Its own campaign, so the campaign pages above keep their two sessions. "ok" draws a follow-up.
-    const probed = await completedTextInterview(t, api, ['ok', ...TEXT_ANSWERS]);
+    // Its own campaign, so the campaign pages above keep their two sessions.
+    const probed = await probedTextInterview(t, api);
     const [followUp] = await t.em().execute<{ id: string; probe: { reason: string } }[]>(
       `select id, probe from session_utterances where session_id = ? and kind = 'follow_up'`,
       [probed.sessionId],

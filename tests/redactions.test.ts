@@ -14,7 +14,7 @@ import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, letTimePass, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
-import { completedTextInterview, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
+import { completedTextInterview, probedTextInterview, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { type TestTenant } from './helpers/test-app.js';
 
 /**
@@ -430,7 +430,7 @@ describe('redactions.redact on text made from the utterance', () => {
     const SPAN = 'Jane Doe at Northwind';
     const answer = `I asked ${SPAN} twice and gave up after two tries.`;
     // "ok" draws a follow-up; the span is in the answer to it.
-    const { sessionId } = await completedTextInterview(t, api, ['ok', answer, ...TEXT_ANSWERS.slice(1)]);
+    const { sessionId } = await probedTextInterview(t, api, answer);
     const [followUp] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and kind = 'follow_up'`, [sessionId]);
     const spanAnswer = (await participantUtterances(sessionId)).find((row) => row.text === answer)!;
     // The ledger as a probe that picked up these words records it (tests/probe-ledger.test.ts records one through the API).

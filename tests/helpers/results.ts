@@ -52,3 +52,19 @@ async function inviteTo(api: Api, campaignId: string) {
   const response = await api.post(`/v1/campaigns/${campaignId}/invites`, { email: `p-${Math.random().toString(36).slice(2)}@example.com`, name: 'Grace', sendEmail: false }).expect(201);
   return { campaign: { id: campaignId }, invite: response.body as { id: string; token: string } };
 }
+
+/**
+ * A finished interview with one probe: one open question (`followUp.depth: medium`) answered "ok",
+ * which draws a follow-up, then answered in full; its results generated.
+ */
+export async function probedTextInterview(t: TestApp, api: Api, fullAnswer = 'The import failed, so I gave up after two tries and asked a colleague.') {
+  const fixture = await interviewFixture(api, { questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }] });
+  const participant = participantAs(t.http, fixture.invite.token);
+  const sessionId = (await participant.start().expect(201)).body.session.id as string;
+  const probe = await participant.answer('ok').expect(200);
+  if (probe.body.turn?.kind !== 'follow_up') throw new Error(`"ok" drew no follow-up: ${JSON.stringify(probe.body.turn)}`);
+  const closing = await participant.answer(fullAnswer).expect(200);
+  if (closing.body.session.status !== 'completed') throw new Error(`interview not completed: ${JSON.stringify(closing.body)}`);
+  await runCompletionChain(t, sessionId);
+  return { ...fixture, sessionId, participant };
+}
