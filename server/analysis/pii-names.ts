@@ -1,0 +1,226 @@
+import { escapeRegExp } from '../lib/escape-reg-exp.js';
+import { givenNameSureness } from './given-names.js';
+
+/**
+ * People's names in what participants say, in the five interview languages. A name is found by
+ * what points at it, never by capitals alone (German capitalises every noun, every language its
+ * sentence starts, and products and places are capitalised too):
+ *   - a title: Mr, Mrs, Ms, Dr, Prof, Herr, Frau, M., Mme, Mlle, Sr., Sra., Dhr., Mevr., meneer…;
+ *   - an introduction: "my name is", "ich heiße", "je m'appelle", "me llamo", "ik heet",
+ *     "called"/"named" (not after "an app called", "a company named");
+ *   - a relation: "my colleague", "meine Kollegin", "ma collègue", "mi jefe", "mijn collega";
+ *   - talking to someone: "X from support", "spoke to X", "hablé con X", "sprak met X";
+ *   - a given name from a compact list (given-names.ts), with the surname that follows it.
+ * Each is one span: given name, particles and surname ("Jan van der Berg", "María de la Cruz"); a
+ * title stays outside it. Brands, products, places, months and weekdays are never names, and a
+ * surname found once is a name wherever else it turns up in the same text.
+ */
+
+export interface NameSpan {
+  start: number;
+  end: number;
+}
+
+const CAP = String.raw`(?:\p{Lu}['’])?\p{Lu}[\p{Ll}\p{M}]+(?:[-'’]?\p{Lu}[\p{Ll}\p{M}]+)*`;
+const PARTICLE = String.raw`(?:van der|van den|van de|van 't|von der|von dem|von|van|vander|de la|de las|de los|del|de|der|den|di|da|du|le|la|ten|ter|zu|y|e)`;
+/** A capitalised word or a run of them, particles inside: "Anna", "Jan van der Berg", "María de la Cruz". */
+const NAME_RUN = String.raw`${CAP}(?:[ \u00a0](?:${PARTICLE}[ \u00a0])?${CAP}){0,3}`;
+/** After a title or a cue a surname can start with its particle: "Mevrouw de Vries", "M. Le Gall". */
+const NAME_AFTER_CUE = String.raw`(?:(?:${PARTICLE})[ \u00a0])?${NAME_RUN}`;
+
+const TITLES = String.raw`(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Professor|Doctor|Doktor|Docteur|Herr|Herrn|Frau|Mme|Mlle|Madame|Mademoiselle|Monsieur|M\.|Sr|Sra|Srta|Señor|Señora|Señorita|Doña|Dhr|Mevr|Mevrouw|Meneer|Mijnheer|[Dd]e heer|[Mm]evrouw|[Mm]eneer|[Mm]onsieur|[Mm]adame|[Ss]eñor|[Ss]eñora|[Ff]rau|[Hh]err)`;
+const TITLE_CUE = new RegExp(String.raw`(?<![\p{L}\p{N}])${TITLES}\.?[ \u00a0]+(?=${NAME_AFTER_CUE.replace(/\(\?:/g, '(?:')})`, 'gu');
+
+/** Words that introduce one's own or someone's name; the name follows. */
+const INTRODUCTION_CUE = new RegExp(
+  String.raw`(?<![\p{L}])(?:my name is|my name's|my name’s|call me|i am called|i'm called|i’m called|named|called|name of|ich heiße|ich heisse|ich bin der|ich bin die|mein name ist|heißt|heisst|namens|genannt|je m'appelle|je m’appelle|mon nom est|moi c'est|moi c’est|s'appelle|s’appelle|appelée?|nommée?|me llamo|mi nombre es|se llama|llamad[oa]|ik heet|mijn naam is|heet|genaamd|noemt)[ \u00a0:,]+`,
+  'giu',
+);
+
+/** A thing, not a person, before "called"/"named" and the like: "an app called Notion", "die Firma namens Acme". */
+const THING_BEFORE_NAMING = new RegExp(
+  String.raw`(?<![\p{L}])(?:app|apps|tool|tools|product|products|company|companies|program|programme|software|website|site|platform|service|feature|plugin|plug-in|extension|file|folder|report|project|team|channel|group|game|brand|shop|store|firm|startup|agency|bank|town|city|village|place|street|restaurant|hotel|bar|café|cafe|book|show|series|film|movie|song|band|podcast|newsletter|course|module|thing|something|system|device|model|option|setting|button|menu|tab|page|screen|dashboard|template|plan|package|bundle|board|list|it|this|that|firma|programm|plattform|dienst|funktion|datei|projekt|kanal|gruppe|spiel|marke|laden|geschäft|ort|stadt|dorf|straße|buch|serie|das|es|application|appli|outil|logiciel|entreprise|société|plateforme|fonction|fichier|projet|équipe|groupe|jeu|marque|boutique|magasin|ville|rue|livre|série|ça|cela|aplicación|herramienta|programa|empresa|servicio|función|archivo|proyecto|equipo|grupo|juego|tienda|ciudad|pueblo|calle|restaurante|libro|película|eso|esto|programma|bedrijf|dienst|functie|bestand|kanaal|groep|spel|merk|winkel|stad|dorp|straat|boek|het|dat|dit)\b(?:[ \u00a0]+\S+){0,2}[ \u00a0]*$`,
+  'iu',
+);
+
+/** Own introductions that name only a known given name: "I'm Anna", "ich bin Jonas", "je suis Claire", "soy Lucía", "ik ben Sanne". */
+const SELF_CUE = /(?<![\p{L}])(?:i'm|i’m|i am|this is|it's|it’s|ich bin|hier ist|je suis|c'est|c’est|soy|aquí|ik ben|met|hier is)[ \u00a0]+/giu;
+
+const RELATION_NOUNS = String.raw`(?:colleague|co-worker|coworker|boss|manager|supervisor|team lead|team leader|teammate|assistant|wife|husband|partner|friend|sister|brother|mother|mum|mom|dad|father|son|daughter|neighbour|neighbor|cousin|uncle|aunt|client|contact|account manager|doctor|dentist|landlord|landlady|roommate|flatmate|girlfriend|boyfriend|kollege|kollegin|chef|chefin|vorgesetzter|vorgesetzte|frau|mann|partnerin|freund|freundin|schwester|bruder|mutter|vater|sohn|tochter|nachbar|nachbarin|kunde|kundin|ansprechpartner|ansprechpartnerin|teamleiter|teamleiterin|mitarbeiter|mitarbeiterin|collègue|patron|patronne|cheffe|responsable|femme|mari|compagnon|compagne|ami|amie|sœur|soeur|frère|mère|père|fils|fille|voisin|voisine|cliente|conseiller|conseillère|interlocuteur|interlocutrice|compañero|compañera|colega|jefe|jefa|mujer|esposa|esposo|marido|pareja|amigo|amiga|hermana|hermano|madre|padre|hijo|hija|vecino|vecina|gerente|asesor|asesora|collega|baas|leidinggevende|vrouw|vriend|vriendin|zus|broer|moeder|vader|zoon|dochter|buurman|buurvrouw|klant|contactpersoon|teamleider)`;
+const RELATION_CUE = new RegExp(
+  String.raw`(?<![\p{L}])(?:my|our|his|her|their|the|a|mein|meine|meinem|meinen|meiner|unser|unsere|unserem|unseren|der|die|den|dem|mon|ma|notre|le|la|l'|l’|mi|nuestra|nuestro|el|mijn|onze|ons|de|het)[ \u00a0]+${RELATION_NOUNS}[ \u00a0]*,?[ \u00a0]+`,
+  'giu',
+);
+
+/** Talking to, or hearing from, someone: the name follows. */
+const CONTACT_CUE = new RegExp(
+  String.raw`(?<![\p{L}])(?:spoke to|spoke with|talked to|talked with|chatted with|speaking to|speaking with|emailed|according to|thanks to|asked for|sprach mit|gesprochen mit|telefoniert mit|mit|parlé à|parlé avec|discuté avec|hablé con|hablado con|hablando con|sprak met|gesproken met|gebeld met|belde met)[ \u00a0]+`,
+  'giu',
+);
+
+/** After a name: "… from support", "… vom Support", "… du service client", "… de soporte", "… van de klantenservice". */
+const TEAM_AFTER = new RegExp(
+  String.raw`^[ \u00a0]+(?:from|at|of|in|vom|von der|von|aus dem|aus der|du|de la|de l'|de l’|de|del|van de|van het|van)[ \u00a0]+(?:the[ \u00a0]+|dem[ \u00a0]+|der[ \u00a0]+|la[ \u00a0]+|el[ \u00a0]+)?(?:support|sales|it|hr|billing|marketing|customer service|customer success|customer care|help ?desk|accounts|accounting|finance|onboarding|the team|your team|kundenservice|kundendienst|vertrieb|buchhaltung|service client|l'équipe|l’équipe|équipe|compta|comptabilité|ventes|soporte|atención al cliente|ventas|equipo|facturación|klantenservice|verkoop|boekhouding|administratie)\b`,
+  'iu',
+);
+
+/** Capitalised words that are never a person's name here: brands, products, companies, places, days, months, words capitalised by habit. */
+const NEVER_NAMES = new Set(
+  `
+google microsoft excel word powerpoint outlook teams slack zoom jira confluence salesforce notion trello asana figma apple iphone ipad mac macbook android windows linux amazon aws azure spotify netflix whatsapp facebook instagram linkedin twitter tiktok youtube gmail dropbox hubspot shopify stripe paypal sap oracle airtable miro canva mailchimp zendesk intercom tesla uber lyft airbnb booking ikea lidl aldi rewe edeka carrefour mercadona zara hema albert heijn jumbo bol coolblue vodafone telekom orange movistar kpn ziggo ing rabobank abn amro santander bbva sparkasse commerzbank paribas revolut n26 adyen mollie klarna chrome firefox safari edge github gitlab bitbucket docker kubernetes python java javascript typescript sql postgres wordpress wix squarespace calendly typeform surveymonkey qualtrics tableau looker power bi sheets docs drive meet webex skype discord telegram signal chatgpt openai claude copilot gemini siri alexa kindle xbox playstation nintendo samsung huawei xiaomi sony philips bosch siemens nike adidas starbucks mcdonald's mcdonalds visa mastercard amex
+monday tuesday wednesday thursday friday saturday sunday january february march april june july september october november december
+montag dienstag mittwoch donnerstag freitag samstag sonntag januar februar märz juni juli oktober dezember
+lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril mai juin juillet août septembre octobre novembre décembre
+lunes martes miércoles jueves viernes sábado domingo enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre
+maandag dinsdag woensdag donderdag vrijdag zaterdag zondag januari februari maart mei augustus
+london paris berlin madrid amsterdam rotterdam utrecht eindhoven groningen leiden delft haarlem münchen munich hamburg köln cologne frankfurt stuttgart düsseldorf dresden leipzig wien vienna zürich zurich genf geneva barcelona sevilla seville valencia bilbao málaga lyon marseille toulouse nice lille bordeaux nantes strasbourg brussels bruxelles brussel antwerpen antwerp gent ghent new york boston chicago seattle texas california england britain germany deutschland france frankreich spain spanien españa nederland netherlands holland belgium belgië belgique europe europa america usa uk eu
+english englisch anglais inglés engels dutch deutsch german allemand alemán duits french französisch français francés frans spanish spanisch espagnol español spaans
+support kundenservice kundendienst hotline vertrieb team chef it hr sales marketing billing service helpdesk admin
+ok okay hi hello hey thanks yes no sure well so and but also then ich sie er wir ihr es das die der ja nein danke hallo je oui non merci bonjour sí gracias hola ja nee dank hoi god gott dieu dios
+`
+    .split(/\s+/)
+    .filter((word) => word !== ''),
+);
+
+/** German nouns that often follow a given name in a sentence ("Anna Bescheid gesagt"): not a surname. */
+const NOT_A_SURNAME = /(?:ung|heit|keit|schaft|tion|nis|tät|chen|lein|ismus|ment|ance|ence|age)$|^(?:Bescheid|Zeit|Problem|Probleme|Fehler|Hilfe|Frage|Fragen|Antwort|Termin|Daten|Bericht|Mail|Info|Ahnung|Lust|Recht|Angst|Glück|Spaß|Danke|Geld|Arbeit|Tag|Woche|Jahr|Hause|Nachricht|Zugang|Feedback|Idee|Tipp|Tipps|Ticket|Anruf)$/u;
+
+function isNeverName(word: string): boolean {
+  return NEVER_NAMES.has(word.toLocaleLowerCase());
+}
+
+/** Whether the text at this offset starts a sentence (or the text): capitals there say nothing. */
+function atSentenceStart(text: string, start: number): boolean {
+  const before = text.slice(0, start).replace(/[\s"“”„«»'‘’(\[-]+$/u, '');
+  return before === '' || /[.!?:;…\n]$/u.test(before);
+}
+
+interface Token {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** The words of a capitalised run ("Jan van der Berg"): capitalised ones and particles, with offsets. */
+function tokensOf(text: string, start: number, end: number): Token[] {
+  return [...text.slice(start, end).matchAll(/[\p{L}\p{M}'’-]+/gu)].map((match) => ({ word: match[0], start: start + match.index, end: start + match.index + match[0].length }));
+}
+
+const CAPITALISED = new RegExp(`^${CAP}$`, 'u');
+const TITLE_WORD = new RegExp(`^${TITLES}$`, 'u');
+
+/**
+ * The name at the start of a capitalised run, as far as it goes: it stops before a word that is
+ * never a name (a brand, a month) or, after the first word, one that is no surname; a particle
+ * counts only between capitalised words. Null when the run does not start with a name.
+ */
+function nameIn(text: string, start: number, end: number): NameSpan | null {
+  const all = tokensOf(text, start, end);
+  // A title at the head of a run ("Herr Müller vom Support") stays outside the name.
+  const titled = all.length > 1 && TITLE_WORD.test(all[0]!.word) ? 1 : 0;
+  const tokens = all.slice(titled);
+  let last = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const { word } = tokens[i]!;
+    if (!CAPITALISED.test(word)) continue;
+    if (isNeverName(word) || (last >= 0 && NOT_A_SURNAME.test(word))) break;
+    last = i;
+  }
+  if (last < 0) return null;
+  const first = tokens.findIndex((token) => CAPITALISED.test(token.word));
+  // A leading particle belongs to the surname ("de Vries") only with a capitalised word after it.
+  const from = first > 0 ? 0 : first;
+  return { start: tokens[from]!.start, end: tokens[last]!.end };
+}
+
+const RUN_AT = new RegExp(`^${NAME_AFTER_CUE}`, 'u');
+const RUN_ANYWHERE = new RegExp(`(?<![\\p{L}\\p{M}'’-])${NAME_RUN}(?![\\p{L}\\p{M}])`, 'gu');
+
+function runAt(text: string, at: number): NameSpan | null {
+  const match = RUN_AT.exec(text.slice(at));
+  return match ? nameIn(text, at, at + match[0].length) : null;
+}
+
+/** A lower-case given name right after an introduction: "my name is anna". */
+function lowerCaseGivenNameAt(text: string, at: number): NameSpan | null {
+  const match = /^[\p{Ll}\p{M}]+(?:-[\p{Ll}\p{M}]+)?/u.exec(text.slice(at));
+  if (!match || givenNameSureness(match[0]) !== 'name') return null;
+  return { start: at, end: at + match[0].length };
+}
+
+export function findNames(text: string): NameSpan[] {
+  const found: NameSpan[] = [];
+  const add = (span: NameSpan | null) => {
+    if (span && span.end > span.start) found.push(span);
+  };
+
+  for (const match of text.matchAll(TITLE_CUE)) add(runAt(text, match.index + match[0].length));
+
+  for (const match of text.matchAll(INTRODUCTION_CUE)) {
+    const at = match.index + match[0].length;
+    const cue = match[0].trim().toLocaleLowerCase();
+    if (/^(?:named|called|name of|heißt|heisst|namens|genannt|s'appelle|s’appelle|appelée?|nommée?|se llama|llamad[oa]|heet|genaamd|noemt)/u.test(cue)) {
+      if (THING_BEFORE_NAMING.test(text.slice(Math.max(0, match.index - 40), match.index))) continue;
+    }
+    add(runAt(text, at) ?? (/^(?:my name|mein name|je m|mon nom|me llamo|mi nombre|ik heet|mijn naam|ich hei)/u.test(cue) ? lowerCaseGivenNameAt(text, at) : null));
+  }
+
+  for (const match of text.matchAll(SELF_CUE)) {
+    const span = runAt(text, match.index + match[0].length);
+    if (span && givenNameSureness(text.slice(span.start, span.end).split(/[ \u00a0]/u)[0]!) !== null) add(span);
+  }
+
+  for (const match of text.matchAll(RELATION_CUE)) add(runAt(text, match.index + match[0].length));
+
+  for (const match of text.matchAll(CONTACT_CUE)) {
+    const span = runAt(text, match.index + match[0].length);
+    // "mit" alone is too common a word: there, only a known given name counts.
+    if (span && match[0].trim().toLocaleLowerCase() === 'mit' && givenNameSureness(text.slice(span.start, span.end).split(/[ \u00a0]/u)[0]!) === null) continue;
+    add(span);
+  }
+
+  for (const match of text.matchAll(RUN_ANYWHERE)) {
+    const span = nameIn(text, match.index, match.index + match[0].length);
+    if (!span) continue;
+    const words = text.slice(span.start, span.end).split(/[ \u00a0]+/u);
+    const sureness = givenNameSureness(words[0]!);
+    const withSurname = words.length > 1;
+    const teamAfter = TEAM_AFTER.test(text.slice(span.end, span.end + 40));
+    if (teamAfter) {
+      add(span);
+      continue;
+    }
+    if (sureness === 'name' || (sureness === 'homonym' && (withSurname || !atSentenceStart(text, span.start))) || (sureness === 'strict' && withSurname)) {
+      add(span);
+    } else if (words.length > 1) {
+      // "… Dirk" after an unknown capitalised word: the known given name and what follows it.
+      const inner = words.findIndex((word, index) => index > 0 && givenNameSureness(word) === 'name');
+      if (inner > 0) add(nameIn(text, span.start + text.slice(span.start, span.end).indexOf(words[inner]!, words.slice(0, inner).join(' ').length), span.end));
+    }
+  }
+
+  const merged = mergeSpans(found);
+  // A name's words that turn up alone elsewhere in the text ("… Schmidt said") are that name.
+  const parts = new Set(merged.flatMap((span) => text.slice(span.start, span.end).split(/[ \u00a0]+/u)).filter((word) => CAPITALISED.test(word) && word.length >= 3 && !isNeverName(word)));
+  for (const part of parts) {
+    const homonym = givenNameSureness(part) !== null && givenNameSureness(part) !== 'name';
+    for (const match of text.matchAll(new RegExp(`(?<![\\p{L}\\p{M}'’-])${escapeRegExp(part)}(?![\\p{L}\\p{M}'’-])`, 'gu'))) {
+      // "Will" is a name where "I asked Will", not in "Will it work?".
+      if (homonym && atSentenceStart(text, match.index)) continue;
+      found.push({ start: match.index, end: match.index + part.length });
+    }
+  }
+  return mergeSpans(found);
+}
+
+/** Overlapping or touching spans as one, in order. */
+function mergeSpans(spans: NameSpan[]): NameSpan[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: NameSpan[] = [];
+  for (const span of sorted) {
+    const last = out.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else out.push({ ...span });
+  }
+  return out;
+}
