@@ -30,19 +30,23 @@ const EN_UNIT = String.raw`(?:,?[ \u00a0]+(?:Apt\.?|Apartment|Suite|Unit|Flat|Fl
 const ENGLISH = String.raw`(?<![\p{L}\p{N}])${HOUSE_NUMBER},?[ \u00a0]+${NAME_WORDS}[ \u00a0]${EN_STREET_TYPES}(?![\p{L}])${EN_DIRECTION}${EN_UNIT}`;
 
 /** One-word street names of German and Dutch ("Hauptstraße", "Keizersgracht", "Kurfürstendamm") and the two-word German and Dutch ones. */
-const COMPOUND_STREET = String.raw`\p{Lu}[\p{L}\p{M}-]*(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer|chaussee|steig|markt|straat|laan|plein|gracht|kade|singel|dijk|steeg|pad|dreef|hof|wal|burgwal|markt|park)`;
+const COMPOUND_STREET = String.raw`(?:${CAP}[ \u00a0](?:(?:de|van|der|den|von|la|le|'t)[ \u00a0])?){0,2}\p{Lu}[\p{L}\p{M}-]*(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer|chaussee|steig|markt|straat|laan|plein|gracht|kade|singel|dijk|steeg|pad|dreef|hof|wal|burgwal|markt|park)`;
 const SPACED_STREET = String.raw`(?:${CAP}[ \u00a0])?(?:Straße|Strasse|Str\.|Weg|Platz|Allee|Gasse|Ring|Damm|Ufer|Markt)(?:[ \u00a0](?:des|der|am|an|zum|zur)[ \u00a0][\p{L}\p{N}. ]{1,20}?)?|(?:Am|An der|Auf dem|Im|In der|Zum|Zur)[ \u00a0]${CAP}|(?:Laan|Plein|Weg|Kade)[ \u00a0](?:van|der|de|op|aan)[ \u00a0]${NAME_WORDS}`;
 const GERMANIC = String.raw`(?<![\p{L}\p{N}])(?:${COMPOUND_STREET}|${SPACED_STREET})(?:[ \u00a0]${CAP})?,?[ \u00a0]+${HOUSE_NUMBER}(?![\p{N}])`;
 
-const FR_STREET_TYPES = String.raw`(?:rue|avenue|av\.|boulevard|bd|bld|chemin|place|allée|impasse|quai|route|cours|square|passage|rond-point)`;
+const FR_STREET_TYPES = String.raw`(?:rue|avenue|av\.|boulevard|bd|bld|chemin|place|allées?|impasse|quai|route|cours|square|passage|rond-point)`;
 const FRENCH = String.raw`(?<![\p{L}\p{N}])${HOUSE_NUMBER},?[ \u00a0]+${FR_STREET_TYPES}[ \u00a0]+(?:(?:de la|de l'|de l’|du|des|de|d'|d’)[ \u00a0]*)?${NAME_WORDS}`;
 
-const ES_STREET_TYPES = String.raw`(?:[Cc]alle|[Cc]/|[Cc]\.|[Aa]venida|[Aa]vda\.?|[Aa]v\.|[Pp]laza|[Pp]za\.|[Pp]aseo|[Pp]º|[Cc]amino|[Cc]arrera|[Rr]onda|[Tt]ravesía|[Gg]lorieta|[Cc]arretera|[Rr]ambla)`;
+const ES_STREET_TYPES = String.raw`(?:[Cc]alle|[Cc]/|[Cc]\.|[Aa]venida|[Aa]vda\.?|[Aa]v\.|[Pp]laza|[Pp]za\.|[Pp]aseo|[Pp]º|[Cc]amino|[Cc]arrera|[Rr]onda|[Tt]ravesía|[Gg]lorieta|[Cc]arretera|[Rr]ambla|Passeig|Carrer|Avinguda|Plaça|Via|Vía)`;
 const ES_FLOOR = String.raw`(?:,?[ \u00a0]+\d{1,2}[ºª°]?(?:[ \u00a0]?[A-Z]|[ \u00a0]?(?:izq|dcha)\.?)?(?![\p{L}\p{N}]))?`;
 const SPANISH = String.raw`(?<![\p{L}\p{N}])${ES_STREET_TYPES}[ \u00a0]*(?:(?:de la|de los|de las|del|de)[ \u00a0]+)?${NAME_WORDS},?[ \u00a0]+(?:n[º°o]\.?[ \u00a0]*)?\d{1,4}(?:[ \u00a0]?[A-Za-z](?![\p{L}]))?${ES_FLOOR}`;
 
 /** The French street comes before its number too, in Belgium and in writing like "rue de Rivoli 12". */
 const FRENCH_NUMBER_AFTER = String.raw`(?<![\p{L}\p{N}])${FR_STREET_TYPES}[ \u00a0]+(?:(?:de la|de l'|de l’|du|des|de|d'|d’)[ \u00a0]*)?${NAME_WORDS},?[ \u00a0]+${HOUSE_NUMBER}(?![\p{N}])`;
+
+/** A street without a street word ("58 Kingsway") is an address only with a postcode after it. */
+const POSTCODE_AFTER = String.raw`(?:,?[ \u00a0]+(?:\d{4}[ \u00a0]?[A-Z]{2}|\d{5})[ \u00a0]+${CITY}|,[ \u00a0]*${CITY},?[ \u00a0]+(?:${UK_POSTCODE}|[A-Z]{2}[ \u00a0]+\d{5}(?:-\d{4})?)|,?[ \u00a0]+${UK_POSTCODE})`;
+const BARE_STREET = new RegExp(String.raw`(?<![\p{L}\p{N}])${HOUSE_NUMBER},?[ \u00a0]+${NAME_WORDS}${POSTCODE_AFTER}`, 'gu');
 
 const STREETS = [ENGLISH, GERMANIC, FRENCH, SPANISH, FRENCH_NUMBER_AFTER].map((street) => new RegExp(`${street}(?:${POSTCODE_CITY})?`, 'gu'));
 
@@ -56,6 +60,7 @@ export function findAddresses(text: string): AddressSpan[] {
       spans.push({ start: match.index, end });
     }
   }
+  for (const match of text.matchAll(BARE_STREET)) spans.push({ start: match.index, end: match.index + match[0].length });
   // The longest reading of overlapping matches wins.
   const sorted = spans.sort((a, b) => b.end - b.start - (a.end - a.start));
   const kept: AddressSpan[] = [];

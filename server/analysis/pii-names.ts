@@ -22,18 +22,20 @@ export interface NameSpan {
 }
 
 const CAP = String.raw`(?:\p{Lu}['’])?\p{Lu}[\p{Ll}\p{M}]+(?:[-'’]?\p{Lu}[\p{Ll}\p{M}]+)*`;
-const PARTICLE = String.raw`(?:van der|van den|van de|van 't|von der|von dem|von|van|vander|de la|de las|de los|del|de|der|den|di|da|du|le|la|ten|ter|zu|y|e)`;
+const PARTICLE = String.raw`(?:El|Al|Ben|Bin|Abu|van der|van den|van de|van 't|von der|von dem|von|van|vander|de la|de las|de los|del|de|der|den|di|da|du|le|la|ten|ter|zu|y|e)`;
 /** A capitalised word or a run of them, particles inside: "Anna", "Jan van der Berg", "María de la Cruz". */
 const NAME_RUN = String.raw`${CAP}(?:[ \u00a0](?:${PARTICLE}[ \u00a0])?${CAP}){0,3}`;
 /** After a title or a cue a surname can start with its particle: "Mevrouw de Vries", "M. Le Gall". */
 const NAME_AFTER_CUE = String.raw`(?:(?:${PARTICLE})[ \u00a0])?${NAME_RUN}`;
 
-const TITLES = String.raw`(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Professor|Doctor|Doktor|Docteur|Herr|Herrn|Frau|Mme|Mlle|Madame|Mademoiselle|Monsieur|M\.|Sr|Sra|Srta|Señor|Señora|Señorita|Doña|Dhr|Mevr|Mevrouw|Meneer|Mijnheer|[Dd]e heer|[Mm]evrouw|[Mm]eneer|[Mm]onsieur|[Mm]adame|[Ss]eñor|[Ss]eñora|[Ff]rau|[Hh]err)`;
-const TITLE_CUE = new RegExp(String.raw`(?<![\p{L}\p{N}])${TITLES}\.?[ \u00a0]+(?=${NAME_AFTER_CUE.replace(/\(\?:/g, '(?:')})`, 'gu');
+/** Titles and honorifics, part of the name's span ("Dr. Anna de Vries", "Herr Dr. Lehmann", "doña Carmen Ortega"). */
+const TITLE = String.raw`(?:Mr|Mrs|Ms|Mx|Miss|Dr|Drs|Prof|Professor|Doctor|Doctora|Doktor|Docteur|Dokter|Herr|Herrn|Frau|Mme|Mlle|Madame|Mademoiselle|Monsieur|M\.|Sr|Sra|Srta|Señor|Señora|Señorita|Don|Doña|Dhr|Mevr|Mevrouw|Meneer|Mijnheer|Juffrouw|Pfarrer|Pater|Père|Padre|Sir|Dame|Lord|Lady|De heer|de heer|mevrouw|meneer|mijnheer|dokter|doctor|doctora|señor|señora|señorita|don|doña|monsieur|madame|frau|herr|herrn)`;
+const TITLES = String.raw`${TITLE}\.?(?:[ \u00a0]+${TITLE}\.?)*`;
+const TITLE_CUE = new RegExp(String.raw`(?<![\p{L}\p{N}])${TITLES}[ \u00a0]+(?=${NAME_AFTER_CUE})`, 'gu');
 
 /** Words that introduce one's own or someone's name; the name follows. */
 const INTRODUCTION_CUE = new RegExp(
-  String.raw`(?<![\p{L}])(?:my name is|my name's|my name’s|call me|i am called|i'm called|i’m called|named|called|name of|ich heiße|ich heisse|ich bin der|ich bin die|mein name ist|heißt|heisst|namens|genannt|je m'appelle|je m’appelle|mon nom est|moi c'est|moi c’est|s'appelle|s’appelle|appelée?|nommée?|me llamo|mi nombre es|se llama|llamad[oa]|ik heet|mijn naam is|heet|genaamd|noemt)[ \u00a0:,]+`,
+  String.raw`(?<![\p{L}])(?:my name is|my name's|my name’s|call me|i am called|i'm called|i’m called|named|called|name of|ich heiße|ich heisse|ich bin der|ich bin die|mein name ist|heißt|heisst|namens|genannt|je m'appelle|je m’appelle|mon nom est|moi c'est|moi c’est|s'appelle|s’appelle|appelée?|nommée?|me llamo|mi nombre es|se llama|llamad[oa]|ik heet|mijn naam is|heet|genaamd|noemt|someone called|a certain|een zekere|een zeker|einen gewissen|einer gewissen|eine gewisse|ein gewisser|un certain|une certaine|un tal|una tal|un tal de)[ \u00a0:,]+`,
   'giu',
 );
 
@@ -54,14 +56,19 @@ const RELATION_CUE = new RegExp(
 
 /** Talking to, or hearing from, someone: the name follows. */
 const CONTACT_CUE = new RegExp(
-  String.raw`(?<![\p{L}])(?:spoke to|spoke with|talked to|talked with|chatted with|speaking to|speaking with|emailed|according to|thanks to|asked for|sprach mit|gesprochen mit|telefoniert mit|mit|parlé à|parlé avec|discuté avec|hablé con|hablado con|hablando con|sprak met|gesproken met|gebeld met|belde met)[ \u00a0]+`,
+  String.raw`(?<![\p{L}])(?:spoke to|spoke with|talked to|talked with|chatted with|speaking to|speaking with|emailed|according to|thanks to|asked for|sprach mit|gesprochen mit|telefoniert mit|mit|parlé à|parlé avec|discuté avec|hablé con|hablado con|hablando con|sprak met|gesproken met|gebeld met|belde met|(?:llama|llame|llamé|llamar|llamad|pregunta|pregunte|pregunté|preguntar|dile|díselo|dio|di|dieron|escribe|escribí|escribir|avisa|avisé|avisar|conoce|conozco|saluda)(?:[ \u00a0]+(?:se|lo|la|le))?[ \u00a0]+a)[ \u00a0]+`,
   'giu',
 );
 
 /** After a name: "… from support", "… vom Support", "… du service client", "… de soporte", "… van de klantenservice". */
 const TEAM_AFTER = new RegExp(
-  String.raw`^[ \u00a0]+(?:from|at|of|in|vom|von der|von|aus dem|aus der|du|de la|de l'|de l’|de|del|van de|van het|van)[ \u00a0]+(?:the[ \u00a0]+|dem[ \u00a0]+|der[ \u00a0]+|la[ \u00a0]+|el[ \u00a0]+)?(?:support|sales|it|hr|billing|marketing|customer service|customer success|customer care|help ?desk|accounts|accounting|finance|onboarding|the team|your team|kundenservice|kundendienst|vertrieb|buchhaltung|service client|l'équipe|l’équipe|équipe|compta|comptabilité|ventes|soporte|atención al cliente|ventas|equipo|facturación|klantenservice|verkoop|boekhouding|administratie)\b`,
+  String.raw`^[ \u00a0]+(?:from|at|of|in|vom|von der|von|aus dem|aus der|du|de la|de l'|de l’|de|del|van de|van het|van)[ \u00a0]+(?:the[ \u00a0]+|dem[ \u00a0]+|der[ \u00a0]+|la[ \u00a0]+|el[ \u00a0]+)?(?:support|sales|it|hr|billing|marketing|customer service|customer success|customer care|help ?desk|accounts|accounting|finance|onboarding|the team|your team|kundenservice|kundendienst|vertrieb|buchhaltung|service client|l'équipe|l’équipe|équipe|compta|comptabilité|ventes|soporte|atención al cliente|ventas|equipo|facturación|klantenservice|verkoop|boekhouding|administratie|\p{L}*(?:dienst|service|team|abteilung|support|desk|zentrale|hotline|afdeling|équipe|servicio|equipo|departamento))(?![\p{L}])`,
   'iu',
+);
+
+const APPOSITIVE = new RegExp(
+  String.raw`(?<![\p{L}\p{M}'’-])(${CAP})(?=,[  ]+(?:the|our|my|your|a|an|l'|l’|la|le|el|los|las|de|het|der|die|das|unser|unsere|mein|meine|notre|mon|ma|nuestra|nuestro|mi|onze|mijn|un|une|una|een|ein|eine)[  ]*[\p{Ll}][\p{L}\p{M}'’-]*(?:[  ]+[\p{Ll}][\p{L}\p{M}'’-]*){0,3},)`,
+  'gu',
 );
 
 /** Capitalised words that are never a person's name here: brands, products, companies, places, days, months, words capitalised by habit. */
@@ -76,10 +83,30 @@ maandag dinsdag woensdag donderdag vrijdag zaterdag zondag januari februari maar
 london paris berlin madrid amsterdam rotterdam utrecht eindhoven groningen leiden delft haarlem münchen munich hamburg köln cologne frankfurt stuttgart düsseldorf dresden leipzig wien vienna zürich zurich genf geneva barcelona sevilla seville valencia bilbao málaga lyon marseille toulouse nice lille bordeaux nantes strasbourg brussels bruxelles brussel antwerpen antwerp gent ghent new york boston chicago seattle texas california england britain germany deutschland france frankreich spain spanien españa nederland netherlands holland belgium belgië belgique europe europa america usa uk eu
 english englisch anglais inglés engels dutch deutsch german allemand alemán duits french französisch français francés frans spanish spanisch espagnol español spaans
 support kundenservice kundendienst hotline vertrieb team chef it hr sales marketing billing service helpdesk admin
+at in on with for by from to of about after before since until the a an this that these those my our your his her their and or because when if as what who where how why yesterday today tomorrow now just only honestly actually basically anyway please
+bij op van met voor na naar door om over uit tot de het een die dat deze dit er hier daar toen nu ook maar en want dus als wat wie waar hoe waarom vroeger gisteren morgen vandaag soms altijd nooit eerst daarna
+bei mit von vom zu zum zur aus auf an am im nach für über unter vor hinter neben zwischen durch gegen ohne um den dem des ein eine einen einem einer dann danach auch aber und oder denn weil wenn als ob dass wer wo wie warum seit bis heute gestern morgen jetzt nie immer oft mal schon noch nur leider unser unsere mein meine
+au aux chez dans sur sous avec pour par sans avant après depuis pendant le la les un une des du ce cette ces mon ma mes son sa ses et ou mais donc car puis alors quand si comme que qui quoi où comment pourquoi hier demain maintenant toujours jamais souvent
+en con por para sin desde hasta sobre entre tras ante bajo el los las unos unas del al y o pero porque cuando como quien donde ayer mañana hoy ahora siempre nunca luego después antes también
 ok okay hi hello hey thanks yes no sure well so and but also then ich sie er wir ihr es das die der ja nein danke hallo je oui non merci bonjour sí gracias hola ja nee dank hoi god gott dieu dios
 `
     .split(/\s+/)
     .filter((word) => word !== ''),
+);
+
+/**
+ * Brands, shops and products named after a person ("Paul Smith", "Hugo Boss", "Albert Heijn"):
+ * never a person's name, whole or in part.
+ */
+const PERSON_NAMED_BRANDS = new RegExp(
+  String.raw`(?<![\p{L}])(?:Paul Smith|Hugo Boss|Louis Vuitton|Yves Saint[ -]Laurent|Ben (?:&|and|en|und|et|y) Jerry'?s|Ben & Jerry’s|Dr\.? Oetker|Dr\.? Martens|Dr\.? Pepper|Albert Heijn|Jan Linders|Calvin Klein|Tommy Hilfiger|Ralph Lauren|Giorgio Armani|Christian Dior|Coco Chanel|Jean Paul Gaultier|Marc Jacobs|Ted Baker|Karl Lagerfeld|Stella McCartney|Michael Kors|Kate Spade|Tom Ford|Ben Sherman|Massimo Dutti|Marks (?:&|and) Spencer|Victoria'?s Secret|Tim Hortons|Johnnie Walker|Jack Daniel'?s|Uncle Ben'?s|Mr\.? Clean|Mr\.? Proper|Peek (?:&|und) Cloppenburg|El Corte Inglés|Galeries Lafayette|Carl Zeiss|Robert Bosch|Anne Fontaine|Jean Louis David|Franck Provost|Roger & Gallet|Hema|Kruidvat|Rossmann|Leclerc|Auchan|Monoprix|Franprix|Fnac|Darty|Boulanger|Alcampo|Eroski|Mango|Bershka|Tesco|Sainsbury'?s|Waitrose|Asda|Morrisons|Primark|Boots|Currys|Argos|Decathlon|Décathlon|Zeeman|Action|Blokker|Gamma|Praxis|Karwei|Obi|Bauhaus|Hornbach|Saturn|MediaMarkt|Media Markt|Zalando|Tchibo)(?![\p{L}])`,
+  'gu',
+);
+
+/** A pet's name is not a person's: "our dog Max", "unser Hund Bruno", "mon chat Filou", "mi perro Toby", "onze kat Minoes". */
+const PET_CUE = new RegExp(
+  String.raw`(?<![\p{L}])(?:dog|cat|puppy|kitten|hamster|rabbit|bunny|horse|pony|parrot|pet|hund|hündin|katze|kater|hase|kaninchen|pferd|chien|chienne|chat|chatte|chaton|lapin|cheval|perro|perra|perrito|gato|gata|conejo|caballo|hond|hondje|kat|poes|kater|konijn|paard)[ \u00a0]*,?[ \u00a0]+(?=\p{Lu})`,
+  'giu',
 );
 
 /** German nouns that often follow a given name in a sentence ("Anna Bescheid gesagt"): not a surname. */
@@ -107,7 +134,8 @@ function tokensOf(text: string, start: number, end: number): Token[] {
 }
 
 const CAPITALISED = new RegExp(`^${CAP}$`, 'u');
-const TITLE_WORD = new RegExp(`^${TITLES}$`, 'u');
+const PARTICLE_WORD = /^(?:van|von|der|den|de|del|della|la|le|los|las|da|di|du|dos|das|ten|ter|zu|y|e|el|al|ben|bin|abu|'t)$/iu;
+const TITLE_WORD = new RegExp(`^${TITLE}\\.?$`, 'u');
 
 /**
  * The name at the start of a capitalised run, as far as it goes: it stops before a word that is
@@ -119,18 +147,22 @@ function nameIn(text: string, start: number, end: number): NameSpan | null {
   // A title at the head of a run ("Herr Müller vom Support") stays outside the name.
   const titled = all.length > 1 && TITLE_WORD.test(all[0]!.word) ? 1 : 0;
   const tokens = all.slice(titled);
+  let first = -1;
   let last = -1;
   for (let i = 0; i < tokens.length; i++) {
     const { word } = tokens[i]!;
-    if (!CAPITALISED.test(word)) continue;
+    // Particles ("van der", "de la", "El", "Ben") belong to the name only with a capitalised word after them.
+    if (PARTICLE_WORD.test(word) && i < tokens.length - 1) {
+      if (first < 0) first = i;
+      continue;
+    }
+    if (!CAPITALISED.test(word)) break;
     if (isNeverName(word) || (last >= 0 && NOT_A_SURNAME.test(word))) break;
+    if (first < 0) first = i;
     last = i;
   }
   if (last < 0) return null;
-  const first = tokens.findIndex((token) => CAPITALISED.test(token.word));
-  // A leading particle belongs to the surname ("de Vries") only with a capitalised word after it.
-  const from = first > 0 ? 0 : first;
-  return { start: tokens[from]!.start, end: tokens[last]!.end };
+  return { start: tokens[first]!.start, end: tokens[last]!.end };
 }
 
 const RUN_AT = new RegExp(`^${NAME_AFTER_CUE}`, 'u');
@@ -154,7 +186,10 @@ export function findNames(text: string): NameSpan[] {
     if (span && span.end > span.start) found.push(span);
   };
 
-  for (const match of text.matchAll(TITLE_CUE)) add(runAt(text, match.index + match[0].length));
+  for (const match of text.matchAll(TITLE_CUE)) {
+    const name = runAt(text, match.index + match[0].length);
+    if (name) add({ start: match.index, end: name.end });
+  }
 
   for (const match of text.matchAll(INTRODUCTION_CUE)) {
     const at = match.index + match[0].length;
@@ -199,7 +234,17 @@ export function findNames(text: string): NameSpan[] {
     }
   }
 
-  const merged = mergeSpans(found);
+  // "Nadia, l'aide-soignante, …", "Rocío, la auxiliar, …", "Tom, our account manager, …": a name set off by the role it has.
+  for (const match of text.matchAll(APPOSITIVE)) add(nameIn(text, match.index, match.index + match[1]!.length));
+
+  const blocked: NameSpan[] = [];
+  for (const match of text.matchAll(PERSON_NAMED_BRANDS)) blocked.push({ start: match.index, end: match.index + match[0].length });
+  for (const match of text.matchAll(PET_CUE)) {
+    const pet = runAt(text, match.index + match[0].length);
+    if (pet) blocked.push(pet);
+  }
+  const isBlocked = (span: NameSpan) => blocked.some((other) => span.start < other.end && other.start < span.end);
+  const merged = mergeSpans(found.filter((span) => !isBlocked(span)));
   // A name's words that turn up alone elsewhere in the text ("… Schmidt said") are that name.
   const parts = new Set(merged.flatMap((span) => text.slice(span.start, span.end).split(/[ \u00a0]+/u)).filter((word) => CAPITALISED.test(word) && word.length >= 3 && !isNeverName(word)));
   for (const part of parts) {
@@ -207,10 +252,10 @@ export function findNames(text: string): NameSpan[] {
     for (const match of text.matchAll(new RegExp(`(?<![\\p{L}\\p{M}'’-])${escapeRegExp(part)}(?![\\p{L}\\p{M}'’-])`, 'gu'))) {
       // "Will" is a name where "I asked Will", not in "Will it work?".
       if (homonym && atSentenceStart(text, match.index)) continue;
-      found.push({ start: match.index, end: match.index + part.length });
+      if (!isBlocked({ start: match.index, end: match.index + part.length })) merged.push({ start: match.index, end: match.index + part.length });
     }
   }
-  return mergeSpans(found);
+  return mergeSpans(merged);
 }
 
 /** Overlapping or touching spans as one, in order. */
