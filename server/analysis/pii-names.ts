@@ -35,7 +35,7 @@ const TITLE_CUE = new RegExp(String.raw`(?<![\p{L}\p{N}])${TITLES}[ \u00a0]+(?=$
 
 /** Words that introduce one's own or someone's name; the name follows. */
 const INTRODUCTION_CUE = new RegExp(
-  String.raw`(?<![\p{L}])(?:my name is|my name's|my name’s|call me|i am called|i'm called|i’m called|named|called|name of|ich heiße|ich heisse|ich bin der|ich bin die|mein name ist|heißt|heisst|namens|genannt|je m'appelle|je m’appelle|mon nom est|moi c'est|moi c’est|s'appelle|s’appelle|appelée?|nommée?|me llamo|mi nombre es|se llama|llamad[oa]|ik heet|mijn naam is|heet|genaamd|noemt|someone called|a certain|een zekere|een zeker|einen gewissen|einer gewissen|eine gewisse|ein gewisser|un certain|une certaine|un tal|una tal|un tal de)[ \u00a0:,]+`,
+  String.raw`(?<![\p{L}])(?:my name is|my name's|my name’s|call me|i am called|i'm called|i’m called|named|called|name of|ich heiße|ich heisse|ich bin der|ich bin die|mein name ist|heißt|heisst|namens|genannt|je m'appelle|je m’appelle|mon nom est|moi c'est|moi c’est|s'appelle|s’appelle|appelée?|nommée?|me llamo|mi nombre es|se llama|llamad[oa]|ik heet|mijn naam is|heet|genaamd|noemt|someone called|introduced himself as|introduced herself as|introduced themselves as|goes by|signed as|stellte sich als|sich vorgestellt als|s'est présenté comme|s'est présentée comme|se presentó como|stelde zich voor als|a certain|een zekere|een zeker|einen gewissen|einer gewissen|eine gewisse|ein gewisser|un certain|une certaine|un tal|una tal|un tal de)[ \u00a0:,]+`,
   'giu',
 );
 
@@ -102,6 +102,9 @@ const PERSON_NAMED_BRANDS = new RegExp(
   String.raw`(?<![\p{L}])(?:Paul Smith|Hugo Boss|Louis Vuitton|Yves Saint[ -]Laurent|Ben (?:&|and|en|und|et|y) Jerry'?s|Ben & Jerry’s|Dr\.? Oetker|Dr\.? Martens|Dr\.? Pepper|Albert Heijn|Jan Linders|Calvin Klein|Tommy Hilfiger|Ralph Lauren|Giorgio Armani|Christian Dior|Coco Chanel|Jean Paul Gaultier|Marc Jacobs|Ted Baker|Karl Lagerfeld|Stella McCartney|Michael Kors|Kate Spade|Tom Ford|Ben Sherman|Massimo Dutti|Marks (?:&|and) Spencer|Victoria'?s Secret|Tim Hortons|Johnnie Walker|Jack Daniel'?s|Uncle Ben'?s|Mr\.? Clean|Mr\.? Proper|Peek (?:&|und) Cloppenburg|El Corte Inglés|Galeries Lafayette|Carl Zeiss|Robert Bosch|Anne Fontaine|Jean Louis David|Franck Provost|Roger & Gallet|Hema|Kruidvat|Rossmann|Leclerc|Auchan|Monoprix|Franprix|Fnac|Darty|Boulanger|Alcampo|Eroski|Mango|Bershka|Tesco|Sainsbury'?s|Waitrose|Asda|Morrisons|Primark|Boots|Currys|Argos|Decathlon|Décathlon|Zeeman|Action|Blokker|Gamma|Praxis|Karwei|Obi|Bauhaus|Hornbach|Saturn|MediaMarkt|Media Markt|Zalando|Tchibo)(?![\p{L}])`,
   'gu',
 );
+
+/** Places named after a saint or built on a name: "San Francisco", "Saint-Denis", "Sankt Peter", "Den Haag", "New York". */
+const PLACE_NAMED_AFTER_SOMEONE = new RegExp(String.raw`(?<![\p{L}])(?:San|Santa|Santo|São|Saint|Sainte|St\.|Sankt|Sint|Los|Las|New|Fort|Port|Bad|Den|Mount|Mont|Lake|Cape|Ciudad|Villa)[ \u00a0-]${CAP}`, 'gu');
 
 /** A pet's name is not a person's: "our dog Max", "unser Hund Bruno", "mon chat Filou", "mi perro Toby", "onze kat Minoes". */
 const PET_CUE = new RegExp(
@@ -238,6 +241,7 @@ export function findNames(text: string): NameSpan[] {
   for (const match of text.matchAll(APPOSITIVE)) add(nameIn(text, match.index, match.index + match[1]!.length));
 
   const blocked: NameSpan[] = [];
+  for (const match of text.matchAll(PLACE_NAMED_AFTER_SOMEONE)) blocked.push({ start: match.index, end: match.index + match[0].length });
   for (const match of text.matchAll(PERSON_NAMED_BRANDS)) blocked.push({ start: match.index, end: match.index + match[0].length });
   for (const match of text.matchAll(PET_CUE)) {
     const pet = runAt(text, match.index + match[0].length);
