@@ -12,9 +12,16 @@ export const SPEC_PII_KINDS = ['email', 'phone', 'card', 'ssn'] as const satisfi
  * `redact_pii`. Blanks around the commas are ignored, a repeated kind counts once; an empty value
  * asks for nothing. An unknown kind is a bad query parameter (400 naming `redact_kinds`).
  */
+const REDACT_KINDS_DOC = {
+  description: `PII kinds to redact, comma-separated, from: ${PII_KINDS.join(', ')}. \`name\` is [NAME REDACTED] (people's names), \`address\` is [ADDRESS REDACTED] (postal addresses, street to city). With \`redact_pii=true\` as well, the union is redacted; \`redact_pii=true\` alone is email, phone, card and ssn.`,
+  example: 'name,address,email,phone',
+};
+
 export const ZRedactKinds = z
   .string()
   .max(200)
+  // On the string as well as on the whole: the REST adapter's document generator reads the inner schema of an optional transform.
+  .meta(REDACT_KINDS_DOC)
   .transform((value, ctx): TPiiKind[] => {
     const kinds = value
       .split(',')
@@ -28,10 +35,7 @@ export const ZRedactKinds = z
     return PII_KINDS.filter((kind) => kinds.includes(kind));
   })
   .optional()
-  .meta({
-    description: `PII kinds to redact, comma-separated, from: ${PII_KINDS.join(', ')}. \`name\` is [NAME REDACTED] (people's names), \`address\` is [ADDRESS REDACTED] (postal addresses, street to city). With \`redact_pii=true\` as well, the union is redacted; \`redact_pii=true\` alone is email, phone, card and ssn.`,
-    example: 'name,address,email,phone',
-  });
+  .meta(REDACT_KINDS_DOC);
 
 /** The kinds a request asks to redact: `redact_pii=true` is the spec's four, `redact_kinds` adds its own. Empty: redact nothing. */
 export function requestedPiiKinds(query: { redact_pii: boolean; redact_kinds?: TPiiKind[] | undefined }): TPiiKind[] {
