@@ -41,7 +41,13 @@ const INTRODUCTION_CUE = new RegExp(
 
 /** A thing, not a person, before "called"/"named" and the like: "an app called Notion", "die Firma namens Acme". */
 const THING_BEFORE_NAMING = new RegExp(
-  String.raw`(?<![\p{L}])(?:app|apps|tool|tools|product|products|company|companies|program|programme|software|website|site|platform|service|feature|plugin|plug-in|extension|file|folder|report|project|team|channel|group|game|brand|shop|store|firm|startup|agency|bank|town|city|village|place|street|restaurant|hotel|bar|café|cafe|book|show|series|film|movie|song|band|podcast|newsletter|course|module|thing|something|system|device|model|option|setting|button|menu|tab|page|screen|dashboard|template|plan|package|bundle|board|list|it|this|that|firma|programm|plattform|dienst|funktion|datei|projekt|kanal|gruppe|spiel|marke|laden|geschäft|ort|stadt|dorf|straße|buch|serie|das|es|application|appli|outil|logiciel|entreprise|société|plateforme|fonction|fichier|projet|équipe|groupe|jeu|marque|boutique|magasin|ville|rue|livre|série|ça|cela|aplicación|herramienta|programa|empresa|servicio|función|archivo|proyecto|equipo|grupo|juego|tienda|ciudad|pueblo|calle|restaurante|libro|película|eso|esto|programma|bedrijf|dienst|functie|bestand|kanaal|groep|spel|merk|winkel|stad|dorp|straat|boek|het|dat|dit)\b(?:[ \u00a0]+\S+){0,2}[ \u00a0]*$`,
+  String.raw`(?<![\p{L}])(?:app|apps|tool|tools|product|products|company|companies|program|programme|software|website|site|platform|service|feature|plugin|plug-in|extension|file|folder|report|project|team|channel|group|game|brand|shop|store|firm|startup|agency|bank|town|city|village|place|street|restaurant|hotel|bar|café|cafe|book|show|series|film|movie|song|band|podcast|newsletter|course|module|thing|something|system|device|model|option|setting|button|menu|tab|page|screen|dashboard|template|plan|package|bundle|board|list|it|this|that|it's|it’s|that's|that’s|what's|firma|programm|plattform|dienst|funktion|datei|projekt|kanal|gruppe|spiel|marke|laden|geschäft|ort|stadt|dorf|straße|buch|serie|das|es|application|appli|outil|logiciel|entreprise|société|plateforme|fonction|fichier|projet|équipe|groupe|jeu|marque|boutique|magasin|ville|rue|livre|série|ça|cela|aplicación|herramienta|programa|empresa|servicio|función|archivo|proyecto|equipo|grupo|juego|tienda|ciudad|pueblo|calle|restaurante|libro|película|eso|esto|programma|bedrijf|dienst|functie|bestand|kanaal|groep|spel|merk|winkel|stad|dorp|straat|boek|het|dat|dit)\b(?:[ \u00a0]+\S+){0,2}[ \u00a0]*$`,
+  'iu',
+);
+
+/** A person before "called"/"named" and the like: what follows is a name even when the list does not know it. */
+const PERSON_BEFORE_NAMING = new RegExp(
+  String.raw`(?<![\p{L}])(?:someone|somebody|anyone|a guy|a man|a woman|a lady|a girl|a boy|a person|a gentleman|a nurse|a doctor|an agent|an engineer|a rep|a representative|a consultant|a colleague|a friend|i'm|i’m|i am|she's|he's|she is|he is|they're|jemand|ein mann|eine frau|ein kollege|eine kollegin|ein herr|eine dame|einen herrn|ein typ|er|sie|quelqu'un|quelqu’un|un homme|une femme|un monsieur|une dame|un type|un gars|un collègue|une collègue|il|elle|alguien|un chico|una chica|un señor|una señora|un hombre|una mujer|un compañero|una compañera|un tío|una tía|que|iemand|een man|een vrouw|een meneer|een mevrouw|een jongen|een meisje|een collega|een gast|hij|zij|ze)\b[^.!?\n]{0,20}$`,
   'iu',
 );
 
@@ -82,7 +88,8 @@ lunes martes miércoles jueves viernes sábado domingo enero febrero marzo abril
 maandag dinsdag woensdag donderdag vrijdag zaterdag zondag januari februari maart mei augustus
 london paris berlin madrid amsterdam rotterdam utrecht eindhoven groningen leiden delft haarlem münchen munich hamburg köln cologne frankfurt stuttgart düsseldorf dresden leipzig wien vienna zürich zurich genf geneva barcelona sevilla seville valencia bilbao málaga lyon marseille toulouse nice lille bordeaux nantes strasbourg brussels bruxelles brussel antwerpen antwerp gent ghent new york boston chicago seattle texas california england britain germany deutschland france frankreich spain spanien españa nederland netherlands holland belgium belgië belgique europe europa america usa uk eu
 english englisch anglais inglés engels dutch deutsch german allemand alemán duits french französisch français francés frans spanish spanisch espagnol español spaans
-support kundenservice kundendienst hotline vertrieb team chef it hr sales marketing billing service helpdesk admin
+support kundenservice kundendienst hotline vertrieb team chef it hr sales marketing billing service services customer customers care helpdesk admin atención cliente clientes soporte servicio equipo équipe klantenservice afdeling abteilung
+dear hi hello hey hallo liebe lieber sehr geehrte geehrter bonjour salut cher chère hola querida querido estimado estimada beste hoi
 at in on with for by from to of about after before since until the a an this that these those my our your his her their and or because when if as what who where how why yesterday today tomorrow now just only honestly actually basically anyway please
 bij op van met voor na naar door om over uit tot de het een die dat deze dit er hier daar toen nu ook maar en want dus als wat wie waar hoe waarom vroeger gisteren morgen vandaag soms altijd nooit eerst daarna
 bei mit von vom zu zum zur aus auf an am im nach für über unter vor hinter neben zwischen durch gegen ohne um den dem des ein eine einen einem einer dann danach auch aber und oder denn weil wenn als ob dass wer wo wie warum seit bis heute gestern morgen jetzt nie immer oft mal schon noch nur leider unser unsere mein meine
@@ -115,8 +122,11 @@ const PET_CUE = new RegExp(
 /** German nouns that often follow a given name in a sentence ("Anna Bescheid gesagt"): not a surname. */
 const NOT_A_SURNAME = /(?:ung|heit|keit|schaft|tion|nis|tät|chen|lein|ismus|ment|ance|ence|age)$|^(?:Bescheid|Zeit|Problem|Probleme|Fehler|Hilfe|Frage|Fragen|Antwort|Termin|Daten|Bericht|Mail|Info|Ahnung|Lust|Recht|Angst|Glück|Spaß|Danke|Geld|Arbeit|Tag|Woche|Jahr|Hause|Nachricht|Zugang|Feedback|Idee|Tipp|Tipps|Ticket|Anruf)$/u;
 
+const GREETING = /^(?:dear|hi|hello|hey|hallo|liebe|lieber|bonjour|salut|cher|chère|hola|querida|querido|estimado|estimada|beste|hoi)$/iu;
+const RELATION_WORD = new RegExp(`^${RELATION_NOUNS}$`, 'iu');
+
 function isNeverName(word: string): boolean {
-  return NEVER_NAMES.has(word.toLocaleLowerCase());
+  return NEVER_NAMES.has(word.toLocaleLowerCase()) || RELATION_WORD.test(word);
 }
 
 /** Whether the text at this offset starts a sentence (or the text): capitals there say nothing. */
@@ -160,6 +170,8 @@ function nameIn(text: string, start: number, end: number): NameSpan | null {
       continue;
     }
     if (!CAPITALISED.test(word)) break;
+    // A greeting or a brand before the name ("Hi Anna", "Excel Anna") is skipped; after it, it ends the name.
+    if (GREETING.test(word) && first < 0) continue;
     if (isNeverName(word) || (last >= 0 && NOT_A_SURNAME.test(word))) break;
     if (first < 0) first = i;
     last = i;
@@ -198,7 +210,11 @@ export function findNames(text: string): NameSpan[] {
     const at = match.index + match[0].length;
     const cue = match[0].trim().toLocaleLowerCase();
     if (/^(?:named|called|name of|heißt|heisst|namens|genannt|s'appelle|s’appelle|appelée?|nommée?|se llama|llamad[oa]|heet|genaamd|noemt)/u.test(cue)) {
-      if (THING_BEFORE_NAMING.test(text.slice(Math.max(0, match.index - 40), match.index))) continue;
+      const before = text.slice(Math.max(0, match.index - 40), match.index);
+      if (THING_BEFORE_NAMING.test(before)) continue;
+      // Without a person before it ("someone called", "un señor que se llama"), only a known given name is taken for one.
+      const span = runAt(text, at);
+      if (span && !PERSON_BEFORE_NAMING.test(before) && givenNameSureness(text.slice(span.start, span.end).split(/[ \u00a0]/u)[0]!) === null) continue;
     }
     add(runAt(text, at) ?? (/^(?:my name|mein name|je m|mon nom|me llamo|mi nombre|ik heet|mijn naam|ich hei)/u.test(cue) ? lowerCaseGivenNameAt(text, at) : null));
   }
