@@ -122,3 +122,33 @@ describe('PII kinds on the blind labelled set (names, addresses and the four spe
     });
   }
 });
+
+describe('numbers that are never phone numbers, in the five languages', () => {
+  const untouched = [
+    // Dates and times.
+    'Am 05.12.2024 um 14:30 Uhr hatte ich den Termin.',
+    'On 2024-12-05T14:30:00Z the export ran, and again on 12/05/2024 at 09:30-10:30.',
+    'Le 05/12/2024 à 14h30, puis du 20.12.2024 au 03.01.2025.',
+    'El 05-12-2024 a las 10:30, y otra vez el 05 12 2024.',
+    'Op 5-12-2024 om 09:45, van 11/2024 tot 03/2025.',
+    // Versions, amounts, order and ticket numbers.
+    'Version 10.2.14.1003 and Android 14.0.0.123 both crash.',
+    'It costs 012 345 6789 dollars, or € 0612 345 678 in euros.',
+    'Bestellnummer 0123456789, Rechnung Nr. 030 1234567, Kundennummer 0301234567.',
+    'Numéro de commande 0612345678, référence 0612345678, n° de dossier 0612345678.',
+    'Número de pedido 0612345678, factura nº 0912345678, precio 0 612 345 678.',
+    'Ordernummer 0612345678, ticketnummer 0201234567, klantnummer 0612345678.',
+    'Order no. 0612-345678 shipped; ticket 0301234567 is closed.',
+  ];
+  it('dates, times, versions, amounts and order or ticket numbers stay as written, every kind asked for', () => {
+    for (const text of untouched) expect(redactPii(text, PII_KINDS), text).toBe(text);
+  });
+
+  it('phone numbers beside them are still found, in national and international forms', () => {
+    expect(redactPii('Am 05.12.2024 ruf mich an: 030 1234567.', PII_KINDS)).toBe('Am 05.12.2024 ruf mich an: [PHONE REDACTED].');
+    expect(redactPii('Le 05/12/2024, appelle-moi au 06 12 34 56 78.', PII_KINDS)).toBe('Le 05/12/2024, appelle-moi au [PHONE REDACTED].');
+    expect(redactPii('El 05-12-2024 llámame al 612 345 678.', PII_KINDS)).toBe('El 05-12-2024 llámame al [PHONE REDACTED].');
+    expect(redactPii('Op 5-12-2024: mijn nummer is 020-1234567.', PII_KINDS)).toBe('Op 5-12-2024: mijn nummer is [PHONE REDACTED].');
+    expect(redactPii('Ticket 0612345678, but call me on +44 20 7946 0958.', PII_KINDS)).toBe('Ticket 0612345678, but call me on [PHONE REDACTED].');
+  });
+});

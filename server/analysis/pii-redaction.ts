@@ -6,11 +6,14 @@ import { findAddresses } from './pii-addresses.js';
 import { findNames } from './pii-names.js';
 
 /**
- * PII redaction, exactly design.md's scope: emails; phone numbers in international form and the
- * national forms of common regions (through libphonenumber's full metadata, so only numbers that
- * are valid for some region count); card numbers only when Luhn-valid; SSNs in 123-45-6789 form,
- * or undashed when the words around them say SSN. Dates, prices, versions and order numbers are
- * not PII. Each item is replaced whole (a phone's "+44", brackets and separators included).
+ * PII redaction. The spec's four kinds (what `redact_pii=true` means, and the default here): emails;
+ * phone numbers in international form and the national forms of common regions (through
+ * libphonenumber's full metadata, so only numbers that are valid for some region count); card
+ * numbers only when Luhn-valid; SSNs in 123-45-6789 form, or undashed when the words around them
+ * say SSN. Dates, times, prices, versions and order numbers are not PII, in any of the five
+ * interview languages. Asked for by kind (`redact_kinds`): people's names (pii-names.ts) and postal
+ * addresses (pii-addresses.ts). Each item is replaced whole (a phone's "+44", brackets and
+ * separators included; an address from street to city).
  */
 
 export type PiiKind = TPiiKind;
