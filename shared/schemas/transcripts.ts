@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPathId, ZTimestamp } from './common.js';
+import { ZRedactKinds } from './pii.js';
 import { ZProbeLedger } from './probes.js';
 import { ZAnswerValue } from './sessions.js';
 
@@ -42,6 +43,7 @@ export const ZTranscriptQuery = z.strictObject({
   include_sentiment: queryFlag(true, "Each utterance's sentiment"),
   include_keywords: queryFlag(false, "Each utterance's keywords and key phrases"),
   redact_pii: queryFlag(false, 'Replace emails, phone numbers, card numbers and SSNs with [EMAIL REDACTED], [PHONE REDACTED], [CARD REDACTED], [SSN REDACTED]'),
+  redact_kinds: ZRedactKinds,
   speaker: z.enum(SPEAKER_FILTERS).default('all').meta({ description: 'Only the AI interviewer, only the participant, or all (default).' }),
 });
 export type TTranscriptQuery = z.infer<typeof ZTranscriptQuery>;
@@ -96,6 +98,7 @@ export type TTranscriptNoneReason = (typeof TRANSCRIPT_NONE_REASONS)[number];
 export const ZInsightsQuery = z.strictObject({
   sessionId: ZPathId,
   redact_pii: queryFlag(false, 'Redact PII in the summary, quotes, action items and topic labels'),
+  redact_kinds: ZRedactKinds,
 });
 
 /** design.md "Insights": `GET /v1/sessions/{sessionId}/insights`. */
@@ -123,6 +126,7 @@ export const ZPdfQuery = z.strictObject({
     description: "default (the service's look), minimal (black on white), custom (the organization's name, logo and brand colour).",
   }),
   redact_pii: queryFlag(false, 'Redact PII in every text of the report'),
+  redact_kinds: ZRedactKinds,
 });
 export type TPdfQuery = z.infer<typeof ZPdfQuery>;
 
@@ -134,4 +138,5 @@ export const ZExportQuery = z.strictObject({
   format: z.enum(['json', 'csv']).default('json').meta({ description: 'One JSON document (default) or a flattened CSV, one row per utterance.' }),
   include_audio: queryFlag(false, `A ZIP with the transcripts in that format, one audio file per session and manifest.json (at most ${ZIP_EXPORT_MAX_SESSIONS} sessions)`),
   redact_pii: queryFlag(false, 'Redact PII in every transcript'),
+  redact_kinds: ZRedactKinds,
 });
