@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
-import type { TSentiment } from '../../../shared/schemas/transcripts.js';
+import type { THeardCheck, TSentiment } from '../../../shared/schemas/transcripts.js';
 
 /** One utterance of a generated transcript, as stored. */
 export interface TranscriptRow {
@@ -17,6 +17,9 @@ export interface TranscriptRow {
   sentimentScore: number | null;
   keywords: string[] | null;
   detectedLanguage: string | null;
+  /** See SessionUtterance.heardCheck. */
+  heardCheck: THeardCheck | null;
+  heardAs: string | null;
 }
 
 interface Row {
@@ -33,6 +36,8 @@ interface Row {
   sentiment_score: number | null;
   keywords: string[] | null;
   detected_language: string | null;
+  heard_check: THeardCheck | null;
+  heard_as: string | null;
 }
 
 /**
@@ -45,7 +50,7 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
   if (sessionIds.length === 0) return bySession;
   const rows = await em.execute<Row[]>(
     // The effective sentiment: a researcher's override wins over the analysis (sentimentOverrides.set).
-    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language
+    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language, heard_check, heard_as
        from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
     [sessionIds],
   );
@@ -63,6 +68,8 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
       sentimentScore: row.sentiment_score,
       keywords: row.keywords,
       detectedLanguage: row.detected_language,
+      heardCheck: row.heard_check,
+      heardAs: row.heard_as,
     });
   }
   return bySession;
