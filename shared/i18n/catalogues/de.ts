@@ -52,7 +52,6 @@ export const de: Catalogue = {
   'page.voice.notHeard': "Deine Antwort war nicht zu verstehen.",
   // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
   'interviewer.checkHeard': "Wir haben verstanden: „{text}“. Stimmt das? Sag ja, sag es noch einmal, oder tippe eine Korrektur.",
-  'page.heard.title': "Wir haben verstanden:",
   'page.heard.label': "Was du gesagt hast",
   'page.heard.confirm': "Das stimmt",
   'page.heard.correct': "Korrigieren",

@@ -56,7 +56,6 @@ export const en = {
   'page.voice.notHeard': "Your answer could not be made out.",
   // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
   'interviewer.checkHeard': "We heard: “{text}”. Is that right? Say yes, say it again, or type a correction.",
-  'page.heard.title': "We heard:",
   'page.heard.label': "What you said",
   'page.heard.confirm': "That's right",
   'page.heard.correct': "Correct it",

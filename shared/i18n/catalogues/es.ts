@@ -52,7 +52,6 @@ export const es: Catalogue = {
   'page.voice.notHeard': "No se pudo entender tu respuesta.",
   // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
   'interviewer.checkHeard': "Hemos oído: «{text}». ¿Es correcto? Di que sí, repítelo o escribe una corrección.",
-  'page.heard.title': "Hemos oído:",
   'page.heard.label': "Lo que dijiste",
   'page.heard.confirm': "Es correcto",
   'page.heard.correct': "Corregir",

@@ -52,7 +52,6 @@ export const fr: Catalogue = {
   'page.voice.notHeard': "Votre réponse n'a pas pu être comprise.",
   // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
   'interviewer.checkHeard': "Nous avons entendu : « {text} ». Est-ce bien cela ? Dites oui, répétez, ou tapez une correction.",
-  'page.heard.title': "Nous avons entendu :",
   'page.heard.label': "Ce que vous avez dit",
   'page.heard.confirm': "C'est bien ça",
   'page.heard.correct': "Corriger",

@@ -52,7 +52,6 @@ export const nl: Catalogue = {
   'page.voice.notHeard': "Je antwoord was niet te verstaan.",
   // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
   'interviewer.checkHeard': "We hoorden: “{text}”. Klopt dat? Zeg ja, zeg het nog eens, of typ een verbetering.",
-  'page.heard.title': "We hoorden:",
   'page.heard.label': "Wat je zei",
   'page.heard.confirm': "Dat klopt",
   'page.heard.correct': "Verbeteren",
