@@ -24,6 +24,7 @@ interface UtteranceRow {
   keywords: string[] | null;
   sentiment: TSentiment | null;
   heard_check: string | null;
+  language: string;
 }
 
 /** A participant utterance worth reading: it has words. */
@@ -60,7 +61,7 @@ export async function createSummary(em: EntityManager, organizationId: string, i
       : await queryRows<UtteranceRow>(
           em,
           // Sessions in the order they started, so the model reads them as they happened.
-          sql`select u.id, u.session_id, u.question_id, u.text, u.keywords, coalesce(u.sentiment_override, u.sentiment) as sentiment, u.heard_check
+          sql`select u.id, u.session_id, u.question_id, u.text, u.keywords, coalesce(u.sentiment_override, u.sentiment) as sentiment, u.heard_check, s.language
                 from session_utterances u join sessions s on s.id = u.session_id
                where u.organization_id = ${organizationId} and u.session_id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb)) and ${ANSWERED}
                order by s.started_at nulls last, s.id, u.seq`,
@@ -144,6 +145,7 @@ function redacted(rows: UtteranceRow[]): SummaryUtterance[] {
       text: redactor.utterance(row.text),
       keywords: row.keywords === null ? null : redactor.keywords(row.text, row.keywords),
       sentiment: row.sentiment,
+      language: row.language,
     };
   });
 }
