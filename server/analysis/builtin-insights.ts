@@ -75,7 +75,7 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
     }
   });
   const rankedTopics = [...topics.values()]
-    .filter((topic) => isTopicLabel(favouritePhrase(topic.phrases), topic.utteranceIds.size))
+    .filter((topic) => isTopicLabel(favouritePhrase(topic.phrases), topic.utteranceIds.size, participant.map((utterance) => utterance.text)))
     .sort((a, b) => b.utteranceIds.size - a.utteranceIds.size || a.first - b.first)
     .slice(0, MAX_TOPICS)
     .map((topic) => {

@@ -19,7 +19,8 @@ const ENGLISH_FUNCTION_WORDS = [
   'a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'your', 'his', 'her', 'its', 'our', 'their', 'some', 'any', 'no', 'every', 'each', 'all', 'both',
   'either', 'neither', 'of', 'in', 'on', 'at', 'to', 'for', 'with', 'by', 'from', 'about', 'as', 'and', 'or', 'but', 'if', 'so', 'than', 'then', 'very', 'really',
   'just', 'much', 'many', 'more', 'most', 'other', 'such', 'what', 'which', 'who', 'whose', 'whom', 'i', 'you', 'he', 'she', 'it', 'we', 'they', 'me', 'him',
-  'us', 'them', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'do', 'does', 'did', 'have', 'has', 'had', 'not', 'yes', 'maybe', 'well', 'okay',
+  'us', 'them', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'do', 'does', 'did', 'have', 'has', 'had', 'not', 'yes', 'maybe', 'well', 'okay', 'same',
+  'few', 'several', 'own', 'whole', 'certain', 'various',
 ];
 
 /** Function words of every interview language: none of them opens or ends a topic, whatever the interview's language (a Spanish aside in an English interview). */
@@ -101,15 +102,23 @@ export function topicPhraseOf(language: string, keyword: string, context: string
   if (words.length === 0) return null;
   if (lang === 'de') words = germanNoun(words) ?? [];
   else if (lang === 'nl' || lang === 'fr' || lang === 'es') words = determinedNoun(lang, words, context) ?? [];
-  if (words.length === 0) return null;
-  if (FUNCTION_WORDS.has(lower(words[0]!)) || FUNCTION_WORDS.has(lower(words.at(-1)!))) return null;
+  // A function word at either end is not part of what is named ("more charts" names charts; "La verdad es que" nothing).
+  while (words.length > 0 && FUNCTION_WORDS.has(lower(words[0]!))) words = words.slice(1);
+  while (words.length > 0 && FUNCTION_WORDS.has(lower(words.at(-1)!))) words = words.slice(0, -1);
+  if (words.length === 0 || words.some((word) => FUNCTION_WORDS.has(lower(word)))) return null;
   if (words.length === 1 && (VAGUE_NOUNS[lang]!.has(lower(words[0]!)) || VAGUE_NOUNS.en!.has(lower(words[0]!)) || [...lower(words[0]!)].length < 3)) return null;
   return words.join(' ');
 }
 
-/** A topic named by one word must come up in more than one answer: a single word said once is not yet a topic. */
-export function isTopicLabel(label: string, answers: number): boolean {
-  return wordsOf(label).length > 1 || answers > 1;
+/**
+ * A topic named by one word must recur: in more than one answer, or more than once in `texts`
+ * (the participant's words it was found in). A single word said once is not yet a topic.
+ */
+export function isTopicLabel(label: string, answers: number, texts: readonly string[] = []): boolean {
+  const words = wordsOf(label);
+  if (words.length > 1 || answers > 1) return true;
+  const word = lower(words[0] ?? '');
+  return texts.reduce((count, text) => count + wordsOf(text).filter((candidate) => lower(candidate) === word).length, 0) > 1;
 }
 
 /** German writes its nouns with a capital letter: a topic label keeps it. */
