@@ -67,8 +67,13 @@ async function topicsOf(language: string, answers: string[]) {
   return { topics: insights.topics, analyzed };
 }
 
+/** How often a word is said in the answers. */
+function mentions(word: string, answers: string[]): number {
+  return answers.reduce((count, text) => count + (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((candidate) => candidate === word).length, 0);
+}
+
 /** What no topic may be, whatever the language. */
-function expectResearcherTopics(language: string, topics: { label: string; utteranceIds: string[] }[]) {
+function expectResearcherTopics(language: string, topics: { label: string; utteranceIds: string[] }[], answers: string[]) {
   const functionWords = new Set(['en', 'nl', 'de', 'fr', 'es'].flatMap((code) => stopwords[code]!));
   for (const topic of topics) {
     const words = topic.label.toLowerCase().split(/\s+/);
@@ -76,7 +81,7 @@ function expectResearcherTopics(language: string, topics: { label: string; utter
     expect(functionWords.has(words.at(-1)!), `${language}: "${topic.label}" ends on a function word`).toBe(false);
     if (words.length === 1) {
       expect(functionWords.has(words[0]!), `${language}: "${topic.label}" is a function word`).toBe(false);
-      expect(topic.utteranceIds.length, `${language}: the single word "${topic.label}" does not recur`).toBeGreaterThan(1);
+      expect(Math.max(topic.utteranceIds.length, mentions(words[0]!, answers)), `${language}: the single word "${topic.label}" does not recur`).toBeGreaterThan(1);
     }
   }
 }
@@ -85,7 +90,7 @@ describe('insight topics are noun phrases', () => {
   it.each(Object.keys(INTERVIEWS))('%s: no function word, no adjective or verb phrase, no vague or once-said single word', async (language) => {
     const { topics } = await topicsOf(language, INTERVIEWS[language]!);
     expect(topics.length).toBeGreaterThan(0);
-    expectResearcherTopics(language, topics);
+    expectResearcherTopics(language, topics, INTERVIEWS[language]!);
   });
 
   it('names what a researcher would, in each language', async () => {
@@ -128,6 +133,7 @@ describe('summary themes across interviews are noun phrases', () => {
     expectResearcherTopics(
       language,
       summary.themes.map((theme) => ({ label: theme.title, utteranceIds: theme.quotes.map((quote) => quote.utteranceId).concat(theme.sessionCount > 1 ? ['', ''] : []) })),
+      INTERVIEWS[language]!,
     );
   });
 });
