@@ -131,6 +131,8 @@ async function expectedCsvRows(campaign: { id: string; name: string }, sessionId
         sentiment: utterance.sentiment ?? '',
         keywords: inert((utterance.keywords as string[]).join('; ')),
         value: utterance.value === undefined || utterance.value === null ? '' : inert(String(utterance.value)),
+        low_confidence: utterance.lowConfidence ? 'true' : '',
+        heard_as: inert(utterance.heardAs ?? '') ?? '',
       });
     }
   }

@@ -4,6 +4,7 @@ import { capitalize, favouritePhrase, headOf, lemmasOf, listOf, verbatimSentence
 import { readSentences } from './nlp.js';
 import { analyzeSentences } from './sentiment.js';
 import { isStructuredQuestion } from '../../shared/schemas/scripts.js';
+import { isGerman, isTopicLabel, topicPhraseOf } from './topic-phrases.js';
 
 /**
  * Insights by extraction (no network): key quotes are the participant's most telling sentences
@@ -61,15 +62,20 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
   const topics = new Map<string, { utteranceIds: Set<string>; phrases: Map<string, number>; first: number }>();
   readUtterances.forEach(({ utterance, headOf }, index) => {
     for (const keyword of utterance.keywords) {
-      const head = headOf(keyword);
+      // Only noun phrases name a topic (topic-phrases.ts); the keyword may be broader.
+      const named = topicPhraseOf(input.language, keyword, utterance.text);
+      if (named === null) continue;
+      const head = headOf(named);
       const topic = topics.get(head) ?? { utteranceIds: new Set<string>(), phrases: new Map<string, number>(), first: index };
       topic.utteranceIds.add(utterance.id);
-      const phrase = keyword.toLowerCase();
+      // German nouns keep their capital letter.
+      const phrase = isGerman(input.language) ? named : named.toLowerCase();
       topic.phrases.set(phrase, (topic.phrases.get(phrase) ?? 0) + 1);
       topics.set(head, topic);
     }
   });
   const rankedTopics = [...topics.values()]
+    .filter((topic) => isTopicLabel(favouritePhrase(topic.phrases), topic.utteranceIds.size, participant.map((utterance) => utterance.text)))
     .sort((a, b) => b.utteranceIds.size - a.utteranceIds.size || a.first - b.first)
     .slice(0, MAX_TOPICS)
     .map((topic) => {

@@ -3,6 +3,7 @@ import type { TSentiment } from '../../shared/schemas/transcripts.js';
 import { capitalize, favouritePhrase, headOf, lemmasOf, listOf, verbatimSentences } from './key-phrases.js';
 import { candidatePhrases, rankKeywords } from './keywords.js';
 import { readSentences, type Sentence as NlpSentence, type Token } from './nlp.js';
+import { isGerman, isTopicLabel, topicPhraseOf } from './topic-phrases.js';
 
 /**
  * The built-in summary of a set of sessions (no network). Themes are the things participants in
@@ -23,6 +24,8 @@ export interface SummaryUtterance {
   keywords: string[] | null;
   /** The effective sentiment (an override wins); null before the transcript job ran. */
   sentiment: TSentiment | null;
+  /** The session's interview language (themes are noun phrases of it); English when absent. */
+  language?: string | undefined;
 }
 
 export interface SummaryQuoteDraft {
@@ -119,18 +122,22 @@ export async function summarizeSessionSet(utterances: SummaryUtterance[]): Promi
   const themes = new Map<string, Theme>();
   read.forEach(({ utterance, lemmas }, index) => {
     for (const keyword of utterance.keywords ?? keywordsOf.get(utterance.id) ?? []) {
-      const head = headOf(lemmas, keyword);
+      // Only noun phrases name a theme (topic-phrases.ts).
+      const named = topicPhraseOf(utterance.language ?? 'en', keyword, utterance.text);
+      if (named === null) continue;
+      const head = headOf(lemmas, named);
       const theme = themes.get(head) ?? { head, sessions: new Set<string>(), utterances: new Set<string>(), phrases: new Map<string, number>(), first: index };
       theme.sessions.add(utterance.sessionId);
       theme.utterances.add(utterance.id);
-      const phrase = keyword.toLowerCase();
+      // German nouns keep their capital letter.
+      const phrase = isGerman(utterance.language ?? 'en') ? named : named.toLowerCase();
       theme.phrases.set(phrase, (theme.phrases.get(phrase) ?? 0) + 1);
       themes.set(head, theme);
     }
   });
 
   const sentences = scoreSentences(read);
-  const ranked = [...themes.values()].sort((a, b) => b.sessions.size - a.sessions.size || b.utterances.size - a.utterances.size || a.first - b.first);
+  const ranked = [...themes.values()].filter((theme) => isTopicLabel(favouritePhrase(theme.phrases), theme.utterances.size)).sort((a, b) => b.sessions.size - a.sessions.size || b.utterances.size - a.utterances.size || a.first - b.first);
   // With several sessions a theme is something more than one participant raised, when there is such a thing.
   const shared = sessionIds.size > 1 ? ranked.filter((theme) => theme.sessions.size > 1) : ranked;
   const candidates = shared.length > 0 ? shared : ranked;

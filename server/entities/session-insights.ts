@@ -15,6 +15,8 @@ export const SessionInsights = defineEntity({
     topics: p.json<{ label: string; utteranceIds: string[] }[]>(),
     /** `builtin` (extractive, no network) or `llm`. */
     generatedBy: p.enum(['builtin', 'llm'] as const),
+    /** Participant answers left out as heard with low confidence and never confirmed or corrected (Migration20261129030000HeardChecks). */
+    excludedLowConfidence: p.integer().default(0),
     generatedAt: p.datetime(3),
   },
 });

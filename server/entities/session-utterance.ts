@@ -5,7 +5,10 @@ import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
 import { Organization } from './organization.js';
 import { Session } from './session.js';
 
-const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'confirm', 'closing', 'answer'] as const;
+const UTTERANCE_KINDS = ['question', 'follow_up', 're_ask', 'confirm', 'check_heard', 'closing', 'answer'] as const;
+
+/** See HEARD_CHECKS in shared/schemas/transcripts.ts. */
+const HEARD_CHECK_STATES = ['unclear', 'confirmed', 'corrected'] as const;
 export type UtteranceKind = (typeof UTTERANCE_KINDS)[number];
 
 /**
@@ -30,13 +33,21 @@ export const SessionUtterance = defineEntity({
     /**
      * Participant answers to structured questions: the value this answer settled (null: unreadable,
      * or not yet settled: an unsure answer's value is on the confirmation's reply that took it).
-     * `confirm` turns: the value being read back for a yes or no.
+     * `confirm` turns: the value being read back for a yes or no. `check_heard` turns: the heard text read back.
      */
     value: p.json<TAnswerValue>().nullable(),
     /** Seconds from the session's start. */
     startTime: p.float().columnType('double precision'),
     endTime: p.float().columnType('double precision'),
     confidence: p.float().columnType('double precision').nullable(),
+    /**
+     * Participant answers heard with low speech-recognition confidence (heard-check.ts): `unclear`
+     * until the participant confirmed (`confirmed`) or corrected (`corrected`) the text; null for
+     * answers heard surely, typed, or without text.
+     */
+    heardCheck: p.enum([...HEARD_CHECK_STATES]).nullable(),
+    /** A corrected answer: the recognised text the participant's correction replaced. */
+    heardAs: p.string().columnType('text').nullable(),
     audioFileId: p.string().columnType('text').nullable(),
     /** AI turns: the interviewer that worded it (`builtin`, `llm`) or `engine` for the engine's own rules. */
     decidedBy: p.string().columnType('text').nullable(),

@@ -151,10 +151,12 @@ export const ZTurnMedia = z
 export type TTurnMedia = z.infer<typeof ZTurnMedia>;
 
 /**
- * What a pending turn is: `question`, `follow_up`, `re_ask`, or `confirm` (an unsure answer to a
- * rating, yes/no or multiple-choice question read back for a yes or no before it is taken).
+ * What a pending turn is: `question`, `follow_up`, `re_ask`, `confirm` (an unsure answer to a
+ * rating, yes/no or multiple-choice question read back for a yes or no before it is taken), or
+ * `check_heard` (a spoken answer heard with low confidence read back for the participant to
+ * confirm or correct before it counts).
  */
-export const TURN_KINDS = ['question', 'follow_up', 're_ask', 'confirm'] as const;
+export const TURN_KINDS = ['question', 'follow_up', 're_ask', 'confirm', 'check_heard'] as const;
 export type TTurnKind = (typeof TURN_KINDS)[number];
 
 /** The AI's next utterance, waiting for the participant's answer. */
@@ -165,8 +167,12 @@ export const ZTurn = z
     questionId: z.string(),
     kind: z.enum(TURN_KINDS).meta({
       description:
-        "A script question, a follow-up on it, the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely (\"maybe a four?\") read back in one short turn (\"So that's a 4, is that right?\"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead (\"no, a three\").",
+        "A script question, a follow-up on it, the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely (\"maybe a four?\") read back in one short turn (\"So that's a 4, is that right?\"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead (\"no, a three\"); or `check_heard`: a spoken answer heard with low confidence, read back (`heard`) before it counts. Its reply: typed, the text that counts (`heard` unchanged confirms it, anything else corrects it); spoken, a yes (\"that's right\") confirms it and anything else is the answer said again (`question.type` is then `open`).",
     }),
+    heard: z
+      .string()
+      .optional()
+      .meta({ description: '`check_heard` turns only: the text heard, for the participant to confirm or correct (the page shows it in an editable box).' }),
     question: ZTurnQuestion,
     audioUrl: z.string().optional().meta({ description: 'Spoken form of the text, when a voice is configured.' }),
     media: z
@@ -209,7 +215,13 @@ export const ZInterviewState = z
     turn: ZTurn.nullable().meta({ description: 'The question waiting for an answer; null before consent and once the interview is over.' }),
     closing: z.string().optional().meta({ description: "The interviewer's closing words, on the answer that completed the interview." }),
     heard: z
-      .object({ text: z.string().nullable().meta({ description: 'The transcript of a spoken answer (null: nothing could be made out), or the typed text.' }) })
+      .object({
+        text: z.string().nullable().meta({ description: 'The transcript of a spoken answer (null: nothing could be made out), or the typed text.' }),
+        lowConfidence: z
+          .boolean()
+          .optional()
+          .meta({ description: 'true: heard with low speech-recognition confidence; the answer does not count yet and the pending turn (`check_heard`) asks the participant to confirm or correct it.' }),
+      })
       .optional()
       .meta({ description: 'What the service took the answer to be, on the response to an answer: the page shows it (voice mode: "Heard: …").' }),
   })

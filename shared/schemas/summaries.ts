@@ -56,6 +56,10 @@ export const ZSummary = z.object({
   summary: z.string().meta({ description: 'A short paragraph; empty when no session had participant answers.' }),
   themes: z.array(ZSummaryTheme).meta({ description: `Up to ${SUMMARY_LIMITS.maxThemes}, the most widespread first.` }),
   sessionCount: z.number().int().meta({ description: 'Sessions summarized: those with participant answers.' }),
+  excludedLowConfidence: z
+    .number()
+    .int()
+    .meta({ description: 'Participant answers of these sessions left out because they were heard with low confidence and never confirmed or corrected (`lowConfidence` in the transcript).' }),
   capped: z.boolean().meta({ description: `campaignId only: more than ${SUMMARY_LIMITS.maxSessions} sessions matched; the newest were summarized.` }),
   generatedAt: z.string(),
 });

@@ -37,6 +37,20 @@ export type TTranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 export const SPEAKER_FILTERS = ['ai', 'participant', 'all'] as const;
 
+/**
+ * Speech recognised with a confidence below this is unsure: the participant is asked to confirm
+ * or correct it before it counts, and until they do it is marked `lowConfidence` and left out of
+ * insights and summaries. Chosen from measured figures (README "Confidence-aware results"):
+ * pocketsphinx's mean word posterior on espeak-ng answers it got mostly right stays above it,
+ * on those it got mostly wrong below; for OpenAI's recognisers (mean token probability) clear
+ * speech scores well above it.
+ */
+export const LOW_SPEECH_CONFIDENCE = 0.6;
+
+/** How a participant settled an answer heard with low confidence (see LOW_SPEECH_CONFIDENCE). */
+export const HEARD_CHECKS = ['unclear', 'confirmed', 'corrected'] as const;
+export type THeardCheck = (typeof HEARD_CHECKS)[number];
+
 /** `GET /v1/sessions/{sessionId}/transcript` (and `/api/session/{sessionId}/transcript`). */
 export const ZTranscriptQuery = z.strictObject({
   format: z.enum(TRANSCRIPT_FORMATS).default('json').meta({ description: 'json (default), text, srt or vtt.' }),
@@ -62,6 +76,20 @@ export const ZTranscriptUtterance = z
     startTime: z.number().meta({ description: 'Seconds from the session start.', example: 12.4 }),
     endTime: z.number().meta({ description: 'Seconds from the session start.', example: 17.9 }),
     confidence: z.number().min(0).max(1).meta({ description: 'How sure the text is: 1 for typed text and the AI\'s words, the recognizer\'s confidence for speech.' }),
+    lowConfidence: z
+      .literal(true)
+      .optional()
+      .meta({
+        description: `Participant answers heard with a speech confidence below ${LOW_SPEECH_CONFIDENCE} that the participant neither confirmed nor corrected: the text may not be what was said; left out of insights and summaries. Absent otherwise.`,
+      }),
+    heardConfirmed: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'The participant confirmed a low-confidence recognition as what they said ("That\'s right"); `confidence` stays the recognizer\'s.' }),
+    heardAs: z
+      .string()
+      .optional()
+      .meta({ description: 'The participant corrected a low-confidence recognition: the recognised text their typed correction replaced (`text` is the correction, `confidence` 1).' }),
     sentiment: z.enum(SENTIMENTS).optional().meta({ description: 'With include_sentiment (default).' }),
     keywords: z.array(z.string()).optional().meta({ description: 'Keywords and key phrases, as they appear in the text; with include_keywords.' }),
     questionId: z.string().nullable().meta({ description: 'The script question the utterance asks or responds to; null for the closing words.' }),
@@ -110,6 +138,10 @@ export const ZInsights = z
     actionItems: z.array(z.string()),
     topics: z.array(z.object({ label: z.string(), utteranceIds: z.array(z.string()) })),
     generatedBy: z.enum(['builtin', 'llm']).meta({ description: 'The built-in extractive method, or the configured LLM.' }),
+    excludedLowConfidence: z
+      .number()
+      .int()
+      .meta({ description: 'Participant answers left out because they were heard with low confidence and never confirmed or corrected (`lowConfidence` in the transcript).' }),
     generatedAt: ZTimestamp,
   })
   .meta({ id: 'Insights' });

@@ -328,8 +328,53 @@ function submitAnswer(turn: TTurn, body: Record<string, unknown> | FormData, sho
   );
 }
 
+/**
+ * A read-back of an answer heard unsurely (`check_heard`): what was heard in a box to correct.
+ * "That's right" sends it back unchanged (the service takes it as heard); "Correct it" sends the
+ * edited text, which counts instead. `onEdit`: the participant started typing.
+ */
+function heardCheckControls(turn: TTurn, sendText: (text: string) => void, controls: Control[], onEdit?: () => void): HTMLElement {
+  const heard = turn.heard ?? '';
+  const box = h('textarea', { id: 'heard', rows: '3', maxlength: '10000' });
+  box.value = draft || heard;
+  const changed = () => box.value.trim() !== heard.trim();
+  const confirm = button(t('page.heard.confirm'), () => sendText(heard));
+  const correct = button(
+    t('page.heard.correct'),
+    () => {
+      if (box.value.trim()) sendText(box.value.trim());
+      else box.focus();
+    },
+    'secondary',
+  );
+  const sync = () => {
+    // One meaning per button: what was heard, or the correction.
+    confirm.disabled = changed();
+    correct.disabled = !changed();
+  };
+  box.addEventListener('input', () => {
+    draft = box.value;
+    sync();
+    onEdit?.();
+  });
+  box.addEventListener('focus', () => onEdit?.());
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) (changed() ? correct : confirm).click();
+  });
+  controls.push(box, confirm, correct);
+  sync();
+  return h('div', { class: 'answer heard-check' }, h('label', { for: 'heard' }, t('page.heard.label')), box, h('p', { class: 'muted' }, t('page.heard.hint')), h('div', { class: 'actions' }, confirm, correct));
+}
+
 /** The question's own answer controls: the text box (and Record), the choices, or the rating scale. */
 function answerControls(turn: TTurn, sendText: (text: string) => void, submit: (body: FormData, shown: string) => void, controls: Control[], status: HTMLElement, record: boolean): HTMLElement {
+  if (turn.kind === 'check_heard') {
+    const check = heardCheckControls(turn, sendText, controls);
+    // Saying it again is an answer too.
+    const again = record ? recordButton(turn, submit, controls, status) : null;
+    if (again) check.querySelector('.actions')!.append(again);
+    return check;
+  }
   const answerArea = h('div', { class: 'answer' });
   const { question } = turn;
   if (question.type === 'yes_no' || question.type === 'multiple_choice') {
@@ -442,7 +487,9 @@ function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
   };
   const sendText = (text: string) => submitTyped({ text, utteranceId: turn.utteranceId, voiceTiming: conversationNow.typedTiming() }, text);
   const backToVoice = button(t('page.voice.speak'), () => conversationNow.setTyping(false), 'secondary');
-  const typing = h('div', { class: 'typing' }, answerControls(turn, sendText, () => undefined, controls, status, false), h('div', { class: 'actions' }, backToVoice));
+  // A read-back is answered by voice (yes, or the answer again) or in its box, both in view; typing in the box holds the listening.
+  const check = turn.kind === 'check_heard' ? heardCheckControls(turn, sendText, controls, () => conversationNow.setHeld(true)) : null;
+  const typing = check ? h('div', { class: 'typing' }) : h('div', { class: 'typing' }, answerControls(turn, sendText, () => undefined, controls, status, false), h('div', { class: 'actions' }, backToVoice));
 
   const render = (voiceState: VoiceState) => {
     panel.dataset.state = voiceState;
@@ -456,13 +503,13 @@ function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
     mute.textContent = conversationNow.muted ? t('page.voice.unmute') : t('page.voice.mute');
     mute.setAttribute('aria-pressed', String(conversationNow.muted));
     mute.hidden = voiceState === 'thinking' || voiceState === 'typing';
-    typeSwitch.hidden = voiceState === 'thinking' || voiceState === 'typing';
+    typeSwitch.hidden = voiceState === 'thinking' || voiceState === 'typing' || check !== null;
     typing.hidden = voiceState !== 'typing';
     panel.hidden = voiceState === 'typing';
     if (voiceState === 'typing' && !typing.contains(document.activeElement)) controls[0]?.focus();
   };
 
-  show(header(), conversationLog(), questionSection(turn, panel, voiceControls, typing, status));
+  show(header(), conversationLog(), questionSection(turn, panel, check, voiceControls, typing, status));
   const handlers = {
     state(voiceState: VoiceState) {
       render(voiceState);

@@ -28,6 +28,8 @@ export const CSV_COLUMNS = [
   'sentiment',
   'keywords',
   'value',
+  'low_confidence',
+  'heard_as',
 ] as const;
 
 type CsvRow = Record<(typeof CSV_COLUMNS)[number], string | number | null>;
@@ -69,6 +71,8 @@ async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { 
           sentiment: utterance.sentiment ?? null,
           keywords: inert((utterance.keywords ?? []).join('; ')),
           value: utterance.value === undefined || utterance.value === null ? null : inert(String(utterance.value)),
+          low_confidence: utterance.lowConfidence ? 'true' : null,
+          heard_as: inert(utterance.heardAs ?? null),
         };
       }
     }

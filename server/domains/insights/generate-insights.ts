@@ -42,11 +42,15 @@ export async function generateInsights(em: EntityManager, services: { analyzer: 
   if (!session?.ready_for_insights) return false;
 
   let draft: InsightsDraft | null = null;
+  let excludedLowConfidence = 0;
   if (session.transcript_status === 'ready') {
-    const [utterances, plan] = await Promise.all([
+    const [rows, plan] = await Promise.all([
       readSessionUtterances(em, sessionId),
       loadPlan(em, { scriptId: session.script_id, scriptVersion: session.script_version }),
     ]);
+    // Words that may not be what was said (heard with low confidence, never confirmed or corrected) make no quote, topic or summary.
+    const utterances = rows.filter((row) => !(row.speaker === 'participant' && row.heardCheck === 'unclear'));
+    excludedLowConfidence = rows.length - utterances.length;
     draft = await services.analyzer.extractInsights({
       language: session.language,
       questions: plan.questions.map((question) => ({ id: question.id, text: question.text, type: question.type })),
@@ -79,9 +83,18 @@ export async function generateInsights(em: EntityManager, services: { analyzer: 
     if (claimed.length === 0) return false;
     if (draft) {
       await tx.execute(
-        `insert into session_insights (session_id, organization_id, summary, key_quotes, action_items, topics, generated_by, generated_at)
-         values (?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, now()) on conflict (session_id) do nothing`,
-        [sessionId, session.organization_id, draft.summary, JSON.stringify(draft.keyQuotes), JSON.stringify(draft.actionItems), JSON.stringify(draft.topics), draft.generatedBy],
+        `insert into session_insights (session_id, organization_id, summary, key_quotes, action_items, topics, generated_by, excluded_low_confidence, generated_at)
+         values (?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, now()) on conflict (session_id) do nothing`,
+        [
+          sessionId,
+          session.organization_id,
+          draft.summary,
+          JSON.stringify(draft.keyQuotes),
+          JSON.stringify(draft.actionItems),
+          JSON.stringify(draft.topics),
+          draft.generatedBy,
+          excludedLowConfidence,
+        ],
       );
     }
     await addJobs(tx, [prepareSessionFilesJob(sessionId)]);

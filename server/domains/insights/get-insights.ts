@@ -18,6 +18,7 @@ function toInsightsDto(insights: SessionInsights, sessionId: string, redactor: S
     actionItems: insights.actionItems.map(clean),
     topics: insights.topics.map((topic) => ({ label: clean(topic.label), utteranceIds: topic.utteranceIds })),
     generatedBy: insights.generatedBy,
+    excludedLowConfidence: insights.excludedLowConfidence,
     generatedAt: insights.generatedAt.toISOString(),
   };
 }

@@ -24,6 +24,8 @@ interface UtteranceRow {
   speaker: 'ai' | 'participant';
   text: string | null;
   keywords: string[] | null;
+  /** A corrected answer's recognised text (heard-check.ts): a copy of the words too. */
+  heard_as: string | null;
   value: unknown;
   start_time: number;
   end_time: number;
@@ -132,7 +134,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
   return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
     const [utterance] = await queryRows<UtteranceRow>(
       tx,
-      sql`select id, speaker, text, keywords, value, start_time, end_time, audio_file_id from session_utterances
+      sql`select id, speaker, text, keywords, heard_as, value, start_time, end_time, audio_file_id from session_utterances
            where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
     );
     if (!utterance) throw notFound('utterance', input.utteranceId, 'utteranceId');
@@ -179,9 +181,10 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
     const keywords = keywordsAfterRedaction(utterance.keywords, plan.text);
     // A parsed value is a copy too when it is text (a choice as the participant worded it).
     const value = typeof utterance.value === 'string' ? sql`, value = ${JSON.stringify(scrub(utterance.value))}::jsonb` : sql``;
+    const heardAs = utterance.heard_as === null ? sql`` : sql`, heard_as = ${scrub(utterance.heard_as)}`;
     await queryRows(
       tx,
-      sql`update session_utterances set text = ${plan.text}, keywords = ${keywords === null ? null : JSON.stringify(keywords)}::jsonb${value} where id = ${utterance.id}`,
+      sql`update session_utterances set text = ${plan.text}, keywords = ${keywords === null ? null : JSON.stringify(keywords)}::jsonb${value}${heardAs} where id = ${utterance.id}`,
     );
 
     // Offsets after the span move with it; a highlight over any part of it widens to the whole marker.

@@ -14,6 +14,8 @@ import { type AudioFacts, audioExtensionOf, probeAudio } from '../../speech/audi
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
 import { type AnswerOutcome, decideAfterAnswer, type FlowPosition, type QuestionHistory } from './interview-flow.js';
+import { type HeardCheckReply, heardCheckText, isLowConfidence, needsHeardCheck, type PendingHeardCheck, pendingHeardCheckOf, settleHeardCheck } from './heard-check.js';
+import { phrasesFor } from '../../interviewer/phrases.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
@@ -70,6 +72,8 @@ export interface PreparedAnswer {
   confidence: number | null;
   outcome: AnswerOutcome;
   answer: ParticipantAnswer;
+  /** The reply to a `check_heard` turn: the check it settles and how. */
+  heardCheck?: { check: PendingHeardCheck; reply: HeardCheckReply } | undefined;
   /** Recorded on the AI turn this answer leads to. */
   serverTiming: ServerTurnTiming;
 }
@@ -115,6 +119,7 @@ export async function prepareAnswer(
     reAsked: session.reAsked,
     ...(session.pending === 'confirm' ? { confirming: await confirmedValueOf(em, session) } : {}),
   };
+  const check = session.pending === 'check_heard' ? await pendingHeardCheckOf(em, session) : null;
 
   let audio: AudioAnswer | undefined;
   let text = answer.text ?? null;
@@ -130,7 +135,9 @@ export async function prepareAnswer(
     const file = answer.audio.file;
     const recognizing = async () => {
       const started = performance.now();
-      const heard = await transcribe(services, session, question, file, facts.contentType, position.pending === 'confirm');
+      // The reply to a read-back is a yes or the answer again, in free words.
+      const hints = check ? { type: 'open' as const } : question;
+      const heard = await transcribe(services, session, hints, file, facts.contentType, position.pending === 'confirm');
       recognitionMs = elapsedMs(started);
       return heard;
     };
@@ -151,23 +158,59 @@ export async function prepareAnswer(
   } else {
     earlier = await readConversation();
   }
-  const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
+  // Spoken: a recording, or the browser's transcript with its confidence; else typed.
+  const spoken = answer.audio !== undefined || answer.confidence !== undefined;
+  // The reply to a read-back settles it; the flow then goes on from the turn the checked answer replied to, with the answer that counts.
+  const reply = check ? settleHeardCheck(check.heard, { text, spoken }, session.language) : null;
+  const flowPosition: FlowPosition = check ? { ...position, pending: check.answeredKind } : position;
+  let flowAnswer = text;
+  let flowConfidence = confidence;
+  if (check && reply?.kind === 'confirmed') [flowAnswer, flowConfidence] = [check.heard, check.confidence];
+  if (reply?.kind === 'corrected') [flowAnswer, flowConfidence] = [reply.text, null];
+  if (reply?.kind === 'denied') flowAnswer = null;
+  const prepared = {
+    sessionId: session.id,
+    plan,
+    question,
+    position: flowPosition,
+    answeredTurnId: session.pendingUtteranceId ?? null,
+    audio,
+    text,
+    confidence,
+    answer,
+    heardCheck: check && reply ? { check, reply } : undefined,
+  };
   try {
-    const conversation = services.interviewer.usesConversation ? [...earlier.conversation, { speaker: 'participant' as const, text: text ?? '', questionId: question.id }] : [];
+    const conversation = services.interviewer.usesConversation ? [...earlier.conversation, { speaker: 'participant' as const, text: flowAnswer ?? '', questionId: question.id }] : [];
     const deciding = performance.now();
-    const outcome = await decideAfterAnswer({
-      questions: plan.questions,
-      systemPrompt: plan.systemPrompt,
-      settings: plan.settings,
-      language: session.language,
-      position,
-      answer: text,
-      confidence,
-      conversation,
-      onQuestion: earlier.onQuestion,
-      interviewer: services.interviewer,
-      answerParser: services.answerParser,
-    });
+    const outcome: AnswerOutcome =
+      !check && needsHeardCheck(question, position, text, confidence)
+        ? {
+            utteranceValue: undefined,
+            finalValue: undefined,
+            next: { kind: 'check_heard', text: heardCheckText(session.language, text!), decidedBy: 'engine', heard: text! },
+            position,
+          }
+        : reply?.kind === 'denied' && !position.reAsked
+          ? {
+              utteranceValue: undefined,
+              finalValue: undefined,
+              next: { kind: 're_ask', text: phrasesFor(session.language).reAsk(question), decidedBy: 'engine' },
+              position: { ...flowPosition, pending: 're_ask', reAsked: true },
+            }
+          : await decideAfterAnswer({
+              questions: plan.questions,
+              systemPrompt: plan.systemPrompt,
+              settings: plan.settings,
+              language: session.language,
+              position: flowPosition,
+              answer: flowAnswer,
+              confidence: flowConfidence,
+              conversation,
+              onQuestion: earlier.onQuestion,
+              interviewer: services.interviewer,
+              answerParser: services.answerParser,
+            });
     const interviewerMs = elapsedMs(deciding);
     // A participant who speaks listens: their next turn's audio is started now, before the turn is written.
     if (answer.audio && outcome.next.kind !== 'closing') speakAhead(services, session, outcome.next.text);
@@ -186,7 +229,9 @@ function turnAlreadyAnswered(sessionId: string): AppError {
 
 /** Writes a prepared answer and the next turn in one transaction, if the answered turn is still the pending one. */
 export async function commitAnswer(em: EntityManager, services: SessionServices, prepared: PreparedAnswer): Promise<TInterviewState> {
-  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming } = prepared;
+  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming, heardCheck } = prepared;
+  // A typed reply to a read-back settles the answer it checks and is not an answer of its own.
+  const settlesInPlace = heardCheck !== undefined && !audio && (heardCheck.reply.kind === 'confirmed' || heardCheck.reply.kind === 'corrected');
   {
     const state = await em.transactional(async (tx) => {
       const locked = await tx.findOneOrFail(Session, prepared.sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -194,7 +239,9 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
       if (locked.pendingUtteranceId !== answeredTurnId) throw turnAlreadyAnswered(locked.id);
       const now = new Date();
       const [pendingTurn] = await tx.execute<{ start_time: number; end_time: number }[]>(`select start_time, end_time from session_utterances where id = ?`, [answeredTurnId]);
-      const { startTime, endTime } = answerTimes(locked, now, answer, pendingTurn!, audio?.durationSeconds ?? null, text);
+      const { startTime, endTime } = settlesInPlace
+        ? { startTime: pendingTurn!.end_time, endTime: Math.max(pendingTurn!.end_time, offsetAt(locked, now)) }
+        : answerTimes(locked, now, answer, pendingTurn!, audio?.durationSeconds ?? null, text);
       if (audio) {
         tx.create(SessionFile, {
           id: audio.fileId,
@@ -209,22 +256,31 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
           storageKey: audio.storageKey,
         });
       }
-      const utterance = recordUtterance(tx, locked, {
-        speaker: 'participant',
-        kind: 'answer',
-        text,
-        questionId: question.id,
-        startTime,
-        endTime,
-        value: outcome.utteranceValue,
-        confidence,
-        audioFileId: audio?.fileId ?? null,
-      });
-      Object.assign(utterance, answerTimingFields(answer.voiceTiming));
+      let answerId: string;
+      if (settlesInPlace) {
+        answerId = heardCheck.check.answerId;
+      } else {
+        const utterance = recordUtterance(tx, locked, {
+          speaker: 'participant',
+          kind: 'answer',
+          text,
+          questionId: question.id,
+          startTime,
+          endTime,
+          value: outcome.utteranceValue,
+          confidence,
+          audioFileId: audio?.fileId ?? null,
+        });
+        if (text !== null && isLowConfidence(confidence)) utterance.heardCheck = 'unclear';
+        Object.assign(utterance, answerTimingFields(answer.voiceTiming));
+        answerId = utterance.id;
+      }
+      if (heardCheck) await settleCheckedAnswer(tx, locked, heardCheck);
       await recordAnsweredTurnTiming(tx, { organizationId: locked.organization.id, sessionId: locked.id, answeredTurnId }, answer.voiceTiming);
-      if (position.pending === 'question') locked.questionsAnswered += 1;
+      // An answer read back counts once it is settled.
+      if (position.pending === 'question' && outcome.next.kind !== 'check_heard') locked.questionsAnswered += 1;
       if (outcome.finalValue !== undefined) {
-        locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id, confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null) });
+        locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: answerId, confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null) });
       }
       locked.lastActivityAt = now;
 
@@ -253,7 +309,7 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
             text: next.text,
             questionId: nextQuestion.id,
             decidedBy: next.decidedBy,
-            ...(next.kind === 'confirm' ? { value: next.value } : {}),
+            ...(next.kind === 'confirm' ? { value: next.value } : next.kind === 'check_heard' ? { value: next.heard } : {}),
             ...(next.kind === 'follow_up' ? { probe: next.probe } : {}),
           },
           now,
@@ -263,12 +319,32 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();
-      const state = { ...(await interviewStateOf(tx, services, locked, plan, now, asked)), heard: { text } };
+      const heard = heardCheck?.reply.kind === 'corrected' ? heardCheck.reply.text : heardCheck?.reply.kind === 'confirmed' && !audio ? heardCheck.check.heard : text;
+      const state = {
+        ...(await interviewStateOf(tx, services, locked, plan, now, asked)),
+        heard: { text: heard, ...(outcome.next.kind === 'check_heard' ? { lowConfidence: true } : {}) },
+      };
       return closing === undefined ? state : { ...state, closing };
     });
     // Tests only: the process may die here, the finished session committed and its jobs not yet run.
     if (state.session.status === 'completed') crashIfEnabled(services.config, 'session:after-finish');
     return state;
+  }
+}
+
+/**
+ * The answer a read-back checked, as its reply settled it: confirmed as heard, or corrected by
+ * typing (the correction is the answer's text, typed, and the recognised text is kept for audit).
+ * An answer said again, or a bare no, leaves it unclear.
+ */
+async function settleCheckedAnswer(tx: EntityManager, session: Session, { check, reply }: NonNullable<PreparedAnswer['heardCheck']>): Promise<void> {
+  if (reply.kind === 'confirmed') {
+    await tx.execute(`update session_utterances set heard_check = 'confirmed' where id = ? and session_id = ? and heard_check = 'unclear'`, [check.answerId, session.id]);
+  } else if (reply.kind === 'corrected') {
+    await tx.execute(
+      `update session_utterances set heard_as = text, text = ?, confidence = null, heard_check = 'corrected' where id = ? and session_id = ? and heard_check = 'unclear'`,
+      [reply.text, check.answerId, session.id],
+    );
   }
 }
 
@@ -391,7 +467,7 @@ async function storeAnswerAudio(services: SessionServices, session: Session, rec
 async function transcribe(
   services: SessionServices,
   session: Session,
-  question: InterviewPlan['questions'][number],
+  question: Pick<InterviewPlan['questions'][number], 'type' | 'options' | 'scale'>,
   file: string,
   contentType: string,
   /** The audio replies to a confirmation of this question's answer. */

@@ -28,6 +28,8 @@ export type NextTurn =
   | { kind: 're_ask'; text: string; decidedBy: string }
   /** An unsure answer read back for a yes or no; `value` is what a yes takes. */
   | { kind: 'confirm'; text: string; decidedBy: string; value: TAnswerValue }
+  /** A spoken answer heard unsurely, read back before it counts (heard-check.ts); `heard` is the text read back. */
+  | { kind: 'check_heard'; text: string; decidedBy: string; heard: string }
   | { kind: 'closing'; text: string; decidedBy: string };
 
 /** The AI's turns on the current question so far (its question and probes, oldest first), and the words those probes picked up. */

@@ -86,12 +86,12 @@ export async function interviewStateOf(
   plan: InterviewPlan,
   now: Date = new Date(),
   /** The pending turn when the caller just asked it (saves reading it back). */
-  asked?: Pick<SessionUtterance, 'id' | 'text' | 'kind'>,
+  asked?: Pick<SessionUtterance, 'id' | 'text' | 'kind' | 'value'>,
 ): Promise<TInterviewState> {
   let turn: TInterviewState['turn'] = null;
   if (session.pendingUtteranceId && (session.status === 'in_progress' || session.status === 'paused')) {
     const utterance =
-      asked?.id === session.pendingUtteranceId ? asked : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind'] });
+      asked?.id === session.pendingUtteranceId ? asked : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind', 'value'] });
     turn = toTurn(utterance, plan.questions[session.questionIndex]!);
     const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
     if (audioUrl) turn.audioUrl = audioUrl;

@@ -61,20 +61,24 @@ export async function sessionViewFor(em: EntityManager, actor: { kind: string },
 }
 
 /** The pending AI utterance as the participant's client sees it. */
-export function toTurn(utterance: Pick<SessionUtterance, 'id' | 'text' | 'kind'>, question: TQuestion): TTurn {
+export function toTurn(utterance: Pick<SessionUtterance, 'id' | 'text' | 'kind'> & Partial<Pick<SessionUtterance, 'value'>>, question: TQuestion): TTurn {
+  const kind = utterance.kind === 'follow_up' || utterance.kind === 're_ask' || utterance.kind === 'confirm' || utterance.kind === 'check_heard' ? utterance.kind : 'question';
   return {
     utteranceId: utterance.id,
     text: utterance.text ?? '',
     questionId: question.id,
-    kind: utterance.kind === 'follow_up' || utterance.kind === 're_ask' || utterance.kind === 'confirm' ? utterance.kind : 'question',
-    // A confirmation is answered yes or no, whatever the question it confirms.
+    kind,
+    // A confirmation is answered yes or no, whatever the question it confirms; a read-back of what was heard, in free words.
     question:
-      utterance.kind === 'confirm'
+      kind === 'confirm'
         ? { type: 'yes_no' }
-        : {
-            type: question.type,
-            ...(question.options ? { options: question.options } : {}),
-            ...(question.scale ? { scale: question.scale } : {}),
-          },
+        : kind === 'check_heard'
+          ? { type: 'open' }
+          : {
+              type: question.type,
+              ...(question.options ? { options: question.options } : {}),
+              ...(question.scale ? { scale: question.scale } : {}),
+            },
+    ...(kind === 'check_heard' && typeof utterance.value === 'string' ? { heard: utterance.value } : {}),
   };
 }

@@ -24,6 +24,8 @@ interface UtteranceRow {
   text: string;
   keywords: string[] | null;
   sentiment: TSentiment | null;
+  heard_check: string | null;
+  language: string;
 }
 
 /** A participant utterance worth reading: it has words. */
@@ -60,15 +62,17 @@ export async function createSummary(em: EntityManager, organizationId: string, i
       : await queryRows<UtteranceRow>(
           em,
           // Sessions in the order they started, so the model reads them as they happened.
-          sql`select u.id, u.session_id, u.question_id, u.text, u.keywords, coalesce(u.sentiment_override, u.sentiment) as sentiment
+          sql`select u.id, u.session_id, u.question_id, u.text, u.keywords, coalesce(u.sentiment_override, u.sentiment) as sentiment, u.heard_check, s.language
                 from session_utterances u join sessions s on s.id = u.session_id
                where u.organization_id = ${organizationId} and u.session_id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb)) and ${ANSWERED}
                order by s.started_at nulls last, s.id, u.seq`,
         );
-  const utterances = redacted(rows);
+  // Words that may not be what was said (heard with low confidence, never confirmed or corrected) are left out, and counted.
+  const utterances = redacted(rows.filter((row) => row.heard_check !== 'unclear'));
+  const excludedLowConfidence = rows.length - utterances.length;
   const sessionCount = new Set(utterances.map((utterance) => utterance.sessionId)).size;
   const generatedAt = new Date().toISOString();
-  if (sessionCount === 0) return { method: 'extractive', fallbackReason: null, summary: '', themes: [], sessionCount: 0, capped, generatedAt };
+  if (sessionCount === 0) return { method: 'extractive', fallbackReason: null, summary: '', themes: [], sessionCount: 0, excludedLowConfidence, capped, generatedAt };
 
   let result: SessionSetSummary | undefined;
   let fallbackReason: string | null = null;
@@ -87,7 +91,7 @@ export async function createSummary(em: EntityManager, organizationId: string, i
   }
   const method = result ? 'llm' : 'extractive';
   result ??= await summarizeSessionSet(utterances);
-  return { method, fallbackReason, summary: result.summary, themes: result.themes, sessionCount, capped, generatedAt };
+  return { method, fallbackReason, summary: result.summary, themes: result.themes, sessionCount, excludedLowConfidence, capped, generatedAt };
 }
 
 /** The sessions to read: the ids given (each must be the organization's), or a campaign's newest answered ones. */
@@ -143,6 +147,7 @@ function redacted(rows: UtteranceRow[]): SummaryUtterance[] {
       text: redactor.utterance(row.text),
       keywords: row.keywords === null ? null : redactor.keywords(row.text, row.keywords),
       sentiment: row.sentiment,
+      language: row.language,
     };
   });
 }

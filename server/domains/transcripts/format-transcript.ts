@@ -22,6 +22,11 @@ function annotation(utterance: TTranscriptUtterance): string | null {
   return parts.length > 0 ? `[${parts.join(' · ')}]` : null;
 }
 
+/** The utterance's words, an unsure recognition marked as such (`lowConfidence`). */
+function spokenText(utterance: TTranscriptUtterance): string {
+  return utterance.lowConfidence ? `${utterance.text} (unclear)` : utterance.text;
+}
+
 /** Cue text may not hold a blank line (it would end the cue) nor, in WebVTT, the "-->" arrow. */
 function cueText(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/\n{2,}/g, '\n').replace(/-->/g, '->').trim();
@@ -58,7 +63,7 @@ function transcriptAsText(transcript: TTranscript): string {
     '',
   ];
   for (const utterance of transcript.utterances) {
-    lines.push(`[${clock(utterance.startTime, null)}] ${SPEAKER_LABELS[utterance.speaker]}: ${utterance.text.replace(/\r\n?/g, '\n')}`);
+    lines.push(`[${clock(utterance.startTime, null)}] ${SPEAKER_LABELS[utterance.speaker]}: ${spokenText(utterance).replace(/\r\n?/g, '\n')}`);
     const note = annotation(utterance);
     if (note) lines.push(`    ${note}`);
   }
@@ -72,7 +77,7 @@ function transcriptAsSrt(transcript: TTranscript): string {
     .map((utterance, index) => {
       const { start, end } = times[index]!;
       const note = annotation(utterance);
-      return [String(index + 1), `${clock(start, ',')} --> ${clock(end, ',')}`, `${SPEAKER_LABELS[utterance.speaker]}: ${cueText(utterance.text)}`, ...(note ? [note] : [])].join('\n');
+      return [String(index + 1), `${clock(start, ',')} --> ${clock(end, ',')}`, `${SPEAKER_LABELS[utterance.speaker]}: ${cueText(spokenText(utterance))}`, ...(note ? [note] : [])].join('\n');
     })
     .map((cue) => `${cue}\n\n`)
     .join('');
@@ -85,7 +90,7 @@ function transcriptAsVtt(transcript: TTranscript): string {
   const cues = transcript.utterances.map((utterance, index) => {
     const { start, end } = times[index]!;
     const note = annotation(utterance);
-    return [utterance.id, `${clock(start, '.')} --> ${clock(end, '.')}`, `<v ${SPEAKER_LABELS[utterance.speaker]}>${escape(cueText(utterance.text))}`, ...(note ? [escape(note)] : [])].join('\n');
+    return [utterance.id, `${clock(start, '.')} --> ${clock(end, '.')}`, `<v ${SPEAKER_LABELS[utterance.speaker]}>${escape(cueText(spokenText(utterance)))}`, ...(note ? [escape(note)] : [])].join('\n');
   });
   return `WEBVTT\n\n${cues.map((cue) => `${cue}\n\n`).join('')}`;
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TProbeLedger } from '../../../shared/schemas/probes.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
-import type { TSentiment } from '../../../shared/schemas/transcripts.js';
+import type { THeardCheck, TSentiment } from '../../../shared/schemas/transcripts.js';
 
 /** One utterance of a generated transcript, as stored. */
 export interface TranscriptRow {
@@ -20,6 +20,9 @@ export interface TranscriptRow {
   detectedLanguage: string | null;
   /** AI follow-ups: the probe ledger (why it was asked); null otherwise. */
   probe: TProbeLedger | null;
+  /** See SessionUtterance.heardCheck. */
+  heardCheck: THeardCheck | null;
+  heardAs: string | null;
 }
 
 interface Row {
@@ -37,6 +40,8 @@ interface Row {
   keywords: string[] | null;
   detected_language: string | null;
   probe: TProbeLedger | null;
+  heard_check: THeardCheck | null;
+  heard_as: string | null;
 }
 
 /**
@@ -49,7 +54,7 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
   if (sessionIds.length === 0) return bySession;
   const rows = await em.execute<Row[]>(
     // The effective sentiment: a researcher's override wins over the analysis (sentimentOverrides.set).
-    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language, probe
+    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language, probe, heard_check, heard_as
        from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
     [sessionIds],
   );
@@ -68,6 +73,8 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
       keywords: row.keywords,
       detectedLanguage: row.detected_language,
       probe: row.probe,
+      heardCheck: row.heard_check,
+      heardAs: row.heard_as,
     });
   }
   return bySession;

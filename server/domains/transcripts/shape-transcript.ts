@@ -41,6 +41,9 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
       // A probe's picked-up words are the participant's: redacted like the rest of their text.
       probe: row.probe && redactor && row.probe.pickedUp !== null ? { ...row.probe, pickedUp: redactor.piece(row.probe.pickedUp) } : row.probe,
     };
+    if (row.heardCheck === 'unclear') utterance.lowConfidence = true;
+    if (row.heardCheck === 'confirmed') utterance.heardConfirmed = true;
+    if (row.heardCheck === 'corrected' && row.heardAs !== null) utterance.heardAs = redactor ? redactor.utterance(row.heardAs) : row.heardAs;
     if (options.include_sentiment && row.sentiment) utterance.sentiment = row.sentiment;
     if (options.include_keywords) utterance.keywords = redactor ? redactor.keywords(row.text, row.keywords ?? []) : (row.keywords ?? []);
     if (row.speaker === 'participant' && row.questionId && source.structuredQuestionIds.has(row.questionId)) utterance.value = row.value;

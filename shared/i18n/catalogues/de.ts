@@ -50,6 +50,12 @@ export const de: Catalogue = {
   'page.voice.done': "Ich bin fertig",
   'page.voice.heard': "Du hast gesagt: „{text}“",
   'page.voice.notHeard': "Deine Antwort war nicht zu verstehen.",
+  // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
+  'interviewer.checkHeard': "Wir haben verstanden: „{text}“. Stimmt das? Sag ja, sag es noch einmal, oder tippe eine Korrektur.",
+  'page.heard.label': "Was du gesagt hast",
+  'page.heard.confirm': "Das stimmt",
+  'page.heard.correct': "Korrigieren",
+  'page.heard.hint': "Nicht ganz? Ändere den Text und wähle „Korrigieren“, oder antworte noch einmal per Stimme.",
   'page.voice.controls': "Sprachsteuerung",
   'page.chooseOne': 'Wähle eine Antwort',
   'page.yes': 'Ja',

@@ -54,6 +54,12 @@ export const en = {
   'page.voice.done': "I’m done",
   'page.voice.heard': "You said: “{text}”",
   'page.voice.notHeard': "Your answer could not be made out.",
+  // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
+  'interviewer.checkHeard': "We heard: “{text}”. Is that right? Say yes, say it again, or type a correction.",
+  'page.heard.label': "What you said",
+  'page.heard.confirm': "That's right",
+  'page.heard.correct': "Correct it",
+  'page.heard.hint': "Not quite? Fix the text and choose “Correct it”, or answer again by voice.",
   'page.voice.controls': "Voice controls",
   'page.chooseOne': 'Choose one',
   'page.yes': 'Yes',

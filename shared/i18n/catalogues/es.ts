@@ -50,6 +50,12 @@ export const es: Catalogue = {
   'page.voice.done': "He terminado",
   'page.voice.heard': "Dijiste: «{text}»",
   'page.voice.notHeard': "No se pudo entender tu respuesta.",
+  // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
+  'interviewer.checkHeard': "Hemos oído: «{text}». ¿Es correcto? Di que sí, repítelo o escribe una corrección.",
+  'page.heard.label': "Lo que dijiste",
+  'page.heard.confirm': "Es correcto",
+  'page.heard.correct': "Corregir",
+  'page.heard.hint': "¿No del todo? Cambia el texto y elige «Corregir», o responde de nuevo con la voz.",
   'page.voice.controls': "Controles de voz",
   'page.chooseOne': 'Elige una opción',
   'page.yes': 'Sí',

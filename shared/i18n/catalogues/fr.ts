@@ -50,6 +50,12 @@ export const fr: Catalogue = {
   'page.voice.done': "J’ai terminé",
   'page.voice.heard': "Vous avez dit : « {text} »",
   'page.voice.notHeard': "Votre réponse n'a pas pu être comprise.",
+  // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
+  'interviewer.checkHeard': "Nous avons entendu : « {text} ». Est-ce bien cela ? Dites oui, répétez, ou tapez une correction.",
+  'page.heard.label': "Ce que vous avez dit",
+  'page.heard.confirm': "C'est bien ça",
+  'page.heard.correct': "Corriger",
+  'page.heard.hint': "Pas tout à fait ? Modifiez le texte et choisissez « Corriger », ou répondez à nouveau à voix haute.",
   'page.voice.controls': "Commandes vocales",
   'page.chooseOne': 'Choisissez une réponse',
   'page.yes': 'Oui',

@@ -50,6 +50,12 @@ export const nl: Catalogue = {
   'page.voice.done': "Ik ben klaar",
   'page.voice.heard': "Je zei: “{text}”",
   'page.voice.notHeard': "Je antwoord was niet te verstaan.",
+  // A spoken answer heard with low confidence, read back before it counts (heard-check.ts).
+  'interviewer.checkHeard': "We hoorden: “{text}”. Klopt dat? Zeg ja, zeg het nog eens, of typ een verbetering.",
+  'page.heard.label': "Wat je zei",
+  'page.heard.confirm': "Dat klopt",
+  'page.heard.correct': "Verbeteren",
+  'page.heard.hint': "Niet helemaal? Pas de tekst aan en kies „Verbeteren”, of antwoord opnieuw met je stem.",
   'page.voice.controls': "Spraakbediening",
   'page.chooseOne': 'Kies er één',
   'page.yes': 'Ja',
