@@ -60,8 +60,19 @@ export class ChatFailure extends Error {
 const OPTIONAL_FIELDS = ['response_format', 'temperature'] as const;
 type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
-/** Told when the endpoint refuses an optional field, so the caller can log it once. */
-type FieldRefusedListener = (field: OptionalField, status: number) => void;
+/**
+ * What `response_format` asks for: any JSON object (JSON mode), or JSON that matches a schema
+ * (structured outputs; `strict` has the server constrain decoding to it). Servers that refuse a
+ * schema are asked for JSON mode instead from then on, and those that refuse both for nothing.
+ */
+export type ResponseFormat =
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; strict: boolean; schema: Record<string, unknown> } };
+
+const JSON_MODE: ResponseFormat = { type: 'json_object' };
+
+/** Told when the endpoint refuses an optional field (`json_schema`: a schema in `response_format`), so the caller can log it once. */
+type FieldRefusedListener = (field: OptionalField | 'json_schema', status: number) => void;
 
 /**
  * A pooled keep-alive connection that the server (or a proxy) closed while idle fails the next
@@ -125,6 +136,8 @@ export class ChatCompletions {
   readonly #timeoutMs: number;
   /** Fields this endpoint refused once; remembered so later requests do not pay a second round trip. */
   readonly #unsupported = new Set<OptionalField>();
+  /** This endpoint refused a `json_schema` response format once: it is asked for JSON mode instead. */
+  #schemaRefused = false;
   readonly #onFieldRefused: FieldRefusedListener | undefined;
 
   constructor(options: ChatCompletionsOptions & { onFieldRefused?: FieldRefusedListener }) {
@@ -143,8 +156,11 @@ export class ChatCompletions {
     this.#onFieldRefused = options.onFieldRefused;
   }
 
-  /** The model's answer as JSON checked against `schema`; rejects with ChatFailure. */
-  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number }): Promise<T> {
+  /**
+   * The model's answer as JSON checked against `schema`; rejects with ChatFailure. Asks for
+   * `options.responseFormat` (JSON mode unless given) as far as the endpoint takes it.
+   */
+  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number; responseFormat?: ResponseFormat }): Promise<T> {
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
@@ -152,11 +168,12 @@ export class ChatCompletions {
     let retriedDroppedConnection = false;
     // Ends: each pass either returns, throws, drops one more optional field, or spends the one retry.
     for (;;) {
+      const responseFormat = this.#responseFormat(options.responseFormat ?? JSON_MODE);
       const body = {
         model: this.model,
         messages,
         ...(this.#unsupported.has('temperature') ? {} : { temperature: options.temperature }),
-        ...(this.#unsupported.has('response_format') ? {} : { response_format: { type: 'json_object' } }),
+        ...(responseFormat ? { response_format: responseFormat } : {}),
       };
       let status: number;
       let text: string;
@@ -176,7 +193,12 @@ export class ChatCompletions {
       }
       if (status < 200 || status > 299) {
         const providerError = parseJson(text, ZProviderError);
-        const refused = status === 400 || status === 422 ? this.#refusedField(providerError) : undefined;
+        const refused = status === 400 || status === 422 ? this.#refusedField(providerError, responseFormat) : undefined;
+        if (refused === 'json_schema') {
+          this.#schemaRefused = true;
+          this.#onFieldRefused?.(refused, status);
+          continue;
+        }
         if (refused) {
           this.#unsupported.add(refused);
           this.#onFieldRefused?.(refused, status);
@@ -189,10 +211,18 @@ export class ChatCompletions {
     }
   }
 
-  #refusedField(providerError: z.infer<typeof ZProviderError> | undefined): OptionalField | undefined {
+  #responseFormat(requested: ResponseFormat): ResponseFormat | undefined {
+    if (this.#unsupported.has('response_format')) return undefined;
+    return requested.type === 'json_schema' && this.#schemaRefused ? JSON_MODE : requested;
+  }
+
+  /** The optional field a 400 refused; a refused response format that held a schema is the schema's refusal (JSON mode may still be taken). */
+  #refusedField(providerError: z.infer<typeof ZProviderError> | undefined, sentFormat: ResponseFormat | undefined): OptionalField | 'json_schema' | undefined {
     if (!providerError) return undefined;
     const { param, message = '' } = providerError.error;
-    return OPTIONAL_FIELDS.find((field) => !this.#unsupported.has(field) && (param === field || message.includes(field)));
+    const field = OPTIONAL_FIELDS.find((candidate) => !this.#unsupported.has(candidate) && (param === candidate || message.includes(candidate)));
+    if (sentFormat?.type === 'json_schema' && (field === 'response_format' || message.includes('json_schema'))) return 'json_schema';
+    return field;
   }
 
   #parseCompletion<T>(text: string, schema: z.ZodType<T>): T {

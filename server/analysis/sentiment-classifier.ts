@@ -1,36 +1,58 @@
+import type { TInterviewLanguage } from '../../shared/languages.js';
 import type { TSentiment } from '../../shared/schemas/transcripts.js';
-import { readSentences, type Sentence } from './nlp.js';
+import type { Sentence } from './nlp.js';
+import { type OtherLanguage, sentimentOf, sentimentTermsOf } from './other-languages.js';
 import { analyzeSentences } from './sentiment.js';
 
 /**
- * The built-in sentiment of a participant's utterance: a multinomial logistic regression over
- * the lexicon method's judgement (sentiment.ts: its score and label, which carry negation,
- * contrast and degree) and the utterance's lemmas and lemma pairs (negated ones marked), trained
- * on the labelled set in tests/fixtures/sentiment.json (every part but `final`, which stays
- * unseen for the README's figure). The lexicon alone misses what product feedback says without
- * words of feeling ("zero tickets since we moved over"); the words learnt from the labelled
- * answers carry much of it. Trained by `npm run train:sentiment` (server/cli/train-sentiment.ts):
- * deterministic, so the model checked in is exactly what training makes of the set (a test says so).
+ * The built-in sentiment of a participant's utterance, one model per interview language: a
+ * multinomial logistic regression over the lexicon method's judgement (English: sentiment.ts;
+ * Dutch, German, French, Spanish: nlp.js' lexicons in other-languages.ts; their score and label
+ * carry negation, contrast and degree) and the utterance's lemmas or stems and their pairs
+ * (negated ones marked). Trained on the labelled sets in tests/fixtures (sentiment-training.ts
+ * says which parts; the held-out parts stay unseen for the README's figures). The lexicon alone
+ * misses what product feedback says without words of feeling ("zero tickets since we moved
+ * over"); the words learnt from the labelled answers carry much of it. Trained by
+ * `npm run train:sentiment` (server/cli/train-sentiment.ts): deterministic, so the models
+ * checked in are exactly what training makes of the sets (a test says so).
  */
 
 const SENTIMENT_LABELS = ['negative', 'neutral', 'positive'] as const satisfies readonly TSentiment[];
 
 /** Weights per label, by feature name. */
 export interface SentimentModel {
-  version: 1;
+  version: 2;
+  language: TInterviewLanguage;
   /** The L2 penalty training used (chosen by cross-validation on the training set). */
   l2: number;
   weights: Record<TSentiment, Record<string, number>>;
 }
 
-/** What the model sees of an utterance. Training and classifying must use this same function. */
-export function sentimentFeatures(sentences: Sentence[]): Map<string, number> {
-  const features = new Map<string, number>();
+/** What the classifier reads of an utterance, whatever its language. */
+export interface SentimentReading {
+  /** Lemmas (English) or stems, in order; those in a negation's scope prefixed `NOT_`. */
+  terms: string[];
+  /** The lexicon method's judgement of the same utterance. */
+  lexicon: { sentiment: TSentiment; score: number };
+}
+
+/** An English utterance already read into sentences (wink-nlp's lemmas and negation scope). */
+export function englishReading(sentences: Sentence[]): SentimentReading {
   const tokens = sentences.flatMap((sentence) => sentence.tokens).filter((token) => token.type === 'word' || token.type === 'emoji');
-  const lemmas = tokens.map((token) => `${token.negated ? 'NOT_' : ''}${token.lemma}`);
-  for (const lemma of lemmas) features.set(`u:${lemma}`, 1);
-  for (let i = 0; i + 1 < lemmas.length; i++) features.set(`b:${lemmas[i]}_${lemmas[i + 1]}`, 1);
-  const lexicon = analyzeSentences(sentences);
+  return { terms: tokens.map((token) => `${token.negated ? 'NOT_' : ''}${token.lemma}`), lexicon: analyzeSentences(sentences) };
+}
+
+/** A Dutch, German, French or Spanish utterance (nlp.js' stemmers and lexicons). */
+export async function otherLanguageReading(language: OtherLanguage, text: string): Promise<SentimentReading> {
+  return { terms: sentimentTermsOf(language, text), lexicon: await sentimentOf(language, text) };
+}
+
+/** What the model sees of an utterance. Training and classifying must use this same function. */
+export function sentimentFeatures(reading: SentimentReading): Map<string, number> {
+  const features = new Map<string, number>();
+  const { terms, lexicon } = reading;
+  for (const term of terms) features.set(`u:${term}`, 1);
+  for (let i = 0; i + 1 < terms.length; i++) features.set(`b:${terms[i]}_${terms[i + 1]}`, 1);
   features.set('lex', lexicon.score * 3);
   features.set(`lex_${lexicon.sentiment}`, 1);
   features.set('bias', 1);
@@ -58,14 +80,9 @@ function probabilities(weights: Weights, features: Map<string, number>): Record<
   return Object.fromEntries(SENTIMENT_LABELS.map((label, index) => [label, exps[index]! / total])) as Record<TSentiment, number>;
 }
 
-/** Sentiment of one utterance by the model. */
-export function classifySentiment(model: SentimentModel, text: string): { sentiment: TSentiment; score: number } {
-  return classifySentences(model, readSentences(text));
-}
-
-/** Sentiment of an utterance already read into sentences. */
-export function classifySentences(model: SentimentModel, sentences: Sentence[]): { sentiment: TSentiment; score: number } {
-  return classifyFeatures(model, sentimentFeatures(sentences));
+/** Sentiment of an utterance as the classifier read it. */
+export function classifyReading(model: SentimentModel, reading: SentimentReading): { sentiment: TSentiment; score: number } {
+  return classifyFeatures(model, sentimentFeatures(reading));
 }
 
 /** The label with the highest probability (the first of SENTIMENT_LABELS on a tie); the score is P(positive) − P(negative), from -1 to 1. */
@@ -79,7 +96,7 @@ export function classifyFeatures(model: SentimentModel, features: Map<string, nu
  * Stochastic gradient descent on the cross-entropy with an L2 penalty, in a fixed order with a
  * fixed rate and number of passes: the same examples always give the same model.
  */
-export function trainSentimentModel(examples: LabelledFeatures[], l2: number): SentimentModel {
+export function trainSentimentModel(language: TInterviewLanguage, examples: LabelledFeatures[], l2: number): SentimentModel {
   const rate = 0.1;
   const passes = 60;
   const weights = Object.fromEntries(SENTIMENT_LABELS.map((label) => [label, {}])) as Weights;
@@ -99,5 +116,5 @@ export function trainSentimentModel(examples: LabelledFeatures[], l2: number): S
   // Weights too small to change a decision are left out: a smaller file, the same answers.
   const kept = (labelWeights: Record<string, number>) =>
     Object.fromEntries(Object.entries(labelWeights).filter(([, weight]) => Math.abs(weight) >= 1e-4).map(([name, weight]) => [name, Math.round(weight * 1e6) / 1e6]));
-  return { version: 1, l2, weights: Object.fromEntries(SENTIMENT_LABELS.map((label) => [label, kept(weights[label])])) as Weights };
+  return { version: 2, language, l2, weights: Object.fromEntries(SENTIMENT_LABELS.map((label) => [label, kept(weights[label])])) as Weights };
 }
