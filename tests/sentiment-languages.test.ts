@@ -13,11 +13,11 @@ import { accuracy, chooseL2, type LabelledSet, loadLabelledSet } from '../server
  * were trained; the table printed (with set sizes) is the README's.
  */
 const HELD_OUT_FLOORS: Record<TInterviewLanguage, Record<string, number>> = {
-  en: { 'sentiment.json (final)': 0.8, 'sentiment/en.heldout.json': 0.74 },
-  nl: { 'sentiment/nl.heldout.json': 0.74 },
-  de: { 'sentiment/de.heldout.json': 0.6 },
-  fr: { 'sentiment/fr.heldout.json': 0 },
-  es: { 'sentiment/es.heldout.json': 0 },
+  en: { 'sentiment.json (final)': 0.84, 'sentiment/en.heldout.json': 0.74, 'sentiment/en.b.heldout.json': 0.71 },
+  nl: { 'sentiment/nl.heldout.json': 0.77, 'sentiment/nl.b.heldout.json': 0.71 },
+  de: { 'sentiment/de.heldout.json': 0.68, 'sentiment/de.b.heldout.json': 0.61 },
+  fr: { 'sentiment/fr.heldout.json': 0.79, 'sentiment/fr.b.heldout.json': 0.64 },
+  es: { 'sentiment/es.heldout.json': 0.64, 'sentiment/es.b.heldout.json': 0.57 },
 };
 
 const table: string[] = [];
@@ -46,6 +46,9 @@ describe.each(['en', 'nl', 'de', 'fr', 'es'] as const)('sentiment in %s', (langu
       table.push(`${language} | ${set.training.length} | ${part.name} | ${part.examples.length} | ${(100 * measured).toFixed(1)}% | ${(100 * lexicon).toFixed(1)}% | ${JSON.stringify(confusion)}`);
       expect(measured, part.name).toBeGreaterThanOrEqual(HELD_OUT_FLOORS[language][part.name]!);
     }
+    // The blind sets together: the figure the aim (80%, English 85%) is about.
+    const blind = set.heldOut.filter((part) => part.name.startsWith('sentiment/')).flatMap((part) => part.examples);
+    table.push(`${language} | ${set.training.length} | both blind held-out sets | ${blind.length} | ${(100 * accuracy(model, blind)).toFixed(1)}% | |`);
   });
 
   it('the model checked in is exactly what training makes of the training parts (retrain with npm run train:sentiment)', () => {
