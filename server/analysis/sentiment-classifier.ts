@@ -19,13 +19,13 @@ import { analyzeSentences } from './sentiment.js';
 
 const SENTIMENT_LABELS = ['negative', 'neutral', 'positive'] as const satisfies readonly TSentiment[];
 
-/** Weights per label, by feature name. */
+/** The weights of each feature by name, one per label (negative, neutral, positive). */
 export interface SentimentModel {
-  version: 2;
+  version: 3;
   language: TInterviewLanguage;
   /** The L2 penalty training used (chosen by cross-validation on the training set). */
   l2: number;
-  weights: Record<TSentiment, Record<string, number>>;
+  weights: Record<string, [number, number, number]>;
 }
 
 /** What the classifier reads of an utterance, whatever its language. */
@@ -59,25 +59,27 @@ export function sentimentFeatures(reading: SentimentReading): Map<string, number
   return features;
 }
 
-/** The model's weights, or training's weights so far. */
-type Weights = SentimentModel['weights'];
-
 /** One labelled utterance as training sees it: its features, computed once. */
 export interface LabelledFeatures {
   features: Map<string, number>;
   label: TSentiment;
 }
 
-function probabilities(weights: Weights, features: Map<string, number>): Record<TSentiment, number> {
-  const sums = SENTIMENT_LABELS.map((label) => {
-    let sum = 0;
-    for (const [name, value] of features) sum += (weights[label][name] ?? 0) * value;
-    return sum;
-  });
+/** Weights of one feature, one per label in SENTIMENT_LABELS' order. */
+type FeatureWeights = [number, number, number];
+
+/** Each label's probability, in SENTIMENT_LABELS' order. */
+function probabilities(weightsOf: (name: string) => FeatureWeights | undefined, features: Map<string, number>): FeatureWeights {
+  const sums: FeatureWeights = [0, 0, 0];
+  for (const [name, value] of features) {
+    const weights = weightsOf(name);
+    if (!weights) continue;
+    for (let label = 0; label < 3; label++) sums[label]! += weights[label]! * value;
+  }
   const max = Math.max(...sums);
   const exps = sums.map((sum) => Math.exp(sum - max));
-  const total = exps.reduce((sum, value) => sum + value, 0);
-  return Object.fromEntries(SENTIMENT_LABELS.map((label, index) => [label, exps[index]! / total])) as Record<TSentiment, number>;
+  const total = exps[0]! + exps[1]! + exps[2]!;
+  return [exps[0]! / total, exps[1]! / total, exps[2]! / total];
 }
 
 /** Sentiment of an utterance as the classifier read it. */
@@ -87,9 +89,10 @@ export function classifyReading(model: SentimentModel, reading: SentimentReading
 
 /** The label with the highest probability (the first of SENTIMENT_LABELS on a tie); the score is P(positive) − P(negative), from -1 to 1. */
 export function classifyFeatures(model: SentimentModel, features: Map<string, number>): { sentiment: TSentiment; score: number } {
-  const p = probabilities(model.weights, features);
-  const sentiment = SENTIMENT_LABELS.reduce((best, label) => (p[label] > p[best] ? label : best));
-  return { sentiment, score: Math.round((p.positive - p.negative) * 1000) / 1000 };
+  const p = probabilities((name) => (Object.hasOwn(model.weights, name) ? model.weights[name] : undefined), features);
+  let best = 0;
+  for (let label = 1; label < 3; label++) if (p[label]! > p[best]!) best = label;
+  return { sentiment: SENTIMENT_LABELS[best]!, score: Math.round((p[2] - p[0]) * 1000) / 1000 };
 }
 
 /**
@@ -99,24 +102,26 @@ export function classifyFeatures(model: SentimentModel, features: Map<string, nu
 export function trainSentimentModel(language: TInterviewLanguage, examples: LabelledFeatures[], l2: number): SentimentModel {
   const rate = 0.1;
   const passes = 60;
-  const weights = Object.fromEntries(SENTIMENT_LABELS.map((label) => [label, {}])) as Weights;
+  const weights = new Map<string, FeatureWeights>();
   for (let pass = 0; pass < passes; pass++) {
     for (const example of examples) {
-      const p = probabilities(weights, example.features);
-      for (const label of SENTIMENT_LABELS) {
-        const gradient = p[label] - (label === example.label ? 1 : 0);
-        const labelWeights = weights[label];
-        for (const [name, value] of example.features) {
-          const weight = labelWeights[name] ?? 0;
-          labelWeights[name] = weight - rate * (gradient * value + l2 * weight);
-        }
+      const p = probabilities((name) => weights.get(name), example.features);
+      const gradients = p.map((probability, label) => probability - (SENTIMENT_LABELS[label] === example.label ? 1 : 0));
+      for (const [name, value] of example.features) {
+        let feature = weights.get(name);
+        if (!feature) weights.set(name, (feature = [0, 0, 0]));
+        for (let label = 0; label < 3; label++) feature[label] = feature[label]! - rate * (gradients[label]! * value + l2 * feature[label]!);
       }
     }
   }
-  // Weights too small to change a decision are left out and the rest rounded: a file a quarter
-  // the size, the same answers (an utterance has tens of features, so what is dropped moves a
-  // label's sum by hundredths at most).
-  const kept = (labelWeights: Record<string, number>) =>
-    Object.fromEntries(Object.entries(labelWeights).filter(([, weight]) => Math.abs(weight) >= 1e-3).map(([name, weight]) => [name, Math.round(weight * 1e4) / 1e4]));
-  return { version: 2, language, l2, weights: Object.fromEntries(SENTIMENT_LABELS.map((label) => [label, kept(weights[label])])) as Weights };
+  // Features whose weights are all too small to change a decision are left out and the rest
+  // rounded: a smaller file, the same answers (an utterance has tens of features, so what is
+  // dropped moves a label's sum by hundredths at most).
+  const kept: Record<string, FeatureWeights> = {};
+  for (const [name, feature] of weights) {
+    if (feature.every((weight) => Math.abs(weight) < 1e-3)) continue;
+    // `|| 0`: a weight rounded to -0 is written as 0 in JSON, and must be 0 here too.
+    kept[name] = feature.map((weight) => Math.round(weight * 1e4) / 1e4 || 0) as FeatureWeights;
+  }
+  return { version: 3, language, l2, weights: kept };
 }
