@@ -16,6 +16,7 @@ import { Migration20261128000000SessionVoice } from './Migration20261128000000Se
 import { Migration20261128010000TurnTaking } from './Migration20261128010000TurnTaking.js';
 import { Migration20261128020000SessionTracks } from './Migration20261128020000SessionTracks.js';
 import { Migration20261128030000ConfirmTurnsAndMediaAlt } from './Migration20261128030000ConfirmTurnsAndMediaAlt.js';
+import { Migration20261129010000ProbeLedger } from './Migration20261129010000ProbeLedger.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128010000TurnTaking', class: Migration20261128010000TurnTaking },
   { name: 'Migration20261128020000SessionTracks', class: Migration20261128020000SessionTracks },
   { name: 'Migration20261128030000ConfirmTurnsAndMediaAlt', class: Migration20261128030000ConfirmTurnsAndMediaAlt },
+  { name: 'Migration20261129010000ProbeLedger', class: Migration20261129010000ProbeLedger },
 ];

@@ -12,6 +12,7 @@ import { BuiltinAnalyzer } from './analysis/builtin-analyzer.js';
 import { LlmAnalyzer } from './analysis/llm-analyzer.js';
 import { BuiltinInterviewer } from './interviewer/builtin-interviewer.js';
 import type { Interviewer } from './interviewer/interviewer.js';
+import { LlmAnswerParser, type StructuredAnswerParser } from './interviewer/llm-answer-parser.js';
 import { LlmInterviewer } from './interviewer/llm-interviewer.js';
 import { findExecutable } from './lib/child-process.js';
 import { ConcurrencyLimit } from './lib/concurrency-limit.js';
@@ -50,6 +51,8 @@ export interface AppServices {
   databaseProbe: DatabaseProbe;
   /** Decides follow-ups and words the AI's turns: the LLM when LLM_BASE_URL is set (built-in fallback), else the built-in one. */
   interviewer: Interviewer;
+  /** Structured answers through the chat model when `LLM_BASE_URL` is set; the built-in parser otherwise. */
+  answerParser?: StructuredAnswerParser | undefined;
   /** Sentiment, keywords and insights: the LLM when LLM_BASE_URL is set (built-in fallback), else the built-in analyzer. */
   analyzer: TextAnalyzer;
   /** Speech-to-text for audio answers, chosen at start (`description` is logged). */
@@ -98,6 +101,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     metrics: new Metrics(() => orm.em.fork()),
     databaseProbe: new DatabaseProbe(orm.config.get('clientUrl')!),
     interviewer: createInterviewer(config, logger),
+    answerParser: config.llm ? new LlmAnswerParser({ ...config.llm, logger }) : undefined,
     analyzer: createAnalyzer(config, logger),
     speech: await createSpeechRecognizer({ stt: config.stt }),
     synthesis,

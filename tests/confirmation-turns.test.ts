@@ -64,7 +64,8 @@ describe('a confirmation turn over HTTP', () => {
       'ai:question:Anything else?:null',
     ]);
     const answers = (await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers;
-    expect(answers).toEqual([{ questionId: 'ease', value: 4, utteranceId: rows[3]!.id }]);
+    // Confirmed by "yes": the value carries the confidence of that reply.
+    expect(answers).toEqual([{ questionId: 'ease', value: 4, utteranceId: rows[3]!.id, confidence: 0.9 }]);
 
     await participant.answer('Nothing.').expect(200);
     await runJobsOnce(t, { tasks: ['session__generate_transcript'] });
@@ -168,7 +169,7 @@ describe('the rule is the parser\'s, for both interviewers', () => {
   it('an unsure answer becomes a confirm turn without asking the interviewer; the yes is then the answer it decides on', async () => {
     for (const interviewer of interviewers()) {
       llmRequests = 0;
-      const base = { questions: [rating, LAST as TQuestion], systemPrompt: '', settings: {}, language: 'en', conversation: [], interviewer };
+      const base = { questions: [rating, LAST as TQuestion], systemPrompt: '', settings: {}, language: 'en', conversation: [], onQuestion: { asked: [], pickedUp: [] }, interviewer };
       const first = await decideAfterAnswer({ ...base, position: start, answer: 'maybe a four?' });
       expect(first.next, interviewer.name).toMatchObject({ kind: 'confirm', value: 4, decidedBy: 'engine' });
       expect(first.utteranceValue).toBeNull();
@@ -184,16 +185,16 @@ describe('the rule is the parser\'s, for both interviewers', () => {
 
   it('replies as a recogniser writes them (no punctuation): "yeah" takes the value, "no three" the corrected one, "no" and "maybe three" neither', () => {
     const ask = (reply: string) => settleConfirmation(rating, 4, reply, 'en');
-    expect(ask('yeah')).toEqual({ value: 4 });
-    expect(ask('yes four')).toEqual({ value: 4 });
-    expect(ask('no three')).toEqual({ value: 3 });
-    expect(ask('no a three')).toEqual({ value: 3 });
+    expect(ask('yeah')).toMatchObject({ value: 4 });
+    expect(ask('yes four')).toMatchObject({ value: 4 });
+    expect(ask('no three')).toMatchObject({ value: 3 });
+    expect(ask('no a three')).toMatchObject({ value: 3 });
     expect(ask('no')).toBeNull();
     expect(ask('maybe three')).toBeNull();
-    expect(settleConfirmation(rating, 4, 'nee drie', 'nl')).toEqual({ value: 3 });
+    expect(settleConfirmation(rating, 4, 'nee drie', 'nl')).toMatchObject({ value: 3 });
     // On a yes/no question the reply's polarity is the confirmation: a bare no asks again.
     expect(settleConfirmation(YES_NO as TQuestion, true, 'no', 'en')).toBeNull();
-    expect(settleConfirmation(YES_NO as TQuestion, true, 'yes', 'en')).toEqual({ value: true });
+    expect(settleConfirmation(YES_NO as TQuestion, true, 'yes', 'en')).toMatchObject({ value: true });
   });
 
   it('a sure value heard with low recogniser confidence is confirmed; the same words typed are not', async () => {

@@ -11,7 +11,7 @@ import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViola
 import { trpcClient } from './helpers/members.js';
 import { freePort, ROOT } from './helpers/processes.js';
 import { wav } from './helpers/audio.js';
-import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
+import { completedTextInterview, probedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
@@ -582,6 +582,34 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     } finally {
       await page.unroute('**/trpc/auth.signOut**');
     }
+  });
+
+  it('shows why each follow-up was asked: "Probe", its reason and the words it picked up', async () => {
+    // Its own campaign, so the campaign pages above keep their two sessions.
+    const probed = await probedTextInterview(t, api);
+    const [followUp] = await t.em().execute<{ id: string; probe: { reason: string } }[]>(
+      `select id, probe from session_utterances where session_id = ? and kind = 'follow_up'`,
+      [probed.sessionId],
+    );
+    await page.goto(`${origin}/app/sessions/${probed.sessionId}`);
+    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+    const note = page.locator(`#u-${followUp!.id} .probe-note`);
+    await note.waitFor();
+    expect(await note.locator('[aria-hidden="true"]').textContent()).toMatch(/^Probe · /);
+    expect(await page.locator('.probe-note').count()).toBe(1);
+
+    // As an LLM's probe is recorded (tests/probe-ledger.test.ts drives that through the API): a reason and the participant's words.
+    await t.em().execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
+      JSON.stringify({ reason: 'problem', pickedUp: 'gave up after two tries', source: 'llm', probeNumber: 1 }),
+      followUp!.id,
+    ]);
+    await page.reload();
+    await note.waitFor();
+    expect(await note.locator('[aria-hidden="true"]').textContent()).toBe('Probe · problem · “gave up after two tries”');
+    expect(await note.locator('.visually-hidden').textContent()).toBe("Probe 1, reason: problem, picking up the participant's words “gave up after two tries”; worded by the LLM.");
+    await note.scrollIntoViewIfNeeded();
+    await expectAccessible();
+    await photograph('session-probe');
   });
 
   it('ran without script errors or CSP violations', () => {

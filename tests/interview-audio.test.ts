@@ -499,13 +499,15 @@ describe('the OpenAI-compatible interviewer (LLM_BASE_URL)', () => {
 
   it("the model's follow-up is the next turn, recorded as decided by the llm; the model was given the systemPrompt, the plan and the answer", async () => {
     const { participant, sessionId } = await startInterview();
-    llm.respond = () => chatReply({ action: 'follow_up', text: 'What exactly broke?' });
+    llm.respond = () => chatReply({ action: 'follow_up', text: 'What exactly broke?', reason: 'problem', pickedUp: 'broke twice' });
     const seen = llm.requests.length;
 
     const reply = await participant.answer('The importer broke twice while I was setting things up.').expect(200);
 
     expect(reply.body.turn).toMatchObject({ kind: 'follow_up', text: 'What exactly broke?', questionId: 'experience' });
     expect(await aiTurn(sessionId, reply.body.turn.utteranceId)).toMatchObject({ kind: 'follow_up', decided_by: 'llm' });
+    const [stored] = await t.em().execute<{ probe: unknown }[]>(`select probe from session_utterances where id = ?`, [reply.body.turn.utteranceId]);
+    expect(stored!.probe).toEqual({ reason: 'problem', pickedUp: 'broke twice', source: 'llm', probeNumber: 1 });
     const [request, ...more] = llm.requests.slice(seen);
     expect(more).toEqual([]);
     expect(request!.path).toBe('/v1/chat/completions');

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TQuestion } from '../shared/schemas/scripts.js';
 import type { Interviewer, InterviewerDecision, InterviewerRequest } from '../server/interviewer/interviewer.js';
+import { BuiltinInterviewer } from '../server/interviewer/builtin-interviewer.js';
 import { LlmInterviewer, type LlmInterviewerOptions } from '../server/interviewer/llm-interviewer.js';
+import { refuseProbe } from '../server/interviewer/probe-checks.js';
 import { createLogger } from '../server/logger.js';
 import { recordingLogger } from './helpers/recording-logger.js';
 
@@ -74,7 +76,7 @@ interface RecordedRequest {
     model: string;
     messages: { role: string; content: string }[];
     temperature?: number;
-    response_format?: { type: string };
+    response_format?: { type: string; json_schema?: { name: string; strict: boolean; schema: Record<string, unknown> } };
   };
 }
 
@@ -93,6 +95,11 @@ function completion(content: string | null, extra: Record<string, unknown> = {})
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/** A model's follow_up decision as JSON. */
+function followUp(text: string, reason = 'vague', pickedUp: string | null = null): string {
+  return JSON.stringify({ action: 'follow_up', text, reason, pickedUp });
 }
 
 function answerWith(content: string | null): Handler {
@@ -141,7 +148,7 @@ function lastRequest(): RecordedRequest {
 }
 
 describe('LLM interviewer: the request', () => {
-  it('posts to {baseUrl}/chat/completions with the bearer key, the model, JSON mode and a temperature', async () => {
+  it('posts to {baseUrl}/chat/completions with the bearer key, the model, the decision\'s JSON schema and a temperature', async () => {
     handler = answerWith('{"action":"next"}');
     const { llm } = interviewer();
     await llm.decide(interviewRequest());
@@ -151,7 +158,12 @@ describe('LLM interviewer: the request', () => {
     expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.body.model).toBe(MODEL);
-    expect(request.body.response_format).toEqual({ type: 'json_object' });
+    expect(request.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'interviewer_decision', strict: true } });
+    const schema = request.body.response_format!.json_schema!.schema as { required: string[]; additionalProperties: boolean; properties: Record<string, { enum?: unknown[] }> };
+    expect(schema.required).toEqual(['action', 'text', 'reason', 'pickedUp', 'transition']);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.action!.enum).toEqual(['follow_up', 'next']);
+    expect(schema.properties.reason!.enum).toEqual(['problem', 'event', 'workaround', 'feeling', 'comparison', 'number', 'vague', 'script_prompt', null]);
     expect(typeof request.body.temperature).toBe('number');
     expect(llm.name).toBe('llm');
   });
@@ -217,11 +229,45 @@ describe('LLM interviewer: the request', () => {
 });
 
 describe('LLM interviewer: decisions', () => {
-  it('returns a follow_up as the model worded it', async () => {
-    handler = answerWith('{"action":"follow_up","text":"Which step of the setup was hardest?"}');
+  it('returns a follow_up as the model worded it, with its ledger: the reason, the answer\'s words it picked up, source llm', async () => {
+    handler = answerWith(followUp('Which step of the setup was hardest?', 'problem', 'the "setup" part'));
     const { llm, fallback } = interviewer();
-    await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ action: 'follow_up', text: 'Which step of the setup was hardest?' });
+    await expect(llm.decide(interviewRequest({ followUpsAsked: 1 }))).resolves.toEqual({
+      action: 'follow_up',
+      text: 'Which step of the setup was hardest?',
+      probe: { reason: 'problem', pickedUp: 'the "setup" part', source: 'llm', probeNumber: 2 },
+    });
     expect(fallback.calls).toHaveLength(0);
+  });
+
+  it('takes the words as the participant wrote them when the model changed their case or spacing', async () => {
+    handler = answerWith(followUp('What about the setup was hard?', 'problem', 'FINE  I guess'));
+    const { llm } = interviewer();
+    await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ probe: { pickedUp: 'fine I guess' } });
+  });
+
+  it('keeps the probe but records no words when pickedUp is not in the answer (a paraphrase is not a quote)', async () => {
+    handler = answerWith(followUp('Which step of the setup was hardest?', 'problem', 'the onboarding was confusing'));
+    const { llm, fallback, logger } = interviewer();
+    await expect(llm.decide(interviewRequest())).resolves.toEqual({
+      action: 'follow_up',
+      text: 'Which step of the setup was hardest?',
+      probe: { reason: 'problem', pickedUp: null, source: 'llm', probeNumber: 1 },
+    });
+    expect(fallback.calls).toHaveLength(0);
+    expect(logger.entries).toHaveLength(0);
+  });
+
+  it('records script_prompt when the model used the script\'s guidance', async () => {
+    handler = answerWith(followUp('Which step was hardest?', 'script_prompt', null));
+    const { llm } = interviewer();
+    await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ probe: { reason: 'script_prompt', pickedUp: null, source: 'llm' } });
+  });
+
+  it('accepts the null fields a JSON-schema constrained answer carries', async () => {
+    handler = answerWith(JSON.stringify({ action: 'next', text: null, reason: null, pickedUp: null, transition: null }));
+    const { llm } = interviewer();
+    await expect(llm.decide(interviewRequest())).resolves.toEqual({ action: 'next' });
   });
 
   it('returns next with its transition', async () => {
@@ -239,13 +285,13 @@ describe('LLM interviewer: decisions', () => {
   });
 
   it('takes the JSON object out of a Markdown fence', async () => {
-    handler = answerWith('```json\n{"action":"follow_up","text":"Which step?"}\n```');
+    handler = answerWith(`\`\`\`json\n${followUp('Which step?')}\n\`\`\``);
     const { llm } = interviewer();
     await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ action: 'follow_up', text: 'Which step?' });
   });
 
   it('turns a follow_up beyond the limit into next, without the fallback', async () => {
-    handler = answerWith('{"action":"follow_up","text":"One more thing?"}');
+    handler = answerWith(followUp('One more thing?'));
     const { llm, fallback, logger } = interviewer();
     await expect(llm.decide(interviewRequest({ followUpsAsked: 2, followUpLimit: 2 }))).resolves.toEqual({ action: 'next' });
     await expect(llm.decide(interviewRequest({ followUpsAsked: 0, followUpLimit: 0 }))).resolves.toEqual({ action: 'next' });
@@ -310,13 +356,20 @@ describe('LLM interviewer: fallback', () => {
   });
 
   it('on a follow_up with empty text', async () => {
-    handler = answerWith('{"action":"follow_up","text":"   "}');
+    handler = answerWith(followUp('   '));
     await expectFallback('invalid_decision');
   });
 
-  it('on a follow_up with overlong text', async () => {
-    handler = answerWith(JSON.stringify({ action: 'follow_up', text: 'why '.repeat(200) }));
+  it('on a follow_up without a reason, or with one that is not a probe reason', async () => {
+    handler = answerWith('{"action":"follow_up","text":"Which step?"}');
+    expect((await expectFallback('invalid_decision')).obj.issues).toEqual(['reason:invalid_value']);
+    handler = answerWith(followUp('Which step?', 'curiosity'));
     await expectFallback('invalid_decision');
+  });
+
+  it('on malformed JSON (a cut-off object)', async () => {
+    handler = answerWith('{"action":"follow_up","text":"Which step was');
+    await expectFallback('invalid_json');
   });
 
   it('on empty choices', async () => {
@@ -358,6 +411,102 @@ describe('LLM interviewer: fallback', () => {
   });
 });
 
+describe('LLM interviewer: probes are checked before they are asked', () => {
+  /** The model proposes `text`; the check refuses it, the fallback decides, and the log names the check only. */
+  async function expectRefused(text: string, check: string, overrides: Partial<InterviewerRequest> = {}) {
+    handler = answerWith(followUp(text, 'problem', 'the "setup" part'));
+    const { llm, fallback, logger } = interviewer();
+    const request = interviewRequest(overrides);
+    await expect(llm.decide(request)).resolves.toEqual(FROM_FALLBACK);
+    expect(fallback.calls).toEqual([request]);
+    expect(logger.entries.map((entry) => entry.obj)).toEqual([expect.objectContaining({ reason: 'probe_refused', check, questionId: 'q_onboarding' })]);
+    const logged = JSON.stringify(logger.entries);
+    expect(logged).not.toContain('setup');
+    expect(logged).not.toContain(text);
+  }
+
+  it('refuses a leading probe (wording that suggests the answer), in each language', async () => {
+    await expectRefused("Don't you think the setup was too long?", 'leading');
+    await expectRefused('The setup was the hardest part, right?', 'leading');
+    await expectRefused('Was it because of the setup?', 'leading');
+    await expectRefused('Surely the setup could have been quicker?', 'leading', { language: 'en-GB' });
+    await expectRefused('Die Einrichtung war schwierig, nicht wahr?', 'leading', { language: 'de' });
+    await expectRefused("La configuration était difficile, n'est-ce pas ?", 'leading', { language: 'fr' });
+    await expectRefused('La instalación fue difícil, ¿verdad?', 'leading', { language: 'es' });
+    await expectRefused('De installatie was lastig, toch?', 'leading', { language: 'nl' });
+    await expectRefused('Entiendo. ¿No le parece que tardó mucho?', 'leading', { language: 'es' });
+    await expectRefused('Vond je niet dat de installatie te lang duurde?', 'leading', { language: 'nl' });
+  });
+
+  it('refuses a probe that asks two questions', async () => {
+    await expectRefused('Which step was hardest? And how long did it take?', 'not_one_question');
+    await expectRefused('Which step was hardest and why did it take so long?', 'not_one_question');
+    await expectRefused('Why did you stop. What happened next?', 'not_one_question');
+    await expectRefused('Tell me more about the setup.', 'not_one_question');
+    await expectRefused('¿Qué paso fue el más difícil y por qué tardó tanto?', 'not_one_question', { language: 'es' });
+  });
+
+  it('refuses a probe that repeats a question asked before, on this question or earlier in the interview', async () => {
+    // The current question itself, barely reworded.
+    await expectRefused('How did the onboarding go for you then?', 'repeats_earlier');
+    // An earlier probe on this question (askedOnQuestion), after a bridge.
+    await expectRefused('Which step of the setup was the hardest?', 'repeats_earlier', {
+      askedOnQuestion: [questions[1]!.text, 'Thanks. Which step of the setup was hardest?'],
+      followUpsAsked: 1,
+    });
+    // A question of the plan asked earlier in the conversation.
+    await expectRefused('What is your role at the company?', 'repeats_earlier');
+  });
+
+  it('refuses a probe over the length budget (40 words or 500 characters)', async () => {
+    const long = `You mentioned ${'that the setup part was confusing and slow and '.repeat(4)}so which step was hardest?`;
+    expect(long.split(/\s+/).length).toBeGreaterThan(40);
+    await expectRefused(long, 'too_long');
+    await expectRefused(`Which ${'x'.repeat(520)} step was hardest?`, 'too_long');
+  });
+
+  it('asks a probe that passes every check', async () => {
+    handler = answerWith(followUp('You said the setup part was fine, I guess. What would have made it better?', 'feeling', 'fine I guess'));
+    const { llm, fallback, logger } = interviewer();
+    await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ action: 'follow_up', probe: { reason: 'feeling', pickedUp: 'fine I guess', source: 'llm' } });
+    expect(fallback.calls).toHaveLength(0);
+    expect(logger.entries).toHaveLength(0);
+  });
+
+  it('uses the built-in interviewer\'s decision after a refusal, marked as decided by it', async () => {
+    handler = answerWith(followUp('The setup was confusing, right?', 'problem', null));
+    const llm = new LlmInterviewer({ baseUrl, apiKey: API_KEY, model: MODEL, timeoutMs: 2000, fallback: new BuiltinInterviewer(), logger: recordingLogger() });
+    const decision = await llm.decide(interviewRequest({ answer: 'ok' }));
+    expect(decision).toMatchObject({ action: 'follow_up', decidedBy: 'builtin' });
+    expect(decision.action === 'follow_up' && decision.probe.source).not.toBe('llm');
+  });
+});
+
+describe('probe checks: wording that must pass', () => {
+  const good: [string, string][] = [
+    ['en', 'You said you gave up after two tries. What made you stop?'],
+    ['en', 'What happened when you tried the setup again?'],
+    ['en', 'How did you work around that?'],
+    ['en', 'Why was the second step confusing?'],
+    ['en', "What wasn't clear about it?"],
+    ['nl', 'Je zei dat je na twee pogingen stopte. Waarom stopte je?'],
+    ['nl', 'Waarom werkte het niet?'],
+    ['nl', 'Wat deed je toen het niet lukte?'],
+    ['de', 'Sie sagten, Sie hätten nach zwei Versuchen aufgegeben. Was hat Sie dazu gebracht?'],
+    ['de', 'Warum war es nicht klar?'],
+    ['fr', "Vous avez dit que vous aviez abandonné après deux essais. Qu'est-ce qui vous a fait arrêter ?"],
+    ['fr', 'Pourquoi est-ce que cela ne marchait pas ?'],
+    ['es', 'Dijo que se rindió después de dos intentos. ¿Qué le hizo parar?'],
+    ['es', '¿Por qué no funcionó la instalación?'],
+    ['es', '¿Por qué no le parece útil?'],
+    ['en', 'Which feature did you not find?'],
+    ['en', 'You said 2.5 hours. Who did you write to at ada@example.com?'],
+  ];
+  it.each(good)('%s: %s', (language, text) => {
+    expect(refuseProbe(text, { language, earlierQuestions: ['How did the onboarding go for you?'] })).toBeNull();
+  });
+});
+
 describe('LLM interviewer: retries', () => {
   it('sends the request once more when the connection drops before an answer (a stale keep-alive socket)', async () => {
     handler = (_request, res) => {
@@ -381,18 +530,36 @@ describe('LLM interviewer: servers without JSON mode', () => {
         sendJson(res, 400, { error: { message: "Unrecognized request argument supplied: response_format", param: null, type: 'invalid_request_error' } });
         return;
       }
-      sendJson(res, 200, completion('{"action":"follow_up","text":"Which step?"}'));
+      sendJson(res, 200, completion(followUp('Which step?')));
     };
     const { llm, fallback, logger } = interviewer();
     await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ action: 'follow_up', text: 'Which step?' });
-    expect(received).toHaveLength(2);
-    expect(received[1]!.body.response_format).toBeUndefined();
-    expect(received[1]!.body.temperature).toBeDefined();
-    expect(logger.entries.map((entry) => entry.obj.field)).toEqual(['response_format']);
+    // The schema first, then JSON mode, then neither.
+    expect(received.map((request) => request.body.response_format?.type)).toEqual(['json_schema', 'json_object', undefined]);
+    expect(received[2]!.body.temperature).toBeDefined();
+    expect(logger.entries.map((entry) => entry.obj.field)).toEqual(['json_schema', 'response_format']);
 
     await llm.decide(interviewRequest());
-    expect(received).toHaveLength(3);
-    expect(received[2]!.body.response_format).toBeUndefined();
+    expect(received).toHaveLength(4);
+    expect(received[3]!.body.response_format).toBeUndefined();
+    expect(fallback.calls).toHaveLength(0);
+  });
+
+  it('falls back to JSON mode when the server refuses json_schema, and remembers', async () => {
+    handler = (request, res) => {
+      if (request.body.response_format?.type === 'json_schema') {
+        sendJson(res, 400, { error: { message: "'response_format.type' must be 'json_object' or 'text'", param: 'response_format.type', type: 'invalid_request_error' } });
+        return;
+      }
+      sendJson(res, 200, completion(followUp('Which step of the setup was hardest?', 'problem', 'the "setup" part')));
+    };
+    const { llm, fallback, logger } = interviewer();
+    await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ action: 'follow_up', probe: { reason: 'problem', source: 'llm' } });
+    expect(received.map((request) => request.body.response_format?.type)).toEqual(['json_schema', 'json_object']);
+    expect(logger.entries.map((entry) => entry.obj)).toEqual([expect.objectContaining({ field: 'json_schema', status: 400 })]);
+
+    await llm.decide(interviewRequest());
+    expect(received.map((request) => request.body.response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
     expect(fallback.calls).toHaveLength(0);
   });
 
@@ -407,7 +574,7 @@ describe('LLM interviewer: servers without JSON mode', () => {
     const { llm } = interviewer();
     await expect(llm.decide(interviewRequest())).resolves.toEqual({ action: 'next' });
     expect(received.at(-1)!.body.temperature).toBeUndefined();
-    expect(received.at(-1)!.body.response_format).toEqual({ type: 'json_object' });
+    expect(received.at(-1)!.body.response_format?.type).toBe('json_schema');
   });
 
   it('gives up on a 400 about anything else', async () => {

@@ -63,6 +63,26 @@ describe('GET /v1/openapi.json', () => {
     const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
   });
+
+  it('documents redact_kinds beside redact_pii on every operation that takes it: optional, its kinds named', () => {
+    const operations = [
+      document.paths['/v1/sessions/{sessionId}/transcript'].get,
+      document.paths['/api/session/{sessionId}/transcript'].get,
+      document.paths['/v1/sessions/{sessionId}/pdf'].get,
+      document.paths['/v1/sessions/{sessionId}/insights'].get,
+      document.paths['/api/campaigns/{campaignId}/transcripts'].get,
+      document.paths['/api/projects/{projectId}/transcripts'].get,
+    ];
+    for (const operation of operations) {
+      const names = operation.parameters.map((parameter: { name?: string }) => parameter.name);
+      expect(names, operation.operationId).toEqual(expect.arrayContaining(['redact_pii', 'redact_kinds']));
+      const kinds = operation.parameters.find((parameter: { name?: string }) => parameter.name === 'redact_kinds');
+      expect(kinds.in).toBe('query');
+      expect(kinds.required ?? false).toBe(false);
+      expect(kinds.schema.type).toBe('string');
+      expect(JSON.stringify(kinds), operation.operationId).toContain('email, phone, card, ssn, name, address');
+    }
+  });
 });
 
 describe('an SDK-grade document', () => {

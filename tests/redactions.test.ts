@@ -14,7 +14,7 @@ import { type Api, apiAs } from './helpers/factories.js';
 import { interviewFixture, letTimePass, ONE_QUESTION, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
-import { completedTextInterview, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
+import { completedTextInterview, probedTextInterview, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { type TestTenant } from './helpers/test-app.js';
 
 /**
@@ -424,6 +424,26 @@ describe('redactions.redact on text made from the utterance', () => {
     expect(session.answers.find((a: { questionId: string }) => a.questionId === 'channel').value).toBe('Chat with [REDACTED]');
     for (const needle of ['Smith', 'Elm Road', '12 Elm']) expect(await rowsContaining(needle, sessionId), needle).toEqual([]);
     for (const file of await storedExports(sessionId)) expect(file.text).not.toMatch(/Smith|Elm Road/);
+  });
+
+  it("removes the span from the probe ledgers that picked it up (a follow-up's pickedUp), and nothing else of them", async () => {
+    const SPAN = 'Jane Doe at Northwind';
+    const answer = `I asked ${SPAN} twice and gave up after two tries.`;
+    // "ok" draws a follow-up; the span is in the answer to it.
+    const { sessionId } = await probedTextInterview(t, api, answer);
+    const [followUp] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and kind = 'follow_up'`, [sessionId]);
+    const spanAnswer = (await participantUtterances(sessionId)).find((row) => row.text === answer)!;
+    // The ledger as a probe that picked up these words records it (tests/probe-ledger.test.ts records one through the API).
+    await t.em().execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
+      JSON.stringify({ reason: 'workaround', pickedUp: `asked ${SPAN} twice`, source: 'llm', probeNumber: 1 }),
+      followUp!.id,
+    ]);
+    const start = answer.indexOf(SPAN);
+    await client.redactions.redact.mutate({ sessionId, utteranceId: spanAnswer.id, start, end: start + SPAN.length, expectedText: SPAN });
+    const [row] = await t.em().execute<{ probe: unknown }[]>(`select probe from session_utterances where id = ?`, [followUp!.id]);
+    expect(row!.probe).toEqual({ reason: 'workaround', pickedUp: 'asked [REDACTED] twice', source: 'llm', probeNumber: 1 });
+    const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body;
+    expect(JSON.stringify(transcript)).not.toMatch(/Jane|Northwind/);
   });
 
   it('redacting a phone number changes only the copies of it: a rating of 4, a duration of 3 min 14 s and an option "14 or more" stay in the insights, the answers, the webhook facts and the PDF', async () => {

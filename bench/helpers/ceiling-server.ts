@@ -56,8 +56,8 @@ function speakingSeconds(text: string): number {
 }
 
 const INSERT_UTTERANCE = `insert into session_utterances
-  (id, organization_id, session_id, seq, speaker, kind, text, question_id, value, start_time, end_time, decided_by, created_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())`;
+  (id, organization_id, session_id, seq, speaker, kind, text, question_id, value, start_time, end_time, decided_by, probe, created_at)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())`;
 
 function turnOf(id: string, text: string, kind: string, question: TQuestion) {
   return {
@@ -109,7 +109,7 @@ app.post('/api/interview/start', async (req: Request, res: Response, next: NextF
          values ($1, $2, $3, $4, $5, $6, 'in_progress', 'en', '{}', false, now(), now(), now(), $7, '[]', 0, 'question', $8, 1, now(), now())`,
         [sessionId, invite.organization_id, invite.campaign_id, invite.id, invite.script_id, invite.version, questions.length, utteranceId],
       );
-      await client.query(INSERT_UTTERANCE, [utteranceId, invite.organization_id, sessionId, 0, 'ai', 'question', first.text, first.id, null, 0, speakingSeconds(first.text), 'engine']);
+      await client.query(INSERT_UTTERANCE, [utteranceId, invite.organization_id, sessionId, 0, 'ai', 'question', first.text, first.id, null, 0, speakingSeconds(first.text), 'engine', null]);
       await client.query(`update invites set status = 'started', started_at = now(), updated_at = now() where id = $1`, [invite.id]);
       return { session: { id: sessionId, status: 'in_progress', questionsAnswered: 0, totalQuestions: questions.length }, turn: turnOf(utteranceId, first.text, 'question', first) };
     });
@@ -136,6 +136,11 @@ app.post('/api/interview/answer', async (req: Request, res: Response, next: Next
       if (!session) throw Object.assign(new Error('no session in progress'), { status: 409 });
       const questions = session.questions as TQuestion[];
       const question = questions[session.question_index]!;
+      // What the engine reads for every interviewer: the AI's asking turns on this question and the words their probes picked up.
+      const { rows: onQuestion } = await client.query(
+        `select text, probe from session_utterances where session_id = $1 and speaker = 'ai' and question_id = $2 and kind in ('question', 're_ask', 'follow_up') order by seq`,
+        [session.id, question.id],
+      );
       const outcome = await decideAfterAnswer({
         questions,
         systemPrompt: session.system_prompt as string,
@@ -145,6 +150,10 @@ app.post('/api/interview/answer', async (req: Request, res: Response, next: Next
         answer: text,
         // The built-in interviewer never reads the conversation.
         conversation: [],
+        onQuestion: {
+          asked: onQuestion.map((row) => row.text as string),
+          pickedUp: onQuestion.flatMap((row) => (row.probe?.pickedUp ? [row.probe.pickedUp as string] : [])),
+        },
         interviewer,
       });
       const at = (Date.now() - new Date(session.started_at as string).getTime()) / 1000;
@@ -153,14 +162,14 @@ app.post('/api/interview/answer', async (req: Request, res: Response, next: Next
       const value: TAnswerValue | undefined = outcome.utteranceValue;
       await client.query(INSERT_UTTERANCE, [
         answerId, session.organization_id, session.id, seq, 'participant', 'answer', text, question.id,
-        value === undefined ? null : JSON.stringify(value), Math.max(0, at - speakingSeconds(text ?? '')), at, null,
+        value === undefined ? null : JSON.stringify(value), Math.max(0, at - speakingSeconds(text ?? '')), at, null, null,
       ]);
       const next = outcome.next;
       const nextId = newId('utt');
       const nextQuestion = next.kind === 'question' ? questions[next.questionIndex]! : question;
       await client.query(INSERT_UTTERANCE, [
         nextId, session.organization_id, session.id, seq + 1, 'ai', next.kind, next.text, next.kind === 'closing' ? null : nextQuestion.id,
-        null, at, at + speakingSeconds(next.text), next.decidedBy,
+        null, at, at + speakingSeconds(next.text), next.decidedBy, next.kind === 'follow_up' ? JSON.stringify(next.probe) : null,
       ]);
       let answers = session.answers as TParsedAnswer[];
       if (outcome.finalValue !== undefined) {

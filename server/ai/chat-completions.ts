@@ -61,18 +61,21 @@ const OPTIONAL_FIELDS = ['response_format', 'temperature'] as const;
 type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 
 /**
- * What `response_format` asks for: any JSON object (JSON mode), or JSON that matches a schema
- * (structured outputs; `strict` has the server constrain decoding to it). Servers that refuse a
- * schema are asked for JSON mode instead from then on, and those that refuse both for nothing.
+ * What the endpoint can refuse: an optional field, or JSON-schema constrained output
+ * (`response_format: {type: 'json_schema'}`), which servers that have JSON mode but no schemas
+ * refuse as `response_format` too: then JSON mode is tried before no format at all.
  */
-export type ResponseFormat =
-  | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; strict: boolean; schema: Record<string, unknown> } };
+export type RefusedField = OptionalField | 'json_schema';
 
-const JSON_MODE: ResponseFormat = { type: 'json_object' };
+/** Told when the endpoint refuses an optional field, so the caller can log it once. */
+type FieldRefusedListener = (field: RefusedField, status: number) => void;
 
-/** Told when the endpoint refuses an optional field (`json_schema`: a schema in `response_format`), so the caller can log it once. */
-type FieldRefusedListener = (field: OptionalField | 'json_schema', status: number) => void;
+/** A JSON schema the answer must follow (OpenAI's structured outputs: every property required, no others). */
+export interface ResponseJsonSchema {
+  /** `^[a-zA-Z0-9_-]{1,64}$`, as OpenAI requires. */
+  name: string;
+  schema: Record<string, unknown>;
+}
 
 /**
  * A pooled keep-alive connection that the server (or a proxy) closed while idle fails the next
@@ -135,9 +138,7 @@ export class ChatCompletions {
   readonly #apiKey: string;
   readonly #timeoutMs: number;
   /** Fields this endpoint refused once; remembered so later requests do not pay a second round trip. */
-  readonly #unsupported = new Set<OptionalField>();
-  /** This endpoint refused a `json_schema` response format once: it is asked for JSON mode instead. */
-  #schemaRefused = false;
+  readonly #unsupported = new Set<RefusedField>();
   readonly #onFieldRefused: FieldRefusedListener | undefined;
 
   constructor(options: ChatCompletionsOptions & { onFieldRefused?: FieldRefusedListener }) {
@@ -157,10 +158,11 @@ export class ChatCompletions {
   }
 
   /**
-   * The model's answer as JSON checked against `schema`; rejects with ChatFailure. Asks for
-   * `options.responseFormat` (JSON mode unless given) as far as the endpoint takes it.
+   * The model's answer as JSON checked against `schema`; rejects with ChatFailure. With
+   * `jsonSchema`, the output is constrained to it where the endpoint supports that (else JSON
+   * mode, else nothing: the answer is checked against `schema` whichever way it was asked for).
    */
-  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number; responseFormat?: ResponseFormat }): Promise<T> {
+  async requestJson<T>(messages: ChatMessage[], schema: z.ZodType<T>, options: { temperature: number; jsonSchema?: ResponseJsonSchema }): Promise<T> {
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
@@ -168,12 +170,15 @@ export class ChatCompletions {
     let retriedDroppedConnection = false;
     // Ends: each pass either returns, throws, drops one more optional field, or spends the one retry.
     for (;;) {
-      const responseFormat = this.#responseFormat(options.responseFormat ?? JSON_MODE);
+      const withSchema = options.jsonSchema !== undefined && !this.#unsupported.has('json_schema') && !this.#unsupported.has('response_format');
+      const responseFormat = withSchema
+        ? { type: 'json_schema', json_schema: { name: options.jsonSchema!.name, strict: true, schema: options.jsonSchema!.schema } }
+        : { type: 'json_object' };
       const body = {
         model: this.model,
         messages,
         ...(this.#unsupported.has('temperature') ? {} : { temperature: options.temperature }),
-        ...(responseFormat ? { response_format: responseFormat } : {}),
+        ...(this.#unsupported.has('response_format') ? {} : { response_format: responseFormat }),
       };
       let status: number;
       let text: string;
@@ -193,12 +198,7 @@ export class ChatCompletions {
       }
       if (status < 200 || status > 299) {
         const providerError = parseJson(text, ZProviderError);
-        const refused = status === 400 || status === 422 ? this.#refusedField(providerError, responseFormat) : undefined;
-        if (refused === 'json_schema') {
-          this.#schemaRefused = true;
-          this.#onFieldRefused?.(refused, status);
-          continue;
-        }
+        const refused = status === 400 || status === 422 ? this.#refusedField(providerError, withSchema) : undefined;
         if (refused) {
           this.#unsupported.add(refused);
           this.#onFieldRefused?.(refused, status);
@@ -211,18 +211,12 @@ export class ChatCompletions {
     }
   }
 
-  #responseFormat(requested: ResponseFormat): ResponseFormat | undefined {
-    if (this.#unsupported.has('response_format')) return undefined;
-    return requested.type === 'json_schema' && this.#schemaRefused ? JSON_MODE : requested;
-  }
-
-  /** The optional field a 400 refused; a refused response format that held a schema is the schema's refusal (JSON mode may still be taken). */
-  #refusedField(providerError: z.infer<typeof ZProviderError> | undefined, sentFormat: ResponseFormat | undefined): OptionalField | 'json_schema' | undefined {
+  #refusedField(providerError: z.infer<typeof ZProviderError> | undefined, sentSchema: boolean): RefusedField | undefined {
     if (!providerError) return undefined;
     const { param, message = '' } = providerError.error;
-    const field = OPTIONAL_FIELDS.find((candidate) => !this.#unsupported.has(candidate) && (param === candidate || message.includes(candidate)));
-    if (sentFormat?.type === 'json_schema' && (field === 'response_format' || message.includes('json_schema'))) return 'json_schema';
-    return field;
+    const refused = OPTIONAL_FIELDS.find((field) => !this.#unsupported.has(field) && (param === field || param?.startsWith(`${field}.`) || message.includes(field)));
+    if (sentSchema && (refused === 'response_format' || (refused === undefined && message.includes('json_schema')))) return 'json_schema';
+    return refused;
   }
 
   #parseCompletion<T>(text: string, schema: z.ZodType<T>): T {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
-import { ChatCompletions, type ChatCompletionsOptions, ChatFailure, type ChatMessage, type LlmLogger, type ResponseFormat } from '../ai/chat-completions.js';
+import { ChatCompletions, type ChatCompletionsOptions, ChatFailure, type ChatMessage, type LlmLogger, type ResponseJsonSchema } from '../ai/chat-completions.js';
 import { clip, languageName } from '../ai/prompt-text.js';
 import { escapeRegExp } from '../lib/escape-reg-exp.js';
 import type { InsightsDraft, InsightsInput, TextAnalyzer, TranscriptAnalysis, TranscriptInput, UtteranceAnalysis } from './analyzer.js';
@@ -31,28 +31,24 @@ const ZTranscriptJudgement = z.object({ utterances: z.array(ZUtteranceJudgement)
  * constrained to the three labels while the model writes. Strict mode needs every property
  * required and no others.
  */
-const TRANSCRIPT_JUDGEMENT_FORMAT: ResponseFormat = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'transcript_judgement',
-    strict: true,
-    schema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['utterances'],
-      properties: {
-        utterances: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['id', 'sentiment', 'score', 'keywords'],
-            properties: {
-              id: { type: 'string' },
-              sentiment: { type: 'string', enum: [...SENTIMENTS] },
-              score: { type: 'number' },
-              keywords: { type: 'array', items: { type: 'string' } },
-            },
+const TRANSCRIPT_JUDGEMENT_SCHEMA: ResponseJsonSchema = {
+  name: 'transcript_judgement',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['utterances'],
+    properties: {
+      utterances: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'sentiment', 'score', 'keywords'],
+          properties: {
+            id: { type: 'string' },
+            sentiment: { type: 'string', enum: [...SENTIMENTS] },
+            score: { type: 'number' },
+            keywords: { type: 'array', items: { type: 'string' } },
           },
         },
       },
@@ -150,7 +146,7 @@ export class LlmAnalyzer implements TextAnalyzer {
         content: `Transcript (data only), language ${languageName(input.language)}:\n${JSON.stringify({ utterances: batch.map((u) => ({ id: u.id, speaker: u.speaker === 'ai' ? 'interviewer' : 'participant', text: clip(u.text, MAX_UTTERANCE_CHARS) })) })}`,
       },
     ];
-    const answer = await this.#chat.requestJson(messages, ZTranscriptJudgement, { temperature: TEMPERATURE, responseFormat: TRANSCRIPT_JUDGEMENT_FORMAT });
+    const answer = await this.#chat.requestJson(messages, ZTranscriptJudgement, { temperature: TEMPERATURE, jsonSchema: TRANSCRIPT_JUDGEMENT_SCHEMA });
     const byId = new Map(answer.utterances.map((judgement) => [judgement.id, judgement]));
     const judged = batch.map((utterance) => {
       const judgement = byId.get(utterance.id);

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { TProbeLedger } from '../../shared/schemas/probes.js';
 import type { TAnswerValue } from '../../shared/schemas/sessions.js';
 import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
 import { Organization } from './organization.js';
@@ -39,6 +40,8 @@ export const SessionUtterance = defineEntity({
     audioFileId: p.string().columnType('text').nullable(),
     /** AI turns: the interviewer that worded it (`builtin`, `llm`) or `engine` for the engine's own rules. */
     decidedBy: p.string().columnType('text').nullable(),
+    /** `follow_up` turns (Migration20261129010000ProbeLedger): why the probe was asked and the participant's words it picked up; null on every other turn and on follow-ups recorded before. */
+    probe: p.json<TProbeLedger>().nullable(),
     /** Written once by the transcript job (null before it ran, and for utterances without text). */
     sentiment: p.enum([...SENTIMENTS]).nullable(),
     /** -1 (negative) to 1 (positive). */

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { requestedPiiKinds } from '../../shared/schemas/pii.js';
 import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
@@ -48,11 +49,11 @@ export function exportRoutes(services: AppServices): Router {
     const query = queryOf(req, ZExportQuery);
     const em = services.orm.em.fork();
     const scope = await resolveExportScope(em, auth.organizationId, target(req));
-    const options = { redactPii: query.redact_pii };
+    const options = { redactKinds: requestedPiiKinds(query) };
     const name = `${scope.slug}-transcripts`;
     if (query.include_audio) {
       const sessions = await zipSessions(em, scope.campaigns.map((campaign) => campaign.id));
-      const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactPii: query.redact_pii });
+      const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactKinds: options.redactKinds });
       await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
     } else if (query.format === 'csv') {
       await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });

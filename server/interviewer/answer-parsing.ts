@@ -6,7 +6,9 @@ import { SPANISH_LEXICON } from './answer-parsing/es.js';
 import { FRENCH_LEXICON } from './answer-parsing/fr.js';
 import { DUTCH_LEXICON } from './answer-parsing/nl.js';
 import { compileLexicon, NEUTRAL_LEXICON, type AnswerLexicon, type CompiledLexicon } from './answer-parsing/lexicon.js';
-import { parseChoice } from './answer-parsing/multiple-choice.js';
+import { compileConcepts, type CompiledConcepts } from './answer-parsing/concept-match.js';
+import { APPROXIMATORS, CONCEPTS, NONE_OF_THESE } from './answer-parsing/concepts.js';
+import { readChoice, type ChoiceMatch } from './answer-parsing/multiple-choice.js';
 import { assessOpen, type VaguenessReason } from './answer-parsing/open-answer.js';
 import { readPolarity } from './answer-parsing/polarity.js';
 import { parseRating } from './answer-parsing/rating.js';
@@ -25,6 +27,18 @@ import { CERTAINTY_CUES, type CertaintyCues, HEDGES, RATING_HOMOPHONES } from '.
 const LEXICONS: Record<string, AnswerLexicon> = { en: ENGLISH_LEXICON, nl: DUTCH_LEXICON, de: GERMAN_LEXICON, fr: FRENCH_LEXICON, es: SPANISH_LEXICON };
 
 const compiled = new Map<string, CompiledLexicon>();
+
+const compiledConcepts = new Map<string, CompiledConcepts | null>();
+
+/** The concept lexicon of a language (see concepts.ts); null for a language without one. */
+function conceptsFor(language: string | undefined, lexicon: CompiledLexicon): CompiledConcepts | null {
+  const primary = (language ?? 'en').split('-')[0]!.toLowerCase();
+  if (!compiledConcepts.has(primary)) {
+    const source = CONCEPTS[primary];
+    compiledConcepts.set(primary, source && primary in LEXICONS ? compileConcepts(primary, source, NONE_OF_THESE[primary] ?? [], APPROXIMATORS[primary] ?? [], lexicon) : null);
+  }
+  return compiledConcepts.get(primary)!;
+}
 
 function lexiconFor(language: string | undefined): CompiledLexicon {
   const primary = (language ?? 'en').split('-')[0]!.toLowerCase();
@@ -65,19 +79,78 @@ export function parseStructuredAnswer(
   text: string,
   language?: string,
 ): ParsedAnswer | null {
-  const value = readValue(question, text, lexiconFor(language));
+  const lexicon = lexiconFor(language);
+  const value = readValue(question, text, lexicon, conceptsFor(language, lexicon));
   return value === null ? null : { value };
 }
 
 type StructuredQuestion = Pick<TQuestion, 'type' | 'options' | 'scale'>;
 
-function readValue(question: StructuredQuestion, text: string, lexicon: CompiledLexicon, options: { setUncertaintyAside?: boolean } = {}): ParsedAnswer['value'] | null {
-  if (question.type === 'rating') return parseRating(question.scale ?? DEFAULT_RATING_SCALE, text, lexicon);
+/**
+ * How sure a value is by the way it was read, before hedges and the recogniser are counted
+ * (`assessStructuredAnswer`). A choice named by its own words is surer than one named by a
+ * synonym, a synonym than a paraphrase, a paraphrase than a position (positions are misheard
+ * and miscounted); a rating in digits is surer than one in words or a scale label.
+ */
+export const MATCH_CONFIDENCE: Record<ChoiceMatch | 'digits' | 'spoken' | 'homophone', number> = {
+  exact: 1,
+  digits: 1,
+  words: 0.9,
+  spoken: 0.9,
+  number: 0.9,
+  polarity: 0.9,
+  synonym: 0.8,
+  paraphrase: 0.7,
+  ordinal: 0.65,
+  homophone: 0.7,
+  none: 0.8,
+};
+
+/**
+ * The one threshold of the confirmation rule: a structured value whose confidence is below it is
+ * read back in one short `confirm` turn instead of being taken. Every uncertainty reason
+ * (`UNCERTAINTY_FACTORS`) brings any value below it; so does a paraphrase or position heard by a
+ * recogniser that was not sure of the words.
+ */
+export const CONFIRMATION_THRESHOLD = 0.6;
+
+/** What each uncertainty reason multiplies a value's confidence by; each one alone brings any value below the threshold. */
+const UNCERTAINTY_FACTORS: Record<Exclude<UncertaintyReason, 'low_confidence' | 'weak_match'>, number> = {
+  hedge: 0.5,
+  question: 0.55,
+  alternatives: 0.45,
+  self_correction: 0.5,
+  none_of_these: 1,
+};
+
+/** A value read from text, with how it was matched. */
+interface Reading {
+  value: ParsedAnswer['value'] | null;
+  /** Confidence of the match kind (`MATCH_CONFIDENCE`). */
+  strength: number;
+  /** The multiple-choice answer rejects every option ("none of those"). */
+  none?: true;
+}
+
+function readValue(question: StructuredQuestion, text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null, options: { setUncertaintyAside?: boolean } = {}): ParsedAnswer['value'] | null {
+  return readAnswer(question, text, lexicon, concepts, options)?.value ?? null;
+}
+
+function readAnswer(question: StructuredQuestion, text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null, options: { setUncertaintyAside?: boolean } = {}): Reading | null {
+  if (question.type === 'rating') {
+    const value = parseRating(question.scale ?? DEFAULT_RATING_SCALE, text, lexicon);
+    if (value === null) return null;
+    return { value, strength: tokenize(text, lexicon.source.apostrophes).some((token) => token.kind === 'number' && token.value === value) ? MATCH_CONFIDENCE.digits : MATCH_CONFIDENCE.spoken };
+  }
   if (question.type === 'yes_no') {
     const { polarity } = readPolarity(tokenize(text, lexicon.source.apostrophes), lexicon, options);
-    return polarity === 'yes' ? true : polarity === 'no' ? false : null;
+    return polarity === 'yes' || polarity === 'no' ? { value: polarity === 'yes', strength: MATCH_CONFIDENCE.polarity } : null;
   }
-  if (question.type === 'multiple_choice' && question.options && question.options.length > 0) return parseChoice(question.options, text, lexicon);
+  if (question.type === 'multiple_choice' && question.options && question.options.length > 0) {
+    const { value, match } = readChoice(question.options, text, lexicon, concepts);
+    if (match === 'none') return { value: null, strength: MATCH_CONFIDENCE.none, none: true };
+    return value === null || match === null ? null : { value, strength: MATCH_CONFIDENCE[match] };
+  }
   return null;
 }
 
@@ -88,13 +161,21 @@ function readValue(question: StructuredQuestion, text: string, lexicon: Compiled
 export type AnswerCertainty = 'sure' | 'unsure' | 'unknown';
 
 /** What made an answer unsure. */
-export type UncertaintyReason = 'hedge' | 'question' | 'alternatives' | 'self_correction' | 'low_confidence';
+export type UncertaintyReason = 'hedge' | 'question' | 'alternatives' | 'self_correction' | 'low_confidence' | 'weak_match' | 'none_of_these';
 
 export interface AssessedAnswer {
-  /** The value understood; null exactly when `certainty` is `unknown`. */
+  /** The value understood; null when `certainty` is `unknown`, and for none of the options (`noneOfThese`). */
   value: ParsedAnswer['value'] | null;
   certainty: AnswerCertainty;
   reasons: UncertaintyReason[];
+  /**
+   * How sure the value is, 0–1: the match kind (`MATCH_CONFIDENCE`) times each uncertainty
+   * reason's factor and the recogniser's confidence; `certainty` is `sure` exactly when it is at
+   * or above `CONFIRMATION_THRESHOLD` and no reason applies. Null when nothing was understood.
+   */
+  confidence: number | null;
+  /** The answer rejects every option ("none of those"): no value, confirmed before it is taken. */
+  noneOfThese?: true;
 }
 
 /**
@@ -168,64 +249,101 @@ export function assessStructuredAnswer(
   language?: string,
   recognition: { confidence?: number | null | undefined } = {},
 ): AssessedAnswer {
-  if (question.type === 'open') return { value: null, certainty: 'unknown', reasons: [] };
+  const unknown: AssessedAnswer = { value: null, certainty: 'unknown', reasons: [], confidence: null };
+  if (question.type === 'open') return unknown;
   const lexicon = lexiconFor(language);
+  const concepts = conceptsFor(language, lexicon);
   const cues = cuesFor(language, lexicon);
   const tokens = tokenize(text, lexicon.source.apostrophes);
-  const read = (part: readonly Token[]) => (part.length === 0 ? null : readValue(question, textOf(part), lexicon));
+  const read = (part: readonly Token[]) => (part.length === 0 ? null : readValue(question, textOf(part), lexicon, concepts));
+  const readingOf = (part: readonly Token[]) => (part.length === 0 ? null : readAnswer(question, textOf(part), lexicon, concepts));
   const reasons: UncertaintyReason[] = [];
   if (scanPhrases(tokens, [{ tag: 'hedge', patterns: cues.hedges }]).length > 0) reasons.push('hedge');
   if (/[?¿]/.test(text)) reasons.push('question');
-  const confidence = recognition.confidence;
-  if (confidence !== null && confidence !== undefined && confidence < LOW_RECOGNITION_CONFIDENCE) reasons.push('low_confidence');
-  const unsure = (value: Value, reason: UncertaintyReason): AssessedAnswer => ({ value, certainty: 'unsure', reasons: [...new Set([...reasons, reason])] });
+  const heard = recognition.confidence;
+  if (heard !== null && heard !== undefined && heard < LOW_RECOGNITION_CONFIDENCE) reasons.push('low_confidence');
+
+  // The confidence of a value read with `strength` under `all` reasons; below the threshold with none, the match itself is weak.
+  const judged = (value: Value | null, strength: number, all: readonly UncertaintyReason[]): AssessedAnswer => {
+    let confidence = strength;
+    for (const reason of all) confidence *= reason === 'low_confidence' || reason === 'weak_match' ? 1 : UNCERTAINTY_FACTORS[reason];
+    confidence *= recognitionFactor(heard);
+    const unique = [...new Set(all)];
+    if (unique.length === 0 && confidence < CONFIRMATION_THRESHOLD) unique.push('weak_match');
+    return { value, certainty: unique.length > 0 ? 'unsure' : 'sure', reasons: unique, confidence: round(confidence) };
+  };
+  const strengthOf = (value: Value) => {
+    const reading = readAnswer(question, text, lexicon, concepts);
+    return reading && reading.value === value ? reading.strength : MATCH_CONFIDENCE.words;
+  };
+  const unsure = (value: Value, reason: UncertaintyReason, strength = strengthOf(value)): AssessedAnswer => judged(value, strength, [...reasons, reason]);
 
   // After a correction, "si" / "doch" alone is the yes that contradicts the no before it.
   const contradicts = (part: readonly Token[]) => part.length > 0 && cues.contradictingYes.some((pattern) => matchPhrase(part, 0, pattern) === part.length);
   const corrected = selfCorrection(tokens, cues, question.type === 'yes_no' ? (part) => (contradicts(part) ? true : read(part)) : read);
-  if (corrected !== null) return unsure(corrected, 'self_correction');
+  if (corrected !== null) return unsure(corrected.value, 'self_correction', readingOf(corrected.after)?.strength ?? MATCH_CONFIDENCE.polarity);
 
   const alternatives = alternativesOf(tokens, cues, read);
-  if (alternatives === 'unchosen') return { value: null, certainty: 'unknown', reasons: [] };
+  if (alternatives === 'unchosen') return unknown;
   if (alternatives !== null) return unsure(alternatives, 'alternatives');
 
   // Before the strict reading, which takes "I wouldn't say no" for a clausal no.
-  if (question.type === 'yes_no' && negatedNo(tokens, cues, lexicon)) return unsure(true, 'hedge');
+  if (question.type === 'yes_no' && negatedNo(tokens, cues, lexicon)) return unsure(true, 'hedge', MATCH_CONFIDENCE.polarity);
 
-  const strict = readValue(question, text, lexicon);
-  if (strict !== null) return { value: strict, certainty: reasons.length > 0 ? 'unsure' : 'sure', reasons };
+  const strict = readAnswer(question, text, lexicon, concepts);
+  if (strict?.none) {
+    // No option: always read back ("So none of these, right?"), whatever the confidence.
+    const assessed = judged(null, strict.strength, reasons);
+    return { ...assessed, certainty: 'unsure', reasons: [...assessed.reasons.filter((reason) => reason !== 'weak_match'), 'none_of_these'], noneOfThese: true };
+  }
+  if (strict !== null && strict.value !== null) return judged(strict.value, strict.strength, reasons);
 
   if (question.type === 'yes_no') {
-    const leaning = readValue(question, text, lexicon, { setUncertaintyAside: true });
-    if (leaning !== null) return unsure(leaning, 'hedge');
+    const leaning = readValue(question, text, lexicon, concepts, { setUncertaintyAside: true });
+    if (leaning !== null) return unsure(leaning, 'hedge', MATCH_CONFIDENCE.polarity);
     const lukewarm = scanPhrases(tokens, [
       { tag: true, patterns: cues.partialYes },
       { tag: false, patterns: cues.partialNo },
     ]);
     const kinds = new Set(lukewarm.map((hit) => hit.tag));
-    if (kinds.size === 1) return unsure([...kinds][0]!, 'hedge');
+    if (kinds.size === 1) return unsure([...kinds][0]!, 'hedge', MATCH_CONFIDENCE.polarity);
   }
   if (question.type === 'rating') {
-    const heard = withHomophones(tokens, cues);
-    if (heard) {
-      const value = readValue(question, heard, lexicon);
-      if (value !== null) return { value, certainty: reasons.length > 0 ? 'unsure' : 'sure', reasons };
+    const withNumbers = withHomophones(tokens, cues);
+    if (withNumbers) {
+      const value = readValue(question, withNumbers, lexicon, concepts);
+      if (value !== null) return judged(value, MATCH_CONFIDENCE.homophone, reasons);
     }
     const scale = question.scale ?? DEFAULT_RATING_SCALE;
     const middle = (scale.min + scale.max) / 2;
-    if (Number.isInteger(middle) && scanPhrases(tokens, [{ tag: 'middle', patterns: cues.middle }]).length > 0) return unsure(middle, 'hedge');
+    if (Number.isInteger(middle) && scanPhrases(tokens, [{ tag: 'middle', patterns: cues.middle }]).length > 0) return unsure(middle, 'hedge', MATCH_CONFIDENCE.spoken);
   }
   const marked = scanPhrases(tokens, [{ tag: 'marker', patterns: [...cues.hedges, ...cues.preference] }]);
   for (const marker of marked.reverse()) {
-    const value = read(tokens.slice(marker.end));
-    if (value !== null) return unsure(value, 'hedge');
+    const reading = readingOf(tokens.slice(marker.end));
+    if (reading !== null && reading.value !== null) return unsure(reading.value, 'hedge', reading.strength);
   }
   const clauses = clausesOf(tokens);
   for (let index = clauses.length - 1; index >= 1; index -= 1) {
-    const value = read(clauses[index]!);
-    if (value !== null) return unsure(value, 'alternatives');
+    const reading = readingOf(clauses[index]!);
+    if (reading !== null && reading.value !== null) return unsure(reading.value, 'alternatives', reading.strength);
   }
-  return { value: null, certainty: 'unknown', reasons: [] };
+  return unknown;
+}
+
+/**
+ * What the recogniser's confidence does to a value's: nothing for typed text; below
+ * `LOW_RECOGNITION_CONFIDENCE` the value is unsure anyway and its confidence is scaled by the
+ * recogniser's; above it, a small discount, enough to confirm a paraphrase that was not heard well.
+ */
+function recognitionFactor(heard: number | null | undefined): number {
+  if (heard === null || heard === undefined) return 1;
+  const clamped = Math.min(1, Math.max(0, heard));
+  return clamped < LOW_RECOGNITION_CONFIDENCE ? clamped : 1 - (1 - clamped) * 0.4;
+}
+
+function round(confidence: number): number {
+  return Math.round(confidence * 100) / 100;
 }
 
 /**
@@ -243,14 +361,15 @@ export function withoutLeadingAnswer(text: string, language?: string): string | 
   return rest.length > 0 ? textOf(rest) : null;
 }
 
-/** The value after the latest correction that replaces a different value said before it; null for none. */
-function selfCorrection(tokens: readonly Token[], cues: CompiledCues, read: (part: readonly Token[]) => Value | null): Value | null {
+/** The value after the latest correction that replaces a different value said before it, and the words it was read from; null for none. */
+function selfCorrection(tokens: readonly Token[], cues: CompiledCues, read: (part: readonly Token[]) => Value | null): { value: Value; after: Token[] } | null {
   const markers = scanPhrases(tokens, [{ tag: 'correction', patterns: cues.corrections }]);
   for (const marker of [...markers].reverse()) {
-    const after = read(tokens.slice(marker.end));
+    const rest = tokens.slice(marker.end);
+    const after = read(rest);
     if (after === null) continue;
     const before = read(tokens.slice(0, marker.start));
-    if (before !== null && before !== after) return after;
+    if (before !== null && before !== after) return { value: after, after: rest };
   }
   return null;
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ChatCompletions, type ChatCompletionsOptions, ChatFailure, type ChatFailureReason, type LlmLogger } from '../ai/chat-completions.js';
 import type { Interviewer, InterviewerDecision, InterviewerRequest } from './interviewer.js';
-import { MAX_DECISION_TEXT_LENGTH, buildMessages } from './llm-prompt.js';
+import { PROBE_REASONS } from '../../shared/schemas/probes.js';
+import { DECISION_JSON_SCHEMA, MAX_DECISION_TEXT_LENGTH, buildMessages } from './llm-prompt.js';
+import { pickedUpIn, refuseProbe } from './probe-checks.js';
 
 /**
  * Options of {@link LlmInterviewer}: the endpoint from `LLM_*` (its `timeoutMs` is the budget for
@@ -11,16 +13,17 @@ import { MAX_DECISION_TEXT_LENGTH, buildMessages } from './llm-prompt.js';
 export type LlmInterviewerOptions = ChatCompletionsOptions & { fallback: Interviewer; logger?: LlmLogger };
 
 /** Why a decision went to the fallback; logged as `reason`. */
-type LlmFailureReason = Exclude<ChatFailureReason, 'invalid_answer'> | 'invalid_decision';
+type LlmFailureReason = Exclude<ChatFailureReason, 'invalid_answer'> | 'invalid_decision' | 'probe_refused';
 
 /** Low but not zero: follow-ups should vary a little between participants, decisions should not. */
 const TEMPERATURE = 0.3;
 
-const ZDecisionText = z.string().trim().min(1).max(MAX_DECISION_TEXT_LENGTH);
-
-/** What the model must answer; extra keys (a model's "reason", say) are ignored. */
+/**
+ * What the model must answer; extra keys (the unused ones of the JSON schema, null) are ignored.
+ * A probe's length is not checked here but by `refuseProbe`, so an over-long one is logged as such.
+ */
 const ZModelDecision = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('follow_up'), text: ZDecisionText }),
+  z.object({ action: z.literal('follow_up'), text: z.string().trim().min(1), reason: z.enum(PROBE_REASONS), pickedUp: z.string().nullish() }),
   z.object({ action: z.literal('next'), transition: z.string().trim().max(MAX_DECISION_TEXT_LENGTH).nullish() }),
 ]);
 
@@ -65,14 +68,24 @@ export class LlmInterviewer implements Interviewer {
       );
       return { action: 'next' };
     }
+    if (decision.action === 'follow_up') {
+      const refusal = refuseProbe(decision.text, { language: request.language, earlierQuestions: earlierQuestionsOf(request) });
+      if (refusal) {
+        // The check's name only: the probe may quote the participant.
+        this.#warn({ reason: 'probe_refused', check: refusal, questionId: request.current.id }, 'LLM probe refused; the fallback interviewer decides');
+        return this.#decideWithFallback(request);
+      }
+    }
     return decision;
   }
 
   async #ask(request: InterviewerRequest): Promise<InterviewerDecision> {
     // One budget for the whole decision: a participant is waiting for the next turn.
-    const answer = await this.#chat.requestJson(buildMessages(request), ZModelDecision, { temperature: TEMPERATURE });
+    const answer = await this.#chat.requestJson(buildMessages(request), ZModelDecision, { temperature: TEMPERATURE, jsonSchema: DECISION_JSON_SCHEMA });
     if (answer.action === 'follow_up') {
-      return { action: 'follow_up', text: answer.text, probe: { reason: 'vague', pickedUp: null, source: 'llm', probeNumber: request.followUpsAsked + 1 } };
+      // Words the answer does not hold are the model's, not the participant's: no quote then, but the probe stands.
+      const pickedUp = pickedUpIn(request.answer, answer.pickedUp);
+      return { action: 'follow_up', text: answer.text, probe: { reason: answer.reason, pickedUp, source: 'llm', probeNumber: request.followUpsAsked + 1 } };
     }
     return answer.transition ? { action: 'next', transition: answer.transition } : { action: 'next' };
   }
@@ -98,4 +111,10 @@ export class LlmInterviewer implements Interviewer {
       // A broken logger must not turn a decision into an error.
     }
   }
+}
+
+/** What the AI asked before: the current question's turns and every AI turn of the conversation (those of interviewers that read it). */
+function earlierQuestionsOf(request: InterviewerRequest): string[] {
+  const said = request.conversation.filter((turn) => turn.speaker === 'ai').map((turn) => turn.text);
+  return [...new Set([...request.askedOnQuestion, ...said])];
 }

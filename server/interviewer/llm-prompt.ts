@@ -1,10 +1,12 @@
+import { PROBE_REASONS, type TFollowUpDepth } from '../../shared/schemas/probes.js';
 import type { TQuestion } from '../../shared/schemas/scripts.js';
 import type { ChatMessage } from '../ai/chat-completions.js';
 import { clip, languageName } from '../ai/prompt-text.js';
 import type { ConversationTurn, InterviewerRequest } from './interviewer.js';
+import { MAX_PROBE_WORDS } from './probe-checks.js';
 
 /** Longest follow-up or transition the interviewer accepts from the model (characters). */
-export const MAX_DECISION_TEXT_LENGTH = 500;
+export { MAX_DECISION_TEXT_LENGTH } from './probe-checks.js';
 
 /**
  * What the prompt asks for stays well under the accepted maximum, so a model that overshoots
@@ -19,6 +21,34 @@ const REQUESTED_TEXT_LENGTH = 300;
 const MAX_TRANSCRIPT_TURNS = 60;
 const MAX_TURN_TEXT_LENGTH = 2000;
 const MAX_LATEST_ANSWER_LENGTH = 4000;
+
+/** What each `followUp.depth` asks of the model, beside the hard limit the engine enforces. */
+const DEPTH_GUIDANCE: Record<TFollowUpDepth, string> = {
+  low: 'Depth "low": ask a follow-up only when the answer leaves something important open.',
+  medium: 'Depth "medium": one follow-up where the answer gives something to dig into.',
+  high: 'Depth "high": dig into what the answer says, up to two follow-ups.',
+  deep: 'Depth "deep": dig deep into what the answers say, up to three follow-ups, each on something new.',
+};
+
+/**
+ * The answer's JSON schema for endpoints with structured outputs (`response_format: json_schema`,
+ * strict: every property required, the unused ones null). Checked again with zod either way.
+ */
+export const DECISION_JSON_SCHEMA = {
+  name: 'interviewer_decision',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['action', 'text', 'reason', 'pickedUp', 'transition'],
+    properties: {
+      action: { type: 'string', enum: ['follow_up', 'next'] },
+      text: { type: ['string', 'null'], description: 'follow_up: the one question to ask; next: null.' },
+      reason: { type: ['string', 'null'], enum: [...PROBE_REASONS, null], description: 'follow_up: why it is asked; next: null.' },
+      pickedUp: { type: ['string', 'null'], description: "follow_up: the participant's words it picks up, verbatim; else null." },
+      transition: { type: ['string', 'null'], description: 'next: an optional short bridge sentence; else null.' },
+    },
+  },
+};
 
 function describeQuestion(question: TQuestion): string {
   let kind: string = question.type;
@@ -43,6 +73,9 @@ function questionPlan(request: InterviewerRequest): string {
     `Follow-ups asked on it so far: ${followUpsAsked} of ${followUpLimit} allowed.`,
   ];
   if (current.followUp?.prompt) details.push(`Follow-up guidance from the script author: ${JSON.stringify(current.followUp.prompt)}`);
+  if (request.depth) details.push(DEPTH_GUIDANCE[request.depth]);
+  if (request.askedOnQuestion.length > 1) details.push(`Already asked on this question (never repeat or rephrase these): ${JSON.stringify(request.askedOnQuestion)}`);
+  if (request.pickedUpBefore.length > 0) details.push(`Words earlier follow-ups on it picked up (pick up something else): ${JSON.stringify(request.pickedUpBefore)}`);
   details.push(
     remaining === 0
       ? 'No follow-up remains for this question: you must answer with action "next".'
@@ -62,10 +95,14 @@ function instructions(request: InterviewerRequest): string {
     '',
     'Rules:',
     `1. Write every text in ${languageName(request.language)}.`,
-    '2. Stay on the current question. A follow-up digs deeper into what the participant said about it: one short question,',
-    '   at most two sentences, in the spirit of the follow-up guidance when there is one.',
-    '3. Ask a follow-up only when the answer is short, vague or misses the point of the question, and one more question',
-    '   would add substance. A clear, complete answer, a refusal, a wish to skip or visible discomfort means "next".',
+    '2. Stay on the current question. A follow-up (a probe) digs deeper into something the participant actually said about it:',
+    '   a problem, an event, a workaround, a strong feeling, a comparison or a number, in their own words ("You said you gave up',
+    '   after two tries. What made you stop?"); or, when the answer is short or vague, asks for more. Use the follow-up guidance',
+    '   only where it fits the answer.',
+    `3. A follow-up is exactly one open question, at most two sentences and ${MAX_PROBE_WORDS} words, with one question mark.`,
+    '   Never lead: no suggested answers ("was it because of X?"), no tag questions ("…, right?", "don\'t you think"), no',
+    '   second question joined with "and". Never repeat or rephrase a question already asked in the interview.',
+    '   A clear answer that leaves nothing worth asking, a refusal, a wish to skip or visible discomfort means "next".',
     '4. Never ask, hint at or paraphrase any other question of the plan, and never introduce topics outside the plan:',
     '   the software asks the next question itself, verbatim, right after your transition.',
     '5. A transition is optional: at most one short sentence acknowledging the answer, with no question in it. Omit it rather than repeat the answer back.',
@@ -81,8 +118,11 @@ function instructions(request: InterviewerRequest): string {
     questionPlan(request),
     '',
     'Answer with exactly one JSON object and nothing else, in one of these two forms:',
-    '{"action":"follow_up","text":"<your follow-up question>"}',
+    '{"action":"follow_up","text":"<your follow-up question>","reason":"<why>","pickedUp":"<the participant\'s words it picks up, or null>"}',
     '{"action":"next","transition":"<optional short bridge sentence>"}',
+    `"reason" is one of ${PROBE_REASONS.map((reason) => JSON.stringify(reason)).join(', ')}: what in the answer deserves the question, "vague"`,
+    'for an answer too short or vague, "script_prompt" when you used the follow-up guidance. "pickedUp" copies the words of the',
+    'latest answer the follow-up picks up exactly as the participant wrote them (a few words, not a paraphrase), or null.',
     `Keep "text" and "transition" under ${REQUESTED_TEXT_LENGTH} characters.`,
   ].join('\n');
 }

@@ -14,6 +14,7 @@ export interface InterviewerPhrases {
   followUp(reason: VaguenessReason | null, followUpsAsked: number): string;
   reAsk(question: Pick<TQuestion, 'type' | 'text' | 'options' | 'scale'>): string;
   /** One short turn reading back an unsure answer: "So that's a 4 — is that right?" */
+  /** `value` null on a multiple-choice question: the answer was none of the options ("So none of these — is that right?"). */
   confirm(question: Pick<TQuestion, 'type'>, value: TAnswerValue): string;
   /** After a confirmation was turned down: the question again, in a few words ("Then what would you give it, from 1 to 5?"). */
   askAgainBriefly(question: Pick<TQuestion, 'type' | 'text' | 'options' | 'scale'>): string;
@@ -45,6 +46,7 @@ function phrasesOf(language: string): InterviewerPhrases {
     confirm(question, value) {
       if (question.type === 'yes_no' || typeof value === 'boolean') return t(value === false ? 'interviewer.confirm.no' : 'interviewer.confirm.yes');
       if (question.type === 'rating') return t('interviewer.confirm.rating', { value: String(value) });
+      if (value === null) return t('interviewer.confirm.none');
       return t('interviewer.confirm.choice', { option: String(value) });
     },
     askAgainBriefly(question) {

@@ -32,6 +32,16 @@ export const ZParsedAnswer = z
     questionId: z.string(),
     value: ZAnswerValue.meta({ description: 'The rating, true/false, or the option as the script words it; null when the answer could not be read.' }),
     utteranceId: z.string().nullable().meta({ description: 'The participant utterance the value comes from.' }),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'How sure the service is of `value`, 0–1: from how the answer named it (the option\'s own words, a synonym, a paraphrase, a position), hedges and the speech recogniser\'s confidence; a value confirmed by the participant carries the confidence of the reply. Null when `value` is null; absent on answers recorded before it was introduced.',
+      }),
   })
   .meta({ id: 'ParsedAnswer' });
 export type TParsedAnswer = z.infer<typeof ZParsedAnswer>;

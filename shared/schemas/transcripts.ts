@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZPathId, ZTimestamp } from './common.js';
+import { ZRedactKinds } from './pii.js';
+import { ZProbeLedger } from './probes.js';
 import { ZAnswerValue } from './sessions.js';
 
 /** Each query flag's default, for the boolean inputs of typed clients derived from a query (asTypedInput). */
@@ -41,6 +43,7 @@ export const ZTranscriptQuery = z.strictObject({
   include_sentiment: queryFlag(true, "Each utterance's sentiment"),
   include_keywords: queryFlag(false, "Each utterance's keywords and key phrases"),
   redact_pii: queryFlag(false, 'Replace emails, phone numbers, card numbers and SSNs with [EMAIL REDACTED], [PHONE REDACTED], [CARD REDACTED], [SSN REDACTED]'),
+  redact_kinds: ZRedactKinds,
   speaker: z.enum(SPEAKER_FILTERS).default('all').meta({ description: 'Only the AI interviewer, only the participant, or all (default).' }),
 });
 export type TTranscriptQuery = z.infer<typeof ZTranscriptQuery>;
@@ -69,6 +72,10 @@ export const ZTranscriptUtterance = z
     value: ZAnswerValue.optional().meta({
       description: 'Participant answers to rating, yes_no and multiple_choice questions: the parsed value (a number, true/false, or the option); null when it could not be read.',
     }),
+    probe: ZProbeLedger.nullable().meta({
+      description:
+        "The AI's follow-ups (probes): why it was asked (`reason`), the participant's words it picked up (`pickedUp`, redacted with redact_pii), who worded it (`source`) and its number on the question (`probeNumber`). Null on every other utterance, and on follow-ups recorded before the ledger existed.",
+    }),
   })
   .meta({ id: 'TranscriptUtterance' });
 export type TTranscriptUtterance = z.infer<typeof ZTranscriptUtterance>;
@@ -91,6 +98,7 @@ export type TTranscriptNoneReason = (typeof TRANSCRIPT_NONE_REASONS)[number];
 export const ZInsightsQuery = z.strictObject({
   sessionId: ZPathId,
   redact_pii: queryFlag(false, 'Redact PII in the summary, quotes, action items and topic labels'),
+  redact_kinds: ZRedactKinds,
 });
 
 /** design.md "Insights": `GET /v1/sessions/{sessionId}/insights`. */
@@ -118,6 +126,7 @@ export const ZPdfQuery = z.strictObject({
     description: "default (the service's look), minimal (black on white), custom (the organization's name, logo and brand colour).",
   }),
   redact_pii: queryFlag(false, 'Redact PII in every text of the report'),
+  redact_kinds: ZRedactKinds,
 });
 export type TPdfQuery = z.infer<typeof ZPdfQuery>;
 
@@ -129,4 +138,5 @@ export const ZExportQuery = z.strictObject({
   format: z.enum(['json', 'csv']).default('json').meta({ description: 'One JSON document (default) or a flattened CSV, one row per utterance.' }),
   include_audio: queryFlag(false, `A ZIP with the transcripts in that format, one audio file per session and manifest.json (at most ${ZIP_EXPORT_MAX_SESSIONS} sessions)`),
   redact_pii: queryFlag(false, 'Redact PII in every transcript'),
+  redact_kinds: ZRedactKinds,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPathId, ZTimestamp } from './common.js';
+import { ZProbeLedger } from './probes.js';
 import { COMPLETION_STATUSES, SESSION_STATUSES, ZSessionSentiment } from './sessions.js';
 import { SENTIMENTS } from './transcripts.js';
 import { ZTurnTakingSummary } from './turn-taking.js';
@@ -46,6 +47,8 @@ export const ZWorkspaceUtterance = z.object({
   commentCount: z.number().int(),
   /** AI turns: `{latencyMs, recognitionMs, interviewerMs, synthesisMs, bargeIn}`; answers: `{cutOff}`. */
   timing: ZUtteranceTiming,
+  /** AI follow-ups: why the probe was asked and the participant's words it picked up; null otherwise. */
+  probe: ZProbeLedger.nullable(),
 });
 export type TWorkspaceUtterance = z.infer<typeof ZWorkspaceUtterance>;
 

@@ -5,12 +5,13 @@ import type { TestApp } from './test-app.js';
 
 /** Two open questions, then a rating, a yes/no and a multiple-choice question. */
 export const RESULTS_QUESTIONS = [
-  FOUR_QUESTIONS[0]!,
-  { id: 'support', text: 'How was your experience with our support team?', type: 'open' },
+  // No follow-ups: the built-in interviewer would probe the broken links and the slow setup, and these tests are about results.
+  { ...FOUR_QUESTIONS[0]!, followUp: { enabled: false } },
+  { id: 'support', text: 'How was your experience with our support team?', type: 'open', followUp: { enabled: false } },
   ...FOUR_QUESTIONS.slice(1),
 ];
 
-/** One answer per question of RESULTS_QUESTIONS (open answers long enough to draw no follow-up). */
+/** One answer per question of RESULTS_QUESTIONS (its open questions ask no follow-up). */
 export const TEXT_ANSWERS = [
   'Honestly the onboarding emails had broken links, and the setup took two days. You can reach me at ada.lovelace@example.com or +44 20 7946 0958.',
   'Support was quick to respond though, and the new reporting dashboard saves me a lot of time. The dashboard is great.',
@@ -50,4 +51,20 @@ export async function completedTextInterview(t: TestApp, api: Api, answers: stri
 async function inviteTo(api: Api, campaignId: string) {
   const response = await api.post(`/v1/campaigns/${campaignId}/invites`, { email: `p-${Math.random().toString(36).slice(2)}@example.com`, name: 'Grace', sendEmail: false }).expect(201);
   return { campaign: { id: campaignId }, invite: response.body as { id: string; token: string } };
+}
+
+/**
+ * A finished interview with one probe: one open question (`followUp.depth: medium`) answered "ok",
+ * which draws a follow-up, then answered in full; its results generated.
+ */
+export async function probedTextInterview(t: TestApp, api: Api, fullAnswer = 'The import failed, so I gave up after two tries and asked a colleague.') {
+  const fixture = await interviewFixture(api, { questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }] });
+  const participant = participantAs(t.http, fixture.invite.token);
+  const sessionId = (await participant.start().expect(201)).body.session.id as string;
+  const probe = await participant.answer('ok').expect(200);
+  if (probe.body.turn?.kind !== 'follow_up') throw new Error(`"ok" drew no follow-up: ${JSON.stringify(probe.body.turn)}`);
+  const closing = await participant.answer(fullAnswer).expect(200);
+  if (closing.body.session.status !== 'completed') throw new Error(`interview not completed: ${JSON.stringify(closing.body)}`);
+  await runCompletionChain(t, sessionId);
+  return { ...fixture, sessionId, participant };
 }

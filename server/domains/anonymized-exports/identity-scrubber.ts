@@ -1,7 +1,8 @@
+import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { PII_MARKERS, SessionRedactor } from '../../analysis/pii-redaction.js';
 import { escapeRegExp } from '../../lib/escape-reg-exp.js';
 
-const NAME_MARKER = '[NAME REDACTED]';
+const NAME_MARKER = PII_MARKERS.name;
 const VALUE_MARKER = '[REDACTED]';
 
 /** Who the participant is, as the session and its invite know them. */
@@ -17,8 +18,9 @@ function wholeWord(term: string): RegExp {
 }
 
 /**
- * Text of one session made anonymous: the PII redactor first (emails, phones, cards, SSNs, and
- * every item of the session's words wherever it turns up), then the participant's own identity
+ * Text of one session made anonymous: the PII redactor first with every kind it knows (emails,
+ * phones, cards, SSNs, and the names of people and postal addresses the participant mentions,
+ * which `redact_pii` alone leaves; every item of the session's words wherever it turns up), then the participant's own identity
  * wherever it appears: their email addresses, their name whole and each part of it, the parts of
  * their email's local part ("ada.lovelace" → "ada", "lovelace": often the name), and the invite's
  * metadata values, each as a whole word regardless of case.
@@ -28,7 +30,7 @@ export class IdentityScrubber {
   readonly #terms: { pattern: RegExp; marker: string }[] = [];
 
   constructor(utteranceTexts: string[], identity: ParticipantIdentity) {
-    this.#redactor = new SessionRedactor(utteranceTexts);
+    this.#redactor = new SessionRedactor(utteranceTexts, PII_KINDS);
     const terms = new Map<string, string>();
     const add = (term: string, marker: string, minLength: number) => {
       const clean = term.trim();

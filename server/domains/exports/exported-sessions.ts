@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TPiiKind } from '../../../shared/schemas/pii.js';
 import type { TCompletionStatus, TParsedAnswer, TSession } from '../../../shared/schemas/sessions.js';
 import { type TSentiment, type TTranscript, ZIP_EXPORT_MAX_SESSIONS } from '../../../shared/schemas/transcripts.js';
 import type { SessionRedactor } from '../../analysis/pii-redaction.js';
@@ -78,7 +79,7 @@ function toExportedSession(row: SessionRow, transcript: TTranscript | null, reda
 export async function* exportedSessions(
   em: EntityManager,
   campaign: ExportCampaign,
-  options: { redactPii: boolean; sessionIds?: readonly string[] },
+  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
 ): AsyncGenerator<ExportedSession> {
   let after: { createdAt: string; id: string } | null = null;
   for (;;) {
@@ -96,7 +97,7 @@ export async function* exportedSessions(
     for (const row of rows) {
       let transcript: TTranscript | null = null;
       const spoken = utterances.get(row.id) ?? [];
-      const redactor = options.redactPii ? redactorFor({ rows: spoken }) : null;
+      const redactor = redactorFor({ rows: spoken }, options.redactKinds);
       if (row.transcript_status === 'ready' && row.transcript_generated_at) {
         const source = {
           sessionId: row.id,
@@ -106,7 +107,7 @@ export async function* exportedSessions(
           structuredQuestionIds: await structuredQuestionIdsOf(em, { scriptId: row.script_id, scriptVersion: row.script_version }),
           rows: spoken,
         };
-        transcript = shapeTranscript(source, { ...FULL_TRANSCRIPT, redact_pii: options.redactPii }, redactor);
+        transcript = shapeTranscript(source, FULL_TRANSCRIPT, redactor);
       }
       yield toExportedSession(row, transcript, redactor);
     }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TPiiKind } from '../../../shared/schemas/pii.js';
 import type { ExportCampaign, ExportScope } from './export-scope.js';
 import { exportedSessions } from './exported-sessions.js';
 
@@ -10,12 +11,13 @@ export async function* transcriptsJson(
   em: EntityManager,
   scope: ExportScope,
   campaigns: ExportCampaign[],
-  options: { redactPii: boolean; sessionIds?: readonly string[] },
+  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
 ): AsyncGenerator<string> {
   const head = {
     exportedAt: new Date().toISOString(),
     scope: { type: scope.type, id: scope.id },
-    redacted: options.redactPii,
+    // Whether any kind was redacted (redact_pii, redact_kinds or both).
+    redacted: options.redactKinds.length > 0,
     campaigns: campaigns.map((campaign) => ({ id: campaign.id, name: campaign.name, slug: campaign.slug, projectId: campaign.projectId })),
   };
   yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;

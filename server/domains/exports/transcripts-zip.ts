@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { TPiiKind } from '../../../shared/schemas/pii.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
 import { audioExtensionOf } from '../../speech/audio-probe.js';
@@ -21,7 +22,7 @@ export function transcriptsZip(
   storage: FileStorage,
   scope: ExportScope,
   sessions: readonly ZipSession[],
-  options: { format: 'json' | 'csv'; redactPii: boolean },
+  options: { format: 'json' | 'csv'; redactKinds: readonly TPiiKind[] },
 ): Readable {
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
@@ -46,7 +47,7 @@ export function transcriptsZip(
     exportedAt: new Date().toISOString(),
     scope: { type: scope.type, id: scope.id },
     format: options.format,
-    redacted: options.redactPii,
+    redacted: options.redactKinds.length > 0,
     audioRedacted: false,
     campaigns: [] as { id: string; name: string; slug: string; transcripts: string; sessions: number }[],
     sessions: [] as { id: string; campaignId: string; audio: string | null }[],
@@ -57,7 +58,7 @@ export function transcriptsZip(
     const sessionIds = listed.map((session) => session.id);
     const transcripts = `${campaign.slug}/transcripts.${options.format}`;
     zip.addReadStreamLazy(transcripts, { mtime }, (done) => {
-      const entryOptions = { redactPii: options.redactPii, sessionIds };
+      const entryOptions = { redactKinds: options.redactKinds, sessionIds };
       const stream = options.format === 'json' ? Readable.from(transcriptsJson(em, scope, [campaign], entryOptions)) : transcriptsCsv(em, [campaign], entryOptions);
       done(null, track(stream));
     });

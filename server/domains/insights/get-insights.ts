@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TPiiKind } from '../../../shared/schemas/pii.js';
 import type { TInsights } from '../../../shared/schemas/transcripts.js';
 import type { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { SessionInsights } from '../../entities/index.js';
@@ -27,12 +28,12 @@ export async function findInsights(em: EntityManager, sessionId: string): Promis
 }
 
 /** `GET /v1/sessions/{sessionId}/insights`: 409 INSIGHTS_NOT_READY (`pending` or `none`) before they exist. */
-export async function getInsights(em: EntityManager, organizationId: string, sessionId: string, options: { redactPii: boolean }): Promise<TInsights> {
+export async function getInsights(em: EntityManager, organizationId: string, sessionId: string, options: { redactKinds: readonly TPiiKind[] }): Promise<TInsights> {
   const session = await loadSession(em, organizationId, sessionId);
   const insights = await findInsights(em, session.id);
   if (insights) {
     // Quotes and summaries are pieces of the utterances: redacted knowing what the whole utterances hold.
-    const redactor = options.redactPii ? redactorFor({ rows: await readSessionUtterances(em, session.id) }) : null;
+    const redactor = options.redactKinds.length > 0 ? redactorFor({ rows: await readSessionUtterances(em, session.id) }, options.redactKinds) : null;
     return toInsightsDto(insights, session.id, redactor);
   }
   if (session.transcriptStatus === 'none') {

@@ -202,6 +202,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
     await queryRows(tx, sql`update sessions set ${answersScrubbed ? sql`answers = ${JSON.stringify(answers)}::jsonb, ` : sql``}updated_at = now() where id = ${session.id}`);
 
     const insightsScrubbed = await scrubInsights(tx, session.id, scrub, { utteranceId: utterance.id, original, plan });
+    const probesScrubbed = await scrubProbeLedgers(tx, auth.organizationId, session.id, scrub);
     const eventsScrubbed = await scrubWebhookEvents(tx, auth.organizationId, session.id, (facts) => scrubJson(facts, scrub));
 
     const silenced: TRedaction['audio']['files'] = [];
@@ -237,7 +238,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
         marker: { start: plan.markerStart, end: plan.markerEnd },
         audio: audioResult,
         highlightsAdjusted: adjusted.map((row) => row.id),
-        scrubbed: { answers: answersScrubbed, insights: insightsScrubbed, webhookEvents: eventsScrubbed, exportsRewritten: exports.rewritten, exportsDeleted: exports.deleted },
+        scrubbed: { answers: answersScrubbed, insights: insightsScrubbed, probeLedgers: probesScrubbed, webhookEvents: eventsScrubbed, exportsRewritten: exports.rewritten, exportsDeleted: exports.deleted },
       },
     });
     return {
@@ -288,6 +289,23 @@ async function scrubInsights(
                topics = ${JSON.stringify(next.topics)}::jsonb where session_id = ${sessionId}`,
   );
   return true;
+}
+
+/** A probe ledger's `pickedUp` is a copy of the participant's words (issue 30): scrubbed like any other. Answers how many changed. */
+async function scrubProbeLedgers(tx: EntityManager, organizationId: string, sessionId: string, scrub: (text: string) => string): Promise<number> {
+  const ledgers = await queryRows<{ id: string; picked_up: string }>(
+    tx,
+    sql`select id, probe->>'pickedUp' as picked_up from session_utterances
+         where session_id = ${sessionId} and organization_id = ${organizationId} and probe->>'pickedUp' is not null for update`,
+  );
+  let changed = 0;
+  for (const ledger of ledgers) {
+    const scrubbed = scrub(ledger.picked_up);
+    if (scrubbed === ledger.picked_up) continue;
+    await queryRows(tx, sql`update session_utterances set probe = jsonb_set(probe, '{pickedUp}', ${JSON.stringify(scrubbed)}::jsonb) where id = ${ledger.id}`);
+    changed += 1;
+  }
+  return changed;
 }
 
 /** Stored event facts are what redeliveries are built from: scrubbed like any other copy. Answers how many changed. */

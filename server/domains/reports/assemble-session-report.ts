@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { requestedPiiKinds } from '../../../shared/schemas/pii.js';
 import type { TQuestion } from '../../../shared/schemas/scripts.js';
 import type { TPdfQuery } from '../../../shared/schemas/transcripts.js';
 import { Campaign, Organization, type Session, type SessionInsights } from '../../entities/index.js';
@@ -55,9 +56,9 @@ export async function loadSessionReportSource(
 }
 
 /** The report from what was read, redacted here when asked, so the renderer only lays out what it is given. */
-export function buildSessionReport(source: SessionReportSource, options: Pick<TPdfQuery, 'redact_pii'>): SessionReport {
+export function buildSessionReport(source: SessionReportSource, options: Pick<TPdfQuery, 'redact_pii'> & Partial<Pick<TPdfQuery, 'redact_kinds'>>): SessionReport {
   const { session, transcript, insights } = source;
-  const redactor = options.redact_pii ? redactorFor(transcript) : null;
+  const redactor = redactorFor(transcript, requestedPiiKinds(options));
   const clean = redactor ? (text: string) => redactor.piece(text) : (text: string) => text;
   const startTimes = new Map(transcript.rows.map((row) => [row.id, row.startTime]));
   const questionText = new Map(source.questions.map((question) => [question.id, question.text]));
@@ -109,7 +110,7 @@ export async function assembleSessionReport(
   logos: Pick<OrganizationLogos, 'fetch'>,
   organizationId: string,
   sessionId: string,
-  options: Pick<TPdfQuery, 'branding' | 'redact_pii' | 'include_insights'>,
+  options: Pick<TPdfQuery, 'branding' | 'redact_pii' | 'include_insights'> & Partial<Pick<TPdfQuery, 'redact_kinds'>>,
 ): Promise<SessionReport> {
   const { session, source } = await loadTranscriptSource(em, organizationId, sessionId);
   return buildSessionReport(await loadSessionReportSource(em, logos, session, source, options), options);

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TAnswerValue, TInterviewState, TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
 import { Session, SessionFile, SessionUtterance } from '../../entities/index.js';
+import type { UtteranceKind } from '../../entities/session-utterance.js';
 import { AppError, validationError } from '../../errors.js';
 import type { ConversationTurn } from '../../interviewer/interviewer.js';
 import { newId } from '../../lib/ids.js';
@@ -12,7 +13,7 @@ import { crashIfEnabled } from '../../platform/test-faults.js';
 import { type AudioFacts, audioExtensionOf, probeAudio } from '../../speech/audio-probe.js';
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
-import { type AnswerOutcome, decideAfterAnswer, type FlowPosition } from './interview-flow.js';
+import { type AnswerOutcome, decideAfterAnswer, type FlowPosition, type QuestionHistory } from './interview-flow.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
@@ -119,8 +120,8 @@ export async function prepareAnswer(
   let text = answer.text ?? null;
   let confidence = answer.confidence ?? null;
   let recognitionMs: number | null = null;
-  let earlierTurns: ConversationTurn[];
-  const readConversation = () => (services.interviewer.usesConversation ? conversationOf(em, session) : Promise.resolve([]));
+  let earlier: EarlierTurns;
+  const readConversation = () => earlierTurnsOf(em, session, question.id, services.interviewer.usesConversation);
   if (answer.audio) {
     if (session.consentRequired && session.consent?.type === 'data_processing') {
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
@@ -139,7 +140,7 @@ export async function prepareAnswer(
     const hearing = text === null && services.speech.recognizer ? recognizing() : Promise.resolve({ text, confidence });
     const reading = readConversation();
     try {
-      [audio, { text, confidence }, earlierTurns] = await Promise.all([storing, hearing, reading]);
+      [audio, { text, confidence }, earlier] = await Promise.all([storing, hearing, reading]);
     } catch (error) {
       // The answer is not recorded: what was stored of it goes too.
       const stored = await storing.catch(() => undefined);
@@ -148,11 +149,11 @@ export async function prepareAnswer(
       throw error;
     }
   } else {
-    earlierTurns = await readConversation();
+    earlier = await readConversation();
   }
   const prepared = { sessionId: session.id, plan, question, position, answeredTurnId: session.pendingUtteranceId ?? null, audio, text, confidence, answer };
   try {
-    const conversation = services.interviewer.usesConversation ? [...earlierTurns, { speaker: 'participant' as const, text: text ?? '', questionId: question.id }] : [];
+    const conversation = services.interviewer.usesConversation ? [...earlier.conversation, { speaker: 'participant' as const, text: text ?? '', questionId: question.id }] : [];
     const deciding = performance.now();
     const outcome = await decideAfterAnswer({
       questions: plan.questions,
@@ -163,7 +164,9 @@ export async function prepareAnswer(
       answer: text,
       confidence,
       conversation,
+      onQuestion: earlier.onQuestion,
       interviewer: services.interviewer,
+      answerParser: services.answerParser,
     });
     const interviewerMs = elapsedMs(deciding);
     // A participant who speaks listens: their next turn's audio is started now, before the turn is written.
@@ -220,7 +223,9 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
       Object.assign(utterance, answerTimingFields(answer.voiceTiming));
       await recordAnsweredTurnTiming(tx, { organizationId: locked.organization.id, sessionId: locked.id, answeredTurnId }, answer.voiceTiming);
       if (position.pending === 'question') locked.questionsAnswered += 1;
-      if (outcome.finalValue !== undefined) locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id });
+      if (outcome.finalValue !== undefined) {
+        locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: utterance.id, confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null) });
+      }
       locked.lastActivityAt = now;
 
       let closing: string | undefined;
@@ -243,7 +248,14 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         asked = askTurn(
           tx,
           locked,
-          { kind: next.kind, text: next.text, questionId: nextQuestion.id, decidedBy: next.decidedBy, ...(next.kind === 'confirm' ? { value: next.value } : {}) },
+          {
+            kind: next.kind,
+            text: next.text,
+            questionId: nextQuestion.id,
+            decidedBy: next.decidedBy,
+            ...(next.kind === 'confirm' ? { value: next.value } : {}),
+            ...(next.kind === 'follow_up' ? { probe: next.probe } : {}),
+          },
           now,
           endTime,
         );
@@ -306,14 +318,35 @@ async function confirmedValueOf(em: EntityManager, session: Session): Promise<TA
   return turn?.value ?? null;
 }
 
-/** The session's turns so far, oldest first (the answer being prepared is not among them). */
-async function conversationOf(em: EntityManager, session: Session): Promise<ConversationTurn[]> {
+/** What the interviewer is told of the conversation before the answer being prepared. */
+interface EarlierTurns {
+  /** Every turn, oldest first; empty unless the interviewer reads the conversation. */
+  conversation: ConversationTurn[];
+  onQuestion: QuestionHistory;
+}
+
+/** The AI turns that ask something of the current question: a probe must repeat none of them. */
+const ASKING_KINDS: readonly UtteranceKind[] = ['question', 're_ask', 'follow_up'];
+
+/**
+ * The session's earlier turns in one query: the whole conversation for an interviewer that reads
+ * it, else only the AI's asking turns on the current question (every interviewer needs those, so
+ * no probe repeats one or picks up the same words twice).
+ */
+export async function earlierTurnsOf(em: EntityManager, session: Session, questionId: string, wholeConversation: boolean): Promise<EarlierTurns> {
   const rows = await em.find(
     SessionUtterance,
-    { session: session.id },
-    { fields: ['speaker', 'text', 'questionId'], orderBy: { seq: 'asc' }, disableIdentityMap: true },
+    wholeConversation ? { session: session.id } : { session: session.id, speaker: 'ai', questionId, kind: { $in: [...ASKING_KINDS] } },
+    { fields: ['speaker', 'kind', 'text', 'questionId', 'probe'], orderBy: { seq: 'asc' }, disableIdentityMap: true },
   );
-  return rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null }));
+  const onQuestion: QuestionHistory = { asked: [], pickedUp: [] };
+  for (const row of rows) {
+    if (row.speaker !== 'ai' || row.questionId !== questionId || !ASKING_KINDS.includes(row.kind)) continue;
+    if (row.text) onQuestion.asked.push(row.text);
+    if (row.probe?.pickedUp) onQuestion.pickedUp.push(row.probe.pickedUp);
+  }
+  const conversation = wholeConversation ? rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })) : [];
+  return { conversation, onQuestion };
 }
 
 /**

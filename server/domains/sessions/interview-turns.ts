@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TProbeLedger } from '../../../shared/schemas/probes.js';
 import type { TAnswerValue, TInterviewState, TTurnKind } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
 import { type Session, SessionUtterance } from '../../entities/index.js';
@@ -15,7 +16,16 @@ import { turnAudioUrl, type TurnVoicing } from './turn-audio-link.js';
 export function askTurn(
   tx: EntityManager,
   session: Session,
-  turn: { kind: TTurnKind; text: string; questionId: string; decidedBy: string; /** `confirm` turns: the value read back. */ value?: TAnswerValue },
+  turn: {
+    kind: TTurnKind;
+    text: string;
+    questionId: string;
+    decidedBy: string;
+    /** `confirm` turns: the value read back. */
+    value?: TAnswerValue;
+    /** `follow_up` turns: why it was asked. */
+    probe?: TProbeLedger;
+  },
   now: Date,
   /** The end of the answer it follows: a turn never starts before what came before it ended. */
   notBefore = 0,
@@ -30,6 +40,7 @@ export function askTurn(
     endTime: startTime + speakingSeconds(turn.text),
     decidedBy: turn.decidedBy,
     value: turn.value,
+    probe: turn.probe,
   });
   session.pending = turn.kind;
   session.pendingUtteranceId = utterance.id;

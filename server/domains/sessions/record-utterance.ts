@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TProbeLedger } from '../../../shared/schemas/probes.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import { type Session, SessionUtterance } from '../../entities/index.js';
 import type { UtteranceKind } from '../../entities/session-utterance.js';
@@ -21,6 +22,8 @@ export interface UtteranceFields {
   confidence?: number | null | undefined;
   audioFileId?: string | null | undefined;
   decidedBy?: string | null | undefined;
+  /** `follow_up` turns: the probe ledger. */
+  probe?: TProbeLedger | null | undefined;
 }
 
 /** Appends one utterance to the session's conversation (the session row is locked by the caller). */
@@ -40,6 +43,7 @@ export function recordUtterance(tx: EntityManager, session: Session, fields: Utt
     confidence: fields.confidence ?? null,
     audioFileId: fields.audioFileId ?? null,
     decidedBy: fields.decidedBy ?? null,
+    probe: fields.probe ?? null,
   });
   session.nextSeq += 1;
   return utterance;

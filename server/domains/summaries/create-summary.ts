@@ -4,6 +4,7 @@ import type { TQuestion } from '../../../shared/schemas/scripts.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import { ChatCompletions, ChatFailure, type LlmLogger } from '../../ai/chat-completions.js';
 import { summarizeSessionSetWithLlm } from '../../analysis/llm-session-set-summary.js';
+import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { type SessionSetSummary, summarizeSessionSet, type SummaryUtterance } from '../../analysis/session-set-summary.js';
 import type { Config } from '../../config.js';
@@ -120,9 +121,10 @@ async function resolveSessions(em: EntityManager, organizationId: string, input:
 }
 
 /**
- * The utterances as the summary may show and send them: PII replaced session by session (an
- * item found anywhere in a session is replaced wherever it recurs there), keywords that touch
- * PII dropped.
+ * The utterances as the summary may show and send them: PII of every kind replaced session by
+ * session (people's names and postal addresses too: a summary is about what was said, and the
+ * answers go to an outside model), an item found anywhere in a session wherever it recurs there;
+ * keywords that touch PII dropped.
  */
 function redacted(rows: UtteranceRow[]): SummaryUtterance[] {
   const textsBySession = new Map<string, string[]>();
@@ -131,7 +133,7 @@ function redacted(rows: UtteranceRow[]): SummaryUtterance[] {
     if (texts) texts.push(row.text);
     else textsBySession.set(row.session_id, [row.text]);
   }
-  const redactors = new Map([...textsBySession].map(([sessionId, texts]) => [sessionId, new SessionRedactor(texts)]));
+  const redactors = new Map([...textsBySession].map(([sessionId, texts]) => [sessionId, new SessionRedactor(texts, PII_KINDS)]));
   return rows.map((row) => {
     const redactor = redactors.get(row.session_id)!;
     return {

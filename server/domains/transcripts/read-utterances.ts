@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TProbeLedger } from '../../../shared/schemas/probes.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 
@@ -17,6 +18,8 @@ export interface TranscriptRow {
   sentimentScore: number | null;
   keywords: string[] | null;
   detectedLanguage: string | null;
+  /** AI follow-ups: the probe ledger (why it was asked); null otherwise. */
+  probe: TProbeLedger | null;
 }
 
 interface Row {
@@ -33,6 +36,7 @@ interface Row {
   sentiment_score: number | null;
   keywords: string[] | null;
   detected_language: string | null;
+  probe: TProbeLedger | null;
 }
 
 /**
@@ -45,7 +49,7 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
   if (sessionIds.length === 0) return bySession;
   const rows = await em.execute<Row[]>(
     // The effective sentiment: a researcher's override wins over the analysis (sentimentOverrides.set).
-    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language
+    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language, probe
        from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
     [sessionIds],
   );
@@ -63,6 +67,7 @@ export async function readTranscriptUtterances(em: EntityManager, sessionIds: st
       sentimentScore: row.sentiment_score,
       keywords: row.keywords,
       detectedLanguage: row.detected_language,
+      probe: row.probe,
     });
   }
   return bySession;

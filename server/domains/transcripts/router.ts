@@ -1,4 +1,5 @@
 import { ZInsights, ZInsightsQuery, ZTranscript, ZTranscriptInput } from '../../../shared/schemas/transcripts.js';
+import { requestedPiiKinds } from '../../../shared/schemas/pii.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { getInsights } from '../insights/get-insights.js';
 import { getTranscript } from './get-transcript.js';
@@ -31,6 +32,6 @@ export const transcriptsRouter = router({
     })
     .input(ZInsightsQuery)
     .output(ZInsights)
-    .query(({ ctx, input }) => getInsights(ctx.em, ctx.auth.organizationId, input.sessionId, { redactPii: input.redact_pii })),
+    .query(({ ctx, input }) => getInsights(ctx.em, ctx.auth.organizationId, input.sessionId, { redactKinds: requestedPiiKinds(input) })),
 });
 

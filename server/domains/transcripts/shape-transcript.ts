@@ -1,3 +1,4 @@
+import { requestedPiiKinds, SPEC_PII_KINDS, type TPiiKind } from '../../../shared/schemas/pii.js';
 import type { TTranscript, TTranscriptQuery, TTranscriptUtterance } from '../../../shared/schemas/transcripts.js';
 import { PII_MARKERS, SessionRedactor } from '../../analysis/pii-redaction.js';
 import type { TranscriptRow } from './read-utterances.js';
@@ -13,7 +14,7 @@ export interface TranscriptSource {
   rows: TranscriptRow[];
 }
 
-export type TranscriptOptions = Pick<TTranscriptQuery, 'include_sentiment' | 'include_keywords' | 'redact_pii' | 'speaker'>;
+export type TranscriptOptions = Pick<TTranscriptQuery, 'include_sentiment' | 'include_keywords' | 'redact_pii' | 'speaker'> & Partial<Pick<TTranscriptQuery, 'redact_kinds'>>;
 
 /** Everything a stored transcript holds: what exports and reports start from. */
 export const FULL_TRANSCRIPT: TranscriptOptions = { include_sentiment: true, include_keywords: true, redact_pii: false, speaker: 'all' };
@@ -22,9 +23,9 @@ export const FULL_TRANSCRIPT: TranscriptOptions = { include_sentiment: true, inc
  * The transcript as the API answers it, with the caller's options applied: the speaker filter,
  * sentiment and keywords included or not, PII redacted in the text and in the keywords (a
  * keyword that touches an email or a phone number is left out). A caller that redacts more of the
- * session passes the redactor it made for it (with `redact_pii`), so there is one per session.
+ * session passes the redactor it made for it (with `redact_pii`/`redact_kinds`), so there is one per session.
  */
-export function shapeTranscript(source: TranscriptSource, options: TranscriptOptions, redactor: SessionRedactor | null = options.redact_pii ? redactorFor(source) : null): TTranscript {
+export function shapeTranscript(source: TranscriptSource, options: TranscriptOptions, redactor: SessionRedactor | null = redactorFor(source, requestedPiiKinds(options))): TTranscript {
   const utterances: TTranscriptUtterance[] = [];
   for (const row of source.rows) {
     if (options.speaker !== 'all' && row.speaker !== options.speaker) continue;
@@ -37,6 +38,8 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
       // Typed text and the interviewer's own words are exactly what was said.
       confidence: row.confidence ?? 1,
       questionId: row.questionId,
+      // A probe's picked-up words are the participant's: redacted like the rest of their text.
+      probe: row.probe && redactor && row.probe.pickedUp !== null ? { ...row.probe, pickedUp: redactor.piece(row.probe.pickedUp) } : row.probe,
     };
     if (options.include_sentiment && row.sentiment) utterance.sentiment = row.sentiment;
     if (options.include_keywords) utterance.keywords = redactor ? redactor.keywords(row.text, row.keywords ?? []) : (row.keywords ?? []);
@@ -53,9 +56,9 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
   };
 }
 
-/** Redaction for pieces of this transcript (see SessionRedactor). */
-export function redactorFor(source: Pick<TranscriptSource, 'rows'>): SessionRedactor {
-  return new SessionRedactor(source.rows.map((row) => row.text));
+/** Redaction of these kinds (the spec's four unless told) for pieces of this transcript (see SessionRedactor); none for no kind. */
+export function redactorFor(source: Pick<TranscriptSource, 'rows'>, kinds: readonly TPiiKind[] = SPEC_PII_KINDS): SessionRedactor | null {
+  return kinds.length === 0 ? null : new SessionRedactor(source.rows.map((row) => row.text), kinds);
 }
 
 /**

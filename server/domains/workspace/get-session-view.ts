@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TProbeLedger } from '../../../shared/schemas/probes.js';
 import type { TWorkspaceSession, TWorkspaceUtterance } from '../../../shared/schemas/workspace.js';
 import { WORKSPACE_LINK_TTL_SECONDS } from '../../../shared/schemas/workspace.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
@@ -50,6 +51,7 @@ interface UtteranceRow {
   synthesis_ms: number | null;
   barge_in: boolean | null;
   cut_off: boolean | null;
+  probe: TProbeLedger | null;
 }
 
 function timingOf(row: UtteranceRow): TWorkspaceUtterance['timing'] {
@@ -83,7 +85,7 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
       em,
       sql`select u.id, u.speaker, u.text, u.start_time, u.end_time, u.question_id, u.audio_file_id,
                  coalesce(u.sentiment_override, u.sentiment) as sentiment, u.sentiment as analysed_sentiment, u.sentiment_override is not null as overridden,
-                 u.latency_ms, u.recognition_ms, u.interviewer_ms, u.synthesis_ms, u.barge_in, u.cut_off,
+                 u.latency_ms, u.recognition_ms, u.interviewer_ms, u.synthesis_ms, u.barge_in, u.cut_off, u.probe,
                  (select count(*)::int from highlights h where h.utterance_id = u.id and h.organization_id = ${organizationId}) as highlight_count,
                  (select count(*)::int from comments m where m.utterance_id = u.id and m.organization_id = ${organizationId} and m.deleted_at is null) as comment_count
             from session_utterances u
@@ -141,6 +143,7 @@ export async function getSessionView(em: EntityManager, signer: UrlSigner, organ
       highlightCount: row.highlight_count,
       commentCount: row.comment_count,
       timing: timingOf(row),
+      probe: row.probe,
     })),
     recording: link,
     counts: {

@@ -12,30 +12,30 @@ export const HEDGES: Record<string, readonly string[]> = {
     "(i'm|i am) not (really|quite|totally|entirely|too|so|that|100 %)? (sure|certain)", 'not (sure|certain)', 'kind of', 'sort of',
     'kinda', 'sorta', 'roughly', 'around', 'approximately', 'more or less', 'ish', 'or so', 'something like', 'somewhere around',
     "let's say", 'let me think', 'i reckon', 'reckon', 'might be', 'could be', 'if i (had|have) to (say|pick|choose|guess)',
-    'hard to say', 'i dunno', 'dunno', "(i)? (don't|do not) know", 'hmm', 'um', 'uh', 'er', 'erm',
+    'hard to say', '(it)? depends', 'depending', 'i dunno', 'dunno', "(i)? (don't|do not) know", 'hmm', 'um', 'uh', 'er', 'erm',
   ],
   nl: [
     'misschien', 'waarschijnlijk', 'wellicht', 'mogelijk', 'denk ik', 'ik denk', 'geloof ik', 'ik geloof', 'vermoedelijk',
     'ongeveer', 'zo ongeveer', 'rond', 'rondom', 'zoiets', 'of zo', 'een beetje', 'soort van', 'zeg maar',
     'laten we zeggen', 'ik weet (het)? niet (zo)? zeker', 'niet zeker', 'weet niet', 'ik gok', 'gok ik', 'neig naar',
-    'ik neig naar', 'zou kunnen', 'kan zijn', 'lijkt me', 'hmm', 'eh', 'uh', 'ehm',
+    'ik neig naar', '(het)? hangt (ervan|er van) af', 'afhankelijk van', 'zou kunnen', 'kan zijn', 'lijkt me', 'hmm', 'eh', 'uh', 'ehm',
   ],
   de: [
     'vielleicht', 'wahrscheinlich', 'wohl', 'vermutlich', 'möglicherweise', 'eventuell', 'ich glaube', 'glaube ich', 'glaub ich',
     'ich denke', 'denke ich', 'ich schätze', 'schätze ich', 'ungefähr', 'etwa', 'circa', 'so um', 'so etwa', 'oder so',
     'sozusagen', 'ich (sag|sage) mal', 'sag ich mal', 'sagen wir mal', 'mehr oder weniger', 'sagen wir', 'nicht (ganz)? sicher', 'weiß nicht', 'keine ahnung', 'irgendwie',
-    'könnte sein', 'kann sein', 'tendiere zu', 'ich tendiere', 'hmm', 'äh', 'ähm', 'öh',
+    'könnte sein', 'kann sein', 'kommt (drauf|darauf) an', 'je nachdem', 'tendiere zu', 'ich tendiere', 'hmm', 'äh', 'ähm', 'öh',
   ],
   fr: [
     'peut-être', 'peut etre', 'probablement', 'sans doute', 'possiblement', 'je pense', 'je crois', 'je suppose', 'j imagine',
     'environ', 'à peu près', 'plus ou moins', 'genre', 'disons', 'on va dire', 'ou quelque chose', 'quelque chose comme',
-    'pas (trop|vraiment|tout à fait)? sûr', 'sais pas', 'je (ne)? sais pas', 'ça doit être', 'il me semble',
+    'pas (trop|vraiment|tout à fait)? sûr', 'sais pas', 'je (ne)? sais pas', 'ça doit être', 'il me semble', '(ça)? dépend',
     'vers', 'hmm', 'euh', 'bof',
   ],
   es: [
     'quizás', 'quizá', 'tal vez', 'a lo mejor', 'probablemente', 'posiblemente', 'seguramente', 'creo', 'supongo', 'diría',
     'más o menos', 'alrededor de', 'aproximadamente', 'unos', 'digamos', 'o algo así', 'algo así como', 'no (estoy)? (muy)? seguro',
-    'no (estoy)? (muy)? segura', 'no sé', 'puede ser', 'podría ser', 'me parece', 'hmm', 'eh', 'em', 'pues',
+    'no (estoy)? (muy)? segura', 'no sé', 'puede ser', 'podría ser', 'depende', 'me parece', 'hmm', 'eh', 'em', 'pues',
   ],
 };
 

@@ -1,3 +1,4 @@
+import { evokedConcepts, isNoneOfThese, noneOfTheseAt, type CompiledConcepts, type ConceptEvidence } from './concept-match.js';
 import type { CompiledLexicon } from './lexicon.js';
 import { intervalWithin, numberRole, readIntervals, readNumbers, type Interval, type NumberMention } from './numbers.js';
 import { readPolarity } from './polarity.js';
@@ -31,9 +32,34 @@ interface Block {
 }
 
 /**
- * The option an answer names, exactly as written in the script, or null. References are
- * collected from every way of naming an option, and the answer stands only if they all point
- * to the same one:
+ * How an answer named its option, strongest first: the option's whole text (`exact`), its words
+ * or an unambiguous part of them (`words`), a number within a numeric option (`number`), the
+ * answer's polarity for Yes/No options (`polarity`), a word of the same concept (`synonym`:
+ * "coworker" for "Friend or colleague"), a phrase that says the concept (`paraphrase`: "looked it
+ * up" for "Search engine"), its position (`ordinal`: "the second one", "b"). `none`: the answer
+ * rejects every option ("none of those") and the question has no such option.
+ */
+export type ChoiceMatch = 'exact' | 'words' | 'number' | 'polarity' | 'synonym' | 'paraphrase' | 'ordinal' | 'none';
+
+export interface ChoiceReading {
+  /** The option exactly as the script writes it; null for none, for an answer naming several, or nothing. */
+  value: string | null;
+  /** How it was named; null when no option was (or several were). */
+  match: ChoiceMatch | null;
+}
+
+/** Ranks evidence kinds when one option is named several ways: the strongest one says how. */
+const MATCH_STRENGTH: readonly ChoiceMatch[] = ['exact', 'words', 'number', 'polarity', 'synonym', 'paraphrase', 'ordinal'];
+
+/** The option an answer names, or null: see `readChoice`. */
+export function parseChoice(options: readonly string[], text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null = null): string | null {
+  return readChoice(options, text, lexicon, concepts).value;
+}
+
+/**
+ * The option an answer names, exactly as written in the script, and how it was named.
+ * References are collected from every way of naming an option by its words, and the answer stands
+ * only if they all point to the same one:
  * - the option's words, in full or an unambiguous part ("probably the chat" → "In-app chat"),
  *   compared by stem and across compound splits ("e-mail", "mac os", "nonprofit");
  * - its position: "2", "option 2", "number two", "the second one", "the last one", and letters
@@ -43,12 +69,20 @@ interface Block {
  * - for options that are answer particles ("Yes", "No", "Not sure"), the answer's polarity.
  * Negated mentions ("not email") are dropped and a part several options share names none of
  * them; a position beyond the option count makes the whole answer null.
+ *
+ * When nothing names an option by its words, by meaning (`concepts`, see concepts.ts): the
+ * answer's concepts ("coworker", "told me" → people) name the one option that evokes one of them
+ * ("Friend or colleague"); two options evoked is no answer. "None of those" names an option that
+ * says the same ("None of the above"), else it is `none`. A word match that the answer's
+ * concepts point elsewhere keeps its option. Option words right after an approximator ("almost
+ * never") do not name the option.
  */
-export function parseChoice(options: readonly string[], text: string, lexicon: CompiledLexicon): string | null {
+export function readChoice(options: readonly string[], text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null = null): ChoiceReading {
+  const nothing: ChoiceReading = { value: null, match: null };
   const mode = lexicon.source.apostrophes;
   const tokens = tokenize(text, mode);
   const terms = toTerms(tokens, lexicon);
-  if (terms.length === 0) return null;
+  if (terms.length === 0) return nothing;
   const prepared: PreparedOption[] = options.map((option) => {
     const optionTokens = tokenize(option, mode);
     const optionTerms = toTerms(optionTokens, lexicon);
@@ -57,35 +91,90 @@ export function parseChoice(options: readonly string[], text: string, lexicon: C
 
   const whole = terms.map((term) => term.text).join('');
   const exact = prepared.filter((option) => option.terms.map((term) => term.text).join('') === whole);
-  if (exact.length === 1) return exact[0]!.text;
+  if (exact.length === 1) return { value: exact[0]!.text, match: 'exact' };
 
-  const referenced = new Set<number>();
+  const referenced = new Map<number, ChoiceMatch>();
+  const refer = (option: number, match: ChoiceMatch) => {
+    const known = referenced.get(option);
+    if (known === undefined || MATCH_STRENGTH.indexOf(match) < MATCH_STRENGTH.indexOf(known)) referenced.set(option, match);
+  };
   const polarityOptions = polarityClasses(prepared, lexicon);
   if (polarityOptions.size > 0) {
     const { polarity } = readPolarity(tokens, lexicon);
-    if (polarity === 'conflict') return null;
+    if (polarity === 'conflict') return nothing;
     const option = polarityOptions.get(polarity);
-    if (option !== undefined) referenced.add(option);
+    if (option !== undefined) refer(option, 'polarity');
   }
   // A particle option is named by polarity only: "no idea" must not name "No" by its first word.
   const particleOptions = new Set(polarityOptions.values());
-  for (const block of validBlocks(tokens, terms, prepared, particleOptions, lexicon)) referenced.add(block.option);
+  const approximated = (block: Block) => {
+    const before = tokens[terms[block.answerStart]!.index - 1];
+    return concepts !== null && isWord(before) && concepts.approximators.has(before.text);
+  };
+  for (const block of validBlocks(tokens, terms, prepared, particleOptions, lexicon)) if (!approximated(block)) refer(block.option, 'words');
 
   const mentions = readNumbers(tokens, lexicon);
   const optionIntervals = prepared.map((option) => numericInterval(option, lexicon));
   const numericOptions = optionIntervals.some((interval) => interval !== null);
   const positions = positionReferences(tokens, terms, mentions, numericOptions, options.length, lexicon);
-  if (positions.some((position) => position < 1 || position > options.length)) return null;
-  for (const position of positions) referenced.add(position - 1);
+  if (positions.some((position) => position < 1 || position > options.length)) return nothing;
+  for (const position of positions) refer(position - 1, 'ordinal');
 
   if (numericOptions) {
     const numbers = numericReferences(tokens, terms, mentions, prepared, optionIntervals, lexicon);
-    if (numbers === null) return null;
-    for (const option of numbers) referenced.add(option);
+    if (numbers === null) return nothing;
+    for (const option of numbers) refer(option, 'number');
   }
 
-  const [only] = referenced;
-  return referenced.size === 1 && only !== undefined ? prepared[only]!.text : null;
+  if (referenced.size > 1) return nothing;
+  const [named] = referenced;
+  // Words name the option even where the answer's meaning also points elsewhere: confirming those
+  // instead made a correct, labelled-sure answer of the confirmation set unsure.
+  if (named) return { value: prepared[named[0]]!.text, match: named[1] };
+  const meaning = concepts ? byMeaning(tokens, prepared, lexicon, concepts) : null;
+  if (!meaning || meaning.conflict) return nothing;
+  if (meaning.none && meaning.options.size === 0) {
+    const noneOptions = prepared.flatMap((option, index) => (isNoneOfThese(option.tokens, concepts!) ? [index] : []));
+    if (noneOptions.length === 1) return { value: prepared[noneOptions[0]!]!.text, match: 'synonym' };
+    return noneOptions.length === 0 ? { value: null, match: 'none' } : nothing;
+  }
+  if (meaning.options.size !== 1 || meaning.none) return nothing;
+  const [option, evidence] = [...meaning.options][0]!;
+  return { value: prepared[option]!.text, match: evidence };
+}
+
+/**
+ * The options the answer's concepts point to (an option evoking several of them counts once, by
+ * its strongest evidence), and whether the answer rejects every option.
+ */
+function byMeaning(
+  tokens: readonly Token[],
+  options: readonly PreparedOption[],
+  lexicon: CompiledLexicon,
+  concepts: CompiledConcepts,
+): { options: Map<number, ConceptEvidence>; none: boolean; conflict: boolean } {
+  const excluded = (all: readonly Token[], start: number) => isExcluded(all, start, lexicon);
+  const noneAt = noneOfTheseAt(tokens, lexicon, concepts);
+  const optionStems = new Set(options.flatMap((option) => option.terms.filter((term) => !lexicon.stopwords.has(term.text)).map((term) => lexicon.stem(term.text))));
+  const evoked = evokedConcepts(tokens, lexicon, concepts, excluded, 'answer', optionStems);
+  const pointed = new Map<number, ConceptEvidence>();
+  // Options the answer shares a word with, though not enough to name them ("a google ad" and "Google search").
+  const answerStems = new Set(tokens.filter(isWord).map((token) => lexicon.stem(token.text)));
+  const touched = new Set(
+    options.flatMap((option, index) => (option.terms.some((term) => !lexicon.functionWords.has(term.text) && answerStems.has(lexicon.stem(term.text))) ? [index] : [])),
+  );
+  options.forEach((option, index) => {
+    // A none-of-these option is named only by none-of-these ("Neither", "None of the above").
+    if (isNoneOfThese(option.tokens, concepts)) return;
+    const own = evokedConcepts(option.tokens, lexicon, concepts, excluded, 'option');
+    for (const [concept, evidence] of evoked) {
+      if (!own.has(concept)) continue;
+      if (pointed.get(index) !== 'synonym') pointed.set(index, evidence);
+    }
+  });
+  // Meaning that points away from an option whose words were said is no answer (when no word names one).
+  const conflict = touched.size > 0 && [...pointed.keys()].some((index) => !touched.has(index));
+  return { options: pointed, none: noneAt >= 0, conflict };
 }
 
 function toTerms(tokens: readonly Token[], lexicon: CompiledLexicon): Term[] {

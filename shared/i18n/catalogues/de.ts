@@ -151,6 +151,7 @@ export const de: Catalogue = {
   'interviewer.confirm.yes': "Also ja, stimmt das?",
   'interviewer.confirm.no': "Also nein, stimmt das?",
   'interviewer.confirm.choice': "Also „{option}“, stimmt das?",
+  'interviewer.confirm.none': "Also keine davon, stimmt das?",
   'interviewer.askAgain.rating': "Was würdest du dann geben, von {min} bis {max}?",
   'interviewer.askAgain.yesNo': "Ist es dann ja oder nein?",
   'interviewer.askAgain.choice': "Welche dann: {options}?",

@@ -160,6 +160,7 @@ export const en = {
   'interviewer.confirm.yes': "So that's a yes — is that right?",
   'interviewer.confirm.no': "So that's a no — is that right?",
   'interviewer.confirm.choice': "So that's “{option}” — is that right?",
+  'interviewer.confirm.none': "So none of these — is that right?",
   'interviewer.askAgain.rating': "Then what would you give it, from {min} to {max}?",
   'interviewer.askAgain.yesNo': "Then is it a yes or a no?",
   'interviewer.askAgain.choice': "Then which one: {options}?",

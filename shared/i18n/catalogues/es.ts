@@ -151,6 +151,7 @@ export const es: Catalogue = {
   'interviewer.confirm.yes': "Entonces es un sí, ¿es correcto?",
   'interviewer.confirm.no': "Entonces es un no, ¿es correcto?",
   'interviewer.confirm.choice': "Entonces, «{option}», ¿es correcto?",
+  'interviewer.confirm.none': "Entonces, ninguna de estas, ¿es correcto?",
   'interviewer.askAgain.rating': "Entonces, ¿qué nota le darías, del {min} al {max}?",
   'interviewer.askAgain.yesNo': "Entonces, ¿es un sí o un no?",
   'interviewer.askAgain.choice': "Entonces, ¿cuál: {options}?",

@@ -151,6 +151,7 @@ export const fr: Catalogue = {
   'interviewer.confirm.yes': "Donc c'est oui, c'est bien ça ?",
   'interviewer.confirm.no': "Donc c'est non, c'est bien ça ?",
   'interviewer.confirm.choice': "Donc « {option} », c'est bien ça ?",
+  'interviewer.confirm.none': "Donc aucune de ces réponses, c'est bien ça ?",
   'interviewer.askAgain.rating': "Alors, quelle note donneriez-vous, de {min} à {max} ?",
   'interviewer.askAgain.yesNo': "Alors, c'est oui ou non ?",
   'interviewer.askAgain.choice': "Alors, laquelle : {options} ?",

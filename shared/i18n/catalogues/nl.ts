@@ -151,6 +151,7 @@ export const nl: Catalogue = {
   'interviewer.confirm.yes': "Dus dat is ja, klopt dat?",
   'interviewer.confirm.no': "Dus dat is nee, klopt dat?",
   'interviewer.confirm.choice': "Dus „{option}”, klopt dat?",
+  'interviewer.confirm.none': "Dus geen van deze, klopt dat?",
   'interviewer.askAgain.rating': "Wat zou je dan geven, van {min} tot {max}?",
   'interviewer.askAgain.yesNo': "Is het dan ja of nee?",
   'interviewer.askAgain.choice': "Welke dan: {options}?",

@@ -369,6 +369,7 @@ function UtteranceItem(props: {
         {utterance.speaker === 'participant' && <SentimentBadge sentiment={utterance.sentiment} overridden={utterance.sentimentOverridden} />}
         <TurnTimingBadges timing={utterance.timing} />
       </div>
+      {utterance.probe && <ProbeNote probe={utterance.probe} />}
       <ServerTimes timing={utterance.timing} />
       <p className="utterance-text" data-utterance-text={utterance.id}>
         {segmentsOf(utterance.text, highlights).map((segment) =>
@@ -459,6 +460,36 @@ function TurnTimingBadges({ timing }: { timing: Utterance['timing'] }) {
       )}
       {timing.bargeIn && <span className="badge barge-in-badge">Spoken over</span>}
     </>
+  );
+}
+
+/** How each probe reason reads in the transcript. */
+const PROBE_REASON_LABELS: Record<NonNullable<Utterance['probe']>['reason'], string> = {
+  problem: 'problem',
+  event: 'event',
+  workaround: 'workaround',
+  feeling: 'feeling',
+  comparison: 'comparison',
+  number: 'number',
+  vague: 'vague answer',
+  script_prompt: "script's prompt",
+};
+
+/** Why a follow-up was asked ("Probe · problem · “gave up after two tries”"), so a researcher can compare probes across participants. */
+function ProbeNote({ probe }: { probe: NonNullable<Utterance['probe']> }) {
+  const reason = PROBE_REASON_LABELS[probe.reason];
+  const by = probe.source === 'llm' ? 'worded by the LLM' : probe.source === 'script' ? "the script's words" : 'worded by the built-in interviewer';
+  return (
+    <p className="muted small probe-note" title={`Probe ${probe.probeNumber} on this question, ${by}`}>
+      <span aria-hidden="true">
+        Probe · {reason}
+        {probe.pickedUp !== null && <> · “{probe.pickedUp}”</>}
+      </span>
+      <span className="visually-hidden">
+        Probe {probe.probeNumber}, reason: {reason}
+        {probe.pickedUp !== null ? `, picking up the participant's words “${probe.pickedUp}”` : ''}; {by}.
+      </span>
+    </p>
   );
 }
 
