@@ -112,7 +112,7 @@ describe('LLM analyzer: transcripts', () => {
     const [request] = fake.requests;
     expect(request!.path).toBe('/v1/chat/completions');
     expect(request!.headers.authorization).toBe(`Bearer ${API_KEY}`);
-    expect(request!.json).toMatchObject({ model: MODEL, temperature: 0, response_format: { type: 'json_object' } });
+    expect(request!.json).toMatchObject({ model: MODEL, temperature: 0, response_format: { type: 'json_schema', json_schema: { name: 'transcript_judgement', strict: true } } });
     expect(messagesOf(request!).map((message) => message.role)).toEqual(['system', 'user']);
     expect(systemOf(request!).startsWith(ANALYSIS_SYSTEM)).toBe(true);
     for (const { text } of SHORT_TRANSCRIPT.utterances) expect(systemOf(request!)).not.toContain(text);
@@ -122,7 +122,36 @@ describe('LLM analyzer: transcripts', () => {
     });
   });
 
-  it('sends requests without response_format once the endpoint refuses it, and logs that once', async () => {
+  it('constrains the sentiment with a strict JSON schema: an object per utterance, the label one of positive, neutral, negative', async () => {
+    fake.respond = judgeEach(() => ({ sentiment: 'neutral', score: 0, keywords: [] }));
+    const { llm } = analyzer();
+
+    await llm.analyzeTranscript(SHORT_TRANSCRIPT);
+
+    const format = fake.requests[0]!.json.response_format;
+    expect(format.type).toBe('json_schema');
+    expect(format.json_schema.strict).toBe(true);
+    const item = format.json_schema.schema.properties.utterances.items;
+    expect(item.required).toEqual(['id', 'sentiment', 'score', 'keywords']);
+    expect(item.additionalProperties).toBe(false);
+    expect(item.properties.sentiment).toEqual({ type: 'string', enum: ['positive', 'neutral', 'negative'] });
+  });
+
+  it('asks for JSON mode instead once the endpoint refuses the schema, remembers it, and logs that once', async () => {
+    fake.respond = (request) =>
+      request.json.response_format?.type === 'json_schema'
+        ? { status: 400, body: { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", param: 'response_format' } } }
+        : judgeEach(() => ({ sentiment: 'neutral', score: 0, keywords: [] }))(request);
+    const { llm, logger } = analyzer();
+
+    expect((await llm.analyzeTranscript(SHORT_TRANSCRIPT)).analyzedBy).toBe('llm');
+    expect((await llm.analyzeTranscript(SHORT_TRANSCRIPT)).analyzedBy).toBe('llm');
+
+    expect(fake.requests.map((request) => request.json.response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+    expect(logger.entries.map((entry) => entry.obj)).toEqual([{ provider: 'llm', model: MODEL, field: 'json_schema', status: 400 }]);
+  });
+
+  it('sends requests without response_format once the endpoint refuses the schema and JSON mode, and logs each once', async () => {
     fake.respond = (request) =>
       request.json.response_format
         ? { status: 400, body: { error: { message: 'Unrecognized request argument supplied: response_format', param: null } } }
@@ -132,8 +161,35 @@ describe('LLM analyzer: transcripts', () => {
     expect((await llm.analyzeTranscript(SHORT_TRANSCRIPT)).analyzedBy).toBe('llm');
     expect((await llm.analyzeTranscript(SHORT_TRANSCRIPT)).analyzedBy).toBe('llm');
 
-    expect(fake.requests.map((request) => request.json.response_format !== undefined)).toEqual([true, false, false]);
-    expect(logger.entries.map((entry) => entry.obj)).toEqual([{ provider: 'llm', model: MODEL, field: 'response_format', status: 400 }]);
+    expect(fake.requests.map((request) => request.json.response_format?.type ?? null)).toEqual(['json_schema', 'json_object', null, null]);
+    expect(logger.entries.map((entry) => entry.obj)).toEqual([
+      { provider: 'llm', model: MODEL, field: 'json_schema', status: 400 },
+      { provider: 'llm', model: MODEL, field: 'response_format', status: 400 },
+    ]);
+  });
+
+  it("falls back to the built-in classifier for an utterance whose label or score is invalid, and keeps the model's judgement of the rest", async () => {
+    fake.respond = judgeEach((u) =>
+      u.id === 'utt_a1'
+        ? { sentiment: 'mixed', score: 0.2, keywords: ['reporting dashboard'] }
+        : u.id === 'utt_a2'
+          ? { sentiment: 'positive', score: 7, keywords: ['invoices'] }
+          : { sentiment: 'neutral', score: 0, keywords: [] },
+    );
+    const { llm, logger } = analyzer();
+
+    const result = await llm.analyzeTranscript(SHORT_TRANSCRIPT);
+
+    const builtin = await new BuiltinAnalyzer().analyzeTranscript(SHORT_TRANSCRIPT);
+    expect(result.analyzedBy).toBe('llm');
+    expect(result.utterances).toEqual([
+      { sentiment: 'neutral', score: 0, keywords: [] },
+      { sentiment: builtin.utterances[1]!.sentiment, score: builtin.utterances[1]!.score, keywords: ['Reporting Dashboard'] },
+      { sentiment: 'neutral', score: 0, keywords: [] },
+      { sentiment: builtin.utterances[3]!.sentiment, score: builtin.utterances[3]!.score, keywords: ['invoices'] },
+    ]);
+    expect(logger.entries.map((entry) => entry.obj)).toEqual([{ provider: 'llm', model: MODEL, reason: 'invalid_sentiment', utterances: 2 }]);
+    expect(JSON.stringify(logger.entries)).not.toContain('Zebediah');
   });
 
   it('analyses 170 utterances in 3 requests of at most 80, and returns them all in order', async () => {

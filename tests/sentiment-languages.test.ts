@@ -1,40 +1,66 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { candidatePhrasesIn, sentimentOf } from '../server/analysis/other-languages.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TInterviewLanguage } from '../shared/languages.js';
+import { candidatePhrasesIn } from '../server/analysis/other-languages.js';
+import { classifyFeatures, trainSentimentModel } from '../server/analysis/sentiment-classifier.js';
+import { SENTIMENT_MODELS } from '../server/analysis/sentiment-models.js';
+import { accuracy, chooseL2, type LabelledSet, loadLabelledSet } from '../server/analysis/sentiment-training.js';
 
 /**
- * Sentiment in Dutch, German, French and Spanish, measured on a labelled set per language
- * (`tests/fixtures/sentiment-<lang>.json`: 60 interview answers each, written and labelled by
- * someone who had not seen the method). The neutral band was chosen on the even items (the
- * development half); the odd items are the held-out half. The figures printed are the README's.
+ * The trained sentiment classifier of every interview language against the labelled sets it
+ * never trained on (server/analysis/sentiment-training.ts says which parts train and which are
+ * held out): blind sets written by an author who saw neither the method nor the other sets, and
+ * English's older `final` part. Each floor is a little below the figure measured when the models
+ * were trained; the table printed (with set sizes) is the README's.
  */
-const ZSet = z.object({ items: z.array(z.object({ id: z.string(), text: z.string(), label: z.enum(['positive', 'neutral', 'negative']) })) });
+const HELD_OUT_FLOORS: Record<TInterviewLanguage, Record<string, number>> = {
+  en: { 'sentiment.json (final)': 0.84, 'sentiment/en.heldout.json': 0.74, 'sentiment/en.b.heldout.json': 0.71 },
+  nl: { 'sentiment/nl.heldout.json': 0.77, 'sentiment/nl.b.heldout.json': 0.71 },
+  de: { 'sentiment/de.heldout.json': 0.68, 'sentiment/de.b.heldout.json': 0.61 },
+  fr: { 'sentiment/fr.heldout.json': 0.79, 'sentiment/fr.b.heldout.json': 0.64 },
+  es: { 'sentiment/es.heldout.json': 0.64, 'sentiment/es.b.heldout.json': 0.57 },
+};
 
-/**
- * The least each language must keep on its held-out half. Three classes: chance is a third. The
- * lexicon method is weak here (README, "Languages"); this floor only guards against it breaking.
- */
-const FLOOR = 0.4;
+const table: string[] = [];
+afterAll(() => {
+  if (table.length > 0) console.log(['language | trained on | held-out set | size | classifier | lexicon alone', ...table].join('\n'));
+});
 
-describe.each(['nl', 'de', 'fr', 'es'] as const)('sentiment in %s', (language) => {
-  const { items } = ZSet.parse(JSON.parse(readFileSync(new URL(`./fixtures/sentiment-${language}.json`, import.meta.url), 'utf8')));
+describe.each(['en', 'nl', 'de', 'fr', 'es'] as const)('sentiment in %s', (language) => {
+  let set: LabelledSet;
+  beforeAll(async () => {
+    set = await loadLabelledSet(language);
+  }, 60_000);
 
-  it(`labels the held-out half at least ${FLOOR * 100}% right`, async () => {
-    const results: { id: string; text: string; label: string; predicted: string }[] = [];
-    for (const item of items) results.push({ ...item, predicted: (await sentimentOf(language, item.text)).sentiment });
-    const accuracy = (part: typeof results) => part.filter((item) => item.predicted === item.label).length / part.length;
-    const development = results.filter((_, index) => index % 2 === 0);
-    const heldOut = results.filter((_, index) => index % 2 === 1);
-    const confusion: Record<string, number> = {};
-    for (const item of results) confusion[`${item.label}→${item.predicted}`] = (confusion[`${item.label}→${item.predicted}`] ?? 0) + 1;
-    console.log(
-      `${language} sentiment: all ${(accuracy(results) * 100).toFixed(1)}% of ${results.length}, development ${(accuracy(development) * 100).toFixed(1)}%, held out ${(accuracy(heldOut) * 100).toFixed(1)}%`,
-      JSON.stringify(confusion),
-    );
-    expect(items.length).toBe(60);
-    expect(accuracy(heldOut)).toBeGreaterThanOrEqual(FLOOR);
+  it('labels each held-out set at least as well as its floor', () => {
+    const model = SENTIMENT_MODELS[language];
+    expect(set.heldOut.map((part) => part.name).sort()).toEqual(Object.keys(HELD_OUT_FLOORS[language]).sort());
+    for (const part of set.heldOut) {
+      const measured = accuracy(model, part.examples);
+      // The lexicon method's own label is one of the classifier's features: `lex_<label>` set to 1.
+      const lexicon = part.examples.filter((example) => example.features.get(`lex_${example.label}`) === 1).length / part.examples.length;
+      const confusion: Record<string, number> = {};
+      for (const example of part.examples) {
+        const cell = `${example.label}→${classifyFeatures(model, example.features).sentiment}`;
+        confusion[cell] = (confusion[cell] ?? 0) + 1;
+      }
+      table.push(`${language} | ${set.training.length} | ${part.name} | ${part.examples.length} | ${(100 * measured).toFixed(1)}% | ${(100 * lexicon).toFixed(1)}% | ${JSON.stringify(confusion)}`);
+      expect(measured, part.name).toBeGreaterThanOrEqual(HELD_OUT_FLOORS[language][part.name]!);
+    }
+    // The blind sets together: the figure the aim (80%, English 85%) is about.
+    const blind = set.heldOut.filter((part) => part.name.startsWith('sentiment/')).flatMap((part) => part.examples);
+    table.push(`${language} | ${set.training.length} | both blind held-out sets | ${blind.length} | ${(100 * accuracy(model, blind)).toFixed(1)}% | |`);
   });
+
+  it('the model checked in is exactly what training makes of the training parts (retrain with npm run train:sentiment)', () => {
+    expect(SENTIMENT_MODELS[language].language).toBe(language);
+    expect(trainSentimentModel(language, set.training, SENTIMENT_MODELS[language].l2)).toEqual(SENTIMENT_MODELS[language]);
+  }, 60_000);
+
+  it('its penalty is the one cross-validation on the training parts chooses (one-standard-error rule)', () => {
+    const chosen = chooseL2(set);
+    console.log(`${language} cross-validated on ${set.training.length}: ${chosen.all.map((c) => `l2 ${c.l2} ${(100 * c.accuracy).toFixed(1)}%`).join(', ')}; chosen ${chosen.l2}`);
+    expect(chosen.l2).toBe(SENTIMENT_MODELS[language].l2);
+  }, 180_000);
 });
 
 describe('keywords in other languages', () => {

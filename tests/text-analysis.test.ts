@@ -6,9 +6,7 @@ import { candidatePhrases, rankKeywords } from '../server/analysis/keywords.js';
 import { readSentences } from '../server/analysis/nlp.js';
 import { findPii, redactPii, SessionRedactor } from '../server/analysis/pii-redaction.js';
 import { analyzeSentiment } from '../server/analysis/sentiment.js';
-import { classifySentiment, type SentimentModel, trainSentimentModel } from '../server/analysis/sentiment-classifier.js';
-import trainedModel from '../server/analysis/sentiment-model.json' with { type: 'json' };
-import { chooseL2, loadLabelledSet } from '../server/analysis/sentiment-training.js';
+import { englishSentiment } from '../server/analysis/sentiment-models.js';
 import { sessionSentiment } from '../server/analysis/session-sentiment.js';
 import { SENTIMENTS } from '../shared/schemas/transcripts.js';
 
@@ -19,7 +17,9 @@ import { SENTIMENTS } from '../shared/schemas/transcripts.js';
  * (written afterwards by someone else, looked at once), `final` (written last, never trained on;
  * looked at by a review that removed rules made from it) and `fresh` (written blind, after the
  * rules and the model were final, by someone who saw neither them nor the other items): `fresh`
- * gives the honest figures.
+ * gives the lexicon method's honest figure. The trained classifier now also trains on `fresh`
+ * (and on the blind sets in tests/fixtures/sentiment/); its held-out figures, `final` and the
+ * blind held-out sets, are in tests/sentiment-languages.test.ts.
  */
 
 const ZSentimentSet = z.object({
@@ -51,7 +51,8 @@ const ZPiiSet = z.object({
 const sentimentSet = ZSentimentSet.parse(JSON.parse(readFileSync(new URL('./fixtures/sentiment.json', import.meta.url), 'utf8')));
 const piiSet = ZPiiSet.parse(JSON.parse(readFileSync(new URL('./fixtures/pii-redaction.json', import.meta.url), 'utf8')));
 
-const MODEL = trainedModel as SentimentModel;
+/** The English classifier on `final`, a little below what it measured (tests/sentiment-languages.test.ts prints it). */
+const ENGLISH_FINAL_FLOOR = 0.84;
 
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
 
@@ -69,10 +70,10 @@ function sentimentAccuracy(set: 'dev' | 'holdout' | 'test' | 'final' | 'fresh'):
   return correct / items.length;
 }
 
-function classifierAccuracy(set: 'final' | 'fresh'): number {
+function classifierAccuracy(set: 'final'): number {
   const items = sentimentSet.items.filter((item) => item.set === set);
-  const correct = items.filter((item) => classifySentiment(MODEL, item.text).sentiment === item.label).length;
-  console.log(`sentiment classifier ${set}: ${correct}/${items.length} (${percent(correct, items.length)}), l2 ${MODEL.l2}`);
+  const correct = items.filter((item) => englishSentiment(readSentences(item.text)).sentiment === item.label).length;
+  console.log(`sentiment classifier ${set}: ${correct}/${items.length} (${percent(correct, items.length)})`);
   return correct / items.length;
 }
 
@@ -101,27 +102,15 @@ describe('sentiment on the labelled set', () => {
     expect(sentimentAccuracy('final')).toBeGreaterThanOrEqual(0.63);
   });
 
-  it('the trained classifier the built-in analyzer uses: at least 80% on the final set, which training never sees', () => {
-    expect(classifierAccuracy('final')).toBeGreaterThanOrEqual(0.8);
+  it(`the trained classifier the built-in analyzer uses: at least ${ENGLISH_FINAL_FLOOR * 100}% on the final set, which training never sees (tests/sentiment-languages.test.ts checks the model and its other held-out set)`, () => {
+    expect(classifierAccuracy('final')).toBeGreaterThanOrEqual(ENGLISH_FINAL_FLOOR);
   });
 
-  it('the fresh set, written blind after everything was final: at least 72% by the classifier (measured once: 74.7%), 55% by the lexicon method (58.7%)', () => {
+  // The classifier now trains on `fresh` (sentiment-training.ts); the lexicon method never did.
+  it('the fresh set, written blind after the lexicon method was final: at least 55% by the lexicon method (measured once: 58.7%)', () => {
     expect(sentimentSet.items.filter((item) => item.set === 'fresh').length).toBe(150);
-    expect(classifierAccuracy('fresh')).toBeGreaterThanOrEqual(0.72);
     expect(sentimentAccuracy('fresh')).toBeGreaterThanOrEqual(0.55);
   });
-
-  it('the model checked in is exactly what training makes of the labelled set (retrain with npm run train:sentiment)', async () => {
-    const { training } = await loadLabelledSet();
-    expect(trainSentimentModel(training, MODEL.l2)).toEqual(MODEL);
-  }, 60_000);
-
-  it('the penalty is the one cross-validation chooses (one-standard-error rule)', async () => {
-    const { training } = await loadLabelledSet();
-    const chosen = chooseL2(training);
-    console.log(`sentiment classifier cross-validated: ${chosen.all.map((c) => `l2 ${c.l2} ${percent(c.accuracy, 1)}`).join(', ')}; chosen ${chosen.l2}`);
-    expect(chosen.l2).toBe(MODEL.l2);
-  }, 120_000);
 
   it('reads negation, contrast and degree as they change the meaning', () => {
     expect(analyzeSentiment('The setup was great.').sentiment).toBe('positive');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
-import { ChatCompletions, type ChatCompletionsOptions, ChatFailure, type ChatMessage, type LlmLogger } from '../ai/chat-completions.js';
+import { ChatCompletions, type ChatCompletionsOptions, ChatFailure, type ChatMessage, type LlmLogger, type ResponseJsonSchema } from '../ai/chat-completions.js';
 import { clip, languageName } from '../ai/prompt-text.js';
 import { escapeRegExp } from '../lib/escape-reg-exp.js';
 import type { InsightsDraft, InsightsInput, TextAnalyzer, TranscriptAnalysis, TranscriptInput, UtteranceAnalysis } from './analyzer.js';
@@ -13,13 +13,56 @@ const MAX_UTTERANCE_CHARS = 3000;
 /** Analysis should be repeatable: the same transcript, the same judgement. */
 const TEMPERATURE = 0;
 
+/**
+ * One utterance as the model judged it. The sentiment and score are checked per utterance
+ * ({@link checkedSentiment}): a bad value there costs that utterance's judgement, not the
+ * transcript's.
+ */
 const ZUtteranceJudgement = z.object({
   id: z.string(),
-  sentiment: z.enum(SENTIMENTS),
-  score: z.number().min(-1).max(1),
+  sentiment: z.unknown(),
+  score: z.unknown(),
   keywords: z.array(z.string()).max(20).default([]),
 });
 const ZTranscriptJudgement = z.object({ utterances: z.array(ZUtteranceJudgement) });
+
+/**
+ * The judgement's shape as a JSON schema for servers with structured outputs: the sentiment is
+ * constrained to the three labels while the model writes. Strict mode needs every property
+ * required and no others.
+ */
+const TRANSCRIPT_JUDGEMENT_SCHEMA: ResponseJsonSchema = {
+  name: 'transcript_judgement',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['utterances'],
+    properties: {
+      utterances: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'sentiment', 'score', 'keywords'],
+          properties: {
+            id: { type: 'string' },
+            sentiment: { type: 'string', enum: [...SENTIMENTS] },
+            score: { type: 'number' },
+            keywords: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const ZCheckedSentiment = z.object({ sentiment: z.enum(SENTIMENTS), score: z.number().min(-1).max(1) });
+
+/** The model's sentiment and score when both are valid (a label of the three, a score in -1…1); undefined otherwise. */
+function checkedSentiment(judgement: z.infer<typeof ZUtteranceJudgement>): z.infer<typeof ZCheckedSentiment> | undefined {
+  const checked = ZCheckedSentiment.safeParse(judgement);
+  return checked.success ? { sentiment: checked.data.sentiment, score: Math.round(checked.data.score * 1000) / 1000 } : undefined;
+}
 
 const ZModelInsights = z.object({
   summary: z.string().trim().min(1).max(4000),
@@ -103,16 +146,29 @@ export class LlmAnalyzer implements TextAnalyzer {
         content: `Transcript (data only), language ${languageName(input.language)}:\n${JSON.stringify({ utterances: batch.map((u) => ({ id: u.id, speaker: u.speaker === 'ai' ? 'interviewer' : 'participant', text: clip(u.text, MAX_UTTERANCE_CHARS) })) })}`,
       },
     ];
-    const answer = await this.#chat.requestJson(messages, ZTranscriptJudgement, { temperature: TEMPERATURE });
+    const answer = await this.#chat.requestJson(messages, ZTranscriptJudgement, { temperature: TEMPERATURE, jsonSchema: TRANSCRIPT_JUDGEMENT_SCHEMA });
     const byId = new Map(answer.utterances.map((judgement) => [judgement.id, judgement]));
-    return batch.map((utterance) => {
+    const judged = batch.map((utterance) => {
       const judgement = byId.get(utterance.id);
       if (!judgement) throw new ChatFailure('invalid_answer', { issues: ['utterances:missing'] });
       // Keywords must be the utterance's own words, as written (search highlights them there), each once.
       const found = judgement.keywords.map((keyword) => asWritten(utterance.text, keyword.trim())).filter((keyword) => keyword !== undefined);
-      const keywords = [...new Set(found)].slice(0, MAX_KEYWORDS_PER_UTTERANCE);
-      return { sentiment: judgement.sentiment, score: Math.round(judgement.score * 1000) / 1000, keywords };
+      return { sentiment: checkedSentiment(judgement), keywords: [...new Set(found)].slice(0, MAX_KEYWORDS_PER_UTTERANCE) };
     });
+    const unjudged = batch.filter((_, index) => !judged[index]!.sentiment);
+    const builtin = unjudged.length > 0 ? await this.#builtinSentiments(input, unjudged) : new Map<string, UtteranceAnalysis>();
+    return batch.map((utterance, index) => {
+      const { sentiment, keywords } = judged[index]!;
+      const { sentiment: label, score } = sentiment ?? builtin.get(utterance.id)!;
+      return { sentiment: label, score, keywords };
+    });
+  }
+
+  /** The built-in analyzer's sentiment of the utterances the model gave no valid sentiment for, by id. */
+  async #builtinSentiments(input: TranscriptInput, utterances: TranscriptInput['utterances']): Promise<Map<string, UtteranceAnalysis>> {
+    this.#log({ reason: 'invalid_sentiment', utterances: utterances.length }, 'LLM gave no valid sentiment for some utterances; the built-in classifier judges those');
+    const analysis = await this.#fallback.analyzeTranscript({ language: input.language, utterances });
+    return new Map(utterances.map((utterance, index) => [utterance.id, analysis.utterances[index]!]));
   }
 
   async extractInsights(input: InsightsInput): Promise<InsightsDraft> {

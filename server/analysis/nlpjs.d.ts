@@ -12,13 +12,25 @@ declare module '@nlpjs/sentiment' {
 }
 declare module '@nlpjs/lang-nl' {
   export const LangNl: unknown;
+  export class StemmerNl {
+    stem(words: string[]): string[];
+  }
 }
 declare module '@nlpjs/lang-de' {
   export const LangDe: unknown;
+  export class StemmerDe {
+    stem(words: string[]): string[];
+  }
 }
 declare module '@nlpjs/lang-fr' {
   export const LangFr: unknown;
+  export class StemmerFr {
+    stem(words: string[]): string[];
+  }
 }
 declare module '@nlpjs/lang-es' {
   export const LangEs: unknown;
+  export class StemmerEs {
+    stem(words: string[]): string[];
+  }
 }

@@ -1,14 +1,14 @@
 /// <reference path="./nlpjs.d.ts" />
 import { Container } from '@nlpjs/core';
-import { LangDe } from '@nlpjs/lang-de';
-import { LangEs } from '@nlpjs/lang-es';
-import { LangFr } from '@nlpjs/lang-fr';
-import { LangNl } from '@nlpjs/lang-nl';
+import { LangDe, StemmerDe } from '@nlpjs/lang-de';
+import { LangEs, StemmerEs } from '@nlpjs/lang-es';
+import { LangFr, StemmerFr } from '@nlpjs/lang-fr';
+import { LangNl, StemmerNl } from '@nlpjs/lang-nl';
 import { createRequire } from 'node:module';
 import { SentimentAnalyzer } from '@nlpjs/sentiment';
 import type { TSentiment } from '../../shared/schemas/transcripts.js';
 import type { TInterviewLanguage } from '../../shared/languages.js';
-import type { TranscriptAnalysis, TranscriptInput, UtteranceInput } from './analyzer.js';
+import type { TranscriptInput, UtteranceInput } from './analyzer.js';
 import { DOMAIN_VALENCE } from './domain-valence.js';
 import { type Candidate, rankKeywords } from './keywords.js';
 
@@ -108,6 +108,46 @@ export async function sentimentOf(language: OtherLanguage, text: string): Promis
   return { sentiment, score: Math.round(score * 1000) / 1000 };
 }
 
+/** nlp.js' Snowball stemmers, one per language (stateless, built once). */
+const STEMMERS: Record<OtherLanguage, { stem(words: string[]): string[] }> = { nl: new StemmerNl(), de: new StemmerDe(), fr: new StemmerFr(), es: new StemmerEs() };
+
+/**
+ * Words that open a negation for the trained classifier's terms: the lexicon's negators, and
+ * French "ne" (its "pas" often comes after the verb it negates: "ne marche pas").
+ */
+const NEGATION_OPENERS: Record<OtherLanguage, Set<string>> = { ...NEGATORS, fr: new Set([...NEGATORS.fr, 'ne', 'n']) };
+
+/** Words, and the punctuation that closes a clause (the end of a negation's scope). */
+const TERM_TOKEN = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*|[.,;:!?()"“”«»—–]|\p{Extended_Pictographic}/gu;
+
+/**
+ * The stems of a text in order, as the trained classifier reads them (sentiment-classifier.ts):
+ * lower case, elisions split ("l'équipe"), each word after a negator marked `NOT_` to the end
+ * of its clause (punctuation or a contrast: "niet snel, maar stabiel" → NOT_snel, stabiel).
+ * Negators themselves stay unmarked, so that a negation that follows its verb ("werkt niet",
+ * "funktioniert nicht") is still seen as a pair of stems.
+ */
+export function sentimentTermsOf(language: OtherLanguage, text: string): string[] {
+  const negators = NEGATION_OPENERS[language];
+  const contrast = CONTRAST[language];
+  const terms: string[] = [];
+  let negated = false;
+  for (const [token] of text.normalize('NFC').toLocaleLowerCase(language).replace(/['’]/g, ' ').matchAll(TERM_TOKEN)) {
+    if (!/[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(token) || contrast.test(token)) {
+      negated = false;
+      continue;
+    }
+    if (negators.has(token)) {
+      terms.push(token);
+      negated = true;
+      continue;
+    }
+    const stem = STEMMERS[language].stem([token])[0] ?? token;
+    terms.push(negated ? `NOT_${stem}` : stem);
+  }
+  return terms;
+}
+
 /**
  * Words that name nothing, beyond stopwords-iso's lists: the commonest verbs of saying, going and
  * finding, and degree adverbs, which carry no topic ("ging", "echt", "wirklich", "vraiment").
@@ -162,16 +202,7 @@ export function analysedOtherLanguageOf(utterance: Pick<UtteranceInput, 'detecte
   return detected && OTHER_LANGUAGES.includes(detected) ? (detected as OtherLanguage) : null;
 }
 
-/**
- * Sentiment and keywords of a transcript in Dutch, German, French or Spanish. An answer given
- * in another of these languages is scored with that language's lexicons.
- */
-export async function analyzeOtherLanguage(language: OtherLanguage, input: TranscriptInput): Promise<TranscriptAnalysis> {
-  const keywords = rankKeywords(input.utterances.map((utterance) => candidatePhrasesIn(language, utterance.text)));
-  const utterances = [];
-  for (const [index, utterance] of input.utterances.entries()) {
-    const spoken = analysedOtherLanguageOf(utterance) ?? language;
-    utterances.push({ ...(await sentimentOf(spoken, utterance.text)), keywords: keywords[index]! });
-  }
-  return { utterances, analyzedBy: 'builtin' };
+/** Keywords of each utterance of a transcript in Dutch, German, French or Spanish, ranked across the interview. */
+export function otherLanguageKeywords(language: OtherLanguage, input: TranscriptInput): string[][] {
+  return rankKeywords(input.utterances.map((utterance) => candidatePhrasesIn(language, utterance.text)));
 }

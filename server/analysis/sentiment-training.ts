@@ -1,27 +1,104 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { TSentiment } from '../../shared/schemas/transcripts.js';
+import { z } from 'zod';
+import { INTERVIEW_LANGUAGES, type TInterviewLanguage } from '../../shared/languages.js';
+import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
 import { readSentences } from './nlp.js';
-import { classifyFeatures, type LabelledFeatures, type SentimentModel, sentimentFeatures, trainSentimentModel } from './sentiment-classifier.js';
+import { classifyFeatures, englishReading, type LabelledFeatures, otherLanguageReading, type SentimentModel, type SentimentReading, sentimentFeatures, trainSentimentModel } from './sentiment-classifier.js';
 
 /**
- * What training the sentiment classifier needs besides the model itself: the labelled set and
- * the choice of its L2 penalty (used by `npm run train:sentiment` and the test that checks the
- * model checked in).
+ * What training the sentiment classifiers needs besides the model itself: the labelled sets and
+ * the choice of the L2 penalty (used by `npm run train:sentiment` and the tests that check the
+ * models checked in). Per language, from tests/fixtures:
+ *
+ * - `sentiment/<lang>.train.json` and `sentiment/<lang>.heldout.json`: 200 and 100 answers
+ *   written and labelled blind (by an author who saw neither the methods nor the other sets);
+ *   `sentiment/<lang>.b.train.json` and `.b.heldout.json` the same again by a second author.
+ *   The train parts are trained on; the held-out parts never are: they give the README's figures.
+ * - English also trains on the older set `sentiment.json` except its part `final` (150 answers,
+ *   a second held-out figure); Dutch, German, French and Spanish on their older 60-answer sets
+ *   `sentiment-<lang>.json` (their lexicon's neutral band was chosen on half of each, so they
+ *   are no clean held-out any more).
  */
 
-const SENTIMENT_FIXTURE = path.resolve(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'sentiment.json');
+const FIXTURES = path.resolve(import.meta.dirname, '..', '..', 'tests', 'fixtures');
 const L2_CANDIDATES = [0.003, 0.01, 0.03, 0.1];
 const FOLDS = 5;
 
-/** The parts training reads; `final` and `fresh` are for measuring only. */
-const TRAINING_PARTS = new Set(['dev', 'holdout', 'test']);
+/** The parts of the older English set training reads; `final` is for measuring only. */
+const ENGLISH_TRAINING_PARTS = new Set(['dev', 'holdout', 'test', 'fresh']);
 
-/** The labelled set read into features once: `training` from the training parts, `final` never trained on. */
-export async function loadLabelledSet(): Promise<{ training: LabelledFeatures[]; final: LabelledFeatures[] }> {
-  const { items } = JSON.parse(await readFile(SENTIMENT_FIXTURE, 'utf8')) as { items: { text: string; label: TSentiment; set: string }[] };
-  const read = (part: typeof items) => part.map((item) => ({ features: sentimentFeatures(readSentences(item.text)), label: item.label }));
-  return { training: read(items.filter((item) => TRAINING_PARTS.has(item.set))), final: read(items.filter((item) => item.set === 'final')) };
+const ZLabelledItem = z.object({ id: z.string(), text: z.string(), label: z.enum(SENTIMENTS) });
+/** A blind set's file: `{language, split, guide, items}`. */
+const ZBlindSet = z.object({ language: z.enum(INTERVIEW_LANGUAGES), split: z.enum(['train', 'heldout']), items: z.array(ZLabelledItem) });
+/** The blind sets' authors, as their file names tell them apart (`nl.train.json`, `nl.b.train.json`). */
+const BLIND_AUTHORS = ['', '.b'];
+const ZOlderEnglishSet = z.object({ items: z.array(ZLabelledItem.extend({ set: z.string() })) });
+const ZOlderLanguageSet = z.object({ items: z.array(ZLabelledItem) });
+
+type LabelledItem = z.infer<typeof ZLabelledItem>;
+
+/** One labelled set of a language, read into features once. */
+export interface LabelledPart {
+  /** Where it comes from, as the test and the training report name it ("sentiment/nl.heldout.json"). */
+  name: string;
+  examples: LabelledFeatures[];
+}
+
+export interface LabelledSet {
+  language: TInterviewLanguage;
+  /** Every part training reads, in a fixed order. */
+  training: LabelledFeatures[];
+  trainingParts: { name: string; size: number }[];
+  /** The parts training never reads. */
+  heldOut: LabelledPart[];
+}
+
+async function readJson<T>(schema: z.ZodType<T>, file: string): Promise<T> {
+  return schema.parse(JSON.parse(await readFile(path.join(FIXTURES, file), 'utf8')));
+}
+
+async function blindSets(language: TInterviewLanguage, split: 'train' | 'heldout'): Promise<{ name: string; items: LabelledItem[] }[]> {
+  return Promise.all(
+    BLIND_AUTHORS.map(async (author) => {
+      const name = `sentiment/${language}${author}.${split}.json`;
+      const set = await readJson(ZBlindSet, name);
+      if (set.language !== language || set.split !== split) throw new Error(`${name} says it is ${set.language} ${set.split}`);
+      return { name, items: set.items };
+    }),
+  );
+}
+
+/** How the classifier of `language` reads a text. */
+export async function readingOf(language: TInterviewLanguage, text: string): Promise<SentimentReading> {
+  return language === 'en' ? englishReading(readSentences(text)) : otherLanguageReading(language, text);
+}
+
+async function featuresOf(language: TInterviewLanguage, items: LabelledItem[]): Promise<LabelledFeatures[]> {
+  const examples: LabelledFeatures[] = [];
+  for (const item of items) examples.push({ features: sentimentFeatures(await readingOf(language, item.text)), label: item.label });
+  return examples;
+}
+
+/** The labelled sets of one language, read into features: what training reads, and what it never sees. */
+export async function loadLabelledSet(language: TInterviewLanguage): Promise<LabelledSet> {
+  const parts: { name: string; items: LabelledItem[] }[] = [];
+  const heldOut: { name: string; items: LabelledItem[] }[] = [];
+  if (language === 'en') {
+    const older = (await readJson(ZOlderEnglishSet, 'sentiment.json')).items;
+    parts.push({ name: 'sentiment.json (dev, holdout, test, fresh)', items: older.filter((item) => ENGLISH_TRAINING_PARTS.has(item.set)) });
+    heldOut.push({ name: 'sentiment.json (final)', items: older.filter((item) => item.set === 'final') });
+  } else {
+    parts.push({ name: `sentiment-${language}.json`, items: (await readJson(ZOlderLanguageSet, `sentiment-${language}.json`)).items });
+  }
+  parts.push(...(await blindSets(language, 'train')));
+  heldOut.push(...(await blindSets(language, 'heldout')));
+  return {
+    language,
+    training: await featuresOf(language, parts.flatMap((part) => part.items)),
+    trainingParts: parts.map((part) => ({ name: part.name, size: part.items.length })),
+    heldOut: await Promise.all(heldOut.map(async (part) => ({ name: part.name, examples: await featuresOf(language, part.items) }))),
+  };
 }
 
 export function accuracy(model: SentimentModel, examples: LabelledFeatures[]): number {
@@ -29,15 +106,21 @@ export function accuracy(model: SentimentModel, examples: LabelledFeatures[]): n
 }
 
 /**
- * Cross-validated accuracy of each candidate penalty, and the one chosen by the one-standard-error
- * rule (Breiman et al.): the strongest penalty whose accuracy is within one standard error of the
- * best, the simplest model the data cannot tell apart from the best one.
+ * Cross-validated accuracy of each candidate penalty on the training parts only, and the one
+ * chosen by the one-standard-error rule (Breiman et al.): the strongest penalty whose accuracy
+ * is within one standard error of the best, the simplest model the data cannot tell apart from
+ * the best one.
  */
-export function chooseL2(training: LabelledFeatures[]): { l2: number; crossValidated: number; all: { l2: number; accuracy: number }[] } {
+export function chooseL2(set: Pick<LabelledSet, 'language' | 'training'>): { l2: number; crossValidated: number; all: { l2: number; accuracy: number }[] } {
+  const { language, training } = set;
   const all = L2_CANDIDATES.map((l2) => {
     let correct = 0;
     for (let fold = 0; fold < FOLDS; fold++) {
-      const model = trainSentimentModel(training.filter((_, index) => index % FOLDS !== fold), l2);
+      const model = trainSentimentModel(
+        language,
+        training.filter((_, index) => index % FOLDS !== fold),
+        l2,
+      );
       const held = training.filter((_, index) => index % FOLDS === fold);
       correct += accuracy(model, held) * held.length;
     }
