@@ -132,7 +132,8 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
   });
 
   it('a whole interview answered by audio: each recording is sent to the provider, its text parsed, the audio kept as a session file', async () => {
-    const { invite } = await interviewFixture(api);
+    // No follow-up on the open answer: this test is about what the provider hears, one recording per question.
+    const { invite } = await interviewFixture(api, { questions: [{ ...FOUR_QUESTIONS[0]!, followUp: { enabled: false } }, ...FOUR_QUESTIONS.slice(1)] });
     const participant = participantAs(t.http, invite.token);
     const started = await participant.start().expect(201);
     const sessionId: string = started.body.session.id;
@@ -188,9 +189,10 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
 
     const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
     expect(session.answers).toEqual([
-      { questionId: 'ease', value: 4, utteranceId: answers[1]!.id },
-      { questionId: 'recommend', value: true, utteranceId: answers[2]!.id },
-      { questionId: 'channel', value: 'In-app chat', utteranceId: answers[3]!.id },
+      // The parser's confidence: the words' (0.9) with the recogniser's 0.905 folded in.
+      { questionId: 'ease', value: 4, utteranceId: answers[1]!.id, confidence: 0.87 },
+      { questionId: 'recommend', value: true, utteranceId: answers[2]!.id, confidence: 0.87 },
+      { questionId: 'channel', value: 'In-app chat', utteranceId: answers[3]!.id, confidence: 0.87 },
     ]);
 
     // One audio file per answer, each the utterance's, each downloadable as the bytes sent.
@@ -250,7 +252,7 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
       { text: null, value: null, confidence: null, audio: files[1].id },
     ]);
     const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
-    expect(session.answers).toEqual([{ questionId: 'ease', value: null, utteranceId: answers[1]!.id }]);
+    expect(session.answers).toEqual([{ questionId: 'ease', value: null, utteranceId: answers[1]!.id, confidence: null }]);
     expect(session.questionsAnswered).toBe(2);
     // No re-ask and no follow-up: the AI asked exactly the next questions.
     expect((await utterances(t, sessionId, 'ai')).map((row) => row.kind)).toEqual(['question', 'question', 'question']);

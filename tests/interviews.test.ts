@@ -139,7 +139,7 @@ describe('a whole interview by text', () => {
     expect((await participant.answer('purple').expect(200)).body.turn.kind).toBe('re_ask');
     expect((await participant.answer('still purple').expect(200)).body.turn).toMatchObject({ kind: 'question', questionId: 'why' });
     await participant.answer('No reason.').expect(200);
-    expect((await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers).toEqual([{ questionId: 'score', value: null, utteranceId: expect.stringMatching(/^utt_/) }]);
+    expect((await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers).toEqual([{ questionId: 'score', value: null, utteranceId: expect.stringMatching(/^utt_/), confidence: null }]);
   });
 
   it("the question's own follow-up prompt and limit win over the script's; enabled false means none", async () => {
