@@ -516,6 +516,34 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(await page.locator(`[data-utterance-text="${line!.id}"] mark`).textContent()).toBe('words to keep');
   });
 
+  it('shows why each follow-up was asked: "Probe", its reason and the words it picked up', async () => {
+    // Its own campaign, so the campaign pages above keep their two sessions.
+    const probed = await probedTextInterview(t, api);
+    const [followUp] = await t.em().execute<{ id: string; probe: { reason: string } }[]>(
+      `select id, probe from session_utterances where session_id = ? and kind = 'follow_up'`,
+      [probed.sessionId],
+    );
+    await page.goto(`${origin}/app/sessions/${probed.sessionId}`);
+    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+    const note = page.locator(`#u-${followUp!.id} .probe-note`);
+    await note.waitFor();
+    expect(await note.locator('[aria-hidden="true"]').textContent()).toMatch(/^Probe · /);
+    expect(await page.locator('.probe-note').count()).toBe(1);
+
+    // As an LLM's probe is recorded (tests/probe-ledger.test.ts drives that through the API): a reason and the participant's words.
+    await t.em().execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
+      JSON.stringify({ reason: 'problem', pickedUp: 'gave up after two tries', source: 'llm', probeNumber: 1 }),
+      followUp!.id,
+    ]);
+    await page.reload();
+    await note.waitFor();
+    expect(await note.locator('[aria-hidden="true"]').textContent()).toBe('Probe · problem · “gave up after two tries”');
+    expect(await note.locator('.visually-hidden').textContent()).toBe("Probe 1, reason: problem, picking up the participant's words “gave up after two tries”; worded by the LLM.");
+    await note.scrollIntoViewIfNeeded();
+    await expectAccessible();
+    await photograph('session-probe');
+  });
+
   it('shows “Page not found” for an address that is not valid percent-encoding', async () => {
     await page.evaluate(() => {
       window.history.pushState(null, '', '/app/sessions/%E0');
@@ -582,34 +610,6 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     } finally {
       await page.unroute('**/trpc/auth.signOut**');
     }
-  });
-
-  it('shows why each follow-up was asked: "Probe", its reason and the words it picked up', async () => {
-    // Its own campaign, so the campaign pages above keep their two sessions.
-    const probed = await probedTextInterview(t, api);
-    const [followUp] = await t.em().execute<{ id: string; probe: { reason: string } }[]>(
-      `select id, probe from session_utterances where session_id = ? and kind = 'follow_up'`,
-      [probed.sessionId],
-    );
-    await page.goto(`${origin}/app/sessions/${probed.sessionId}`);
-    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
-    const note = page.locator(`#u-${followUp!.id} .probe-note`);
-    await note.waitFor();
-    expect(await note.locator('[aria-hidden="true"]').textContent()).toMatch(/^Probe · /);
-    expect(await page.locator('.probe-note').count()).toBe(1);
-
-    // As an LLM's probe is recorded (tests/probe-ledger.test.ts drives that through the API): a reason and the participant's words.
-    await t.em().execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
-      JSON.stringify({ reason: 'problem', pickedUp: 'gave up after two tries', source: 'llm', probeNumber: 1 }),
-      followUp!.id,
-    ]);
-    await page.reload();
-    await note.waitFor();
-    expect(await note.locator('[aria-hidden="true"]').textContent()).toBe('Probe · problem · “gave up after two tries”');
-    expect(await note.locator('.visually-hidden').textContent()).toBe("Probe 1, reason: problem, picking up the participant's words “gave up after two tries”; worded by the LLM.");
-    await note.scrollIntoViewIfNeeded();
-    await expectAccessible();
-    await photograph('session-probe');
   });
 
   it('ran without script errors or CSP violations', () => {

@@ -10,7 +10,7 @@ import { PERMISSIONS } from '../shared/permissions.js';
 import { ZIP_EXPORT_MAX_SESSIONS } from '../shared/schemas/transcripts.js';
 import { asBytes, wav } from './helpers/audio.js';
 import { type Api, apiAs, createCampaign, createInvite, createProject, createPublishedScript } from './helpers/factories.js';
-import { FOUR_QUESTIONS, participantAs } from './helpers/interviews.js';
+import { FOUR_QUESTIONS, participantAs, withoutFollowUps } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { completedTextInterview, RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
@@ -334,7 +334,7 @@ describe('a ZIP with audio', () => {
   }
 
   beforeAll(async () => {
-    const script = await createPublishedScript(api, { questions: FOUR_QUESTIONS });
+    const script = await createPublishedScript(api, { questions: withoutFollowUps(FOUR_QUESTIONS) });
     campaign.id = (await createCampaign(api, { scriptId: script.id, name: campaign.name })).id;
     // 4 × 3 s of speech: over the 10 s a voice-only session needs for a transcript.
     spoken = await interview(SPOKEN.map((text, index) => ({ text, audio: wav(3, 300 + index * 100) })));

@@ -12,7 +12,7 @@ import { detectPocketsphinx } from '../server/speech/pocketsphinx-speech-recogni
 import { download, wav } from './helpers/audio.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript } from './helpers/factories.js';
 import { chatReply, type FakeOpenAi, startFakeOpenAi, transcriptionReply } from './helpers/fake-openai.js';
-import { FOUR_QUESTIONS, interviewFixture, participantAs } from './helpers/interviews.js';
+import { FOUR_QUESTIONS, interviewFixture, participantAs, withoutFollowUps } from './helpers/interviews.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
@@ -133,7 +133,7 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
 
   it('a whole interview answered by audio: each recording is sent to the provider, its text parsed, the audio kept as a session file', async () => {
     // No follow-up on the open answer: this test is about what the provider hears, one recording per question.
-    const { invite } = await interviewFixture(api, { questions: [{ ...FOUR_QUESTIONS[0]!, followUp: { enabled: false } }, ...FOUR_QUESTIONS.slice(1)] });
+    const { invite } = await interviewFixture(api, { questions: withoutFollowUps(FOUR_QUESTIONS) });
     const participant = participantAs(t.http, invite.token);
     const started = await participant.start().expect(201);
     const sessionId: string = started.body.session.id;

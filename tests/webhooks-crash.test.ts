@@ -18,9 +18,10 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 const PARTICIPANT_BUDGET = { RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000' };
 /** The completion chain up to the announcement (after the files job), but not the delivery: that is the worker processes' part. */
 const CHAIN_BEFORE_DELIVERY = ['session__generate_transcript', 'session__generate_insights', 'session__prepare_files', 'session__announce_completion'];
+// No follow-ups: each answer moves on, so two answers complete the interview.
 const QUESTIONS = [
-  { id: 'experience', text: 'How was your first week with the product?', type: 'open' },
-  { id: 'support', text: 'How was your experience with our support team?', type: 'open' },
+  { id: 'experience', text: 'How was your first week with the product?', type: 'open', followUp: { enabled: false } },
+  { id: 'support', text: 'How was your experience with our support team?', type: 'open', followUp: { enabled: false } },
 ];
 const ANSWERS = [
   'The onboarding emails had broken links and the setup took us two days, which was frustrating for the team.',

@@ -10,6 +10,14 @@ export const FOUR_QUESTIONS = [
   { id: 'channel', text: 'Which support channel did you use most?', type: 'multiple_choice', options: ['Email', 'Phone call', 'In-app chat'] },
 ];
 
+/**
+ * The questions with follow-ups turned off: for tests about something else than probing, whose
+ * rich open answers the interviewer would otherwise probe (one answer per question then completes).
+ */
+export function withoutFollowUps<T extends { type: string }>(questions: readonly T[]): (T & { followUp?: { enabled: false } })[] {
+  return questions.map((question) => (question.type === 'open' ? { ...question, followUp: { enabled: false } } : question));
+}
+
 /** One open question without follow-ups: its answer completes the interview. */
 export const ONE_QUESTION = [{ id: 'improve', text: 'What should we improve first?', type: 'open', followUp: { enabled: false } }];
 
