@@ -13,7 +13,8 @@ import { classifyFeatures, englishReading, type LabelledFeatures, otherLanguageR
  *
  * - `sentiment/<lang>.train.json` and `sentiment/<lang>.heldout.json`: 200 and 100 answers
  *   written and labelled blind (by an author who saw neither the methods nor the other sets);
- *   `sentiment/<lang>.b.train.json` and `.b.heldout.json` the same again by a second author.
+ *   `sentiment/<lang>.b.train.json` and `.b.heldout.json` the same again by a second author;
+ *   `sentiment/<lang>.c.train.json` and `.d.train.json`, 300 answers each by a third and a fourth.
  *   The train parts are trained on; the held-out parts never are: they give the README's figures.
  * - English also trains on the older set `sentiment.json` except its part `final` (150 answers,
  *   a second held-out figure); Dutch, German, French and Spanish on their older 60-answer sets
@@ -31,8 +32,12 @@ const ENGLISH_TRAINING_PARTS = new Set(['dev', 'holdout', 'test', 'fresh']);
 const ZLabelledItem = z.object({ id: z.string(), text: z.string(), label: z.enum(SENTIMENTS) });
 /** A blind set's file: `{language, split, guide, items}`. */
 const ZBlindSet = z.object({ language: z.enum(INTERVIEW_LANGUAGES), split: z.enum(['train', 'heldout']), items: z.array(ZLabelledItem) });
-/** The blind sets' authors, as their file names tell them apart (`nl.train.json`, `nl.b.train.json`). */
-const BLIND_AUTHORS = ['', '.b'];
+/**
+ * The blind sets' authors, as their file names tell them apart (`nl.train.json`, `nl.b.train.json`):
+ * A and B wrote a training and a held-out part each, C and D (300 answers each, written later to
+ * give the models more to learn from) training parts only.
+ */
+const BLIND_AUTHORS: Record<'train' | 'heldout', string[]> = { train: ['', '.b', '.c', '.d'], heldout: ['', '.b'] };
 const ZOlderEnglishSet = z.object({ items: z.array(ZLabelledItem.extend({ set: z.string() })) });
 const ZOlderLanguageSet = z.object({ items: z.array(ZLabelledItem) });
 
@@ -60,7 +65,7 @@ async function readJson<T>(schema: z.ZodType<T>, file: string): Promise<T> {
 
 async function blindSets(language: TInterviewLanguage, split: 'train' | 'heldout'): Promise<{ name: string; items: LabelledItem[] }[]> {
   return Promise.all(
-    BLIND_AUTHORS.map(async (author) => {
+    BLIND_AUTHORS[split].map(async (author) => {
       const name = `sentiment/${language}${author}.${split}.json`;
       const set = await readJson(ZBlindSet, name);
       if (set.language !== language || set.split !== split) throw new Error(`${name} says it is ${set.language} ${set.split}`);
