@@ -13,11 +13,11 @@ import { accuracy, chooseL2, type LabelledSet, loadLabelledSet } from '../server
  * were trained; the table printed (with set sizes) is the README's.
  */
 const HELD_OUT_FLOORS: Record<TInterviewLanguage, Record<string, number>> = {
-  en: { 'sentiment.json (final)': 0.84, 'sentiment/en.heldout.json': 0.74, 'sentiment/en.b.heldout.json': 0.71 },
-  nl: { 'sentiment/nl.heldout.json': 0.77, 'sentiment/nl.b.heldout.json': 0.71 },
-  de: { 'sentiment/de.heldout.json': 0.68, 'sentiment/de.b.heldout.json': 0.61 },
-  fr: { 'sentiment/fr.heldout.json': 0.79, 'sentiment/fr.b.heldout.json': 0.64 },
-  es: { 'sentiment/es.heldout.json': 0.64, 'sentiment/es.b.heldout.json': 0.57 },
+  en: { 'sentiment.json (final)': 0.86, 'sentiment/en.heldout.json': 0.81, 'sentiment/en.b.heldout.json': 0.74 },
+  nl: { 'sentiment/nl.heldout.json': 0.8, 'sentiment/nl.b.heldout.json': 0.74 },
+  de: { 'sentiment/de.heldout.json': 0.84, 'sentiment/de.b.heldout.json': 0.75 },
+  fr: { 'sentiment/fr.heldout.json': 0.84, 'sentiment/fr.b.heldout.json': 0.75 },
+  es: { 'sentiment/es.heldout.json': 0.77, 'sentiment/es.b.heldout.json': 0.68 },
 };
 
 const table: string[] = [];

@@ -52,7 +52,7 @@ const sentimentSet = ZSentimentSet.parse(JSON.parse(readFileSync(new URL('./fixt
 const piiSet = ZPiiSet.parse(JSON.parse(readFileSync(new URL('./fixtures/pii-redaction.json', import.meta.url), 'utf8')));
 
 /** The English classifier on `final`, a little below what it measured (tests/sentiment-languages.test.ts prints it). */
-const ENGLISH_FINAL_FLOOR = 0.84;
+const ENGLISH_FINAL_FLOOR = 0.86;
 
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
 

@@ -14,7 +14,8 @@ import { classifyFeatures, englishReading, type LabelledFeatures, otherLanguageR
  * - `sentiment/<lang>.train.json` and `sentiment/<lang>.heldout.json`: 200 and 100 answers
  *   written and labelled blind (by an author who saw neither the methods nor the other sets);
  *   `sentiment/<lang>.b.train.json` and `.b.heldout.json` the same again by a second author;
- *   `sentiment/<lang>.c.train.json` and `.d.train.json`, 300 answers each by a third and a fourth.
+ *   `sentiment/<lang>.c.train.json` and `.d.train.json`, 300 answers each by a third and a fourth;
+ *   for English, German and Spanish also `.e.train.json` and `.f.train.json` by a fifth and a sixth.
  *   The train parts are trained on; the held-out parts never are: they give the README's figures.
  * - English also trains on the older set `sentiment.json` except its part `final` (150 answers,
  *   a second held-out figure); Dutch, German, French and Spanish on their older 60-answer sets
@@ -35,9 +36,11 @@ const ZBlindSet = z.object({ language: z.enum(INTERVIEW_LANGUAGES), split: z.enu
 /**
  * The blind sets' authors, as their file names tell them apart (`nl.train.json`, `nl.b.train.json`):
  * A and B wrote a training and a held-out part each, C and D (300 answers each, written later to
- * give the models more to learn from) training parts only.
+ * give the models more to learn from) training parts only, as E and F did for three languages.
  */
 const BLIND_AUTHORS: Record<'train' | 'heldout', string[]> = { train: ['', '.b', '.c', '.d'], heldout: ['', '.b'] };
+/** English, German and Spanish, the weakest after C and D, have two more authors' training sets (E and F, 300 each). */
+const MORE_TRAINING_AUTHORS: Partial<Record<TInterviewLanguage, string[]>> = { en: ['.e', '.f'], de: ['.e', '.f'], es: ['.e', '.f'] };
 const ZOlderEnglishSet = z.object({ items: z.array(ZLabelledItem.extend({ set: z.string() })) });
 const ZOlderLanguageSet = z.object({ items: z.array(ZLabelledItem) });
 
@@ -65,7 +68,7 @@ async function readJson<T>(schema: z.ZodType<T>, file: string): Promise<T> {
 
 async function blindSets(language: TInterviewLanguage, split: 'train' | 'heldout'): Promise<{ name: string; items: LabelledItem[] }[]> {
   return Promise.all(
-    BLIND_AUTHORS[split].map(async (author) => {
+    [...BLIND_AUTHORS[split], ...(split === 'train' ? (MORE_TRAINING_AUTHORS[language] ?? []) : [])].map(async (author) => {
       const name = `sentiment/${language}${author}.${split}.json`;
       const set = await readJson(ZBlindSet, name);
       if (set.language !== language || set.split !== split) throw new Error(`${name} says it is ${set.language} ${set.split}`);
