@@ -18,6 +18,7 @@ import { Migration20261128020000SessionTracks } from './Migration20261128020000S
 import { Migration20261128030000ConfirmTurnsAndMediaAlt } from './Migration20261128030000ConfirmTurnsAndMediaAlt.js';
 import { Migration20261129010000ProbeLedger } from './Migration20261129010000ProbeLedger.js';
 import { Migration20261129030000HeardChecks } from './Migration20261129030000HeardChecks.js';
+import { Migration20261130000000StudyBuilder } from './Migration20261130000000StudyBuilder.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128030000ConfirmTurnsAndMediaAlt', class: Migration20261128030000ConfirmTurnsAndMediaAlt },
   { name: 'Migration20261129010000ProbeLedger', class: Migration20261129010000ProbeLedger },
   { name: 'Migration20261129030000HeardChecks', class: Migration20261129030000HeardChecks },
+  { name: 'Migration20261130000000StudyBuilder', class: Migration20261130000000StudyBuilder },
 ];

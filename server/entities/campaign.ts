@@ -17,6 +17,10 @@ export const Campaign = defineEntity({
     script: () => p.manyToOne(Script).deleteRule('restrict').index(),
     name: p.string().columnType('text'),
     description: p.string().columnType('text').nullable(),
+    /** The title participants see (invite email, interview page); null: `name`. */
+    participantTitle: p.string().columnType('text').nullable(),
+    /** A hidden campaign that runs a script's "Preview as participant"; never listed, never billed. */
+    preview: p.boolean().default(false),
     status: p.enum([...CAMPAIGN_STATUSES]).default('active'),
     settings: p.json<TCampaignSettings>(),
     inviteDefaults: p.json<TInviteDefaults>(),

@@ -49,6 +49,8 @@ export const Session = defineEntity({
     invite: () => p.manyToOne(Invite).deleteRule('cascade').index(),
     scriptId: p.string().columnType('text'),
     scriptVersion: p.integer(),
+    /** A "Preview as participant" session (its campaign's `preview`): left out of results, exports, searches, webhooks and billing. */
+    preview: p.boolean().default(false),
     status: p.enum([...SESSION_STATUSES]),
     completionStatus: p.enum([...COMPLETION_STATUSES]).nullable(),
     language: p.string().columnType('text'),
