@@ -318,3 +318,18 @@ export const ZListScriptMediaInput = z.strictObject({
 export const ZScriptMediaPage = ZPage(ZScriptMedia);
 
 export const ZDeleteScriptMediaInput = z.strictObject({ scriptId: ZPathId, mediaId: ZPathId });
+
+/** "Preview as participant" (dashboard): a preview invite on the script's hidden preview campaign. */
+export const ZCreateScriptPreviewInput = z.strictObject({
+  scriptId: ZPathId,
+  version: z.number().int().min(1).optional().meta({ description: 'The version to preview; default the draft, else the newest published version.' }),
+});
+export type TCreateScriptPreviewInput = z.infer<typeof ZCreateScriptPreviewInput>;
+
+export const ZScriptPreview = z.object({
+  /** The real interview page on the preview invite (costs no credits; left out of results and exports). */
+  url: z.string(),
+  expiresAt: ZTimestamp,
+  version: z.number().int(),
+});
+export type TScriptPreview = z.infer<typeof ZScriptPreview>;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ZIdInput } from '../../../shared/schemas/common.js';
 import {
   ZCreateScriptInput,
+  ZCreateScriptPreviewInput,
+  ZScriptPreview,
   ZCreateScriptVersionInput,
   ZDeleteScriptMediaInput,
   ZGetScriptVersionInput,
@@ -17,7 +19,8 @@ import {
   ZScriptVersionPage,
   ZUpdateScriptInput,
 } from '../../../shared/schemas/scripts.js';
-import { apiProcedure, router } from '../../trpc/trpc.js';
+import { apiProcedure, customerProcedure, router } from '../../trpc/trpc.js';
+import { createScriptPreview } from './create-script-preview.js';
 import { archiveScript } from './archive-script.js';
 import { createScript } from './create-script.js';
 import { createScriptVersion } from './create-script-version.js';
@@ -192,4 +195,11 @@ export const scriptsRouter = router({
     .input(ZDeleteScriptMediaInput)
     .output(z.void())
     .mutation(({ ctx, input }) => deleteScriptMedia(ctx.em, ctx.services.storage, ctx.auth.organizationId, input)),
+
+  /** Dashboard only: "Preview as participant" opens the real interview page on a preview invite. */
+  createPreview: customerProcedure
+    .meta({ permission: 'campaigns:write' })
+    .input(ZCreateScriptPreviewInput)
+    .output(ZScriptPreview)
+    .mutation(({ ctx, input }) => createScriptPreview(ctx.em, ctx.services, ctx.auth.organizationId, input)),
 });
