@@ -2,6 +2,7 @@ import { apiKeysRouter } from '../domains/api-keys/router.js';
 import { authRouter } from '../domains/auth/router.js';
 import { billingRouter } from '../domains/billing/router.js';
 import { membersRouter } from '../domains/members/router.js';
+import { campaignResultsRouter } from '../domains/campaign-results/router.js';
 import { campaignsRouter } from '../domains/campaigns/router.js';
 import { invitesRouter } from '../domains/invites/router.js';
 import { organizationRouter } from '../domains/organizations/router.js';
@@ -30,6 +31,7 @@ export const appRouter = router({
   projects: projectsRouter,
   scripts: scriptsRouter,
   campaigns: campaignsRouter,
+  campaignResults: campaignResultsRouter,
   invites: invitesRouter,
   sessions: sessionsRouter,
   transcripts: transcriptsRouter,

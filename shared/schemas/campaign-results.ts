@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { ZPathId, ZTimestamp } from './common.js';
+import { PAGE_LIMITS, ZPage, ZPathId, ZTimestamp } from './common.js';
 import { QUESTION_TYPES } from './scripts.js';
+import { COMPLETION_STATUSES, SESSION_STATUSES } from './sessions.js';
+import { SENTIMENTS } from './transcripts.js';
 
 /**
  * A campaign's results as the dashboard and stakeholder links show them (issue 31): the
@@ -21,6 +23,7 @@ export const ZResultsFilter = z
     to: z.iso.datetime({ offset: true }).optional(),
     completion: z.enum(RESULTS_COMPLETION_FILTERS).optional(),
   })
+  .refine((filter) => !filter.from || !filter.to || Date.parse(filter.from) < Date.parse(filter.to), { message: 'must be after from', path: ['to'] })
   .meta({ id: 'ResultsFilter' });
 export type TResultsFilter = z.infer<typeof ZResultsFilter>;
 
@@ -28,11 +31,22 @@ export const ZCampaignResultsInput = z.strictObject({ campaignId: ZPathId, filte
 export type TCampaignResultsInput = z.infer<typeof ZCampaignResultsInput>;
 
 export const ZResultsFunnel = z.object({
-  /** Invites of the campaign (not filtered by segment when no invite matches the filter's keys: see `filtered`). */
+  /**
+   * Invites of the campaign the filter keeps (segment on the invite's metadata, language, created
+   * in the window; cancelled ones only when they were started), plus the invites of every kept
+   * session, so `invited` is never below the sessions it led to. With a completion filter: only
+   * the invites of kept sessions.
+   */
   invited: z.number().int(),
+  /** Sessions the filter keeps (the participant opened the interview). */
   started: z.number().int(),
+  /** Finished with every question asked (`completion_status` completed). */
   completed: z.number().int(),
   abandoned: z.number().int(),
+  /** Finished because the maximum duration ran out. */
+  timedOut: z.number().int(),
+  /** Created, in progress or paused: may still finish. */
+  inProgress: z.number().int(),
 });
 
 /** One answer value and how many sessions gave it (a rating's number, `yes`/`no`, or an option's words). */
@@ -95,3 +109,30 @@ export const ZCampaignResults = z.object({
   languages: z.array(z.string()),
 });
 export type TCampaignResults = z.infer<typeof ZCampaignResults>;
+
+export const ZCampaignResultSessionsInput = ZCampaignResultsInput.extend({
+  limit: z.number().int().min(1).max(PAGE_LIMITS.maxLimit).default(PAGE_LIMITS.defaultLimit),
+  offset: z.number().int().min(0).max(2_147_483_647).default(0),
+});
+export type TCampaignResultSessionsInput = z.infer<typeof ZCampaignResultSessionsInput>;
+
+/** One row of the results page's session list: who, how it stands, and the segment it falls in. */
+export const ZResultsSession = z.object({
+  id: z.string(),
+  /** The participant's name, else email; null for an anonymous share-link respondent. */
+  participant: z.string().nullable(),
+  status: z.enum(SESSION_STATUSES),
+  completionStatus: z.enum(COMPLETION_STATUSES).nullable(),
+  language: z.string(),
+  createdAt: ZTimestamp,
+  startedAt: ZTimestamp.nullable(),
+  /** Seconds in progress, pauses excluded. */
+  duration: z.number().int(),
+  sentiment: z.enum(SENTIMENTS).nullable(),
+  /** The invite metadata copied on the session, values as text. */
+  segment: z.record(z.string(), z.string()),
+});
+export type TResultsSession = z.infer<typeof ZResultsSession>;
+
+export const ZResultsSessionPage = ZPage(ZResultsSession);
+export type TResultsSessionPage = z.infer<typeof ZResultsSessionPage>;
