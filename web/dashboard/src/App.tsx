@@ -3,6 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useAuth } from './auth';
 import { Link, matchPath, useRouter } from './router';
 import { useTRPC } from './trpc';
+import { CampaignResultsPage } from './results/CampaignResultsPage';
 import { Loading } from './ui';
 import { ApiKeysView } from './views/ApiKeys';
 import { BillingView } from './views/Billing';
@@ -16,7 +17,7 @@ import { SignInView } from './views/SignIn';
 import { WebhooksView } from './views/Webhooks';
 
 const NAV: { to: string; label: string; match: string[] }[] = [
-  { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/sessions/:id'] },
+  { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/campaigns/:id/results', '/sessions/:id'] },
   { to: '/search', label: 'Search', match: ['/search'] },
   { to: '/collections', label: 'Collections', match: ['/collections', '/collections/:id'] },
   { to: '/compare', label: 'Compare', match: ['/compare'] },
@@ -30,6 +31,7 @@ function route(path: string): ReactNode {
   let params: Record<string, string> | null;
   if (path === '/' || path === '') return <CampaignsView />;
   if ((params = matchPath('/campaigns/:id', path))) return <CampaignView campaignId={params.id!} />;
+  if ((params = matchPath('/campaigns/:id/results', path))) return <CampaignResultsPage campaignId={params.id!} />;
   if ((params = matchPath('/sessions/:id', path))) return <SessionView sessionId={params.id!} />;
   if (path === '/search') return <SearchView />;
   if (path === '/collections') return <CollectionsView />;

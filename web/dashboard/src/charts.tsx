@@ -1,8 +1,10 @@
-import { useId } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
+import { charsThatFit, wrapLabel } from './chart-labels';
 
 interface Bar {
   label: string;
-  value: number;
+  /** Null: nothing to measure (no completed session, no answer): no bar is drawn and the text says "—". */
+  value: number | null;
   /** The text written beside the bar (the value itself when absent). */
   display?: string;
 }
@@ -10,39 +12,81 @@ interface Bar {
 /** Distinct on white with 3:1 contrast, and never the only signal: every bar is labelled in text. */
 const PALETTE = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490'];
 
+/** What a chart writes where there is no value, as the tables beside the charts do. */
+export const NO_VALUE = '—';
+
 function colourOf(index: number): string {
   return PALETTE[index % PALETTE.length]!;
+}
+
+const LABEL_FONT = 14;
+const LINE_HEIGHT = 16;
+/** The label column: labels start at its left edge (x = 0), so nothing of them can fall outside the drawing. */
+const LABEL_WIDTH = 150;
+const LABEL_GAP = 8;
+
+/**
+ * A category label inside its column, never cut by the SVG's edge: wrapped on two lines,
+ * shortened with "…" past that (the full text in a `<title>`, the description and the table),
+ * anchored at the left edge, and squeezed to the column where a font draws a line wider than
+ * the estimate.
+ */
+function ChartLabel({ text, y }: { text: string; y: number }) {
+  const ref = useRef<SVGTextElement>(null);
+  const room = LABEL_WIDTH - LABEL_GAP;
+  const { lines, truncated } = wrapLabel(text, charsThatFit(room, LABEL_FONT));
+  useLayoutEffect(() => {
+    for (const line of ref.current?.querySelectorAll('tspan') ?? []) {
+      if (line.getComputedTextLength() > room) {
+        line.setAttribute('textLength', String(room));
+        line.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+      }
+    }
+  });
+  return (
+    <text ref={ref} x={0} y={y} className="chart-label" data-full-label={text}>
+      {truncated && <title>{text}</title>}
+      {lines.map((line, index) => (
+        <tspan key={index} x={0} dy={index === 0 ? 0 : LINE_HEIGHT}>
+          {line}
+        </tspan>
+      ))}
+    </text>
+  );
+}
+
+function labelLines(text: string): number {
+  return wrapLabel(text, charsThatFit(LABEL_WIDTH - LABEL_GAP, LABEL_FONT)).lines.length;
 }
 
 /**
  * Horizontal bars drawn as SVG, labelled in text beside each bar; screen readers get the title
  * and every value (the SVG is an image with a description, and the numbers are in a table).
+ * A bar without a value draws nothing and reads "—".
  */
 export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[]; unit?: string }) {
   const id = useId();
-  const max = Math.max(1, ...bars.map((bar) => bar.value));
-  const rowHeight = 28;
-  // Compact, so the text stays readable where a phone scales the drawing down.
-  const labelWidth = 120;
+  const max = Math.max(1, ...bars.map((bar) => bar.value ?? 0));
   const chartWidth = 220;
-  const height = bars.length * rowHeight + 8;
-  const description = bars.map((bar) => `${bar.label}: ${bar.display ?? `${bar.value}${unit}`}`).join('; ');
+  const show = (bar: Bar) => bar.display ?? (bar.value === null ? NO_VALUE : `${bar.value}${unit}`);
+  const rows = bars.map((bar) => Math.max(28, labelLines(bar.label) * LINE_HEIGHT + 12));
+  const tops = rows.map((_, index) => rows.slice(0, index).reduce((sum, height) => sum + height, 4));
+  const height = rows.reduce((sum, row) => sum + row, 8);
+  const description = bars.map((bar) => `${bar.label}: ${show(bar)}`).join('; ');
   return (
     <figure className="chart">
       <figcaption id={`${id}-title`}>{title}</figcaption>
-      <svg viewBox={`0 0 ${labelWidth + chartWidth + 80} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + 90} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {bars.map((bar, index) => {
-          const width = (bar.value / max) * chartWidth;
-          const y = index * rowHeight + 4;
+          const width = bar.value === null ? 0 : (bar.value / max) * chartWidth;
+          const y = tops[index]!;
           return (
-            <g key={bar.label}>
-              <text x={labelWidth - 8} y={y + 16} textAnchor="end" className="chart-label">
-                {bar.label.length > 16 ? `${bar.label.slice(0, 15)}…` : bar.label}
-              </text>
-              <rect x={labelWidth} y={y + 2} width={Math.max(width, bar.value > 0 ? 2 : 0)} height={rowHeight - 10} fill={colourOf(0)} rx="3" />
-              <text x={labelWidth + width + 6} y={y + 16} className="chart-value">
-                {bar.display ?? `${bar.value}${unit}`}
+            <g key={`${index}-${bar.label}`}>
+              <ChartLabel text={bar.label} y={y + 16} />
+              {bar.value !== null && bar.value > 0 && <rect x={LABEL_WIDTH} y={y + 2} width={Math.max(width, 2)} height={18} fill={colourOf(0)} rx="3" />}
+              <text x={LABEL_WIDTH + width + 6} y={y + 16} className="chart-value">
+                {show(bar)}
               </text>
             </g>
           );
@@ -54,7 +98,8 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
 
 interface Series {
   name: string;
-  values: number[];
+  /** One per category; null where the series has nothing to measure (drawn as no bar and "—"). */
+  values: (number | null)[];
 }
 
 /**
@@ -63,22 +108,22 @@ interface Series {
  */
 export function GroupedBarChart({ title, categories, series, unit = '', format }: { title: string; categories: string[]; series: Series[]; unit?: string; format?: (value: number) => string }) {
   const id = useId();
-  const show = format ?? ((value: number) => `${Math.round(value * 10) / 10}${unit}`);
-  const max = Math.max(1e-9, ...series.flatMap((entry) => entry.values));
+  const show = (value: number | null | undefined) => (value === null || value === undefined ? NO_VALUE : format ? format(value) : `${Math.round(value * 10) / 10}${unit}`);
+  const max = Math.max(1e-9, ...series.flatMap((entry) => entry.values.map((value) => value ?? 0)));
   const barHeight = 16;
-  const groupHeight = series.length * (barHeight + 4) + 14;
-  const labelWidth = 120;
-  const chartWidth = 210;
-  const height = categories.length * groupHeight + 4;
+  const chartWidth = 200;
+  const groups = categories.map((category) => Math.max(series.length * (barHeight + 4), labelLines(category) * LINE_HEIGHT + 4) + 14);
+  const tops = groups.map((_, index) => groups.slice(0, index).reduce((sum, height) => sum + height, 4));
+  const height = groups.reduce((sum, group) => sum + group, 4);
   const description = categories
-    .map((category, index) => `${category}: ${series.map((entry) => `${entry.name} ${show(entry.values[index] ?? 0)}`).join(', ')}`)
+    .map((category, index) => `${category}: ${series.map((entry) => `${entry.name} ${show(entry.values[index])}`).join(', ')}`)
     .join('; ');
   return (
     <figure className="chart">
       <figcaption id={`${id}-title`}>{title}</figcaption>
       <ul className="legend" aria-label="Legend">
         {series.map((entry, index) => (
-          <li key={entry.name}>
+          <li key={`${index}-${entry.name}`}>
             <svg width="14" height="14" aria-hidden="true">
               <rect width="14" height="14" fill={colourOf(index)} rx="2" />
             </svg>{' '}
@@ -86,23 +131,21 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
           </li>
         ))}
       </ul>
-      <svg viewBox={`0 0 ${labelWidth + chartWidth + 90} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + 100} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {categories.map((category, categoryIndex) => {
-          const top = categoryIndex * groupHeight + 4;
+          const top = tops[categoryIndex]!;
           return (
             <g key={categoryIndex}>
-              <text x={labelWidth - 8} y={top + 14} textAnchor="end" className="chart-label">
-                {category.length > 16 ? `${category.slice(0, 15)}…` : category}
-              </text>
+              <ChartLabel text={category} y={top + 14} />
               {series.map((entry, seriesIndex) => {
-                const value = entry.values[categoryIndex] ?? 0;
-                const width = (value / max) * chartWidth;
+                const value = entry.values[categoryIndex] ?? null;
+                const width = value === null ? 0 : (value / max) * chartWidth;
                 const y = top + seriesIndex * (barHeight + 4);
                 return (
-                  <g key={entry.name}>
-                    <rect x={labelWidth} y={y} width={Math.max(width, value > 0 ? 2 : 0)} height={barHeight} fill={colourOf(seriesIndex)} rx="2" />
-                    <text x={labelWidth + width + 6} y={y + 12} className="chart-value">
+                  <g key={`${seriesIndex}-${entry.name}`}>
+                    {value !== null && value > 0 && <rect x={LABEL_WIDTH} y={y} width={Math.max(width, 2)} height={barHeight} fill={colourOf(seriesIndex)} rx="2" />}
+                    <text x={LABEL_WIDTH + width + 6} y={y + 12} className="chart-value">
                       {seriesIndex + 1}: {show(value)}
                     </text>
                   </g>

@@ -112,7 +112,8 @@ export function CompareView() {
 
 function ComparisonReport({ report }: { report: Comparison }) {
   const names = report.segments.map((segment) => segment.label);
-  const series = (values: (segment: Comparison['segments'][number]) => number[]) => report.segments.map((segment) => ({ name: segment.label, values: values(segment) }));
+  // Null (no completed session, no answer) stays null: the chart draws no bar and writes "—", as the table does.
+  const series = (values: (segment: Comparison['segments'][number]) => (number | null)[]) => report.segments.map((segment) => ({ name: segment.label, values: values(segment) }));
   return (
     <section aria-labelledby="report-title">
       <h2 id="report-title">Report</h2>
@@ -147,17 +148,17 @@ function ComparisonReport({ report }: { report: Comparison }) {
         </table>
       </div>
       <div className="charts">
-        <GroupedBarChart title="Completion rate" categories={['Completed']} series={series((segment) => [segment.sessions.completionRate ?? 0])} format={percent} />
+        <GroupedBarChart title="Completion rate" categories={['Completed']} series={series((segment) => [segment.sessions.completionRate])} format={percent} />
         <GroupedBarChart
           title="Duration of completed sessions (seconds)"
           categories={['Mean', 'Median', '90th percentile']}
-          series={series((segment) => [segment.duration.mean ?? 0, segment.duration.median ?? 0, segment.duration.p90 ?? 0])}
+          series={series((segment) => [segment.duration.mean, segment.duration.median, segment.duration.p90])}
           unit=" s"
         />
         <GroupedBarChart
           title="Sentiment of participant answers (share of rated)"
           categories={['Positive', 'Neutral', 'Negative']}
-          series={series((segment) => [segment.sentiment.shares.positive ?? 0, segment.sentiment.shares.neutral ?? 0, segment.sentiment.shares.negative ?? 0])}
+          series={series((segment) => [segment.sentiment.shares.positive, segment.sentiment.shares.neutral, segment.sentiment.shares.negative])}
           format={percent}
         />
         {report.questions.map((question) => {
@@ -170,7 +171,7 @@ function ComparisonReport({ report }: { report: Comparison }) {
               categories={values.map(([, value]) => valueLabel(value))}
               series={report.segments.map((segment, index) => ({
                 name: names[index]!,
-                values: values.map(([key]) => perSegment[index]?.counts.find((count) => valueKey(count.value) === key)?.share ?? 0),
+                values: values.map(([key]) => perSegment[index]?.counts.find((count) => valueKey(count.value) === key)?.share ?? null),
               }))}
               format={percent}
             />
