@@ -63,7 +63,8 @@ export function CampaignResultsPanel({ results, title, headingLevel = 'h2' }: { 
     <section className="results-panel" aria-labelledby={`${id}-title`}>
       <H id={`${id}-title`}>{title ?? 'Results'}</H>
       <p className="muted">
-        {describeFilter(results.filter)}: {results.sessionCount} {results.sessionCount === 1 ? 'session' : 'sessions'}
+        {title === undefined && `${describeFilter(results.filter)}: `}
+        {results.sessionCount} {results.sessionCount === 1 ? 'session' : 'sessions'}
       </p>
       {results.sessionCount === 0 && (
         <p className="empty-note" role="note">

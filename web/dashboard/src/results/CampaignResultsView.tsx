@@ -139,28 +139,37 @@ export function CampaignResultsView({ campaignId }: { campaignId: string }) {
 
 function FilterBar({ legend, form, facets, onChange }: { legend: string; form: FilterForm; facets: TCampaignResults | undefined; onChange: (form: FilterForm) => void }) {
   const id = useId();
+  // The address holds a segment only once it has a value: the key chosen before that lives here.
+  const [key, setKey] = useState(form.key);
+  useEffect(() => {
+    if (form.key) setKey(form.key);
+  }, [form.key]);
   const keys = facets?.segmentKeys ?? [];
-  const values = keys.find((entry) => entry.key === form.key)?.values ?? (form.value ? [form.value] : []);
+  const values = keys.find((entry) => entry.key === key)?.values ?? (form.value ? [form.value] : []);
   const set = (patch: Partial<FilterForm>) => onChange({ ...form, ...patch });
+  const chooseKey = (next: string) => {
+    setKey(next);
+    if (form.key || form.value) set({ key: '', value: '' });
+  };
   return (
     <fieldset className="filters results-filter">
       <legend>{legend}</legend>
       <div>
         <label htmlFor={`${id}-key`}>Segment</label>
-        <select id={`${id}-key`} value={form.key} onChange={(event) => set({ key: event.target.value, value: '' })}>
+        <select id={`${id}-key`} value={key} onChange={(event) => chooseKey(event.target.value)}>
           <option value="">Everyone</option>
           {keys.map((entry) => (
             <option key={entry.key} value={entry.key}>
               {entry.key}
             </option>
           ))}
-          {form.key && !keys.some((entry) => entry.key === form.key) && <option value={form.key}>{form.key}</option>}
+          {key && !keys.some((entry) => entry.key === key) && <option value={key}>{key}</option>}
         </select>
       </div>
       <div>
         <label htmlFor={`${id}-value`}>Value</label>
-        <select id={`${id}-value`} value={form.value} disabled={!form.key} onChange={(event) => set({ value: event.target.value })}>
-          <option value="">{form.key ? 'Choose…' : 'Choose a segment first'}</option>
+        <select id={`${id}-value`} value={form.value} disabled={!key} onChange={(event) => set({ key, value: event.target.value })}>
+          <option value="">{key ? 'Everyone' : 'Choose a segment first'}</option>
           {values.map((value) => (
             <option key={value} value={value}>
               {value}
@@ -199,7 +208,15 @@ function FilterBar({ legend, form, facets, onChange }: { legend: string; form: F
         </select>
       </div>
       <div>
-        <button type="button" className="secondary" onClick={() => onChange(EMPTY_FORM)} disabled={JSON.stringify(form) === JSON.stringify(EMPTY_FORM)}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            setKey('');
+            onChange(EMPTY_FORM);
+          }}
+          disabled={!key && JSON.stringify(form) === JSON.stringify(EMPTY_FORM)}
+        >
           Clear {legend === 'Filters' ? 'filters' : legend}
         </button>
       </div>
