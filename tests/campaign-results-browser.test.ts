@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await page.getByRole('region', { name: 'All sessions' }).getByText('4 sessions', { exact: true }).waitFor();
     const funnel = page.getByRole('table', { name: 'Completion funnel' });
     expect(await funnel.getByRole('row').allInnerTexts()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Invited\s+5/), expect.stringMatching(/^Completed\s+3\s+75%/), expect.stringMatching(/^In progress\s+1\s+25%/)]),
+      expect.arrayContaining([expect.stringMatching(/^Invited\s+5\s+100%\s+—$/), expect.stringMatching(/^Completed\s+3\s+60%\s+75%$/), expect.stringMatching(/^In progress\s+1\s+20%\s+25%$/)]),
     );
     const nps = page.getByRole('article', { name: QUESTIONS[1]!.text });
     // 9, 10 promoters; 4, 6 detractors: (2 − 2) / 4.

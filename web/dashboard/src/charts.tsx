@@ -55,6 +55,11 @@ function ChartLabel({ text, y }: { text: string; y: number }) {
   );
 }
 
+/** Room right of the longest bar for the widest value text (13 px, 0.62 em a character on the safe side), so no value is cut by the right edge either. */
+function roomForValues(texts: string[]): number {
+  return Math.max(80, Math.ceil(Math.max(0, ...texts.map((text) => text.length)) * 13 * 0.62) + 12);
+}
+
 function labelLines(text: string): number {
   return wrapLabel(text, charsThatFit(LABEL_WIDTH - LABEL_GAP, LABEL_FONT)).lines.length;
 }
@@ -73,10 +78,11 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
   const tops = rows.map((_, index) => rows.slice(0, index).reduce((sum, height) => sum + height, 4));
   const height = rows.reduce((sum, row) => sum + row, 8);
   const description = bars.map((bar) => `${bar.label}: ${show(bar)}`).join('; ');
+  const valueRoom = roomForValues(bars.map(show));
   return (
     <figure className="chart">
       <figcaption id={`${id}-title`}>{title}</figcaption>
-      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + 90} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {bars.map((bar, index) => {
           const width = bar.value === null ? 0 : (bar.value / max) * chartWidth;
@@ -118,6 +124,7 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
   const description = categories
     .map((category, index) => `${category}: ${series.map((entry) => `${entry.name} ${show(entry.values[index])}`).join(', ')}`)
     .join('; ');
+  const valueRoom = roomForValues(series.flatMap((entry, index) => entry.values.map((value) => `${index + 1}: ${show(value)}`)));
   return (
     <figure className="chart">
       <figcaption id={`${id}-title`}>{title}</figcaption>
@@ -131,7 +138,7 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
           </li>
         ))}
       </ul>
-      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + 100} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {categories.map((category, categoryIndex) => {
           const top = tops[categoryIndex]!;

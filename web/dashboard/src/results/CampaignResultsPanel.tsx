@@ -74,12 +74,12 @@ export function CampaignResultsPanel({ results, title, headingLevel = 'h2' }: { 
 
       <Sub>Completion</Sub>
       <BarChart
-        title="Completion funnel"
+        title="Completion funnel (share of invited)"
         bars={[
           { label: 'Invited', value: funnel.invited },
-          { label: 'Started', value: funnel.started, display: `${funnel.started} (${percent(funnel.started, funnel.invited)} of invited)` },
-          { label: 'Completed', value: funnel.completed, display: `${funnel.completed} (${percent(funnel.completed, funnel.started)} of started)` },
-          { label: 'Abandoned', value: funnel.abandoned, display: `${funnel.abandoned} (${percent(funnel.abandoned, funnel.started)} of started)` },
+          { label: 'Started', value: funnel.started, display: `${funnel.started} (${percent(funnel.started, funnel.invited)})` },
+          { label: 'Completed', value: funnel.completed, display: `${funnel.completed} (${percent(funnel.completed, funnel.invited)})` },
+          { label: 'Abandoned', value: funnel.abandoned, display: `${funnel.abandoned} (${percent(funnel.abandoned, funnel.invited)})` },
         ]}
       />
       <div className="table-wrap">
@@ -92,6 +92,9 @@ export function CampaignResultsPanel({ results, title, headingLevel = 'h2' }: { 
                 Count
               </th>
               <th scope="col" className="num">
+                Share of invited
+              </th>
+              <th scope="col" className="num">
                 Share of started
               </th>
             </tr>
@@ -99,18 +102,19 @@ export function CampaignResultsPanel({ results, title, headingLevel = 'h2' }: { 
           <tbody>
             {(
               [
-                ['Invited', funnel.invited, NO_VALUE],
-                ['Started', funnel.started, percent(funnel.started, funnel.started)],
-                ['Completed', funnel.completed, percent(funnel.completed, funnel.started)],
-                ['Timed out', funnel.timedOut, percent(funnel.timedOut, funnel.started)],
-                ['Abandoned', funnel.abandoned, percent(funnel.abandoned, funnel.started)],
-                ['In progress', funnel.inProgress, percent(funnel.inProgress, funnel.started)],
+                ['Invited', funnel.invited],
+                ['Started', funnel.started],
+                ['Completed', funnel.completed],
+                ['Timed out', funnel.timedOut],
+                ['Abandoned', funnel.abandoned],
+                ['In progress', funnel.inProgress],
               ] as const
-            ).map(([label, count, share]) => (
+            ).map(([label, count]) => (
               <tr key={label}>
                 <th scope="row">{label}</th>
                 <td className="num">{count}</td>
-                <td className="num">{share}</td>
+                <td className="num">{percent(count, funnel.invited)}</td>
+                <td className="num">{label === 'Invited' ? NO_VALUE : percent(count, funnel.started)}</td>
               </tr>
             ))}
           </tbody>
