@@ -98,7 +98,7 @@ async function expectLabelsInside(): Promise<void> {
   const outside = await page.evaluate(() =>
     [...document.querySelectorAll('text.chart-label')]
       .map((label: any) => ({ text: label.getAttribute('data-full-label'), box: label.getBBox() }))
-      .filter(({ box }: any) => box.x < -0.5 || box.x + box.width > 150.5)
+      .filter(({ box }: any) => box.x < -0.5 || box.x + box.width > 130.5)
       .map(({ text, box }: any) => `${text}: ${Math.round(box.x)}..${Math.round(box.x + box.width)}`),
   );
   expect(outside).toEqual([]);

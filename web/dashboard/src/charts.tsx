@@ -21,8 +21,13 @@ function colourOf(index: number): string {
 
 const LABEL_FONT = 14;
 const LINE_HEIGHT = 16;
-/** The label column: labels start at its left edge (x = 0), so nothing of them can fall outside the drawing. */
-const LABEL_WIDTH = 150;
+/**
+ * The label column: labels start at its left edge (x = 0), so nothing of them can fall outside
+ * the drawing. A chart is drawn at its own size in CSS pixels (its width and height attributes)
+ * and only ever shrinks to fit (CSS max-width), so its text is never blown up on a wide screen
+ * nor shrunk more than a phone needs.
+ */
+const LABEL_WIDTH = 130;
 const LABEL_GAP = 8;
 
 /**
@@ -72,7 +77,7 @@ function labelLines(text: string): number {
 export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[]; unit?: string }) {
   const id = useId();
   const max = Math.max(1, ...bars.map((bar) => bar.value ?? 0));
-  const chartWidth = 220;
+  const chartWidth = 180;
   const show = (bar: Bar) => bar.display ?? (bar.value === null ? NO_VALUE : `${bar.value}${unit}`);
   const rows = bars.map((bar) => Math.max(28, labelLines(bar.label) * LINE_HEIGHT + 12));
   const tops = rows.map((_, index) => rows.slice(0, index).reduce((sum, height) => sum + height, 4));
@@ -82,7 +87,7 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
   return (
     <figure className="chart">
       <figcaption id={`${id}-title`}>{title}</figcaption>
-      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg width={LABEL_WIDTH + chartWidth + valueRoom} height={height} viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {bars.map((bar, index) => {
           const width = bar.value === null ? 0 : (bar.value / max) * chartWidth;
@@ -117,7 +122,7 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
   const show = (value: number | null | undefined) => (value === null || value === undefined ? NO_VALUE : format ? format(value) : `${Math.round(value * 10) / 10}${unit}`);
   const max = Math.max(1e-9, ...series.flatMap((entry) => entry.values.map((value) => value ?? 0)));
   const barHeight = 16;
-  const chartWidth = 200;
+  const chartWidth = 180;
   const groups = categories.map((category) => Math.max(series.length * (barHeight + 4), labelLines(category) * LINE_HEIGHT + 4) + 14);
   const tops = groups.map((_, index) => groups.slice(0, index).reduce((sum, height) => sum + height, 4));
   const height = groups.reduce((sum, group) => sum + group, 4);
@@ -138,7 +143,7 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
           </li>
         ))}
       </ul>
-      <svg viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg width={LABEL_WIDTH + chartWidth + valueRoom} height={height} viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {categories.map((category, categoryIndex) => {
           const top = tops[categoryIndex]!;

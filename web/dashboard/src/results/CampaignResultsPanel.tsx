@@ -73,52 +73,54 @@ export function CampaignResultsPanel({ results, title, headingLevel = 'h2' }: { 
       )}
 
       <Sub>Completion</Sub>
-      <BarChart
-        title="Completion funnel (share of invited)"
-        bars={[
-          { label: 'Invited', value: funnel.invited },
-          { label: 'Started', value: funnel.started, display: `${funnel.started} (${percent(funnel.started, funnel.invited)})` },
-          { label: 'Completed', value: funnel.completed, display: `${funnel.completed} (${percent(funnel.completed, funnel.invited)})` },
-          { label: 'Abandoned', value: funnel.abandoned, display: `${funnel.abandoned} (${percent(funnel.abandoned, funnel.invited)})` },
-        ]}
-      />
-      <div className="table-wrap">
-        <table>
-          <caption>Completion funnel</caption>
-          <thead>
-            <tr>
-              <th scope="col">Step</th>
-              <th scope="col" className="num">
-                Count
-              </th>
-              <th scope="col" className="num">
-                Share of invited
-              </th>
-              <th scope="col" className="num">
-                Share of started
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(
-              [
-                ['Invited', funnel.invited],
-                ['Started', funnel.started],
-                ['Completed', funnel.completed],
-                ['Timed out', funnel.timedOut],
-                ['Abandoned', funnel.abandoned],
-                ['In progress', funnel.inProgress],
-              ] as const
-            ).map(([label, count]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td className="num">{count}</td>
-                <td className="num">{percent(count, funnel.invited)}</td>
-                <td className="num">{label === 'Invited' ? NO_VALUE : percent(count, funnel.started)}</td>
+      <div className="result-pair">
+        <BarChart
+          title="Completion funnel (share of invited)"
+          bars={[
+            { label: 'Invited', value: funnel.invited },
+            { label: 'Started', value: funnel.started, display: `${funnel.started} (${percent(funnel.started, funnel.invited)})` },
+            { label: 'Completed', value: funnel.completed, display: `${funnel.completed} (${percent(funnel.completed, funnel.invited)})` },
+            { label: 'Abandoned', value: funnel.abandoned, display: `${funnel.abandoned} (${percent(funnel.abandoned, funnel.invited)})` },
+          ]}
+        />
+        <div className="table-wrap">
+          <table>
+            <caption>Completion funnel</caption>
+            <thead>
+              <tr>
+                <th scope="col">Step</th>
+                <th scope="col" className="num">
+                  Count
+                </th>
+                <th scope="col" className="num">
+                  Share of invited
+                </th>
+                <th scope="col" className="num">
+                  Share of started
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {(
+                [
+                  ['Invited', funnel.invited],
+                  ['Started', funnel.started],
+                  ['Completed', funnel.completed],
+                  ['Timed out', funnel.timedOut],
+                  ['Abandoned', funnel.abandoned],
+                  ['In progress', funnel.inProgress],
+                ] as const
+              ).map(([label, count]) => (
+                <tr key={label}>
+                  <th scope="row">{label}</th>
+                  <td className="num">{count}</td>
+                  <td className="num">{percent(count, funnel.invited)}</td>
+                  <td className="num">{label === 'Invited' ? NO_VALUE : percent(count, funnel.started)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
 
       <Sub>Questions</Sub>
@@ -169,38 +171,40 @@ function QuestionResult({ question, heading: Q }: { question: TQuestionResult; h
           )}
         </dl>
       )}
-      {total === 0 ? (
-        <p className="empty-note">No answers in this selection.</p>
-      ) : (
-        <BarChart
-          title={`${question.text}: answers`}
-          bars={question.counts.map((entry) => ({ label: answerLabel(question, entry.value), value: entry.count, display: `${entry.count} (${percent(entry.count, total)})` }))}
-        />
-      )}
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">{question.text}: answers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Answer</th>
-              <th scope="col" className="num">
-                Count
-              </th>
-              <th scope="col" className="num">
-                Share
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {question.counts.map((entry) => (
-              <tr key={entry.value}>
-                <th scope="row">{answerLabel(question, entry.value)}</th>
-                <td className="num">{entry.count}</td>
-                <td className="num">{percent(entry.count, total)}</td>
+      <div className="result-pair">
+        {total === 0 ? (
+          <p className="empty-note">No answers in this selection.</p>
+        ) : (
+          <BarChart
+            title={`${question.text}: answers`}
+            bars={question.counts.map((entry) => ({ label: answerLabel(question, entry.value), value: entry.count, display: `${entry.count} (${percent(entry.count, total)})` }))}
+          />
+        )}
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{question.text}: answers</caption>
+            <thead>
+              <tr>
+                <th scope="col">Answer</th>
+                <th scope="col" className="num">
+                  Count
+                </th>
+                <th scope="col" className="num">
+                  Share
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {question.counts.map((entry) => (
+                <tr key={entry.value}>
+                  <th scope="row">{answerLabel(question, entry.value)}</th>
+                  <td className="num">{entry.count}</td>
+                  <td className="num">{percent(entry.count, total)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
     </article>
   );
