@@ -171,41 +171,42 @@ function QuestionResult({ question, heading: Q }: { question: TQuestionResult; h
           )}
         </dl>
       )}
-      <div className="result-pair">
-        {total === 0 ? (
-          <p className="empty-note">No answers in this selection.</p>
-        ) : (
+      {/* Nothing answered: one sentence, not a chart of zeros and a table of dashes. */}
+      {total === 0 ? (
+        <p className="empty-note">No answers in this selection.</p>
+      ) : (
+        <div className="result-pair">
           <BarChart
             title={`${question.text}: answers`}
             bars={question.counts.map((entry) => ({ label: answerLabel(question, entry.value), value: entry.count, display: `${entry.count} (${percent(entry.count, total)})` }))}
           />
-        )}
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">{question.text}: answers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Answer</th>
-                <th scope="col" className="num">
-                  Count
-                </th>
-                <th scope="col" className="num">
-                  Share
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {question.counts.map((entry) => (
-                <tr key={entry.value}>
-                  <th scope="row">{answerLabel(question, entry.value)}</th>
-                  <td className="num">{entry.count}</td>
-                  <td className="num">{percent(entry.count, total)}</td>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">{question.text}: answers</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Answer</th>
+                  <th scope="col" className="num">
+                    Count
+                  </th>
+                  <th scope="col" className="num">
+                    Share
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {question.counts.map((entry) => (
+                  <tr key={entry.value}>
+                    <th scope="row">{answerLabel(question, entry.value)}</th>
+                    <td className="num">{entry.count}</td>
+                    <td className="num">{percent(entry.count, total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
-      </div>
+      )}
     </article>
   );
 }
