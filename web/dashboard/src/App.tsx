@@ -6,7 +6,7 @@ import { useTRPC } from './trpc';
 import { Loading } from './ui';
 import { ApiKeysView } from './views/ApiKeys';
 import { BillingView } from './views/Billing';
-import { CampaignView, CampaignsView } from './views/Campaigns';
+import { CampaignView, CampaignsView, isCampaignTab, NewCampaignView } from './views/Campaigns';
 import { CollectionsView, CollectionView } from './views/Collections';
 import { CompareView } from './views/Compare';
 import { MembersView } from './views/Members';
@@ -16,7 +16,7 @@ import { SignInView } from './views/SignIn';
 import { WebhooksView } from './views/Webhooks';
 
 const NAV: { to: string; label: string; match: string[] }[] = [
-  { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/sessions/:id'] },
+  { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/campaigns/:id/:tab', '/sessions/:id'] },
   { to: '/search', label: 'Search', match: ['/search'] },
   { to: '/collections', label: 'Collections', match: ['/collections', '/collections/:id'] },
   { to: '/compare', label: 'Compare', match: ['/compare'] },
@@ -29,7 +29,9 @@ const NAV: { to: string; label: string; match: string[] }[] = [
 function route(path: string): ReactNode {
   let params: Record<string, string> | null;
   if (path === '/' || path === '') return <CampaignsView />;
-  if ((params = matchPath('/campaigns/:id', path))) return <CampaignView campaignId={params.id!} />;
+  if (path === '/campaigns/new') return <NewCampaignView />;
+  if ((params = matchPath('/campaigns/:id', path))) return <CampaignView key={params.id} campaignId={params.id!} />;
+  if ((params = matchPath('/campaigns/:id/:tab', path)) && isCampaignTab(params.tab!)) return <CampaignView key={params.id} campaignId={params.id!} tab={params.tab} />;
   if ((params = matchPath('/sessions/:id', path))) return <SessionView sessionId={params.id!} />;
   if (path === '/search') return <SearchView />;
   if (path === '/collections') return <CollectionsView />;
