@@ -21,10 +21,9 @@ export function ParticipantsPanel({ campaignId, active }: { campaignId: string; 
           The campaign is not active: new invites are refused until it is resumed.
         </p>
       )}
-      <div className="two-columns">
-        <AddInviteForm campaignId={campaignId} />
-        <CsvImport campaignId={campaignId} />
-      </div>
+      {/* Remounted when the campaign is paused or resumed: a refusal from before does not linger. */}
+      <AddInviteForm key={String(active)} campaignId={campaignId} />
+      <CsvImport campaignId={campaignId} />
       <InviteList campaignId={campaignId} />
     </>
   );
@@ -74,7 +73,7 @@ function AddInviteForm({ campaignId }: { campaignId: string }) {
   };
 
   return (
-    <form className="panel" onSubmit={submit} noValidate aria-labelledby="add-invite-title">
+    <form className="panel add-invite" onSubmit={submit} noValidate aria-labelledby="add-invite-title">
       <h2 id="add-invite-title">Invite one participant</h2>
       <label htmlFor="invite-email">Email</label>
       <input id="invite-email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} aria-describedby={messages('email').length ? 'invite-email-error' : undefined} />
@@ -311,12 +310,14 @@ function CsvImport({ campaignId }: { campaignId: string }) {
 }
 
 function PreviewTable({ file, rows }: { file: InviteFile; rows: InviteFile['rows'] }) {
-  const shown = rows.slice(0, 50);
+  // Rows with a problem always, then the first rows up to 20: enough to see the columns came out right.
+  const bad = rows.filter((row) => row.problems.length > 0);
+  const shown = [...bad, ...rows.filter((row) => row.problems.length === 0).slice(0, Math.max(0, 20 - bad.length))].sort((a, b) => a.line - b.line);
   return (
     <div className="table-wrap">
       <table className="stacked">
         <caption>
-          Preview{rows.length > shown.length ? ` (the first ${shown.length} of ${rows.length} rows)` : ''}
+          Preview{rows.length > shown.length ? ` (${shown.length} of ${rows.length} rows${bad.length ? ', every row with a problem' : ''})` : ''}
         </caption>
         <thead>
           <tr>
@@ -332,9 +333,7 @@ function PreviewTable({ file, rows }: { file: InviteFile; rows: InviteFile['rows
           {shown.map((row) => (
             <tr key={row.line} className={row.problems.length ? 'bad-row' : undefined}>
               <td data-label="Line">{row.line}</td>
-              <td data-label="Email" className="mono">
-                {row.item.email || '—'}
-              </td>
+              <td data-label="Email">{row.item.email || '—'}</td>
               <td data-label="Name">{row.item.name ?? '—'}</td>
               <td data-label="Language">{row.item.language ?? '—'}</td>
               {file.metadataColumns.length > 0 && (
