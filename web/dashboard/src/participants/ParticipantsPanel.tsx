@@ -410,32 +410,36 @@ function InviteList({ campaignId }: { campaignId: string }) {
                 {page.data.map((invite) => (
                   <tr key={invite.id} data-invite={invite.email ?? invite.id}>
                     <th scope="row" data-label="Participant">
-                      {invite.email ?? 'anonymous (share link)'}
-                      {invite.name ? <span className="muted small"> · {invite.name}</span> : null}
+                      <span>
+                        {invite.email ?? 'anonymous (share link)'}
+                        {invite.name ? <span className="muted small"> · {invite.name}</span> : null}
+                      </span>
                     </th>
                     <td data-label="Status">{invite.status}</td>
                     <td data-label="Email status">{invite.emailStatus.replace('_', ' ')}</td>
                     <td data-label="Expires">{formatDateTime(invite.expiresAt)}</td>
                     <td data-label="Actions" className="actions-cell">
-                      {invite.status === 'pending' && invite.email && (
-                        <button type="button" className="link" disabled={resend.isPending} onClick={() => resend.mutate({ inviteId: invite.id })}>
-                          Resend<span className="visually-hidden"> to {invite.email}</span>
-                        </button>
-                      )}
-                      {(invite.status === 'pending' || invite.status === 'started') && (
-                        <ConfirmButton
-                          label="Cancel"
-                          className="link danger"
-                          title="Cancel this invite?"
-                          confirmLabel="Cancel the invite"
-                          danger
-                          onConfirm={() => cancel.mutate({ inviteId: invite.id })}
-                        >
-                          <p>
-                            The link of {invite.email ?? 'this participant'} stops working at once. This cannot be undone; you can invite the address again later.
-                          </p>
-                        </ConfirmButton>
-                      )}
+                      <span>
+                        {invite.status === 'pending' && invite.email && (
+                          <button type="button" className="link" disabled={resend.isPending} onClick={() => resend.mutate({ inviteId: invite.id })}>
+                            Resend<span className="visually-hidden"> to {invite.email}</span>
+                          </button>
+                        )}
+                        {(invite.status === 'pending' || invite.status === 'started') && (
+                          <ConfirmButton
+                            label="Cancel"
+                            className="link danger"
+                            title="Cancel this invite?"
+                            confirmLabel="Cancel the invite"
+                            danger
+                            onConfirm={() => cancel.mutate({ inviteId: invite.id })}
+                          >
+                            <p>
+                              The link of {invite.email ?? 'this participant'} stops working at once. This cannot be undone; you can invite the address again later.
+                            </p>
+                          </ConfirmButton>
+                        )}
+                      </span>
                     </td>
                   </tr>
                 ))}

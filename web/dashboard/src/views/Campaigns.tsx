@@ -31,9 +31,7 @@ export function CampaignsView() {
       {campaigns.isPending ? (
         <Loading what="Loading campaigns" />
       ) : campaigns.data && campaigns.data.data.length === 0 ? (
-        <p>
-          No campaigns yet. <Link to="/campaigns/new">Create a campaign</Link> on a published script.
-        </p>
+        <p>No campaigns yet. Campaigns are created through the API (see the README's quick start).</p>
       ) : (
         <div className="table-wrap">
           <table className="stacked">
