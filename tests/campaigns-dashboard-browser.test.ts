@@ -359,6 +359,23 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     expect(closed!.closed_at).not.toBeNull();
   });
 
+  it('a file over the bulk limit goes in batches of 500 with a progress bar', async () => {
+    await page.getByRole('navigation', { name: 'Campaign sections' }).getByRole('link', { name: 'Participants' }).click();
+    const rows = Array.from({ length: 501 }, (_, index) => `bulk${index}@example.com,Bulk ${index},en,team`);
+    const sizes: number[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/invites/bulk')) sizes.push((JSON.parse(request.postData()!) as { invites: unknown[] }).invites.length);
+    });
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles(csv(rows));
+    await page.getByRole('button', { name: 'Invite 501 participants' }).click();
+    await page.getByText('501 participants invited.').waitFor();
+    expect(await page.getByText('Sent 2 of 2 batches').count()).toBe(1);
+    expect(await page.locator('#csv-progress').getAttribute('value')).toBe('2');
+    expect(sizes).toEqual([500, 1]);
+    // 32 from the imports before, 1 from the share link's visitor.
+    expect(await invitesOf(campaignId)).toBe(33 + 501);
+  });
+
   it('the results tab renders the results view; archive is confirmed and final', async () => {
     await page.getByRole('navigation', { name: 'Campaign sections' }).getByRole('link', { name: 'Results' }).click();
     await page.getByRole('heading', { name: 'Onboarding study, cohort B: Results' }).waitFor();
