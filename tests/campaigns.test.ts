@@ -29,6 +29,7 @@ describe('creating campaigns', () => {
     expect(response.body).toEqual({
       id: expect.stringMatching(/^cam_[0-9A-Za-z]{22}$/),
       name: 'Q4 churn interviews',
+      participantTitle: null,
       description: 'Customers who left in Q4',
       scriptId: script.id,
       projectId: project.id,
@@ -74,6 +75,8 @@ describe('creating campaigns', () => {
   it.each([
     ['name over 100 characters', { name: 'n'.repeat(101) }, 'name'],
     ['description over 500 characters', { description: 'd'.repeat(501) }, 'description'],
+    ['participantTitle over 200 characters', { participantTitle: 't'.repeat(201) }, 'participantTitle'],
+    ['an empty participantTitle', { participantTitle: '   ' }, 'participantTitle'],
     ['an unknown settings key', { settings: { colour: 'red' } }, 'settings.colour'],
     ['maxDuration below 60 seconds', { settings: { maxDuration: 10 } }, 'settings.maxDuration'],
     ['a malformed language', { settings: { language: 'english please' } }, 'settings.language'],
@@ -99,6 +102,33 @@ describe('creating campaigns', () => {
   it('name and description at their limits are accepted', async () => {
     const script = await createPublishedScript(api);
     await api.post('/v1/campaigns', { name: 'n'.repeat(100), description: 'd'.repeat(500), scriptId: script.id }).expect(201);
+  });
+
+  it('participantTitle is stored, trimmed, and read back by get and list', async () => {
+    const script = await createPublishedScript(api);
+    const created = await api
+      .post('/v1/campaigns', { name: 'Internal: churn Q4 (cohort B)', participantTitle: '  Tell us about your experience ', scriptId: script.id })
+      .expect(201);
+    expect(created.body.participantTitle).toBe('Tell us about your experience');
+    const row = await t.em().findOneOrFail(Campaign, { id: created.body.id });
+    expect(row.participantTitle).toBe('Tell us about your experience');
+    const got = await api.get(`/v1/campaigns/${created.body.id}`).expect(200);
+    expect(got.body.participantTitle).toBe('Tell us about your experience');
+    const listed = await api.get('/v1/campaigns?search=cohort%20B').expect(200);
+    expect(listed.body.data.map((c: { participantTitle: string | null }) => c.participantTitle)).toEqual(['Tell us about your experience']);
+  });
+
+  it('a participantTitle of 200 characters is accepted', async () => {
+    const script = await createPublishedScript(api);
+    const response = await api.post('/v1/campaigns', { name: 'Long title', participantTitle: 't'.repeat(200), scriptId: script.id }).expect(201);
+    expect(response.body.participantTitle).toHaveLength(200);
+  });
+
+  it('a participantTitle that is not a string answers 422 naming it', async () => {
+    const script = await createPublishedScript(api);
+    const response = await api.post('/v1/campaigns', { name: 'Typed title', participantTitle: 42, scriptId: script.id });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.fields.map((f: { path: string }) => f.path)).toEqual(['participantTitle']);
   });
 
   it('missing name and scriptId answer 400 INVALID_REQUEST', async () => {
@@ -192,6 +222,26 @@ describe('updating campaigns', () => {
       metadata: { keep: 'yes', owner: 'ana' },
     });
     expect(response.body.settings).not.toHaveProperty('voice');
+  });
+
+  it('participantTitle is set by an update, kept when absent, and cleared by null', async () => {
+    const campaign = await createCampaign(api);
+    const set = await api.patch(`/v1/campaigns/${campaign.id}`, { participantTitle: 'A short study about onboarding' }).expect(200);
+    expect(set.body.participantTitle).toBe('A short study about onboarding');
+    const kept = await api.patch(`/v1/campaigns/${campaign.id}`, { name: 'Renamed internally' }).expect(200);
+    expect(kept.body).toMatchObject({ name: 'Renamed internally', participantTitle: 'A short study about onboarding' });
+    const cleared = await api.patch(`/v1/campaigns/${campaign.id}`, { participantTitle: null }).expect(200);
+    expect(cleared.body.participantTitle).toBeNull();
+    const row = await t.em().findOneOrFail(Campaign, { id: campaign.id });
+    expect(row.participantTitle).toBeNull();
+  });
+
+  it('a participantTitle over 200 characters in an update answers 422 and changes nothing', async () => {
+    const campaign = await createCampaign(api);
+    const response = await api.patch(`/v1/campaigns/${campaign.id}`, { participantTitle: 'x'.repeat(201), name: 'Not stored' });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.fields.map((f: { path: string }) => f.path)).toEqual(['participantTitle']);
+    expect((await api.get(`/v1/campaigns/${campaign.id}`).expect(200)).body).toMatchObject({ name: campaign.name, participantTitle: null });
   });
 
   it('switching to an unpublished script answers 409 and changes nothing', async () => {

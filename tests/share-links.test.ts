@@ -323,6 +323,40 @@ describe('joining through /join/{code}', () => {
     expect(fetched.body).toMatchObject({ respondents: 0, status: 'active' });
   });
 
+  it("the campaign's invite list filtered by shareLinkId holds only that link's visitors", async () => {
+    const { campaign, link } = await campaignWithLink();
+    const other = await createShareLink(api, campaign.id, {});
+    const first = await inviteIdOf(await visit(link).expect(303));
+    const second = await inviteIdOf(await visit(link).expect(303));
+    await visit(other).expect(303);
+    await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'direct@example.com', sendEmail: false }).expect(201);
+    const listed = await api.get(`/v1/campaigns/${campaign.id}/invites?shareLinkId=${link.id}`).expect(200);
+    expect(listed.body.data.map((invite: { id: string }) => invite.id).sort()).toEqual([first, second].sort());
+    expect(listed.body.data.every((invite: { shareLinkId: string; email: null }) => invite.shareLinkId === link.id && invite.email === null)).toBe(true);
+    expect(listed.body.pagination.total).toBe(2);
+  });
+
+  it("a shareLinkId of another organization's link lists nothing of it", async () => {
+    const { campaign } = await campaignWithLink();
+    const stranger = apiAs(t.http, await t.createTenant());
+    const { link: theirs } = await (async () => {
+      const theirCampaign = await createCampaign(stranger);
+      return { link: await createShareLink(stranger, theirCampaign.id, {}) };
+    })();
+    await visit(theirs).expect(303);
+    const listed = await api.get(`/v1/campaigns/${campaign.id}/invites?shareLinkId=${theirs.id}`).expect(200);
+    expect(listed.body.data).toEqual([]);
+    // And the other organization's campaign itself stays out of reach.
+    await api.get(`/v1/campaigns/${theirs.campaignId}/invites?shareLinkId=${theirs.id}`).expect(404);
+  });
+
+  it('an empty shareLinkId answers 400 naming it', async () => {
+    const { campaign } = await campaignWithLink();
+    const response = await api.get(`/v1/campaigns/${campaign.id}/invites?shareLinkId=`);
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.fields.map((f: { path: string }) => f.path)).toEqual(['shareLinkId']);
+  });
+
   it('HEAD answers 200 and creates no invite', async () => {
     const { link } = await campaignWithLink();
     const response = await t.http.head(new URL(link.url).pathname);

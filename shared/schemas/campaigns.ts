@@ -60,6 +60,7 @@ export const ZCampaign = z
   .object({
     id: z.string().meta({ example: 'cam_4fS0m3Ex4mpl3Id0000000' }),
     name: z.string(),
+    participantTitle: z.string().nullable().meta({ description: 'The title participants see; null: they see `name`.' }),
     description: z.string().nullable(),
     scriptId: z.string(),
     projectId: z.string().nullable(),
@@ -76,8 +77,17 @@ export type TCampaign = z.infer<typeof ZCampaign>;
 
 const ZCampaignDescription = z.string().max(500, 'must be at most 500 characters');
 
+/** What participants see as the study's title (the name stays internal); null or absent: the name. */
+export const ZParticipantTitle = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .meta({ description: 'The title participants see (interview page, invitation email); null: the campaign name.' });
+
 export const ZCreateCampaignInput = z.strictObject({
   name: ZName,
+  participantTitle: ZParticipantTitle.nullish(),
   description: ZCampaignDescription.nullish(),
   scriptId: z.string().min(1).max(255),
   projectId: z.string().min(1).max(255).nullish(),
@@ -91,6 +101,7 @@ export type TCreateCampaignInput = z.infer<typeof ZCreateCampaignInput>;
 export const ZUpdateCampaignInput = z.strictObject({
   campaignId: ZPathId,
   name: ZName.optional(),
+  participantTitle: ZParticipantTitle.nullish(),
   description: ZCampaignDescription.nullish(),
   scriptId: z.string().min(1).max(255).optional(),
   projectId: z.string().min(1).max(255).nullish(),

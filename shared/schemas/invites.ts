@@ -118,6 +118,7 @@ export const ZListInvitesInput = z.strictObject({
   campaignId: ZPathId,
   status: z.enum(INVITE_STATUSES).optional(),
   email: z.string().max(INVITE_LIMITS.maxEmailLength).optional().meta({ description: 'Exact address, case-insensitive.' }),
+  shareLinkId: z.string().min(1).max(255).optional().meta({ description: "Only the invites that visits to this share link created (the link's respondents and visitors)." }),
   ...ZPaginationQuery,
 });
 export type TListInvitesInput = z.infer<typeof ZListInvitesInput>;

@@ -27,6 +27,8 @@ export default defineConfig({
     proxy: {
       '/trpc': apiOrigin,
       '/files': apiOrigin,
+      // The participants import posts its batches to the REST route (for its Idempotency-Key).
+      '/v1': apiOrigin,
     },
   },
 });

@@ -16,6 +16,7 @@ interface CampaignRow {
   project_id: string | null;
   script_id: string;
   name: string;
+  participant_title: string | null;
   description: string | null;
   status: TCampaign['status'];
   settings: TCampaign['settings'];
@@ -29,7 +30,7 @@ interface CampaignRow {
 }
 
 const COLUMNS = rawSql(
-  `c.id, c.project_id, c.script_id, c.name, c.description, c.status, c.settings, c.invite_defaults, c.metadata, ${isoTimestamp('c.created_at')} as created_at, ${isoTimestamp('c.updated_at')} as updated_at`,
+  `c.id, c.project_id, c.script_id, c.name, c.participant_title, c.description, c.status, c.settings, c.invite_defaults, c.metadata, ${isoTimestamp('c.created_at')} as created_at, ${isoTimestamp('c.updated_at')} as updated_at`,
 );
 
 /** The stats of each row of `page` (aliased p), joined laterally so only the page's rows are counted. */
@@ -44,6 +45,7 @@ export function campaignDtoFromRow(row: CampaignRow): TCampaign {
   return {
     id: row.id,
     name: row.name,
+    participantTitle: row.participant_title,
     description: row.description,
     scriptId: row.script_id,
     projectId: row.project_id,

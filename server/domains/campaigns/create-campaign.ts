@@ -11,7 +11,7 @@ import { campaignDtoFromRow } from './campaign-rows.js';
 import { loadUsableScript } from './usable-script.js';
 
 const RETURNED = rawSql(
-  `id, project_id, script_id, name, description, status, settings, invite_defaults, metadata, ${isoTimestamp('created_at')} as created_at, ${isoTimestamp('updated_at')} as updated_at`,
+  `id, project_id, script_id, name, participant_title, description, status, settings, invite_defaults, metadata, ${isoTimestamp('created_at')} as created_at, ${isoTimestamp('updated_at')} as updated_at`,
 );
 
 /**
@@ -35,8 +35,8 @@ export async function createCampaign(
   const insert = () =>
     queryRows<Parameters<typeof campaignDtoFromRow>[0]>(
       em,
-      sql`insert into campaigns (id, organization_id, project_id, script_id, name, description, status, settings, invite_defaults, metadata, archived_at, created_at, updated_at)
-          select ${newId('cam')}, s.organization_id, ${projectId}, s.id, ${input.name}, ${input.description ?? null}, 'active',
+      sql`insert into campaigns (id, organization_id, project_id, script_id, name, participant_title, description, status, settings, invite_defaults, metadata, archived_at, created_at, updated_at)
+          select ${newId('cam')}, s.organization_id, ${projectId}, s.id, ${input.name}, ${input.participantTitle ?? null}, ${input.description ?? null}, 'active',
                  ${JSON.stringify(input.settings ?? {})}::jsonb, ${JSON.stringify(input.inviteDefaults ?? {})}::jsonb, ${JSON.stringify(input.metadata ?? {})}::jsonb,
                  null, now(), now()
           from scripts s

@@ -5,6 +5,7 @@ export function toCampaignDto(campaign: Campaign, stats: TCampaignStats): TCampa
   return {
     id: campaign.id,
     name: campaign.name,
+    participantTitle: campaign.participantTitle ?? null,
     description: campaign.description ?? null,
     scriptId: campaign.script.id,
     projectId: campaign.project?.id ?? null,

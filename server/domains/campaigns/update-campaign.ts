@@ -40,6 +40,7 @@ export async function updateCampaign(
     const campaign = await loadCampaign(tx, organizationId, input.campaignId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     assertCampaignNotArchived(campaign);
     if (input.name !== undefined) campaign.name = input.name;
+    if (input.participantTitle !== undefined) campaign.participantTitle = input.participantTitle;
     if (input.description !== undefined) campaign.description = input.description;
     if (script) campaign.script = script;
     if (project !== undefined) campaign.project = project;

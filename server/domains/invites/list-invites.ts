@@ -39,6 +39,7 @@ export async function listInvites(
       { campaign: input.campaignId, organization: organizationId },
       input.status ? inviteStatusFilter(input.status, now) : {},
       input.email ? { email: { $ilike: exactPattern(input.email) } } : {},
+      input.shareLinkId ? { shareLink: input.shareLinkId } : {},
     ],
   };
   const page = await findPage(em, Invite, where, input, undefined, { disableIdentityMap: true });

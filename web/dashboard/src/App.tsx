@@ -3,11 +3,10 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useAuth } from './auth';
 import { Link, matchPath, useRouter } from './router';
 import { useTRPC } from './trpc';
-import { CampaignResultsPage } from './results/CampaignResultsPage';
 import { Loading } from './ui';
 import { ApiKeysView } from './views/ApiKeys';
 import { BillingView } from './views/Billing';
-import { CampaignView, CampaignsView } from './views/Campaigns';
+import { CampaignView, CampaignsView, isCampaignTab, NewCampaignView } from './views/Campaigns';
 import { CollectionsView, CollectionView } from './views/Collections';
 import { CompareView } from './views/Compare';
 import { MembersView } from './views/Members';
@@ -17,7 +16,7 @@ import { SignInView } from './views/SignIn';
 import { WebhooksView } from './views/Webhooks';
 
 const NAV: { to: string; label: string; match: string[] }[] = [
-  { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/campaigns/:id/results', '/sessions/:id'] },
+  { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/campaigns/:id/:tab', '/sessions/:id'] },
   { to: '/search', label: 'Search', match: ['/search'] },
   { to: '/collections', label: 'Collections', match: ['/collections', '/collections/:id'] },
   { to: '/compare', label: 'Compare', match: ['/compare'] },
@@ -30,8 +29,9 @@ const NAV: { to: string; label: string; match: string[] }[] = [
 function route(path: string): ReactNode {
   let params: Record<string, string> | null;
   if (path === '/' || path === '') return <CampaignsView />;
-  if ((params = matchPath('/campaigns/:id', path))) return <CampaignView campaignId={params.id!} />;
-  if ((params = matchPath('/campaigns/:id/results', path))) return <CampaignResultsPage campaignId={params.id!} />;
+  if (path === '/campaigns/new') return <NewCampaignView />;
+  if ((params = matchPath('/campaigns/:id', path))) return <CampaignView key={params.id} campaignId={params.id!} />;
+  if ((params = matchPath('/campaigns/:id/:tab', path)) && isCampaignTab(params.tab!)) return <CampaignView key={params.id} campaignId={params.id!} tab={params.tab} />;
   if ((params = matchPath('/sessions/:id', path))) return <SessionView sessionId={params.id!} />;
   if (path === '/search') return <SearchView />;
   if (path === '/collections') return <CollectionsView />;

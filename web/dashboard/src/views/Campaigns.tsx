@@ -1,7 +1,14 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { TCampaign } from '../../../../shared/schemas/campaigns';
+import { CampaignForm } from '../campaigns/CampaignForm';
+import { ConfirmButton } from '../campaigns/ConfirmButton';
+import { Problem } from '../campaigns/problems';
 import { BarChart } from '../charts';
-import { Link } from '../router';
+import { ParticipantsPanel } from '../participants/ParticipantsPanel';
+import { ShareLinksPanel } from '../participants/ShareLinksPanel';
+import { CampaignResultsView } from '../results/CampaignResultsView';
+import { Link, useRouter } from '../router';
 import { type RouterOutputs, useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, formatDuration, Loading, PageHeading, SentimentBadge } from '../ui';
 
@@ -11,7 +18,11 @@ export function CampaignsView() {
   const campaigns = useQuery(trpc.campaigns.list.queryOptions({ limit: 100, ...(search ? { search } : {}) }));
   return (
     <>
-      <PageHeading title="Campaigns" />
+      <PageHeading title="Campaigns">
+        <Link to="/campaigns/new" className="button">
+          New campaign
+        </Link>
+      </PageHeading>
       <div className="toolbar">
         <label htmlFor="campaign-filter">Filter by name</label>
         <input id="campaign-filter" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
@@ -23,7 +34,7 @@ export function CampaignsView() {
         <p>No campaigns yet. Campaigns are created through the API (see the README's quick start).</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="stacked">
             <caption className="visually-hidden">Campaigns with their statistics</caption>
             <thead>
               <tr>
@@ -41,11 +52,11 @@ export function CampaignsView() {
                   <th scope="row">
                     <Link to={`/campaigns/${campaign.id}`}>{campaign.name}</Link>
                   </th>
-                  <td>{campaign.status}</td>
-                  <td className="num">{campaign.stats.totalInvites}</td>
-                  <td className="num">{campaign.stats.completedSessions}</td>
-                  <td className="num">{formatDuration(campaign.stats.averageDuration)}</td>
-                  <td>{formatDateTime(campaign.createdAt)}</td>
+                  <td data-label="Status">{campaign.status}</td>
+                  <td data-label="Invites" className="num">{campaign.stats.totalInvites}</td>
+                  <td data-label="Completed" className="num">{campaign.stats.completedSessions}</td>
+                  <td data-label="Average duration" className="num">{formatDuration(campaign.stats.averageDuration)}</td>
+                  <td data-label="Created">{formatDateTime(campaign.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -58,26 +69,160 @@ export function CampaignsView() {
 
 type SessionRow = RouterOutputs['sessions']['list']['data'][number];
 
-export function CampaignView({ campaignId }: { campaignId: string }) {
+/** The sections of a campaign's page, each at its own address. */
+export const CAMPAIGN_TABS = [
+  { tab: '', label: 'Overview' },
+  { tab: 'participants', label: 'Participants' },
+  { tab: 'share-links', label: 'Share links' },
+  { tab: 'results', label: 'Results' },
+  { tab: 'settings', label: 'Settings' },
+] as const;
+export type CampaignTab = (typeof CAMPAIGN_TABS)[number]['tab'];
+
+export function isCampaignTab(tab: string): tab is CampaignTab {
+  return CAMPAIGN_TABS.some((item) => item.tab === tab);
+}
+
+/** `/campaigns/new`: a campaign on a published script, with its settings. */
+export function NewCampaignView() {
   const trpc = useTRPC();
-  const [offset, setOffset] = useState(0);
+  const queryClient = useQueryClient();
+  const { navigate } = useRouter();
+  const create = useMutation(
+    trpc.campaigns.create.mutationOptions({
+      onSuccess: (campaign) => {
+        void queryClient.invalidateQueries(trpc.campaigns.pathFilter());
+        navigate(`/campaigns/${campaign.id}/participants`);
+      },
+    }),
+  );
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/">Campaigns</Link>
+      </p>
+      <PageHeading title="New campaign" />
+      <p className="muted">A campaign runs one published script with participants you invite or reach through a share link.</p>
+      <CampaignForm submitLabel="Create the campaign" pending={create.isPending} error={create.error} onSubmitCreate={(input) => create.mutate(input)} />
+    </>
+  );
+}
+
+export function CampaignView({ campaignId, tab = '' }: { campaignId: string; tab?: CampaignTab }) {
+  const trpc = useTRPC();
   const campaign = useQuery(trpc.campaigns.get.queryOptions({ campaignId }));
-  const sessions = useQuery(trpc.sessions.list.queryOptions({ campaignId, limit: 25, offset }));
   if (campaign.error) return <ErrorNote error={campaign.error} />;
   if (!campaign.data) return <Loading what="Loading the campaign" />;
-  const stats = campaign.data.stats;
+  const data = campaign.data;
+  const active = data.status === 'active';
+  const current = CAMPAIGN_TABS.find((item) => item.tab === tab)!;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/">Campaigns</Link>
+      </p>
+      <PageHeading title={tab ? `${data.name}: ${current.label}` : data.name}>
+        <span className={`badge status-${data.status}`}>{data.status}</span>
+        <StatusActions campaign={data} />
+      </PageHeading>
+      {data.participantTitle && (
+        <p className="muted small">
+          Participants see: <strong>{data.participantTitle}</strong>
+        </p>
+      )}
+      <nav aria-label="Campaign sections" className="subnav">
+        <ul>
+          {CAMPAIGN_TABS.map((item) => (
+            <li key={item.tab}>
+              <Link to={`/campaigns/${campaignId}${item.tab ? `/${item.tab}` : ''}`} aria-current={item.tab === tab ? 'page' : undefined}>
+                {item.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {tab === '' && <CampaignOverview campaign={data} />}
+      {tab === 'participants' && <ParticipantsPanel campaignId={campaignId} active={active} />}
+      {tab === 'share-links' && <ShareLinksPanel campaignId={campaignId} active={active} />}
+      {tab === 'results' && <CampaignResultsView campaignId={campaignId} />}
+      {tab === 'settings' && <CampaignSettings campaign={data} />}
+    </>
+  );
+}
+
+/** Pause, resume and archive, each confirmed in words first. Archived is final: no actions. */
+function StatusActions({ campaign }: { campaign: TCampaign }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const onSuccess = () => void queryClient.invalidateQueries(trpc.campaigns.pathFilter());
+  const pause = useMutation(trpc.campaigns.pause.mutationOptions({ onSuccess }));
+  const resume = useMutation(trpc.campaigns.resume.mutationOptions({ onSuccess }));
+  const archive = useMutation(trpc.campaigns.archive.mutationOptions({ onSuccess }));
+  const pending = pause.isPending || resume.isPending || archive.isPending;
+  if (campaign.status === 'archived') return null;
+  return (
+    <div className="status-actions">
+      {campaign.status === 'active' ? (
+        <ConfirmButton label="Pause" title="Pause the campaign?" confirmLabel="Pause the campaign" disabled={pending} onConfirm={() => pause.mutate({ campaignId: campaign.id })}>
+          <p>Invite links stop working and share links take nobody new until you resume it. Interviews under way can be finished. Nothing is deleted.</p>
+        </ConfirmButton>
+      ) : (
+        <ConfirmButton label="Resume" title="Resume the campaign?" confirmLabel="Resume the campaign" disabled={pending} onConfirm={() => resume.mutate({ campaignId: campaign.id })}>
+          <p>Invite links work again and new participants can be invited.</p>
+        </ConfirmButton>
+      )}
+      <ConfirmButton label="Archive" title="Archive the campaign?" confirmLabel="Archive it for good" danger disabled={pending} onConfirm={() => archive.mutate({ campaignId: campaign.id })}>
+        <p>Archiving is final: the campaign can no longer be changed, resumed or given invites, and its share links close. Its sessions and results stay.</p>
+      </ConfirmButton>
+      <Problem error={pause.error ?? resume.error ?? archive.error} />
+    </div>
+  );
+}
+
+function CampaignSettings({ campaign }: { campaign: TCampaign }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const update = useMutation(trpc.campaigns.update.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.campaigns.pathFilter()) }));
+  if (campaign.status === 'archived') {
+    return <p className="advice">The campaign is archived, which is final: its settings can no longer be changed.</p>;
+  }
+  return (
+    <>
+      <CampaignForm
+        key={campaign.id}
+        campaign={campaign}
+        submitLabel="Save the settings"
+        pending={update.isPending}
+        error={update.error}
+        onSubmitUpdate={(input) => update.mutate(input)}
+      />
+      {update.isSuccess && (
+        <p role="status" className="success">
+          Saved {formatDateTime(update.data.updatedAt)}.
+        </p>
+      )}
+    </>
+  );
+}
+
+function CampaignOverview({ campaign }: { campaign: TCampaign }) {
+  const trpc = useTRPC();
+  const campaignId = campaign.id;
+  const [offset, setOffset] = useState(0);
+  const sessions = useQuery(trpc.sessions.list.queryOptions({ campaignId, limit: 25, offset }));
+  const stats = campaign.stats;
   const page = sessions.data;
   const sentimentBars = sentimentCounts(page?.data ?? []);
   return (
     <>
-      <PageHeading title={campaign.data.name}>
+      <div className="overview-actions">
         <AnonymizedExportButton campaignId={campaignId} />
-      </PageHeading>
-      {campaign.data.description && <p>{campaign.data.description}</p>}
+      </div>
+      {campaign.description && <p>{campaign.description}</p>}
       <dl className="stats">
         <div>
           <dt>Status</dt>
-          <dd>{campaign.data.status}</dd>
+          <dd>{campaign.status}</dd>
         </div>
         <div>
           <dt>Invites</dt>
@@ -99,11 +244,13 @@ export function CampaignView({ campaignId }: { campaignId: string }) {
         {!page ? (
           <Loading what="Loading sessions" />
         ) : page.data.length === 0 ? (
-          <p>No sessions yet.</p>
+          <p>
+            No sessions yet. <Link to={`/campaigns/${campaignId}/participants`}>Invite participants</Link> or <Link to={`/campaigns/${campaignId}/share-links`}>share a link</Link>.
+          </p>
         ) : (
           <>
             <div className="table-wrap">
-              <table>
+              <table className="stacked sessions-table">
                 <caption className="visually-hidden">Sessions of this campaign</caption>
                 <thead>
                   <tr>
@@ -117,13 +264,13 @@ export function CampaignView({ campaignId }: { campaignId: string }) {
                 <tbody>
                   {page.data.map((session) => (
                     <tr key={session.id}>
-                      <th scope="row">
+                      <th scope="row" data-label="Participant">
                         <Link to={`/sessions/${session.id}`}>{session.participant.name ?? session.participant.email ?? session.id}</Link>
                       </th>
-                      <td>{session.completionStatus ?? session.status}</td>
-                      <td>{formatDateTime(session.startedAt)}</td>
-                      <td className="num">{formatDuration(session.duration)}</td>
-                      <td>
+                      <td data-label="Status">{session.completionStatus ?? session.status}</td>
+                      <td data-label="Started">{formatDateTime(session.startedAt)}</td>
+                      <td data-label="Duration" className="num">{formatDuration(session.duration)}</td>
+                      <td data-label="Sentiment">
                         <SentimentBadge sentiment={session.sentiment?.overall} />
                       </td>
                     </tr>
