@@ -14,6 +14,8 @@ interface AuthState {
   /** True while a stored sign-in is being resumed (page reload). */
   resuming: boolean;
   client: Client;
+  /** The member's current access token (refreshed first when it is about to expire), for the few plain REST calls (multipart uploads). */
+  accessToken(): Promise<string | undefined>;
   signIn(input: { email: string; password: string; organizationId?: string }): Promise<void>;
   signOut(): Promise<void>;
 }
@@ -99,14 +101,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return refreshing.current;
   }, [adopt, clear]);
 
-  if (!clientRef.current) {
-    clientRef.current = createClient(async () => {
-      const mine = current.current;
-      if (mine && mine.accessTokenExpiresAt - Date.now() > 10_000) return mine.signedIn.accessToken;
-      if (!mine && !sessionStorage.getItem(REFRESH_KEY)) return undefined;
-      return refresh();
-    });
-  }
+  const accessToken = useCallback(async (): Promise<string | undefined> => {
+    const mine = current.current;
+    if (mine && mine.accessTokenExpiresAt - Date.now() > 10_000) return mine.signedIn.accessToken;
+    if (!mine && !sessionStorage.getItem(REFRESH_KEY)) return undefined;
+    return refresh();
+  }, [refresh]);
+
+  if (!clientRef.current) clientRef.current = createClient(accessToken);
 
   // Before the resume below (effects run in order): a starting tab asks the others first.
   useEffect(() => {
@@ -131,6 +133,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       session,
       resuming,
       client: clientRef.current!,
+      accessToken,
       async signIn(input) {
         adopt(pairOf(newSignInId(), await clientRef.current!.auth.signIn.mutate(input)));
       },
@@ -145,7 +148,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
       },
     }),
-    [session, resuming, adopt, clear],
+    [session, resuming, adopt, clear, accessToken],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
