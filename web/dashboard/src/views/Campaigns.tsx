@@ -11,7 +11,11 @@ export function CampaignsView() {
   const campaigns = useQuery(trpc.campaigns.list.queryOptions({ limit: 100, ...(search ? { search } : {}) }));
   return (
     <>
-      <PageHeading title="Campaigns" />
+      <PageHeading title="Campaigns">
+        <Link to="/studies/new" className="button-link">
+          New study
+        </Link>
+      </PageHeading>
       <div className="toolbar">
         <label htmlFor="campaign-filter">Filter by name</label>
         <input id="campaign-filter" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
@@ -20,7 +24,9 @@ export function CampaignsView() {
       {campaigns.isPending ? (
         <Loading what="Loading campaigns" />
       ) : campaigns.data && campaigns.data.data.length === 0 ? (
-        <p>No campaigns yet. Campaigns are created through the API (see the README's quick start).</p>
+        <p>
+          No campaigns yet. <Link to="/studies/new">Start a new study</Link>: build its interview script, then run it as a campaign.
+        </p>
       ) : (
         <div className="table-wrap">
           <table>

@@ -1,4 +1,4 @@
-import type { TQuestion, TScriptSettings } from '../../../../../shared/schemas/scripts';
+import type { TQuestion, TScriptSettings } from '../../../../../shared/schemas/scripts.js';
 
 // "What changed" between two versions of a script, worked out in the browser from the two
 // versions' content: questions are matched by id, so an edited question is "changed", not
