@@ -48,7 +48,7 @@ export function ScriptsView() {
           No scripts {status || search ? 'match' : 'yet'}. <Link to="/studies/new">Start a new study</Link>.
         </p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Interview scripts">
           <table>
             <caption className="visually-hidden">Interview scripts</caption>
             <thead>

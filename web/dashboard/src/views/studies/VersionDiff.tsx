@@ -17,7 +17,8 @@ export function Versions({ script, versions }: { script: TScript; versions: TScr
   return (
     <section aria-labelledby="versions-title" className="panel">
       <h2 id="versions-title">Versions</h2>
-      <div className="table-wrap">
+      {/* Focusable: on a narrow screen the table scrolls sideways in its box, by keyboard too. */}
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Versions of this script">
         <table>
           <caption className="visually-hidden">Versions of this script, newest first</caption>
           <thead>
