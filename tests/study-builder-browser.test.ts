@@ -10,6 +10,7 @@ import { inviteMember } from '../server/domains/members/invite-member.js';
 import { PERMISSIONS } from '../shared/permissions.js';
 import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
 import { trpcClient } from './helpers/members.js';
+import { wav } from './helpers/audio.js';
 import { freePort, ROOT } from './helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
@@ -252,6 +253,19 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     expect(await rating.getByLabel('Question ID').getAttribute('readonly')).not.toBeNull();
     await expectAccessible();
     await photograph('editor');
+  });
+
+  it('previews an audio clip in its own player and removes it again', async () => {
+    const first = question(1);
+    await first.getByLabel('Add an image or audio clip').setInputFiles({ name: 'chime.wav', mimeType: 'audio/wav', buffer: wav(0.5) });
+    await first.getByLabel('Alt text (what it shows or says)').fill('A short chime');
+    await first.getByRole('button', { name: 'Upload to question 1' }).click();
+    await first.locator('audio[aria-label="A short chime"]').waitFor();
+    const count = async () => (await t.em().execute<{ count: number }[]>(`select count(*)::int as count from script_media where script_id = ? and question_id = 'q1'`, [scriptId]))[0]!.count;
+    expect(await count()).toBe(1);
+    await first.getByRole('button', { name: 'Remove chime.wav' }).click();
+    await first.getByText('No image or audio yet.').waitFor();
+    expect(await count()).toBe(0);
   });
 
   it('publishes, then an edit opens version 2 with a note, and “what changed” says it in words', async () => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { FieldError } from '../../../../../shared/error-codes';
-import { FOLLOW_UP_DEPTHS, type TFollowUpDepth } from '../../../../../shared/schemas/probes';
+import type { FieldError } from '../../../../../shared/error-codes.js';
+import { FOLLOW_UP_DEPTHS, type TFollowUpDepth } from '../../../../../shared/schemas/probes.js';
 import {
   QUESTION_TYPES,
   type TQuestion,
@@ -8,8 +8,8 @@ import {
   type TScript,
   ZCreateScriptVersionInput,
   ZUpdateScriptInput,
-} from '../../../../../shared/schemas/scripts';
-import { fieldErrorsFromZod } from '../../../../../shared/validation-messages';
+} from '../../../../../shared/schemas/scripts.js';
+import { fieldErrorsFromZod } from '../../../../../shared/validation-messages.js';
 
 // The editor's form state and its conversion to the API's input. The form keeps what the inputs
 // show (numbers as the typed text); `questionInputs` turns it into exactly what is sent, and the
