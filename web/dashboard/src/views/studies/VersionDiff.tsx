@@ -25,7 +25,9 @@ export function Versions({ script, versions }: { script: TScript; versions: TScr
             <tr>
               <th scope="col">Version</th>
               <th scope="col">Status</th>
-              <th scope="col">Questions</th>
+              <th scope="col" className="num">
+                Questions
+              </th>
               <th scope="col">Created</th>
               <th scope="col">Published</th>
               <th scope="col">Note</th>
