@@ -4,7 +4,7 @@ import type { FieldError } from '../../../../../shared/error-codes';
 import { INTERVIEW_LANGUAGES } from '../../../../../shared/languages';
 import { SCRIPT_LIMITS, type TScript, type TScriptMedia, type TScriptPreview } from '../../../../../shared/schemas/scripts';
 import { useAuth } from '../../auth';
-import { Link } from '../../router';
+import { Link, useLeaveWarning } from '../../router';
 import { problemOf, useTRPC } from '../../trpc';
 import { ErrorNote, formatDateTime, Loading, PageHeading } from '../../ui';
 import { FieldProblem, fieldProps, TextField } from './fields';
@@ -91,7 +91,8 @@ function ScriptEditor({ script }: { script: TScript }) {
     setDone('');
   };
 
-  // Leaving with unsaved changes asks first (a reload or a closed tab; links inside the app do not).
+  // Leaving with unsaved changes asks first: through the app's links, and on a reload or a closed tab.
+  useLeaveWarning(dirty ? 'This script has unsaved changes. Leave without saving them?' : null);
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
