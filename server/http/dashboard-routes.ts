@@ -11,8 +11,8 @@ const DASHBOARD_DIST_DIR = path.join(WEB_DIR, 'dashboard', 'dist');
 
 /**
  * The dashboard's page: its own scripts and styles only (Vite writes no inline script), its
- * calls to `/trpc` on this origin, audio from the signed links (PUBLIC_URL's origin, which is
- * another origin than the page's in development behind Vite's server).
+ * calls to `/trpc` on this origin, audio and script images from the signed links (PUBLIC_URL's
+ * origin, which is another origin than the page's in development behind Vite's server).
  */
 function dashboardCsp(publicUrl: string): string {
   const publicOrigin = new URL(publicUrl).origin;
@@ -20,7 +20,7 @@ function dashboardCsp(publicUrl: string): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' ${publicOrigin} data:`,
     `media-src 'self' ${publicOrigin}`,
     "connect-src 'self'",
     "font-src 'self'",

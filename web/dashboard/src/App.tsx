@@ -13,10 +13,14 @@ import { MembersView } from './views/Members';
 import { SearchView } from './views/Search';
 import { SessionView } from './views/Session';
 import { SignInView } from './views/SignIn';
+import { NewStudyView } from './views/studies/NewStudy';
+import { ScriptEditorView } from './views/studies/ScriptEditor';
+import { ScriptsView } from './views/studies/Scripts';
 import { WebhooksView } from './views/Webhooks';
 
 const NAV: { to: string; label: string; match: string[] }[] = [
   { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/campaigns/:id/:tab', '/sessions/:id'] },
+  { to: '/scripts', label: 'Scripts', match: ['/scripts', '/scripts/:id', '/studies/new'] },
   { to: '/search', label: 'Search', match: ['/search'] },
   { to: '/collections', label: 'Collections', match: ['/collections', '/collections/:id'] },
   { to: '/compare', label: 'Compare', match: ['/compare'] },
@@ -33,6 +37,9 @@ function route(path: string): ReactNode {
   if ((params = matchPath('/campaigns/:id', path))) return <CampaignView key={params.id} campaignId={params.id!} />;
   if ((params = matchPath('/campaigns/:id/:tab', path)) && isCampaignTab(params.tab!)) return <CampaignView key={params.id} campaignId={params.id!} tab={params.tab} />;
   if ((params = matchPath('/sessions/:id', path))) return <SessionView sessionId={params.id!} />;
+  if (path === '/studies/new') return <NewStudyView />;
+  if (path === '/scripts') return <ScriptsView />;
+  if ((params = matchPath('/scripts/:id', path))) return <ScriptEditorView key={params.id} scriptId={params.id!} />;
   if (path === '/search') return <SearchView />;
   if (path === '/collections') return <CollectionsView />;
   if ((params = matchPath('/collections/:id', path))) return <CollectionView collectionId={params.id!} />;

@@ -28,6 +28,8 @@ export function RouterProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('popstate', onPop);
   }, []);
   const navigate = useCallback((to: string, options: { replace?: boolean } = {}) => {
+    if (leaveWarning && !window.confirm(leaveWarning)) return;
+    leaveWarning = null;
     const url = `${BASE}${to === '/' ? '/' : to}`;
     if (options.replace) window.history.replaceState(null, '', url);
     else window.history.pushState(null, '', url);
@@ -35,6 +37,22 @@ export function RouterProvider({ children }: { children: ReactNode }) {
   }, []);
   const value = useMemo(() => ({ ...location, navigate }), [location, navigate]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
+}
+
+/** What to ask before navigating away from a page with unsaved work (null: nothing to lose). */
+let leaveWarning: string | null = null;
+
+/**
+ * While `warning` is set, leaving the page through the app's links asks first (a reload or a
+ * closed tab is the page's own `beforeunload`).
+ */
+export function useLeaveWarning(warning: string | null): void {
+  useEffect(() => {
+    leaveWarning = warning;
+    return () => {
+      if (leaveWarning === warning) leaveWarning = null;
+    };
+  }, [warning]);
 }
 
 export function useRouter(): RouterState {

@@ -2,6 +2,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError }
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../server/trpc/app-router.js';
+import { RestError } from './rest';
 
 export type { AppRouter };
 export type RouterInputs = inferRouterInputs<AppRouter>;
@@ -47,6 +48,7 @@ export interface ProblemInfo {
 }
 
 export function problemOf(error: unknown): ProblemInfo {
+  if (error instanceof RestError) return error.problem;
   if (error instanceof TRPCClientError) {
     const data = (error.data ?? {}) as { appCode?: string; httpStatus?: number; details?: Record<string, unknown> };
     const details = data.details ?? {};

@@ -19,7 +19,10 @@ export function CampaignsView() {
   return (
     <>
       <PageHeading title="Campaigns">
-        <Link to="/campaigns/new" className="button">
+        <Link to="/studies/new" className="button">
+          New study
+        </Link>
+        <Link to="/campaigns/new" className="button secondary-button">
           New campaign
         </Link>
       </PageHeading>
@@ -31,7 +34,9 @@ export function CampaignsView() {
       {campaigns.isPending ? (
         <Loading what="Loading campaigns" />
       ) : campaigns.data && campaigns.data.data.length === 0 ? (
-        <p>No campaigns yet. Campaigns are created through the API (see the README's quick start).</p>
+        <p>
+          No campaigns yet. <Link to="/studies/new">Start a new study</Link>: build its interview script, then run it as a campaign.
+        </p>
       ) : (
         <div className="table-wrap">
           <table className="stacked">
