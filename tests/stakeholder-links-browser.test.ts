@@ -118,6 +118,7 @@ describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
     expect(row).toEqual({ created_by_kind: 'member', created_by_name: 'Sam Sharer', redact_pii: true, include_transcripts: true });
     await share.scrollIntoViewIfNeeded();
     await expectAccessible(memberPage);
+    await photograph(memberPage, 'session-share');
   });
 
   it('opens in a fresh context without an account: the transcript, PII redacted, under the CSP, no cookie', async () => {
