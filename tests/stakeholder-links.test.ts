@@ -2,10 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRoutes } from '../server/http/dashboard-routes.js';
+import { createApp } from '../server/http/app.js';
+import { createLogger } from '../server/logger.js';
+import { listen } from './helpers/members.js';
+import { startTestApp } from './helpers/test-app.js';
 import { apiAs } from './helpers/factories.js';
 import { type ListeningTestApp, startListeningTestApp, trpcClient, trpcFailure } from './helpers/members.js';
 import { PARTICIPANT_BUDGET } from './helpers/interviews.js';
@@ -351,5 +356,33 @@ describe('the /shared/{token} page', () => {
     expect(gone.headers['cache-control']).toBe('no-store');
     // Loading the page is not a read of the content.
     expect((await linkRow(link.id)).open_count).toBe(0);
+  });
+});
+
+describe('logs', () => {
+  it('never carry the token: the page, a read, a refused read and a bad input log the route only', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _encoding, callback) => (lines.push(String(chunk)), callback()) });
+    const logged = await startTestApp({}, createLogger('debug', sink));
+    const server = await listen(logged);
+    try {
+      const tenant = await logged.createTenant();
+      const client = trpcClient(server.url, { token: () => tenant.apiKey });
+      const collection = await client.collections.create.mutate({ name: 'Logged' });
+      const link = await client.stakeholderLinks.create.mutate({ target: { kind: 'collection', id: collection.id }, includeTranscripts: true, redactPii: true });
+      const token = tokenOf(link.url);
+      const stranger = trpcClient(server.url);
+      await stranger.stakeholderLinks.view.query({ token });
+      await supertest(createApp(logged.runtime.services, { isReady: () => true })).get(`/shared/${token}`);
+      await trpcFailure(stranger.stakeholderLinks.view.query({ token, filter: { completion: 'nope' } as never }));
+      await client.stakeholderLinks.revoke.mutate({ linkId: link.id });
+      await trpcFailure(stranger.stakeholderLinks.view.query({ token }));
+      expect(lines.some((line) => line.includes('"route":"/shared/:token"'))).toBe(true);
+      expect(lines.length).toBeGreaterThan(5);
+      expect(lines.filter((line) => line.includes(token))).toEqual([]);
+    } finally {
+      await server.close();
+      await logged.close();
+    }
   });
 });

@@ -10,6 +10,12 @@ type SharedSession = NonNullable<View['session']>;
 
 const KIND_TITLES = { campaign: 'Campaign results', collection: 'Collection', session: 'Interview' } as const;
 
+/** The link itself is refused (unknown, revoked, expired): nothing read before stays on screen. */
+function isRefusal(error: unknown): boolean {
+  const status = problemOf(error).httpStatus;
+  return status === 404 || status === 410;
+}
+
 /** Why a link shows nothing, in words: its status says which (404 unknown, 410 revoked, expired or removed). */
 function Refused({ error }: { error: unknown }) {
   const problem = problemOf(error);
@@ -60,7 +66,7 @@ export function SharedView({ token }: { token: string }) {
         </div>
       </header>
       <main id="main" tabIndex={-1} className="shared-view">
-        {view.error && !data ? (
+        {view.error && (!data || isRefusal(view.error)) ? (
           <Refused error={view.error} />
         ) : !data ? (
           <Loading what="Loading what was shared" />
