@@ -3,26 +3,30 @@ import type { TCampaignResults, TResultsFilter } from '../../../shared/schemas/c
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { STAKEHOLDER_LINK_LIMITS, type TSharedView } from '../../../shared/schemas/stakeholder-links.js';
 import { redactPii } from '../../analysis/pii-redaction.js';
-import { queryRows, type Sql, sql } from '../../db/sql.js';
+import { joinSql, queryRows, type Sql, sql } from '../../db/sql.js';
 import { getCampaignResults } from '../campaign-results/get-campaign-results.js';
 import type { SharedLink } from './find-shared-link.js';
 import { readSharedSessions } from './shared-sessions.js';
 
 /**
- * The filter as a condition on `s` (sessions), for the session list beside the results: the same
- * reading as the results' filter (shared/schemas/campaign-results.ts): every segment pair on the
- * metadata copied from the invite (compared as text), the interview's language, created at or
- * after `from` and before `to`, the completion status or `unfinished`.
+ * The filter as a condition on `s` (sessions), for the session list beside the results, read as
+ * the results domain reads it (every segment pair on the metadata copied from the invite, as
+ * text; a language tag and its regions; created at or after `from` and before `to`; the
+ * completion). When the results branch is merged this is its `keptSessionsWhere`, which the
+ * lead swaps in here so the list and the charts share one predicate.
  */
 function filterCondition(filter: TResultsFilter): Sql {
-  const conditions: Sql[] = [];
-  for (const [key, value] of Object.entries(filter.segment ?? {})) conditions.push(sql`s.metadata ->> ${key} = ${value}`);
-  if (filter.language) conditions.push(sql`s.language = ${filter.language}`);
+  const conditions: Sql[] = [sql`true`];
+  for (const [key, value] of Object.entries(filter.segment ?? {})) conditions.push(sql`s.metadata ->> ${key}::text = ${value}::text`);
+  if (filter.language) {
+    conditions.push(sql`(lower(s.language) = lower(${filter.language}::text) or starts_with(lower(s.language), lower(${filter.language}::text) || '-'))`);
+  }
   if (filter.from) conditions.push(sql`s.created_at >= ${filter.from}::timestamptz`);
   if (filter.to) conditions.push(sql`s.created_at < ${filter.to}::timestamptz`);
   if (filter.completion === 'unfinished') conditions.push(sql`s.status in ('created', 'in_progress', 'paused')`);
+  else if (filter.completion === 'abandoned') conditions.push(sql`s.status = 'abandoned'`);
   else if (filter.completion) conditions.push(sql`s.completion_status = ${filter.completion}`);
-  return conditions.reduce((all, condition) => sql`${all} and ${condition}`, sql`true`);
+  return joinSql(conditions, ' and ');
 }
 
 /** A text of the results that may carry PII (feedback, an unlisted answer) through the redactor with every kind it knows. */
