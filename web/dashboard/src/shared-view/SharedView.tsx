@@ -216,7 +216,7 @@ function SharedCampaignView({
     <>
       <form className="panel toolbar" aria-label="Filter the results" onSubmit={(event) => event.preventDefault()}>
         <div>
-          <label htmlFor={`${id}-completion`}>Sessions</label>
+          <label htmlFor={`${id}-completion`}>Show sessions</label>
           <select id={`${id}-completion`} value={filter.completion ?? ''} onChange={(event) => set({ completion: (event.target.value || undefined) as TResultsFilter['completion'] })}>
             <option value="">All</option>
             {Object.entries(COMPLETION_LABELS).map(([value, label]) => (
