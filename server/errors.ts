@@ -44,6 +44,7 @@ const RESOURCE_LABELS = {
   comment: 'Comment',
   collection: 'Collection',
   savedSearch: 'Saved search',
+  stakeholderLink: 'Stakeholder link',
 } as const;
 
 /** 404 for a resource that does not exist or belongs to another organization (never 403). */

@@ -92,6 +92,10 @@ export const ERROR_CODES = {
     status: 409,
     description: "The utterance's text at the given offsets is no longer the `expectedText` the request was made from (changed meanwhile, or a retry of a redaction that already happened); read the transcript again (`details.current` says where that text is now, or null).",
   },
+  STAKEHOLDER_LINK_GONE: {
+    status: 410,
+    description: 'The stakeholder link was revoked or has expired, or what it shared was deleted (`details.reason`: `revoked`, `expired` or `removed`); ask whoever shared it for a new link.',
+  },
   REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request in time; the connection is closed.' },
   PRECONDITION_FAILED: {
     status: 412,

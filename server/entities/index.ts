@@ -20,6 +20,7 @@ import { SessionFile } from './session-file.js';
 import { SessionInsights } from './session-insights.js';
 import { SessionUtterance } from './session-utterance.js';
 import { ShareLink } from './share-link.js';
+import { StakeholderLink, StakeholderLinkOpen } from './stakeholder-link.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { WebhookEndpoint } from './webhook-endpoint.js';
 import { WebhookEvent } from './webhook-event.js';
@@ -51,6 +52,8 @@ export {
   SessionUtterance,
   ShareLink,
   SignInThrottle,
+  StakeholderLink,
+  StakeholderLinkOpen,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
@@ -88,4 +91,6 @@ export const ENTITIES: EntitySchema<any, any>[] = [
   SignInThrottle,
   Invoice,
   InvoiceNumberCounter,
+  StakeholderLink,
+  StakeholderLinkOpen,
 ];

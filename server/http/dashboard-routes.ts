@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { findSharedLink } from '../domains/stakeholder-links/find-shared-link.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 import { WEB_DIR } from '../web/build-web-assets.js';
@@ -66,12 +67,17 @@ export function dashboardRoutes(services: AppServices, distDir = DASHBOARD_DIST_
     });
   });
 
-  const page = async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+  /**
+   * The app's page. `shared`: a stakeholder link's, with the link's status, never cached nor sent
+   * on as a Referer nor indexed (its URL holds the token).
+   */
+  const sendPage = async (res: Response, next: NextFunction, shared?: { status: number }): Promise<void> => {
     try {
       res.setHeader('Content-Security-Policy', csp);
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Referrer-Policy', 'same-origin');
+      res.setHeader('Referrer-Policy', shared ? 'no-referrer' : 'same-origin');
       res.setHeader('X-Frame-Options', 'DENY');
+      if (shared) res.setHeader('X-Robots-Tag', 'noindex, nofollow');
       const indexFile = path.join(distDir, 'index.html');
       const built = await stat(indexFile).catch(() => undefined);
       if (!built) {
@@ -80,13 +86,31 @@ export function dashboardRoutes(services: AppServices, distDir = DASHBOARD_DIST_
         return;
       }
       // Revalidated every time: a new build's page names new assets.
-      res.setHeader('Cache-Control', 'no-cache');
-      res.status(200).type('html').send(await readFile(indexFile, 'utf8'));
+      res.setHeader('Cache-Control', shared ? 'no-store' : 'no-cache');
+      res.status(shared?.status ?? 200).type('html').send(await readFile(indexFile, 'utf8'));
     } catch (error) {
       next(error);
     }
   };
+  const page = (_req: Request, res: Response, next: NextFunction) => sendPage(res, next);
   routes.get(['/app', '/app/', '/app/*rest'], page);
+
+  /**
+   * A stakeholder link (`/shared/{token}`): the same app and CSP (its path renders the read-only
+   * view, which reads the content through the public `stakeholderLinks.view`), answered with the
+   * status the link has (404 unknown, 410 revoked, expired or its target deleted), as the invite
+   * links are. No cookie is set or read; the request log names the route, not the path.
+   */
+  routes.get('/shared/:token', async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
+    let status = 200;
+    try {
+      await findSharedLink(services.orm.em.fork(), req.params.token);
+    } catch (error) {
+      if (!(error instanceof AppError) || (error.status !== 404 && error.status !== 410)) return next(error);
+      status = error.status;
+    }
+    await sendPage(res, next, { status });
+  });
   return routes;
 }
 

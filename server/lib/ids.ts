@@ -52,6 +52,7 @@ export const ID_PREFIXES = {
   comment: 'cmt',
   collection: 'col',
   savedSearch: 'svs',
+  stakeholderLink: 'stl',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

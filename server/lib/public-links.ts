@@ -24,6 +24,14 @@ export class PublicLinks {
     return `${this.originFor(owner)}/join/${code}`;
   }
 
+  /**
+   * A stakeholder link's page: always PUBLIC_URL, where the dashboard is served (custom domains
+   * serve participants).
+   */
+  stakeholderLinkUrl(token: string): string {
+    return `${this.publicUrl}/shared/${token}`;
+  }
+
   /** Where an invited member sets a password: always PUBLIC_URL (custom domains serve participants). */
   memberInvitationUrl(token: string): string {
     return `${this.publicUrl}/members/accept?token=${encodeURIComponent(token)}`;

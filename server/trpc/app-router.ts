@@ -24,6 +24,7 @@ import { redactionsRouter } from '../domains/redactions/router.js';
 import { sentimentOverridesRouter } from '../domains/sentiment-overrides/router.js';
 import { anonymizedExportsRouter } from '../domains/anonymized-exports/router.js';
 import { workspaceRouter } from '../domains/workspace/router.js';
+import { stakeholderLinksRouter } from '../domains/stakeholder-links/router.js';
 import { router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
@@ -54,6 +55,7 @@ export const appRouter = router({
   sentimentOverrides: sentimentOverridesRouter,
   anonymizedExports: anonymizedExportsRouter,
   workspace: workspaceRouter,
+  stakeholderLinks: stakeholderLinksRouter,
 });
 
 /** The type first-party frontends pass to `@trpc/client`. */

@@ -37,6 +37,8 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   405: 'METHOD_NOT_SUPPORTED',
   408: 'TIMEOUT',
   409: 'CONFLICT',
+  // tRPC has no code of its own for 410; the status (and `appCode`) still say gone.
+  410: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',

@@ -16,6 +16,7 @@ import { SignInView } from './views/SignIn';
 import { NewStudyView } from './views/studies/NewStudy';
 import { ScriptEditorView } from './views/studies/ScriptEditor';
 import { ScriptsView } from './views/studies/Scripts';
+import { StakeholderLinksView } from './stakeholder/StakeholderLinksView';
 import { WebhooksView } from './views/Webhooks';
 
 const NAV: { to: string; label: string; match: string[] }[] = [
@@ -24,6 +25,7 @@ const NAV: { to: string; label: string; match: string[] }[] = [
   { to: '/search', label: 'Search', match: ['/search'] },
   { to: '/collections', label: 'Collections', match: ['/collections', '/collections/:id'] },
   { to: '/compare', label: 'Compare', match: ['/compare'] },
+  { to: '/stakeholder-links', label: 'Stakeholder links', match: ['/stakeholder-links'] },
   { to: '/api-keys', label: 'API keys', match: ['/api-keys'] },
   { to: '/webhooks', label: 'Webhooks', match: ['/webhooks'] },
   { to: '/members', label: 'Members', match: ['/members'] },
@@ -44,6 +46,7 @@ function route(path: string): ReactNode {
   if (path === '/collections') return <CollectionsView />;
   if ((params = matchPath('/collections/:id', path))) return <CollectionView collectionId={params.id!} />;
   if (path === '/compare') return <CompareView />;
+  if (path === '/stakeholder-links') return <StakeholderLinksView />;
   if (path === '/api-keys') return <ApiKeysView />;
   if (path === '/webhooks') return <WebhooksView />;
   if (path === '/members') return <MembersView />;

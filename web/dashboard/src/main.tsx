@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { AuthProvider, useAuth } from './auth';
 import { RouterProvider } from './router';
+import { SharedApp, sharedTokenOf } from './shared-view/SharedApp';
 import { problemOf, TRPCProvider } from './trpc';
 import './styles.css';
 
@@ -33,10 +34,18 @@ function Providers() {
   );
 }
 
+// A stakeholder link (`/shared/{token}`, served with this same page) is read without signing in:
+// the sign-in (its stored refresh token, its tab sync) is not even started there.
+const sharedToken = sharedTokenOf(window.location.pathname);
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <AuthProvider>
-      <Providers />
-    </AuthProvider>
+    {sharedToken !== null ? (
+      <SharedApp token={sharedToken} />
+    ) : (
+      <AuthProvider>
+        <Providers />
+      </AuthProvider>
+    )}
   </StrictMode>,
 );

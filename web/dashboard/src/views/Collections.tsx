@@ -2,6 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { type FormEvent, useState } from 'react';
 import { Link, useRouter } from '../router';
 import { useTRPC } from '../trpc';
+import { ShareWithStakeholders } from '../stakeholder/ShareWithStakeholders';
 import { ErrorNote, formatDateTime, Loading, PageHeading } from '../ui';
 
 export function CollectionsView() {
@@ -138,6 +139,7 @@ export function CollectionView({ collectionId }: { collectionId: string }) {
           </button>
         )
       )}
+      <ShareWithStakeholders target={{ kind: 'collection', id: collectionId }} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useStat
 import { useAuth } from '../auth';
 import { Link, useRouter } from '../router';
 import { problemOf, type RouterOutputs, useTRPC, useTRPCClient } from '../trpc';
+import { ShareWithStakeholders } from '../stakeholder/ShareWithStakeholders';
 import { Dialog, ErrorNote, formatClock, formatDateTime, formatDuration, Loading, PageHeading, SentimentBadge } from '../ui';
 
 type View = RouterOutputs['workspace']['session'];
@@ -262,6 +263,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <Insights sessionId={sessionId} />
         </aside>
       </div>
+      <ShareWithStakeholders target={{ kind: 'session', id: sessionId }} />
 
       {selection && (
         <SelectionBar

@@ -1,0 +1,106 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
+import type { TSharedSession } from '../../../shared/schemas/stakeholder-links.js';
+import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
+import { IdentityScrubber } from '../anonymized-exports/identity-scrubber.js';
+import { loadPlan } from '../sessions/load-session.js';
+import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
+
+interface SessionRow {
+  id: string;
+  campaign_name: string;
+  status: string;
+  completion_status: string | null;
+  language: string;
+  started_at: string | null;
+  duration_seconds: number;
+  answers: TParsedAnswer[];
+  script_id: string;
+  script_version: number;
+  transcript_status: 'ready' | 'none' | null;
+  participant_email: string | null;
+  participant_name: string | null;
+  metadata: Record<string, unknown> | null;
+  invite_email: string | null;
+  invite_name: string | null;
+  invite_metadata: Record<string, unknown> | null;
+}
+
+/** How the texts of one session are shown: as they are, or through the anonymized export's scrubber. */
+export type SessionText = (text: string) => string;
+
+/**
+ * The scrubber of one session when the link redacts PII: the PII redactor with every kind it
+ * knows over the session's words, then the participant's own identity (email, name and its
+ * parts, invite metadata values) wherever it appears, exactly as anonymized exports do.
+ */
+export function sessionScrubber(row: Pick<SessionRow, 'participant_email' | 'participant_name' | 'metadata' | 'invite_email' | 'invite_name' | 'invite_metadata'>, texts: string[]): IdentityScrubber {
+  return new IdentityScrubber(texts, {
+    emails: [row.participant_email, row.invite_email],
+    names: [row.participant_name, row.invite_name],
+    metadataValues: [...Object.values(row.metadata ?? {}), ...Object.values(row.invite_metadata ?? {})],
+  });
+}
+
+/** The identity columns `sessionScrubber` reads, from `s` (sessions) and `i` (invites). */
+export const IDENTITY_COLUMNS = rawSql(
+  's.participant_email, s.participant_name, s.metadata, i.email as invite_email, i.name as invite_name, i.metadata as invite_metadata',
+);
+
+/**
+ * Sessions of the organization that `where` keeps (on `s`), newest first, never a preview one,
+ * as a stakeholder sees them: answers with their questions, the transcript when asked for, the
+ * participant's name only when PII is not redacted. Two statements and one per distinct script
+ * version (cached), whatever the number of sessions.
+ */
+export async function readSharedSessions(
+  em: EntityManager,
+  organizationId: string,
+  where: Sql,
+  options: { includeTranscripts: boolean; redactPii: boolean; limit: number },
+): Promise<TSharedSession[]> {
+  const rows = await queryRows<SessionRow>(
+    em,
+    sql`select s.id, c.name as campaign_name, s.status, s.completion_status, s.language, ${rawSql(isoTimestamp('s.started_at'))} as started_at,
+               s.duration_seconds, s.answers, s.script_id, s.script_version, s.transcript_status, ${IDENTITY_COLUMNS}
+          from sessions s join campaigns c on c.id = s.campaign_id left join invites i on i.id = s.invite_id
+         where s.organization_id = ${organizationId} and not s.preview and ${where}
+         order by s.created_at desc, s.id desc limit ${options.limit}`,
+  );
+  // The words are read to find the PII in them even when the transcript is not shown: a free-text answer is cut from them.
+  const spoken = await readTranscriptUtterances(em, options.includeTranscripts || options.redactPii ? rows.filter((row) => row.transcript_status === 'ready').map((row) => row.id) : []);
+  const sessions: TSharedSession[] = [];
+  for (const row of rows) {
+    const utterances: TranscriptRow[] = spoken.get(row.id) ?? [];
+    const scrubber = options.redactPii ? sessionScrubber(row, utterances.map((utterance) => utterance.text)) : null;
+    const plan = await loadPlan(em, { scriptId: row.script_id, scriptVersion: row.script_version });
+    const questions = new Map(plan.questions.map((question) => [question.id, question]));
+    sessions.push({
+      id: row.id,
+      campaignName: row.campaign_name,
+      participant: options.redactPii ? null : (row.participant_name ?? row.invite_name ?? row.participant_email ?? row.invite_email),
+      status: row.completion_status ?? row.status,
+      language: row.language,
+      startedAt: row.started_at,
+      durationSeconds: row.duration_seconds,
+      answers: row.answers.map((answer) => {
+        const question = questions.get(answer.questionId);
+        return {
+          questionId: answer.questionId,
+          question: question?.text ?? null,
+          type: question?.type ?? null,
+          value: typeof answer.value === 'string' && scrubber ? scrubber.piece(answer.value) : answer.value,
+        };
+      }),
+      transcript: options.includeTranscripts
+        ? utterances.map((utterance) => ({
+            speaker: utterance.speaker,
+            text: scrubber ? scrubber.utterance(utterance.text) : utterance.text,
+            startTime: utterance.startTime,
+            questionId: utterance.questionId,
+          }))
+        : null,
+    });
+  }
+  return sessions;
+}

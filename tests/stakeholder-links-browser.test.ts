@@ -1,0 +1,201 @@
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../shared/permissions.js';
+import { inviteMember } from '../server/domains/members/invite-member.js';
+import { apiAs } from './helpers/factories.js';
+import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
+import { trpcClient } from './helpers/members.js';
+import { freePort, ROOT } from './helpers/processes.js';
+import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * Stakeholder links in a real Chromium: a member shares an interview from its page, a fresh
+ * browser context with no account (no cookie, no storage) opens the link and reads the
+ * transcript with the participant's email redacted, the member revokes it, and the same page
+ * then says so (410). Checked with axe-core, photographed at 1280 px and 390 px.
+ */
+reportSkipped('stakeholder-links-browser.test.ts');
+
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: unknown): { position: string };
+
+const PASSWORD = 'correct horse battery staple';
+const EMAIL = 'sharer@example.com';
+
+let t: TestApp;
+let service: Server;
+let origin: string;
+let browser: Browser;
+let member: BrowserContext;
+let memberPage: Page;
+/** The page a step works on: photographed when the step fails. */
+let current: Page;
+let sessionId: string;
+let sharedUrl: string;
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  t = await startTestApp({ PUBLIC_URL: origin });
+  const tenant = await t.createTenant();
+  const api = apiAs(t.http, tenant);
+  await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
+  sessionId = (await completedTextInterview(t, api, TEXT_ANSWERS)).sessionId;
+  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'member', name: 'Sam Sharer' });
+  service = createServer(t.app);
+  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
+  await trpcClient(origin).members.acceptInvitation.mutate({ token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD });
+  browser = await launchChromium();
+  member = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  memberPage = await member.newPage();
+  memberPage.on('dialog', (dialog) => void dialog.accept());
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => service?.close(resolve));
+  await t?.close();
+});
+
+async function expectAccessible(page: Page): Promise<void> {
+  const violations = await seriousAxeViolations(page.mainFrame());
+  expect(violations.map((violation) => `${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
+}
+
+/** 1280 px, then 390 px (nothing scrolls the page sideways), then back. */
+async function photograph(page: Page, name: string): Promise<void> {
+  await screenshot(page, `stakeholder-${name}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(150);
+  await screenshot(page, `stakeholder-${name}-390`);
+  const overflow = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    culprits: [...document.querySelectorAll('body *')]
+      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
+      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
+      .slice(0, 5),
+  }));
+  expect(overflow.width > 390 ? overflow : null, name).toBeNull();
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await screenshot(current ?? memberPage, `stakeholder-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+
+  it('a member shares an interview from its page: the URL is shown once, the link is listed', async () => {
+    await memberPage.goto(`${origin}/app/`);
+    await memberPage.getByLabel('Email').fill(EMAIL);
+    await memberPage.getByLabel('Password').fill(PASSWORD);
+    await memberPage.getByRole('button', { name: 'Sign in' }).click();
+    await memberPage.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
+    await memberPage.goto(`${origin}/app/sessions/${sessionId}`);
+    const share = memberPage.getByRole('region', { name: 'Share with stakeholders' });
+    await share.waitFor();
+    expect(await share.getByLabel('Include the transcript').isChecked()).toBe(true);
+    expect(await share.getByLabel(/Redact personal data/).isChecked()).toBe(true);
+    expect(await share.getByLabel('Expires after (days, 1 to 365)').inputValue()).toBe('30');
+    await share.getByRole('button', { name: 'Create a link' }).click();
+    const shown = share.getByLabel('The link for stakeholders');
+    await shown.waitFor();
+    sharedUrl = await shown.inputValue();
+    expect(sharedUrl).toMatch(new RegExp(`^${origin}/shared/[0-9A-Za-z]{32}$`));
+    await share.getByRole('cell', { name: 'with transcripts, PII redacted' }).waitFor();
+    const [row] = await t.em().execute<{ created_by_kind: string; created_by_name: string; redact_pii: boolean; include_transcripts: boolean }[]>(
+      `select created_by_kind, created_by_name, redact_pii, include_transcripts from stakeholder_links where target_id = ?`,
+      [sessionId],
+    );
+    expect(row).toEqual({ created_by_kind: 'member', created_by_name: 'Sam Sharer', redact_pii: true, include_transcripts: true });
+    await share.scrollIntoViewIfNeeded();
+    await expectAccessible(memberPage);
+    await photograph(memberPage, 'session-share');
+  });
+
+  it('opens in a fresh context without an account: the transcript, PII redacted, under the CSP, no cookie', async () => {
+    const stranger = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await stranger.newPage();
+    current = page;
+    page.on('console', (message) => {
+      if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const apiRequests: Request[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/trpc/')) apiRequests.push(request);
+    });
+    const response = await page.goto(sharedUrl);
+    expect(response!.status()).toBe(200);
+    const appCsp = (await t.http.get('/app/').expect(200)).headers['content-security-policy'];
+    const headers = response!.headers();
+    expect(headers['content-security-policy']).toBe(appCsp);
+    expect(headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' });
+    expect(headers['set-cookie']).toBeUndefined();
+
+    await page.getByRole('heading', { name: 'Interview', level: 1 }).waitFor();
+    await page.getByText('Shared by Acme Research').waitFor();
+    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+    const transcript = await page.locator('.transcript').innerText();
+    expect(transcript).toContain('the setup took two days');
+    expect(transcript).toContain('[EMAIL REDACTED]');
+    expect(transcript).not.toContain('ada.lovelace@example.com');
+    expect(await page.locator('body').innerText()).not.toContain('Ada');
+    await page.getByRole('rowheader', { name: 'How easy was the setup?' }).waitFor();
+
+    // Nothing of a sign-in: no credentials sent, nothing stored, no cookie.
+    expect(apiRequests.length).toBeGreaterThan(0);
+    for (const request of apiRequests) {
+      const sent = await request.allHeaders();
+      expect(sent.authorization).toBeUndefined();
+      expect(sent.cookie).toBeUndefined();
+      expect(sent.referer).toBeUndefined();
+    }
+    expect(await stranger.cookies()).toEqual([]);
+    expect(await page.evaluate(() => window.sessionStorage.length + window.localStorage.length)).toBe(0);
+    await expectAccessible(page);
+    await photograph(page, 'shared-session');
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+
+    const [link] = await t.em().execute<{ open_count: number }[]>(`select open_count from stakeholder_links where target_id = ?`, [sessionId]);
+    expect(link!.open_count).toBeGreaterThanOrEqual(1);
+    await stranger.close();
+  });
+
+  it('the member revokes it; the same link then says so (410), and the links page shows the audit', async () => {
+    current = memberPage;
+    const share = memberPage.getByRole('region', { name: 'Share with stakeholders' });
+    await share.getByRole('button', { name: /^Revoke/ }).click();
+    await share.getByText(/^revoked /).waitFor();
+
+    const stranger = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await stranger.newPage();
+    current = page;
+    const response = await page.goto(sharedUrl);
+    expect(response!.status()).toBe(410);
+    await page.getByRole('heading', { name: 'This link was revoked', level: 1 }).waitFor();
+    expect(await page.locator('body').innerText()).not.toContain('the setup took two days');
+    await expectAccessible(page);
+    await photograph(page, 'shared-revoked');
+    await stranger.close();
+
+    current = memberPage;
+    await memberPage.getByRole('link', { name: 'Stakeholder links' }).click();
+    await memberPage.getByRole('heading', { name: 'Stakeholder links', level: 1 }).waitFor();
+    const card = memberPage.getByRole('listitem').filter({ hasText: 'Interview:' }).first();
+    await card.getByText(/opened 1 time|opened \d+ times/).waitFor();
+    await card.getByText('When it was opened').click();
+    await card.locator('ol li').first().waitFor();
+    await expectAccessible(memberPage);
+    await photograph(memberPage, 'links-page');
+  });
+});
