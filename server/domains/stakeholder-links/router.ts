@@ -18,13 +18,15 @@ import { revokeStakeholderLink } from './revoke-stakeholder-link.js';
 
 /**
  * Read-only links for people without an account (dashboard-only: tRPC procedures, no REST path).
- * Managing them needs `sessions:read`, the part of what every kind shows; a campaign's results
- * need `campaigns:read` as well, checked once the kind is known (target-access.ts), so a link
- * never shows more than its creator may read.
+ * Reading them (the list, the opens) needs `sessions:read`, the part of what every kind shows; a
+ * campaign's results need `campaigns:read` as well, checked once the kind is known
+ * (target-access.ts), so a link never shows more than its creator may read. Making and revoking
+ * one needs `sessions:write` besides: a link publishes the organization's data to people without
+ * an account, which a read-only member (the viewer role) must not do.
  */
 export const stakeholderLinksRouter = router({
   create: customerProcedure
-    .meta({ permission: 'sessions:read' })
+    .meta({ permission: 'sessions:write' })
     .input(ZCreateStakeholderLinkInput)
     .output(ZCreatedStakeholderLink)
     .mutation(({ ctx, input }) => createStakeholderLink(ctx.em, ctx.services.links, ctx.auth, input)),
@@ -42,7 +44,7 @@ export const stakeholderLinksRouter = router({
     .query(({ ctx, input }) => listStakeholderLinkOpens(ctx.em, ctx.auth, input.linkId)),
 
   revoke: customerProcedure
-    .meta({ permission: 'sessions:read' })
+    .meta({ permission: 'sessions:write' })
     .input(ZStakeholderLinkIdInput)
     .output(ZStakeholderLink)
     .mutation(({ ctx, input }) => revokeStakeholderLink(ctx.em, ctx.auth, input.linkId)),
