@@ -8,6 +8,7 @@ import { BarChart } from '../charts';
 import { ParticipantsPanel } from '../participants/ParticipantsPanel';
 import { ShareLinksPanel } from '../participants/ShareLinksPanel';
 import { CampaignResultsView } from '../results/CampaignResultsView';
+import { ShareWithStakeholders } from '../stakeholder/ShareWithStakeholders';
 import { Link, useRouter } from '../router';
 import { type RouterOutputs, useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, formatDuration, Loading, PageHeading, SentimentBadge } from '../ui';
@@ -149,7 +150,12 @@ export function CampaignView({ campaignId, tab = '' }: { campaignId: string; tab
       {tab === '' && <CampaignOverview campaign={data} />}
       {tab === 'participants' && <ParticipantsPanel campaignId={campaignId} active={active} />}
       {tab === 'share-links' && <ShareLinksPanel campaignId={campaignId} active={active} />}
-      {tab === 'results' && <CampaignResultsView campaignId={campaignId} />}
+      {tab === 'results' && (
+        <>
+          <CampaignResultsView campaignId={campaignId} />
+          <ShareWithStakeholders target={{ kind: 'campaign', id: campaignId }} />
+        </>
+      )}
       {tab === 'settings' && <CampaignSettings campaign={data} />}
     </>
   );
