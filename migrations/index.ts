@@ -19,7 +19,7 @@ import { Migration20261128030000ConfirmTurnsAndMediaAlt } from './Migration20261
 import { Migration20261129010000ProbeLedger } from './Migration20261129010000ProbeLedger.js';
 import { Migration20261129030000HeardChecks } from './Migration20261129030000HeardChecks.js';
 import { Migration20261130000000StudyBuilder } from './Migration20261130000000StudyBuilder.js';
-import { Migration20261130020000ScriptPreview } from './Migration20261130020000ScriptPreview.js';
+import { Migration20261130020000PreviewAndSessionSentiment } from './Migration20261130020000PreviewAndSessionSentiment.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -43,5 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129010000ProbeLedger', class: Migration20261129010000ProbeLedger },
   { name: 'Migration20261129030000HeardChecks', class: Migration20261129030000HeardChecks },
   { name: 'Migration20261130000000StudyBuilder', class: Migration20261130000000StudyBuilder },
-  { name: 'Migration20261130020000ScriptPreview', class: Migration20261130020000ScriptPreview },
+  { name: 'Migration20261130020000PreviewAndSessionSentiment', class: Migration20261130020000PreviewAndSessionSentiment },
 ];
