@@ -286,6 +286,15 @@ describe('the interview page of a preview', () => {
     expect(config).toMatchObject({ preview: true, campaignName: name });
   });
 
+  it("says it in the interview's language", async () => {
+    const { client } = await organization();
+    const script = await client.scripts.create.mutate({ name: uniqueName('Onboarding'), systemPrompt: 'Du bist Forscherin.', questions: ONE_QUESTION as never, settings: { language: 'de' } } as never);
+    const preview = await client.scripts.createPreview.mutate({ scriptId: script.id });
+    const page = await t.http.get(new URL(preview.url).pathname).expect(200);
+    expect(page.text).toContain('<html lang="de">');
+    expect(page.text).toContain('<strong>Vorschau:</strong> dieses Interview erscheint nicht in den Ergebnissen und kostet keine Credits.');
+  });
+
   it('an ordinary invite page says nothing of a preview', async () => {
     const { api } = await organization();
     const campaign = await createCampaign(api);

@@ -45,6 +45,12 @@ export function interviewPageCsp(config: Pick<InterviewPageConfig, 'mode' | 'par
   ].join('; ');
 }
 
+/** "Preview as participant": said above every screen of the interview, in its language. */
+function previewNotice(language: string): string {
+  const t = translator(language);
+  return `<p class="preview-notice" role="note"><strong>${escapeHtml(t('page.preview.label'))}</strong> ${escapeHtml(t('page.preview.text'))}</p>\n`;
+}
+
 /**
  * The interview page's HTML: a shell whose script (built from `web/interview`) runs the
  * interview from the configuration in a JSON data block. The text before the script runs is
@@ -68,7 +74,7 @@ ${FAVICON_LINK}
 </head>
 <body class="${config.mode}">
 <div id="announcer" class="visually-hidden" aria-live="polite"></div>
-${config.preview ? `<p class="preview-notice" role="note"><strong>Preview:</strong> this interview is not recorded in results and costs no credits.</p>\n` : ''}<main id="app">
+${config.preview ? previewNotice(config.language) : ''}<main id="app">
 <h1>${escapeHtml(text.heading)}</h1>
 ${text.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
 <noscript><p>${escapeHtml(translator(config.language)('page.noScript'))}</p></noscript>
