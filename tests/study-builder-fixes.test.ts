@@ -1,9 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import type { AbstractSqlDriver } from '@mikro-orm/postgresql';
+import { Migration20261130020000PreviewAndSessionSentiment } from '../migrations/Migration20261130020000PreviewAndSessionSentiment.js';
+import { sessionLabelOf } from '../server/analysis/session-sentiment.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, apiAs, createCampaign, createInvite, uniqueName } from './helpers/factories.js';
 import { interviewFixture, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
+import { completedTextInterview } from './helpers/results.js';
 import { invitationTokenIn, type MailSink, startMailSink } from './helpers/members.js';
 import { ROOT } from './helpers/processes.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -119,5 +123,25 @@ describe('the favicon', () => {
     const docs = await t.http.get('/docs').expect(200);
     await expectIcon(docs.text, undefined);
     await expectIcon(await readFile(path.join(ROOT, 'web', 'dashboard', 'index.html'), 'utf8'), undefined);
+  });
+});
+
+describe("a session's sentiment", () => {
+  it('reads a label that agrees with its score, and the migration relabels the sessions stored before ("negative (0.01)")', async () => {
+    const { sessionId } = await completedTextInterview(t, api);
+    const stored = await api.get(`/v1/sessions/${sessionId}`).expect(200);
+    expect(stored.body.sentiment.overall).toBe(sessionLabelOf(stored.body.sentiment.score));
+
+    // As the old rule stored it: the majority label beside a mean score that says otherwise.
+    await t.em().execute(`update sessions set sentiment = 'negative', sentiment_score = 0.01 where id = ?`, [sessionId]);
+    const migration = new Migration20261130020000PreviewAndSessionSentiment(t.runtime.orm.em.getDriver() as unknown as AbstractSqlDriver, t.runtime.orm.config);
+    await migration.up();
+    const relabel = migration.getQueries().map(String).find((query) => query.startsWith('update "sessions"'));
+    expect(relabel).toBeDefined();
+    await t.em().execute(relabel!);
+    expect((await api.get(`/v1/sessions/${sessionId}`).expect(200)).body.sentiment).toEqual({ overall: 'neutral', score: 0.01 });
+    await t.em().execute(`update sessions set sentiment = 'positive', sentiment_score = -0.3 where id = ?`, [sessionId]);
+    await t.em().execute(relabel!);
+    expect((await api.get(`/v1/sessions/${sessionId}`).expect(200)).body.sentiment).toEqual({ overall: 'negative', score: -0.3 });
   });
 });
