@@ -31,9 +31,10 @@ export function languageOf(inviteLanguage: string | null | undefined, campaignSe
 /**
  * `POST /api/interview/start`: opens the invite's interview, or resumes the one it has (same
  * session, the pending turn again; `created: false`). A new session pins the campaign's newest
- * published script version (a preview invite's own version, see createScriptPreview), copies the invite's participant and metadata, holds one minute of
- * credits, and asks its first question, unless the campaign requires consent first (it then
- * stays `created` until `/v1/sessions/{id}/consent`).
+ * published script version (a preview invite's own version, see createScriptPreview), copies the
+ * invite's participant and metadata, holds one minute of credits (none for a preview), and asks
+ * its first question, unless the campaign requires consent first (it then stays `created` until
+ * `/v1/sessions/{id}/consent`).
  */
 export async function startInterview(
   em: EntityManager,
