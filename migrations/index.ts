@@ -20,6 +20,7 @@ import { Migration20261129010000ProbeLedger } from './Migration20261129010000Pro
 import { Migration20261129030000HeardChecks } from './Migration20261129030000HeardChecks.js';
 import { Migration20261130000000StudyBuilder } from './Migration20261130000000StudyBuilder.js';
 import { Migration20261130010000StakeholderLinks } from './Migration20261130010000StakeholderLinks.js';
+import { Migration20261130020000PreviewAndSessionSentiment } from './Migration20261130020000PreviewAndSessionSentiment.js';
 
 /** Every migration, in order. New migrations are appended here (see README "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129030000HeardChecks', class: Migration20261129030000HeardChecks },
   { name: 'Migration20261130000000StudyBuilder', class: Migration20261130000000StudyBuilder },
   { name: 'Migration20261130010000StakeholderLinks', class: Migration20261130010000StakeholderLinks },
+  { name: 'Migration20261130020000PreviewAndSessionSentiment', class: Migration20261130020000PreviewAndSessionSentiment },
 ];

@@ -18,7 +18,10 @@ export interface InterviewPageConfig {
   voice: string | null;
   /** Checked hex colours (SDK theme, else the organization's brand colour as primary). */
   theme: { primary: string | null; background: string | null; text: string | null };
+  /** What participants see the campaign called: its participant title, else its name. */
   campaignName: string | null;
+  /** A "Preview as participant" interview: the page says it is not recorded in results and costs no credits. */
+  preview: boolean;
   organizationName: string | null;
   participantName: string | null;
   /** How the page takes turns in voice mode: the campaign's `settings.turnTaking` over the defaults. */

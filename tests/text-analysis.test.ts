@@ -143,18 +143,31 @@ describe('sentiment on the labelled set', () => {
     expect(sessionSentiment([{ speaker: 'ai', text: 'Hello', sentiment: 'neutral', score: 0 }])).toBeNull();
   });
 
-  it("labels a session whose utterances all say one thing with that label, whatever their scores' band", () => {
-    // A classifier or an LLM may call an utterance positive with a score inside the neutral band.
+  it("labels a session by its score, never a label beside a score that says otherwise (\"negative (0.01)\")", () => {
+    // A classifier or an LLM may call utterances negative whose scores, weighed together, come to almost nothing.
     for (const sentiment of SENTIMENTS) {
       const session = sessionSentiment([
         { speaker: 'participant', text: 'The reports are what we needed.', sentiment, score: 0.1 },
         { speaker: 'participant', text: 'Setup took an afternoon.', sentiment, score: -0.2 },
       ]);
-      expect(session).toEqual({ overall: sentiment, score: -0.02 });
+      expect(session).toEqual({ overall: 'neutral', score: -0.02 });
+    }
+    expect(sessionSentiment([{ speaker: 'participant', text: 'It was slow at times, mostly fine.', sentiment: 'negative', score: 0.01 }])).toEqual({ overall: 'neutral', score: 0.01 });
+    // Whatever the utterances: the label is the score's (positive from +0.05, negative from -0.05).
+    const labels = { positive: (score: number) => score >= 0.05, negative: (score: number) => score <= -0.05, neutral: (score: number) => Math.abs(score) < 0.05 };
+    for (let seed = 0; seed < 200; seed++) {
+      const utterances = Array.from({ length: 1 + (seed % 5) }, (_, index) => ({
+        speaker: 'participant',
+        text: 'word '.repeat(1 + ((seed * 7 + index * 3) % 50)),
+        sentiment: SENTIMENTS[(seed + index) % 3]!,
+        score: Math.round(Math.sin(seed * 13 + index * 5) * 1000) / 1000,
+      }));
+      const session = sessionSentiment(utterances)!;
+      expect(labels[session.overall](session.score), JSON.stringify({ utterances, session })).toBe(true);
     }
   });
 
-  it('labels a session by the label most of its words carry, neutral on a tie', () => {
+  it('labels a session by the weighted mean: the words that carry most of the score win', () => {
     const long = 'The export broke twice this month and nobody told us why it happened.';
     const short = 'Support was lovely.';
     expect(sessionSentiment([
@@ -163,8 +176,8 @@ describe('sentiment on the labelled set', () => {
     ])!.overall).toBe('negative');
     expect(sessionSentiment([
       { speaker: 'participant', text: 'It crashed.', sentiment: 'negative', score: -0.7 },
-      { speaker: 'participant', text: 'Support helped.', sentiment: 'positive', score: 0.8 },
-    ])!.overall).toBe('neutral');
+      { speaker: 'participant', text: 'Support helped.', sentiment: 'positive', score: 0.7 },
+    ])).toEqual({ overall: 'neutral', score: 0 });
   });
 });
 

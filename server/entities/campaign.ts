@@ -9,7 +9,12 @@ import { Script } from './script.js';
 export const Campaign = defineEntity({
   name: 'Campaign',
   tableName: 'campaigns',
-  indexes: [{ properties: ['organization', 'createdAt'] }, { properties: ['organization', 'status'] }],
+  indexes: [
+    { properties: ['organization', 'createdAt'] },
+    { properties: ['organization', 'status'] },
+    // One preview campaign per script: two previews started at once share it.
+    { name: 'campaigns_preview_script_unique', expression: `create unique index "campaigns_preview_script_unique" on "campaigns" ("script_id") where "preview"` },
+  ],
   properties: {
     id: p.string().primary().columnType('text'),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),

@@ -42,6 +42,8 @@ export const Invite = defineEntity({
      */
     emailQueuedAt: p.datetime(3).nullable(),
     expiresAt: p.datetime(3),
+    /** A preview invite's script version (a draft included); null: the campaign's script's published version. */
+    scriptVersion: p.integer().nullable(),
     metadata: p.json<Record<string, string | number | boolean>>(),
     startedAt: p.datetime(3).nullable(),
     completedAt: p.datetime(3).nullable(),

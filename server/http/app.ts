@@ -2,6 +2,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { API_VERSION } from '../../shared/api-version.js';
 import { AppError } from '../errors.js';
+import { faviconRoutes } from './favicon-routes.js';
 import type { AppServices } from '../services.js';
 import { appRouter } from '../trpc/app-router.js';
 import { createContext } from '../trpc/context.js';
@@ -107,6 +108,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
+  app.use(faviconRoutes());
   app.use(docsRoutes());
   app.use(fileDownloadRoutes(services));
   // Built now rather than on the first participant's request.

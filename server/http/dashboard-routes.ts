@@ -35,6 +35,7 @@ function dashboardCsp(publicUrl: string): string {
 function missingBuildPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>Dashboard not built</title>
 <style>body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#f4f5f7;color:#1f2937}main{max-width:620px;margin:10vh auto;background:#fff;border-radius:8px;padding:32px}code{background:#eef0f3;padding:2px 6px;border-radius:4px}</style>
 </head><body><main>

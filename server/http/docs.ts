@@ -11,6 +11,7 @@ const DOCS_PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <title>Interview Service API</title>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
   </head>
   <body>

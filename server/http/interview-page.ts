@@ -1,6 +1,7 @@
 import type { InterviewPageConfig } from '../../shared/interview-page-config.js';
 import { translator } from '../../shared/i18n/translate.js';
 import { escapeHtml } from '../lib/html.js';
+import { FAVICON_LINK } from './favicon-routes.js';
 import type { WebAssets } from '../web/build-web-assets.js';
 
 /** What the page says before its script runs (and all it says without JavaScript or on an error). */
@@ -44,6 +45,12 @@ export function interviewPageCsp(config: Pick<InterviewPageConfig, 'mode' | 'par
   ].join('; ');
 }
 
+/** "Preview as participant": said above every screen of the interview, in its language. */
+function previewNotice(language: string): string {
+  const t = translator(language);
+  return `<p class="preview-notice" role="note"><strong>${escapeHtml(t('page.preview.label'))}</strong> ${escapeHtml(t('page.preview.text'))}</p>\n`;
+}
+
 /**
  * The interview page's HTML: a shell whose script (built from `web/interview`) runs the
  * interview from the configuration in a JSON data block. The text before the script runs is
@@ -59,6 +66,7 @@ export function renderInterviewPage(assets: WebAssets, config: InterviewPageConf
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+${FAVICON_LINK}
 <title>${escapeHtml(text.title)}</title>
 <link rel="stylesheet" href="/assets/${style.name}">
 <script type="application/json" id="interview-config">${json}</script>
@@ -66,7 +74,7 @@ export function renderInterviewPage(assets: WebAssets, config: InterviewPageConf
 </head>
 <body class="${config.mode}">
 <div id="announcer" class="visually-hidden" aria-live="polite"></div>
-<main id="app">
+${config.preview ? previewNotice(config.language) : ''}<main id="app">
 <h1>${escapeHtml(text.heading)}</h1>
 ${text.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
 <noscript><p>${escapeHtml(translator(config.language)('page.noScript'))}</p></noscript>

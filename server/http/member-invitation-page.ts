@@ -4,11 +4,12 @@ import { acceptInvitation, findOpenInvitation } from '../domains/auth/accept-inv
 import { clientOf } from '../domains/auth/client-info.js';
 import { AppError } from '../errors.js';
 import { escapeHtml } from '../lib/html.js';
+import { FAVICON_LINK } from './favicon-routes.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import { consumeRateLimit, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function page(res: Response, status: number, title: string, body: string): void {
   res.status(status);
@@ -20,6 +21,7 @@ function page(res: Response, status: number, title: string, body: string): void 
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.send(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+${FAVICON_LINK}
 <title>${escapeHtml(title)}</title>
 <style>
 body{margin:0;background:#f4f5f7;font:16px/1.5 -apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1f2328}
@@ -27,7 +29,7 @@ main{max-width:420px;margin:48px auto;background:#fff;border-radius:8px;padding:
 label{display:block;margin:16px 0 4px;font-weight:600}
 input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #8c959f;border-radius:6px;font:inherit}
 button{margin-top:24px;padding:12px 24px;background:#1d4ed8;color:#fff;border:0;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}
-.error{color:#b42318;font-weight:600}.hint{color:#57606a;font-size:14px}
+.error{color:#b42318;font-weight:600}a.button{display:inline-block;margin-top:16px;padding:12px 24px;background:#1d4ed8;color:#fff;border-radius:6px;font-weight:600;text-decoration:none}a.button:focus-visible{outline:3px solid #1f2328;outline-offset:2px}.hint{color:#57606a;font-size:14px}
 </style></head><body><main>${body}</main></body></html>`);
 }
 
@@ -98,7 +100,8 @@ export function memberInvitationPageRoutes(services: AppServices): Router {
       if (error instanceof AppError && error.code === 'INVALID_INVITATION') return invalidPage(res);
       throw error;
     }
-    page(res, 200, `Welcome to ${member.organization.name}`, `<h1>You have joined ${escapeHtml(member.organization.name)}</h1><p>Sign in with ${escapeHtml(member.email)} and your new password.</p>`);
+    page(res, 200, `Welcome to ${member.organization.name}`, `<h1>You have joined ${escapeHtml(member.organization.name)}</h1><p>Sign in with ${escapeHtml(member.email)} and your new password.</p>
+<p><a class="button" href="/app">Sign in to the dashboard</a></p>`);
   });
   return routes;
 }

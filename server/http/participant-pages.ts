@@ -3,6 +3,7 @@ import { findInviteCredential } from '../domains/invites/find-invite-by-token.js
 import { type InvitePageClosedReason, openInvitePage } from '../domains/invites/open-invite-page.js';
 import { joinShareLink } from '../domains/share-links/join-share-link.js';
 import type { Campaign, Organization } from '../entities/index.js';
+import { participantTitleOf } from '../domains/campaigns/participant-title.js';
 import { brandColorOf, DEFAULT_BRAND_COLOR } from '../lib/branding.js';
 import { escapeHtml } from '../lib/html.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
@@ -14,6 +15,7 @@ import { DEFAULT_TURN_TAKING } from '../../shared/schemas/turn-taking.js';
 import { describeError } from './error-envelope.js';
 import { checkedOrigin, interviewPageCsp, type InterviewPageText, renderInterviewPage } from './interview-page.js';
 import { webAssets } from './web-asset-routes.js';
+import { FAVICON_LINK } from './favicon-routes.js';
 import { isWriteAfterTimeout } from './write-error.js';
 import { rateLimitedError, setRateLimitHeaders } from '../platform/rate-limit.js';
 import type { AppServices } from '../services.js';
@@ -39,6 +41,7 @@ function renderPage(content: PageContent): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+${FAVICON_LINK}
 <title>${escapeHtml(content.title)}</title>
 <style>
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1f2937}
@@ -76,7 +79,8 @@ const LINK_CLOSED_MESSAGES = { full: 'closed.full', expired: 'closed.link_expire
 function campaignClosedPage(res: Response, reason: keyof typeof LINK_CLOSED_MESSAGES, organization: Organization, campaign: Campaign): void {
   const language = campaign.settings.language ?? 'en';
   const message = translator(language)(LINK_CLOSED_MESSAGES[reason]);
-  sendPage(res, reason === 'paused' ? 409 : 410, { title: campaign.name, heading: campaign.name, paragraphs: [message], organization, language });
+  const title = participantTitleOf(campaign);
+  sendPage(res, reason === 'paused' ? 409 : 410, { title, heading: title, paragraphs: [message], organization, language });
 }
 
 
@@ -125,6 +129,7 @@ export function participantPageRoutes(services: AppServices): Router {
     voice: embed?.voice ?? null,
     theme: embed?.theme ?? { primary: null, background: null, text: null },
     campaignName: null,
+    preview: false,
     organizationName: null,
     participantName: null,
     turnTaking: DEFAULT_TURN_TAKING,
@@ -153,7 +158,7 @@ export function participantPageRoutes(services: AppServices): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
     // A person is looking at this page: a timeout answers in HTML too (see observeRequests).
     res.locals.answerTimeout = () =>
       respond(req, res, 503, { title: 'Please try again', heading: 'This is taking too long', paragraphs: ['Please reload the page in a moment.'] });
@@ -229,14 +234,16 @@ export function participantPageRoutes(services: AppServices): Router {
       config.closed = { code: 'invite_not_found', message: `This interview link is not valid. ${message}` };
     } else {
       const { campaign, organization } = outcome;
-      config.campaignName = campaign.name;
+      const title = participantTitleOf(campaign);
+      config.campaignName = title;
+      config.preview = campaign.preview;
       config.organizationName = organization.name;
       config.theme = { ...config.theme, primary: config.theme.primary ?? brandColorOf(organization.settings) };
       if (outcome.kind === 'closed') {
         status = outcome.reason === 'paused' ? 409 : 410;
         const message = translator(outcome.language)(`closed.${outcome.reason}`);
         config.language = outcome.language;
-        text = { title: campaign.name, heading: campaign.name, paragraphs: [message] };
+        text = { title, heading: title, paragraphs: [message] };
         config.closed = { code: outcome.reason, message };
       } else {
         const { invite } = outcome;
@@ -244,8 +251,8 @@ export function participantPageRoutes(services: AppServices): Router {
         // What the page says before its script runs, and all it says without one: in the interview's language too.
         const t = translator(outcome.language);
         text = {
-          title: campaign.name,
-          heading: campaign.name,
+          title,
+          heading: title,
           paragraphs: [
             t('page.welcome.invitedBy', { organization: organization.name, name: invite.name ?? '', hasName: invite.name ? 'yes' : 'no' }),
             t('page.personalLink', { date: formatUtcDateTime(invite.expiresAt, outcome.language) }),

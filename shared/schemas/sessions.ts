@@ -167,7 +167,7 @@ export const ZTurn = z
     questionId: z.string(),
     kind: z.enum(TURN_KINDS).meta({
       description:
-        "A script question, a follow-up on it, the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely (\"maybe a four?\") read back in one short turn (\"So that's a 4, is that right?\"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead (\"no, a three\"); or `check_heard`: a spoken answer heard with low confidence, read back (`heard`) before it counts. Its reply: typed, the text that counts (`heard` unchanged confirms it, anything else corrects it); spoken, a yes (\"that's right\") confirms it and anything else is the answer said again (`question.type` is then `open`).",
+        "A script question, a follow-up on it (answered in the participant's own words: `question.type` is then `open` whatever the question's type), the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely (\"maybe a four?\") read back in one short turn (\"So that's a 4, is that right?\"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead (\"no, a three\"); or `check_heard`: a spoken answer heard with low confidence, read back (`heard`) before it counts. Its reply: typed, the text that counts (`heard` unchanged confirms it, anything else corrects it); spoken, a yes (\"that's right\") confirms it and anything else is the answer said again (`question.type` is then `open`).",
     }),
     heard: z
       .string()

@@ -92,7 +92,7 @@ export async function* anonymizedSessions(em: EntityManager, scope: AnonymizedSc
                  s.sentiment, s.sentiment_score, s.answers, s.script_id, s.script_version, s.transcript_status, s.participant_email, s.participant_name, s.metadata,
                  i.email as invite_email, i.name as invite_name, i.metadata as invite_metadata, ${rawSql(isoTimestamp('s.created_at'))} as created_at
             from sessions s left join invites i on i.id = s.invite_id
-           where s.organization_id = ${scope.organizationId} and s.status in ('completed', 'abandoned') and ${scopeCondition(scope)} ${after}
+           where s.organization_id = ${scope.organizationId} and s.status in ('completed', 'abandoned') and not s.preview and ${scopeCondition(scope)} ${after}
            order by s.created_at, s.id limit ${BATCH_SIZE}`,
     );
     if (rows.length === 0) return;

@@ -25,19 +25,20 @@ export interface AnonymizedExportServices {
 /** The campaigns and sessions the input names, all of the caller's organization (404 naming the field otherwise). */
 async function resolveScope(em: EntityManager, organizationId: string, input: TCreateAnonymizedExportInput): Promise<{ scope: AnonymizedScope; campaigns: ExportedCampaign[]; stored: unknown }> {
   if (input.campaignId !== undefined) {
-    const campaigns = await queryRows<ExportedCampaign>(em, sql`select id, name from campaigns where id = ${input.campaignId} and organization_id = ${organizationId}`);
+    const campaigns = await queryRows<ExportedCampaign>(em, sql`select id, name from campaigns where id = ${input.campaignId} and organization_id = ${organizationId} and not preview`);
     if (campaigns.length === 0) throw notFound('campaign', input.campaignId, 'campaignId');
     return { scope: { organizationId, campaignIds: [input.campaignId] }, campaigns, stored: { type: 'campaign', id: input.campaignId } };
   }
   if (input.projectId !== undefined) {
     const project = await loadProject(em, organizationId, input.projectId, 'projectId');
-    const campaigns = await queryRows<ExportedCampaign>(em, sql`select id, name from campaigns where project_id = ${project.id} and organization_id = ${organizationId} order by created_at, id`);
+    const campaigns = await queryRows<ExportedCampaign>(em, sql`select id, name from campaigns where project_id = ${project.id} and organization_id = ${organizationId} and not preview order by created_at, id`);
     return { scope: { organizationId, campaignIds: campaigns.map((campaign) => campaign.id) }, campaigns, stored: { type: 'project', id: project.id } };
   }
   const sessionIds = [...new Set(input.sessionIds!)];
   const rows = await queryRows<{ id: string; status: string; campaign_id: string }>(
     em,
-    sql`select id, status, campaign_id from sessions where organization_id = ${organizationId} and id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb))`,
+    // A preview is not a result to export: 404 like an unknown id.
+    sql`select id, status, campaign_id from sessions where organization_id = ${organizationId} and not preview and id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb))`,
   );
   const found = new Map(rows.map((row) => [row.id, row]));
   const missing = input.sessionIds!.findIndex((id) => !found.has(id));

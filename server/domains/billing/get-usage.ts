@@ -38,7 +38,7 @@ export async function getUsage(em: EntityManager, organizationId: string, input:
     `with finished as (
        select ${sessionBucket} as bucket, count(*) as sessions, coalesce(sum((s.billing->>'totalMinutes')::int), 0) as minutes
        from sessions s
-       where s.organization_id = ? and s.billing is not null and s.completed_at >= ? and s.completed_at < ?
+       where s.organization_id = ? and s.billing is not null and not s.preview and s.completed_at >= ? and s.completed_at < ?
        group by 1),
      charged as (
        select ${chargeBucket} as bucket, -sum(t.amount) as credits

@@ -38,7 +38,7 @@ const WITH_STATS = rawSql(`
   left join lateral (select count(*) as total_invites from invites i where i.campaign_id = p.id) as invited on true
   left join lateral (
     select count(*) as completed, avg(s.duration_seconds) as average_duration
-    from sessions s where s.campaign_id = p.id and s.status = 'completed'
+    from sessions s where s.campaign_id = p.id and s.status = 'completed' and not s.preview
   ) as finished on true`);
 
 export function campaignDtoFromRow(row: CampaignRow): TCampaign {
@@ -70,7 +70,7 @@ export async function findCampaignsWithStats(em: EntityManager, organizationId: 
     em,
     sql`select p.*, invited.total_invites, finished.completed, finished.average_duration
         from (select ${COLUMNS} from campaigns c
-              where c.organization_id = ${organizationId} and c.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))) as p ${WITH_STATS}`,
+              where c.organization_id = ${organizationId} and not c.preview and c.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))) as p ${WITH_STATS}`,
   );
   const byId = new Map(rows.map((row) => [row.id, campaignDtoFromRow(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -92,7 +92,8 @@ const SORT_COLUMNS: Record<TListCampaignsInput['sort'], string> = { name: 'name'
 export async function listCampaignRows(em: EntityManager, organizationId: string, input: TListCampaignsInput): Promise<Page<TCampaign>> {
   const column = SORT_COLUMNS[input.sort];
   const direction = rawSql(input.order === 'asc' ? 'asc' : 'desc');
-  const filters: Sql[] = [sql`c.organization_id = ${organizationId}`];
+  // A script's hidden preview campaign is never listed.
+  const filters: Sql[] = [sql`c.organization_id = ${organizationId}`, sql`not c.preview`];
   if (input.status) filters.push(sql`c.status = ${input.status}`);
   if (input.projectId) filters.push(sql`c.project_id = ${input.projectId}`);
   if (input.search) filters.push(sql`c.name ilike ${containsPattern(input.search)}`);

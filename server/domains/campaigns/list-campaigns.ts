@@ -19,6 +19,7 @@ export async function listCampaigns(em: EntityManager, organizationId: string, i
   if (input.startingAfter === undefined) return listCampaignRows(em, organizationId, input);
   const where: FilterQuery<Campaign> = {
     organization: organizationId,
+    preview: false,
     ...(input.status ? { status: input.status } : {}),
     ...(input.projectId ? { project: input.projectId } : {}),
     ...(input.search ? { name: { $ilike: containsPattern(input.search) } } : {}),

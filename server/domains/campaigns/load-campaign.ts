@@ -11,7 +11,8 @@ export async function loadCampaign(
 ): Promise<Campaign> {
   const campaign = await em.findOne(
     Campaign,
-    { id: campaignId, organization: organizationId },
+    // A script's hidden preview campaign is not one the API shows or changes: 404 like any unknown id.
+    { id: campaignId, organization: organizationId, preview: false },
     // A locking read refreshes what an earlier plain read of this transaction put in the identity map.
     options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
   );

@@ -60,7 +60,7 @@ export async function compareSegments(em: EntityManager, organizationId: string,
     em,
     sql`select c.id, c.name, c.script_id, sc.published_version
           from campaigns c join scripts sc on sc.id = c.script_id
-         where c.organization_id = ${organizationId} and c.id in (select jsonb_array_elements_text(${JSON.stringify(campaignIds)}::jsonb))`,
+         where c.organization_id = ${organizationId} and not c.preview and c.id in (select jsonb_array_elements_text(${JSON.stringify(campaignIds)}::jsonb))`,
   );
   const campaignById = new Map(campaigns.map((campaign) => [campaign.id, campaign]));
   input.segments.forEach((segment, index) => {

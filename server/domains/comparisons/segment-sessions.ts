@@ -9,7 +9,8 @@ import { joinSql, type Sql, sql } from '../../db/sql.js';
  */
 export function segmentSessionsSql(organizationId: string, segments: TComparisonSegmentInput[]): Sql {
   const selects = segments.map((segment, index) => {
-    const conditions: Sql[] = [sql`s.organization_id = ${organizationId}`, sql`s.campaign_id = ${segment.campaignId}`, sql`s.started_at is not null`];
+    // Previews ("Preview as participant") are never results.
+    const conditions: Sql[] = [sql`s.organization_id = ${organizationId}`, sql`s.campaign_id = ${segment.campaignId}`, sql`s.started_at is not null`, sql`not s.preview`];
     if (segment.from) conditions.push(sql`s.started_at >= ${segment.from}::timestamptz`);
     if (segment.to) conditions.push(sql`s.started_at < ${segment.to}::timestamptz`);
     if (segment.completionStatus) {

@@ -66,7 +66,7 @@ export async function resolveExportScope(em: EntityManager, organizationId: stri
     const project = await loadProject(em, organizationId, target.projectId);
     name = project.name;
     const rows = await em.execute<{ id: string; name: string }[]>(
-      `select id, name from campaigns where organization_id = ? and project_id = ? order by created_at, id`,
+      `select id, name from campaigns where organization_id = ? and project_id = ? and not preview order by created_at, id`,
       [organizationId, project.id],
     );
     campaigns = rows.map((row) => ({ id: row.id, name: row.name, projectId: project.id }));

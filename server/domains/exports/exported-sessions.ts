@@ -87,7 +87,7 @@ export async function* exportedSessions(
       `select id, campaign_id, status, completion_status, participant_email, participant_name, metadata, started_at, completed_at, created_at,
               duration_seconds, language, sentiment, sentiment_score, answers, script_id, script_version, transcript_status, transcript_generated_at
          from sessions
-        where campaign_id = ? and status in ('completed', 'abandoned') ${options.sessionIds ? 'and id = any(array[?]::text[])' : ''} ${after ? 'and (created_at, id) > (?, ?)' : ''}
+        where campaign_id = ? and status in ('completed', 'abandoned') and not preview ${options.sessionIds ? 'and id = any(array[?]::text[])' : ''} ${after ? 'and (created_at, id) > (?, ?)' : ''}
         order by created_at, id limit ?`,
       [campaign.id, ...(options.sessionIds ? [options.sessionIds.length > 0 ? [...options.sessionIds] : ['']] : []), ...(after ? [after.createdAt, after.id] : []), BATCH_SIZE],
     );
@@ -124,7 +124,7 @@ export interface ZipSession {
   recording: SessionRecording | null;
 }
 
-const FINISHED_IN_CAMPAIGNS = `from sessions where campaign_id = any(array[?]::text[]) and status in ('completed', 'abandoned')`;
+const FINISHED_IN_CAMPAIGNS = `from sessions where campaign_id = any(array[?]::text[]) and status in ('completed', 'abandoned') and not preview`;
 
 /**
  * The finished sessions of the campaigns, oldest first, each with its recording (see

@@ -18,7 +18,7 @@ async function loadUtteranceText(em: EntityManager, organizationId: string, sess
     em,
     sql`select s.id is not null as session_found, u.id is not null as utterance_found, u.text
         from (select 1) as one
-        left join sessions s on s.id = ${sessionId} and s.organization_id = ${organizationId}
+        left join sessions s on s.id = ${sessionId} and s.organization_id = ${organizationId} and not s.preview
         left join lateral (select id, text from session_utterances where id = ${utteranceId} and session_id = s.id for share) u on true`,
   );
   if (!row?.session_found) throw notFound('session', sessionId, 'sessionId');

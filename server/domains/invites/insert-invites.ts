@@ -26,6 +26,8 @@ interface InviteBatchOptions {
   expiresAt?: string | undefined;
   emailTemplate?: string | undefined;
   shareLinkId?: string | null;
+  /** A preview invite's script version (see createScriptPreview); otherwise the published one runs. */
+  scriptVersion?: number | null;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function insertInvites(
       emailSentAt: null,
       emailQueuedAt: options.sendEmail ? now : null,
       expiresAt,
+      scriptVersion: options.scriptVersion ?? null,
       metadata: participant.metadata ?? {},
       startedAt: null,
       completedAt: null,
@@ -84,6 +87,7 @@ export async function insertInvites(
     email_template: row.emailTemplate,
     email_queued_at: row.emailQueuedAt?.toISOString() ?? null,
     expires_at: row.expiresAt.toISOString(),
+    script_version: row.scriptVersion,
     metadata: row.metadata,
     created_at: now.toISOString(),
   }));
@@ -98,12 +102,12 @@ export async function insertInvites(
           where c.id = ${campaign.id} and c.organization_id = ${campaign.organizationId} and c.status = 'active' for share
         ), inserted as (
           insert into invites (id, organization_id, campaign_id, share_link_id, token_hash, email, name, language, status, email_status,
-                               email_template, email_queued_at, expires_at, metadata, created_at, updated_at)
+                               email_template, email_queued_at, expires_at, script_version, metadata, created_at, updated_at)
           select r.id, campaign.organization_id, campaign.id, r.share_link_id, r.token_hash, r.email, r.name, r.language, 'pending', r.email_status,
-                 r.email_template, r.email_queued_at, r.expires_at, r.metadata, r.created_at, r.created_at
+                 r.email_template, r.email_queued_at, r.expires_at, r.script_version, r.metadata, r.created_at, r.created_at
           from campaign, jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(
             id text, share_link_id text, token_hash text, email text, name text, language text, email_status text,
-            email_template text, email_queued_at timestamptz, expires_at timestamptz, metadata jsonb, created_at timestamptz)
+            email_template text, email_queued_at timestamptz, expires_at timestamptz, script_version integer, metadata jsonb, created_at timestamptz)
           returning id
         ), queued as (
           select count(*) as jobs from ${jobs} as queued_jobs
@@ -124,8 +128,9 @@ export async function insertInvites(
 export async function loadInviteCampaign(em: EntityManager, organizationId: string, campaignId: string): Promise<{ campaign: InviteCampaign & { organizationId: string }; owner: LinkOwner }> {
   const [row] = await queryRows<{ id: string; status: Campaign['status']; invite_defaults: Campaign['inviteDefaults']; domain: string | null }>(
     em,
+    // A script's hidden preview campaign takes no invites through the API (it is not there for it).
     sql`select c.id, c.status, c.invite_defaults, o.domain from campaigns c join organizations o on o.id = c.organization_id
-        where c.id = ${campaignId} and c.organization_id = ${organizationId}`,
+        where c.id = ${campaignId} and c.organization_id = ${organizationId} and not c.preview`,
   );
   if (!row) throw notFound('campaign', campaignId);
   return { campaign: { id: row.id, organizationId, status: row.status, inviteDefaults: row.invite_defaults }, owner: { domain: row.domain } };

@@ -52,12 +52,13 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
     const { status: linkStatus } = await assessShareLink(em, link, campaign);
     if (linkStatus !== 'active') return closed(linkStatus === 'expired' ? 'link_expired' : linkStatus);
   }
-  // One statement for the published version's language, voice and turn-taking: the page loads on every visit.
+  // One statement for the published version's language, voice and turn-taking (a preview invite's
+  // own version): the page loads on every visit.
   const [published] = await em.execute<{ language: string | null; voice: string | null; turn_taking: TTurnTaking | null }[]>(
     `select v.settings->>'language' as language, v.settings->>'voice' as voice, v.settings->'turnTaking' as turn_taking
-       from scripts s join script_versions v on v.script_id = s.id and v.version = s.published_version
+       from scripts s join script_versions v on v.script_id = s.id and v.version = coalesce(?::integer, s.published_version)
       where s.id = ?`,
-    [campaign.script.id],
+    [invite.scriptVersion ?? null, campaign.script.id],
   );
   return {
     kind: 'open',

@@ -1,4 +1,5 @@
 import { languageOf } from '../sessions/start-interview.js';
+import { participantTitleOf } from '../campaigns/participant-title.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { Invite } from '../../entities/index.js';
@@ -56,7 +57,7 @@ export async function sendInviteEmail(
     const token = services.inviteTokens.tokenFor(invite.id);
     const rendered = services.emailTemplates.renderInvitation(invite.emailTemplate ?? 'default', {
       participantName: invite.name ?? null,
-      campaignName: invite.campaign.name,
+      campaignName: participantTitleOf(invite.campaign),
       organizationName: organization.name,
       logoUrl: organization.logo ?? null,
       brandColor: organization.settings.brandColor ?? null,

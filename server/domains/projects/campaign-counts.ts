@@ -7,7 +7,7 @@ import { toProjectDto } from './serialize.js';
 async function countCampaignsByProject(em: EntityManager, projectIds: string[]): Promise<Map<string, number>> {
   if (projectIds.length === 0) return new Map();
   const rows = await em.execute<{ project_id: string; count: string }[]>(
-    `select project_id, count(*) as count from campaigns where project_id in (?) group by project_id`,
+    `select project_id, count(*) as count from campaigns where project_id in (?) and not preview group by project_id`,
     [projectIds],
   );
   return new Map(rows.map((row) => [row.project_id, Number(row.count)]));

@@ -1,8 +1,65 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateScriptPreviewInput, TScriptPreview } from '../../../shared/schemas/scripts.js';
+import { queryRows, sql } from '../../db/sql.js';
+import { Organization, ScriptVersion } from '../../entities/index.js';
+import { AppError, validationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
+import { insertInvites } from '../invites/insert-invites.js';
+import { loadScript } from './load-script.js';
 
-/** PLACEHOLDER until the preview branch lands (issue 31): the contract the builder calls. */
-export async function createScriptPreview(_em: EntityManager, _services: AppServices, _organizationId: string, _input: TCreateScriptPreviewInput): Promise<TScriptPreview> {
-  throw new Error('not built yet');
+/** A preview link is for trying the script now: it lasts a day, not a campaign's week. */
+const PREVIEW_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * "Preview as participant": a fresh invite (no email) on the script's hidden preview campaign,
+ * made on first use and reused after, and the real interview page's URL for it. The invite pins
+ * the version asked for, default the newest (the draft when there is one), so a draft can be
+ * tried before it is published. Sessions on it are marked `preview`: no credits, no webhooks,
+ * and left out of results, exports, searches and usage.
+ */
+export async function createScriptPreview(
+  em: EntityManager,
+  services: Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates'>,
+  organizationId: string,
+  input: TCreateScriptPreviewInput,
+): Promise<TScriptPreview> {
+  return em.transactional(async (tx) => {
+    // Share-locked: a delete or archive waits until the preview exists.
+    const script = await loadScript(tx, organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_READ });
+    if (script.status === 'archived') {
+      throw new AppError('SCRIPT_ARCHIVED', `Script ${script.id} is archived; it cannot be previewed.`, { scriptId: script.id });
+    }
+    const version = input.version ?? script.latestVersion;
+    const exists = await tx.count(ScriptVersion, { script: script.id, version });
+    if (exists === 0) {
+      throw validationError([{ path: 'version', message: `script ${script.id} has no version ${version}` }]);
+    }
+    // One preview campaign per script (a partial unique index): a concurrent first preview shares
+    // it. Its name and the title participants see follow the script's name as it is now.
+    const [campaign] = await queryRows<{ id: string }>(
+      tx,
+      sql`insert into campaigns (id, organization_id, project_id, script_id, name, description, participant_title, preview, status, settings, invite_defaults, metadata, created_at, updated_at)
+          values (${newId('cam')}, ${organizationId}, null, ${script.id}, ${`Preview of ${script.name}`}, null, ${script.name}, true, 'active', '{}'::jsonb, '{}'::jsonb, '{}'::jsonb, now(), now())
+          on conflict (script_id) where preview
+          do update set name = excluded.name, participant_title = excluded.participant_title, status = 'active', updated_at = now()
+          returning id`,
+    );
+    if (!campaign) throw new Error(`Script ${script.id} has no preview campaign after creating it`);
+    const expiresAt = new Date(Date.now() + PREVIEW_LIFETIME_MS);
+    const [invite] = await insertInvites(
+      tx,
+      services,
+      { id: campaign.id, organizationId, status: 'active', inviteDefaults: {} },
+      [{ email: null }],
+      { sendEmail: false, expiresAt: expiresAt.toISOString(), scriptVersion: version },
+    );
+    const organization = await tx.findOneOrFail(Organization, organizationId, { fields: ['domain'] });
+    return {
+      url: services.links.inviteUrl({ domain: organization.domain ?? null }, services.inviteTokens.tokenFor(invite!.id)),
+      expiresAt: expiresAt.toISOString(),
+      version,
+    };
+  });
 }

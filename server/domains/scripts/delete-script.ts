@@ -14,7 +14,8 @@ export async function deleteScript(em: EntityManager, organizationId: string, sc
     const script = await loadScript(tx, organizationId, scriptId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const users = await tx.find(
       Campaign,
-      { script: script.id, status: { $in: ['active', 'paused'] } },
+      // Its own hidden preview campaign does not keep a script in use.
+      { script: script.id, preview: false, status: { $in: ['active', 'paused'] } },
       { fields: ['id'], limit: 10, orderBy: { createdAt: 'asc' } },
     );
     if (users.length > 0) {

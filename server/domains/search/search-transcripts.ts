@@ -127,7 +127,10 @@ function matchConditions(organizationId: string, tsqueries: SearchTsqueries, fil
   if (filters.from) sessionConditions.push(sql`s.started_at >= ${filters.from}::timestamptz`);
   if (filters.to) sessionConditions.push(sql`s.started_at < ${filters.to}::timestamptz`);
   if (sessionConditions.length > 0) {
-    conditions.push(sql`u.session_id in (select s.id from sessions s where s.organization_id = ${organizationId} and ${joinSql(sessionConditions, ' and ')})`);
+    conditions.push(sql`u.session_id in (select s.id from sessions s where s.organization_id = ${organizationId} and not s.preview and ${joinSql(sessionConditions, ' and ')})`);
+  } else {
+    // Previews are never results; they are few, so one hashed list, not a lookup per match.
+    conditions.push(sql`u.session_id not in (select s.id from sessions s where s.organization_id = ${organizationId} and s.preview)`);
   }
   return joinSql(conditions, ' and ');
 }
@@ -145,7 +148,7 @@ export async function resolveCampaignScope(em: EntityManager, organizationId: st
   const parts: Sql[] = [];
   if (campaignIds) {
     parts.push(sql`select 'campaign' as kind, id, ordinality - 1 as position from unnest(${campaignIds}::text[]) with ordinality as given(id, ordinality)
-                    where not exists (select 1 from campaigns c where c.id = given.id and c.organization_id = ${organizationId})`);
+                    where not exists (select 1 from campaigns c where c.id = given.id and c.organization_id = ${organizationId} and not c.preview)`);
   }
   if (projectIds) {
     parts.push(sql`select 'project' as kind, id, ordinality - 1 as position from unnest(${projectIds}::text[]) with ordinality as given(id, ordinality)

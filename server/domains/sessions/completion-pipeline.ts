@@ -11,13 +11,15 @@ import { publishEvent } from '../webhooks/publish-event.js';
  */
 export async function announceCompletion(em: EntityManager, sessionId: string): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const claimed = await tx.execute<{ organization_id: string; announced_at: string }[]>(
+    const claimed = await tx.execute<{ organization_id: string; announced_at: string; preview: boolean }[]>(
       `update sessions set completion_announced_at = now(), updated_at = now()
-        where id = ? and completion_announced_at is null and status in ('completed', 'abandoned') returning organization_id, completion_announced_at as announced_at`,
+        where id = ? and completion_announced_at is null and status in ('completed', 'abandoned') returning organization_id, completion_announced_at as announced_at, preview`,
       [sessionId],
     );
     const session = claimed[0];
     if (!session) return false;
+    // A preview is the researcher trying the script: no receiver hears of it (its chain still ends here).
+    if (session.preview) return true;
     const facts = await loadCompletedFacts(tx, sessionId);
     await publishEvent(tx, { organizationId: session.organization_id, type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.announced_at) });
     return true;

@@ -26,7 +26,8 @@ export async function finishSession(tx: EntityManager, session: Session, complet
       session.invite.id,
     ]);
   }
-  session.billing = await chargeSession(tx, session, now);
+  // A preview ("Preview as participant") held nothing and is billed nothing: no charge, no usage.
+  if (!session.preview) session.billing = await chargeSession(tx, session, now);
   await tx.flush();
   await addJobs(tx, [generateTranscriptJob(session.id)]);
 }

@@ -24,6 +24,7 @@ export async function listSessions(em: EntityManager, organizationId: string, in
   const where: FilterQuery<Session> = {
     campaign: input.campaignId,
     organization: organizationId,
+    preview: false,
     ...(input.status ? { status: input.status } : {}),
     ...(input.from || input.to ? { createdAt } : {}),
   };

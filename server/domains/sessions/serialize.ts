@@ -68,11 +68,13 @@ export function toTurn(utterance: Pick<SessionUtterance, 'id' | 'text' | 'kind'>
     text: utterance.text ?? '',
     questionId: question.id,
     kind,
-    // A confirmation is answered yes or no, whatever the question it confirms; a read-back of what was heard, in free words.
+    // A confirmation is answered yes or no, whatever the question it confirms; a follow-up asks for
+    // the participant's own words (on a rating or a choice too: "why a 3?"), and so does a
+    // read-back of what was heard.
     question:
       kind === 'confirm'
         ? { type: 'yes_no' }
-        : kind === 'check_heard'
+        : kind === 'check_heard' || kind === 'follow_up'
           ? { type: 'open' }
           : {
               type: question.type,

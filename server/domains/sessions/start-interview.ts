@@ -31,9 +31,10 @@ export function languageOf(inviteLanguage: string | null | undefined, campaignSe
 /**
  * `POST /api/interview/start`: opens the invite's interview, or resumes the one it has (same
  * session, the pending turn again; `created: false`). A new session pins the campaign's newest
- * published script version, copies the invite's participant and metadata, holds one minute of
- * credits, and asks its first question, unless the campaign requires consent first (it then
- * stays `created` until `/v1/sessions/{id}/consent`).
+ * published script version (a preview invite's own version, see createScriptPreview), copies the
+ * invite's participant and metadata, holds one minute of credits (none for a preview), and asks
+ * its first question, unless the campaign requires consent first (it then stays `created` until
+ * `/v1/sessions/{id}/consent`).
  */
 export async function startInterview(
   em: EntityManager,
@@ -59,8 +60,11 @@ export async function startInterview(
 
     const campaign = invite.campaign;
     const script = await tx.findOneOrFail(Script, campaign.script.id);
-    const version = await tx.findOneOrFail(ScriptVersion, { script: script.id, version: script.publishedVersion! });
-    const hold = await holdStartingCredits(tx, invite.organization.id, invite.organization.plan);
+    // A preview invite runs the version it was made for (a draft included); every other one the published version.
+    const version = await tx.findOneOrFail(ScriptVersion, { script: script.id, version: invite.scriptVersion ?? script.publishedVersion! });
+    // A preview costs no credits: nothing is held, and nothing is charged when it finishes.
+    const preview = campaign.preview;
+    const hold = preview ? 0 : await holdStartingCredits(tx, invite.organization.id, invite.organization.plan);
     const now = new Date();
     const session = tx.create(Session, {
       id: newId('ses'),
@@ -69,6 +73,7 @@ export async function startInterview(
       invite: invite.id,
       scriptId: script.id,
       scriptVersion: version.version,
+      preview,
       status: 'created',
       completionStatus: null,
       language: languageOf(invite.language, campaign.settings, version.settings.language),

@@ -37,6 +37,8 @@ export async function submitFeedback(em: EntityManager, participant: Participant
       const feedback = recordFeedback(tx, session, input);
       await tx.flush();
       const dto = toFeedbackDto(feedback);
+      // A preview's feedback is kept with it but announced to no receiver.
+      if (session.preview) return { feedback: dto };
       const facts = await loadSessionFacts(tx, session.id);
       await publishEvent(tx, { organizationId: session.organization.id, type: 'session.feedback_submitted', sessionId: session.id, facts: { ...facts, feedback: dto }, occurredAt: feedback.submittedAt });
       return { feedback: dto };

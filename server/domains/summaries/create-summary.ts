@@ -100,7 +100,8 @@ async function resolveSessions(em: EntityManager, organizationId: string, input:
     const wanted = [...new Set(input.sessionIds)];
     const found = await queryRows<{ id: string }>(
       em,
-      sql`select id from sessions where organization_id = ${organizationId} and id in (select jsonb_array_elements_text(${JSON.stringify(wanted)}::jsonb))`,
+      // A preview is not a result to summarize: 404 like an unknown id.
+      sql`select id from sessions where organization_id = ${organizationId} and not preview and id in (select jsonb_array_elements_text(${JSON.stringify(wanted)}::jsonb))`,
     );
     const known = new Set(found.map((row) => row.id));
     const missing = input.sessionIds.findIndex((id) => !known.has(id));
@@ -108,7 +109,7 @@ async function resolveSessions(em: EntityManager, organizationId: string, input:
     return { sessionIds: wanted, capped: false };
   }
   const campaignId = input.campaignId!;
-  const [campaign] = await queryRows<{ id: string }>(em, sql`select id from campaigns where organization_id = ${organizationId} and id = ${campaignId}`);
+  const [campaign] = await queryRows<{ id: string }>(em, sql`select id from campaigns where organization_id = ${organizationId} and id = ${campaignId} and not preview`);
   if (!campaign) throw notFound('campaign', campaignId, 'campaignId');
   const window: Sql[] = [];
   if (input.from) window.push(sql` and s.started_at >= ${input.from}::timestamptz`);
@@ -116,7 +117,7 @@ async function resolveSessions(em: EntityManager, organizationId: string, input:
   const rows = await queryRows<{ id: string }>(
     em,
     sql`select s.id from sessions s
-         where s.organization_id = ${organizationId} and s.campaign_id = ${campaignId} and s.started_at is not null${window[0] ?? sql``}${window[1] ?? sql``}
+         where s.organization_id = ${organizationId} and s.campaign_id = ${campaignId} and s.started_at is not null and not s.preview${window[0] ?? sql``}${window[1] ?? sql``}
            and exists (select 1 from session_utterances u where u.session_id = s.id and ${ANSWERED})
          order by s.started_at desc, s.id
          limit ${SUMMARY_LIMITS.maxSessions + 1}`,

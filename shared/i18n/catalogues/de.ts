@@ -80,6 +80,8 @@ export const de: Catalogue = {
   'page.ended': 'Dieses Interview ist beendet.',
   'page.unexpected': 'Etwas ist schiefgelaufen. Bitte versuche es gleich noch einmal.',
   'page.noScript': 'Für dieses Interview muss JavaScript aktiviert sein.',
+  'page.preview.label': 'Vorschau:',
+  'page.preview.text': 'dieses Interview erscheint nicht in den Ergebnissen und kostet keine Credits.',
   'closed.cancelled': "Diese Einladung wurde vom Absender zurückgezogen.",
   'closed.expired': "Diese Einladung ist abgelaufen. Bitte den Absender um eine neue, wenn du noch teilnehmen möchtest.",
   'closed.completed': "Du hast dieses Interview bereits abgeschlossen. Danke!",

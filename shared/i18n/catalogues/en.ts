@@ -84,6 +84,8 @@ export const en = {
   'page.ended': 'This interview has ended.',
   'page.unexpected': 'Something went wrong. Please try again in a moment.',
   'page.noScript': 'This interview needs JavaScript turned on.',
+  'page.preview.label': 'Preview:',
+  'page.preview.text': 'this interview is not recorded in results and costs no credits.',
   // What a participant is told for an API refusal (the API's own message is for developers)
   // Why an invite cannot be taken (the page before and without its script, and the embed's error event)
   'closed.cancelled': "This invitation was withdrawn by its sender.",

@@ -80,6 +80,8 @@ export const es: Catalogue = {
   'page.ended': 'Esta entrevista ha terminado.',
   'page.unexpected': 'Algo salió mal. Vuelve a intentarlo en un momento.',
   'page.noScript': 'Esta entrevista necesita JavaScript activado.',
+  'page.preview.label': 'Vista previa:',
+  'page.preview.text': 'esta entrevista no aparece en los resultados y no consume créditos.',
   'closed.cancelled': "Quien te envió esta invitación la ha retirado.",
   'closed.expired': "Esta invitación ha caducado. Pide una nueva a quien te la envió si todavía quieres participar.",
   'closed.completed': "Ya has completado esta entrevista. ¡Gracias!",

@@ -80,6 +80,8 @@ export const fr: Catalogue = {
   'page.ended': 'Cet entretien est terminé.',
   'page.unexpected': 'Une erreur est survenue. Veuillez réessayer dans un instant.',
   'page.noScript': 'Cet entretien nécessite JavaScript.',
+  'page.preview.label': 'Aperçu :',
+  'page.preview.text': 'cet entretien n’apparaît pas dans les résultats et ne coûte aucun crédit.',
   'closed.cancelled': "Cette invitation a été retirée par son expéditeur.",
   'closed.expired': "Cette invitation a expiré. Demandez-en une nouvelle à l'expéditeur si vous souhaitez toujours participer.",
   'closed.completed': "Vous avez déjà terminé cet entretien. Merci !",

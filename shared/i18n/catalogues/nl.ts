@@ -80,6 +80,8 @@ export const nl: Catalogue = {
   'page.ended': 'Dit interview is beëindigd.',
   'page.unexpected': 'Er ging iets mis. Probeer het zo meteen opnieuw.',
   'page.noScript': 'Voor dit interview moet JavaScript aan staan.',
+  'page.preview.label': 'Voorbeeld:',
+  'page.preview.text': 'dit interview komt niet in de resultaten en kost geen credits.',
   'closed.cancelled': "Deze uitnodiging is door de afzender ingetrokken.",
   'closed.expired': "Deze uitnodiging is verlopen. Vraag de afzender om een nieuwe als je nog wilt deelnemen.",
   'closed.completed': "Je hebt dit interview al afgerond. Bedankt!",

@@ -83,6 +83,13 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
   );
 }
 
+/** A sentiment score as the label beside it reads it: signed, two decimals ("+0.01", "−0.42", "0.00"). */
+export function formatSentimentScore(score: number): string {
+  const fixed = Math.abs(score).toFixed(2);
+  if (fixed === '0.00') return '0.00';
+  return `${score > 0 ? '+' : '\u2212'}${fixed}`;
+}
+
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—';
   return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

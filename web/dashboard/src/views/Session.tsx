@@ -4,7 +4,7 @@ import { useAuth } from '../auth';
 import { Link, useRouter } from '../router';
 import { problemOf, type RouterOutputs, useTRPC, useTRPCClient } from '../trpc';
 import { ShareWithStakeholders } from '../stakeholder/ShareWithStakeholders';
-import { Dialog, ErrorNote, formatClock, formatDateTime, formatDuration, Loading, PageHeading, SentimentBadge } from '../ui';
+import { Dialog, ErrorNote, formatClock, formatDateTime, formatDuration, formatSentimentScore, Loading, PageHeading, SentimentBadge } from '../ui';
 
 type View = RouterOutputs['workspace']['session'];
 type Utterance = View['utterances'][number];
@@ -205,6 +205,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <dt>Overall sentiment</dt>
           <dd>
             <SentimentBadge sentiment={session.sentiment?.overall} />
+            {session.sentiment ? <span className="muted small"> score {formatSentimentScore(session.sentiment.score)}</span> : null}
           </dd>
         </div>
         <div>
