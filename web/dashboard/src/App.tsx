@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useAuth } from './auth';
 import { Link, matchPath, useRouter } from './router';
 import { useTRPC } from './trpc';
@@ -13,11 +13,13 @@ import { MembersView } from './views/Members';
 import { SearchView } from './views/Search';
 import { SessionView } from './views/Session';
 import { SignInView } from './views/SignIn';
-import { NewStudyView } from './views/studies/NewStudy';
-import { ScriptEditorView } from './views/studies/ScriptEditor';
-import { ScriptsView } from './views/studies/Scripts';
 import { StakeholderLinksView } from './stakeholder/StakeholderLinksView';
 import { WebhooksView } from './views/Webhooks';
+
+// The study builder is the largest part of the app and a page most visits never open: its own chunk, loaded on the way there.
+const NewStudyView = lazy(() => import('./views/studies/NewStudy').then((module) => ({ default: module.NewStudyView })));
+const ScriptEditorView = lazy(() => import('./views/studies/ScriptEditor').then((module) => ({ default: module.ScriptEditorView })));
+const ScriptsView = lazy(() => import('./views/studies/Scripts').then((module) => ({ default: module.ScriptsView })));
 
 const NAV: { to: string; label: string; match: string[] }[] = [
   { to: '/', label: 'Campaigns', match: ['/', '/campaigns/:id', '/campaigns/:id/:tab', '/sessions/:id'] },
@@ -131,7 +133,7 @@ export function App() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1} ref={mainRef}>
-        {route(path)}
+        <Suspense fallback={<Loading what="Loading the page" />}>{route(path)}</Suspense>
       </main>
     </>
   );

@@ -1,12 +1,16 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, useState } from 'react';
+import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { AuthProvider, useAuth } from './auth';
 import { RouterProvider } from './router';
-import { SharedApp, sharedTokenOf } from './shared-view/SharedApp';
+import { sharedTokenOf } from './shared-view/shared-token';
 import { problemOf, TRPCProvider } from './trpc';
+import { Loading } from './ui';
 import './styles.css';
+
+// A stakeholder's page loads only what it shows, not the dashboard's editors.
+const SharedApp = lazy(() => import('./shared-view/SharedApp').then((module) => ({ default: module.SharedApp })));
 
 function Providers() {
   const { client } = useAuth();
@@ -41,7 +45,9 @@ const sharedToken = sharedTokenOf(window.location.pathname);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     {sharedToken !== null ? (
-      <SharedApp token={sharedToken} />
+      <Suspense fallback={<Loading what="Loading" />}>
+        <SharedApp token={sharedToken} />
+      </Suspense>
     ) : (
       <AuthProvider>
         <Providers />

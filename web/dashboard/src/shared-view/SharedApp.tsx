@@ -4,12 +4,6 @@ import { useState } from 'react';
 import { type AppRouter, problemOf, TRPCProvider } from '../trpc';
 import { SharedView } from './SharedView';
 
-/** `/shared/{token}` → the token (as typed: the server answers 404 for anything that is not one). */
-export function sharedTokenOf(pathname: string): string | null {
-  const match = /^\/shared\/([^/]+)\/?$/.exec(pathname);
-  return match ? match[1]! : null;
-}
-
 /**
  * The page a stakeholder link opens: no sign-in, no stored token, no storage of any kind. Its one
  * client sends no credentials, one call per request (the token travels in the call's input).
