@@ -295,11 +295,18 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await photograph('versions');
   });
 
-  it('"Preview as participant" opens the preview or says in words why it could not', async () => {
+  it('"Preview as participant" opens the real interview page on a preview invite, in a new tab', async () => {
+    const opening = page.context().waitForEvent('page');
     await page.getByRole('button', { name: 'Preview as participant' }).click();
-    const outcome = page.locator('.save-bar [role="alert"], p.notice a');
-    await outcome.first().waitFor();
-    expect(await outcome.first().textContent()).toMatch(/\S/);
+    const preview = await opening;
+    await preview.waitForLoadState('domcontentloaded');
+    await preview.getByText('Preview: this interview is not recorded in results and costs no credits').first().waitFor();
+    expect(preview.url()).toMatch(/\/interview\/[\w-]+$/);
+    // The link is shown on the editor's page too, and the invite lives on the script's hidden preview campaign.
+    expect(await page.locator('p.notice a').first().getAttribute('href')).toBe(preview.url());
+    const campaigns = await t.em().execute(`select c.preview, count(i.id)::int as invites from campaigns c join invites i on i.campaign_id = c.id where c.script_id = ? group by c.preview`, [scriptId]);
+    expect(campaigns).toEqual([{ preview: true, invites: 1 }]);
+    await preview.close();
   });
 
   it('exports the script as a JSON file and imports it as a new draft (a bad file is refused by path first)', async () => {
