@@ -1,16 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, uniqueName } from './helpers/factories.js';
-import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
+import { type Api, createCampaign, createInvite, createPublishedScript, uniqueName } from './helpers/factories.js';
+import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
+import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
 import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
-import { trpcClient } from './helpers/members.js';
-import { freePort, ROOT } from './helpers/processes.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import type { TestApp } from './helpers/test-app.js';
 
 /**
  * A campaign's results page in Chromium (issue 31): the charts with a segment filter applied
@@ -22,9 +16,7 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
 reportSkipped('campaign-results-browser.test.ts');
 
 declare const document: any;
-declare function getComputedStyle(element: unknown): { position: string };
 
-const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'results@example.com';
 const LONG_OPTION = 'Through the in-app chat, which kept my whole history between visits';
 const QUESTIONS = [
@@ -36,11 +28,9 @@ const QUESTIONS = [
 const OPEN = 'The first week went fine overall, the setup guide was clear enough for our team to follow.';
 
 let t: TestApp;
-let tenant: TestTenant;
 let api: Api;
-let service: Server;
+let dashboard: Dashboard;
 let origin: string;
-let browser: Browser;
 let page: Page;
 let campaign: { id: string; name: string };
 const pageErrors: string[] = [];
@@ -55,43 +45,29 @@ async function interview(answers: string[], metadata: Record<string, string>, fe
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: origin, ...PARTICIPANT_BUDGET });
-  tenant = await t.createTenant();
-  api = apiAs(t.http, tenant);
-  const script = await createPublishedScript(api, { questions: QUESTIONS });
-  campaign = await createCampaign(api, { scriptId: script.id, name: 'Onboarding study, spring cohort' });
-  await interview([OPEN, '9', 'yes', 'Email'], { cohort: 'beta', plan: 'pro' }, { overall_rating: 5, ease_of_use_rating: 4, would_recommend: true, comments: 'Quick and friendly, and the questions were clear.' });
-  await interview([OPEN, '10', 'yes', 'Phone call with a support engineer'], { cohort: 'beta', plan: 'free' }, { overall_rating: 4, would_recommend: true });
-  await interview([OPEN, '4', 'no', 'the in-app chat'], { cohort: 'gamma', plan: 'pro' }, { overall_rating: 2, would_recommend: false, technical_issues: 'The audio cut out once.' });
-  await interview([OPEN, '6'], { cohort: 'gamma', plan: 'free' });
-  await createInvite(api, campaign.id, { email: `${uniqueName('n').replace(' ', '-')}@example.com`, sendEmail: false, metadata: { cohort: 'gamma' } });
-  // Answered in milliseconds: a duration a person would take, so the comparison draws bars.
-  await t.em().execute(`update sessions set duration_seconds = 90 where campaign_id = ? and status = 'completed'`, [campaign.id]);
-
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Rita Researcher' });
-  const token = new URL(invited.invitationUrl).searchParams.get('token')!;
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token, password: PASSWORD });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  dashboard = await startDashboard({
+    member: { email: EMAIL, role: 'owner', name: 'Rita Researcher' },
+    env: PARTICIPANT_BUDGET,
+    seed: async (app) => {
+      ({ t, api } = app);
+      const script = await createPublishedScript(api, { questions: QUESTIONS });
+      campaign = await createCampaign(api, { scriptId: script.id, name: 'Onboarding study, spring cohort' });
+      await interview([OPEN, '9', 'yes', 'Email'], { cohort: 'beta', plan: 'pro' }, { overall_rating: 5, ease_of_use_rating: 4, would_recommend: true, comments: 'Quick and friendly, and the questions were clear.' });
+      await interview([OPEN, '10', 'yes', 'Phone call with a support engineer'], { cohort: 'beta', plan: 'free' }, { overall_rating: 4, would_recommend: true });
+      await interview([OPEN, '4', 'no', 'the in-app chat'], { cohort: 'gamma', plan: 'pro' }, { overall_rating: 2, would_recommend: false, technical_issues: 'The audio cut out once.' });
+      await interview([OPEN, '6'], { cohort: 'gamma', plan: 'free' });
+      await createInvite(api, campaign.id, { email: `${uniqueName('n').replace(' ', '-')}@example.com`, sendEmail: false, metadata: { cohort: 'gamma' } });
+      // Answered in milliseconds: a duration a person would take, so the comparison draws bars.
+      await t.em().execute(`update sessions set duration_seconds = 90 where campaign_id = ? and status = 'completed'`, [campaign.id]);
+    },
+  });
+  ({ origin } = dashboard);
+  page = await dashboard.newPage({ pageErrors });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
+  await dashboard?.close();
 });
-
-async function expectAccessible(): Promise<void> {
-  const violations = await seriousAxeViolations(page.mainFrame());
-  expect(violations.map((violation) => `${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
-}
 
 /** Every chart label lies inside its drawing's label column: nothing cut by the left edge, nothing over the bars. */
 async function expectLabelsInside(): Promise<void> {
@@ -105,22 +81,7 @@ async function expectLabelsInside(): Promise<void> {
   expect(await page.locator('text.chart-label').count()).toBeGreaterThan(0);
 }
 
-async function photograph(name: string, at390?: () => Promise<void>): Promise<void> {
-  await screenshot(page, `results-${name}-1280`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await screenshot(page, `results-${name}-390`);
-  const overflow = await page.evaluate(() => ({
-    width: document.documentElement.scrollWidth,
-    culprits: [...document.querySelectorAll('body *')]
-      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
-      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
-      .slice(0, 5),
-  }));
-  expect(overflow.width > 390 ? overflow : null, name).toBeNull();
-  await at390?.();
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const photograph = (name: string, at390?: () => Promise<void>) => photographIn(page, `results-${name}`, { at390 });
 
 describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
   afterEach(async (context) => {
@@ -128,10 +89,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
   });
 
   it('signs in and shows the funnel, every structured question as a chart and a table, and the feedback', async () => {
-    await page.goto(`${origin}/app/`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(page);
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
     await page.goto(`${origin}/app/campaigns/${campaign.id}/results`);
     await page.getByRole('heading', { name: `${campaign.name}: results`, level: 1 }).waitFor();
@@ -152,7 +110,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await page.getByRole('table', { name: 'Sessions these filters keep' }).waitFor();
     expect(await page.getByRole('table', { name: 'Sessions these filters keep' }).getByRole('row').count()).toBe(5);
     await expectLabelsInside();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('all');
   });
 
@@ -167,7 +125,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await page.getByRole('heading', { name: 'Sessions (cohort = beta)' }).waitFor();
     expect(await page.getByRole('table', { name: 'Sessions these filters keep' }).getByRole('row').count()).toBe(3);
     await page.getByText('No comments.').or(page.getByText('Quick and friendly')).first().waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('segment');
 
     // The address is the view: opened afresh, it shows the same filter.
@@ -190,7 +148,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     expect(b.x).toBeGreaterThan(a.x + a.width - 1);
     expect(Math.abs(b.y - a.y)).toBeLessThan(2);
     await expectLabelsInside();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('compare', async () => {
       const [narrowA, narrowB] = [(await panelA.boundingBox())!, (await panelB.boundingBox())!];
       expect(narrowB.y).toBeGreaterThan(narrowA.y + narrowA.height - 1);
@@ -207,7 +165,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await panelB.getByText('No participant has given feedback in this selection.').waitFor();
     // The funnel has rows but no bar: every count is 0.
     expect(await panelB.locator('svg rect').count()).toBe(0);
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('empty');
   });
 
@@ -234,7 +192,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     // The long option: wrapped, shortened with "…", its full text in the tooltip.
     expect(await channel.locator(`text.chart-label[data-full-label="${LONG_OPTION}"] title`).textContent()).toBe(LONG_OPTION);
     await expectLabelsInside();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('comparison-page');
     expect(pageErrors).toEqual([]);
   });

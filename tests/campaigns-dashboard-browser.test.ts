@@ -1,16 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { type Api, apiAs, createPublishedScript, createScript } from './helpers/factories.js';
-import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
-import { trpcClient } from './helpers/members.js';
-import { freePort, ROOT } from './helpers/processes.js';
+import { type Api, createPublishedScript, createScript } from './helpers/factories.js';
+import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
+import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
 import { completedTextInterview } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import type { TestApp, TestTenant } from './helpers/test-app.js';
 
 /**
  * Running a study from the dashboard (issue 31, items 2 and 3) in a real Chromium: a researcher
@@ -26,16 +20,13 @@ reportSkipped('campaigns-dashboard-browser.test.ts');
 declare const document: any;
 declare const navigator: any;
 
-const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'study-owner@example.com';
 
 let t: TestApp;
 let tenant: TestTenant;
 let api: Api;
-let service: Server;
+let dashboard: Dashboard;
 let origin: string;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let scriptName: string;
 let sessionsCampaignId: string;
@@ -45,60 +36,40 @@ const cspViolations: string[] = [];
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: origin });
-  tenant = await t.createTenant();
-  api = apiAs(t.http, tenant);
-  await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
-  scriptName = 'Onboarding interview guide';
-  await createPublishedScript(api, { name: scriptName });
-  // A draft script is not offered by the campaign form.
-  await createScript(api, { name: 'Unfinished draft' });
-  // A campaign with two finished sessions, for the sessions table on a phone.
-  const first = await completedTextInterview(t, api);
-  await completedTextInterview(t, api, undefined, { campaignId: first.campaign.id });
-  sessionsCampaignId = first.campaign.id;
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Sam Study' });
-  const token = new URL(invited.invitationUrl).searchParams.get('token')!;
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token, password: PASSWORD });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+  dashboard = await startDashboard({
+    member: { email: EMAIL, role: 'owner', name: 'Sam Study' },
+    seed: async (app) => {
+      ({ t, tenant, api } = app);
+      await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
+      scriptName = 'Onboarding interview guide';
+      await createPublishedScript(api, { name: scriptName });
+      // A draft script is not offered by the campaign form.
+      await createScript(api, { name: 'Unfinished draft' });
+      // A campaign with two finished sessions, for the sessions table on a phone.
+      const first = await completedTextInterview(t, api);
+      await completedTextInterview(t, api, undefined, { campaignId: first.campaign.id });
+      sessionsCampaignId = first.campaign.id;
+    },
   });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ origin } = dashboard);
+  page = await dashboard.newPage({ permissions: ['clipboard-read', 'clipboard-write'], timeout: 10_000, cspViolations, pageErrors });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
+  await dashboard?.close();
 });
-
-async function expectAccessible(): Promise<void> {
-  const violations = await seriousAxeViolations(page.mainFrame());
-  expect(violations.map((violation) => `${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
-}
 
 /** Photographs at 1280 and 390 px; at 390 px neither the page nor any table scrolls sideways. */
 async function photograph(name: string): Promise<void> {
-  await screenshot(page, `campaigns-${name}-1280`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await screenshot(page, `campaigns-${name}-390`);
-  const overflow = await page.evaluate(() => ({
-    page: document.documentElement.scrollWidth,
-    tables: [...document.querySelectorAll('.table-wrap')].filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
-  }));
-  expect(overflow, name).toEqual({ page: 390, tables: [] });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await photographIn(page, `campaigns-${name}`, {
+    fits: async () => {
+      const overflow = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        tables: [...document.querySelectorAll('.table-wrap')].filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
+      }));
+      expect(overflow, name).toEqual({ page: 390, tables: [] });
+    },
+  });
 }
 
 async function count(sql: string, params: unknown[]): Promise<number> {
@@ -120,10 +91,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
   });
 
   it('signs in; the sessions table fits a 390 px screen without scrolling sideways', async () => {
-    await page.goto(`${origin}/app/`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(page);
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
     await page.goto(`${origin}/app/campaigns/${sessionsCampaignId}`);
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
@@ -139,7 +107,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     // Each value keeps its column's name beside it.
     expect(await page.locator('.sessions-table td[data-label="Duration"]').first().isVisible()).toBe(true);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('sessions');
   });
 
@@ -152,7 +120,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     const options = await page.getByLabel('Script', { exact: true }).locator('option').allTextContents();
     expect(options).toContain(`${scriptName} (version 1)`);
     expect(options.join()).not.toContain('Unfinished draft');
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('new');
 
     // Checked by the API's own schema before sending: the message beside the field.
@@ -176,7 +144,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     expect(await templateError.textContent()).toMatch(/template/i);
     expect(await page.getByLabel('Email template').getAttribute('aria-describedby')).toContain('campaign-email-template-error');
     expect(await count(`select count(*) as n from campaigns`, [])).toBe(before);
-    await expectAccessible();
+    await expectAccessible(page);
     await screenshot(page, 'campaigns-new-field-error-1280');
 
     await page.getByLabel('Email template').fill('');
@@ -211,7 +179,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
       [campaignId],
     );
     expect(row).toEqual({ participant_title: null, settings: { language: 'nl', maxDuration: 2700, requireConsent: true }, invite_defaults: { expiresIn: '3w' } });
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('settings');
   });
 
@@ -219,7 +187,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Pause the campaign?' });
     await dialog.waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Pause the campaign' }).click();
     await page.getByRole('button', { name: 'Resume', exact: true }).waitFor();
     expect(await count(`select count(*) as n from campaigns where id = ? and status = 'paused'`, [campaignId])).toBe(1);
@@ -248,7 +216,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     expect(problems[1]).toMatch(/^Line 19 \(person17@example\.com\): language must be a language interviews are held in: en, nl, de, fr, es \(with or without a region, such as nl-BE\) Remove line 19$/);
     expect(await page.getByRole('button', { name: 'Invite 30 participants' }).isDisabled()).toBe(true);
     expect(await invitesOf(campaignId)).toBe(0);
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('csv-bad-rows');
   });
 
@@ -318,7 +286,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     expect(row!.status).toBe('cancelled');
     expect(row!.cancelled_at).not.toBeNull();
     await page.getByLabel('Status', { exact: true }).selectOption('');
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('participants');
   });
 
@@ -349,7 +317,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     await item.getByRole('button', { name: 'See respondents' }).click();
     await item.getByRole('table', { name: 'Visitors of this link' }).waitFor();
     expect(await item.locator('tbody tr').count()).toBe(1);
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('share-links');
 
     await item.getByRole('button', { name: 'Close the link' }).click();

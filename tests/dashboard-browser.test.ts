@@ -1,18 +1,12 @@
-import { createServer, type Server } from 'node:http';
 import { Readable } from 'node:stream';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { type Api, apiAs } from './helpers/factories.js';
-import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
-import { trpcClient } from './helpers/members.js';
-import { freePort, ROOT } from './helpers/processes.js';
+import type { Api } from './helpers/factories.js';
+import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
+import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
 import { wav } from './helpers/audio.js';
 import { completedTextInterview, probedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import type { TestApp, TestTenant } from './helpers/test-app.js';
 
 /**
  * The research dashboard (web/dashboard, built by Vite, served at /app) in a real Chromium: a
@@ -26,17 +20,14 @@ reportSkipped('dashboard-browser.test.ts');
 // What the functions given to page.evaluate see in the browser (the project's types are Node's).
 declare const document: any;
 declare const window: any;
-declare function getComputedStyle(element: unknown): { position: string };
 
-const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'researcher@example.com';
 
 let t: TestApp;
 let tenant: TestTenant;
 let api: Api;
-let service: Server;
+let dashboard: Dashboard;
 let origin: string;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let sessionId: string;
@@ -47,65 +38,30 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  // The real output directory: the server reads web/dashboard/dist, as in production.
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: origin, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
-  tenant = await t.createTenant();
-  api = apiAs(t.http, tenant);
-  await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
-  const first = await completedTextInterview(t, api);
-  sessionId = first.sessionId;
-  const second = await completedTextInterview(t, api, ['The mobile app crashed twice during the first week, which was frustrating.', ...TEXT_ANSWERS.slice(1)], { campaignId: first.campaign.id });
-  secondSessionId = second.sessionId;
-  const endpoint = await api.post('/api/webhooks', { url: 'https://127.0.0.1:9/hooks', events: ['*'], design: 'B' }).expect(201);
-  endpointId = endpoint.body.id;
-  // The researcher: invited as the admin CLI does, the invitation accepted (a password set).
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Rita Researcher' });
-  const token = new URL(invited.invitationUrl).searchParams.get('token')!;
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token, password: PASSWORD });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+  dashboard = await startDashboard({
+    member: { email: EMAIL, role: 'owner', name: 'Rita Researcher' },
+    env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
+    seed: async (app) => {
+      ({ t, tenant, api } = app);
+      await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
+      const first = await completedTextInterview(t, api);
+      sessionId = first.sessionId;
+      const second = await completedTextInterview(t, api, ['The mobile app crashed twice during the first week, which was frustrating.', ...TEXT_ANSWERS.slice(1)], { campaignId: first.campaign.id });
+      secondSessionId = second.sessionId;
+      const endpoint = await api.post('/api/webhooks', { url: 'https://127.0.0.1:9/hooks', events: ['*'], design: 'B' }).expect(201);
+      endpointId = endpoint.body.id;
+    },
   });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('dialog', (dialog) => void dialog.accept());
+  ({ origin } = dashboard);
+  page = await dashboard.newPage({ cspViolations, pageErrors, acceptDialogs: true });
+  context = page.context();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
+  await dashboard?.close();
 });
 
-/** axe-core on the page as it is now: no serious or critical violation. */
-async function expectAccessible(): Promise<void> {
-  const violations = await seriousAxeViolations(page.mainFrame());
-  expect(violations.map((violation) => `${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
-}
-
-/** Photographs the page at 1280 px and at a phone's 390 px, then goes back to 1280 px. */
-async function photograph(name: string): Promise<void> {
-  await screenshot(page, `dashboard-${name}-1280`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await screenshot(page, `dashboard-${name}-390`);
-  // Usable on a phone: nothing makes the page itself scroll sideways (wide tables scroll in their own box).
-  const overflow = await page.evaluate(() => ({
-    width: document.documentElement.scrollWidth,
-    culprits: [...document.querySelectorAll('body *')]
-      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
-      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
-      .slice(0, 5),
-  }));
-  expect(overflow.width > 390 ? overflow : null, name).toBeNull();
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const photograph = (name: string) => photographIn(page, `dashboard-${name}`);
 
 /** Selects `words` in the transcript line `utteranceId` as a mouse would, and lets the page see it. */
 async function selectWords(utteranceId: string, words: string): Promise<void> {
@@ -156,11 +112,9 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   it('signs in with email and password, and shows the campaigns', async () => {
     await page.goto(`${origin}/app/`);
     await page.getByRole('heading', { name: 'Sign in to the research dashboard' }).waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('sign-in');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(page, { open: false });
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     await page.getByText('Acme Research').waitFor();
@@ -170,7 +124,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(await page.evaluate(() => window.sessionStorage.getItem('dashboard.refresh'))).toMatch(/\S{20,}/);
     expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
     await page.getByRole('cell').first().waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('campaigns');
   });
 
@@ -185,7 +139,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     const download = page.getByRole('link', { name: 'Download the anonymized export (2 sessions)' });
     await download.waitFor();
     expect(await download.getAttribute('href')).toMatch(new RegExp(`^${origin}/`));
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('campaign');
   });
 
@@ -197,7 +151,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await hit.waitFor();
     expect(await page.getByRole('status').filter({ hasText: 'match' }).textContent()).toMatch(/^1 match for “broken links”/);
     expect(await hit.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['broken']));
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('search');
     await hit.getByRole('link').click();
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();
@@ -215,7 +169,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Highlight the selection' });
     await dialog.getByLabel('Label').fill('Onboarding');
     await dialog.getByLabel('Green').check();
-    await expectAccessible();
+    await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Save highlight' }).click();
     await page.locator('.highlight-chip', { hasText: 'Onboarding' }).waitFor();
     const text = (await utterance(answerId)).text;
@@ -279,7 +233,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect((await utterance(other!.id)).text).toBe(changed);
     const [audit] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ?`, [other!.id]);
     expect(audit!.count).toBe(0);
-    await expectAccessible();
+    await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('region', { name: 'Selected words' }).getByRole('button', { name: 'Close' }).click();
@@ -308,7 +262,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(row!.sentiment_override).toBe('positive');
     const [audit] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ? and action like 'sentiment%'`, [answerId]);
     expect(audit!.count).toBe(1);
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('session');
   });
 
@@ -331,7 +285,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     // Opened again from the keyboard, changed and saved.
     await page.keyboard.press('Enter');
     await field.fill('Broken links in the emails: check every template.');
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('session-edit-comment');
     await line.getByRole('button', { name: 'Save comment' }).click();
     await field.waitFor({ state: 'detached' });
@@ -346,7 +300,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(await dialog.getByLabel('Label').inputValue()).toBe('Onboarding');
     expect(await dialog.getByLabel('Green').isChecked()).toBe(true);
     await dialog.getByLabel('Label').fill('Onboarding emails');
-    await expectAccessible();
+    await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await line.locator('.highlight-chip', { hasText: 'Onboarding emails' }).waitFor();
@@ -358,7 +312,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
     await page.getByRole('link', { name: 'Onboarding pains' }).click();
     await page.getByText('“the onboarding emails had broken links”').waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('collection');
   });
 
@@ -378,7 +332,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(t.runtime.services.webhookSecrets.open(after!.sealed_secret)).toBe(secret);
     await page.getByRole('button', { name: 'Show deliveries' }).click();
     await page.getByText('No deliveries yet.').waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('webhooks');
   });
 
@@ -395,7 +349,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     const descriptions = await page.locator('figure.chart desc').allTextContents();
     expect(descriptions.some((description) => /^Yes: .*; No: /.test(description))).toBe(true);
     expect(descriptions.filter((description) => /\b(true|false)\b/.test(description))).toEqual([]);
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('compare');
   });
 
@@ -408,7 +362,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
-      await expectAccessible();
+      await expectAccessible(page);
       await photograph(link.toLowerCase().replace(' ', '-'));
     }
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members' }).click();
@@ -440,7 +394,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(position).toBeLessThan(third.start_time + 2.5);
     expect(await page.locator('.utterance.playing').count()).toBe(1);
     await page.evaluate(() => document.querySelector('audio').pause());
-    await expectAccessible();
+    await expectAccessible(page);
   });
 
   it('shows every highlight of a session, beyond the first page of 100', async () => {
@@ -540,7 +494,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(await note.locator('[aria-hidden="true"]').textContent()).toBe('Probe · problem · “gave up after two tries”');
     expect(await note.locator('.visually-hidden').textContent()).toBe("Probe 1, reason: problem, picking up the participant's words “gave up after two tries”; worded by the LLM.");
     await note.scrollIntoViewIfNeeded();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('session-probe');
   });
 
@@ -598,9 +552,7 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   });
 
   it('signs out in the page even when the server cannot be reached: tokens dropped, sign-in form shown', async () => {
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(page, { open: false });
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await page.route('**/trpc/auth.signOut**', (route) => route.abort());
     try {

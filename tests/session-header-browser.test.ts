@@ -1,17 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { hasChromium, launchChromium, reportSkipped, seriousAxeViolations } from './helpers/browser.js';
-import { apiAs } from './helpers/factories.js';
-import { trpcClient } from './helpers/members.js';
-import { freePort, ROOT } from './helpers/processes.js';
+import { hasChromium, reportSkipped, seriousAxeViolations } from './helpers/browser.js';
+import { type Dashboard, startDashboard, watchProblems } from './helpers/dashboard-browser.js';
+import { ROOT } from './helpers/processes.js';
 import { completedTextInterview } from './helpers/results.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { TestApp } from './helpers/test-app.js';
 
 /**
  * The session header of the dashboard (issue 31, item 6): the overall sentiment's label and its
@@ -25,52 +20,33 @@ declare const window: any;
 reportSkipped('session-header-browser.test.ts');
 const SCREENS = process.env.SCREENSHOTS_DIR ?? path.join(ROOT, 'tests', 'artifacts');
 const EMAIL = 'header-researcher@example.com';
-const PASSWORD = 'correct horse battery staple';
 
 let t: TestApp;
-let service: Server;
+let dashboard: Dashboard;
 let origin: string;
-let browser: Browser;
 let sessionId: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: origin });
-  const tenant = await t.createTenant();
-  const api = apiAs(t.http, tenant);
-  ({ sessionId } = await completedTextInterview(t, api));
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Rita' });
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD });
+  dashboard = await startDashboard({
+    member: { email: EMAIL, role: 'owner', name: 'Rita' },
+    seed: async ({ t, api }) => {
+      ({ sessionId } = await completedTextInterview(t, api));
+    },
+  });
+  ({ t, origin } = dashboard);
   await mkdir(SCREENS, { recursive: true });
-  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
+  await dashboard?.close();
 });
 
 async function signedIn(width: number): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const context = await dashboard.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-  });
-  await page.goto(`${origin}/app/`);
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  const problems = watchProblems(page);
+  await dashboard.signIn(page);
   await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
   return { page, problems };
 }

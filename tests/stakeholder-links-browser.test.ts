@@ -1,16 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { build } from 'vite';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { apiAs } from './helpers/factories.js';
-import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
-import { trpcClient } from './helpers/members.js';
-import { freePort, ROOT } from './helpers/processes.js';
+import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
+import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
 import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { TestApp } from './helpers/test-app.js';
 
 /**
  * Stakeholder links in a real Chromium: a member shares an interview from its page, a fresh
@@ -20,18 +13,13 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
  */
 reportSkipped('stakeholder-links-browser.test.ts');
 
-declare const document: any;
 declare const window: any;
-declare function getComputedStyle(element: unknown): { position: string };
 
-const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'sharer@example.com';
 
 let t: TestApp;
-let service: Server;
+let dashboard: Dashboard;
 let origin: string;
-let browser: Browser;
-let member: BrowserContext;
 let memberPage: Page;
 /** The page a step works on: photographed when the step fails. */
 let current: Page;
@@ -42,51 +30,23 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: origin });
-  const tenant = await t.createTenant();
-  const api = apiAs(t.http, tenant);
-  await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
-  sessionId = (await completedTextInterview(t, api, TEXT_ANSWERS)).sessionId;
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'member', name: 'Sam Sharer' });
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD });
-  browser = await launchChromium();
-  member = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  memberPage = await member.newPage();
-  memberPage.on('dialog', (dialog) => void dialog.accept());
+  dashboard = await startDashboard({
+    member: { email: EMAIL, role: 'member', name: 'Sam Sharer' },
+    seed: async ({ t, api }) => {
+      await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
+      sessionId = (await completedTextInterview(t, api, TEXT_ANSWERS)).sessionId;
+    },
+  });
+  ({ t, origin } = dashboard);
+  memberPage = await dashboard.newPage({ acceptDialogs: true });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
+  await dashboard?.close();
 });
 
-async function expectAccessible(page: Page): Promise<void> {
-  const violations = await seriousAxeViolations(page.mainFrame());
-  expect(violations.map((violation) => `${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
-}
-
 /** 1280 px, then 390 px (nothing scrolls the page sideways), then back. */
-async function photograph(page: Page, name: string): Promise<void> {
-  await screenshot(page, `stakeholder-${name}-1280`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await screenshot(page, `stakeholder-${name}-390`);
-  const overflow = await page.evaluate(() => ({
-    width: document.documentElement.scrollWidth,
-    culprits: [...document.querySelectorAll('body *')]
-      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
-      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
-      .slice(0, 5),
-  }));
-  expect(overflow.width > 390 ? overflow : null, name).toBeNull();
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const photograph = (page: Page, name: string) => photographIn(page, `stakeholder-${name}`);
 
 describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
   afterEach(async (context) => {
@@ -94,10 +54,7 @@ describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
   });
 
   it('a member shares an interview from its page: the URL is shown once, the link is listed', async () => {
-    await memberPage.goto(`${origin}/app/`);
-    await memberPage.getByLabel('Email').fill(EMAIL);
-    await memberPage.getByLabel('Password').fill(PASSWORD);
-    await memberPage.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(memberPage);
     await memberPage.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
     await memberPage.goto(`${origin}/app/sessions/${sessionId}`);
     const share = memberPage.getByRole('region', { name: 'Share with stakeholders' });
@@ -122,13 +79,9 @@ describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
   });
 
   it('opens in a fresh context without an account: the transcript, PII redacted, under the CSP, no cookie', async () => {
-    const stranger = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await stranger.newPage();
+    const page = await dashboard.newPage({ cspViolations, pageErrors });
+    const stranger = page.context();
     current = page;
-    page.on('console', (message) => {
-      if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     const apiRequests: Request[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/trpc/')) apiRequests.push(request);
@@ -177,8 +130,8 @@ describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
     await share.getByRole('button', { name: /^Revoke/ }).click();
     await share.getByText(/^revoked /).waitFor();
 
-    const stranger = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await stranger.newPage();
+    const page = await dashboard.newPage();
+    const stranger = page.context();
     current = page;
     const response = await page.goto(sharedUrl);
     expect(response!.status()).toBe(410);

@@ -1,18 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
-import { trpcClient } from './helpers/members.js';
+import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
+import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
 import { wav } from './helpers/audio.js';
-import { freePort, ROOT } from './helpers/processes.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import type { TestApp, TestTenant } from './helpers/test-app.js';
 
 /**
  * The study builder (issue 31, item 1) in a real Chromium: a researcher starts a study from an
@@ -25,16 +20,13 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
 reportSkipped('study-builder-browser.test.ts');
 
 declare const document: any;
-declare function getComputedStyle(element: unknown): { position: string };
 
-const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'builder@example.com';
 
 let t: TestApp;
 let tenant: TestTenant;
-let service: Server;
+let dashboard: Dashboard;
 let origin: string;
-let browser: Browser;
 let page: Page;
 let scriptId: string;
 let exported: string;
@@ -69,53 +61,17 @@ function png(): Buffer {
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: origin });
-  tenant = await t.createTenant();
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Bea Builder' });
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('dialog', (dialog) => void dialog.accept());
+  dashboard = await startDashboard({ member: { email: EMAIL, role: 'owner', name: 'Bea Builder' } });
+  ({ t, tenant, origin } = dashboard);
+  page = await dashboard.newPage({ context: { acceptDownloads: true }, timeout: 10_000, cspViolations, pageErrors, acceptDialogs: true });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
+  await dashboard?.close();
 });
 
-async function expectAccessible(): Promise<void> {
-  const violations = await seriousAxeViolations(page.mainFrame());
-  expect(violations.map((violation) => `${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
-}
-
 /** Photographs the page at 1280 px and at 390 px (where nothing may make the page scroll sideways). */
-async function photograph(name: string): Promise<void> {
-  await screenshot(page, `study-builder-${name}-1280`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await screenshot(page, `study-builder-${name}-390`);
-  const overflow = await page.evaluate(() => ({
-    width: document.documentElement.scrollWidth,
-    culprits: [...document.querySelectorAll('body *')]
-      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
-      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
-      .slice(0, 5),
-  }));
-  expect(overflow.width > 390 ? overflow : null, name).toBeNull();
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const photograph = (name: string) => photographIn(page, `study-builder-${name}`);
 
 async function versions(id: string) {
   return t.em().execute<{ version: number; status: string; changelog: string | null; questions: { id: string; type: string; text: string; order: number; options?: string[]; scale?: unknown; followUp?: unknown }[] }[]>(
@@ -132,17 +88,14 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
   });
 
   it('starts a study from the empty campaigns page: a name makes a draft script and opens its editor', async () => {
-    await page.goto(`${origin}/app/`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(page);
     await page.getByText('No campaigns yet.').waitFor();
     await page.locator('.page-heading').getByRole('link', { name: 'New study' }).click();
     await page.getByRole('heading', { name: 'New study', level: 1 }).waitFor();
     // Nothing is sent while the name is empty: the API's own message is shown beside the field.
     await page.getByRole('button', { name: 'Create the draft and edit it' }).click();
     expect(await page.locator('#field-name-error').textContent()).toBe('must not be empty');
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('new-study');
     await page.getByLabel('Study name').fill('Onboarding study');
     await page.getByRole('button', { name: 'Create the draft and edit it' }).click();
@@ -196,7 +149,7 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     expect(await page.locator('.field-error').count()).toBe(0);
     // Nothing is saved yet.
     expect((await versions(scriptId))[0]!.questions.map((row) => row.text)).toEqual(['To start, tell me a little about how you use the product today.']);
-    await expectAccessible();
+    await expectAccessible(page);
   });
 
   it('reorders with the keyboard (focus stays on the moved question) and by dragging, then saves the draft', async () => {
@@ -251,7 +204,7 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     // Media are attached by question id: it is fixed now.
     await rating.getByText('More settings of question 2').click();
     expect(await rating.getByLabel('Question ID').getAttribute('readonly')).not.toBeNull();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('editor');
   });
 
@@ -291,7 +244,7 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
       'Question “How did you first hear about our product?” (q1) changed: text from “How did you first hear about us?” to “How did you first hear about our product?”.',
       'Question “Where did you look for help?” (q3) removed (it was at position 4).',
     ]);
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('versions');
   });
 
@@ -321,7 +274,7 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scripts' }).click();
     await page.getByRole('row', { name: /Onboarding study/ }).getByText('v1 published, draft v2 open').waitFor();
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('scripts');
 
     await page.locator('.page-heading').getByRole('link', { name: 'New study' }).click();
@@ -335,7 +288,7 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await problems.waitFor();
     expect(await problems.getByRole('listitem').allTextContents()).toEqual(['script.questions[1].text: must not be empty', 'script.questions[2].type: must be one of: "open", "rating", "multiple_choice", "yes_no"']);
     expect(await page.getByRole('button', { name: 'Import as a new draft' }).isDisabled()).toBe(true);
-    await expectAccessible();
+    await expectAccessible(page);
     await photograph('import-errors');
 
     await page.getByLabel('Script file (JSON, as “Export JSON” saves it)').setInputFiles({ name: 'onboarding-study-v2.json', mimeType: 'application/json', buffer: Buffer.from(exported) });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, reportSkipped, seriousAxeViolations } from './helpers/browser.js';
+import { watchProblems } from './helpers/dashboard-browser.js';
 import { type Api, apiAs, createScript, uniqueName } from './helpers/factories.js';
 import { interviewFixture, PARTICIPANT_BUDGET } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
@@ -58,15 +59,7 @@ afterAll(async () => {
 async function openPage(width: number): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-  });
-  return { page, problems };
+  return { page, problems: watchProblems(page) };
 }
 
 /** The page's icon, loaded as the page itself would (under its own CSP). */
