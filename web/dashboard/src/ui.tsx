@@ -144,6 +144,23 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** Previous / "a–b of n" / Next under a table paged by offset; `shown` is how many rows this page has. */
+export function Pager({ offset, pageSize, shown, pagination, onOffset }: { offset: number; pageSize: number; shown: number; pagination: { total: number; hasMore: boolean }; onOffset: (offset: number) => void }) {
+  return (
+    <div className="pager">
+      <button type="button" className="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - pageSize))}>
+        Previous
+      </button>
+      <span className="muted">
+        {offset + 1}–{offset + shown} of {pagination.total}
+      </span>
+      <button type="button" className="secondary" disabled={!pagination.hasMore} onClick={() => onOffset(offset + pageSize)}>
+        Next
+      </button>
+    </div>
+  );
+}
+
 export function PageHeading({ title, children }: { title: string; children?: ReactNode }) {
   useEffect(() => {
     document.title = `${title} · Research dashboard`;

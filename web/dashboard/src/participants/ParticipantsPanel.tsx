@@ -6,7 +6,7 @@ import { useAuth } from '../auth';
 import { ConfirmButton } from '../campaigns/ConfirmButton';
 import { FieldError, fieldMessages, Problem } from '../campaigns/problems';
 import { type RouterInputs, useTRPC, useTRPCClient } from '../trpc';
-import { formatDateTime } from '../ui';
+import { formatDateTime, Pager } from '../ui';
 import { type UploadProgress, uploadInvites } from './bulk-upload';
 import { type InviteFile, readInviteFile } from './csv-invites';
 
@@ -446,17 +446,7 @@ function InviteList({ campaignId }: { campaignId: string }) {
               </tbody>
             </table>
           </div>
-          <div className="pager">
-            <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-              Previous
-            </button>
-            <span className="muted">
-              {offset + 1}–{offset + page.data.length} of {page.pagination.total}
-            </span>
-            <button type="button" className="secondary" disabled={!page.pagination.hasMore} onClick={() => setOffset(offset + PAGE)}>
-              Next
-            </button>
-          </div>
+          <Pager offset={offset} pageSize={PAGE} shown={page.data.length} pagination={page.pagination} onOffset={setOffset} />
         </>
       )}
     </section>

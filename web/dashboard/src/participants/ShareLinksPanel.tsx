@@ -5,7 +5,7 @@ import { ZCreateShareLinkInput } from '../../../../shared/schemas/share-links';
 import { ConfirmButton } from '../campaigns/ConfirmButton';
 import { FieldError, fieldMessages, Problem } from '../campaigns/problems';
 import { type RouterInputs, useTRPC } from '../trpc';
-import { formatDateTime } from '../ui';
+import { formatDateTime, Pager } from '../ui';
 
 /**
  * Copies `text`: the Clipboard API where the page may use it (a secure context, permission),
@@ -183,17 +183,7 @@ function Respondents({ campaignId, shareLinkId }: { campaignId: string; shareLin
         </table>
       </div>
       {page.pagination.total > 25 && (
-        <div className="pager">
-          <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - 25))}>
-            Previous
-          </button>
-          <span className="muted">
-            {offset + 1}–{offset + page.data.length} of {page.pagination.total}
-          </span>
-          <button type="button" className="secondary" disabled={!page.pagination.hasMore} onClick={() => setOffset(offset + 25)}>
-            Next
-          </button>
-        </div>
+        <Pager offset={offset} pageSize={25} shown={page.data.length} pagination={page.pagination} onOffset={setOffset} />
       )}
     </>
   );

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { RESULTS_COMPLETION_FILTERS, type TCampaignResults, type TResultsFilter } from '../../../../shared/schemas/campaign-results';
 import { Link, useRouter } from '../router';
 import { useTRPC } from '../trpc';
-import { dayEndExclusive, dayStart, ErrorNote, formatDateTime, formatDuration, Loading, SentimentBadge } from '../ui';
+import { dayEndExclusive, dayStart, ErrorNote, formatDateTime, formatDuration, Loading, Pager, SentimentBadge } from '../ui';
 import { CampaignResultsPanel, describeFilter } from './CampaignResultsPanel';
 
 /**
@@ -288,17 +288,7 @@ function ResultSessions({ campaignId, filter, title }: { campaignId: string; fil
               </tbody>
             </table>
           </div>
-          <div className="pager">
-            <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-              Previous
-            </button>
-            <span className="muted">
-              {offset + 1}–{offset + page.data.length} of {page.pagination.total}
-            </span>
-            <button type="button" className="secondary" disabled={!page.pagination.hasMore} onClick={() => setOffset(offset + PAGE)}>
-              Next
-            </button>
-          </div>
+          <Pager offset={offset} pageSize={PAGE} shown={page.data.length} pagination={page.pagination} onOffset={setOffset} />
         </>
       )}
     </section>

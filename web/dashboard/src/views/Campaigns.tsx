@@ -11,7 +11,7 @@ import { CampaignResultsView } from '../results/CampaignResultsView';
 import { ShareWithStakeholders } from '../stakeholder/ShareWithStakeholders';
 import { Link, useRouter } from '../router';
 import { type RouterOutputs, useTRPC } from '../trpc';
-import { ErrorNote, formatDateTime, formatDuration, Loading, PageHeading, SentimentBadge } from '../ui';
+import { ErrorNote, formatDateTime, formatDuration, Loading, PageHeading, Pager, SentimentBadge } from '../ui';
 
 export function CampaignsView() {
   const trpc = useTRPC();
@@ -289,17 +289,7 @@ function CampaignOverview({ campaign }: { campaign: TCampaign }) {
                 </tbody>
               </table>
             </div>
-            <div className="pager">
-              <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - 25))}>
-                Previous
-              </button>
-              <span className="muted">
-                {offset + 1}–{offset + page.data.length} of {page.pagination.total}
-              </span>
-              <button type="button" className="secondary" disabled={!page.pagination.hasMore} onClick={() => setOffset(offset + 25)}>
-                Next
-              </button>
-            </div>
+            <Pager offset={offset} pageSize={25} shown={page.data.length} pagination={page.pagination} onOffset={setOffset} />
             {sentimentBars.some((bar) => bar.value > 0) && <BarChart title="Session sentiment (this page)" bars={sentimentBars} />}
           </>
         )}
