@@ -5,7 +5,7 @@ import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js'
 import { loadPlan } from '../sessions/load-session.js';
 import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
-import { IdentityScrubber } from './identity-scrubber.js';
+import { IDENTITY_COLUMNS, type IdentityRow, sessionScrubber } from './identity-scrubber.js';
 import type { Pseudonyms } from './pseudonyms.js';
 import { isStructuredQuestion } from '../../../shared/schemas/scripts.js';
 
@@ -44,7 +44,7 @@ export interface AnonymizedSession {
   utterances: AnonymizedUtterance[];
 }
 
-interface SessionRow {
+interface SessionRow extends IdentityRow {
   id: string;
   campaign_id: string;
   invite_id: string;
@@ -60,12 +60,6 @@ interface SessionRow {
   script_id: string;
   script_version: number;
   transcript_status: 'ready' | 'none' | null;
-  participant_email: string | null;
-  participant_name: string | null;
-  metadata: Record<string, unknown>;
-  invite_email: string | null;
-  invite_name: string | null;
-  invite_metadata: Record<string, unknown> | null;
   created_at: string;
 }
 
@@ -89,8 +83,8 @@ export async function* anonymizedSessions(em: EntityManager, scope: AnonymizedSc
     const rows: SessionRow[] = await queryRows<SessionRow>(
       em,
       sql`select s.id, s.campaign_id, s.invite_id, s.status, s.completion_status, s.language, s.duration_seconds, s.questions_answered, s.total_questions,
-                 s.sentiment, s.sentiment_score, s.answers, s.script_id, s.script_version, s.transcript_status, s.participant_email, s.participant_name, s.metadata,
-                 i.email as invite_email, i.name as invite_name, i.metadata as invite_metadata, ${rawSql(isoTimestamp('s.created_at'))} as created_at
+                 s.sentiment, s.sentiment_score, s.answers, s.script_id, s.script_version, s.transcript_status,
+                 ${IDENTITY_COLUMNS}, ${rawSql(isoTimestamp('s.created_at'))} as created_at
             from sessions s left join invites i on i.id = s.invite_id
            where s.organization_id = ${scope.organizationId} and s.status in ('completed', 'abandoned') and not s.preview and ${scopeCondition(scope)} ${after}
            order by s.created_at, s.id limit ${BATCH_SIZE}`,
@@ -115,14 +109,7 @@ async function anonymize(
 ): Promise<AnonymizedSession> {
   const plan = await loadPlan(em, { scriptId: row.script_id, scriptVersion: row.script_version });
   const questions = new Map(plan.questions.map((question) => [question.id, question]));
-  const scrubber = new IdentityScrubber(
-    spoken.map((utterance) => utterance.text),
-    {
-      emails: [row.participant_email, row.invite_email],
-      names: [row.participant_name, row.invite_name],
-      metadataValues: [...Object.values(row.metadata ?? {}), ...Object.values(row.invite_metadata ?? {})],
-    },
-  );
+  const scrubber = sessionScrubber(row, spoken.map((utterance) => utterance.text));
   const clean = (value: TParsedAnswer['value']) => (typeof value === 'string' ? scrubber.piece(value) : value);
   // The same person answering twice (one address, two invites) is one participant of the export.
   const email = row.participant_email ?? row.invite_email;

@@ -1,6 +1,7 @@
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { PII_MARKERS, SessionRedactor } from '../../analysis/pii-redaction.js';
 import { escapeRegExp } from '../../lib/escape-reg-exp.js';
+import { rawSql } from '../../db/sql.js';
 
 const NAME_MARKER = PII_MARKERS.name;
 const VALUE_MARKER = '[REDACTED]';
@@ -74,4 +75,33 @@ export class IdentityScrubber {
   keywords(utteranceText: string, keywords: string[]): string[] {
     return this.#redactor.keywords(utteranceText, keywords).filter((keyword) => this.#identity(keyword) === keyword);
   }
+}
+
+/** The identity columns of a session row (`s`, sessions) and its invite (`i`) that `sessionScrubber` reads. */
+export const IDENTITY_COLUMNS = rawSql(
+  's.participant_email, s.participant_name, s.metadata, i.email as invite_email, i.name as invite_name, i.metadata as invite_metadata',
+);
+
+/** A row selected with IDENTITY_COLUMNS. */
+export interface IdentityRow {
+  participant_email: string | null;
+  participant_name: string | null;
+  metadata: Record<string, unknown> | null;
+  invite_email: string | null;
+  invite_name: string | null;
+  invite_metadata: Record<string, unknown> | null;
+}
+
+/**
+ * The scrubber of one session: the PII redactor with every kind it knows over the session's
+ * words (`texts`), then the participant's own identity (email, name and its parts, metadata
+ * values of the session and the invite) wherever it appears. Anonymized exports and stakeholder
+ * links with PII redacted both use it, so they hide the same things.
+ */
+export function sessionScrubber(row: IdentityRow, texts: string[]): IdentityScrubber {
+  return new IdentityScrubber(texts, {
+    emails: [row.participant_email, row.invite_email],
+    names: [row.participant_name, row.invite_name],
+    metadataValues: [...Object.values(row.metadata ?? {}), ...Object.values(row.invite_metadata ?? {})],
+  });
 }

@@ -5,13 +5,13 @@ import { redactPii } from '../../analysis/pii-redaction.js';
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
-import { IDENTITY_COLUMNS, sessionScrubber } from './shared-sessions.js';
+import { IDENTITY_COLUMNS, type IdentityRow, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
 import type { SharedLink } from './find-shared-link.js';
 
 /** Items shown at most: a collection is a curated set, far smaller than this. */
 const MAX_ITEMS = 500;
 
-interface ItemRow {
+interface ItemRow extends IdentityRow {
   session_id: string;
   utterance_text: string;
   start_offset: number;
@@ -25,12 +25,6 @@ interface ItemRow {
   campaign_name: string;
   script_id: string;
   script_version: number;
-  participant_email: string | null;
-  participant_name: string | null;
-  metadata: Record<string, unknown> | null;
-  invite_email: string | null;
-  invite_name: string | null;
-  invite_metadata: Record<string, unknown> | null;
 }
 
 /**

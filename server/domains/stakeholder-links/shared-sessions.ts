@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TSharedSession } from '../../../shared/schemas/stakeholder-links.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { IdentityScrubber } from '../anonymized-exports/identity-scrubber.js';
+import { IDENTITY_COLUMNS, type IdentityRow, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
 
-interface SessionRow {
+interface SessionRow extends IdentityRow {
   id: string;
   campaign_name: string;
   status: string;
@@ -18,34 +18,10 @@ interface SessionRow {
   script_id: string;
   script_version: number;
   transcript_status: 'ready' | 'none' | null;
-  participant_email: string | null;
-  participant_name: string | null;
-  metadata: Record<string, unknown> | null;
-  invite_email: string | null;
-  invite_name: string | null;
-  invite_metadata: Record<string, unknown> | null;
 }
 
 /** How the texts of one session are shown: as they are, or through the anonymized export's scrubber. */
 export type SessionText = (text: string) => string;
-
-/**
- * The scrubber of one session when the link redacts PII: the PII redactor with every kind it
- * knows over the session's words, then the participant's own identity (email, name and its
- * parts, invite metadata values) wherever it appears, exactly as anonymized exports do.
- */
-export function sessionScrubber(row: Pick<SessionRow, 'participant_email' | 'participant_name' | 'metadata' | 'invite_email' | 'invite_name' | 'invite_metadata'>, texts: string[]): IdentityScrubber {
-  return new IdentityScrubber(texts, {
-    emails: [row.participant_email, row.invite_email],
-    names: [row.participant_name, row.invite_name],
-    metadataValues: [...Object.values(row.metadata ?? {}), ...Object.values(row.invite_metadata ?? {})],
-  });
-}
-
-/** The identity columns `sessionScrubber` reads, from `s` (sessions) and `i` (invites). */
-export const IDENTITY_COLUMNS = rawSql(
-  's.participant_email, s.participant_name, s.metadata, i.email as invite_email, i.name as invite_name, i.metadata as invite_metadata',
-);
 
 /**
  * Sessions of the organization that `where` keeps (on `s`), newest first, never a preview one,
