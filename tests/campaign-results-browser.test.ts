@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, createCampaign, createInvite, createPublishedScript, uniqueName } from './helpers/factories.js';
 import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
 import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
-import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
+import { answeredInvite, PARTICIPANT_BUDGET } from './helpers/interviews.js';
 import type { TestApp } from './helpers/test-app.js';
 
 /**
@@ -36,10 +36,7 @@ let campaign: { id: string; name: string };
 const pageErrors: string[] = [];
 
 async function interview(answers: string[], metadata: Record<string, string>, feedback?: Record<string, unknown>) {
-  const invite = await createInvite(api, campaign.id, { email: `${uniqueName('p').replace(' ', '-')}@example.com`, name: uniqueName('Participant'), sendEmail: false, metadata });
-  const participant = participantAs(t.http, invite.token);
-  await participant.start().expect(201);
-  for (const answer of answers) await participant.answer(answer).expect(200);
+  const { participant } = await answeredInvite(t, api, campaign.id, answers, { metadata, name: uniqueName('Participant') });
   if (feedback) await participant.feedback(feedback).expect(201);
 }
 

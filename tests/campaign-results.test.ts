@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, uniqueName } from './helpers/factories.js';
-import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
+import { answeredInvite, PARTICIPANT_BUDGET } from './helpers/interviews.js';
 import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import type { TestTenant } from './helpers/test-app.js';
 
@@ -38,12 +38,8 @@ async function sql(query: string, params: unknown[] = []) {
 }
 
 /** Answers `answers` in order on a new invite with `metadata`; answers the session and invite ids. */
-async function interview(campaignId: string, answers: string[], metadata: Record<string, string>, name = uniqueName('Participant')) {
-  const invite = await createInvite(api, campaignId, { email: `${uniqueName('p').replace(' ', '-')}@example.com`, name, sendEmail: false, metadata });
-  const participant = participantAs(t.http, invite.token);
-  const started = await participant.start().expect(201);
-  for (const answer of answers) await participant.answer(answer).expect(200);
-  return { sessionId: started.body.session.id as string, inviteId: invite.id as string, participant };
+function interview(campaignId: string, answers: string[], metadata: Record<string, string>, name = uniqueName('Participant')) {
+  return answeredInvite(t, api, campaignId, answers, { metadata, name });
 }
 
 describe('campaignResults', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, uniqueName } from './helpers/factories.js';
-import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
+import { type Api, apiAs, createCampaign, createPublishedScript } from './helpers/factories.js';
+import { answeredInvite, PARTICIPANT_BUDGET } from './helpers/interviews.js';
 import { type ListeningTestApp, startListeningTestApp, type TrpcClient, trpcFailure } from './helpers/members.js';
 import { type TestTenant } from './helpers/test-app.js';
 
@@ -35,11 +35,7 @@ afterAll(() => t?.close());
 
 /** Answers `answers` in order through the participant API on a new invite; answers the session id. */
 async function interview(campaignId: string, answers: string[], metadata: Record<string, string> = {}): Promise<string> {
-  const invite = await createInvite(api, campaignId, { email: `${uniqueName('p').replace(' ', '-')}@example.com`, sendEmail: false, metadata });
-  const participant = participantAs(t.http, invite.token);
-  const started = await participant.start().expect(201);
-  for (const answer of answers) await participant.answer(answer).expect(200);
-  return started.body.session.id as string;
+  return (await answeredInvite(t, api, campaignId, answers, { metadata })).sessionId;
 }
 
 async function sql(query: string, params: unknown[] = []) {

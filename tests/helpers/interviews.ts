@@ -1,5 +1,5 @@
 import type supertest from 'supertest';
-import { type Api, createCampaign, createInvite, createPublishedScript } from './factories.js';
+import { type Api, createCampaign, createInvite, createPublishedScript, uniqueName } from './factories.js';
 import type { TestApp } from './test-app.js';
 
 /** A script covering every question type: open, rating (1–5), yes/no, multiple choice. */
@@ -53,6 +53,18 @@ export function participantAs(http: supertest.Agent, token: string) {
 }
 
 export type Participant = ReturnType<typeof participantAs>;
+
+/**
+ * A new invite to `campaignId` (a unique address, no email sent, `name` only when given) whose
+ * participant starts and answers `answers` in order through the participant API.
+ */
+export async function answeredInvite(t: Pick<TestApp, 'http'>, api: Api, campaignId: string, answers: string[], options: { metadata?: Record<string, string>; name?: string } = {}) {
+  const invite = await createInvite(api, campaignId, { email: `${uniqueName('p').replace(' ', '-')}@example.com`, ...(options.name ? { name: options.name } : {}), sendEmail: false, metadata: options.metadata ?? {} });
+  const participant = participantAs(t.http, invite.token);
+  const started = await participant.start().expect(201);
+  for (const answer of answers) await participant.answer(answer).expect(200);
+  return { sessionId: started.body.session.id as string, inviteId: invite.id as string, participant };
+}
 
 /**
  * As if `seconds` had passed in a session in progress: its clock (start and running stretch) moves
