@@ -148,6 +148,11 @@ async function photograph(name: string, target: Page = page): Promise<void> {
       .slice(0, 5),
   }));
   expect(overflow.width > 390 ? overflow : null, name).toBeNull();
+  // Nor does any table: a phone shows every column (a wrap made a focusable scroll region on purpose excepted).
+  const scrolled = await target.evaluate(() =>
+    [...document.querySelectorAll('.table-wrap:not([role="region"][tabindex])')].filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
+  );
+  expect(scrolled, name).toEqual([]);
   await target.setViewportSize(size);
 }
 
