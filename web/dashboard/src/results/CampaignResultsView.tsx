@@ -251,8 +251,9 @@ function ResultSessions({ campaignId, filter, title }: { campaignId: string; fil
         <p className="empty-note">No sessions match these filters.</p>
       ) : (
         <>
+          {/* Stacked into a card per session on a phone: six columns do not fit 390 px. */}
           <div className="table-wrap">
-            <table>
+            <table className="stacked">
               <caption className="visually-hidden">Sessions these filters keep</caption>
               <thead>
                 <tr>
@@ -269,14 +270,14 @@ function ResultSessions({ campaignId, filter, title }: { campaignId: string; fil
               <tbody>
                 {page.data.map((session) => (
                   <tr key={session.id}>
-                    <th scope="row">
+                    <th scope="row" data-label="Participant">
                       <Link to={`/sessions/${session.id}`}>{session.participant ?? 'Anonymous participant'}</Link>
                     </th>
-                    <td>{STATUS_WORDS[session.completionStatus ?? session.status] ?? session.status}</td>
-                    <td>{formatDateTime(session.startedAt)}</td>
-                    <td className="num">{session.startedAt ? formatDuration(session.duration) : '—'}</td>
-                    <td>{session.sentiment ? <SentimentBadge sentiment={session.sentiment} /> : '—'}</td>
-                    <td>
+                    <td data-label="Status">{STATUS_WORDS[session.completionStatus ?? session.status] ?? session.status}</td>
+                    <td data-label="Started">{formatDateTime(session.startedAt)}</td>
+                    <td data-label="Duration" className="num">{session.startedAt ? formatDuration(session.duration) : '—'}</td>
+                    <td data-label="Sentiment">{session.sentiment ? <SentimentBadge sentiment={session.sentiment} /> : '—'}</td>
+                    <td data-label="Segment">
                       {Object.keys(session.segment).length === 0
                         ? '—'
                         : Object.entries(session.segment)

@@ -94,8 +94,9 @@ export function ShareWithStakeholders({ target }: { target: StakeholderTarget })
       ) : links.data?.data.length === 0 ? (
         <p className="muted">No link yet.</p>
       ) : (
+        // A card per link on a phone: five columns do not fit 390 px.
         <div className="table-wrap">
-          <table>
+          <table className="stacked">
             <caption className="visually-hidden">Stakeholder links to {WHAT[target.kind]}</caption>
             <thead>
               <tr>
@@ -109,18 +110,18 @@ export function ShareWithStakeholders({ target }: { target: StakeholderTarget })
             <tbody>
               {links.data?.data.map((link) => (
                 <tr key={link.id}>
-                  <td>
+                  <td data-label="Created">
                     {formatDateTime(link.createdAt)}
                     <br />
                     <span className="muted small">by {link.createdBy.name}</span>
                   </td>
-                  <td>{linkTerms(link)}</td>
-                  <td>{formatDate(link.expiresAt)}</td>
-                  <td>
+                  <td data-label="Shows">{linkTerms(link)}</td>
+                  <td data-label="Expires">{formatDate(link.expiresAt)}</td>
+                  <td data-label="Opened">
                     {link.openCount} {link.openCount === 1 ? 'time' : 'times'}
                     {link.lastOpenedAt && <span className="muted small"><br />last {formatDateTime(link.lastOpenedAt)}</span>}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <LinkStatus link={link} /> <RevokeButton link={link} onRevoked={refresh} />
                   </td>
                 </tr>

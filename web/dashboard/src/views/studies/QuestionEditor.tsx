@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { SCRIPT_LIMITS } from '../../../../../shared/schemas/scripts';
 import { FieldProblem, fieldProps, TextField } from './fields';
-import { DEPTH_LABELS, FOLLOW_UP_DEPTHS, type FieldMessages, fieldId, type QuestionDraft, QUESTION_TYPE_LABELS, QUESTION_TYPES, type QuestionType } from './script-form';
+import { DEPTH_LABELS, FOLLOW_UP_DEPTHS, type FieldMessages, fieldId, followUpsOn, type QuestionDraft, QUESTION_TYPE_LABELS, QUESTION_TYPES, type QuestionType } from './script-form';
 
 /**
  * One question of the script: text, type, the type's options or scale, follow-up settings and
@@ -119,10 +119,10 @@ export function QuestionEditor({
         <legend>Follow-up questions</legend>
         <FieldProblem path={`${base}.followUp`} errors={errors} />
         <label className="choice">
-          <input type="checkbox" checked={question.followUp.enabled} onChange={(event) => setFollowUp({ enabled: event.target.checked, enabledSet: true })} />
+          <input type="checkbox" checked={followUpsOn(question)} onChange={(event) => setFollowUp({ enabled: event.target.checked, enabledSet: true })} />
           Ask follow-up questions about the answer
         </label>
-        {question.followUp.enabled && (
+        {followUpsOn(question) && (
           <div className="field-grid">
             <div className="field">
               <label htmlFor={fieldId(`${base}.followUp.depth`)}>Depth</label>
@@ -148,7 +148,7 @@ export function QuestionEditor({
             />
           </div>
         )}
-        {question.followUp.enabled && (
+        {followUpsOn(question) && (
           <TextField
             path={`${base}.followUp.prompt`}
             label="What to probe for (optional)"

@@ -108,6 +108,20 @@ export function scriptDraftOf(script: Pick<TScript, 'name' | 'description' | 'sy
   };
 }
 
+/**
+ * Whether the question's "Ask follow-up questions" box is ticked: what the interview will do, not
+ * what the form happened to start with. Where the script leaves `followUp.enabled` out, the API
+ * (followUpLimitOf in server/domains/sessions/interview-flow.ts) allows follow-ups on an open
+ * question, and on a rating, yes/no or multiple-choice question only when it has a depth or its
+ * own maximum: a structured question whose box showed ticked by default, with a "What to probe
+ * for" written under it, was never followed up. Ticking the box writes `enabled` explicitly.
+ */
+export function followUpsOn(question: QuestionDraft): boolean {
+  const { enabled, enabledSet, depth, maxFollowUps } = question.followUp;
+  if (enabledSet) return enabled;
+  return question.type === 'open' || depth !== '' || maxFollowUps.trim() !== '';
+}
+
 /** A fresh question with an id no other question has (`q1`, `q2`, …). */
 export function newQuestion(existing: readonly { id: string }[], type: QuestionType = 'open'): QuestionDraft {
   const taken = new Set(existing.map((question) => question.id));
