@@ -1,18 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { PERMISSIONS } from '../shared/permissions.js';
 import type { TInterviewState } from '../shared/schemas/sessions.js';
-import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
+import { hasChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
+import { type Dashboard, expectPageFits, photograph as photographAtTwoWidths, startDashboard } from './helpers/dashboard-browser.js';
 import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
-import { trpcClient } from './helpers/members.js';
-import { freePort, ROOT } from './helpers/processes.js';
 import { runCompletionChain } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import type { TestApp, TestTenant } from './helpers/test-app.js';
 
 /**
  * Issue 31's journey, end to end in one Chromium: from an empty organization a researcher builds
@@ -29,10 +23,7 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
 reportSkipped('study-journey-browser.test.ts');
 
 declare const document: any;
-declare function getComputedStyle(element: unknown): { position: string };
 
-const PASSWORD = 'correct horse battery staple';
-const EMAIL = 'researcher@example.com';
 const STUDY = 'Onboarding study';
 const QUESTIONS = {
   open: 'What happened in your first week with the product?',
@@ -44,12 +35,11 @@ const OPTIONS = ['Email', 'Phone', 'In-app chat'];
 const ALT = 'The first screen of the product: a blue header over an orange list';
 const RATING_PROMPT = 'What made you choose that number?';
 
+let dashboard: Dashboard;
 let t: TestApp;
 let tenant: TestTenant;
-let service: Server;
 let origin: string;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 /** The page a step works on: photographed when the step fails. */
 let current: Page;
@@ -105,26 +95,15 @@ function watch(target: Page): Page {
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PUBLIC_URL: origin, ...PARTICIPANT_BUDGET });
   // The empty organization: no script, no campaign, no invite; one owner who has not signed in yet.
-  tenant = await t.createTenant();
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Rosa Researcher' });
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = watch(await context.newPage());
+  dashboard = await startDashboard({ member: { email: 'researcher@example.com', name: 'Rosa Researcher', role: 'owner' }, env: PARTICIPANT_BUDGET });
+  ({ t, tenant, origin, browser } = dashboard);
+  page = watch(await dashboard.newPage());
   current = page;
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
+  await dashboard?.close();
 });
 
 async function expectAccessible(target: Page = page): Promise<void> {
@@ -132,27 +111,20 @@ async function expectAccessible(target: Page = page): Promise<void> {
   expect(violations.map((violation) => `${target.url()} ${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
 }
 
-/** Photographs at 1280 and 390 px; at 390 px nothing makes the page scroll sideways. */
+/** Photographs at 1280 and 390 px; at 390 px neither the page nor any table scrolls sideways. */
 async function photograph(name: string, target: Page = page): Promise<void> {
   const size = target.viewportSize()!;
   await target.setViewportSize({ width: 1280, height: 900 });
-  await screenshot(target, `journey-${name}-1280`);
-  await target.setViewportSize({ width: 390, height: 844 });
-  await target.waitForTimeout(150);
-  await screenshot(target, `journey-${name}-390`);
-  const overflow = await target.evaluate(() => ({
-    width: document.documentElement.scrollWidth,
-    culprits: [...document.querySelectorAll('body *')]
-      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
-      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
-      .slice(0, 5),
-  }));
-  expect(overflow.width > 390 ? overflow : null, name).toBeNull();
-  // Nor does any table: a phone shows every column (a wrap made a focusable scroll region on purpose excepted).
-  const scrolled = await target.evaluate(() =>
-    [...document.querySelectorAll('.table-wrap:not([role="region"][tabindex])')].filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
-  );
-  expect(scrolled, name).toEqual([]);
+  await photographAtTwoWidths(target, `journey-${name}`, {
+    fits: async (narrow, label) => {
+      await expectPageFits(narrow, label);
+      // A phone shows every column (a wrap made a focusable scroll region on purpose excepted).
+      const scrolled = await narrow.evaluate(() =>
+        [...document.querySelectorAll('.table-wrap:not([role="region"][tabindex])')].filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
+      );
+      expect(scrolled, label).toEqual([]);
+    },
+  });
   await target.setViewportSize(size);
 }
 
@@ -205,9 +177,7 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await page.getByLabel('Password').waitFor();
     await expectAccessible();
     await photograph('sign-in');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(page, { open: false });
     await page.getByText('No campaigns yet.').waitFor();
     await expectAccessible();
     await photograph('empty');
@@ -267,7 +237,7 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
   });
 
   it('"Preview as participant" opens the interview page in a new tab, marked as a preview; one answer there; then publishes', async () => {
-    const opening = context.waitForEvent('page');
+    const opening = page.context().waitForEvent('page');
     await page.getByRole('button', { name: 'Preview as participant' }).click();
     const preview = watch(await opening);
     current = preview;
