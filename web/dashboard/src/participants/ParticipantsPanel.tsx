@@ -317,7 +317,7 @@ function PreviewTable({ file, rows }: { file: InviteFile; rows: InviteFile['rows
     <div className="table-wrap">
       <table className="stacked">
         <caption>
-          Preview{rows.length > shown.length ? ` (${shown.length} of ${rows.length} rows${bad.length ? ', every row with a problem' : ''})` : ''}
+          Preview{rows.length > shown.length ? ` (${bad.length ? `every row with a problem and the first good ones: ${shown.length} of ${rows.length} rows` : `the first ${shown.length} of ${rows.length} rows`})` : ''}
         </caption>
         <thead>
           <tr>

@@ -169,7 +169,7 @@ function FilterBar({ legend, form, facets, onChange }: { legend: string; form: F
       <div>
         <label htmlFor={`${id}-value`}>Value</label>
         <select id={`${id}-value`} value={form.value} disabled={!key} onChange={(event) => set({ key, value: event.target.value })}>
-          <option value="">{key ? 'Everyone' : 'Choose a segment first'}</option>
+          <option value="">{key ? 'Everyone' : 'Pick a segment'}</option>
           {values.map((value) => (
             <option key={value} value={value}>
               {value}
