@@ -1,11 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
 import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
+import { twoBandPng } from './helpers/images.js';
 import { wav } from './helpers/audio.js';
 import type { TestApp, TestTenant } from './helpers/test-app.js';
 
@@ -32,32 +32,6 @@ let scriptId: string;
 let exported: string;
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
-
-/** A 48×32 PNG of two colour bands, made here (signature, IHDR, IDAT, IEND). */
-function png(): Buffer {
-  const width = 48;
-  const height = 32;
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour RGB
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) row.set(y < height / 2 ? [29, 78, 216] : [245, 158, 11], 1 + x * 3);
-    rows.push(row);
-  }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -191,7 +165,7 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
 
   it('uploads an image with alt text to a question, and shows it', async () => {
     const rating = question(2);
-    await rating.getByLabel('Add an image or audio clip').setInputFiles({ name: 'effort-scale.png', mimeType: 'image/png', buffer: png() });
+    await rating.getByLabel('Add an image or audio clip').setInputFiles({ name: 'effort-scale.png', mimeType: 'image/png', buffer: twoBandPng(48, 32) });
     await rating.getByText('Describe the image for participants who cannot see it.').waitFor();
     expect(await rating.getByRole('button', { name: 'Upload to question 2' }).isDisabled()).toBe(true);
     await rating.getByLabel('Alt text (what the image shows)').fill('A scale from very hard (blue) to very easy (orange)');

@@ -1,9 +1,9 @@
-import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TInterviewState } from '../shared/schemas/sessions.js';
 import { hasChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
 import { type Dashboard, expectPageFits, photograph as photographAtTwoWidths, startDashboard } from './helpers/dashboard-browser.js';
+import { twoBandPng } from './helpers/images.js';
 import { PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
 import { runCompletionChain } from './helpers/results.js';
 import type { TestApp, TestTenant } from './helpers/test-app.js';
@@ -49,31 +49,6 @@ let sharedUrl: string;
 let journeyStartedAt: number;
 const pageErrors: string[] = [];
 const cspViolations: string[] = [];
-
-/** A 64×40 PNG of two colour bands, made here (signature, IHDR, IDAT, IEND). */
-function png(): Buffer {
-  const [width, height] = [64, 40];
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour RGB
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) row.set(y < 10 ? [29, 78, 216] : [245, 158, 11], 1 + x * 3);
-    rows.push(row);
-  }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** Person i of the 30: cohort "pilot" for even i, "main" for odd i. */
 const cohortOf = (index: number) => (index % 2 === 0 ? 'pilot' : 'main');
@@ -219,7 +194,7 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await page.getByText('All changes saved.').waitFor();
 
     // The image goes with the first question, so the preview shows it at once.
-    await question(1).getByLabel('Add an image or audio clip').setInputFiles({ name: 'first-screen.png', mimeType: 'image/png', buffer: png() });
+    await question(1).getByLabel('Add an image or audio clip').setInputFiles({ name: 'first-screen.png', mimeType: 'image/png', buffer: twoBandPng(64, 40, 10) });
     await question(1).getByLabel('Alt text (what the image shows)').fill(ALT);
     await question(1).getByRole('button', { name: 'Upload to question 1' }).click();
     await question(1).getByRole('img', { name: ALT }).waitFor();
