@@ -327,6 +327,53 @@ describe('stakeholderLinks.view (public)', () => {
   });
 });
 
+describe('stakeholderLinks.view with PII redacted: invite metadata', () => {
+  /** Two participants of one campaign in team Platform, each with their own employee id; the first says both. */
+  async function platformCampaign() {
+    const api = apiAs(t.http, a.tenant);
+    const first = await completedTextInterview(t, api, ['Ada here: the platform team set up my account, and my employee id E-48213 still shows on every invoice.', ...TEXT_ANSWERS.slice(1)]);
+    const second = await completedTextInterview(t, api, TEXT_ANSWERS, { campaignId: first.campaign.id });
+    for (const [session, employeeId] of [[first.sessionId, 'E-48213'], [second.sessionId, 'E-51007']] as const) {
+      const metadata = JSON.stringify({ team: 'Platform', employeeId });
+      await t.em().execute(`update sessions set metadata = ?::jsonb where id = ?`, [metadata, session]);
+      await t.em().execute(`update invites set metadata = ?::jsonb where id = (select invite_id from sessions where id = ?)`, [metadata, session]);
+    }
+    return { campaignId: first.campaign.id, sessionId: first.sessionId };
+  }
+
+  it('keeps a value two participants of the campaign hold ("the platform team"), redacts one only one holds and the name', async () => {
+    const { campaignId, sessionId } = await platformCampaign();
+    const link = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: campaignId }, includeTranscripts: true, redactPii: true });
+    const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) });
+    const said = view.campaign!.sessions!.find((session) => session.id === sessionId)!.transcript!.find((utterance) => utterance.speaker === 'participant')!.text;
+    expect(said).toBe('[NAME REDACTED] here: the platform team set up my account, and my employee id [REDACTED] still shows on every invoice.');
+
+    const session = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'session', id: sessionId }, includeTranscripts: true, redactPii: true });
+    const alone = await anonymous.stakeholderLinks.view.query({ token: tokenOf(session.url) });
+    expect(alone.session!.transcript!.find((utterance) => utterance.speaker === 'participant')!.text).toBe(said);
+    expect(JSON.stringify(alone)).not.toMatch(/E-48213|\bAda\b/);
+  });
+
+  it("keeps it in a collection's quote too, counted within the quote's campaign", async () => {
+    // Another campaign of the organization with two participants in team Platform: they do not count for this one.
+    await platformCampaign();
+    const { sessionId } = await platformCampaign();
+    const [utterance] = await t.em().execute<{ id: string; text: string }[]>(`select id, text from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`, [sessionId]);
+    const highlight = await a.client.highlights.create.mutate({ sessionId, utteranceId: utterance!.id, start: 0, end: utterance!.text.length });
+    const collection = await a.client.collections.create.mutate({ name: 'Teams' });
+    await a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: highlight.id });
+    const link = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'collection', id: collection.id }, includeTranscripts: false, redactPii: true });
+    const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) });
+    expect(view.collection!.items[0]!.quote).toBe('[NAME REDACTED] here: the platform team set up my account, and my employee id [REDACTED] still shows on every invoice.');
+
+    // One participant of the campaign left in team Platform (the other moved): the value names them, so it is redacted.
+    await t.em().execute(`update sessions set metadata = '{}'::jsonb where campaign_id = (select campaign_id from sessions where id = ?) and id <> ?`, [sessionId, sessionId]);
+    await t.em().execute(`update invites set metadata = '{}'::jsonb where id in (select invite_id from sessions where campaign_id = (select campaign_id from sessions where id = ?) and id <> ?)`, [sessionId, sessionId]);
+    const again = await anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) });
+    expect(again.collection!.items[0]!.quote).toBe('[NAME REDACTED] here: the [REDACTED] team set up my account, and my employee id [REDACTED] still shows on every invoice.');
+  });
+});
+
 describe('the /shared/{token} page', () => {
   let dist: string;
   let page: supertest.Agent;

@@ -1,5 +1,5 @@
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
-import { PII_MARKERS, SessionRedactor } from '../../analysis/pii-redaction.js';
+import { PII_MARKERS, redactPii, SessionRedactor } from '../../analysis/pii-redaction.js';
 import { escapeRegExp } from '../../lib/escape-reg-exp.js';
 import { rawSql } from '../../db/sql.js';
 
@@ -92,16 +92,40 @@ export interface IdentityRow {
   invite_metadata: Record<string, unknown> | null;
 }
 
+/** How a session's scrubber treats its invite metadata. */
+export interface ScrubberOptions {
+  /**
+   * Whether a metadata entry (key and value as text) is held by two participants or more of the
+   * session's campaign. Such a value (a team, a plan, a country) identifies nobody, so it is kept
+   * in the text unless the PII redactor finds PII in it; a value held by one participant is
+   * scrubbed. Without it every metadata value is scrubbed (anonymized exports).
+   */
+  sharedMetadata?: (key: string, value: string) => boolean;
+}
+
+/** A metadata value as it can turn up in words: text, or a number long enough to be an id; anything else is never scrubbed. */
+function metadataText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' ? String(value) : null;
+}
+
 /**
  * The scrubber of one session: the PII redactor with every kind it knows over the session's
  * words (`texts`), then the participant's own identity (email, name and its parts, metadata
  * values of the session and the invite) wherever it appears. Anonymized exports and stakeholder
- * links with PII redacted both use it, so they hide the same things.
+ * links with PII redacted both use it, so they hide the same things; stakeholder links pass
+ * `sharedMetadata` to keep the segment values several participants hold.
  */
-export function sessionScrubber(row: IdentityRow, texts: string[]): IdentityScrubber {
+export function sessionScrubber(row: IdentityRow, texts: string[], options: ScrubberOptions = {}): IdentityScrubber {
+  const { sharedMetadata } = options;
+  const identifying = ([key, value]: [string, unknown]) => {
+    const text = metadataText(value);
+    return text === null || !sharedMetadata || !sharedMetadata(key, text) || redactPii(text, PII_KINDS) !== text;
+  };
+  const metadata = [...Object.entries(row.metadata ?? {}), ...Object.entries(row.invite_metadata ?? {})];
   return new IdentityScrubber(texts, {
     emails: [row.participant_email, row.invite_email],
     names: [row.participant_name, row.invite_name],
-    metadataValues: [...Object.values(row.metadata ?? {}), ...Object.values(row.invite_metadata ?? {})],
+    metadataValues: metadata.filter(identifying).map(([, value]) => value),
   });
 }

@@ -5,13 +5,14 @@ import { redactPii } from '../../analysis/pii-redaction.js';
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
-import { IDENTITY_COLUMNS, type IdentityRow, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
+import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
 import type { SharedLink } from './find-shared-link.js';
+import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
 
 /** Items shown at most: a collection is a curated set, far smaller than this. */
 const MAX_ITEMS = 500;
 
-interface ItemRow extends IdentityRow {
+interface ItemRow extends CampaignIdentityRow {
   session_id: string;
   utterance_text: string;
   start_offset: number;
@@ -31,8 +32,9 @@ interface ItemRow extends IdentityRow {
  * A collection as a stakeholder sees it: its quotes in the order they were added, each with the
  * campaign and the question it answered, the researcher's label and note, and the whole answer
  * when the link includes transcripts. Quotes of preview sessions are left out. With PII redacted,
- * each quote, answer and note goes through its session's scrubber (as an anonymized export), and
- * the collection's description through the PII redactor.
+ * each quote, answer and note goes through its session's scrubber (as an anonymized export, but
+ * keeping the metadata values two participants of its campaign hold), and the collection's
+ * description through the PII redactor.
  */
 export async function readSharedCollection(em: EntityManager, link: SharedLink): Promise<NonNullable<TSharedView['collection']>> {
   const [collection] = await queryRows<{ name: string; description: string | null }>(
@@ -42,7 +44,7 @@ export async function readSharedCollection(em: EntityManager, link: SharedLink):
   const rows = await queryRows<ItemRow>(
     em,
     sql`select h.session_id, u.text as utterance_text, h.start_offset, h.end_offset, u.speaker, u.start_time, u.question_id, h.label,
-               h.note as highlight_note, ci.note as item_note, c.name as campaign_name, s.script_id, s.script_version, ${IDENTITY_COLUMNS}
+               h.note as highlight_note, ci.note as item_note, s.campaign_id, c.name as campaign_name, s.script_id, s.script_version, ${IDENTITY_COLUMNS}
           from collection_items ci
           join highlights h on h.id = ci.highlight_id
           join session_utterances u on u.id = h.utterance_id
@@ -54,9 +56,13 @@ export async function readSharedCollection(em: EntityManager, link: SharedLink):
   );
   const sessionIds = [...new Set(rows.map((row) => row.session_id))];
   const spoken = link.redactPii ? await readTranscriptUtterances(em, sessionIds) : new Map();
+  const sharedMetadata = link.redactPii ? await readSharedMetadata(em, link.organizationId, rows) : null;
   const scrubbers = new Map(
-    link.redactPii
-      ? rows.map((row) => [row.session_id, sessionScrubber(row, (spoken.get(row.session_id) ?? []).map((utterance: { text: string }) => utterance.text))] as const)
+    sharedMetadata
+      ? rows.map((row) => {
+          const texts = (spoken.get(row.session_id) ?? []).map((utterance: { text: string }) => utterance.text);
+          return [row.session_id, sessionScrubber(row, texts, { sharedMetadata: sharedMetadata(row.campaign_id) })] as const;
+        })
       : [],
   );
   const items = [];

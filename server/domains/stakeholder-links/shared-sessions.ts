@@ -2,11 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TSharedSession } from '../../../shared/schemas/stakeholder-links.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { IDENTITY_COLUMNS, type IdentityRow, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
+import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
+import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
 
-interface SessionRow extends IdentityRow {
+interface SessionRow extends CampaignIdentityRow {
   id: string;
   campaign_name: string;
   status: string;
@@ -20,14 +21,15 @@ interface SessionRow extends IdentityRow {
   transcript_status: 'ready' | 'none' | null;
 }
 
-/** How the texts of one session are shown: as they are, or through the anonymized export's scrubber. */
+/** How the texts of one session are shown: as they are, or through the anonymized export's scrubber (keeping shared segment values). */
 export type SessionText = (text: string) => string;
 
 /**
  * Sessions of the organization that `where` keeps (on `s`), newest first, never a preview one,
  * as a stakeholder sees them: answers with their questions, the transcript when asked for, the
- * participant's name only when PII is not redacted. Two statements and one per distinct script
- * version (cached), whatever the number of sessions.
+ * participant's name only when PII is not redacted. Two statements (three with PII redacted: the
+ * metadata values several participants hold) and one per distinct script version (cached),
+ * whatever the number of sessions.
  */
 export async function readSharedSessions(
   em: EntityManager,
@@ -37,7 +39,7 @@ export async function readSharedSessions(
 ): Promise<TSharedSession[]> {
   const rows = await queryRows<SessionRow>(
     em,
-    sql`select s.id, c.name as campaign_name, s.status, s.completion_status, s.language, ${rawSql(isoTimestamp('s.started_at'))} as started_at,
+    sql`select s.id, s.campaign_id, c.name as campaign_name, s.status, s.completion_status, s.language, ${rawSql(isoTimestamp('s.started_at'))} as started_at,
                s.duration_seconds, s.answers, s.script_id, s.script_version, s.transcript_status, ${IDENTITY_COLUMNS}
           from sessions s join campaigns c on c.id = s.campaign_id left join invites i on i.id = s.invite_id
          where s.organization_id = ${organizationId} and not s.preview and ${where}
@@ -45,10 +47,13 @@ export async function readSharedSessions(
   );
   // The words are read to find the PII in them even when the transcript is not shown: a free-text answer is cut from them.
   const spoken = await readTranscriptUtterances(em, options.includeTranscripts || options.redactPii ? rows.filter((row) => row.transcript_status === 'ready').map((row) => row.id) : []);
+  const sharedMetadata = options.redactPii ? await readSharedMetadata(em, organizationId, rows) : null;
   const sessions: TSharedSession[] = [];
   for (const row of rows) {
     const utterances: TranscriptRow[] = spoken.get(row.id) ?? [];
-    const scrubber = options.redactPii ? sessionScrubber(row, utterances.map((utterance) => utterance.text)) : null;
+    const scrubber = sharedMetadata
+      ? sessionScrubber(row, utterances.map((utterance) => utterance.text), { sharedMetadata: sharedMetadata(row.campaign_id) })
+      : null;
     const plan = await loadPlan(em, { scriptId: row.script_id, scriptVersion: row.script_version });
     const questions = new Map(plan.questions.map((question) => [question.id, question]));
     sessions.push({
