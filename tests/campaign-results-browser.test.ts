@@ -4,6 +4,7 @@ import { type Api, createCampaign, createInvite, createPublishedScript, uniqueNa
 import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
 import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
 import { answeredInvite, PARTICIPANT_BUDGET } from './helpers/interviews.js';
+import { trpcClient } from './helpers/members.js';
 import type { TestApp } from './helpers/test-app.js';
 
 /**
@@ -100,6 +101,13 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await nps.getByText('Net Promoter Score').waitFor();
     expect(await nps.locator('dd').allInnerTexts()).toEqual(['7.25', '0', '2 · 0 · 2']);
     expect(await nps.getByRole('img').count()).toBe(1);
+    // The open question: how many answered and their words, each a link to the moment in its session.
+    const experience = page.getByRole('article', { name: QUESTIONS[0]!.text });
+    await experience.getByText('Open question · 4 answered').waitFor();
+    expect(await experience.locator('blockquote').allInnerTexts()).toEqual([OPEN, OPEN, OPEN, OPEN]);
+    const moments = experience.getByRole('link', { name: 'Open in the session' });
+    expect(await moments.count()).toBe(4);
+    expect(await moments.first().getAttribute('href')).toMatch(/^\/app\/sessions\/[^/?]+\?u=[^&]+$/);
     const channel = page.getByRole('article', { name: 'Which support channel did you use most?' });
     expect(await channel.getByRole('row').allInnerTexts()).toEqual(['Answer\tCount\tShare', 'Email\t1\t33.3%', 'Phone call with a support engineer\t1\t33.3%', `${LONG_OPTION}\t1\t33.3%`]);
     await page.getByText('Quick and friendly, and the questions were clear.').waitFor();
@@ -158,7 +166,7 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await segmentB.getByLabel('Completion').selectOption('timed_out');
     const panelB = page.getByRole('region', { name: /^Segment B: cohort = gamma · timed out/ });
     await panelB.getByText('No sessions match these filters.').waitFor();
-    expect(await panelB.getByText('No answers in this selection.').count()).toBe(3);
+    expect(await panelB.getByText('No answers in this selection.').count()).toBe(4);
     await panelB.getByText('No participant has given feedback in this selection.').waitFor();
     // The funnel has rows but no bar: every count is 0.
     expect(await panelB.locator('svg rect').count()).toBe(0);
@@ -191,6 +199,22 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await expectLabelsInside();
     await expectAccessible(page);
     await photograph('comparison-page');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("the stakeholder page shows the open question's quotes with no link into the dashboard", async () => {
+    const link = await trpcClient(origin, { token: () => dashboard.tenant.apiKey }).stakeholderLinks.create.mutate({
+      target: { kind: 'campaign', id: campaign.id },
+      includeTranscripts: false,
+      redactPii: true,
+    });
+    await page.goto(link.url);
+    const experience = page.getByRole('article', { name: QUESTIONS[0]!.text });
+    await experience.getByText('Open question · 4 answered').waitFor();
+    expect(await experience.locator('blockquote').count()).toBe(4);
+    expect(await experience.getByRole('link').count()).toBe(0);
+    await expectAccessible(page);
+    await photograph('shared-open-question');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import { startTestApp } from './helpers/test-app.js';
 import { apiAs } from './helpers/factories.js';
 import { type ListeningTestApp, startListeningTestApp, trpcClient, trpcFailure } from './helpers/members.js';
 import { PARTICIPANT_BUDGET } from './helpers/interviews.js';
-import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
+import { completedTextInterview, RESULTS_QUESTIONS, TEXT_ANSWERS } from './helpers/results.js';
 
 /**
  * Stakeholder links (issue 31): a read-only share of a campaign's results, a collection or a
@@ -26,6 +26,8 @@ import { completedTextInterview, TEXT_ANSWERS } from './helpers/results.js';
 let t: ListeningTestApp;
 
 /** The first answer names the participant and gives an email address: what a redacting link must hide. */
+/** The open question ANSWERS[0] answers. */
+const ANSWER_QUESTION = RESULTS_QUESTIONS[0]!.id;
 const ANSWERS = ['My name is Ada Lovelace, and the onboarding emails had broken links. Write to ada.lovelace@example.com about it.', ...TEXT_ANSWERS.slice(1)];
 
 async function organization() {
@@ -324,6 +326,22 @@ describe('stakeholderLinks.view (public)', () => {
     expect(view.campaign!.sessions!.length).toBeGreaterThan(0);
     expect(view.campaign!.sessions!.every((session) => session.status === 'completed' && session.participant === null)).toBe(true);
     expect((await a.client.stakeholderLinks.opens.query({ linkId: live.id })).openCount).toBe(1);
+  });
+
+  it("shows open answers' quotes on a campaign link, without transcripts too, redacted on a redacting link", async () => {
+    const plain = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: false, redactPii: false });
+    const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(plain.url) });
+    const experience = view.campaign!.results.questions.find((question) => question.questionId === ANSWER_QUESTION)!;
+    expect(experience).toMatchObject({ type: 'open', answered: 1, quotes: [{ sessionId: a.sessionId, text: ANSWERS[0] }] });
+    expect(view.campaign!.sessions).toBeNull();
+
+    const redacting = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: false, redactPii: true });
+    const safe = await anonymous.stakeholderLinks.view.query({ token: tokenOf(redacting.url) });
+    const [quote] = safe.campaign!.results.questions.find((question) => question.questionId === ANSWER_QUESTION)!.quotes;
+    expect(quote!.text).toContain('[EMAIL REDACTED]');
+    expect(quote!.text).toContain('broken links');
+    expect(JSON.stringify(safe)).not.toContain('ada.lovelace@example.com');
+    expect(JSON.stringify(safe)).not.toMatch(/Lovelace/);
   });
 });
 

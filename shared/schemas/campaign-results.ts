@@ -6,7 +6,8 @@ import { SENTIMENTS } from './transcripts.js';
 
 /**
  * A campaign's results as the dashboard and stakeholder links show them (issue 31): the
- * completion funnel, every structured question as counts, the participants' feedback, for the
+ * completion funnel, every structured question as counts, every open question with how many
+ * answered and the newest answers, the participants' feedback, for the
  * sessions a segment filter keeps. Preview sessions are never counted.
  */
 
@@ -52,13 +53,16 @@ export const ZResultsFunnel = z.object({
 /** One answer value and how many sessions gave it (a rating's number, `yes`/`no`, or an option's words). */
 export const ZAnswerCount = z.object({ value: z.string(), count: z.number().int() });
 
+/** A participant's answer to an open question, in their words, and the utterance it is (to open the session at that moment). */
+export const ZOpenAnswerQuote = z.object({ sessionId: z.string(), utteranceId: z.string(), text: z.string() });
+
 export const ZQuestionResult = z.object({
   questionId: z.string(),
   text: z.string(),
   type: z.enum(QUESTION_TYPES),
-  /** Sessions that reached the question with a readable value. */
+  /** Sessions that reached the question with a readable value; open questions: sessions with an answer in words. */
   answered: z.number().int(),
-  /** Sessions asked the question whose answer could not be read (value null). */
+  /** Sessions asked the question whose answer could not be read (value null; open: spoken answers nothing could transcribe). */
   unreadable: z.number().int(),
   /** In the script's order: every scale point (rating), yes then no, every option then other values. Open questions: empty. */
   counts: z.array(ZAnswerCount),
@@ -71,6 +75,12 @@ export const ZQuestionResult = z.object({
       nps: z.number().nullable(),
     })
     .nullable(),
+  /**
+   * Open questions: the newest answers, at most 5, one per session (its longest answer to the
+   * question, so a probe's "ok" never stands for a participant who went on to say more), newest
+   * first. Structured questions: empty.
+   */
+  quotes: z.array(ZOpenAnswerQuote),
 });
 export type TQuestionResult = z.infer<typeof ZQuestionResult>;
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaignResults, TCampaignResultsInput, TQuestionResult } from '../../../shared/schemas/campaign-results.js';
-import type { TQuestion } from '../../../shared/schemas/scripts.js';
+import type { TQuestion, TStructuredQuestionType } from '../../../shared/schemas/scripts.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
-import { distributionOf, round, structuredQuestions } from '../comparisons/answer-distribution.js';
+import { distributionOf, round, scriptQuestions, structuredQuestions } from '../comparisons/answer-distribution.js';
 import { keptInvitesFilter, keptSessionsWhere, loadResultsCampaign } from './results-filter.js';
 
 interface FacetsRow {
@@ -27,6 +27,13 @@ interface AnswerRow {
   count: number;
 }
 
+interface OpenAnswersRow {
+  question_id: string;
+  answered: number;
+  unreadable: number;
+  quotes: TQuestionResult['quotes'];
+}
+
 interface FeedbackRow {
   count: number;
   overall: number | null;
@@ -42,14 +49,17 @@ interface FeedbackRow {
 const SEGMENT_KEYS_LIMIT = 50;
 const SEGMENT_VALUES_LIMIT = 50;
 const COMMENTS_LIMIT = 50;
+/** Quotes per open question: a taste of what participants said; the transcripts hold the rest. */
+const QUOTES_LIMIT = 5;
 
 /**
  * A campaign's results for the sessions `input.filter` keeps (preview sessions never): the
  * funnel, every structured question's answers counted against the script versions the
- * campaign's sessions ran (the newest wording wins, answers count by question id), the
- * participants' feedback, and what the segment picker offers. Five statements whatever the
- * number of sessions: the campaign, the campaign-wide facets and script versions, then the
- * funnel, the answers and the feedback side by side, each aggregated in PostgreSQL.
+ * campaign's sessions ran (the newest wording wins, answers count by question id), every open
+ * question's answered count and newest answers, the participants' feedback, and what the
+ * segment picker offers. Six statements whatever the number of sessions: the campaign, the
+ * campaign-wide facets and script versions, then the funnel, the answers, the open answers and
+ * the feedback side by side, each aggregated in PostgreSQL.
  * RESOURCE_NOT_FOUND for a campaign of another organization or a preview campaign.
  */
 export async function getCampaignResults(em: EntityManager, organizationId: string, input: TCampaignResultsInput): Promise<TCampaignResults> {
@@ -57,7 +67,7 @@ export async function getCampaignResults(em: EntityManager, organizationId: stri
   const campaign = await loadResultsCampaign(em, organizationId, input.campaignId);
   const kept = keptSessionsWhere(organizationId, campaign.id, filter);
 
-  const [[facets], [funnel], answers, [feedback]] = await Promise.all([
+  const [[facets], [funnel], answers, openAnswers, [feedback]] = await Promise.all([
     // Campaign-wide, whatever the filter: the picker offers every segment, and two panels side by side list the same questions.
     queryRows<FacetsRow>(
       em,
@@ -101,6 +111,30 @@ export async function getCampaignResults(em: EntityManager, organizationId: stri
                    order by s.id, x.answer ->> 'questionId', x.n desc) a
            group by 1, 2`,
     ),
+    // Open answers are utterances, not values: a session's answers (follow-up replies too) to a question that was open in
+    // the script version it ran. Per session its longest answer in words (a probe's "ok" never stands for someone who went
+    // on to say more; none in words: unreadable), then per question the newest of those (row_number) up to QUOTES_LIMIT.
+    queryRows<OpenAnswersRow>(
+      em,
+      sql`with open_questions as (
+            select distinct sv.script_id, sv.version, q.question ->> 'id' as question_id
+              from script_versions sv cross join lateral jsonb_array_elements(sv.questions) as q(question)
+             where sv.script_id in (select s.script_id from sessions s where ${kept}) and q.question ->> 'type' = 'open'
+          )
+          select o.question_id,
+                 count(*) filter (where o.text is not null)::int as answered,
+                 count(*) filter (where o.text is null)::int as unreadable,
+                 coalesce(jsonb_agg(jsonb_build_object('sessionId', o.session_id, 'utteranceId', o.id, 'text', o.text) order by o.newest)
+                            filter (where o.newest <= ${QUOTES_LIMIT}::int), '[]'::jsonb) as quotes
+            from (select b.*, row_number() over (partition by b.question_id, b.text is null order by b.created_at desc, b.id desc) as newest
+                    from (select distinct on (u.question_id, u.session_id) u.question_id, u.session_id, u.id, nullif(btrim(u.text), '') as text, u.created_at
+                            from sessions s
+                            join session_utterances u on u.session_id = s.id
+                            join open_questions oq on oq.script_id = s.script_id and oq.version = s.script_version and oq.question_id = u.question_id
+                           where ${kept} and u.organization_id = ${organizationId} and u.speaker = 'participant' and u.kind = 'answer'
+                           order by u.question_id, u.session_id, length(nullif(btrim(u.text), '')) desc nulls last, u.seq) b) o
+           group by o.question_id`,
+    ),
     queryRows<FeedbackRow>(
       em,
       sql`select count(*)::int as count,
@@ -123,27 +157,14 @@ export async function getCampaignResults(em: EntityManager, organizationId: stri
     ),
   ]);
 
-  const questions = structuredQuestions(facets!.versions).map((question): TQuestionResult => {
-    const distribution = distributionOf(
-      question,
-      answers.filter((answer) => answer.question_id === question.id).map((answer) => ({ value: answer.value, count: answer.count })),
-    );
-    return {
-      questionId: question.id,
-      text: question.text,
-      type: question.type,
-      answered: distribution.answered,
-      unreadable: distribution.unreadable,
-      counts: distribution.counts.map((entry) => ({ value: valueText(entry.value), count: entry.count })),
-      rating: distribution.scale
-        ? {
-            min: distribution.scale.min,
-            max: distribution.scale.max,
-            mean: distribution.mean,
-            nps: distribution.nps && distribution.nps.promoters + distribution.nps.passives + distribution.nps.detractors > 0 ? distribution.nps.score : null,
-          }
-        : null,
-    };
+  const structured = new Map(structuredQuestions(facets!.versions).map((question) => [question.id, question]));
+  // In the script's order, open questions among the others; an id that was ever structured counts as structured.
+  const questions = scriptQuestions(facets!.versions).flatMap((question): TQuestionResult[] => {
+    const counted = structured.get(question.id);
+    if (counted) return [structuredResult(counted, answers)];
+    if (question.type !== 'open') return [];
+    const { answered = 0, unreadable = 0, quotes = [] } = openAnswers.find((row) => row.question_id === question.id) ?? {};
+    return [{ questionId: question.id, text: question.text, type: 'open', answered, unreadable, counts: [], rating: null, quotes }];
   });
 
   return {
@@ -170,6 +191,31 @@ export async function getCampaignResults(em: EntityManager, organizationId: stri
     },
     segmentKeys: facets!.segment_keys,
     languages: facets!.languages,
+  };
+}
+
+/** A structured question's answers counted in the script's order, with its mean and NPS for a rating. */
+function structuredResult(question: TQuestion & { type: TStructuredQuestionType }, answers: AnswerRow[]): TQuestionResult {
+  const distribution = distributionOf(
+    question,
+    answers.filter((answer) => answer.question_id === question.id).map((answer) => ({ value: answer.value, count: answer.count })),
+  );
+  return {
+    questionId: question.id,
+    text: question.text,
+    type: question.type,
+    answered: distribution.answered,
+    unreadable: distribution.unreadable,
+    counts: distribution.counts.map((entry) => ({ value: valueText(entry.value), count: entry.count })),
+    rating: distribution.scale
+      ? {
+          min: distribution.scale.min,
+          max: distribution.scale.max,
+          mean: distribution.mean,
+          nps: distribution.nps && distribution.nps.promoters + distribution.nps.passives + distribution.nps.detractors > 0 ? distribution.nps.score : null,
+        }
+      : null,
+    quotes: [],
   };
 }
 

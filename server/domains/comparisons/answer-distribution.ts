@@ -81,6 +81,18 @@ export function distributionOf(question: TQuestion & { type: TStructuredQuestion
 }
 
 /**
+ * Every question of the script versions (open ones too), newest version first: its questions in
+ * its order, then those only older versions had, each with the newest version's wording and type.
+ */
+export function scriptQuestions(versions: { version: number; questions: TQuestion[] }[]): TQuestion[] {
+  const merged = new Map<string, TQuestion>();
+  for (const { questions } of [...versions].sort((a, b) => b.version - a.version)) {
+    for (const question of [...questions].sort((a, b) => a.order - b.order)) if (!merged.has(question.id)) merged.set(question.id, question);
+  }
+  return [...merged.values()];
+}
+
+/**
  * The structured questions of the script versions a segment's sessions followed, newest version
  * first: its questions in its order, then those only older versions had. A choice question takes
  * the newest wording and the options of every version (newest first), so older answers still land

@@ -15,14 +15,18 @@ function clean(text: string): string {
 }
 
 /**
- * The results with PII redacted: feedback comments and issues, and free-text answer values,
- * through the PII redactor; no participant named; segment values that hold PII left out of the
- * picker (they would name someone).
+ * The results with PII redacted: feedback comments and issues, free-text answer values and open
+ * answers' quotes, through the PII redactor; no participant named; segment values that hold PII
+ * left out of the picker (they would name someone).
  */
 function redactResults(results: TCampaignResults): TCampaignResults {
   return {
     ...results,
-    questions: results.questions.map((question) => ({ ...question, counts: question.counts.map((count) => ({ ...count, value: clean(count.value) })) })),
+    questions: results.questions.map((question) => ({
+      ...question,
+      counts: question.counts.map((count) => ({ ...count, value: clean(count.value) })),
+      quotes: question.quotes.map((quote) => ({ ...quote, text: clean(quote.text) })),
+    })),
     feedback: {
       ...results.feedback,
       comments: results.feedback.comments.map((comment) => ({
@@ -52,5 +56,7 @@ export async function readSharedCampaign(em: EntityManager, link: SharedLink, fi
         limit: STAKEHOLDER_LINK_LIMITS.maxSharedSessions,
       })
     : null;
+  // Open answers' quotes stay without transcripts: like the feedback comments, a handful of answers is part of the
+  // results a stakeholder is shown (redacted when the link asks), not the sessions' transcripts the link leaves out.
   return { name: campaign?.name ?? '', results: link.redactPii ? redactResults(results) : results, sessions };
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { TCampaignResults, TQuestionResult, TResultsFilter } from '../../../../shared/schemas/campaign-results';
 import { BarChart, NO_VALUE } from '../charts';
+import { Link } from '../router';
 
 type Heading = 'h2' | 'h3';
 type Level = 'h2' | 'h3' | 'h4' | 'h5';
@@ -50,11 +51,22 @@ function npsGroups(question: TQuestionResult): { promoters: number; passives: nu
 
 /**
  * A campaign's results, read-only: the completion funnel, each structured question as a chart
- * and a table, and the participants' feedback. It fetches nothing (the caller passes the
- * results), so the dashboard's results page and a stakeholder's link render the same thing.
- * `title` names a segment when two panels stand side by side.
+ * and a table, each open question with its newest answers, and the participants' feedback. It
+ * fetches nothing (the caller passes the results), so the dashboard's results page and a
+ * stakeholder's link render the same thing. `title` names a segment when two panels stand side
+ * by side. `sessionLinks` off: no link into the dashboard's sessions (a stakeholder has no account to open them).
  */
-export function CampaignResultsPanel({ results, title, headingLevel = 'h2' }: { results: TCampaignResults; title?: string; headingLevel?: Heading }) {
+export function CampaignResultsPanel({
+  results,
+  title,
+  headingLevel = 'h2',
+  sessionLinks = true,
+}: {
+  results: TCampaignResults;
+  title?: string;
+  headingLevel?: Heading;
+  sessionLinks?: boolean;
+}) {
   const id = useId();
   const H = headingLevel;
   const Sub = below(headingLevel);
@@ -124,10 +136,14 @@ export function CampaignResultsPanel({ results, title, headingLevel = 'h2' }: { 
       </div>
 
       <Sub>Questions</Sub>
-      {results.questions.length === 0 && <p className="empty-note">The script has no rating, yes/no or multiple-choice question: open answers are in the transcripts.</p>}
-      {results.questions.map((question) => (
-        <QuestionResult key={question.questionId} question={question} heading={below(Sub)} />
-      ))}
+      {results.questions.length === 0 && <p className="empty-note">The script has no questions.</p>}
+      {results.questions.map((question) =>
+        question.type === 'open' ? (
+          <OpenQuestionResult key={question.questionId} question={question} heading={below(Sub)} sessionLinks={sessionLinks} />
+        ) : (
+          <QuestionResult key={question.questionId} question={question} heading={below(Sub)} />
+        ),
+      )}
 
       <Sub>Participant feedback</Sub>
       <Feedback feedback={results.feedback} />
@@ -206,6 +222,32 @@ function QuestionResult({ question, heading: Q }: { question: TQuestionResult; h
             </table>
           </div>
         </div>
+      )}
+    </article>
+  );
+}
+
+/** An open question: how many answered in words, and the newest answers (one per participant) as quotes. */
+function OpenQuestionResult({ question, heading: Q, sessionLinks }: { question: TQuestionResult; heading: Level; sessionLinks: boolean }) {
+  const id = useId();
+  return (
+    <article className="question-result" aria-labelledby={`${id}-q`}>
+      <Q id={`${id}-q`}>{question.text}</Q>
+      <p className="muted small">
+        Open question · {question.answered} answered
+        {question.unreadable > 0 && ` · ${question.unreadable} could not be transcribed`}
+      </p>
+      {question.quotes.length === 0 ? (
+        <p className="empty-note">No answers in this selection.</p>
+      ) : (
+        <ul className="answer-quotes" aria-label={question.quotes.length === 1 ? 'The newest answer' : `The ${question.quotes.length} newest answers`}>
+          {question.quotes.map((quote) => (
+            <li key={quote.utteranceId}>
+              <blockquote>{quote.text}</blockquote>
+              {sessionLinks && <Link to={`/sessions/${quote.sessionId}?u=${quote.utteranceId}`}>Open in the session</Link>}
+            </li>
+          ))}
+        </ul>
       )}
     </article>
   );

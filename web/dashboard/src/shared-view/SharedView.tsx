@@ -282,7 +282,8 @@ function SharedCampaignView({
           {updating ? 'Updating…' : `${campaign.results.sessionCount} sessions`}
         </p>
       </form>
-      <CampaignResultsPanel results={campaign.results} />
+      {/* A stakeholder has no dashboard account: quotes without links into the sessions. */}
+      <CampaignResultsPanel results={campaign.results} sessionLinks={false} />
       {campaign.sessions && (
         <section aria-labelledby={`${id}-sessions`}>
           <h2 id={`${id}-sessions`}>Sessions and transcripts</h2>
