@@ -277,6 +277,10 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByText('26–32 of 32').waitFor();
     }
+    // The invite's own link, copied for sending by other means.
+    await first.getByRole('button', { name: 'Copy link of person0@example.com' }).click();
+    await page.getByText('The interview link of person0@example.com is copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/interview\/[\w-]+$/);
     await first.getByRole('button', { name: 'Resend to person0@example.com' }).click();
     await page.getByText('The invitation email to person0@example.com is queued again.').waitFor();
     await first.getByRole('button', { name: 'Cancel' }).click();

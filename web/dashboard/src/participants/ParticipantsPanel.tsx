@@ -3,6 +3,7 @@ import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { INTERVIEW_LANGUAGES } from '../../../../shared/languages';
 import { INVITE_STATUSES, ZCreateInviteInput } from '../../../../shared/schemas/invites';
 import { useAuth } from '../auth';
+import { copyText } from '../clipboard';
 import { ConfirmButton } from '../campaigns/ConfirmButton';
 import { FieldError, fieldMessages, Problem } from '../campaigns/problems';
 import { type RouterInputs, useTRPC, useTRPCClient } from '../trpc';
@@ -361,6 +362,7 @@ function InviteList({ campaignId }: { campaignId: string }) {
   const invalidate = () => void queryClient.invalidateQueries(trpc.invites.pathFilter());
   const resend = useMutation(trpc.invites.resend.mutationOptions({ onSuccess: invalidate }));
   const cancel = useMutation(trpc.invites.cancel.mutationOptions({ onSuccess: invalidate }));
+  const [copied, setCopied] = useState<{ who: string; ok: boolean } | null>(null);
   const page = invites.data;
   return (
     <section aria-labelledby="invites-title">
@@ -386,6 +388,11 @@ function InviteList({ campaignId }: { campaignId: string }) {
       <Problem error={invites.error ?? resend.error ?? cancel.error} />
       {resend.data && <p role="status">The invitation email to {resend.data.email} is queued again.</p>}
       {cancel.data && <p role="status">The invite of {cancel.data.email ?? 'an anonymous participant'} is cancelled; its link no longer works.</p>}
+      {copied && (
+        <p role="status" className={copied.ok ? 'success' : 'error'}>
+          {copied.ok ? `The interview link of ${copied.who} is copied.` : `The link of ${copied.who} could not be copied: your browser refused it.`}
+        </p>
+      )}
       {!page ? (
         <p className="muted">Loading invites…</p>
       ) : page.data.length === 0 ? (
@@ -420,6 +427,15 @@ function InviteList({ campaignId }: { campaignId: string }) {
                     <td data-label="Expires">{formatDateTime(invite.expiresAt)}</td>
                     <td data-label="Actions" className="actions-cell">
                       <span>
+                        {(invite.status === 'pending' || invite.status === 'started') && (
+                          <button
+                            type="button"
+                            className="link"
+                            onClick={() => void copyText(invite.inviteUrl).then((ok) => setCopied({ who: invite.email ?? 'the anonymous participant', ok }))}
+                          >
+                            Copy link<span className="visually-hidden"> of {invite.email ?? 'this participant'}</span>
+                          </button>
+                        )}
                         {invite.status === 'pending' && invite.email && (
                           <button type="button" className="link" disabled={resend.isPending} onClick={() => resend.mutate({ inviteId: invite.id })}>
                             Resend<span className="visually-hidden"> to {invite.email}</span>
