@@ -126,6 +126,7 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     // Checked by the API's own schema before sending: the message beside the field.
     await page.getByRole('button', { name: 'Create the campaign' }).click();
     await page.locator('#campaign-name-error').waitFor();
+    expect(await page.locator('#campaign-script-error').textContent()).toBe('Choose a published script');
     const before = await count(`select count(*) as n from campaigns`, []);
 
     await page.getByLabel('Name', { exact: true }).fill('Onboarding study, cohort B');
