@@ -120,6 +120,13 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     const options = await page.getByLabel('Script', { exact: true }).locator('option').allTextContents();
     expect(options).toContain(`${scriptName} (version 1)`);
     expect(options.join()).not.toContain('Unfinished draft');
+    // The script editor's "Run it as a campaign" opens the form with its script chosen.
+    const publishedId = await page.getByLabel('Script', { exact: true }).locator('option', { hasText: scriptName }).getAttribute('value');
+    await page.goto(`${origin}/app/campaigns/new?scriptId=${publishedId}`);
+    await page.getByLabel('Script', { exact: true }).locator('option', { hasText: scriptName }).waitFor({ state: 'attached' });
+    expect(await page.getByLabel('Script', { exact: true }).inputValue()).toBe(publishedId);
+    await page.goto(`${origin}/app/campaigns/new`);
+    await page.getByLabel('Script', { exact: true }).locator('option', { hasText: scriptName }).waitFor({ state: 'attached' });
     await expectAccessible(page);
     await photograph('new');
 

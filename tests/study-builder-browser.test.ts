@@ -198,6 +198,8 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
   it('publishes, then an edit opens version 2 with a note, and “what changed” says it in words', async () => {
     await page.getByRole('button', { name: 'Publish v1' }).click();
     await page.getByText('v1 published: new campaigns use it.').waitFor();
+    // The next step: a new campaign with this script chosen.
+    expect(await page.getByRole('link', { name: 'Run it as a campaign' }).getAttribute('href')).toBe(`/app/campaigns/new?scriptId=${encodeURIComponent(scriptId)}`);
     const [script] = await t.em().execute<{ status: string; published_version: number }[]>(`select status, published_version from scripts where id = ?`, [scriptId]);
     expect(script).toEqual({ status: 'published', published_version: 1 });
 

@@ -93,7 +93,7 @@ export function isCampaignTab(tab: string): tab is CampaignTab {
 export function NewCampaignView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { navigate } = useRouter();
+  const { navigate, query } = useRouter();
   const create = useMutation(
     trpc.campaigns.create.mutationOptions({
       onSuccess: (campaign) => {
@@ -109,7 +109,10 @@ export function NewCampaignView() {
       </p>
       <PageHeading title="New campaign" />
       <p className="muted">A campaign runs one published script with participants you invite or reach through a share link.</p>
-      <CampaignForm submitLabel="Create the campaign" pending={create.isPending} error={create.error} onSubmitCreate={(input) => create.mutate(input)} />
+      <CampaignForm
+        initialScriptId={query.get('scriptId') ?? undefined}
+        submitLabel="Create the campaign"
+        pending={create.isPending} error={create.error} onSubmitCreate={(input) => create.mutate(input)} />
     </>
   );
 }

@@ -68,6 +68,8 @@ function ScriptEditor({ script }: { script: TScript }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [done, setDone] = useState('');
+  // Set by a publish, so its notice offers the next step: a campaign on this script.
+  const [publishedNow, setPublishedNow] = useState(false);
   const [preview, setPreview] = useState<TScriptPreview | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const focusAfterMove = useRef<string | null>(null);
@@ -89,6 +91,7 @@ function ScriptEditor({ script }: { script: TScript }) {
     setDraft(next);
     setServerFields([]);
     setDone('');
+    setPublishedNow(false);
   };
 
   // Leaving with unsaved changes asks first: through the app's links, and on a reload or a closed tab.
@@ -164,6 +167,7 @@ function ScriptEditor({ script }: { script: TScript }) {
     setBusy(name);
     setActionError(null);
     setDone('');
+    setPublishedNow(false);
     try {
       const message = await action();
       if (message) setDone(message);
@@ -187,6 +191,7 @@ function ScriptEditor({ script }: { script: TScript }) {
       await save();
       const published = await client.scripts.publish.mutate({ scriptId });
       refreshScript(published);
+      setPublishedNow(true);
       return `v${published.version} published: new campaigns use it.`;
     });
 
@@ -438,6 +443,12 @@ function ScriptEditor({ script }: { script: TScript }) {
             {done && (
               <p role="status" className="notice">
                 {done}
+                {publishedNow && (
+                  <>
+                    {' '}
+                    <Link to={`/campaigns/new?scriptId=${encodeURIComponent(scriptId)}`}>Run it as a campaign</Link>
+                  </>
+                )}
               </p>
             )}
             <div className="row">
