@@ -8,6 +8,7 @@ import { ConfirmButton } from '../campaigns/ConfirmButton';
 import { FieldError, fieldMessages, Problem } from '../campaigns/problems';
 import { type RouterInputs, useTRPC, useTRPCClient } from '../trpc';
 import { formatDateTime, Pager } from '../ui';
+import { countOf } from '../words';
 import { type UploadProgress, uploadInvites } from './bulk-upload';
 import { type InviteFile, readInviteFile } from './csv-invites';
 
@@ -227,7 +228,7 @@ function CsvImport({ campaignId }: { campaignId: string }) {
       {file && (
         <div className="csv-preview">
           <p role="status">
-            <strong>{fileName}</strong>: {rows.length} participant{rows.length === 1 ? '' : 's'}
+            <strong>{fileName}</strong>: {countOf(rows.length, 'participant')}
             {bad.length > 0 ? `, ${bad.length} with problems` : ', all rows valid'}
             {file.metadataColumns.length > 0 ? `; metadata columns: ${file.metadataColumns.join(', ')}` : ''}.
           </p>
@@ -256,7 +257,7 @@ function CsvImport({ campaignId }: { campaignId: string }) {
                 ))}
               </ul>
               <button type="button" className="secondary" onClick={() => setRemoved(new Set([...removed, ...bad.map((row) => row.line)]))}>
-                Remove all {bad.length} rows with problems
+                {bad.length === 1 ? 'Remove the row with problems' : `Remove all ${bad.length} rows with problems`}
               </button>
             </div>
           )}
