@@ -136,6 +136,15 @@ describe.skipIf(!hasChromium)('"Preview as participant"', () => {
         expect(await notice.isVisible()).toBe(true);
         await noSidewaysScroll(page);
         await page.screenshot({ path: path.join(SCREENS, `preview-question-${width}.png`), fullPage: true });
+        // The closing screen agrees with the notice: nothing was recorded.
+        await page.getByRole('radio', { name: '4' }).check();
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.getByRole('textbox', { name: 'Your answer' }).fill('It was quick.');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
+        await page.getByText('Thank you, that was the last question. The preview is over: nothing was recorded.').waitFor();
+        expect(await page.getByText('Your answers have been recorded').count()).toBe(0);
+        await page.screenshot({ path: path.join(SCREENS, `preview-closing-${width}.png`), fullPage: true });
         expect(await iconLoads(page)).toBe(true);
         expect(problems).toEqual([]);
         await page.context().close();

@@ -625,6 +625,8 @@ function showCompleted(closing: string | undefined): void {
   stopHeartbeat();
   voice?.stop();
   speaker.stop();
+  // A preview records nothing, so the interviewer's "your answers have been recorded" would be untrue there.
+  if (config.preview && closing) closing = t('page.completed.preview');
   closingWords = closing;
   emit('completed', { sessionId: state!.session.id });
   if (closing) {
@@ -637,7 +639,7 @@ function showCompleted(closing: string | undefined): void {
 /** The completed screen: the closing words, then the feedback form or the thanks for it. */
 function drawCompleted(sending = false): void {
   const feedback = feedbackSent ? h('p', { role: 'status' }, t('page.feedback.thanks')) : feedbackForm(sending);
-  show(h('h1', {}, t('page.completed.heading')), h('p', {}, closingWords ?? t('page.completed.text')), feedback);
+  show(h('h1', {}, t('page.completed.heading')), h('p', {}, closingWords ?? t(config.preview ? 'page.completed.preview' : 'page.completed.text')), feedback);
 }
 
 function feedbackForm(sending: boolean): HTMLElement {
