@@ -88,13 +88,21 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await question(1).getByLabel('What to probe for (optional)').fill('Ask for the moment they decided to try it.');
 
     await page.getByRole('button', { name: 'Add a question' }).click();
-    // The new question's text is empty: the same message the API answers, beside the field, and no saving.
+    // A box just added is not a mistake yet: no message until the researcher has been in it.
     const textError = page.locator('#field-questions-1-text-error');
+    await page.getByLabel('Question 2 text').focus();
+    expect(await textError.count()).toBe(0);
+    expect(await page.locator('.save-problems').count()).toBe(0);
+    // Left empty: the same message the API answers, beside the field; the list names the place in words.
+    await page.getByLabel('Question 1 text').focus();
     await textError.waitFor();
     expect(await textError.textContent()).toBe('must not be empty');
     expect(await page.getByLabel('Question 2 text').getAttribute('aria-describedby')).toBe('field-questions-1-text-error');
-    expect(await page.getByRole('button', { name: 'Save draft' }).isDisabled()).toBe(true);
-    await page.getByRole('link', { name: 'questions[1].text' }).waitFor();
+    expect(await page.locator('.save-problems li').allTextContents()).toEqual(['Question 2, text: must not be empty']);
+    await page.getByRole('link', { name: 'Question 2, text' }).waitFor();
+    // Saving is refused in words, and nothing is sent.
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Fix the problem listed above the save buttons first.').waitFor();
     await page.getByLabel('Question 2 text').fill('How easy was it to get started?');
     await textError.waitFor({ state: 'detached' });
     await question(2).getByLabel('Answer type').selectOption('rating');
@@ -109,6 +117,9 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await page.getByRole('button', { name: 'Add a question' }).click();
     await page.getByLabel('Question 3 text').fill('Where did you look for help?');
     await question(3).getByLabel('Answer type').selectOption('multiple_choice');
+    // The two empty option boxes that come with the type are not problems until touched.
+    expect(await page.locator('#field-questions-2-options-0-error').count()).toBe(0);
+    expect(await page.locator('.save-problems').count()).toBe(0);
     await question(3).getByLabel('Option 1', { exact: true }).fill('The help centre');
     await question(3).getByLabel('Option 2', { exact: true }).fill('the help centre');
     expect(await page.locator('#field-questions-2-options-error').textContent()).toBe('must be unique');
