@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 /** Photographs the page at 1280 px and at 390 px (where nothing may make the page scroll sideways). */
-const photograph = (name: string) => photographIn(page, `study-builder-${name}`);
+const photograph = (name: string, options?: Parameters<typeof photographIn>[2]) => photographIn(page, `study-builder-${name}`, options);
 
 async function versions(id: string) {
   return t.em().execute<{ version: number; status: string; changelog: string | null; questions: { id: string; type: string; text: string; order: number; options?: string[]; scale?: unknown; followUp?: unknown }[] }[]>(
@@ -100,6 +100,18 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     expect(await page.getByLabel('Question 2 text').getAttribute('aria-describedby')).toBe('field-questions-1-text-error');
     expect(await page.locator('.save-problems li').allTextContents()).toEqual(['Question 2, text: must not be empty']);
     await page.getByRole('link', { name: 'Question 2, text' }).waitFor();
+    // On a phone, the sticky save bar with its list does not cover the field being edited.
+    await photograph('problems', {
+      at390: async () => {
+        const field = page.getByLabel('Question 2 text');
+        await field.focus();
+        await field.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+        const fieldBox = (await field.boundingBox())!;
+        const barBox = (await page.locator('.save-bar').boundingBox())!;
+        expect(fieldBox.y + fieldBox.height).toBeLessThanOrEqual(barBox.y);
+        await page.screenshot({ path: path.join(process.cwd(), 'tests', 'artifacts', 'study-builder-problems-in-view-390.png') });
+      },
+    });
     // Saving is refused in words, and nothing is sent.
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByText('Fix the problem listed above the save buttons first.').waitFor();
