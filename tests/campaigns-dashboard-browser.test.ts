@@ -120,12 +120,20 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     const options = await page.getByLabel('Script', { exact: true }).locator('option').allTextContents();
     expect(options).toContain(`${scriptName} (version 1)`);
     expect(options.join()).not.toContain('Unfinished draft');
+    // The script editor's "Run it as a campaign" opens the form with its script chosen.
+    const publishedId = await page.getByLabel('Script', { exact: true }).locator('option', { hasText: scriptName }).getAttribute('value');
+    await page.goto(`${origin}/app/campaigns/new?scriptId=${publishedId}`);
+    await page.getByLabel('Script', { exact: true }).locator('option', { hasText: scriptName }).waitFor({ state: 'attached' });
+    expect(await page.getByLabel('Script', { exact: true }).inputValue()).toBe(publishedId);
+    await page.goto(`${origin}/app/campaigns/new`);
+    await page.getByLabel('Script', { exact: true }).locator('option', { hasText: scriptName }).waitFor({ state: 'attached' });
     await expectAccessible(page);
     await photograph('new');
 
     // Checked by the API's own schema before sending: the message beside the field.
     await page.getByRole('button', { name: 'Create the campaign' }).click();
     await page.locator('#campaign-name-error').waitFor();
+    expect(await page.locator('#campaign-script-error').textContent()).toBe('Choose a published script');
     const before = await count(`select count(*) as n from campaigns`, []);
 
     await page.getByLabel('Name', { exact: true }).fill('Onboarding study, cohort B');
@@ -277,6 +285,10 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByText('26–32 of 32').waitFor();
     }
+    // The invite's own link, copied for sending by other means.
+    await first.getByRole('button', { name: 'Copy link of person0@example.com' }).click();
+    await page.getByText('The interview link of person0@example.com is copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/interview\/[\w-]+$/);
     await first.getByRole('button', { name: 'Resend to person0@example.com' }).click();
     await page.getByText('The invitation email to person0@example.com is queued again.').waitFor();
     await first.getByRole('button', { name: 'Cancel' }).click();

@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 /** Photographs the page at 1280 px and at 390 px (where nothing may make the page scroll sideways). */
-const photograph = (name: string) => photographIn(page, `study-builder-${name}`);
+const photograph = (name: string, options?: Parameters<typeof photographIn>[2]) => photographIn(page, `study-builder-${name}`, options);
 
 async function versions(id: string) {
   return t.em().execute<{ version: number; status: string; changelog: string | null; questions: { id: string; type: string; text: string; order: number; options?: string[]; scale?: unknown; followUp?: unknown }[] }[]>(
@@ -88,13 +88,33 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await question(1).getByLabel('What to probe for (optional)').fill('Ask for the moment they decided to try it.');
 
     await page.getByRole('button', { name: 'Add a question' }).click();
-    // The new question's text is empty: the same message the API answers, beside the field, and no saving.
+    // A box just added is not a mistake yet: no message until the researcher has been in it.
     const textError = page.locator('#field-questions-1-text-error');
+    await page.getByLabel('Question 2 text').focus();
+    expect(await textError.count()).toBe(0);
+    expect(await page.locator('.save-problems').count()).toBe(0);
+    // Left empty: the same message the API answers, beside the field; the list names the place in words.
+    await page.getByLabel('Question 1 text').focus();
     await textError.waitFor();
     expect(await textError.textContent()).toBe('must not be empty');
     expect(await page.getByLabel('Question 2 text').getAttribute('aria-describedby')).toBe('field-questions-1-text-error');
-    expect(await page.getByRole('button', { name: 'Save draft' }).isDisabled()).toBe(true);
-    await page.getByRole('link', { name: 'questions[1].text' }).waitFor();
+    expect(await page.locator('.save-problems li').allTextContents()).toEqual(['Question 2, text: must not be empty']);
+    await page.getByRole('link', { name: 'Question 2, text' }).waitFor();
+    // On a phone, the sticky save bar with its list does not cover the field being edited.
+    await photograph('problems', {
+      at390: async () => {
+        const field = page.getByLabel('Question 2 text');
+        await field.focus();
+        await field.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+        const fieldBox = (await field.boundingBox())!;
+        const barBox = (await page.locator('.save-bar').boundingBox())!;
+        expect(fieldBox.y + fieldBox.height).toBeLessThanOrEqual(barBox.y);
+        await page.screenshot({ path: path.join(process.cwd(), 'tests', 'artifacts', 'study-builder-problems-in-view-390.png') });
+      },
+    });
+    // Saving is refused in words, and nothing is sent.
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Fix the problem listed above the save buttons first.').waitFor();
     await page.getByLabel('Question 2 text').fill('How easy was it to get started?');
     await textError.waitFor({ state: 'detached' });
     await question(2).getByLabel('Answer type').selectOption('rating');
@@ -109,6 +129,9 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await page.getByRole('button', { name: 'Add a question' }).click();
     await page.getByLabel('Question 3 text').fill('Where did you look for help?');
     await question(3).getByLabel('Answer type').selectOption('multiple_choice');
+    // The two empty option boxes that come with the type are not problems until touched.
+    expect(await page.locator('#field-questions-2-options-0-error').count()).toBe(0);
+    expect(await page.locator('.save-problems').count()).toBe(0);
     await question(3).getByLabel('Option 1', { exact: true }).fill('The help centre');
     await question(3).getByLabel('Option 2', { exact: true }).fill('the help centre');
     expect(await page.locator('#field-questions-2-options-error').textContent()).toBe('must be unique');
@@ -198,6 +221,8 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
   it('publishes, then an edit opens version 2 with a note, and “what changed” says it in words', async () => {
     await page.getByRole('button', { name: 'Publish v1' }).click();
     await page.getByText('v1 published: new campaigns use it.').waitFor();
+    // The next step: a new campaign with this script chosen.
+    expect(await page.getByRole('link', { name: 'Run it as a campaign' }).getAttribute('href')).toBe(`/app/campaigns/new?scriptId=${encodeURIComponent(scriptId)}`);
     const [script] = await t.em().execute<{ status: string; published_version: number }[]>(`select status, published_version from scripts where id = ?`, [scriptId]);
     expect(script).toEqual({ status: 'published', published_version: 1 });
 

@@ -113,6 +113,32 @@ describe.skipIf(!hasChromium)("a rating's follow-up on the interview page", () =
   }
 });
 
+describe.skipIf(!hasChromium)('a 0–10 rating scale on the interview page', () => {
+  for (const [width, rows] of [
+    [1280, [11]],
+    [390, [6, 5]],
+  ] as const) {
+    it(`lays its points out evenly: ${rows.join(' and ')} a row at ${width} px`, async () => {
+      const question = { id: 'recommend', text: 'How likely are you to recommend us, from 0 to 10?', type: 'rating', scale: { min: 0, max: 10 } };
+      const { invite } = await interviewFixture(api, { questions: [question] });
+      const { page, problems } = await openPage(width);
+      await page.goto(`${origin}/interview/${invite.token}`);
+      await page.getByLabel('Type my answers').check();
+      await page.getByRole('button', { name: 'Start interview' }).click();
+      await page.getByRole('heading', { name: question.text }).waitFor();
+      const tops = await page.locator('fieldset.rating .rating-option').evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().top)));
+      const perRow = [...new Set(tops)].map((top) => tops.filter((other) => other === top).length);
+      expect(perRow).toEqual(rows);
+      const widths = await page.locator('fieldset.rating .rating-option').evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().width)));
+      expect(Math.max(...widths) - Math.min(...widths)).toBeLessThanOrEqual(1);
+      await noSidewaysScroll(page);
+      await page.screenshot({ path: path.join(SCREENS, `rating-0-10-${width}.png`), fullPage: true });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
+
 describe.skipIf(!hasChromium)('"Preview as participant"', () => {
   it('opens the real interview page, which says on every screen that it is a preview (1280 and 390 px)', async () => {
     const server = await listen(t);
@@ -136,6 +162,15 @@ describe.skipIf(!hasChromium)('"Preview as participant"', () => {
         expect(await notice.isVisible()).toBe(true);
         await noSidewaysScroll(page);
         await page.screenshot({ path: path.join(SCREENS, `preview-question-${width}.png`), fullPage: true });
+        // The closing screen agrees with the notice: nothing was recorded.
+        await page.getByRole('radio', { name: '4' }).check();
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.getByRole('textbox', { name: 'Your answer' }).fill('It was quick.');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
+        await page.getByText('Thank you, that was the last question. The preview is over: nothing was recorded.').waitFor();
+        expect(await page.getByText('Your answers have been recorded').count()).toBe(0);
+        await page.screenshot({ path: path.join(SCREENS, `preview-closing-${width}.png`), fullPage: true });
         expect(await iconLoads(page)).toBe(true);
         expect(problems).toEqual([]);
         await page.context().close();

@@ -56,6 +56,17 @@ const conversation: { who: 'ai' | 'participant'; text: string }[] = [];
 
 type Child = Node | string | null | undefined | false;
 
+/**
+ * Lays a rating scale's points out evenly: one row where it fits, else rows of at most six
+ * with as many points in each (0–10: 6 and 5, not 10 and 1). Set through the CSSOM, which
+ * the page's CSP allows, unlike a style attribute.
+ */
+function evenScale(fieldset: HTMLFieldSetElement, points: number): HTMLFieldSetElement {
+  fieldset.style.setProperty('--points', String(points));
+  fieldset.style.setProperty('--points-narrow', String(Math.ceil(points / Math.ceil(points / 6))));
+  return fieldset;
+}
+
 function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string | boolean>> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(props)) {
@@ -396,6 +407,7 @@ function answerControls(turn: TTurn, sendText: (text: string) => void, submit: (
       // The whole chip is the label: a click anywhere on it picks the value.
       fieldset.append(h('label', { class: 'rating-option' }, radio, String(value)));
     }
+    evenScale(fieldset, max - min + 1);
     const scaleLabels = question.scale?.minLabel || question.scale?.maxLabel ? h('p', { class: 'muted scale' }, `${min}: ${question.scale?.minLabel ?? ''} · ${max}: ${question.scale?.maxLabel ?? ''}`) : null;
     const send = button(t('page.send'), () => {
       const picked = fieldset.querySelector<HTMLInputElement>('input:checked');
@@ -625,6 +637,8 @@ function showCompleted(closing: string | undefined): void {
   stopHeartbeat();
   voice?.stop();
   speaker.stop();
+  // A preview records nothing, so the interviewer's "your answers have been recorded" would be untrue there.
+  if (config.preview && closing) closing = t('page.completed.preview');
   closingWords = closing;
   emit('completed', { sessionId: state!.session.id });
   if (closing) {
@@ -637,7 +651,7 @@ function showCompleted(closing: string | undefined): void {
 /** The completed screen: the closing words, then the feedback form or the thanks for it. */
 function drawCompleted(sending = false): void {
   const feedback = feedbackSent ? h('p', { role: 'status' }, t('page.feedback.thanks')) : feedbackForm(sending);
-  show(h('h1', {}, t('page.completed.heading')), h('p', {}, closingWords ?? t('page.completed.text')), feedback);
+  show(h('h1', {}, t('page.completed.heading')), h('p', {}, closingWords ?? t(config.preview ? 'page.completed.preview' : 'page.completed.text')), feedback);
 }
 
 function feedbackForm(sending: boolean): HTMLElement {
@@ -646,6 +660,7 @@ function feedbackForm(sending: boolean): HTMLElement {
   for (let value = 1; value <= 5; value++) {
     rating.append(h('label', { class: 'rating-option' }, h('input', { type: 'radio', name: 'overall', value: String(value), 'aria-label': t('page.feedback.ratingLabel', { value, max: 5 }) }), String(value)));
   }
+  evenScale(rating, 5);
   const comments = h('textarea', { id: 'feedback-comments', rows: '3', maxlength: '5000' });
   const issues = h('textarea', { id: 'feedback-issues', rows: '2', maxlength: '5000' });
   const submit = h('button', { type: 'submit', class: 'primary', disabled: sending }, t('page.feedback.submit'));

@@ -66,6 +66,7 @@ export const de: Catalogue = {
   'page.paused.text': 'Lass dir Zeit. Deine bisherigen Antworten sind gespeichert.',
   'page.completed.heading': 'Danke!',
   'page.completed.text': 'Dein Interview ist abgeschlossen.',
+  'page.completed.preview': 'Danke, das war die letzte Frage. Die Vorschau ist zu Ende: Es wurde nichts gespeichert.',
   'page.feedback.heading': 'Wie fandest du dieses Interview?',
   'page.feedback.overall': 'Gesamtbewertung',
   'page.feedback.ratingLabel': '{value} von {max}',

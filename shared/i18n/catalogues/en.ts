@@ -70,6 +70,7 @@ export const en = {
   'page.paused.text': 'Take your time. Your answers so far are saved.',
   'page.completed.heading': 'Thank you!',
   'page.completed.text': 'Your interview is complete.',
+  'page.completed.preview': 'Thank you, that was the last question. The preview is over: nothing was recorded.',
   'page.feedback.heading': 'How was this interview?',
   'page.feedback.overall': 'Overall rating',
   'page.feedback.ratingLabel': '{value} out of {max}',

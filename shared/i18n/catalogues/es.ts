@@ -66,6 +66,7 @@ export const es: Catalogue = {
   'page.paused.text': 'Tómate tu tiempo. Tus respuestas hasta ahora están guardadas.',
   'page.completed.heading': '¡Gracias!',
   'page.completed.text': 'Tu entrevista ha terminado.',
+  'page.completed.preview': 'Gracias, esa era la última pregunta. La vista previa ha terminado: no se ha registrado nada.',
   'page.feedback.heading': '¿Qué te ha parecido esta entrevista?',
   'page.feedback.overall': 'Valoración general',
   'page.feedback.ratingLabel': '{value} de {max}',

@@ -66,6 +66,7 @@ export const fr: Catalogue = {
   'page.paused.text': 'Prenez votre temps. Vos réponses sont enregistrées.',
   'page.completed.heading': 'Merci !',
   'page.completed.text': 'Votre entretien est terminé.',
+  'page.completed.preview': "Merci, c'était la dernière question. L’aperçu est terminé : rien n’a été enregistré.",
   'page.feedback.heading': 'Comment avez-vous trouvé cet entretien ?',
   'page.feedback.overall': 'Note globale',
   'page.feedback.ratingLabel': '{value} sur {max}',

@@ -66,6 +66,7 @@ export const nl: Catalogue = {
   'page.paused.text': 'Neem je tijd. Je antwoorden tot nu toe zijn bewaard.',
   'page.completed.heading': 'Bedankt!',
   'page.completed.text': 'Je interview is afgerond.',
+  'page.completed.preview': 'Dank je, dat was de laatste vraag. Het voorbeeld is klaar: er is niets vastgelegd.',
   'page.feedback.heading': 'Hoe vond je dit interview?',
   'page.feedback.overall': 'Algemene beoordeling',
   'page.feedback.ratingLabel': '{value} van {max}',

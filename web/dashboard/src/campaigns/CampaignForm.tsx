@@ -22,12 +22,12 @@ interface Values {
   emailTemplate: string;
 }
 
-function valuesOf(campaign: TCampaign | undefined): Values {
+function valuesOf(campaign: TCampaign | undefined, scriptId: string | undefined): Values {
   return {
     name: campaign?.name ?? '',
     participantTitle: campaign?.participantTitle ?? '',
     description: campaign?.description ?? '',
-    scriptId: campaign?.scriptId ?? '',
+    scriptId: campaign?.scriptId ?? scriptId ?? '',
     language: campaign?.settings.language ?? '',
     voice: campaign?.settings.voice ?? '',
     requireConsent: campaign?.settings.requireConsent ?? false,
@@ -89,7 +89,11 @@ function updateInput(campaignId: string, values: Values): UpdateInput {
 function localProblems(schema: typeof ZCreateCampaignInput | typeof ZUpdateCampaignInput, input: unknown): { path: string; message: string }[] {
   const checked = schema.safeParse(input);
   if (checked.success) return [];
-  return checked.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  return checked.error.issues.map((issue) => {
+    const path = issue.path.join('.');
+    // The schema's "too small" on an empty select reads as jargon; in the form it is a choice not yet made.
+    return { path, message: path === 'scriptId' && issue.code === 'too_small' ? 'Choose a published script' : issue.message };
+  });
 }
 
 /**
@@ -98,6 +102,7 @@ function localProblems(schema: typeof ZCreateCampaignInput | typeof ZUpdateCampa
  */
 export function CampaignForm({
   campaign,
+  initialScriptId,
   submitLabel,
   pending,
   error,
@@ -105,6 +110,8 @@ export function CampaignForm({
   onSubmitUpdate,
 }: {
   campaign?: TCampaign;
+  /** A new campaign's script chosen in advance (the script editor's "Run it as a campaign"). */
+  initialScriptId?: string;
   submitLabel: string;
   pending: boolean;
   error: unknown;
@@ -113,7 +120,7 @@ export function CampaignForm({
 }) {
   const trpc = useTRPC();
   const scripts = useQuery(trpc.scripts.list.queryOptions({ limit: 100 }));
-  const [values, setValues] = useState<Values>(() => valuesOf(campaign));
+  const [values, setValues] = useState<Values>(() => valuesOf(campaign, initialScriptId));
   const [local, setLocal] = useState<{ path: string; message: string }[]>([]);
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((current) => ({ ...current, [key]: value }));
   // Only scripts with a published version can run a campaign; the current one stays listed whatever it is now.

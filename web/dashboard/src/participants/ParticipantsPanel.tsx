@@ -3,10 +3,12 @@ import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { INTERVIEW_LANGUAGES } from '../../../../shared/languages';
 import { INVITE_STATUSES, ZCreateInviteInput } from '../../../../shared/schemas/invites';
 import { useAuth } from '../auth';
+import { copyText } from '../clipboard';
 import { ConfirmButton } from '../campaigns/ConfirmButton';
 import { FieldError, fieldMessages, Problem } from '../campaigns/problems';
 import { type RouterInputs, useTRPC, useTRPCClient } from '../trpc';
 import { formatDateTime, Pager } from '../ui';
+import { countOf } from '../words';
 import { type UploadProgress, uploadInvites } from './bulk-upload';
 import { type InviteFile, readInviteFile } from './csv-invites';
 
@@ -226,7 +228,7 @@ function CsvImport({ campaignId }: { campaignId: string }) {
       {file && (
         <div className="csv-preview">
           <p role="status">
-            <strong>{fileName}</strong>: {rows.length} participant{rows.length === 1 ? '' : 's'}
+            <strong>{fileName}</strong>: {countOf(rows.length, 'participant')}
             {bad.length > 0 ? `, ${bad.length} with problems` : ', all rows valid'}
             {file.metadataColumns.length > 0 ? `; metadata columns: ${file.metadataColumns.join(', ')}` : ''}.
           </p>
@@ -255,7 +257,7 @@ function CsvImport({ campaignId }: { campaignId: string }) {
                 ))}
               </ul>
               <button type="button" className="secondary" onClick={() => setRemoved(new Set([...removed, ...bad.map((row) => row.line)]))}>
-                Remove all {bad.length} rows with problems
+                {bad.length === 1 ? 'Remove the row with problems' : `Remove all ${bad.length} rows with problems`}
               </button>
             </div>
           )}
@@ -361,6 +363,7 @@ function InviteList({ campaignId }: { campaignId: string }) {
   const invalidate = () => void queryClient.invalidateQueries(trpc.invites.pathFilter());
   const resend = useMutation(trpc.invites.resend.mutationOptions({ onSuccess: invalidate }));
   const cancel = useMutation(trpc.invites.cancel.mutationOptions({ onSuccess: invalidate }));
+  const [copied, setCopied] = useState<{ who: string; ok: boolean } | null>(null);
   const page = invites.data;
   return (
     <section aria-labelledby="invites-title">
@@ -386,6 +389,11 @@ function InviteList({ campaignId }: { campaignId: string }) {
       <Problem error={invites.error ?? resend.error ?? cancel.error} />
       {resend.data && <p role="status">The invitation email to {resend.data.email} is queued again.</p>}
       {cancel.data && <p role="status">The invite of {cancel.data.email ?? 'an anonymous participant'} is cancelled; its link no longer works.</p>}
+      {copied && (
+        <p role="status" className={copied.ok ? 'success' : 'error'}>
+          {copied.ok ? `The interview link of ${copied.who} is copied.` : `The link of ${copied.who} could not be copied: your browser refused it.`}
+        </p>
+      )}
       {!page ? (
         <p className="muted">Loading invites…</p>
       ) : page.data.length === 0 ? (
@@ -420,6 +428,15 @@ function InviteList({ campaignId }: { campaignId: string }) {
                     <td data-label="Expires">{formatDateTime(invite.expiresAt)}</td>
                     <td data-label="Actions" className="actions-cell">
                       <span>
+                        {(invite.status === 'pending' || invite.status === 'started') && (
+                          <button
+                            type="button"
+                            className="link"
+                            onClick={() => void copyText(invite.inviteUrl).then((ok) => setCopied({ who: invite.email ?? 'the anonymous participant', ok }))}
+                          >
+                            Copy link<span className="visually-hidden"> of {invite.email ?? 'this participant'}</span>
+                          </button>
+                        )}
                         {invite.status === 'pending' && invite.email && (
                           <button type="button" className="link" disabled={resend.isPending} onClick={() => resend.mutate({ inviteId: invite.id })}>
                             Resend<span className="visually-hidden"> to {invite.email}</span>

@@ -4,6 +4,7 @@ import type { TResultsFilter } from '../../../../shared/schemas/campaign-results
 import { CampaignResultsPanel } from '../results/CampaignResultsPanel';
 import { problemOf, type RouterOutputs, useTRPC } from '../trpc';
 import { formatClock, formatDate, formatDateTime, formatDuration, Loading } from '../ui';
+import { countOf } from '../words';
 
 type View = RouterOutputs['stakeholderLinks']['view'];
 type SharedSession = NonNullable<View['session']>;
@@ -279,7 +280,7 @@ function SharedCampaignView({
           </>
         )}
         <p className="muted small" role="status">
-          {updating ? 'Updating…' : `${campaign.results.sessionCount} sessions`}
+          {updating ? 'Updating…' : countOf(campaign.results.sessionCount, 'session')}
         </p>
       </form>
       {/* A stakeholder has no dashboard account: quotes without links into the sessions. */}
@@ -291,7 +292,7 @@ function SharedCampaignView({
             <p>No session matches the filter.</p>
           ) : (
             <>
-              <p className="muted small">The newest {campaign.sessions.length} sessions the filter keeps (at most 100). Open one to read it.</p>
+              <p className="muted small">The newest {countOf(campaign.sessions.length, 'session')} the filter keeps (at most 100). Open one to read it.</p>
               <ul className="shared-sessions">
                 {campaign.sessions.map((session) => (
                   <li key={session.id}>

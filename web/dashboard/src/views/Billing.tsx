@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { BarChart } from '../charts';
 import { useTRPC } from '../trpc';
 import { ErrorNote, formatDate, formatDateTime, Loading, PageHeading } from '../ui';
+import { countOf } from '../words';
 
 function money(minor: number, currency: string): string {
   return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(minor / 100);
@@ -40,7 +41,7 @@ export function BillingView() {
           </div>
           <div>
             <dt>Used this period</dt>
-            <dd>{plan.data.credits.used} credits</dd>
+            <dd>{countOf(plan.data.credits.used, 'credit')}</dd>
           </div>
           <div>
             <dt>Free minutes</dt>
@@ -65,7 +66,7 @@ export function BillingView() {
         {usage.data && (
           <>
             <p>
-              {usage.data.totals.sessions} interviews, {usage.data.totals.minutes} minutes, {usage.data.totals.credits} credits.
+              {countOf(usage.data.totals.sessions, 'interview')}, {countOf(usage.data.totals.minutes, 'minute')}, {countOf(usage.data.totals.credits, 'credit')}.
             </p>
             <BarChart
               title="Interview minutes per day"

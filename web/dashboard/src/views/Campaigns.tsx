@@ -12,6 +12,7 @@ import { ShareWithStakeholders } from '../stakeholder/ShareWithStakeholders';
 import { Link, useRouter } from '../router';
 import { type RouterOutputs, useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, formatDuration, Loading, PageHeading, Pager, SentimentBadge } from '../ui';
+import { countOf } from '../words';
 
 export function CampaignsView() {
   const trpc = useTRPC();
@@ -93,7 +94,7 @@ export function isCampaignTab(tab: string): tab is CampaignTab {
 export function NewCampaignView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { navigate } = useRouter();
+  const { navigate, query } = useRouter();
   const create = useMutation(
     trpc.campaigns.create.mutationOptions({
       onSuccess: (campaign) => {
@@ -109,7 +110,10 @@ export function NewCampaignView() {
       </p>
       <PageHeading title="New campaign" />
       <p className="muted">A campaign runs one published script with participants you invite or reach through a share link.</p>
-      <CampaignForm submitLabel="Create the campaign" pending={create.isPending} error={create.error} onSubmitCreate={(input) => create.mutate(input)} />
+      <CampaignForm
+        initialScriptId={query.get('scriptId') ?? undefined}
+        submitLabel="Create the campaign"
+        pending={create.isPending} error={create.error} onSubmitCreate={(input) => create.mutate(input)} />
     </>
   );
 }
@@ -321,14 +325,14 @@ function CampaignSummary({ campaignId }: { campaignId: string }) {
       {summary.data && (
         <div className="summary" aria-live="polite">
           <p className="muted">
-            {summary.data.sessionCount} sessions · {summary.data.method === 'llm' ? 'written by the configured LLM' : 'built-in extractive summary'}
+            {countOf(summary.data.sessionCount, 'session')} · {summary.data.method === 'llm' ? 'written by the configured LLM' : 'built-in extractive summary'}
             {summary.data.fallbackReason ? ` (the LLM was not used: ${summary.data.fallbackReason})` : ''}
           </p>
           {summary.data.summary ? <p>{summary.data.summary}</p> : <p>No session has participant answers yet.</p>}
           {summary.data.themes.map((theme) => (
             <article key={theme.title} className="theme">
               <h3>
-                {theme.title} <span className="muted">({theme.sessionCount} sessions)</span>
+                {theme.title} <span className="muted">({countOf(theme.sessionCount, 'session')})</span>
               </h3>
               <ul>
                 {theme.quotes.map((quote) => (
@@ -365,7 +369,7 @@ function AnonymizedExportButton({ campaignId }: { campaignId: string }) {
       {exported.data && (
         <p role="status">
           <a href={exported.data.url} download>
-            Download the anonymized export ({exported.data.sessionCount} sessions)
+            Download the anonymized export ({countOf(exported.data.sessionCount, 'session')})
           </a>{' '}
           <span className="muted">valid until {formatDateTime(exported.data.expiresAt)}</span>
         </p>

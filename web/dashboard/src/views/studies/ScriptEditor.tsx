@@ -15,8 +15,11 @@ import {
   byPath,
   checkDraft,
   fieldId,
+  isTouched,
   moveItem,
   newQuestion,
+  placeOf,
+  problemWords,
   questionInputsOf,
   sameContent,
   sameDetails,
@@ -68,6 +71,8 @@ function ScriptEditor({ script }: { script: TScript }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [done, setDone] = useState('');
+  // Set by a publish, so its notice offers the next step: a campaign on this script.
+  const [publishedNow, setPublishedNow] = useState(false);
   const [preview, setPreview] = useState<TScriptPreview | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const focusAfterMove = useRef<string | null>(null);
@@ -81,14 +86,27 @@ function ScriptEditor({ script }: { script: TScript }) {
   // A note is asked for when saving will open a new version (the newest is published).
   const asksNote = !openDraft && contentChanged;
   const localFields = useMemo(() => checkDraft(scriptId, draft, asksNote ? changelog : undefined), [scriptId, draft, asksNote, changelog]);
-  const fields = [...localFields, ...serverFields];
-  const errors = useMemo(() => byPath(fields), [localFields, serverFields]);
+  // Problems show for fields the researcher has touched, and all of them once a save is tried:
+  // a box just added, or two option boxes that come with a type, are not mistakes yet.
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const [attempted, setAttempted] = useState(false);
+  const shownFields = attempted ? localFields : localFields.filter((field) => isTouched(field.path, touched));
+  const errors = useMemo(() => byPath([...shownFields, ...serverFields]), [shownFields, serverFields]);
   const invalid = localFields.length > 0;
+  // A save tried shows every problem until they are all fixed; then new boxes are quiet again.
+  useEffect(() => {
+    if (attempted && !invalid) setAttempted(false);
+  }, [attempted, invalid]);
+  const touch = (event: { target: EventTarget }) => {
+    const id = (event.target as HTMLElement).id;
+    if (id.startsWith('field-') && !touched.has(id)) setTouched(new Set([...touched, id]));
+  };
 
   const edit = (next: ScriptDraft) => {
     setDraft(next);
     setServerFields([]);
     setDone('');
+    setPublishedNow(false);
   };
 
   // Leaving with unsaved changes asks first: through the app's links, and on a reload or a closed tab.
@@ -133,7 +151,10 @@ function ScriptEditor({ script }: { script: TScript }) {
 
   /** Saves what changed: details in place; content into the open draft, or as a new version when the newest is published. */
   const save = async (): Promise<TScript> => {
-    if (invalid) throw new Error(`Fix the ${localFields.length === 1 ? 'problem' : `${localFields.length} problems`} listed below the questions first.`);
+    if (invalid) {
+      setAttempted(true);
+      throw new Error(`Fix the ${localFields.length === 1 ? 'problem' : `${localFields.length} problems`} listed above the save buttons first.`);
+    }
     if (!dirty) return script;
     setServerFields([]);
     let result = script;
@@ -164,6 +185,7 @@ function ScriptEditor({ script }: { script: TScript }) {
     setBusy(name);
     setActionError(null);
     setDone('');
+    setPublishedNow(false);
     try {
       const message = await action();
       if (message) setDone(message);
@@ -187,6 +209,7 @@ function ScriptEditor({ script }: { script: TScript }) {
       await save();
       const published = await client.scripts.publish.mutate({ scriptId });
       refreshScript(published);
+      setPublishedNow(true);
       return `v${published.version} published: new campaigns use it.`;
     });
 
@@ -217,7 +240,10 @@ function ScriptEditor({ script }: { script: TScript }) {
   /** The API attaches media only to questions of the newest saved version: unsaved changes are saved first. */
   const ensureSaved = async (): Promise<boolean> => {
     if (!dirty) return true;
-    if (invalid) throw new Error('Fix the problems listed below the questions first: a question is saved before media are attached to it.');
+    if (invalid) {
+      setAttempted(true);
+      throw new Error('Fix the problems listed above the save buttons first: a question is saved before media are attached to it.');
+    }
     await save();
     return true;
   };
@@ -296,7 +322,7 @@ function ScriptEditor({ script }: { script: TScript }) {
         </p>
       )}
 
-      <form onSubmit={onSave} noValidate className="script-form">
+      <form onSubmit={onSave} onBlur={touch} onChange={touch} noValidate className="script-form">
         <fieldset disabled={archived} className="plain">
           <section className="panel" aria-labelledby="about-title">
             <h2 id="about-title">Study</h2>
@@ -420,15 +446,15 @@ function ScriptEditor({ script }: { script: TScript }) {
             {asksNote && (
               <TextField path="changelog" label={`Note for draft v${script.version + 1} (optional)`} value={changelog} onChange={setChangelog} errors={errors} />
             )}
-            {localFields.length > 0 && (
-              <div className="error" role="status">
+            {shownFields.length > 0 && (
+              <div className="error save-problems" role="status">
                 <strong>
-                  {localFields.length === 1 ? '1 problem' : `${localFields.length} problems`} to fix before saving:
+                  {shownFields.length === 1 ? '1 problem' : `${shownFields.length} problems`} to fix before saving:
                 </strong>
                 <ul>
-                  {localFields.map((field) => (
+                  {shownFields.map((field) => (
                     <li key={`${field.path}:${field.message}`}>
-                      <a href={`#${fieldId(field.path)}`}>{field.path}</a>: {field.message}
+                      <a href={`#${fieldId(field.path)}`}>{placeOf(field.path)}</a>: {problemWords(field.message)}
                     </li>
                   ))}
                 </ul>
@@ -438,13 +464,19 @@ function ScriptEditor({ script }: { script: TScript }) {
             {done && (
               <p role="status" className="notice">
                 {done}
+                {publishedNow && (
+                  <>
+                    {' '}
+                    <Link to={`/campaigns/new?scriptId=${encodeURIComponent(scriptId)}`}>Run it as a campaign</Link>
+                  </>
+                )}
               </p>
             )}
             <div className="row">
-              <button type="submit" disabled={busy !== null || invalid || !dirty}>
+              <button type="submit" disabled={busy !== null || !dirty}>
                 {busy === 'save' ? 'Saving…' : openDraft || !contentChanged ? 'Save draft' : `Save as draft v${script.version + 1}`}
               </button>
-              <button type="button" className="secondary" disabled={busy !== null || invalid || (!dirty && !openDraft)} onClick={publish}>
+              <button type="button" className="secondary" disabled={busy !== null || (!dirty && !openDraft)} onClick={publish}>
                 {busy === 'publish' ? 'Publishing…' : dirty ? 'Save and publish' : `Publish v${script.version}`}
               </button>
               <span className="muted small">{dirty ? 'Unsaved changes.' : 'All changes saved.'}</span>

@@ -249,3 +249,59 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   next.splice(Math.max(0, Math.min(next.length, to)), 0, item!);
   return next;
 }
+
+/** Words for the parts of a path, as the editor labels its fields. */
+const PART_NAMES: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  systemPrompt: 'System prompt',
+  settings: 'Interview settings',
+  language: 'language',
+  maxFollowUps: 'most follow-ups',
+  changelog: 'Note for the new draft',
+  questions: 'Questions',
+  text: 'text',
+  type: 'answer type',
+  options: 'options',
+  scale: 'rating scale',
+  min: 'lowest rating',
+  max: 'highest rating',
+  minLabel: 'label of the lowest',
+  maxLabel: 'label of the highest',
+  followUp: 'follow-up',
+  depth: 'depth',
+  prompt: 'what to probe for',
+  id: 'question ID',
+  maxDuration: 'time limit',
+};
+
+/**
+ * Where a problem is, in the editor's own words and counted from 1:
+ * `questions[2].options[0]` → "Question 3, option 1"; `settings.language` → "Interview settings, language".
+ */
+export function placeOf(path: string): string {
+  const parts: string[] = [];
+  for (const match of path.matchAll(/([A-Za-z]+)(?:\[(\d+)\])?/g)) {
+    const [, key, index] = match;
+    if (key === 'questions' && index !== undefined) parts.push(`Question ${Number(index) + 1}`);
+    else if (key === 'options' && index !== undefined) parts.push(`option ${Number(index) + 1}`);
+    else parts.push(PART_NAMES[key!] ?? key!);
+  }
+  const [first = path, ...rest] = parts;
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(', ');
+}
+
+/** A problem in the list's words: zod's "at least 1 characters" is an empty field to a researcher. */
+export function problemWords(message: string): string {
+  return /^must be at least 1 characters?$/.test(message) ? 'must not be empty' : message;
+}
+
+/**
+ * Whether a problem at `path` is for a field the researcher has touched: its own input, or one
+ * inside it (a question's options are touched through each option's box). Ids are `fieldId`s.
+ */
+export function isTouched(path: string, touched: ReadonlySet<string>): boolean {
+  const id = fieldId(path);
+  for (const other of touched) if (other === id || other.startsWith(`${id}-`)) return true;
+  return false;
+}
