@@ -168,7 +168,8 @@ describe.skipIf(!hasChromium)('"Preview as participant"', () => {
         await page.getByRole('textbox', { name: 'Your answer' }).fill('It was quick.');
         await page.getByRole('button', { name: 'Send' }).click();
         await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
-        await page.getByText('Thank you, that was the last question. The preview is over: nothing was recorded.').waitFor();
+        // The page's paragraph (the live region may still hold the same words while it is announced).
+        await page.getByRole('paragraph').filter({ hasText: 'Thank you, that was the last question. The preview is over: nothing was recorded.' }).waitFor();
         expect(await page.getByText('Your answers have been recorded').count()).toBe(0);
         await page.screenshot({ path: path.join(SCREENS, `preview-closing-${width}.png`), fullPage: true });
         expect(await iconLoads(page)).toBe(true);
