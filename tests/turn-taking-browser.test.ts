@@ -1,17 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../shared/permissions.js';
-import { inviteMember } from '../server/domains/members/invite-member.js';
-import { type Api, apiAs } from './helpers/factories.js';
-import { hasChromium, launchChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
+import { hasChromium, reportSkipped, screenshot, seriousAxeViolations } from './helpers/browser.js';
+import { type Dashboard, startDashboard } from './helpers/dashboard-browser.js';
 import { interviewFixture, PARTICIPANT_BUDGET, participantAs } from './helpers/interviews.js';
-import { trpcClient } from './helpers/members.js';
-import { freePort, ROOT } from './helpers/processes.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from './helpers/results.js';
-import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
 
 /**
  * The dashboard's session view of a voice interview (issue "Voice-first interviews", turn-taking
@@ -23,17 +15,12 @@ reportSkipped('turn-taking-browser.test.ts');
 
 declare const document: any;
 
-const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'latency-researcher@example.com';
 /** The participant's clock: any epoch, the figures are differences. */
 const T0 = 1_750_000_000_000;
 
-let t: TestApp;
-let tenant: TestTenant;
-let api: Api;
-let service: Server;
+let dashboard: Dashboard;
 let origin: string;
-let browser: Browser;
 let page: Page;
 let sessionId: string;
 
@@ -42,12 +29,16 @@ const LATENCIES = [850, 1300, 1100, 2400];
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ ...PARTICIPANT_BUDGET, PUBLIC_URL: origin });
-  tenant = await t.createTenant();
-  api = apiAs(t.http, tenant);
+  dashboard = await startDashboard({ member: { email: EMAIL, role: 'owner', name: 'Rita Researcher' }, env: PARTICIPANT_BUDGET, seed: ({ t, api }) => seedVoiceInterview(t, api) });
+  origin = dashboard.origin;
+  page = await dashboard.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await dashboard?.close();
+});
+
+async function seedVoiceInterview(t: Dashboard['t'], api: Dashboard['api']): Promise<void> {
 
   // A voice interview: every answer carries the page's timing report.
   const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS });
@@ -72,28 +63,11 @@ beforeAll(async () => {
   }
   expect(state.session.status).toBe('completed');
   await runCompletionChain(t, sessionId);
-
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: EMAIL, role: 'owner', name: 'Rita Researcher' });
-  const token = new URL(invited.invitationUrl).searchParams.get('token')!;
-  service = createServer(t.app);
-  await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
-  await trpcClient(origin).members.acceptInvitation.mutate({ token, password: PASSWORD });
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  await t?.close();
-});
+}
 
 describe.skipIf(!hasChromium)("the dashboard's session view of a voice interview", () => {
   it('shows the turn-taking summary and each response time beside its interviewer turn, at 1280 and 390 px', async () => {
-    await page.goto(`${origin}/app/`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard.signIn(page);
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
     await page.goto(`${origin}/app/sessions/${sessionId}`);
     const summary = page.getByRole('region', { name: 'Turn-taking' });

@@ -1,11 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import express from 'express';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { build } from 'vite';
 import { expect } from 'vitest';
 import { PERMISSIONS } from '../../shared/permissions.js';
 import type { TInviteMemberInput } from '../../shared/schemas/members.js';
 import { inviteMember } from '../../server/domains/members/invite-member.js';
+import { dashboardRoutes } from '../../server/http/dashboard-routes.js';
 import { type Api, apiAs } from './factories.js';
 import { launchChromium, screenshot, seriousAxeViolations } from './browser.js';
 import { trpcClient } from './members.js';
@@ -62,8 +66,10 @@ export interface Dashboard {
  * PUBLIC_URL set to it, a tenant, a member who can sign in, and Chromium.
  */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
-  // The real output directory: the server reads web/dashboard/dist, as in production.
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
+  // Built as production builds it, into a directory of this file's own: test files run side by
+  // side, and a build into the shared web/dashboard/dist empties it under another file's pages.
+  const distDir = await mkdtemp(path.join(tmpdir(), 'dashboard-dist-'));
+  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t = await startTestApp({ PUBLIC_URL: origin, ...options.env });
@@ -73,7 +79,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const { email, name, role } = options.member;
   const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email, role, name });
   const token = new URL(invited.invitationUrl).searchParams.get('token')!;
-  const service: Server = createServer(t.app);
+  // The server's own dashboard routes, reading this file's build; everything else is the app.
+  const service: Server = createServer(express().use(dashboardRoutes(t.runtime.services, distDir)).use(t.app));
   await new Promise<void>((resolve) => service.listen(port, '127.0.0.1', resolve));
   await trpcClient(origin).members.acceptInvitation.mutate({ token, password: DASHBOARD_PASSWORD });
   const browser = await launchChromium();
@@ -109,6 +116,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       await browser.close();
       await new Promise((resolve) => service.close(resolve));
       await t.close();
+      await rm(distDir, { recursive: true, force: true });
     },
   };
 }
