@@ -161,6 +161,12 @@ export function Pager({ offset, pageSize, shown, pagination, onOffset }: { offse
   );
 }
 
+/** Invite metadata (a segment) as one line, `key: value, …`; a dash when there is none. */
+export function metadataText(metadata: Record<string, string | number | boolean> | undefined): string {
+  const pairs = Object.entries(metadata ?? {});
+  return pairs.length === 0 ? '—' : pairs.map(([key, value]) => `${key}: ${String(value)}`).join(', ');
+}
+
 export function PageHeading({ title, children }: { title: string; children?: ReactNode }) {
   useEffect(() => {
     document.title = `${title} · Research dashboard`;

@@ -7,7 +7,7 @@ import { copyText } from '../clipboard';
 import { ConfirmButton } from '../campaigns/ConfirmButton';
 import { FieldError, fieldMessages, Problem } from '../campaigns/problems';
 import { type RouterInputs, useTRPC, useTRPCClient } from '../trpc';
-import { formatDateTime, Pager } from '../ui';
+import { formatDateTime, metadataText, Pager } from '../ui';
 import { countOf } from '../words';
 import { type UploadProgress, uploadInvites } from './bulk-upload';
 import { type InviteFile, readInviteFile } from './csv-invites';
@@ -340,9 +340,7 @@ function PreviewTable({ file, rows }: { file: InviteFile; rows: InviteFile['rows
               <td data-label="Language">{row.item.language ?? '—'}</td>
               {file.metadataColumns.length > 0 && (
                 <td data-label="Metadata" className="small">
-                  {Object.entries(row.item.metadata ?? {})
-                    .map(([key, value]) => `${key}: ${String(value)}`)
-                    .join(', ') || '—'}
+                  {metadataText(row.item.metadata)}
                 </td>
               )}
               <td data-label="Check">{row.problems.length ? row.problems.map((problem) => `${problem.column} ${problem.message}`).join('; ') : 'ok'}</td>

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { RESULTS_COMPLETION_FILTERS, type TCampaignResults, type TResultsFilter } from '../../../../shared/schemas/campaign-results';
 import { Link, useRouter } from '../router';
 import { useTRPC } from '../trpc';
-import { dayEndExclusive, dayStart, ErrorNote, formatDateTime, formatDuration, Loading, Pager, SentimentBadge } from '../ui';
+import { dayEndExclusive, dayStart, ErrorNote, formatDateTime, formatDuration, Loading, metadataText, Pager, SentimentBadge } from '../ui';
 import { CampaignResultsPanel, describeFilter } from './CampaignResultsPanel';
 
 /**
@@ -277,13 +277,7 @@ function ResultSessions({ campaignId, filter, title }: { campaignId: string; fil
                     <td data-label="Started">{formatDateTime(session.startedAt)}</td>
                     <td data-label="Duration" className="num">{session.startedAt ? formatDuration(session.duration) : '—'}</td>
                     <td data-label="Sentiment">{session.sentiment ? <SentimentBadge sentiment={session.sentiment} /> : '—'}</td>
-                    <td data-label="Segment">
-                      {Object.keys(session.segment).length === 0
-                        ? '—'
-                        : Object.entries(session.segment)
-                            .map(([key, value]) => `${key}: ${value}`)
-                            .join(', ')}
-                    </td>
+                    <td data-label="Segment">{metadataText(session.segment)}</td>
                   </tr>
                 ))}
               </tbody>
