@@ -1,3 +1,4 @@
+import type { ParticipantAuth } from '../domains/common/caller.js';
 import { rm } from 'node:fs/promises';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { z } from 'zod';
@@ -14,7 +15,7 @@ import {
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { commitAnswer, discardAnswer, type ParticipantAnswer, type PreparedAnswer, prepareAnswer } from '../domains/sessions/answer-interview.js';
 import { endInterview } from '../domains/sessions/end-interview.js';
-import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
+import { invalidInviteToken } from '../domains/sessions/participant-access.js';
 import { startInterview } from '../domains/sessions/start-interview.js';
 import { submitFeedback } from '../domains/sessions/submit-feedback.js';
 import { AppError, validationError } from '../errors.js';
