@@ -47,5 +47,37 @@ describe('README and docs/', async () => {
     expect(variables.length).toBeGreaterThan(10);
     for (const variable of variables) expect(configuration, variable).toContain(`| \`${variable}\` |`);
   });
+
+  it('links only to files that exist, and to headings those files have', async () => {
+    const broken: string[] = [];
+    for (const [file, text] of pages) {
+      for (const target of relativeLinks(text)) {
+        const [linkPath, anchor] = target.split('#') as [string, string | undefined];
+        const resolved = linkPath === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), linkPath));
+        const linked = pages.get(resolved) ?? (await read(resolved).catch(() => undefined));
+        if (linked === undefined) broken.push(`${file}: ${target} (no file ${resolved})`);
+        else if (anchor && resolved.endsWith('.md') && !headingAnchors(linked).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
 });
 
+/** Targets of Markdown links that are not URLs, outside code (where `](` may be code). */
+function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+}
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
+  for (const match of prose.matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = match[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
