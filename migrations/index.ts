@@ -22,7 +22,7 @@ import { Migration20261130000000StudyBuilder } from './Migration20261130000000St
 import { Migration20261130010000StakeholderLinks } from './Migration20261130010000StakeholderLinks.js';
 import { Migration20261130020000PreviewAndSessionSentiment } from './Migration20261130020000PreviewAndSessionSentiment.js';
 
-/** Every migration, in order. New migrations are appended here (see README "Migrations"). */
+/** Every migration, in order. New migrations are appended here (see docs/internals.md, "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
   { name: 'Migration20261122100000InvitesAndShareLinks', class: Migration20261122100000InvitesAndShareLinks },

@@ -31,7 +31,7 @@ const ZTrustProxy = z
   });
 
 /**
- * Every environment variable the service reads. The README's configuration table mirrors
+ * Every environment variable the service reads. docs/configuration.md's table mirrors
  * this schema; `loadConfig` is called once per process.
  */
 const ZEnvironment = z.object({
@@ -262,7 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  TTS_PROVIDER=openai needs TTS_BASE_URL');
   }
   if (e.BACKUP_CRON && e.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration:\n  BACKUP_CRON backs up the embedded database; with DATABASE_URL back up that PostgreSQL with its own tools (README, "Backups")');
+    throw new ConfigError('Invalid configuration:\n  BACKUP_CRON backs up the embedded database; with DATABASE_URL back up that PostgreSQL with its own tools (docs/backups.md)');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {

@@ -1,7 +1,7 @@
 /**
  * Every error code the API can answer with, and its HTTP status. This table is the
  * single source for the REST envelope, the tRPC error data, the OpenAPI document and
- * the README's error table.
+ * the error table in docs/api.md.
  */
 export const ERROR_CODES = {
   INVALID_REQUEST: {

@@ -7,7 +7,7 @@ import { percent } from './helpers/answer-fixtures.js';
  * The confirmation rule (`assessStructuredAnswer`: sure / unsure / unknown, and the value) on the
  * labelled set tests/fixtures/answer-confirmation.json, written blind by another author. The rule
  * was tuned on the 'dev' items only; the floors below are what it measured on 'heldout', rounded
- * down (see the README for the figures). Value accuracy counts an item right when the value the
+ * down (see docs/interviews.md for the figures). Value accuracy counts an item right when the value the
  * rule reads equals the label (null for unknown); certainty accuracy when the class equals it.
  */
 interface Item {

@@ -6,7 +6,7 @@ import { percent, readAnswerFixtures } from './helpers/answer-fixtures.js';
  * Answer understanding in Dutch, German, French and Spanish, measured on a labelled set per
  * language (`tests/fixtures/answer-parsing-<lang>.json`, labels written before the lexicon was
  * run on them). English has its own, larger set (answer-parsing.test.ts). The figures printed
- * here are the README's.
+ * here are those of docs/interviews.md.
  */
 describe.each(['nl', 'de', 'fr', 'es'])('answers in %s', (language) => {
   const fixtures = readAnswerFixtures(`answer-parsing-${language}.json`);

@@ -7,7 +7,7 @@ import { withAdmin } from './helpers/test-database.js';
 /**
  * The server the service runs on: named in the start log, refused below PostgreSQL 15 with one
  * line saying why (no older server is at hand here, so that answer is checked on a stand-in
- * client that reports 14.10; the suite itself runs on 15 and 18, README "Supported PostgreSQL
+ * client that reports 14.10; the suite itself runs on 15 and 18, docs/deployment.md, "Supported PostgreSQL
  * versions").
  */
 

@@ -228,7 +228,7 @@ describe('on the labelled audio set (Silero VAD, pitch and the rule, as on the p
   // The issue's targets, both at once. NOT MET on this set, and not for want of tuning: in a fifth
   // of its answers a complete sentence ("Yes.", "It's fine.") is followed by a pause of up to 1.5 s
   // and more speech, and nothing in the audio before that pause tells it from the end of an answer
-  // (see the README's trade-off table). `it.fails` keeps that visible: it turns red the day a rule
+  // (see the trade-off table `npm run eval:end-of-turn` prints). `it.fails` keeps that visible: it turns red the day a rule
   // meets both, and should then become a plain `it`.
   it.fails('the issue\'s targets, NOT MET: held-out premature ≤ 5% and decision p50 ≤ 800 ms at the same settings', () => {
     expect(heldout().prematurePercent).toBeLessThanOrEqual(5);

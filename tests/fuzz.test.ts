@@ -37,7 +37,7 @@ import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.
  * awkward strings, prototype keys, numbers out of range, missing and extra fields, bodies and
  * queries where none are taken, foreign media types, stray Idempotency-Key and If-Match
  * headers). Whatever comes in: never a 5xx, always the envelope, no 401/403/405 for a caller
- * allowed, no 404 for records that exist. In the same run, what the document (and the README's
+ * allowed, no 404 for records that exist. In the same run, what the document (and docs/api.md's
  * rules) refuse must be refused, and every answer must be one the operation documents. Another
  * organization's id, on every operation that takes one, answers 404 like an unknown id.
  *
@@ -436,15 +436,15 @@ function plansOf(operations: Operation[]): { plans: Plan[]; skipped: string[] } 
 /** The schema of a body an operation does not take: nothing but `{}`. */
 const NO_BODY: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 
-/** Why the document (or the README's rules on headers) says this input must be refused, if it does. */
+/** Why the document (or docs/api.md's rules on headers) says this input must be refused, if it does. */
 function violationOf(plan: Plan, input: Input): string | undefined {
   const { operation } = plan;
   const parameters = (operation.operation.parameters ?? []).map((parameter) => deref(document, parameter).name as string);
   const key = input.headers['Idempotency-Key'];
-  // README: refused on PATCH and DELETE rather than ignored (a GET may carry one: nothing to replay).
+  // docs/api.md: refused on PATCH and DELETE rather than ignored (a GET may carry one: nothing to replay).
   if (key !== undefined && ['patch', 'delete', 'put'].includes(operation.method)) return `Idempotency-Key on ${operation.method.toUpperCase()}`;
   if (key !== undefined && parameters.includes('Idempotency-Key') && !/^[!-~]{1,255}$/.test(key)) return `Idempotency-Key ${JSON.stringify(key.slice(0, 20))} is not 1-255 visible ASCII characters`;
-  // README: "If-Match anywhere else is 400" than on PATCH and DELETE of a record (the document lists where).
+  // docs/api.md: "If-Match anywhere else is 400" than on PATCH and DELETE of a record (the document lists where).
   if (input.headers['If-Match'] !== undefined && !parameters.includes('If-Match')) return `If-Match on ${operation.key}, which does not take it`;
   if (input.body) {
     const mediaType = input.contentType.split(';')[0]!.trim().toLowerCase();
@@ -481,7 +481,7 @@ function statusProblems(answer: Answer): string[] {
 }
 
 /**
- * Where the answer departs from the contract (the document and the README's rules): an input
+ * Where the answer departs from the contract (the document and docs/api.md's rules): an input
  * they refuse that was accepted, a status or error code the operation does not document, a
  * success in a media type it does not list.
  */
@@ -700,7 +700,7 @@ describe('fuzzing every JSON operation of the REST API', () => {
     expect(failures.map(formatFailure).join('\n\n'), `${failures.length} operations failed`).toBe('');
   }, 300_000);
 
-  it('refuses what the document and the README refuse, and answers only what the document lists (same run)', () => {
+  it('refuses what the document and docs/api.md refuse, and answers only what the document lists (same run)', () => {
     expect(fuzzOutcomes, 'the fuzzing run above did not complete').toBeDefined();
     const departures = fuzzOutcomes!.flatMap((outcome) => [...outcome.contract.values()]);
     const report = departures.map((example) => [`${example.operation}: ${example.problems.join('; ')}`, `    ${example.request}`, `    answer: ${example.answer.slice(0, 300)}`].join('\n'));

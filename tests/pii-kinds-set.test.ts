@@ -77,7 +77,7 @@ function table(split: Split, result: ReturnType<typeof score>): string {
   return lines.join('\n');
 }
 
-/** Floors a little under the measured figures (see the README), per kind with at least 5 labelled spans in the split. */
+/** Floors a little under the measured figures (see docs/results.md), per kind with at least 5 labelled spans in the split. */
 const FLOORS: Record<Split, Partial<Record<TPiiKind, { recall: number; precision: number }>>> = {
   dev: {
     name: { recall: 0.95, precision: 0.95 },

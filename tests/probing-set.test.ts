@@ -5,7 +5,7 @@ import { loadProbingSet, PROBING_LANGUAGES, probeItem, probingFigures, probingTa
  * The built-in prober on the blind labelled set (tests/fixtures/probing.json; the criterion is in
  * tests/helpers/probing-eval.ts). The floors sit a little below what was measured, so a
  * regression fails; the held-out figures are what the rules never saw, reported as measured
- * (the issue's aim, 80% picked up, is not met on every held-out language: see the README).
+ * (the issue's aim, 80% picked up, is not met on every held-out language: see docs/interviews.md).
  */
 const set = loadProbingSet();
 const rows = probingFigures(set.map(probeItem));

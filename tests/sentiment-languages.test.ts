@@ -10,7 +10,7 @@ import { accuracy, chooseL2, type LabelledSet, loadLabelledSet } from '../server
  * never trained on (server/analysis/sentiment-training.ts says which parts train and which are
  * held out): blind sets written by an author who saw neither the method nor the other sets, and
  * English's older `final` part. Each floor is a little below the figure measured when the models
- * were trained; the table printed (with set sizes) is the README's.
+ * were trained; the table printed (with set sizes) is the one in docs/interviews.md.
  */
 const HELD_OUT_FLOORS: Record<TInterviewLanguage, Record<string, number>> = {
   en: { 'sentiment.json (final)': 0.86, 'sentiment/en.heldout.json': 0.81, 'sentiment/en.b.heldout.json': 0.74 },

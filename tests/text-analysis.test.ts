@@ -12,7 +12,7 @@ import { SENTIMENTS } from '../shared/schemas/transcripts.js';
 
 /**
  * The built-in analysis against labelled sets written for it (tests/fixtures), the figures the
- * README states. The sentiment set has four parts: `dev` (the method was developed on it),
+ * docs/interviews.md states. The sentiment set has four parts: `dev` (the method was developed on it),
  * `holdout` (looked at once the method stood, then used for a second round of fixes), `test`
  * (written afterwards by someone else, looked at once), `final` (written last, never trained on;
  * looked at by a review that removed rules made from it) and `fresh` (written blind, after the

@@ -10,7 +10,7 @@ import { analyzeSentences } from './sentiment.js';
  * Dutch, German, French, Spanish: nlp.js' lexicons in other-languages.ts; their score and label
  * carry negation, contrast and degree) and the utterance's lemmas or stems and their pairs
  * (negated ones marked). Trained on the labelled sets in tests/fixtures (sentiment-training.ts
- * says which parts; the held-out parts stay unseen for the README's figures). The lexicon alone
+ * says which parts; the held-out parts stay unseen for the figures in docs/interviews.md). The lexicon alone
  * misses what product feedback says without words of feeling ("zero tickets since we moved
  * over"); the words learnt from the labelled answers carry much of it. Trained by
  * `npm run train:sentiment` (server/cli/train-sentiment.ts): deterministic, so the models

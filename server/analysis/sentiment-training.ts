@@ -16,7 +16,7 @@ import { classifyFeatures, englishReading, type LabelledFeatures, otherLanguageR
  *   `sentiment/<lang>.b.train.json` and `.b.heldout.json` the same again by a second author;
  *   `sentiment/<lang>.c.train.json` and `.d.train.json`, 300 answers each by a third and a fourth;
  *   for English, German and Spanish also `.e.train.json` and `.f.train.json` by a fifth and a sixth.
- *   The train parts are trained on; the held-out parts never are: they give the README's figures.
+ *   The train parts are trained on; the held-out parts never are: they give the figures in docs/interviews.md.
  * - English also trains on the older set `sentiment.json` except its part `final` (150 answers,
  *   a second held-out figure); Dutch, German, French and Spanish on their older 60-answer sets
  *   `sentiment-<lang>.json` (their lexicon's neutral band was chosen on half of each, so they

@@ -28,7 +28,7 @@ import { readSentences, type Sentence, type Token } from './nlp.js';
  *   dropped"), leaving or adopting the product, quick turnaround.
  *
  * The sum is squashed into -1…1 (VADER's normalisation) and labelled with a neutral band.
- * Accuracy on the labelled set in tests/fixtures/sentiment.json is stated in the README.
+ * Accuracy on the labelled set in tests/fixtures/sentiment.json is stated in docs/interviews.md.
  */
 
 /** |score| below this is neutral. */

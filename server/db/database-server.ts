@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 
 /**
  * The PostgreSQL majors the service supports: every one the PostgreSQL project still supports.
- * The suite runs on the lowest and the highest (README "Supported PostgreSQL versions").
+ * The suite runs on the lowest and the highest (docs/deployment.md, "Supported PostgreSQL versions").
  */
 export const LOWEST_SUPPORTED_POSTGRES_MAJOR = 15;
 

@@ -11,7 +11,7 @@ const MIGRATION_LOCK_ID = 7_202_611_22;
  * Applies the checked-in migrations and graphile-worker's schema. Processes starting together
  * (API, worker, admin CLI) take turns on an advisory lock, so each migration runs once.
  */
-/** Jobs that used up their attempts and will not run again (README "Observability"). */
+/** Jobs that used up their attempts and will not run again (docs/operations.md, "Observability"). */
 const FAILED_JOBS_VIEW = `create view failed_jobs as
   select j.id, t.identifier as task, j.key, j.payload, j.attempts, j.max_attempts, j.last_error, j.created_at, j.updated_at
   from graphile_worker._private_jobs j

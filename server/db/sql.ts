@@ -2,16 +2,16 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 
 /**
- * The typed read/write path of hot operations (design notes in the README, "Performance"):
- * a statement written once as SQL, run on the ORM's own pool and transaction, its rows mapped
- * by the caller. It skips what the hot paths do not need (entity hydration, the unit of work,
- * knex's query runner) and keeps what they do: parameters are always bound (in and outside
- * transactions: PostgreSQL's log shows `$n`, never a value), a statement inside
- * `em.transactional` (or the idempotency transaction) runs in that transaction, and errors are
- * the driver's exceptions the rest of the service understands.
+ * The `sql` tag and the one function that runs a statement: a statement written once as SQL, run
+ * on the ORM's own pool and transaction. It skips what declared statements do not need (entity
+ * hydration, the unit of work, knex's query runner) and keeps what they do: parameters are
+ * always bound (in and outside transactions: PostgreSQL's log shows `$n`, never a value), a
+ * statement inside `em.transactional` (or the idempotency transaction) runs in that transaction,
+ * and errors are the driver's exceptions the rest of the service understands.
  *
- * Entities, the unit of work and migrations stay with MikroORM; use this for reads that only
- * serialize and writes that are one statement.
+ * Domain code does not call this directly: it declares its statements in its `queries.ts`
+ * (server/db/query.ts) and uses entities for aggregates with rules (docs/architecture.md,
+ * "Reaching the database: two ways").
  */
 const FRAGMENT = Symbol('sql fragment');
 

@@ -40,7 +40,7 @@ export const SPEAKER_FILTERS = ['ai', 'participant', 'all'] as const;
 /**
  * Speech recognised with a confidence below this is unsure: the participant is asked to confirm
  * or correct it before it counts, and until they do it is marked `lowConfidence` and left out of
- * insights and summaries. Chosen from measured figures (README "Confidence-aware results"):
+ * insights and summaries. Chosen from measured figures (docs/interviews.md, "Answers heard with low confidence"):
  * pocketsphinx's mean word posterior on espeak-ng answers it got mostly right stays above it,
  * on those it got mostly wrong below; for OpenAI's recognisers (mean token probability) clear
  * speech scores well above it.

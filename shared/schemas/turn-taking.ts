@@ -39,7 +39,7 @@ export type TResolvedTurnTaking = Required<TTurnTaking>;
 
 /**
  * The defaults when a campaign sets none. The waits are the end-of-turn rule's measured operating
- * point (README "Voice: end of turn"); change them only with the labelled set's figures. Chosen on
+ * point (docs/interviews.md, "Voice interviews"); change them only with the labelled set's figures. Chosen on
  * the set's dev split to cut off at most 5% of answers: 1200 ms after a fall (a shorter wait ends
  * answers whose first sentence sounds complete: 700 ms cut off a fifth of them), 1800 ms after
  * anything else (the longest pauses inside answers are 1.5 s).

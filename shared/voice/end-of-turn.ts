@@ -12,7 +12,7 @@ import { type EndOfTurnDetector, type FrameAnalysis, type TurnEvent, VOICE_FRAME
  *   fragment) keeps the turn open for `pauseMs` of silence.
  *
  * Both waits come from the campaign's `settings.turnTaking`; the cues' thresholds are the rule's
- * (`EndOfTurnRule`), set once from the labelled set's dev split (README "Voice: end of turn").
+ * (`EndOfTurnRule`), set once from the labelled set's dev split (docs/interviews.md, "Voice interviews").
  * Feed every frame in order with the time at its end (when its last sample was captured). A frame
  * is always 32 ms of audio (types.ts): durations are counted in frames, so frames that arrive in
  * bursts (an audio worklet posts several at once) count the same as evenly spaced ones.

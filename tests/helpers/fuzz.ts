@@ -707,7 +707,7 @@ export function envelopeProblems(answer: Answer): string[] {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Text PostgreSQL cannot store (README "Unknown fields and query parameters are rejected"). */
+/** Text PostgreSQL cannot store (docs/api.md, "Unknown fields and query parameters are rejected"). */
 function unstorable(text: string): string | undefined {
   if (text.includes('\u0000')) return 'a NUL character';
   if (LONE_SURROGATE.test(text)) return 'an unpaired surrogate';
