@@ -224,7 +224,7 @@ async function exportZip(databaseUrl: string, dataDir: string, tenant: Tenant, c
       for await (const chunk of response.body!) bytes += (chunk as Uint8Array).length;
     } catch (error) {
       clearInterval(sampler);
-      throw new Error(`export failed: ${(error as Error).message}\n${server.output()}`);
+      throw new Error(`export failed: ${(error as Error).message}\n${server.output()}`, { cause: error });
     }
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);

@@ -4,7 +4,7 @@ import { type Api, createPublishedScript, createScript } from './helpers/factori
 import { hasChromium, reportSkipped, screenshot } from './helpers/browser.js';
 import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from './helpers/dashboard-browser.js';
 import { completedTextInterview } from './helpers/results.js';
-import type { TestApp, TestTenant } from './helpers/test-app.js';
+import type { TestApp } from './helpers/test-app.js';
 
 /**
  * Running a study from the dashboard (issue 31, items 2 and 3) in a real Chromium: a researcher
@@ -23,7 +23,6 @@ declare const navigator: any;
 const EMAIL = 'study-owner@example.com';
 
 let t: TestApp;
-let tenant: TestTenant;
 let api: Api;
 let dashboard: Dashboard;
 let origin: string;
@@ -39,7 +38,7 @@ beforeAll(async () => {
   dashboard = await startDashboard({
     member: { email: EMAIL, role: 'owner', name: 'Sam Study' },
     seed: async (app) => {
-      ({ t, tenant, api } = app);
+      ({ t, api } = app);
       await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
       scriptName = 'Onboarding interview guide';
       await createPublishedScript(api, { name: scriptName });

@@ -603,7 +603,7 @@ describe('PostgreSQL restarted under load', () => {
          join graphile_worker._private_tasks t on t.id = j.task_id group by 1, 2, 3 order by 1, 2, 3`,
       );
       console.log(`server log (request errors left out):\n${serverLogExcerpt()}`);
-      throw new Error(`${(error as Error).message}; invites by email status: ${JSON.stringify(statuses)}; jobs: ${JSON.stringify(jobs)}`);
+      throw new Error(`${(error as Error).message}; invites by email status: ${JSON.stringify(statuses)}; jobs: ${JSON.stringify(jobs)}`, { cause: error });
     }
     const emailStatuses = await query<{ email_status: string; count: number }>(
       `select email_status, count(*)::int from invites where campaign_id = $1 and email like 'invitee-%' group by 1`,

@@ -396,7 +396,7 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
   }, 60_000);
 
   it('"Try again" that ends in a refusal brings the question back, with what was typed and why it was refused', async () => {
-    const { page, context, frame } = await startEmbeddedInterview();
+    const { context, frame } = await startEmbeddedInterview();
 
     let mode: 'offline' | 'refuse' | 'online' = 'offline';
     await context.route('**/api/interview/answer', async (route) => {

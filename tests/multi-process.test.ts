@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wav } from './helpers/audio.js';
-import { apiAs, type Api } from './helpers/factories.js';
+import type { Api } from './helpers/factories.js';
 import { exitWithin, freePort, killLeftovers, startServer, waitFor } from './helpers/processes.js';
 import { S3RVER_CREDENTIALS, startTestS3, type TestS3 } from './helpers/s3.js';
 import { makeTestCertificate } from './helpers/tls.js';

@@ -7,7 +7,7 @@ import {
   type PaymentRequest,
 } from '../server/billing/payment-provider.js';
 import { StripePaymentProvider } from '../server/billing/stripe-payment-provider.js';
-import { customer, FakeStripe, paymentIntent, type ReceivedRequest } from './helpers/fake-stripe.js';
+import { customer, FakeStripe, paymentIntent } from './helpers/fake-stripe.js';
 
 function paymentRequest(overrides: Partial<PaymentRequest> = {}): PaymentRequest {
   return {

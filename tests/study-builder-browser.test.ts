@@ -26,7 +26,6 @@ const EMAIL = 'builder@example.com';
 let t: TestApp;
 let tenant: TestTenant;
 let dashboard: Dashboard;
-let origin: string;
 let page: Page;
 let scriptId: string;
 let exported: string;
@@ -36,7 +35,7 @@ const cspViolations: string[] = [];
 beforeAll(async () => {
   if (!hasChromium) return;
   dashboard = await startDashboard({ member: { email: EMAIL, role: 'owner', name: 'Bea Builder' } });
-  ({ t, tenant, origin } = dashboard);
+  ({ t, tenant } = dashboard);
   page = await dashboard.newPage({ context: { acceptDownloads: true }, timeout: 10_000, cspViolations, pageErrors, acceptDialogs: true });
 }, 180_000);
 

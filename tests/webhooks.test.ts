@@ -74,7 +74,7 @@ async function startReceiver(answer: Answer = reply(200)): Promise<Receiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: Json = null;
+      let body: Json;
       try {
         body = JSON.parse(raw);
       } catch {

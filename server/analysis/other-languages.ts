@@ -1,3 +1,6 @@
+// The client package build (clients/trpc/tsconfig.build.json) starts from app-router.ts alone and
+// reaches these ambient module types only through this reference.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./nlpjs.d.ts" />
 import { Container } from '@nlpjs/core';
 import { LangDe, StemmerDe } from '@nlpjs/lang-de';

@@ -73,7 +73,7 @@ const TEAM_AFTER = new RegExp(
 );
 
 const APPOSITIVE = new RegExp(
-  String.raw`(?<![\p{L}\p{M}'’-])(${CAP})(?=,[  ]+(?:the|our|my|your|a|an|l'|l’|la|le|el|los|las|de|het|der|die|das|unser|unsere|mein|meine|notre|mon|ma|nuestra|nuestro|mi|onze|mijn|un|une|una|een|ein|eine)[  ]*[\p{Ll}][\p{L}\p{M}'’-]*(?:[  ]+[\p{Ll}][\p{L}\p{M}'’-]*){0,3},)`,
+  String.raw`(?<![\p{L}\p{M}'’-])(${CAP})(?=,[ \u00a0]+(?:the|our|my|your|a|an|l'|l’|la|le|el|los|las|de|het|der|die|das|unser|unsere|mein|meine|notre|mon|ma|nuestra|nuestro|mi|onze|mijn|un|une|una|een|ein|eine)[ \u00a0]*[\p{Ll}][\p{L}\p{M}'’-]*(?:[ \u00a0]+[\p{Ll}][\p{L}\p{M}'’-]*){0,3},)`,
   'gu',
 );
 
@@ -131,7 +131,7 @@ function isNeverName(word: string): boolean {
 
 /** Whether the text at this offset starts a sentence (or the text): capitals there say nothing. */
 function atSentenceStart(text: string, start: number): boolean {
-  const before = text.slice(0, start).replace(/[\s"“”„«»'‘’(\[-]+$/u, '');
+  const before = text.slice(0, start).replace(/[\s"“”„«»'‘’([-]+$/u, '');
   return before === '' || /[.!?:;…\n]$/u.test(before);
 }
 

@@ -3,7 +3,7 @@ import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openap
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.js';
 import { ZErrorEnvelope } from '../../shared/schemas/common.js';
-import { describeRequirement, type Permission, type PermissionRequirement } from '../../shared/permissions.js';
+import { describeRequirement, type PermissionRequirement } from '../../shared/permissions.js';
 import { isStoredOutcome } from '../platform/idempotency-store.js';
 import type { AppMeta } from '../trpc/trpc.js';
 import responseExamples from '../docs/response-examples.json' with { type: 'json' };

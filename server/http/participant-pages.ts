@@ -1,6 +1,6 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { findInviteCredential } from '../domains/invites/find-invite-by-token.js';
-import { type InvitePageClosedReason, openInvitePage } from '../domains/invites/open-invite-page.js';
+import { openInvitePage } from '../domains/invites/open-invite-page.js';
 import { joinShareLink } from '../domains/share-links/join-share-link.js';
 import type { Campaign, Organization } from '../entities/index.js';
 import { participantTitleOf } from '../domains/campaigns/participant-title.js';

@@ -87,7 +87,7 @@ function preferredCjkFaces(language: string): string[] {
 function loadFallback(file: string, preferredFaces: string[]): FontkitFont | null {
   const key = `${file}\n${preferredFaces.join(',')}`;
   if (!fallbackCache.has(key)) {
-    let font: FontkitFont | null = null;
+    let font: FontkitFont | null;
     try {
       const opened = fontkit().openSync(file);
       font = 'fonts' in opened ? (opened.fonts.find((face) => preferredFaces.includes(face.postscriptName)) ?? opened.fonts[0] ?? null) : opened;
@@ -183,8 +183,9 @@ const BREAKING_SPACES = /[ \u1680\u2000-\u2006\u2008-\u200A\u205F\u3000]+/u;
 const SPLIT_AT_SPACES = new RegExp(`(${BREAKING_SPACES.source})`, 'u');
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const NO_BREAK_BEFORE = /^[、。，．：；？！）」』】〕〉》〗〙〛｝］…‥ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?:;)\]}”’]/u;
-const NO_BREAK_AFTER = /[（「『【〔〈《〖〘〚｛［(\[{“‘]$/u;
-const JOINING = /^[\p{M}\u200C\u200D\uFE00-\uFE0F]/u;
+const NO_BREAK_AFTER = /[（「『【〔〈《〖〘〚｛［([{“‘]$/u;
+// Alternatives, not one class: each joiner is a character of its own, never joined to the next.
+const JOINING = /^(?:\p{M}|\u200C|\u200D|[\uFE00-\uFE0F])/u;
 const DIGIT = /\p{Nd}/u;
 /** Drawn for a character no font has. */
 const MISSING_GLYPH = '\u25A1';

@@ -571,36 +571,34 @@ function recordButton(
   status: HTMLElement,
 ): HTMLButtonElement | null {
   if (!AnswerRecorder.supported()) return null;
-  const record: HTMLButtonElement = button(
-    t('page.record'),
-    async () => {
-      if (!recorder.recording) {
-        speaker.stop();
-        // Until the microphone is granted: a second click must not open a second one.
-        record.disabled = true;
-        try {
-          await recorder.start();
-        } catch {
-          status.textContent = t('page.microphoneDenied');
-          return;
-        } finally {
-          record.disabled = false;
-        }
-        record.textContent = t('page.stopRecording');
-        record.setAttribute('aria-pressed', 'true');
-        status.textContent = t('page.recording');
+  const toggle = async (): Promise<void> => {
+    if (!recorder.recording) {
+      speaker.stop();
+      // Until the microphone is granted: a second click must not open a second one.
+      record.disabled = true;
+      try {
+        await recorder.start();
+      } catch {
+        status.textContent = t('page.microphoneDenied');
         return;
+      } finally {
+        record.disabled = false;
       }
-      record.textContent = t('page.record');
-      record.setAttribute('aria-pressed', 'false');
-      const { audio } = await recorder.stop();
-      const form = new FormData();
-      form.append('audio', audio, fileNameFor(audio.type));
-      form.append('utteranceId', turn.utteranceId);
-      submit(form, `🎤 ${t('page.voiceAnswer')}`);
-    },
-    'secondary',
-  );
+      record.textContent = t('page.stopRecording');
+      record.setAttribute('aria-pressed', 'true');
+      status.textContent = t('page.recording');
+      return;
+    }
+    record.textContent = t('page.record');
+    record.setAttribute('aria-pressed', 'false');
+    const { audio } = await recorder.stop();
+    const form = new FormData();
+    form.append('audio', audio, fileNameFor(audio.type));
+    form.append('utteranceId', turn.utteranceId);
+    submit(form, `🎤 ${t('page.voiceAnswer')}`);
+  };
+  // A click has no one to wait for it; a refused microphone is reported on the status line above.
+  const record: HTMLButtonElement = button(t('page.record'), () => void toggle(), 'secondary');
   record.setAttribute('aria-pressed', 'false');
   controls.push(record);
   return record;

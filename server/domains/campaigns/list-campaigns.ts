@@ -1,4 +1,4 @@
-import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TListCampaignsInput } from '../../../shared/schemas/campaigns.js';
 import type { Page } from '../../../shared/schemas/common.js';

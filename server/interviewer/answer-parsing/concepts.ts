@@ -263,7 +263,7 @@ const FR: ConceptLexicon = {
   online: { words: ['internet', 'en ligne', 'site'], members: ['doctolib', 'appli', 'application'], phrases: ['sur (internet|le site|l appli)'] },
   tv: { words: ['télé', 'télévision', 'tv'], members: [], phrases: [] },
   people: {
-    words: ['famille', 'recommandation', 'recommandé', 'bouche-à-oreille', "quelqu\'un", 'entourage', 'ami', 'amie', 'amis', 'amies', 'copain', 'copine', 'pote', 'potes', 'collègue', 'collègues', 'patron', 'patronne', 'chef', 'manager', 'femme', 'mari', 'conjoint', 'partenaire', 'frère', 'sœur', 'soeur', 'mère', 'père', 'parents', 'maman', 'papa', 'cousin', 'cousine', 'oncle', 'tante', 'voisin', 'voisine', 'connaissance', 'connaissances', 'quelqu', 'fils', 'fille', 'proche', 'proches'], members: [],
+    words: ['famille', 'recommandation', 'recommandé', 'bouche-à-oreille', "quelqu'un", 'entourage', 'ami', 'amie', 'amis', 'amies', 'copain', 'copine', 'pote', 'potes', 'collègue', 'collègues', 'patron', 'patronne', 'chef', 'manager', 'femme', 'mari', 'conjoint', 'partenaire', 'frère', 'sœur', 'soeur', 'mère', 'père', 'parents', 'maman', 'papa', 'cousin', 'cousine', 'oncle', 'tante', 'voisin', 'voisine', 'connaissance', 'connaissances', 'quelqu', 'fils', 'fille', 'proche', 'proches'], members: [],
     phrases: [
       'bouche (a|à) oreille', "(m|nous) (en)? (a|ont) (parlé|conseillé|recommandé|montré)", "(on)? (m|nous) en a parlé",
       "(m|nous) (l)? (a|ont) (conseillé|recommandé|montré)", 'par (un|une|des)? (ami|amie|amis|collègue|connaissance)',

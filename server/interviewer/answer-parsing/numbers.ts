@@ -1,5 +1,5 @@
 import type { CompiledLexicon } from './lexicon.js';
-import { isNegated, isWord, matchPhrase, phraseAt, phraseEndingAt, type PhrasePattern, type Token } from './text.js';
+import { isWord, matchPhrase, phraseAt, phraseEndingAt, type PhrasePattern, type Token } from './text.js';
 
 /** A number the participant said: digits ("4", "3.5") or words ("twenty-five", "a hundred", "twice"). */
 export interface NumberMention {
@@ -22,7 +22,7 @@ export function readNumbers(tokens: readonly Token[], lexicon: CompiledLexicon):
   while (index < tokens.length) {
     const token = tokens[index]!;
     const start = index;
-    let value: number | null = null;
+    let value: number;
     let count = false;
     let pronounLike = false;
     if (token.kind === 'number') {

@@ -27,7 +27,7 @@ function normalizeText(text: string): string {
     .toLowerCase();
 }
 
-const TOKEN_PATTERN = /(\d+(?:\.\d+)?)(st|nd|rd|th)?(?![\p{L}\d])|(\d+)|(\p{L}+(?:'\p{L}+)*)|([/%+\-])|([.,;:!?()…"]+)/gu;
+const TOKEN_PATTERN = /(\d+(?:\.\d+)?)(st|nd|rd|th)?(?![\p{L}\d])|(\d+)|(\p{L}+(?:'\p{L}+)*)|([/%+-])|([.,;:!?()…"]+)/gu;
 
 /**
  * Splits text into words, numbers, a few meaningful symbols (`/ - % +`) and boundaries

@@ -169,7 +169,7 @@ function ComparisonReport({ report }: { report: Comparison }) {
               key={question.questionId}
               title={`${question.text} (share of answers)`}
               categories={values.map(([, value]) => valueLabel(value))}
-              series={report.segments.map((segment, index) => ({
+              series={report.segments.map((_segment, index) => ({
                 name: names[index]!,
                 values: values.map(([key]) => perSegment[index]?.counts.find((count) => valueKey(count.value) === key)?.share ?? null),
               }))}
