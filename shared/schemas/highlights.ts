@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeHex } from '../hex-colour.js';
-import { PAGE_LIMITS, ZAuthor, ZCursorPage, ZCursorPageInput, ZPathId, ZTimestamp } from './common.js';
+import { ZAuthor, ZCursorPage, ZCursorPageInput, ZPathId, ZTimestamp } from './common.js';
 
 /** What a highlight is coloured when none is given (a highlighter yellow). */
 export const DEFAULT_HIGHLIGHT_COLOR = '#fde047';
