@@ -304,7 +304,7 @@ export function createRestHandler(options: RestHandlerOptions) {
           // The operation and its decoded input (path parameters included), not the raw path:
           // `/cam%5F1` and `/cam_1` are the same request.
           { auth: req.auth, operation: String(route.meta.openapi!.path), fingerprint: rawInput },
-          { ...context.services, logger },
+          context.services,
           async ({ em, claimed }) => {
             if (claimed) {
               const { data, headers } = await created(context, em);
