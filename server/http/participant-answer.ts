@@ -72,7 +72,7 @@ export const answerInterviewOperation = defineStreamOperation({
     const parseAudio = uploadParser(config.dataDir, audioRules);
     // Storing and transcribing audio and asking the interviewer happen before the transaction that writes the turn.
     const commit = async ({ em }: IdempotentUnit, prepared: PreparedAnswer) => ({ status: 200, body: await commitAnswer(em, services, prepared) });
-    return async ({ req, res, caller: participant }) => {
+    return async ({ operation, req, res, caller: participant }) => {
       let uploaded: string | undefined;
       try {
         const answering = (answer: ParticipantAnswer) => ({
@@ -93,11 +93,11 @@ export const answerInterviewOperation = defineStreamOperation({
           const sha256 = await sha256OfFile(uploaded);
           const fingerprint = { ...fields.data, audioSha256: sha256 };
           const audio = { file: uploaded, sha256 };
-          sendJsonAnswer(res, await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/answer', fingerprint }, services, commit, answering({ ...fields.data, audio })));
+          sendJsonAnswer(res, await answerIdempotently(req, res, { auth: participant, operation, fingerprint }, services, commit, answering({ ...fields.data, audio })));
           return;
         }
         const input = jsonInput(req, ZTextAnswerInput);
-        sendJsonAnswer(res, await answerIdempotently(req, res, { auth: participant, operation: '/api/interview/answer', fingerprint: input }, services, commit, answering(input)));
+        sendJsonAnswer(res, await answerIdempotently(req, res, { auth: participant, operation, fingerprint: input }, services, commit, answering(input)));
       } finally {
         if (uploaded) await rm(uploaded, { force: true });
       }

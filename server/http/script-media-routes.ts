@@ -43,7 +43,7 @@ export const uploadScriptMediaOperation = defineStreamOperation({
     const { config } = services;
     const rules = { field: 'file', maxBytes: Math.max(config.mediaMaxImageBytes, config.mediaMaxAudioBytes), maxFields: 5 };
     const parser = uploadParser(config.dataDir, rules);
-    return async ({ req, res, caller, path: { scriptId } }) => {
+    return async ({ operation, req, res, caller, path: { scriptId } }) => {
       let uploadedFile: string | undefined;
       try {
         // A malformed key is refused before a potentially large body is read, as is an unknown or archived script.
@@ -67,7 +67,7 @@ export const uploadScriptMediaOperation = defineStreamOperation({
           res,
           {
             auth: caller,
-            operation: '/v1/scripts/{scriptId}/media',
+            operation,
             fingerprint: { scriptId, fileSha256: await sha256OfFile(file), filename: originalname, questionId: questionId ?? null, alt: alt ?? null },
           },
           services,

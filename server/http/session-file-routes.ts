@@ -26,7 +26,7 @@ export const uploadSessionFileOperation = defineStreamOperation({
   handler: (services) => {
     const rules = { field: 'file', maxBytes: services.config.sessionFileMaxBytes, maxFields: 2 };
     const parser = uploadParser(services.config.dataDir, rules);
-    return async ({ req, res, caller, path: { sessionId } }) => {
+    return async ({ operation, req, res, caller, path: { sessionId } }) => {
       let uploaded: string | undefined;
       try {
         idempotencyKeyOf(req);
@@ -42,7 +42,7 @@ export const uploadSessionFileOperation = defineStreamOperation({
         const answer = await answerIdempotently(
           req,
           res,
-          { auth: caller, operation: '/v1/sessions/{sessionId}/files', fingerprint: { sessionId, fileSha256: await sha256OfFile(file), filename: originalname } },
+          { auth: caller, operation, fingerprint: { sessionId, fileSha256: await sha256OfFile(file), filename: originalname } },
           services,
           async ({ em }) => ({
             status: 201,

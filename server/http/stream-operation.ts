@@ -28,6 +28,8 @@ type CallerOf<P extends StreamPermission> = P extends typeof INVITE_TOKEN ? Part
 export type PathParams<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParams<Rest> : never;
 
 export interface StreamCall<Path extends string, P extends StreamPermission, Query> {
+  /** The operation's path template: what an idempotent request's fingerprint names. */
+  operation: Path;
   req: Request;
   res: Response;
   caller: CallerOf<P>;
@@ -96,7 +98,7 @@ export function defineStreamOperation<const Path extends string, const P extends
       const caller = permission === INVITE_TOKEN ? participantOf(req.auth) : assertPermission(req.auth, permission);
       const pathValues = Object.fromEntries(names.map((name) => [name, pathIdOf(req, name)]));
       const parsedQuery = method === 'GET' ? checkedInput(req.query, querySchema, 'query') : {};
-      return { req, res, caller, path: pathValues, query: parsedQuery };
+      return { operation: path, req, res, caller, path: pathValues, query: parsedQuery };
     },
   };
 }
