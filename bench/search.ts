@@ -29,7 +29,8 @@ import type { SearchFilters } from '../shared/schemas/search.js';
 import { migrateDatabase } from '../server/db/migrate.js';
 import { createOrm } from '../server/db/orm.js';
 import { createOrganization } from '../server/domains/organizations/create-organization.js';
-import { createProject } from '../server/domains/projects/create-project.js';
+import { systemCaller } from '../server/domains/common/caller.js';
+import { createProject } from '../server/domains/projects/index.js';
 import { createScript } from '../server/domains/scripts/create-script.js';
 import { searchTranscripts } from '../server/domains/search/search-transcripts.js';
 import { createLogger } from '../server/logger.js';
@@ -128,7 +129,7 @@ function textArray(values: readonly string[]): string {
 async function seedOrganization(client: pg.Client, em: EntityManager, name: string, sessions: number): Promise<{ organizationId: string; campaignIds: string[]; projectId: string }> {
   const organization = await createOrganization(em.fork(), { name, plan: 'enterprise', credits: 1_000_000 });
   const organizationId = organization.id;
-  const project = await createProject(em.fork(), organizationId, { name: `${name} research` });
+  const project = await createProject({ em: em.fork() }, systemCaller(organizationId), { name: `${name} research` });
   const script = await createScript(em.fork(), organizationId, {
     name: `${name} script`,
     systemPrompt: 'You are a friendly researcher interviewing customers.',

@@ -1043,7 +1043,7 @@ describe('operations', () => {
     expect(text).not.toContain(sent.id);
   });
 
-  it("a failed delivery is found by the README's query on webhook_deliveries where status = 'failed'", async () => {
+  it("a failed delivery is found by the documented query on webhook_deliveries where status = 'failed'", async () => {
     const { api } = await newTenant();
     const receiver = await startReceiver(reply(410));
     const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
@@ -1055,7 +1055,7 @@ describe('operations', () => {
     const rows = await t
       .em()
       .execute<{ id: string; endpoint_id: string; type: string; session_id: string | null; last_attempt: Json }[]>(
-        await readmeFailedDeliveriesQuery(),
+        await documentedFailedDeliveriesQuery(),
       );
     const row = rows.find((candidate) => candidate.id === sent.id);
     expect(row).toMatchObject({ endpoint_id: endpoint.id, type: 'test.webhook', session_id: null, last_attempt: { number: 1, statusCode: 410 } });
@@ -1163,10 +1163,10 @@ describe('what cannot stop a delivery', () => {
   });
 });
 
-/** The failed-deliveries query exactly as the README's Observability section prints it (wrapped lines joined). */
-async function readmeFailedDeliveriesQuery(): Promise<string> {
-  const readme = await readFile(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const query = /\*\*Failed webhook deliveries\*\*: `([^`]+)`/.exec(readme)?.[1];
-  if (!query) throw new Error('the README names no failed-deliveries query');
+/** The failed-deliveries query exactly as docs/operations.md's Observability section prints it (wrapped lines joined). */
+async function documentedFailedDeliveriesQuery(): Promise<string> {
+  const operations = await readFile(path.join(import.meta.dirname, '..', 'docs', 'operations.md'), 'utf8');
+  const query = /\*\*Failed webhook deliveries\*\*: `([^`]+)`/.exec(operations)?.[1];
+  if (!query) throw new Error('docs/operations.md names no failed-deliveries query');
   return query.replace(/\s*\n\s*/g, ' ');
 }

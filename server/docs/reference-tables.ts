@@ -8,8 +8,8 @@ import { appRouter } from '../trpc/app-router.js';
 
 
 /**
- * The README's operation table, generated from the router so it cannot drift: a test compares
- * the README with this output (`npm run --silent docs:tables` prints it).
+ * The operation table of docs/api.md, generated from the router so it cannot drift: a test compares
+ * docs/api.md with this output (`npm run --silent docs:tables` prints it).
  */
 export function renderOperationsTable(): string {
   const rows = [

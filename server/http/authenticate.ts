@@ -1,3 +1,4 @@
+import type { ParticipantAuth } from '../domains/common/caller.js';
 import type { NextFunction, Request, Response } from 'express';
 import { rateLimitFor } from '../../shared/plans.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -6,7 +7,7 @@ import { authenticateApiKey } from '../domains/api-keys/authenticate-api-key.js'
 import { authenticateMember } from '../domains/auth/authenticate-member.js';
 import { looksLikeJwt } from '../lib/member-tokens.js';
 import { findInviteCredential } from '../domains/invites/find-invite-by-token.js';
-import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
+import { invalidInviteToken } from '../domains/sessions/participant-access.js';
 import { isWellFormedInviteToken } from '../lib/invite-tokens.js';
 import { consumeParticipantBudget } from '../platform/participant-limits.js';
 import { AppError } from '../errors.js';

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
 import type { ErrorCode } from '../../shared/error-codes.js';
 import type { Permission } from '../../shared/permissions.js';
-import type { ParticipantAuth } from '../domains/sessions/participant-access.js';
+import type { CustomerAuth, ParticipantAuth } from '../domains/common/caller.js';
 import { AppError, validationError } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { AppServices } from '../services.js';
-import { assertPermission, type CustomerAuth } from '../trpc/context.js';
+import { assertPermission } from '../trpc/context.js';
 import { INVITE_TOKEN, participantOf } from '../trpc/trpc.js';
 import { errorFromZod, type InputSource } from '../validation-errors.js';
 

@@ -1,35 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
-import { type Permission, type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
-import type { MemberRole } from '../../shared/members.js';
-import type { ParticipantAuth } from '../domains/sessions/participant-access.js';
+import { type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
+import type { CustomerAuth, RequestAuth } from '../domains/common/caller.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
-
-/** Who is calling: resolved once per request by the authentication middleware. */
-export interface ApiKeyAuth {
-  kind: 'api_key';
-  organizationId: string;
-  apiKeyId: string;
-  permissions: readonly Permission[];
-}
-
-/** A signed-in member of a first-party frontend (access JWT): permissions follow the role, read on every request. */
-export interface MemberAuth {
-  kind: 'member';
-  organizationId: string;
-  memberId: string;
-  /** The member session the access token belongs to (signing out ends it). */
-  memberSessionId: string;
-  role: MemberRole;
-  permissions: readonly Permission[];
-}
-
-/** A customer's caller: an API key or a signed-in member. */
-export type CustomerAuth = ApiKeyAuth | MemberAuth;
-
-/** Who is calling: an API key, a member, or a participant with their invite token (only where an operation allows it). */
-export type RequestAuth = CustomerAuth | ParticipantAuth;
 
 /**
  * Per request. The EntityManager is not here: `apiProcedure` forks one per procedure call, so

@@ -6,8 +6,9 @@ import type { PermissionRequirement } from '../../shared/permissions.js';
 import { AppError } from '../errors.js';
 import { describeError } from '../http/error-envelope.js';
 import { findUnstorableText } from '../lib/text-safety.js';
-import { invalidInviteToken, type ParticipantAuth } from '../domains/sessions/participant-access.js';
-import { assertPermission, type Context, type RequestAuth } from './context.js';
+import type { ParticipantAuth, RequestAuth } from '../domains/common/caller.js';
+import { invalidInviteToken } from '../domains/sessions/participant-access.js';
+import { assertPermission, type Context } from './context.js';
 
 /**
  * Procedure metadata: the REST route (trpc-to-openapi), the permission the caller needs, the

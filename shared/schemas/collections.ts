@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZName, ZPathId, ZTimestamp } from './common.js';
-import { ZAuthor, ZCursorPage, ZCursorPageInput, ZHighlight } from './highlights.js';
+import { ZAuthor, ZCursorPage, ZCursorPageInput, ZName, ZPathId, ZTimestamp } from './common.js';
+import { ZHighlight } from './highlights.js';
 
 export const COLLECTION_LIMITS = { descriptionMaxLength: 2000, noteMaxLength: 2000 } as const;
 

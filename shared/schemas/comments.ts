@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ZPathId, ZTimestamp } from './common.js';
-import { ZAuthor } from './highlights.js';
+import { ZAuthor, ZPathId, ZTimestamp } from './common.js';
 
 export const COMMENT_LIMITS = { bodyMaxLength: 5000 } as const;
 

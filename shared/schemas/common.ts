@@ -103,6 +103,34 @@ export interface Page<T> {
   pagination: TPagination;
 }
 
+/**
+ * Who wrote a highlight, comment, collection or saved search: a signed-in member or an API key,
+ * with the name it had then (a member's name, else their email; a key's name).
+ */
+export const ZAuthor = z.object({
+  kind: z.enum(['member', 'api_key']),
+  id: z.string(),
+  name: z.string(),
+});
+export type TAuthor = z.infer<typeof ZAuthor>;
+
+/** Pages of workspace lists: newest first, `cursor` is the previous page's `nextCursor`. */
+export const ZCursorPageInput = {
+  cursor: z.string().min(1).max(1000).optional(),
+  limit: z.number().int().min(1).max(PAGE_LIMITS.maxLimit).default(PAGE_LIMITS.defaultLimit),
+};
+
+/** A cursor page: `nextCursor` is null on the last page. */
+export function ZCursorPage<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().nullable() });
+}
+
+export interface CursorPage<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
 export const ZFieldError = z.object({ path: z.string(), message: z.string() }).meta({ id: 'FieldError' });
 
 export const ZErrorEnvelope = z

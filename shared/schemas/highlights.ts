@@ -1,34 +1,6 @@
 import { z } from 'zod';
 import { normalizeHex } from '../hex-colour.js';
-import { PAGE_LIMITS, ZPathId, ZTimestamp } from './common.js';
-
-/**
- * Who wrote a highlight, comment, collection or saved search: a signed-in member or an API key,
- * with the name it had then (a member's name, else their email; a key's name).
- */
-export const ZAuthor = z.object({
-  kind: z.enum(['member', 'api_key']),
-  id: z.string(),
-  name: z.string(),
-});
-export type TAuthor = z.infer<typeof ZAuthor>;
-
-/** Pages of workspace lists: newest first, `cursor` is the previous page's `nextCursor`. */
-export const ZCursorPageInput = {
-  cursor: z.string().min(1).max(1000).optional(),
-  limit: z.number().int().min(1).max(PAGE_LIMITS.maxLimit).default(PAGE_LIMITS.defaultLimit),
-};
-
-/** A cursor page: `nextCursor` is null on the last page. */
-export function ZCursorPage<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().nullable() });
-}
-
-export interface CursorPage<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
+import { PAGE_LIMITS, ZAuthor, ZCursorPage, ZCursorPageInput, ZPathId, ZTimestamp } from './common.js';
 
 /** What a highlight is coloured when none is given (a highlighter yellow). */
 export const DEFAULT_HIGHLIGHT_COLOR = '#fde047';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ZAuthor } from './highlights.js';
-import { ZPathId, ZTimestamp } from './common.js';
+import { ZAuthor, ZPathId, ZTimestamp } from './common.js';
 
 /** What a redaction writes in place of the words it removes. */
 export const REDACTION_MARKER = '[REDACTED]';

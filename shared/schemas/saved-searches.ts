@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ZName, ZPathId, ZTimestamp } from './common.js';
-import { ZAuthor, ZCursorPage, ZCursorPageInput } from './highlights.js';
+import { ZAuthor, ZCursorPage, ZCursorPageInput, ZName, ZPathId, ZTimestamp } from './common.js';
 import { ZSearchFilters, ZSearchText } from './search.js';
 
 /** A search kept for the organization: its text and filters as `search.query` takes them. Names are unique per organization, ignoring case. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ZCampaignResults, ZResultsFilter } from './campaign-results.js';
-import { ZPathId, ZTimestamp } from './common.js';
-import { ZAuthor, ZCursorPage, ZCursorPageInput } from './highlights.js';
+import { ZAuthor, ZCursorPage, ZCursorPageInput, ZPathId, ZTimestamp } from './common.js';
 import { QUESTION_TYPES } from './scripts.js';
 
 /**

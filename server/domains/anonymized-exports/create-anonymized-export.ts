@@ -1,3 +1,4 @@
+import type { CustomerAuth } from '../common/caller.js';
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -10,9 +11,9 @@ import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { Logger } from '../../logger.js';
 import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorOf } from '../author.js';
-import { loadProject } from '../projects/load-project.js';
+
+import { authorOf } from '../common/author.js';
+import { loadProject } from '../projects/index.js';
 import { anonymizedFile, type ExportedCampaign, type Tally } from './anonymized-file.js';
 import type { AnonymizedScope } from './anonymized-sessions.js';
 
@@ -30,7 +31,7 @@ async function resolveScope(em: EntityManager, organizationId: string, input: TC
     return { scope: { organizationId, campaignIds: [input.campaignId] }, campaigns, stored: { type: 'campaign', id: input.campaignId } };
   }
   if (input.projectId !== undefined) {
-    const project = await loadProject(em, organizationId, input.projectId, 'projectId');
+    const project = await loadProject(em, { organizationId }, { projectId: input.projectId, fieldPath: 'projectId' });
     const campaigns = await queryRows<ExportedCampaign>(em, sql`select id, name from campaigns where project_id = ${project.id} and organization_id = ${organizationId} and not preview order by created_at, id`);
     return { scope: { organizationId, campaignIds: campaigns.map((campaign) => campaign.id) }, campaigns, stored: { type: 'project', id: project.id } };
   }

@@ -1,9 +1,10 @@
+import type { MemberAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { ROLE_PERMISSIONS } from '../../../shared/members.js';
 import type { ZMe } from '../../../shared/schemas/members.js';
 import { Member } from '../../entities/index.js';
-import type { MemberAuth } from '../../trpc/context.js';
+
 import { toMemberDto } from '../members/serialize.js';
 
 /** `auth.me`: the signed-in member, their organization and what their role may do. */

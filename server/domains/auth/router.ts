@@ -1,7 +1,8 @@
+import type { CustomerAuth, MemberAuth } from '../common/caller.js';
 import { z } from 'zod';
 import { ZMe, ZRefreshInput, ZSignedIn, ZSignInInput } from '../../../shared/schemas/members.js';
 import { AppError } from '../../errors.js';
-import type { CustomerAuth, MemberAuth } from '../../trpc/context.js';
+
 import { customerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
 import { clientOf } from './client-info.js';
 import { getSignedInMember } from './get-signed-in-member.js';

@@ -3,7 +3,7 @@ import type { TInvoice } from '../../../shared/schemas/billing.js';
 import type { Page } from '../../../shared/schemas/common.js';
 import { Invoice } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
-import { findPage, type PageRequest, pageFrom } from '../keyset-page.js';
+import { findPage, type PageRequest, pageFrom } from '../common/keyset-page.js';
 import { toInvoiceDto } from './serialize.js';
 
 /** `GET /v1/billing/invoices`: newest first. */

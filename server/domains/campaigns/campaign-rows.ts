@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TListCampaignsInput } from '../../../shared/schemas/campaigns.js';
 import type { Page } from '../../../shared/schemas/common.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { cursorAfter } from '../keyset-page.js';
-import { containsPattern } from '../pagination.js';
+import { cursorAfter } from '../common/keyset-page.js';
+import { containsPattern } from '../common/pagination.js';
 
 /**
  * Campaigns read as rows, with their stats, in one statement (the hot read path: see

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
 import { assertKnownEmailTemplate } from '../invites/invite-options.js';
-import { loadProjectForAssignment } from '../projects/load-project.js';
+import { loadProjectForAssignment } from '../projects/index.js';
 import { campaignDtoFromRow } from './campaign-rows.js';
 import { loadUsableScript } from './usable-script.js';
 
@@ -50,7 +50,7 @@ export async function createCampaign(
   if (row) return campaignDtoFromRow(row);
   // Refused: the loaders throw the error that says why, in the order the checks were always made.
   await em.transactional(async (tx) => {
-    if (projectId) await loadProjectForAssignment(tx, organizationId, projectId);
+    if (projectId) await loadProjectForAssignment(tx, { organizationId }, { projectId });
     await loadUsableScript(tx, organizationId, input.scriptId);
   });
   // Usable now (it changed in between): once more.

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TListCampaignsInput } from '../../../shared/schemas/campaigns.js';
 import type { Page } from '../../../shared/schemas/common.js';
 import { Campaign } from '../../entities/index.js';
-import { containsPattern } from '../pagination.js';
-import { findPage, type KeysetSort, pageFrom } from '../keyset-page.js';
+import { containsPattern } from '../common/pagination.js';
+import { findPage, type KeysetSort, pageFrom } from '../common/keyset-page.js';
 
 /** The sorts a campaign list offers, as keysets (their direction from the request). */
 const CAMPAIGN_SORTS: Record<TListCampaignsInput['sort'], Omit<KeysetSort, 'direction'>> = {

@@ -7,7 +7,7 @@ import { validationError } from '../../errors.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
 import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
 import { assertKnownEmailTemplate } from '../invites/invite-options.js';
-import { loadProjectForAssignment } from '../projects/load-project.js';
+import { loadProjectForAssignment } from '../projects/index.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
 import { getCampaign } from './get-campaign.js';
 import { loadUsableScript } from './usable-script.js';
@@ -34,7 +34,7 @@ export async function updateCampaign(
     const project =
       input.projectId === undefined || input.projectId === null
         ? input.projectId
-        : await loadProjectForAssignment(tx, organizationId, input.projectId);
+        : await loadProjectForAssignment(tx, { organizationId }, { projectId: input.projectId });
     const script =
       input.scriptId !== undefined && input.scriptId !== current.script.id ? await loadUsableScript(tx, organizationId, input.scriptId) : undefined;
     const campaign = await loadCampaign(tx, organizationId, input.campaignId, { lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -1,8 +1,9 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TAddHighlightInput, TCollectionItem } from '../../../shared/schemas/collections.js';
 import { queryRows, sql } from '../../db/sql.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../author.js';
+
+import { authorColumns } from '../common/author.js';
 import { readCollectionItem } from './collection-rows.js';
 import { notFound } from '../../errors.js';
 

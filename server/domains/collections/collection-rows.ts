@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection, TCollectionItem } from '../../../shared/schemas/collections.js';
-import type { CursorPage } from '../../../shared/schemas/highlights.js';
+import type { CursorPage } from '../../../shared/schemas/common.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { authorFromRow } from '../author.js';
-import { cursorPage, cursorValueOf } from '../highlights/cursor.js';
+import { authorFromRow } from '../common/author.js';
+import { cursorPage, cursorValueOf } from '../common/cursor-page.js';
 import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/highlight-rows.js';
 
 export interface CollectionRow {

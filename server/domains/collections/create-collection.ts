@@ -1,10 +1,11 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection, TCreateCollectionInput } from '../../../shared/schemas/collections.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../author.js';
-import { nameTaken } from '../unique-names.js';
+
+import { authorColumns } from '../common/author.js';
+import { nameTaken } from '../common/unique-names.js';
 import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow } from './collection-rows.js';
 
 /** `collections.create`: shared by the whole organization; 409 NAME_TAKEN when the name is in use. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection, TCollectionItem } from '../../../shared/schemas/collections.js';
-import type { CursorPage } from '../../../shared/schemas/highlights.js';
+import type { CursorPage } from '../../../shared/schemas/common.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow, readCollectionItemsPage } from './collection-rows.js';
 import { notFound } from '../../errors.js';

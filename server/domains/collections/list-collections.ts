@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection } from '../../../shared/schemas/collections.js';
-import type { CursorPage } from '../../../shared/schemas/highlights.js';
+import type { CursorPage } from '../../../shared/schemas/common.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { afterCursor, cursorPage } from '../highlights/cursor.js';
+import { afterCursor, cursorPage } from '../common/cursor-page.js';
 import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow } from './collection-rows.js';
 
 /** `collections.list`: the organization's collections, newest first, with their item counts. */

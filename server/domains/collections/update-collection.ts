@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection, TUpdateCollectionInput } from '../../../shared/schemas/collections.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { nameTaken, withUniqueName } from '../unique-names.js';
+import { nameTaken, withUniqueName } from '../common/unique-names.js';
 import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow } from './collection-rows.js';
 import { notFound } from '../../errors.js';
 

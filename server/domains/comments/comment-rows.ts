@@ -1,6 +1,6 @@
 import type { TComment } from '../../../shared/schemas/comments.js';
 import { isoTimestamp, rawSql } from '../../db/sql.js';
-import { authorFromRow } from '../author.js';
+import { authorFromRow } from '../common/author.js';
 
 export interface CommentRow {
   id: string;

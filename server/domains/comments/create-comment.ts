@@ -1,10 +1,11 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TComment, TCreateCommentInput } from '../../../shared/schemas/comments.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../author.js';
+
+import { authorColumns } from '../common/author.js';
 import { COMMENT_COLUMNS, type CommentRow, commentFromRow } from './comment-rows.js';
 
 interface ParentRow {

@@ -1,8 +1,9 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, sql } from '../../db/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { isAuthor } from '../author.js';
+
+import { isAuthor } from '../common/author.js';
 
 interface TargetRow {
   id: string;

@@ -1,9 +1,10 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TComment } from '../../../shared/schemas/comments.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { AppError, notFound } from '../../errors.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../author.js';
+
+import { authorColumns } from '../common/author.js';
 import { COMMENT_COLUMNS, type CommentRow, commentFromRow } from './comment-rows.js';
 
 /** `comments.update`: only its author changes a comment's body; `editedAt` records when. A deleted comment is gone (404). */

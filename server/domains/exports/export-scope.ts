@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { loadProject } from '../projects/load-project.js';
+import { loadProject } from '../projects/index.js';
 
 export interface ExportCampaign {
   id: string;
@@ -63,7 +63,7 @@ export async function resolveExportScope(em: EntityManager, organizationId: stri
     campaigns = [{ id: campaign.id, name: campaign.name, projectId: campaign.project?.id ?? null }];
     name = campaign.name;
   } else {
-    const project = await loadProject(em, organizationId, target.projectId);
+    const project = await loadProject(em, { organizationId }, { projectId: target.projectId });
     name = project.name;
     const rows = await em.execute<{ id: string; name: string }[]>(
       `select id, name from campaigns where organization_id = ? and project_id = ? and not preview order by created_at, id`,

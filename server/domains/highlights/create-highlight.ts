@@ -1,10 +1,11 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_HIGHLIGHT_COLOR, type TCreateHighlightInput, type THighlight } from '../../../shared/schemas/highlights.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../author.js';
+
+import { authorColumns } from '../common/author.js';
 import { writeHighlight } from './highlight-rows.js';
 
 /**

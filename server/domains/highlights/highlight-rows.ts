@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { THighlight } from '../../../shared/schemas/highlights.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { authorFromRow } from '../author.js';
+import { authorFromRow } from '../common/author.js';
 
 /** A highlight joined with its utterance, session and campaign: everything its API shape needs, in one row. */
 export interface HighlightRow {

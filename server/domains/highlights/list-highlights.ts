@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CursorPage, THighlight, TListHighlightsInput } from '../../../shared/schemas/highlights.js';
+import type { THighlight, TListHighlightsInput } from '../../../shared/schemas/highlights.js';
+import type { CursorPage } from '../../../shared/schemas/common.js';
 import { queryRows, type Sql, sql } from '../../db/sql.js';
-import { afterCursor, cursorPage } from './cursor.js';
+import { afterCursor, cursorPage } from '../common/cursor-page.js';
 import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from './highlight-rows.js';
 import { notFound } from '../../errors.js';
 

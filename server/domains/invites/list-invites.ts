@@ -4,7 +4,7 @@ import type { Page } from '../../../shared/schemas/common.js';
 import type { TInvite, TInviteStatus, TListInvitesInput } from '../../../shared/schemas/invites.js';
 import { Invite } from '../../entities/index.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { findPage, pageFrom } from '../keyset-page.js';
+import { findPage, pageFrom } from '../common/keyset-page.js';
 import { type InviteLinkServices, toInviteDto } from './serialize.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
 

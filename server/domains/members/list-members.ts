@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListMembersInput, TMember } from '../../../shared/schemas/members.js';
 import { Member } from '../../entities/index.js';
-import { findPage, NEWEST_FIRST, pageFrom } from '../keyset-page.js';
+import { findPage, NEWEST_FIRST, pageFrom } from '../common/keyset-page.js';
 import { toMemberDto } from './serialize.js';
 
 /** `GET /v1/organization/members`: members and invitations, oldest first, in the pagination envelope every list answers. */

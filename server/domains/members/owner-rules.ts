@@ -1,8 +1,8 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type MemberRole, ROLE_PERMISSIONS } from '../../../shared/members.js';
 import type { Member } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
-import type { CustomerAuth } from '../../trpc/context.js';
 
 /** Who changes the members: an API key or member (their organization and permissions), or the admin CLI (every permission). */
 export type MembersActor = Pick<CustomerAuth, 'organizationId' | 'permissions'>;

@@ -1,13 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateProjectInput, TProject } from '../../../shared/schemas/projects.js';
 import { Project } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { toProjectDto } from './serialize.js';
 
-export async function createProject(em: EntityManager, organizationId: string, input: TCreateProjectInput): Promise<TProject> {
+export async function createProject({ em }: Pick<Deps, 'em'>, caller: Caller, input: TCreateProjectInput): Promise<TProject> {
   const project = em.create(Project, {
     id: newId('prj'),
-    organization: organizationId,
+    organization: caller.organizationId,
     name: input.name,
     description: input.description ?? null,
     color: input.color ?? null,

@@ -1,14 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListProjectsInput, TProject } from '../../../shared/schemas/projects.js';
 import { Project } from '../../entities/index.js';
-import { containsPattern } from '../pagination.js';
-import { findPage, pageFrom } from '../keyset-page.js';
+import { containsPattern } from '../common/pagination.js';
+import { findPage, pageFrom } from '../common/keyset-page.js';
 import { toProjectDtos } from './campaign-counts.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 
-export async function listProjects(em: EntityManager, organizationId: string, input: TListProjectsInput): Promise<Page<TProject>> {
+export async function listProjects({ em }: Pick<Deps, 'em'>, caller: Caller, input: TListProjectsInput): Promise<Page<TProject>> {
   const where = {
-    organization: organizationId,
+    organization: caller.organizationId,
     ...(input.search ? { name: { $ilike: containsPattern(input.search) } } : {}),
   };
   // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).

@@ -15,7 +15,7 @@ export const projectsRouter = router({
     .meta({ openapi: { method: 'GET', path: '/v1/projects', tags, summary: 'List projects' }, permission: 'campaigns:read' })
     .input(ZListProjectsInput)
     .output(ZProjectPage)
-    .query(({ ctx, input }) => listProjects(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listProjects(ctx, ctx.auth, input)),
 
   create: apiProcedure
     .meta({
@@ -26,13 +26,13 @@ export const projectsRouter = router({
     })
     .input(ZCreateProjectInput)
     .output(ZProject)
-    .mutation(({ ctx, input }) => createProject(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => createProject(ctx, ctx.auth, input)),
 
   get: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/projects/{projectId}', tags, summary: 'Get a project' }, permission: 'campaigns:read' })
     .input(ZIdInput('projectId'))
     .output(ZProject)
-    .query(({ ctx, input }) => getProject(ctx.em, ctx.auth.organizationId, input.projectId)),
+    .query(({ ctx, input }) => getProject(ctx, ctx.auth, input)),
 
   update: apiProcedure
     .meta({
@@ -41,7 +41,7 @@ export const projectsRouter = router({
     })
     .input(ZUpdateProjectInput)
     .output(ZProject)
-    .mutation(({ ctx, input }) => updateProject(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateProject(ctx, ctx.auth, input)),
 
   delete: apiProcedure
     .meta({
@@ -57,5 +57,5 @@ export const projectsRouter = router({
     })
     .input(ZIdInput('projectId'))
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteProject(ctx.em, ctx.auth.organizationId, input.projectId)),
+    .mutation(({ ctx, input }) => deleteProject(ctx, ctx.auth, input)),
 });

@@ -1,3 +1,4 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import { REDACTION_MARKER, type TRedaction, type TRedactInput } from '../../../shared/schemas/redactions.js';
@@ -5,9 +6,9 @@ import { queryRows, sql } from '../../db/sql.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
-import type { CustomerAuth } from '../../trpc/context.js';
+
 import { loadSession } from '../sessions/load-session.js';
-import { authorOf } from '../author.js';
+import { authorOf } from '../common/author.js';
 import { writeAuditEntry } from './audit-log.js';
 import { derivedTextScrubber, keywordsAfterRedaction, onlyMarkers, type PlannedRedaction, planRedaction, recutQuote, scrubJson } from './redaction-text.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from './rewrite-session-exports.js';

@@ -1,10 +1,11 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateSavedSearchInput, TSavedSearch } from '../../../shared/schemas/saved-searches.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorColumns } from '../author.js';
-import { nameTaken } from '../unique-names.js';
+
+import { authorColumns } from '../common/author.js';
+import { nameTaken } from '../common/unique-names.js';
 import { resolveCampaignScope } from '../search/search-transcripts.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from './saved-search-rows.js';
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CursorPage } from '../../../shared/schemas/highlights.js';
+import type { CursorPage } from '../../../shared/schemas/common.js';
 import type { TSavedSearch } from '../../../shared/schemas/saved-searches.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { afterCursor, cursorPage } from '../highlights/cursor.js';
+import { afterCursor, cursorPage } from '../common/cursor-page.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from './saved-search-rows.js';
 
 /** `savedSearches.list`: the organization's saved searches, newest first. */

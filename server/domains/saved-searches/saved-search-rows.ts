@@ -1,7 +1,7 @@
 import type { SearchFilters } from '../../../shared/schemas/search.js';
 import type { TSavedSearch } from '../../../shared/schemas/saved-searches.js';
 import { isoTimestamp, rawSql } from '../../db/sql.js';
-import { authorFromRow } from '../author.js';
+import { authorFromRow } from '../common/author.js';
 
 export interface SavedSearchRow {
   id: string;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSavedSearch, TUpdateSavedSearchInput } from '../../../shared/schemas/saved-searches.js';
 import { queryRows, sql } from '../../db/sql.js';
-import { nameTaken, withUniqueName } from '../unique-names.js';
+import { nameTaken, withUniqueName } from '../common/unique-names.js';
 import { resolveCampaignScope } from '../search/search-transcripts.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from './saved-search-rows.js';
 import { notFound } from '../../errors.js';

@@ -3,7 +3,7 @@ import type { TCreateScriptInput, TScript } from '../../../shared/schemas/script
 import { Script, ScriptVersion } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
 import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
-import { loadProjectForAssignment } from '../projects/load-project.js';
+import { loadProjectForAssignment } from '../projects/index.js';
 import { normalizeQuestions } from './questions.js';
 import { toScriptDto } from './serialize.js';
 
@@ -19,7 +19,7 @@ export async function createScript(
 ): Promise<TScript> {
   assertKnownVoice(synthesizer, input.settings?.voice, `${settingsPath}.voice`);
   return em.transactional(async (tx) => {
-    const project = input.projectId ? await loadProjectForAssignment(tx, organizationId, input.projectId) : null;
+    const project = input.projectId ? await loadProjectForAssignment(tx, { organizationId }, { projectId: input.projectId }) : null;
     const script = tx.create(Script, {
       id: newId('scr'),
       organization: organizationId,

@@ -3,7 +3,7 @@ import type { Page } from '../../../shared/schemas/common.js';
 import type { TScriptMedia } from '../../../shared/schemas/scripts.js';
 import { ScriptMedia } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
-import { findPage, type PageRequest, pageFrom } from '../keyset-page.js';
+import { findPage, type PageRequest, pageFrom } from '../common/keyset-page.js';
 import { loadScript } from './load-script.js';
 import { toScriptMediaDto } from './script-media-dto.js';
 

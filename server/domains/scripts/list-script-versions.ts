@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TScriptVersion } from '../../../shared/schemas/scripts.js';
 import { ScriptVersion } from '../../entities/index.js';
-import { findPage, type KeysetSort, type PageRequest, pageFrom } from '../keyset-page.js';
+import { findPage, type KeysetSort, type PageRequest, pageFrom } from '../common/keyset-page.js';
 
 const NEWEST_VERSION_FIRST: KeysetSort = { property: 'version', column: 'version', type: 'integer', direction: 'desc' };
 import { loadScript } from './load-script.js';

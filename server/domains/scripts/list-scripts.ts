@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListScriptsInput, TScript } from '../../../shared/schemas/scripts.js';
 import { Script, ScriptVersion } from '../../entities/index.js';
-import { containsPattern } from '../pagination.js';
-import { findPage, pageFrom } from '../keyset-page.js';
+import { containsPattern } from '../common/pagination.js';
+import { findPage, pageFrom } from '../common/keyset-page.js';
 import { toScriptDto } from './serialize.js';
 
 export async function listScripts(em: EntityManager, organizationId: string, input: TListScriptsInput): Promise<Page<TScript>> {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TScript, TUpdateScriptInput } from '../../../shared/schemas/scripts.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
 import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
-import { loadProjectForAssignment } from '../projects/load-project.js';
+import { loadProjectForAssignment } from '../projects/index.js';
 import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
 import { normalizeQuestions } from './questions.js';
 import { toScriptDto } from './serialize.js';
@@ -28,7 +28,7 @@ export async function updateScript(
     const project =
       input.projectId === undefined || input.projectId === null
         ? input.projectId
-        : await loadProjectForAssignment(tx, organizationId, input.projectId);
+        : await loadProjectForAssignment(tx, { organizationId }, { projectId: input.projectId });
     const script = await loadScript(tx, organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     assertNotArchived(script);
     if (input.name !== undefined) script.name = input.name;

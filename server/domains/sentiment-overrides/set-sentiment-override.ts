@@ -1,3 +1,4 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSentimentOverride, TSetSentimentOverrideInput } from '../../../shared/schemas/sentiment-overrides.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
@@ -7,8 +8,8 @@ import { queryRows, sql } from '../../db/sql.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorOf } from '../author.js';
+
+import { authorOf } from '../common/author.js';
 import { writeAuditEntry } from '../redactions/audit-log.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
 import { loadSession } from '../sessions/load-session.js';

@@ -1,3 +1,4 @@
+import type { ParticipantAuth } from '../common/caller.js';
 import { createReadStream } from 'node:fs';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -19,7 +20,7 @@ import { phrasesFor } from '../../interviewer/phrases.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
-import { findUnfinishedSession, type ParticipantAuth } from './participant-access.js';
+import { findUnfinishedSession } from './participant-access.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';

@@ -1,10 +1,11 @@
+import type { ParticipantAuth } from '../common/caller.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParticipantSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { finishSession } from './finish-session.js';
-import { findLatestSession, findUnfinishedSession, type ParticipantAuth } from './participant-access.js';
+import { findLatestSession, findUnfinishedSession } from './participant-access.js';
 import { toParticipantSessionDto } from './serialize.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Page } from '../../../shared/schemas/common.js';
 import type { TListSessionFilesInput, TSessionFile } from '../../../shared/schemas/sessions.js';
 import { SessionFile } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
-import { findPage, NEWEST_FIRST, pageFrom } from '../keyset-page.js';
+import { findPage, NEWEST_FIRST, pageFrom } from '../common/keyset-page.js';
 import { loadSession } from './load-session.js';
 import { toSessionFileDto } from './session-file-dto.js';
 

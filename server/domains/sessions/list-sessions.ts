@@ -5,7 +5,7 @@ import type { TListSessionsInput, TSession } from '../../../shared/schemas/sessi
 import { Session } from '../../entities/index.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { AppError } from '../../errors.js';
-import { findPage, NEWEST_FIRST, pageFrom } from '../keyset-page.js';
+import { findPage, NEWEST_FIRST, pageFrom } from '../common/keyset-page.js';
 import { toSessionDto } from './serialize.js';
 import { turnTakingSummaries } from './turn-timing.js';
 

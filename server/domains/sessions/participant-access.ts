@@ -2,13 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UNFINISHED_SESSION_STATUSES } from '../../../shared/schemas/sessions.js';
 import { Invite, Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
-
-/** A participant, identified by their invite token (resolved by the authentication middleware). */
-export interface ParticipantAuth {
-  kind: 'participant';
-  organizationId: string;
-  inviteId: string;
-}
+import type { ParticipantAuth } from '../common/caller.js';
 
 export function invalidInviteToken(message = 'The invite token is invalid or has been revoked.'): AppError {
   return new AppError('INVALID_INVITE_TOKEN', message);

@@ -1,10 +1,10 @@
+import type { CustomerAuth, ParticipantAuth } from '../common/caller.js';
 import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Session } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
-import type { CustomerAuth } from '../../trpc/context.js';
+
 import { loadSession } from './load-session.js';
-import type { ParticipantAuth } from './participant-access.js';
 
 /** Who may act on a session's lifecycle: an API key or member of its organization, or its own invite's token. */
 export type SessionActor = Pick<CustomerAuth, 'kind' | 'organizationId'> | ParticipantAuth;

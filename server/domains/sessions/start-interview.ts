@@ -1,3 +1,4 @@
+import type { ParticipantAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TDevice, TInterviewState } from '../../../shared/schemas/sessions.js';
 import type { TCampaignSettings } from '../../../shared/schemas/campaigns.js';
@@ -11,7 +12,7 @@ import { effectiveInviteStatus } from '../invites/serialize.js';
 import { startInvite } from '../invites/start-invite.js';
 import { beginInterview, interviewStateOf, watchJobs } from './interview-turns.js';
 import { loadPlan } from './load-session.js';
-import { findUnfinishedSession, loadParticipantInvite, type ParticipantAuth } from './participant-access.js';
+import { findUnfinishedSession, loadParticipantInvite } from './participant-access.js';
 import { holdStartingCredits } from './session-billing.js';
 
 export type SessionServices = Pick<AppServices, 'config' | 'interviewer' | 'speech' | 'storage' | 'logger' | 'transcriptions' | 'signer' | 'synthesis' | 'turnAudio' | 'answerParser'>;

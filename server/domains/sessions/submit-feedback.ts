@@ -1,3 +1,4 @@
+import type { ParticipantAuth } from '../common/caller.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TFeedback, TFeedbackInput } from '../../../shared/schemas/sessions.js';
@@ -6,7 +7,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { loadSessionFacts } from '../webhooks/event-payloads.js';
 import { publishEvent } from '../webhooks/publish-event.js';
-import { findLatestSession, type ParticipantAuth } from './participant-access.js';
+import { findLatestSession } from './participant-access.js';
 
 function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
   return {

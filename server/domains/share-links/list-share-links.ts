@@ -5,7 +5,7 @@ import { ShareLink } from '../../entities/index.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';
-import { findPage, pageFrom } from '../keyset-page.js';
+import { findPage, pageFrom } from '../common/keyset-page.js';
 import { toShareLinkDto } from './serialize.js';
 import { countRespondents } from './share-link-status.js';
 

@@ -1,11 +1,12 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreatedStakeholderLink, TCreateStakeholderLinkInput } from '../../../shared/schemas/stakeholder-links.js';
 import { sql } from '../../db/sql.js';
 import { StakeholderLink } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
 import type { PublicLinks } from '../../lib/public-links.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { authorOf } from '../author.js';
+
+import { authorOf } from '../common/author.js';
 import { linkFromRow, readLinks } from './link-rows.js';
 import { hashStakeholderToken, newStakeholderToken } from './stakeholder-tokens.js';
 import { assertMayShare, assertTargetExists } from './target-access.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TStakeholderLink, TStakeholderLinkKind } from '../../../shared/schemas/stakeholder-links.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { authorFromRow } from '../author.js';
+import { authorFromRow } from '../common/author.js';
 
 export interface LinkRow {
   id: string;

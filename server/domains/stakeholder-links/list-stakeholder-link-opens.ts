@@ -1,8 +1,9 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { STAKEHOLDER_LINK_LIMITS, type TStakeholderLinkOpens } from '../../../shared/schemas/stakeholder-links.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
-import type { CustomerAuth } from '../../trpc/context.js';
+
 import type { LinkRow } from './link-rows.js';
 import { assertMayShare } from './target-access.js';
 

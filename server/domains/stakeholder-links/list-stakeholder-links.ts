@@ -1,9 +1,10 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CursorPage } from '../../../shared/schemas/highlights.js';
+import type { CursorPage } from '../../../shared/schemas/common.js';
 import type { TListStakeholderLinksInput, TStakeholderLink } from '../../../shared/schemas/stakeholder-links.js';
 import { sql } from '../../db/sql.js';
-import type { CustomerAuth } from '../../trpc/context.js';
-import { afterCursor, cursorPage } from '../highlights/cursor.js';
+
+import { afterCursor, cursorPage } from '../common/cursor-page.js';
 import { linkFromRow, readLinks } from './link-rows.js';
 import { shareableKinds } from './target-access.js';
 

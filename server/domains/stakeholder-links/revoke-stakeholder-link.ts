@@ -1,8 +1,9 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TStakeholderLink } from '../../../shared/schemas/stakeholder-links.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
-import type { CustomerAuth } from '../../trpc/context.js';
+
 import { LINK_COLUMNS, type LinkRow, linkFromRow } from './link-rows.js';
 import { assertMayShare } from './target-access.js';
 

@@ -1,9 +1,10 @@
+import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PermissionRequirement } from '../../../shared/permissions.js';
 import type { TStakeholderLinkKind, TStakeholderTarget } from '../../../shared/schemas/stakeholder-links.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
-import { assertPermission, type CustomerAuth } from '../../trpc/context.js';
+import { assertPermission } from '../../trpc/context.js';
 
 /**
  * Who may share (and see the links of, and revoke) each kind: whoever may read what the link

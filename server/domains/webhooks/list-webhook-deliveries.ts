@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListDeliveriesInput, TWebhookDelivery } from '../../../shared/schemas/webhooks.js';
 import { WebhookDelivery } from '../../entities/index.js';
-import { findPage, pageFrom } from '../keyset-page.js';
+import { findPage, pageFrom } from '../common/keyset-page.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toDeliveryDto } from './serialize.js';
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TWebhookEndpoint } from '../../../shared/schemas/webhooks.js';
 import { WebhookEndpoint } from '../../entities/index.js';
-import { findPage, type PageRequest, pageFrom } from '../keyset-page.js';
+import { findPage, type PageRequest, pageFrom } from '../common/keyset-page.js';
 import { toWebhookEndpointDto } from './serialize.js';
 
 /** `GET /api/webhooks`: the organization's endpoints, newest first. */

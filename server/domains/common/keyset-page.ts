@@ -1,7 +1,7 @@
 import { type EntityName, type FilterQuery, type FindOptions, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Page } from '../../shared/schemas/common.js';
-import { AppError } from '../errors.js';
+import type { Page } from '../../../shared/schemas/common.js';
+import { AppError } from '../../errors.js';
 
 /**
  * Lists page two ways: by `offset` (the spec's) and by `startingAfter` (a cursor), which holds

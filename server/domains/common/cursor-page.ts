@@ -1,7 +1,7 @@
-import type { CursorPage } from '../../../shared/schemas/highlights.js';
+import type { CursorPage } from '../../../shared/schemas/common.js';
 import { rawSql, type Sql, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
-import { cursorAfter, type CursorValueType, decodeCursor } from '../keyset-page.js';
+import { cursorAfter, type CursorValueType, decodeCursor } from './keyset-page.js';
 
 /**
  * The workspace lists page newest first by (created_at, id), with the cursors keyset-page.ts

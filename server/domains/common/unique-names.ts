@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { queryRows, rawSql, sql } from '../db/sql.js';
-import { AppError } from '../errors.js';
+import { queryRows, rawSql, sql } from '../../db/sql.js';
+import { AppError } from '../../errors.js';
 
 /** Records whose names are unique per organization, ignoring case, and their tables. */
 const NAMED_TABLES = { collection: 'collections', 'saved search': 'saved_searches' } as const;

@@ -1,7 +1,7 @@
-import type { TAuthor } from '../../shared/schemas/highlights.js';
+import type { CustomerAuth } from './caller.js';
+import type { TAuthor } from '../../../shared/schemas/common.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, type Sql, sql } from '../db/sql.js';
-import type { CustomerAuth } from '../trpc/context.js';
+import { queryRows, type Sql, sql } from '../../db/sql.js';
 
 /**
  * Who wrote a workspace record (highlights, comments, collections, saved searches, the transcript

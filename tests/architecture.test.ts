@@ -1,0 +1,220 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/processes.js';
+
+/**
+ * The rules of the code's shape (docs/architecture.md), checked on the source text:
+ * - the database is reached through entities or declared statements; `execute` only in server/db;
+ * - a domain uses another domain only through that domain's index.ts;
+ * - no import cycle between domains;
+ * - domain code knows no HTTP: nothing under server/domains imports server/http, and only a
+ *   domain's router.ts imports server/trpc.
+ *
+ * The lists below hold what is not yet moved to the rules; they only shrink.
+ */
+
+/** Files that still call `execute` on the ORM outside server/db. */
+const EXECUTE_NOT_YET_MOVED = new Set<string>([
+  'server/backup/file-deletion-lock.ts',
+  'server/cli/admin-cli.ts',
+  'server/domains/api-keys/authenticate-api-key.ts',
+  'server/domains/auth/accept-invitation.ts',
+  'server/domains/auth/authenticate-member.ts',
+  'server/domains/auth/refresh-session.ts',
+  'server/domains/auth/sign-in-throttle.ts',
+  'server/domains/auth/sign-out.ts',
+  'server/domains/billing/get-billing-plan.ts',
+  'server/domains/billing/get-usage.ts',
+  'server/domains/billing/issue-invoice.ts',
+  'server/domains/billing/purchase-credits.ts',
+  'server/domains/billing/roll-over-billing-periods.ts',
+  'server/domains/common/keyset-page.ts',
+  'server/domains/exports/export-scope.ts',
+  'server/domains/exports/exported-sessions.ts',
+  'server/domains/insights/generate-insights.ts',
+  'server/domains/invites/expire-invites.ts',
+  'server/domains/invites/find-invite-by-token.ts',
+  'server/domains/invites/open-invite-page.ts',
+  'server/domains/invites/send-invite-email.ts',
+  'server/domains/invites/start-invite.ts',
+  'server/domains/members/owner-rules.ts',
+  'server/domains/members/remove-member.ts',
+  'server/domains/members/send-member-invitation.ts',
+  'server/domains/organizations/book-credit-movement.ts',
+  'server/domains/sessions/answer-interview.ts',
+  'server/domains/sessions/completion-pipeline.ts',
+  'server/domains/sessions/finish-session.ts',
+  'server/domains/sessions/heard-check.ts',
+  'server/domains/sessions/prepare-session-files.ts',
+  'server/domains/sessions/session-billing.ts',
+  'server/domains/sessions/session-recordings.ts',
+  'server/domains/share-links/share-link-status.ts',
+  'server/domains/transcripts/generate-transcript.ts',
+  'server/domains/transcripts/read-utterances.ts',
+  'server/domains/webhooks/deliver-webhook.ts',
+  'server/domains/webhooks/event-payloads.ts',
+  'server/domains/webhooks/insert-deliveries.ts',
+  'server/domains/webhooks/publish-event.ts',
+  'server/http/rest-adapter.ts',
+  'server/jobs/add-jobs.ts',
+  'server/platform/idempotency-store.ts',
+  'server/platform/metrics.ts',
+  'server/platform/rate-limit.ts',
+  'server/services.ts',
+  'worker/tasks/maintenance__recover_stale_locks.ts',
+  'worker/worker.ts',
+]);
+
+/** Domains whose index.ts is not yet the only way in. */
+const DOMAINS_WITHOUT_INDEX = new Set<string>([
+  'anonymized-exports',
+  'auth',
+  'billing',
+  'campaign-results',
+  'campaigns',
+  'comparisons',
+  'exports',
+  'highlights',
+  'insights',
+  'invites',
+  'members',
+  'organizations',
+  'redactions',
+  'reports',
+  'scripts',
+  'search',
+  'sessions',
+  'share-links',
+  'transcripts',
+  'webhooks',
+]);
+
+/** Cycles between domains not yet broken, as "a -> b" edges that close one. */
+const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
+  'members -> auth',
+  'billing -> organizations',
+  'billing -> sessions',
+  'organizations -> sessions',
+  'campaigns -> invites',
+  'scripts -> invites',
+  'invites -> sessions',
+  'invites -> share-links',
+  'sessions -> transcripts',
+  'sessions -> reports',
+  'webhooks -> sessions',
+  'transcripts -> insights',
+]);
+
+/** Domain files that still import server/http, or server/trpc outside router.ts. */
+const HTTP_IMPORTS_NOT_YET_MOVED = new Set<string>([
+  'server/domains/billing/router.ts -> server/http/idempotency.ts',
+  'server/domains/stakeholder-links/target-access.ts -> server/trpc/context.ts',
+]);
+
+const DOMAINS_DIR = path.join(ROOT, 'server', 'domains');
+/** Shared by every domain (caller, deps, paging, authorship): not a domain itself. */
+const COMMON = 'common';
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+function relative(file: string): string {
+  return path.relative(ROOT, file).split(path.sep).join('/');
+}
+
+/** The files a source file imports (relative specifiers only), resolved to .ts paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/g), ...text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)].map((match) => match[1]!);
+  return specifiers.map((specifier) => path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts'));
+}
+
+function domainOf(file: string): string | null {
+  const inDomains = path.relative(DOMAINS_DIR, file);
+  if (inDomains.startsWith('..')) return null;
+  const [first, ...rest] = inDomains.split(path.sep);
+  return rest.length > 0 && first !== COMMON ? first! : null;
+}
+
+const domainFiles = sourceFiles(DOMAINS_DIR);
+
+describe('the code keeps its shape', () => {
+  it('reaches the database through entities or declared statements: `execute` only in server/db', () => {
+    const offenders = [...sourceFiles(path.join(ROOT, 'server')), ...sourceFiles(path.join(ROOT, 'worker'))]
+      .filter((file) => !relative(file).startsWith('server/db/'))
+      .filter((file) => /\.execute\s*(<|\()/.test(readFileSync(file, 'utf8')))
+      .map(relative);
+    expect(offenders.filter((file) => !EXECUTE_NOT_YET_MOVED.has(file))).toEqual([]);
+    // A file moved to the rules leaves the list.
+    expect([...EXECUTE_NOT_YET_MOVED].filter((file) => !offenders.includes(file))).toEqual([]);
+  });
+
+  it('uses another domain only through its index.ts', () => {
+    const offenders: string[] = [];
+    for (const file of domainFiles) {
+      const from = domainOf(file);
+      for (const imported of importsOf(file)) {
+        const to = domainOf(imported);
+        if (!from || !to || to === from) continue;
+        if (path.basename(imported) === 'index.ts' && path.dirname(imported) === path.join(DOMAINS_DIR, to)) continue;
+        if (DOMAINS_WITHOUT_INDEX.has(to)) continue;
+        offenders.push(`${relative(file)} -> ${relative(imported)}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no import cycle between domains', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const file of domainFiles) {
+      const from = domainOf(file);
+      if (!from) continue;
+      for (const imported of importsOf(file)) {
+        const to = domainOf(imported);
+        if (to && to !== from && !CYCLE_EDGES_NOT_YET_BROKEN.has(`${from} -> ${to}`)) {
+          if (!edges.has(from)) edges.set(from, new Set());
+          edges.get(from)!.add(to);
+        }
+      }
+    }
+    expect(cyclesIn(edges)).toEqual([]);
+  });
+
+  it('keeps HTTP out of domain code: no server/http import, server/trpc only in router.ts', () => {
+    const offenders: string[] = [];
+    for (const file of domainFiles) {
+      for (const imported of importsOf(file)) {
+        const target = relative(imported);
+        const edge = `${relative(file)} -> ${target}`;
+        if (HTTP_IMPORTS_NOT_YET_MOVED.has(edge)) continue;
+        if (target.startsWith('server/http/')) offenders.push(edge);
+        if (target.startsWith('server/trpc/') && path.basename(file) !== 'router.ts') offenders.push(edge);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
+/** Each cycle as its path ("a -> b -> a"), found by depth-first search from every node. */
+function cyclesIn(edges: Map<string, Set<string>>): string[] {
+  const cycles = new Set<string>();
+  const visit = (node: string, trail: string[]): void => {
+    const at = trail.indexOf(node);
+    if (at >= 0) {
+      const cycle = trail.slice(at);
+      // The same cycle from another start is reported once: rotate it to start at its smallest node.
+      const start = cycle.indexOf([...cycle].sort()[0]!);
+      const rotated = [...cycle.slice(start), ...cycle.slice(0, start)];
+      cycles.add([...rotated, rotated[0]].join(' -> '));
+      return;
+    }
+    if (trail.length > 12) return;
+    for (const next of edges.get(node) ?? []) visit(next, [...trail, node]);
+  };
+  for (const node of edges.keys()) visit(node, []);
+  return [...cycles].sort();
+}
