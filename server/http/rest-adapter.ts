@@ -175,6 +175,20 @@ function assertDecimalQueryNumbers(query: Record<string, unknown>, numericInputs
   }
 }
 
+/** A query parameter of an operation whose input is its body: 400 naming each (stream operations too). */
+export function refuseQueryBesideBody(req: Request): void {
+  const stray = Object.keys(req.query as Record<string, unknown>);
+  if (stray.length === 0) return;
+  throw new AppError('INVALID_REQUEST', `${req.method} takes its input in the body, not the query: ${stray.join(', ')}.`, {
+    fields: stray.map((key) => ({ path: key, message: 'is not a query parameter of this operation' })),
+  });
+}
+
+/** `If-Match` anywhere but a PATCH or DELETE of a record: 400 naming the header (stream operations too). */
+export function ifMatchNotHonoured(method: string, path: string): AppError {
+  return new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${method} ${path}` }] });
+}
+
 /**
  * The procedure's raw input: the JSON body (or the query string) plus the path parameters. A
  * path parameter repeated in the query or body is refused rather than silently overridden, and
@@ -192,15 +206,8 @@ function rawInputOf(req: Request, source: InputSource, pathParams: Record<string
   } else {
     given = req.body;
   }
-  if (source === 'body') {
-    // The input is the body: a query parameter would be silently ignored, so it is refused.
-    const stray = Object.keys(req.query as Record<string, unknown>);
-    if (stray.length > 0) {
-      throw new AppError('INVALID_REQUEST', `${req.method} takes its input in the body, not the query: ${stray.join(', ')}.`, {
-        fields: stray.map((key) => ({ path: key, message: 'is not a query parameter of this operation' })),
-      });
-    }
-  }
+  // The input is the body: a query parameter would be silently ignored, so it is refused.
+  if (source === 'body') refuseQueryBesideBody(req);
   const code = source === 'query' ? 'INVALID_REQUEST' : 'VALIDATION_ERROR';
   const repeated = Object.keys(pathParams).filter((key) => key in given);
   if (repeated.length > 0) {
@@ -282,7 +289,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         // Only records have versions: a path ending in the record's id, as the document says.
         const reader = (req.method === 'PATCH' || req.method === 'DELETE') && isRecordPath(route) ? routes.match('GET', req.path) : undefined;
         if (!reader) {
-          throw new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${req.method} ${route.meta.openapi!.path}` }] });
+          throw ifMatchNotHonoured(req.method, String(route.meta.openapi!.path));
         }
         const readInput = decodePathParams(reader.pathParams, reader.route.numericInputs);
         const data = await context.services.orm.em.fork().transactional(async (tx) => {

@@ -10,6 +10,7 @@ import type { AppServices } from '../services.js';
 import { assertPermission } from '../trpc/context.js';
 import { INVITE_TOKEN, participantOf } from '../trpc/trpc.js';
 import { errorFromZod, type InputSource } from '../validation-errors.js';
+import { ifMatchNotHonoured, refuseQueryBesideBody } from './rest-adapter.js';
 
 /**
  * The operations whose bodies are not JSON (multipart uploads, PDF, CSV, ZIP and subtitle
@@ -133,15 +134,8 @@ export function checkedInput<T extends z.ZodType>(raw: unknown, schema: T, sourc
  * rather than ignored.
  */
 function refuseUnhonouredExtras(req: Request, _res: Response, next: NextFunction): void {
-  if (req.get('If-Match') !== undefined) {
-    return next(new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${req.method} ${req.path}` }] }));
-  }
-  const stray = req.method === 'POST' ? Object.keys(req.query as Record<string, unknown>) : [];
-  if (stray.length > 0) {
-    return next(new AppError('INVALID_REQUEST', `POST takes its input in the body, not the query: ${stray.join(', ')}.`, {
-      fields: stray.map((key) => ({ path: key, message: 'is not a query parameter of this operation' })),
-    }));
-  }
+  if (req.get('If-Match') !== undefined) throw ifMatchNotHonoured(req.method, req.path);
+  if (req.method === 'POST') refuseQueryBesideBody(req);
   next();
 }
 
