@@ -1,8 +1,9 @@
 import { ERROR_CODES, ERROR_CODE_LIST } from '../../shared/error-codes.js';
 import { describeRequirement } from '../../shared/permissions.js';
-import { listPlainOperations } from '../http/openapi-document.js';
+import { listStreamOperations } from '../http/openapi-document.js';
 import { RestRoutes } from '../http/rest-adapter.js';
-import { PLAIN_OPENAPI_PATHS } from '../http/plain-operations.js';
+import { STREAM_OPENAPI_PATHS } from '../http/stream-operations.js';
+import { INVITE_TOKEN } from '../trpc/trpc.js';
 import { appRouter } from '../trpc/app-router.js';
 
 
@@ -15,11 +16,11 @@ export function renderOperationsTable(): string {
     ...new RestRoutes(appRouter).routes.map((route) => ({
       method: route.method,
       path: route.meta.openapi!.path as string,
-      permission: route.meta.permission ? describeRequirement(route.meta.permission) : '',
+      permission: route.meta.permission === INVITE_TOKEN ? INVITE_TOKEN : route.meta.permission ? describeRequirement(route.meta.permission) : '',
       status: route.meta.successStatus ?? 200,
       summary: route.meta.openapi!.summary ?? '',
     })),
-    ...listPlainOperations(PLAIN_OPENAPI_PATHS).map((operation) => ({ ...operation, status: operation.successStatus })),
+    ...listStreamOperations(STREAM_OPENAPI_PATHS).map((operation) => ({ ...operation, status: operation.successStatus })),
   ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   const lines = ['| Method | Path | Permission | Success | Operation |', '|---|---|---|---|---|'];
   for (const row of rows) lines.push(`| ${row.method} | \`${row.path}\` | \`${row.permission}\` | ${row.status} | ${row.summary} |`);

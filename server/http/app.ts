@@ -15,21 +15,15 @@ import { describeError } from './error-envelope.js';
 import { refuseUnhonouredIdempotencyKey } from './idempotency.js';
 import { parseJsonBody, requireJsonBody, trpcCallInputs } from './json-body.js';
 import { secureTransport } from './transport-policy.js';
-import { buildOpenApiDocument, listPlainOperations } from './openapi-document.js';
+import { buildOpenApiDocument } from './openapi-document.js';
 import { metricsRoute, observeRequests } from './observability.js';
 import { participantPageRoutes } from './participant-pages.js';
 import { webAssetRoutes, webAssets } from './web-asset-routes.js';
 import { createRestHandler, RestRoutes } from './rest-adapter.js';
-import { participantApiRoutes } from './participant-api.js';
-import { PLAIN_OPENAPI_PATHS } from './plain-operations.js';
-import { exportRoutes } from './export-routes.js';
-import { resultsRoutes } from './results-routes.js';
-import { refusePlainRouteExtras } from './plain-inputs.js';
-import { invoiceRoutes } from './invoice-routes.js';
+import { streamOperationRoutes } from './stream-operation.js';
+import { STREAM_OPENAPI_PATHS, STREAM_OPERATIONS } from './stream-operations.js';
 import { memberInvitationPageRoutes } from './member-invitation-page.js';
 import { dashboardRoutes } from './dashboard-routes.js';
-import { scriptMediaRoutes } from './script-media-routes.js';
-import { sessionFileRoutes } from './session-file-routes.js';
 import { errorHandler, isWriteAfterTimeout, writeError } from './write-error.js';
 
 /** What `/healthz` reports: ready once migrations ran and, where this process runs one, the worker is up. */
@@ -58,7 +52,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
 
   assertEveryProcedureHasPermission(appRouter);
   const routes = new RestRoutes(appRouter);
-  for (const operation of listPlainOperations(PLAIN_OPENAPI_PATHS)) routes.addPlainRoute(operation.method, operation.path);
+  for (const operation of STREAM_OPERATIONS) routes.addPlainRoute(operation.method, operation.path);
 
   // Pages and files outside the API answer GET (and HEAD) only; listed so a 405 names them.
   for (const path of ['/healthz', '/metrics', '/v1/openapi.json', '/docs', '/docs/init.js', '/docs/assets/{file}', '/files/{token}', '/sdk/{release}/{file}', '/assets/{file}']) {
@@ -89,7 +83,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   const openApiDocument = buildOpenApiDocument({
     router: appRouter,
     version: API_VERSION,
-    extraPaths: PLAIN_OPENAPI_PATHS,
+    extraPaths: STREAM_OPENAPI_PATHS,
   });
 
   app.get('/healthz', async (_req, res) => {
@@ -136,13 +130,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(API_PREFIXES, refuseUnhonouredIdempotencyKey);
   app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
-  app.use(['/v1', '/api'], refusePlainRouteExtras);
-  app.use(scriptMediaRoutes(services));
-  app.use(sessionFileRoutes(services));
-  app.use(resultsRoutes(services));
-  app.use(exportRoutes(services));
-  app.use(invoiceRoutes(services));
-  app.use(participantApiRoutes(services));
+  app.use(streamOperationRoutes(services, STREAM_OPERATIONS));
   // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first. Its
   // reader re-serializes the body recursively: input too deep for that is refused (400) before.
   app.use('/trpc', requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes, trpcCallInputs));

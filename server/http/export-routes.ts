@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
 import { requestedPiiKinds } from '../../shared/schemas/pii.js';
 import { pipeline } from 'node:stream/promises';
-import { type Request, type Response, Router } from 'express';
+import type { Response } from 'express';
 import { z } from 'zod';
-import type { ErrorCode } from '../../shared/error-codes.js';
 import { ZExportQuery, ZIP_EXPORT_MAX_SESSIONS } from '../../shared/schemas/transcripts.js';
 import { resolveExportScope } from '../domains/exports/export-scope.js';
 import { transcriptsCsv } from '../domains/exports/transcripts-csv.js';
@@ -11,9 +10,7 @@ import { transcriptsJson } from '../domains/exports/transcripts-json.js';
 import { zipSessions } from '../domains/exports/exported-sessions.js';
 import { transcriptsZip } from '../domains/exports/transcripts-zip.js';
 import type { Logger } from '../logger.js';
-import type { AppServices } from '../services.js';
-import { assertPermission } from '../trpc/context.js';
-import { pathIdOf, queryOf } from './plain-inputs.js';
+import { defineStreamOperation, type PathParams } from './stream-operation.js';
 
 /**
  * Streams an export. A failure before the first byte is answered like any error (the envelope);
@@ -40,41 +37,17 @@ async function send(res: Response, logger: Logger, body: Readable, headers: { co
  * all finished sessions as one JSON document, a flattened CSV, or (`include_audio=true`) a ZIP
  * with one recording per session. Everything is streamed from the database in batches.
  */
-export function exportRoutes(services: AppServices): Router {
-  const routes = Router({ caseSensitive: true, strict: true });
-
-  // Express 5 hands a rejected promise of a handler to the error handler.
-  const exportOf = (target: (req: Request) => { campaignId: string } | { projectId: string }) => async (req: Request, res: Response): Promise<void> => {
-    const auth = assertPermission(req.auth, 'sessions:read');
-    const query = queryOf(req, ZExportQuery);
-    const em = services.orm.em.fork();
-    const scope = await resolveExportScope(em, auth.organizationId, target(req));
-    const options = { redactKinds: requestedPiiKinds(query) };
-    const name = `${scope.slug}-transcripts`;
-    if (query.include_audio) {
-      const sessions = await zipSessions(em, scope.campaigns.map((campaign) => campaign.id));
-      const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactKinds: options.redactKinds });
-      await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
-    } else if (query.format === 'csv') {
-      await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
-    } else {
-      await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), { contentType: 'application/json; charset=utf-8', filename: `${name}.json` });
-    }
-  };
-
-  routes.get('/api/campaigns/:campaignId/transcripts', exportOf((req) => ({ campaignId: pathIdOf(req, 'campaignId') })));
-  routes.get('/api/projects/:projectId/transcripts', exportOf((req) => ({ projectId: pathIdOf(req, 'projectId') })));
-  return routes;
-}
-
-const exportOperation = (path: string, operationId: string, what: string) => ({
-  [path]: {
-    get: {
+const exportOperation = <const Path extends string>(path: Path, operationId: string, what: string, target: (path: Record<PathParams<Path>, string>) => { campaignId: string } | { projectId: string }) =>
+  defineStreamOperation({
+    method: 'GET',
+    path,
+    permission: 'sessions:read',
+    query: ZExportQuery,
+    openapi: {
       operationId,
       tags: ['Exports'],
       summary: `Export the transcripts of ${what}`,
       description: `Every finished session (completed or abandoned) of ${what}: \`format=json\` (default) is one JSON document \`{exportedAt, scope, redacted, campaigns, sessions: [{…session, transcriptStatus, transcript}]}\`; \`format=csv\` is RFC 4180 CSV with one row per utterance; \`include_audio=true\` is a ZIP: \`manifest.json\`, and per campaign a folder named by its slug with \`transcripts.json\` (or \`.csv\`) and \`audio/<sessionId>.<ext>\`, at most ${ZIP_EXPORT_MAX_SESSIONS} sessions (422 \`EXPORT_TOO_LARGE\` above). Streamed: a failure after the first byte cuts the download short.`,
-      requestParams: { path: z.object({ [path.includes('{campaignId}') ? 'campaignId' : 'projectId']: z.string() }), query: ZExportQuery },
       responses: {
         '200': {
           description: 'The export',
@@ -85,13 +58,26 @@ const exportOperation = (path: string, operationId: string, what: string) => ({
           },
         },
       },
-      'x-permission': 'sessions:read',
-      'x-error-codes': ['EXPORT_TOO_LARGE'] satisfies ErrorCode[],
+      errors: ['EXPORT_TOO_LARGE'],
     },
-  },
-});
+    handler: (services) => async ({ res, caller, path: pathValues, query }) => {
+      const em = services.orm.em.fork();
+      const scope = await resolveExportScope(em, caller.organizationId, target(pathValues));
+      const options = { redactKinds: requestedPiiKinds(query) };
+      const name = `${scope.slug}-transcripts`;
+      if (query.include_audio) {
+        const sessions = await zipSessions(em, scope.campaigns.map((campaign) => campaign.id));
+        const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactKinds: options.redactKinds });
+        await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
+      } else if (query.format === 'csv') {
+        await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
+      } else {
+        await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), { contentType: 'application/json; charset=utf-8', filename: `${name}.json` });
+      }
+    },
+  });
 
-export const exportOpenApiPaths = {
-  ...exportOperation('/api/campaigns/{campaignId}/transcripts', 'exports-campaignTranscripts', 'a campaign'),
-  ...exportOperation('/api/projects/{projectId}/transcripts', 'exports-projectTranscripts', 'every campaign of a project'),
-};
+export const exportOperations = [
+  exportOperation('/api/campaigns/{campaignId}/transcripts', 'exports-campaignTranscripts', 'a campaign', ({ campaignId }) => ({ campaignId })),
+  exportOperation('/api/projects/{projectId}/transcripts', 'exports-projectTranscripts', 'every campaign of a project', ({ projectId }) => ({ projectId })),
+];

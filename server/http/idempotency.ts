@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { Sealer } from '../lib/sealer.js';
 import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
-import { describeError } from './error-envelope.js';
+import { type DescribedError, describeError } from './error-envelope.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -119,11 +119,8 @@ function replayResponse(res: Response, stored: StoredResponse): void {
   else res.send(stored.body);
 }
 
-/**
- * The two routes that take a key (the REST adapter, the media upload) both: claim it for this
- * request, or send the stored answer (`'replayed'`: the request is done).
- */
-export async function claimOrReplay(
+/** Claims the key for this request, or sends its stored answer (`'replayed'`: the request is done). */
+async function claimOrReplay(
   em: EntityManager,
   res: Response,
   input: { organizationId: string; key: string; requestHash: string; sealer: Sealer },
@@ -142,19 +139,25 @@ export interface JsonAnswer {
   headers?: Record<string, string>;
 }
 
+/** An answer as it is sent (and stored): its status and exact JSON text, null for 204. */
+export interface JsonText {
+  status: number;
+  json: string | null;
+}
+
 /**
  * Runs the operation of a claimed key in one transaction that also stores its answer
  * (`completeIdempotencyKey`): the work and the stored answer commit together, so a crash at any
  * point either leaves nothing done (the retry runs it, once the claim has lapsed) or leaves both
- * (the retry replays). Returns the status and the exact JSON text stored (null for 204).
+ * (the retry replays).
  */
-export async function runWithClaim(
+async function runWithClaim(
   em: EntityManager,
   claim: IdempotencyClaim,
   res: Response,
   config: Pick<Config, 'testFaults'>,
   operation: (tx: EntityManager) => Promise<JsonAnswer>,
-): Promise<{ status: number; json: string | null }> {
+): Promise<JsonText> {
   const outcome = await em.transactional(async (tx) => {
     const { status, body, headers } = await operation(tx);
     const json = status === 204 ? null : JSON.stringify(body);
@@ -176,53 +179,65 @@ export interface Preparation<P> {
   discard?: (prepared: P) => Promise<void>;
 }
 
+/** Where the operation runs: the claimed key's transaction, or (no key) a unit of work of its own. */
+export interface IdempotentUnit {
+  em: EntityManager;
+  /** True inside the transaction that also stores the answer of a claimed key. */
+  claimed: boolean;
+}
+
 /**
- * A plain Express route's operation (uploads, the participant API) under the request's
- * `Idempotency-Key` when it has one: claimed, replayed, or run with its answer stored in its
- * transaction; a refusal is stored (or the key released) as the REST adapter does. Then sent.
+ * The one way a POST honours `Idempotency-Key` (the REST adapter's procedures and the stream
+ * operations alike). With a key: claimed, or its stored answer replayed (then undefined: the
+ * request is answered); the operation run in the transaction that stores its answer; a refusal
+ * stored (or the key released) as `describe` answers it, then thrown on. Without one the
+ * operation simply runs. The caller sends the answer returned.
  */
 export async function answerIdempotently<P = undefined>(
   req: Request,
   res: Response,
-  scope: { auth: { kind: string; organizationId: string; inviteId?: string }; operation: string; fingerprint: unknown },
+  scope: { auth: { kind: string; organizationId: string; inviteId?: string } | null | undefined; operation: string; fingerprint: unknown },
   services: { orm: { em: { fork(): EntityManager } }; sealer: Sealer; config: Pick<Config, 'testFaults'>; logger: Logger },
-  operation: (em: EntityManager, prepared: P) => Promise<JsonAnswer>,
-  preparation?: Preparation<P>,
-): Promise<void> {
+  operation: (unit: IdempotentUnit, prepared: P) => Promise<JsonAnswer>,
+  options: { preparation?: Preparation<P>; describe?: (error: unknown) => DescribedError } = {},
+): Promise<JsonText | undefined> {
+  const { preparation, describe = describeError } = options;
   const key = req.method === 'POST' ? idempotencyKeyOf(req) : undefined;
   const em = services.orm.em.fork();
-  let answer: { status: number; json: string | null };
   let prepared: P | undefined;
   const discard = async () => {
     if (prepared !== undefined) await preparation?.discard?.(prepared);
   };
-  if (!key) {
+  if (!key || !scope.auth) {
     prepared = preparation ? await preparation.prepare(em) : (undefined as P);
     try {
-      const { status, body } = await operation(em, prepared as P);
-      answer = { status, json: status === 204 ? null : JSON.stringify(body) };
+      const { status, body } = await operation({ em, claimed: false }, prepared as P);
+      return { status, json: status === 204 ? null : JSON.stringify(body) };
     } catch (error) {
       await discard();
-      throw error;
-    }
-  } else {
-    const claim = await claimOrReplay(em, res, {
-      organizationId: scope.auth.organizationId,
-      key: idempotencyScope(scope.auth, key),
-      requestHash: requestFingerprint(req.method, scope.operation, scope.fingerprint),
-      sealer: services.sealer,
-    });
-    if (claim === 'replayed') return;
-    try {
-      prepared = preparation ? await preparation.prepare(services.orm.em.fork()) : (undefined as P);
-      answer = await runWithClaim(em, claim, res, services.config, (tx) => operation(tx, prepared as P));
-    } catch (error) {
-      await discard();
-      await settleWithAnswer(em, claim, res, describeError(error), services.logger);
       throw error;
     }
   }
-  if (res.headersSent) return;
+  const claim = await claimOrReplay(em, res, {
+    organizationId: scope.auth.organizationId,
+    key: idempotencyScope(scope.auth, key),
+    requestHash: requestFingerprint(req.method, scope.operation, scope.fingerprint),
+    sealer: services.sealer,
+  });
+  if (claim === 'replayed') return undefined;
+  try {
+    prepared = preparation ? await preparation.prepare(services.orm.em.fork()) : (undefined as P);
+    return await runWithClaim(em, claim, res, services.config, (tx) => operation({ em: tx, claimed: true }, prepared as P));
+  } catch (error) {
+    await discard();
+    await settleWithAnswer(em, claim, res, describe(error), services.logger);
+    throw error;
+  }
+}
+
+/** Sends an answer of `answerIdempotently` (nothing once the request timeout has answered 503). */
+export function sendJsonAnswer(res: Response, answer: JsonText | undefined): void {
+  if (!answer || res.headersSent) return;
   if (answer.json === null) res.status(answer.status).end();
   else res.status(answer.status).type('application/json').send(answer.json);
 }
@@ -233,7 +248,7 @@ export async function answerIdempotently<P = undefined>(
  * an error envelope with its headers. Never fails the response: the handler's work is done (or
  * undone) either way, and an unsettled claim frees itself when its lock lapses.
  */
-export async function settleWithAnswer(
+async function settleWithAnswer(
   em: EntityManager,
   claim: IdempotencyClaim,
   res: Response,

@@ -5,7 +5,7 @@ import { ERROR_CODES, type ErrorCode } from '../../shared/error-codes.js';
 import { ZErrorEnvelope } from '../../shared/schemas/common.js';
 import { describeRequirement, type PermissionRequirement } from '../../shared/permissions.js';
 import { isStoredOutcome } from '../platform/idempotency-store.js';
-import type { AppMeta } from '../trpc/trpc.js';
+import { type AppMeta, INVITE_TOKEN } from '../trpc/trpc.js';
 import responseExamples from '../docs/response-examples.json' with { type: 'json' };
 
 type JsonObject = Record<string, any>;
@@ -20,11 +20,8 @@ const RATE_LIMIT_HEADERS = {
 
 const IDEMPOTENT_REPLAYED = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
 
-/** What a participant API operation names as its permission: it takes the invite token instead of a key. */
-export const PARTICIPANT_CREDENTIAL = 'invite token';
-
 interface OperationFacts {
-  permission?: PermissionRequirement | typeof PARTICIPANT_CREDENTIAL;
+  permission?: PermissionRequirement | typeof INVITE_TOKEN;
   /** Also takes the participant's invite token (session lifecycle actions). */
   participant?: boolean;
   successStatus: number;
@@ -84,7 +81,7 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
 
   const hasBody = method !== 'get' && method !== 'delete';
   const hasPathParams = path.includes('{');
-  const byInviteToken = facts.permission === PARTICIPANT_CREDENTIAL;
+  const byInviteToken = facts.permission === INVITE_TOKEN;
   const codes: ErrorCode[] = byInviteToken ? ['INVALID_REQUEST', 'INVALID_INVITE_TOKEN'] : ['INVALID_REQUEST', 'INVALID_API_KEY', 'INSUFFICIENT_PERMISSIONS'];
   if (hasPathParams || facts.errors.length > 0 || hasBody) codes.push('RESOURCE_NOT_FOUND');
   if (hasBody) codes.push('VALIDATION_ERROR', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
@@ -119,12 +116,17 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   }
 }
 
+function takesNoFields(requestBody: JsonObject | undefined): boolean {
+  const schemas = Object.values((requestBody?.content ?? {}) as JsonObject).map((media) => media.schema as JsonObject | undefined);
+  return schemas.length > 0 && schemas.every((schema) => schema?.type === 'object' && Object.keys(schema.properties ?? {}).length === 0 && !schema.$ref);
+}
+
 function successStatusOf(operation: JsonObject): number {
   return Number(Object.keys(operation.responses ?? {}).find((status) => status.startsWith('2')) ?? 200);
 }
 
-/** An operation served by a plain Express route, as its OpenAPI description states it. */
-export interface PlainOperation {
+/** A stream operation (server/http/stream-operation.ts), as its OpenAPI description states it. */
+export interface StreamOperationSummary {
   method: string;
   path: string;
   /** A permission, or `invite token` for the participant API. */
@@ -133,12 +135,9 @@ export interface PlainOperation {
   summary: string;
 }
 
-/**
- * Plain routes are described once, in OpenAPI form; the 405 `Allow` header, the README table
- * and the permission tests read them from there.
- */
-export function listPlainOperations(paths: ZodOpenApiPathsObject): PlainOperation[] {
-  const operations: PlainOperation[] = [];
+/** The stream operations as their OpenAPI paths state them: the README table and the permission tests read them. */
+export function listStreamOperations(paths: ZodOpenApiPathsObject): StreamOperationSummary[] {
+  const operations: StreamOperationSummary[] = [];
   for (const [path, item] of Object.entries(paths) as [string, JsonObject][]) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -158,7 +157,7 @@ export function listPlainOperations(paths: ZodOpenApiPathsObject): PlainOperatio
 export interface OpenApiDocumentOptions {
   router: AnyRouter;
   version: string;
-  /** Operations served by plain Express routes (multipart uploads and the like). */
+  /** The stream operations' paths (multipart uploads, file downloads). */
   extraPaths?: ZodOpenApiPathsObject;
 }
 
@@ -200,10 +199,15 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
         errors: (operation['x-error-codes'] as ErrorCode[] | undefined) ?? [],
       };
       delete operation['x-error-codes'];
-      // Plain routes state their own; procedures take a key, and the lifecycle ones the invite token too.
-      operation.security = factsByOperationId.has(operation.operationId)
-        ? [{ ApiKey: [] }, ...(facts.participant ? [{ inviteToken: [] }] : [])]
-        : (operation.security ?? [{ ApiKey: [] }]);
+      // A body of no fields is no body to document (leaving the interview): any field is still 422.
+      if (takesNoFields(operation.requestBody)) delete operation.requestBody;
+      // Stream operations state their own; procedures take a key (the lifecycle ones the invite
+      // token too), the participant API's the invite token alone.
+      operation.security = !factsByOperationId.has(operation.operationId)
+        ? (operation.security ?? [{ ApiKey: [] }])
+        : facts.permission === INVITE_TOKEN
+          ? [{ inviteToken: [] }]
+          : [{ ApiKey: [] }, ...(facts.participant ? [{ inviteToken: [] }] : [])];
       rewriteResponses(operation, facts, method, path, Boolean(item.get));
     }
   }

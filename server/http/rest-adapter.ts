@@ -10,10 +10,9 @@ import { describeError } from './error-envelope.js';
 import { isNotJson, unsupportedMediaType } from './json-body.js';
 import { findUnstorableText } from '../lib/text-safety.js';
 import type { Logger } from '../logger.js';
-import type { IdempotencyClaim } from '../platform/idempotency-store.js';
-import { claimOrReplay, idempotencyKeyOf, idempotencyScope, requestFingerprint, runWithClaim, settleWithAnswer } from './idempotency.js';
+import { answerIdempotently, idempotencyKeyOf } from './idempotency.js';
 import { assertPermission, type Context } from '../trpc/context.js';
-import type { AppMeta } from '../trpc/trpc.js';
+import { type AppMeta, INVITE_TOKEN, participantOf } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -62,7 +61,7 @@ export interface RestRouteMatch {
  */
 export class RestRoutes {
   readonly #routes: RestRoute[] = [];
-  /** Plain Express routes (uploads, binary bodies): only known here for the `Allow` header of 405s. */
+  /** Routes outside the router (stream operations, pages and files): known here for the `Allow` header of 405s and for metrics. */
   readonly #plainRoutes: { method: string; pathPattern: RegExp; template: string }[] = [];
 
   constructor(router: AnyRouter) {
@@ -125,7 +124,7 @@ function entityTagMatches(header: string, current: string): boolean {
 function mayCall(req: Request, target: RestRoute): boolean {
   const required = target.meta.permission;
   const auth = req.auth;
-  if (!required || !auth || auth.kind === 'participant') return false;
+  if (!required || required === INVITE_TOKEN || !auth || auth.kind === 'participant') return false;
   return requiredPermissions(required).every((permission) => auth.permissions.includes(permission));
 }
 
@@ -176,6 +175,20 @@ function assertDecimalQueryNumbers(query: Record<string, unknown>, numericInputs
   }
 }
 
+/** A query parameter of an operation whose input is its body: 400 naming each (stream operations too). */
+export function refuseQueryBesideBody(req: Request): void {
+  const stray = Object.keys(req.query as Record<string, unknown>);
+  if (stray.length === 0) return;
+  throw new AppError('INVALID_REQUEST', `${req.method} takes its input in the body, not the query: ${stray.join(', ')}.`, {
+    fields: stray.map((key) => ({ path: key, message: 'is not a query parameter of this operation' })),
+  });
+}
+
+/** `If-Match` anywhere but a PATCH or DELETE of a record: 400 naming the header (stream operations too). */
+export function ifMatchNotHonoured(method: string, path: string): AppError {
+  return new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${method} ${path}` }] });
+}
+
 /**
  * The procedure's raw input: the JSON body (or the query string) plus the path parameters. A
  * path parameter repeated in the query or body is refused rather than silently overridden, and
@@ -193,15 +206,8 @@ function rawInputOf(req: Request, source: InputSource, pathParams: Record<string
   } else {
     given = req.body;
   }
-  if (source === 'body') {
-    // The input is the body: a query parameter would be silently ignored, so it is refused.
-    const stray = Object.keys(req.query as Record<string, unknown>);
-    if (stray.length > 0) {
-      throw new AppError('INVALID_REQUEST', `${req.method} takes its input in the body, not the query: ${stray.join(', ')}.`, {
-        fields: stray.map((key) => ({ path: key, message: 'is not a query parameter of this operation' })),
-      });
-    }
-  }
+  // The input is the body: a query parameter would be silently ignored, so it is refused.
+  if (source === 'body') refuseQueryBesideBody(req);
   const code = source === 'query' ? 'INVALID_REQUEST' : 'VALIDATION_ERROR';
   const repeated = Object.keys(pathParams).filter((key) => key in given);
   if (repeated.length > 0) {
@@ -235,40 +241,28 @@ export function createRestHandler(options: RestHandlerOptions) {
     const source: InputSource = req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE' ? 'query' : 'body';
     let rawInput: unknown;
     const pathParams = Object.keys(matched.pathParams);
-    let claim: IdempotencyClaim | undefined;
-    let em: EntityManager | undefined;
     try {
       // Permission before any input check, so a caller without it learns nothing about the input.
+      const { permission } = route.meta;
       const participantAllowed = req.auth?.kind === 'participant' && route.meta.participant === true;
-      if (route.meta.permission && !participantAllowed) assertPermission(req.auth, route.meta.permission);
+      if (permission === INVITE_TOKEN) participantOf(req.auth);
+      else if (permission && !participantAllowed) assertPermission(req.auth, permission);
       if (source === 'query') assertDecimalQueryNumbers(req.query as Record<string, unknown>, route.numericInputs);
       rawInput = rawInputOf(req, source, decodePathParams(matched.pathParams, route.numericInputs));
       const context = createContext(req, res);
-      const idempotencyKey = req.method === 'POST' ? idempotencyKeyOf(req) : undefined;
-      if (idempotencyKey && req.auth) {
-        // The schema checks run inside the procedure: a 400/422 from there releases the claim again.
-        em = context.services.orm.em.fork();
-        const claimed = await claimOrReplay(em, res, {
-          organizationId: req.auth.organizationId,
-          key: idempotencyScope(req.auth, idempotencyKey),
-          // The operation and its decoded input (path parameters included), not the raw path:
-          // `/cam%5F1` and `/cam_1` are the same request.
-          requestHash: requestFingerprint(req.method, String(route.meta.openapi!.path), rawInput),
-          sealer: context.services.sealer,
-        });
-        if (claimed === 'replayed') return;
-        claim = claimed;
-      }
+      // A malformed key is refused before anything else about the request (answerIdempotently reads it again).
+      if (req.method === 'POST') idempotencyKeyOf(req);
       const callRoute = (target: RestRoute, ctx: Context, input: unknown) => {
         const procedure = target.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
         return (procedure as (input: unknown) => Promise<unknown>)(input);
       };
       const call = (ctx: Context) => callRoute(route, ctx, rawInput);
-      const status = route.meta.successStatus ?? 200;
+      // The operation's own choice (a resumed interview: 200), else its meta's; known once it ran.
+      const statusOf = () => context.answer.status ?? route.meta.successStatus ?? 200;
       // Stored with an idempotent answer too, so a replay carries them; not sent once the request
       // timeout has answered 503.
       const createdHeaders = async (ctx: Context, data: unknown): Promise<Record<string, string>> => {
-        const location = status === 201 ? locationOf(route.meta.location, data) : undefined;
+        const location = statusOf() === 201 ? locationOf(route.meta.location, data) : undefined;
         if (!location) return {};
         const headers: Record<string, string> = { Location: location };
         // The created record's version, as its GET answers it (a create may answer more, such as
@@ -295,7 +289,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         // Only records have versions: a path ending in the record's id, as the document says.
         const reader = (req.method === 'PATCH' || req.method === 'DELETE') && isRecordPath(route) ? routes.match('GET', req.path) : undefined;
         if (!reader) {
-          throw new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${req.method} ${route.meta.openapi!.path}` }] });
+          throw ifMatchNotHonoured(req.method, String(route.meta.openapi!.path));
         }
         const readInput = decodePathParams(reader.pathParams, reader.route.numericInputs);
         const data = await context.services.orm.em.fork().transactional(async (tx) => {
@@ -308,22 +302,43 @@ export function createRestHandler(options: RestHandlerOptions) {
           }
           return call(inTransaction);
         });
-        body = status === 204 ? null : JSON.stringify(data);
-      } else if (claim && em) {
-        ({ json: body } = await runWithClaim(em, claim, res, context.services.config, async (tx) => {
-          const { data, headers } = await created(context, tx);
-          return { status, body: data, headers };
-        }));
-      } else if (status === 201 && route.meta.location) {
+        body = statusOf() === 204 ? null : JSON.stringify(data);
+      } else if (req.method === 'POST') {
+        // The schema checks run inside the procedure: a 400/422 from there releases the claim again.
+        const answer = await answerIdempotently(
+          req,
+          res,
+          // The operation and its decoded input (path parameters included), not the raw path:
+          // `/cam%5F1` and `/cam_1` are the same request.
+          { auth: req.auth, operation: String(route.meta.openapi!.path), fingerprint: rawInput },
+          context.services,
+          async ({ em, claimed }) => {
+            if (claimed) {
+              const { data, headers } = await created(context, em);
+              return { status: statusOf(), body: data, headers };
+            }
+            if (statusOf() === 201 && route.meta.location) {
+              const { data } = await context.services.orm.em.fork().transactional((tx) => created(context, tx));
+              return { status: statusOf(), body: data };
+            }
+            const data = await call(context);
+            return { status: statusOf(), body: data };
+          },
+          { describe: (error) => describeError(error, { rawInput, source, pathParams }) },
+        );
+        if (!answer) return;
+        body = answer.json;
+      } else if (statusOf() === 201 && route.meta.location) {
         const { data } = await context.services.orm.em.fork().transactional((tx) => created(context, tx));
         body = JSON.stringify(data);
       } else {
         const data = await call(context);
-        body = status === 204 ? null : JSON.stringify(data);
+        body = statusOf() === 204 ? null : JSON.stringify(data);
       }
       // Already answered 503 by the request timeout: the outcome is stored above, nothing to send.
       if (res.headersSent) return;
       // A record's version: what If-Match takes back (a GET or PATCH of one record).
+      const status = statusOf();
       if (body !== null && status === 200 && (req.method === 'GET' || req.method === 'HEAD' || req.method === 'PATCH') && isRecordPath(route)) {
         res.setHeader('ETag', entityTagOf(body));
       }
@@ -334,7 +349,6 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (described.unexpected) {
         logger.error({ err: error instanceof Error && error.cause ? error.cause : error, route: route.procedurePath }, 'unexpected error');
       }
-      if (claim && em) await settleWithAnswer(em, claim, res, described, logger);
       writeError(res, described);
     }
   };

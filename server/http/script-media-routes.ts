@@ -1,75 +1,92 @@
 import { rm } from 'node:fs/promises';
-import { type NextFunction, type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { ERROR_CODES } from '../../shared/error-codes.js';
 import { MEDIA_ALT_MAX_LENGTH, ZScriptMedia } from '../../shared/schemas/scripts.js';
 import { assertNotArchived, loadScript } from '../domains/scripts/load-script.js';
 import { ACCEPTED_MEDIA_DESCRIPTION, uploadScriptMedia } from '../domains/scripts/upload-script-media.js';
 import { AppError, validationError } from '../errors.js';
 import { sha256OfFile } from '../lib/sha256-file.js';
-import type { AppServices } from '../services.js';
-import { assertPermission } from '../trpc/context.js';
-import { answerIdempotently, idempotencyKeyOf } from './idempotency.js';
-import { pathIdOf } from './plain-inputs.js';
+import { answerIdempotently, idempotencyKeyOf, sendJsonAnswer } from './idempotency.js';
+import { defineStreamOperation } from './stream-operation.js';
 import { receiveUpload, singleField, uploadParser } from './uploads.js';
 
 /**
- * `POST /v1/scripts/{scriptId}/media` (multipart: `file`, optional `questionId` and `alt`). Multipart
- * bodies are plain Express routes around the same domain functions as the tRPC procedures.
+ * `POST /v1/scripts/{scriptId}/media` (multipart: `file`, optional `questionId` and `alt`): the
+ * same domain function as the tRPC procedures, behind a multipart body.
  */
-export function scriptMediaRoutes(services: AppServices): Router {
-  const { config } = services;
-  const rules = { field: 'file', maxBytes: Math.max(config.mediaMaxImageBytes, config.mediaMaxAudioBytes), maxFields: 5 };
-  const parser = uploadParser(config.dataDir, rules);
-
-  const routes = Router({ caseSensitive: true, strict: true });
-  routes.post('/v1/scripts/:scriptId/media', async (req: Request, res: Response, next: NextFunction) => {
-    let uploadedFile: string | undefined;
-    try {
-      const auth = assertPermission(req.auth, 'campaigns:write');
-      const scriptId = pathIdOf(req, 'scriptId');
-      // A malformed key is refused before a potentially large body is read, as is an unknown or archived script.
-      idempotencyKeyOf(req);
-      assertNotArchived(await loadScript(services.orm.em.fork(), auth.organizationId, scriptId));
-      await receiveUpload(req, res, parser, rules);
-      uploadedFile = req.file?.path;
-      if (!req.file || !uploadedFile) {
-        throw new AppError('INVALID_REQUEST', `A file is required: ${ACCEPTED_MEDIA_DESCRIPTION}.`, {
-          fields: [{ path: 'file', message: 'is required' }],
-        });
-      }
-      const rawQuestionId = singleField(req, 'questionId');
-      const questionId = rawQuestionId === '' ? undefined : rawQuestionId;
-      const alt = altTextOf(singleField(req, 'alt'));
-      const { originalname } = req.file;
-      const file = uploadedFile;
-      // The key is claimed only once the upload is read and checked, so a refused upload can be retried with it.
-      await answerIdempotently(
-        req,
-        res,
-        {
-          auth,
-          operation: '/v1/scripts/{scriptId}/media',
-          fingerprint: { scriptId, fileSha256: await sha256OfFile(file), filename: originalname, questionId: questionId ?? null, alt: alt ?? null },
+export const uploadScriptMediaOperation = defineStreamOperation({
+  method: 'POST',
+  path: '/v1/scripts/{scriptId}/media',
+  permission: 'campaigns:write',
+  openapi: {
+    operationId: 'scripts-uploadMedia',
+    tags: ['Scripts'],
+    summary: 'Upload an image or audio file for a script',
+    description: `multipart/form-data with a \`file\` field (${ACCEPTED_MEDIA_DESCRIPTION}; type recognised from content), an optional \`questionId\` and an optional \`alt\` (text alternative, at most ${MEDIA_ALT_MAX_LENGTH} characters: what an image shows, read by screen readers on the interview page; optional so existing clients keep working, but give it for every image). Size limits: MEDIA_MAX_IMAGE_BYTES and MEDIA_MAX_AUDIO_BYTES.`,
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: z.object({
+            file: z.string().meta({ format: 'binary' }),
+            questionId: z.string().optional(),
+            alt: z.string().max(MEDIA_ALT_MAX_LENGTH).optional(),
+          }),
         },
-        services,
-        async (em) => ({
-          status: 201,
-          body: await uploadScriptMedia(
-            em,
-            { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
-            { organizationId: auth.organizationId, scriptId, questionId, alt, originalName: originalname, uploadedFile: file },
-          ),
-        }),
-      );
-    } catch (error) {
-      next(error);
-    } finally {
-      if (uploadedFile) await rm(uploadedFile, { force: true });
-    }
-  });
-  return routes;
-}
+      },
+    },
+    responses: {
+      '201': { description: 'The stored media file', content: { 'application/json': { schema: ZScriptMedia } } },
+    },
+    errors: ['SCRIPT_ARCHIVED', 'PAYLOAD_TOO_LARGE'],
+  },
+  handler: (services) => {
+    const { config } = services;
+    const rules = { field: 'file', maxBytes: Math.max(config.mediaMaxImageBytes, config.mediaMaxAudioBytes), maxFields: 5 };
+    const parser = uploadParser(config.dataDir, rules);
+    return async ({ operation, req, res, caller, path: { scriptId } }) => {
+      let uploadedFile: string | undefined;
+      try {
+        // A malformed key is refused before a potentially large body is read, as is an unknown or archived script.
+        idempotencyKeyOf(req);
+        assertNotArchived(await loadScript(services.orm.em.fork(), caller.organizationId, scriptId));
+        await receiveUpload(req, res, parser, rules);
+        uploadedFile = req.file?.path;
+        if (!req.file || !uploadedFile) {
+          throw new AppError('INVALID_REQUEST', `A file is required: ${ACCEPTED_MEDIA_DESCRIPTION}.`, {
+            fields: [{ path: 'file', message: 'is required' }],
+          });
+        }
+        const rawQuestionId = singleField(req, 'questionId');
+        const questionId = rawQuestionId === '' ? undefined : rawQuestionId;
+        const alt = altTextOf(singleField(req, 'alt'));
+        const { originalname } = req.file;
+        const file = uploadedFile;
+        // The key is claimed only once the upload is read and checked, so a refused upload can be retried with it.
+        const answer = await answerIdempotently(
+          req,
+          res,
+          {
+            auth: caller,
+            operation,
+            fingerprint: { scriptId, fileSha256: await sha256OfFile(file), filename: originalname, questionId: questionId ?? null, alt: alt ?? null },
+          },
+          services,
+          async ({ em }) => ({
+            status: 201,
+            body: await uploadScriptMedia(
+              em,
+              { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
+              { organizationId: caller.organizationId, scriptId, questionId, alt, originalName: originalname, uploadedFile: file },
+            ),
+          }),
+        );
+        sendJsonAnswer(res, answer);
+      } finally {
+        if (uploadedFile) await rm(uploadedFile, { force: true });
+      }
+    };
+  },
+});
 
 /**
  * The `alt` field: trimmed, empty is none; at most MEDIA_ALT_MAX_LENGTH characters, no control
@@ -82,33 +99,3 @@ function altTextOf(raw: string | undefined): string | undefined {
   if (/[\u0000-\u0009\u000b-\u001f\u007f]/.test(alt)) throw validationError([{ path: 'alt', message: 'must not contain control characters' }]);
   return alt;
 }
-
-/** OpenAPI description of the plain routes above, merged into the generated document. */
-export const scriptMediaOpenApiPaths = {
-  '/v1/scripts/{scriptId}/media': {
-    post: {
-      operationId: 'scripts-uploadMedia',
-      tags: ['Scripts'],
-      summary: 'Upload an image or audio file for a script',
-      description: `multipart/form-data with a \`file\` field (${ACCEPTED_MEDIA_DESCRIPTION}; type recognised from content), an optional \`questionId\` and an optional \`alt\` (text alternative, at most ${MEDIA_ALT_MAX_LENGTH} characters: what an image shows, read by screen readers on the interview page; optional so existing clients keep working, but give it for every image). Size limits: MEDIA_MAX_IMAGE_BYTES and MEDIA_MAX_AUDIO_BYTES.`,
-      requestParams: { path: z.object({ scriptId: z.string() }) },
-      requestBody: {
-        required: true,
-        content: {
-          'multipart/form-data': {
-            schema: z.object({
-              file: z.string().meta({ format: 'binary' }),
-              questionId: z.string().optional(),
-              alt: z.string().max(MEDIA_ALT_MAX_LENGTH).optional(),
-            }),
-          },
-        },
-      },
-      responses: {
-        '201': { description: 'The stored media file', content: { 'application/json': { schema: ZScriptMedia } } },
-      },
-      'x-permission': 'campaigns:write',
-      'x-error-codes': ['SCRIPT_ARCHIVED', 'PAYLOAD_TOO_LARGE'] satisfies (keyof typeof ERROR_CODES)[],
-    },
-  },
-};

@@ -10,7 +10,7 @@ import { quickstartRouter } from '../domains/quickstart/router.js';
 import { shareLinksRouter } from '../domains/share-links/router.js';
 import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
-import { sessionsRouter } from '../domains/sessions/router.js';
+import { participantApiRouter, sessionsRouter } from '../domains/sessions/router.js';
 import { transcriptsRouter } from '../domains/transcripts/router.js';
 import { webhooksRouter } from '../domains/webhooks/router.js';
 import { highlightsRouter } from '../domains/highlights/router.js';
@@ -56,6 +56,7 @@ export const appRouter = router({
   anonymizedExports: anonymizedExportsRouter,
   workspace: workspaceRouter,
   stakeholderLinks: stakeholderLinksRouter,
+  interview: participantApiRouter,
 });
 
 /** The type first-party frontends pass to `@trpc/client`. */

@@ -16,15 +16,20 @@ export interface Context {
   via: 'rest' | 'trpc';
   /**
    * Set by the REST adapter for a request with an `Idempotency-Key`: the procedure runs in this
-   * transaction, which also stores its answer (server/http/idempotency.ts `runWithClaim`).
+   * transaction, which also stores its answer (server/http/idempotency.ts `answerIdempotently`).
    */
   transaction?: EntityManager;
+  /**
+   * A success status the operation chose (starting an interview: 201 new, 200 resumed), which
+   * REST answers instead of the meta's `successStatus`; `/trpc` has no statuses to choose.
+   */
+  answer: { status?: 200 | 201 };
   req: Request;
   res: Response;
 }
 
 export function createContext(services: AppServices, req: Request, res: Response, via: Context['via']): Context {
-  return { auth: req.auth ?? null, services, via, req, res };
+  return { auth: req.auth ?? null, services, via, answer: {}, req, res };
 }
 
 /** The one permission check: tRPC procedures (from their meta) and plain Express routes use it. */

@@ -6,6 +6,8 @@ import type { PermissionRequirement } from '../../shared/permissions.js';
 import { AppError } from '../errors.js';
 import { describeError } from '../http/error-envelope.js';
 import { findUnstorableText } from '../lib/text-safety.js';
+import type { ParticipantAuth, RequestAuth } from '../domains/common/caller.js';
+import { invalidInviteToken } from '../domains/sessions/participant-access.js';
 import { assertPermission, type Context } from './context.js';
 
 /**
@@ -13,8 +15,14 @@ import { assertPermission, type Context } from './context.js';
  * success status when it is not 200, and the domain errors the operation can raise beyond the
  * common ones (for the OpenAPI document).
  */
+/**
+ * What a participant API operation requires instead of a permission: the participant's invite
+ * token, and nothing else (an API key is refused).
+ */
+export const INVITE_TOKEN = 'invite token';
+
 export type AppMeta = OpenApiMeta & {
-  permission?: PermissionRequirement;
+  permission?: PermissionRequirement | typeof INVITE_TOKEN;
   /** Also open to the participant's invite token, for their own session (design.md "Participant API"). */
   participant?: boolean;
   successStatus?: 201 | 204;
@@ -82,7 +90,7 @@ export const router = t.router;
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   const permission = meta?.permission;
   if (!permission) throw new AppError('INTERNAL_ERROR', 'Operation has no permission configured.');
-  const auth = ctx.auth?.kind === 'participant' && meta?.participant ? ctx.auth : assertPermission(ctx.auth, permission);
+  const auth = permission === INVITE_TOKEN ? participantOf(ctx.auth) : ctx.auth?.kind === 'participant' && meta?.participant ? ctx.auth : assertPermission(ctx.auth, permission);
   if (meta?.membersOnly && auth.kind !== 'member') {
     throw new AppError('INSUFFICIENT_PERMISSIONS', 'Only a signed-in member can do this; an API key cannot manage API keys.', { required: 'member' });
   }
@@ -93,6 +101,15 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInpu
   }
   return next({ ctx: { ...ctx, auth, em: ctx.transaction ?? ctx.services.orm.em.fork() } });
 });
+
+/** The participant API's caller: the invite token is the credential there, never an API key. */
+export function participantOf(auth: RequestAuth | null | undefined): ParticipantAuth {
+  if (auth?.kind !== 'participant') throw invalidInviteToken('Send the invite token as "Authorization: Bearer <invite token>".');
+  return auth;
+}
+
+/** An operation of the participant API (`permission: INVITE_TOKEN`): `ctx.auth` is the participant. */
+export const participantProcedure = apiProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, auth: participantOf(ctx.auth) } }));
 
 /**
  * An operation of a customer's caller (API key or member), never a participant's: `ctx.auth`

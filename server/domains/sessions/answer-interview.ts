@@ -84,7 +84,7 @@ export interface PreparedAnswer {
  * asking an LLM), with no row locked and no transaction open (`prepareAnswer`); then the answer
  * and the next turn written in one transaction that first checks the pending turn is still the
  * one answered (409 TURN_ALREADY_ANSWERED when a concurrent answer won: `commitAnswer`). The
- * last answer completes the session (and bills it). The route runs them (server/http/participant-api.ts).
+ * last answer completes the session (and bills it). The answer operation runs them (server/http/participant-answer.ts).
  */
 
 /** The answer was not recorded: its audio must not stay behind as an orphan file. */

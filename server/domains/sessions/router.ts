@@ -1,5 +1,11 @@
+import { z } from 'zod';
 import {
   ZConsentInput,
+  ZFeedback,
+  ZFeedbackInput,
+  ZInterviewState,
+  ZParticipantSession,
+  ZStartInterviewInput,
   ZListSessionsInput,
   ZPauseSessionInput,
   ZSession,
@@ -9,16 +15,21 @@ import {
   ZSessionPage,
   ZSessionView,
 } from '../../../shared/schemas/sessions.js';
-import { type AppMeta, apiProcedure, router } from '../../trpc/trpc.js';
+import { deviceFromUserAgent } from '../../lib/user-agent.js';
+import { type AppMeta, apiProcedure, INVITE_TOKEN, participantProcedure, router } from '../../trpc/trpc.js';
 import { consentSession } from './consent-session.js';
+import { endInterview } from './end-interview.js';
 import { getSession } from './get-session.js';
 import { heartbeatSession } from './heartbeat-session.js';
 import { listSessionFiles } from './list-session-files.js';
 import { listSessions } from './list-sessions.js';
 import { pauseSession } from './pause-session.js';
 import { resumeSession } from './resume-session.js';
+import { startInterview } from './start-interview.js';
+import { submitFeedback } from './submit-feedback.js';
 
 const tags = ['Sessions'];
+const participantTags = ['Participant API'];
 
 /** The lifecycle actions take an API key (`sessions:write`) or the session's own invite token. */
 const lifecycle: Pick<AppMeta, 'permission' | 'participant' | 'errors'> = { permission: 'sessions:write', participant: true, errors: ['SESSION_NOT_ACTIVE'] };
@@ -101,4 +112,72 @@ export const sessionsRouter = router({
   listFiles: listFilesProcedure('/v1/sessions/{sessionId}/files'),
   /** The spec's `/api/session/{sessionId}/files`: the same operation under `/api`. */
   listFilesUnderApiPrefix: listFilesProcedure('/api/session/{sessionId}/files'),
+});
+
+/**
+ * The participant API (design.md "Participant API"): what the interview page, the embed and any
+ * custom client call with the invite token as bearer, never an API key. Answering takes audio as
+ * multipart, so it is a stream operation (server/http/participant-answer.ts).
+ */
+export const participantApiRouter = router({
+  start: participantProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/interview/start',
+        operationId: 'interview-start',
+        tags: participantTags,
+        summary: 'Start (or resume) the interview of an invite',
+        description:
+          'Bearer: the invite token. 201 with a new session and its first question (`turn`); 200 with the same session and its pending turn when the invite has an unfinished one. With `requireConsent` the session waits (`turn` null) until `POST /v1/sessions/{id}/consent`.',
+        successDescription: 'The unfinished session, resumed',
+      },
+      permission: INVITE_TOKEN,
+      errors: ['INSUFFICIENT_CREDITS', 'INVITE_EXPIRED', 'INVITE_ALREADY_USED', 'CAMPAIGN_NOT_ACTIVE', 'SHARE_LINK_CLOSED'],
+    })
+    .input(ZStartInterviewInput.optional())
+    .output(ZInterviewState)
+    .mutation(async ({ ctx, input }) => {
+      const { state, created } = await startInterview(ctx.em, ctx.services, ctx.auth, { device: input?.device ?? deviceFromUserAgent(ctx.req.get('user-agent')), voice: input?.voice });
+      // A resumed interview creates nothing: 200 with the same session and its pending turn.
+      ctx.answer.status = created ? 201 : 200;
+      return state;
+    }),
+
+  end: participantProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/interview/end',
+        operationId: 'interview-end',
+        tags: participantTags,
+        summary: 'Leave the interview',
+        description: 'An unfinished session is abandoned (its minutes billed, its transcript generated); a finished one is returned as it is.',
+        successDescription: 'The session',
+      },
+      permission: INVITE_TOKEN,
+      errors: ['SESSION_NOT_ACTIVE'],
+    })
+    .input(z.strictObject({}))
+    .output(z.object({ session: ZParticipantSession }))
+    .mutation(({ ctx }) => endInterview(ctx.em, ctx.auth)),
+
+  feedback: participantProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/interview/feedback',
+        operationId: 'interview-feedback',
+        tags: participantTags,
+        summary: 'Give feedback on the finished interview (once)',
+        successDescription: 'The feedback',
+      },
+      permission: INVITE_TOKEN,
+      successStatus: 201,
+      errors: ['SESSION_NOT_ACTIVE', 'FEEDBACK_ALREADY_SUBMITTED'],
+    })
+    .input(ZFeedbackInput)
+    .output(z.object({ feedback: ZFeedback }))
+    .mutation(({ ctx, input }) => submitFeedback(ctx.em, ctx.auth, input)),
+
 });
