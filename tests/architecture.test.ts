@@ -58,10 +58,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/webhooks/publish-event.ts',
   'server/http/rest-adapter.ts',
   'server/jobs/add-jobs.ts',
-  'server/platform/idempotency-store.ts',
-  'server/platform/metrics.ts',
-  'server/platform/rate-limit.ts',
-  'server/services.ts',
   'worker/tasks/maintenance__recover_stale_locks.ts',
   'worker/worker.ts',
 ]);
