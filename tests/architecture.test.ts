@@ -58,8 +58,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/webhooks/publish-event.ts',
   'server/http/rest-adapter.ts',
   'server/jobs/add-jobs.ts',
-  'worker/tasks/maintenance__recover_stale_locks.ts',
-  'worker/worker.ts',
 ]);
 
 /** Domains whose index.ts is not yet the only way in. */
