@@ -16,7 +16,6 @@ import { ROOT } from './helpers/processes.js';
 
 /** Files that still call `execute` on the ORM outside server/db. */
 const EXECUTE_NOT_YET_MOVED = new Set<string>([
-  'server/backup/file-deletion-lock.ts',
   'server/domains/api-keys/authenticate-api-key.ts',
   'server/domains/auth/accept-invitation.ts',
   'server/domains/auth/authenticate-member.ts',
