@@ -55,7 +55,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/webhooks/insert-deliveries.ts',
   'server/domains/webhooks/publish-event.ts',
   'server/http/rest-adapter.ts',
-  'server/jobs/add-jobs.ts',
 ]);
 
 /** Domains whose index.ts is not yet the only way in. */
