@@ -20,6 +20,7 @@ import { InviteTokens } from './lib/invite-tokens.js';
 import { MemberTokens } from './lib/member-tokens.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payment-provider.js';
 import { Metrics } from './platform/metrics.js';
+import { insertSigningSecret, signingSecret } from './platform/queries.js';
 import { PublicLinks } from './lib/public-links.js';
 import { Sealer } from './lib/sealer.js';
 import { UrlSigner } from './lib/signed-urls.js';
@@ -134,9 +135,6 @@ function createAnalyzer(config: Config, logger: Logger): TextAnalyzer {
  */
 async function loadOrCreateSigningSecret(em: EntityManager): Promise<string> {
   const candidate = randomBytes(32).toString('base64url');
-  await em.execute(`insert into app_secrets (name, value, created_at) values ('url_signing', ?, now()) on conflict (name) do nothing`, [
-    candidate,
-  ]);
-  const rows = await em.execute<{ value: string }[]>(`select value from app_secrets where name = 'url_signing'`);
-  return rows[0]!.value;
+  await insertSigningSecret.rows(em, { candidate });
+  return (await signingSecret.first(em, {}))!.value;
 }

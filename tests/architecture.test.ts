@@ -16,8 +16,6 @@ import { ROOT } from './helpers/processes.js';
 
 /** Files that still call `execute` on the ORM outside server/db. */
 const EXECUTE_NOT_YET_MOVED = new Set<string>([
-  'server/backup/file-deletion-lock.ts',
-  'server/cli/admin-cli.ts',
   'server/domains/api-keys/authenticate-api-key.ts',
   'server/domains/auth/accept-invitation.ts',
   'server/domains/auth/authenticate-member.ts',
@@ -57,13 +55,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/webhooks/insert-deliveries.ts',
   'server/domains/webhooks/publish-event.ts',
   'server/http/rest-adapter.ts',
-  'server/jobs/add-jobs.ts',
-  'server/platform/idempotency-store.ts',
-  'server/platform/metrics.ts',
-  'server/platform/rate-limit.ts',
-  'server/services.ts',
-  'worker/tasks/maintenance__recover_stale_locks.ts',
-  'worker/worker.ts',
 ]);
 
 /** Domains whose index.ts is not yet the only way in. */

@@ -23,6 +23,7 @@ import { prepareSessionFilesTask } from './tasks/session__prepare_files.js';
 import { timeOutSessionTask } from './tasks/session__time_out.js';
 import { deleteFilesTask } from './tasks/storage__delete_files.js';
 import { deliverWebhookTask } from './tasks/webhook__deliver.js';
+import { deleteWorkerProcess, forceUnlockWorkers, recordWorkerHeartbeat } from './queries.js';
 
 const HEARTBEAT_SECONDS = 30;
 /** How long a runner that stopped on its own may take to end before its jobs are unlocked for the new one. */
@@ -87,11 +88,7 @@ export async function startWorker(services: AppServices, connectionString: strin
   const lockHolderIds = new Set<string>();
 
   const beat = async () => {
-    await em().execute(
-      `insert into worker_processes (id, worker_ids, started_at, last_seen_at) values (?, ?::jsonb, now(), now())
-       on conflict (id) do update set worker_ids = excluded.worker_ids, last_seen_at = now()`,
-      [processId, JSON.stringify([...lockHolderIds])],
-    );
+    await recordWorkerHeartbeat.rows(em(), { processId, workerIds: JSON.stringify([...lockHolderIds]) });
   };
 
   await recoverStaleLocks(em());
@@ -178,8 +175,7 @@ export async function startWorker(services: AppServices, connectionString: strin
       await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt)));
       if (stopping) return;
       try {
-        // knex expands an array binding into a list, hence array[?].
-        if (deadPools.length > 0) await em().execute(`select graphile_worker.force_unlock_workers(array[?]::text[])`, [deadPools]);
+        if (deadPools.length > 0) await forceUnlockWorkers.rows(em(), { workerIds: deadPools });
         for (const id of deadPools) lockHolderIds.delete(id);
         runner = await runOnce();
         supervise(runner);
@@ -210,7 +206,7 @@ export async function startWorker(services: AppServices, connectionString: strin
       clearInterval(heartbeat);
       await restarting;
       await runner.stop().catch((error: unknown) => services.logger.warn({ err: error }, 'job runner stopped with an error'));
-      await em().execute(`delete from worker_processes where id = ?`, [processId]).catch(() => undefined);
+      await deleteWorkerProcess.rows(em(), { processId }).catch(() => undefined);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockSharedUntilCommit } from '../db/advisory-locks.js';
 
 /**
  * Advisory lock between deleting a stored file's record and a backup's copy of the files. A
@@ -11,7 +12,7 @@ export const FILE_DELETION_LOCK_ID = 7_202_611_25;
 /** Removes a record whose file is deleted after it commits, in step with backups (see above). */
 export async function deleteFileRecord(em: EntityManager, remove: (tx: EntityManager) => Promise<void>): Promise<void> {
   await em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock_shared(?)', [FILE_DELETION_LOCK_ID]);
+    await lockSharedUntilCommit(tx, FILE_DELETION_LOCK_ID);
     await remove(tx);
   });
 }

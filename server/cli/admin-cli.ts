@@ -19,6 +19,7 @@ import { copyFiles } from '../storage/copy-files.js';
 import { LocalDiskStorage } from '../storage/local-disk-storage.js';
 import { parseS3Url, S3Storage } from '../storage/s3-storage.js';
 import { createLogger, type Logger } from '../logger.js';
+import { setPaymentCustomer } from './queries.js';
 import { openRuntime } from '../runtime.js';
 import type { AppServices } from '../services.js';
 import { ZInviteMemberInput } from '../../shared/schemas/members.js';
@@ -208,10 +209,7 @@ const COMMANDS: Record<string, Command> = {
     const organizationId = required(options, 'org');
     const customer = required(options, 'customer');
     if (customer !== 'none' && !/^cus_[0-9A-Za-z]+$/.test(customer)) throw new UsageError('--customer must be a Stripe customer id (cus_…) or none.');
-    const updated = await em.execute<{ id: string }[]>(`update organizations set payment_customer_id = ?, updated_at = now() where id = ? returning id`, [
-      customer === 'none' ? null : customer,
-      organizationId,
-    ]);
+    const updated = await setPaymentCustomer.rows(em, { organizationId, customer: customer === 'none' ? null : customer });
     if (updated.length === 0) throw notFound('organization', organizationId);
     return { result: { organizationId, paymentCustomerId: customer === 'none' ? null : customer }, text: `Organization ${organizationId} pays with ${customer === 'none' ? 'no customer on file' : customer}.` };
   },

@@ -39,6 +39,8 @@ export interface ColumnValues {
   'text[]': string[];
   'integer[]': number[];
   'bigint[]': string[];
+  /** What a function called for its effect answers (`select graphile_worker.force_unlock_workers(…)`): empty text. */
+  void: string;
 }
 
 export type ColumnType = keyof ColumnValues;

@@ -1,6 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import type { Sealer } from '../lib/sealer.js';
+import {
+  claimIdempotencyKeyRow,
+  deleteCompletedIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+  idempotencyKeyRow,
+  releaseIdempotencyClaim,
+  renewIdempotencyClaim,
+  storeIdempotencyOutcome,
+} from './queries.js';
 
 /**
  * The `idempotency_keys` table (design.md "Limits and platform"): one row per key of an
@@ -51,14 +60,6 @@ export interface StoredResponse {
 
 export type ClaimOutcome = { claimed: IdempotencyClaim } | { replay: StoredResponse };
 
-interface IdempotencyRow {
-  request_hash: string;
-  status: 'in_flight' | 'completed';
-  response_status: number | null;
-  response_headers: Record<string, string> | null;
-  response_body: string | null;
-}
-
 /**
  * Claims the key for this request with one atomic upsert, so of simultaneous requests exactly
  * one runs. A row is taken over only when its 24 hours are over, or when it is a stale claim of
@@ -71,26 +72,16 @@ export async function claimIdempotencyKey(
 ): Promise<ClaimOutcome> {
   // A row can vanish between the upsert and the read (its holder released it): claim again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const claimed = await em.execute<{ claimed_at: string }[]>(
-      `insert into idempotency_keys (organization_id, key, request_hash, status, locked_until, created_at, expires_at)
-       values (?, ?, ?, 'in_flight', clock_timestamp() + make_interval(secs => ?), clock_timestamp(), clock_timestamp() + make_interval(hours => ?))
-       on conflict (organization_id, key) do update set
-         request_hash = excluded.request_hash, status = 'in_flight', locked_until = excluded.locked_until,
-         response_status = null, response_headers = null, response_body = null,
-         created_at = excluded.created_at, expires_at = excluded.expires_at
-       where idempotency_keys.expires_at <= clock_timestamp()
-          or (idempotency_keys.status = 'in_flight' and idempotency_keys.locked_until <= clock_timestamp()
-              and idempotency_keys.request_hash = excluded.request_hash)
-       returning created_at::text as claimed_at`,
-      [input.organizationId, input.key, input.requestHash, input.lockSeconds, IDEMPOTENCY_KEY_TTL_HOURS],
-    );
-    if (claimed[0]) return { claimed: startRenewal(em, { ...input, claimedAt: claimed[0].claimed_at }) };
+    const claimed = await claimIdempotencyKeyRow.first(em, {
+      organizationId: input.organizationId,
+      key: input.key,
+      requestHash: input.requestHash,
+      lockSeconds: input.lockSeconds,
+      ttlHours: IDEMPOTENCY_KEY_TTL_HOURS,
+    });
+    if (claimed) return { claimed: startRenewal(em, { ...input, claimedAt: claimed.claimed_at }) };
 
-    const [row] = await em.execute<IdempotencyRow[]>(
-      `select request_hash, status, response_status, response_headers, response_body
-       from idempotency_keys where organization_id = ? and key = ?`,
-      [input.organizationId, input.key],
-    );
+    const row = await idempotencyKeyRow.first(em, { organizationId: input.organizationId, key: input.key });
     if (!row) continue;
     if (row.request_hash !== input.requestHash) {
       throw new AppError(
@@ -105,13 +96,10 @@ export async function claimIdempotencyKey(
     } catch {
       // Sealed under another key (SIGNING_SECRET changed): the stored answer is lost. Answering 500
       // on every retry for a day would be worse than running the request again, so the row goes.
-      await em.execute(`delete from idempotency_keys where organization_id = ? and key = ? and status = 'completed'`, [
-        input.organizationId,
-        input.key,
-      ]);
+      await deleteCompletedIdempotencyKey.rows(em, { organizationId: input.organizationId, key: input.key });
       continue;
     }
-    return { replay: { status: row.response_status!, headers: row.response_headers ?? {}, body } };
+    return { replay: { status: row.response_status!, headers: (row.response_headers as Record<string, string> | null) ?? {}, body } };
   }
   throw keyInUse('is being processed. Retry shortly');
 }
@@ -127,12 +115,8 @@ function startRenewal(
   // Each renewal is one autocommitted statement on a pool connection of its own; the request's
   // transaction never waits for it (it would hold its own connection while waiting for another).
   const timer = setInterval(() => {
-    void em
-      .execute(
-        `update idempotency_keys set locked_until = clock_timestamp() + make_interval(secs => ?)
-         where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz`,
-        [input.lockSeconds, input.organizationId, input.key, input.claimedAt],
-      )
+    void renewIdempotencyClaim
+      .rows(em, { organizationId: input.organizationId, key: input.key, claimedAt: input.claimedAt, lockSeconds: input.lockSeconds })
       .catch(() => undefined);
   }, RENEW_EVERY_SECONDS * 1000);
   timer.unref();
@@ -153,20 +137,14 @@ export function isStoredOutcome(status: number): boolean {
 /** Writes the outcome on the claim's row, while the row is still this claim; false when it is not. */
 async function storeOutcome(em: EntityManager, claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {
   claim.stopRenewal();
-  const updated = await em.execute<{ key: string }[]>(
-    `update idempotency_keys
-     set status = 'completed', locked_until = null, response_status = ?, response_headers = ?::jsonb, response_body = ?
-     where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz
-     returning key`,
-    [
-      response.status,
-      JSON.stringify(response.headers),
-      response.body === null ? null : claim.sealer.seal(response.body),
-      claim.organizationId,
-      claim.key,
-      claim.claimedAt,
-    ],
-  );
+  const updated = await storeIdempotencyOutcome.rows(em, {
+    organizationId: claim.organizationId,
+    key: claim.key,
+    claimedAt: claim.claimedAt,
+    status: response.status,
+    headers: JSON.stringify(response.headers),
+    body: response.body === null ? null : claim.sealer.seal(response.body),
+  });
   return updated.length > 0;
 }
 
@@ -192,17 +170,11 @@ export async function settleIdempotencyKey(em: EntityManager, claim: Idempotency
 /** Frees the key so the next request with it runs afresh. */
 async function releaseIdempotencyKey(em: EntityManager, claim: IdempotencyClaim): Promise<void> {
   claim.stopRenewal();
-  await em.execute(
-    `delete from idempotency_keys where organization_id = ? and key = ? and status = 'in_flight' and created_at = ?::timestamptz`,
-    [claim.organizationId, claim.key, claim.claimedAt],
-  );
+  await releaseIdempotencyClaim.rows(em, { organizationId: claim.organizationId, key: claim.key, claimedAt: claim.claimedAt });
 }
 
 /** Cron: keys past their 24 hours are deleted. */
 export async function purgeExpiredIdempotencyKeys(em: EntityManager): Promise<number> {
-  const rows = await em.execute<{ count: string }[]>(
-    `with deleted as (delete from idempotency_keys where expires_at <= now() returning 1)
-     select count(*) as count from deleted`,
-  );
-  return Number(rows[0]?.count ?? 0);
+  const deleted = await deleteExpiredIdempotencyKeys.first(em, {});
+  return Number(deleted?.count ?? 0);
 }

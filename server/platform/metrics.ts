@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { jobCountsByTaskAndState } from './queries.js';
 
 /**
  * Prometheus metrics of one process (each API or worker process is its own scrape target).
@@ -107,17 +108,7 @@ export class Metrics {
       registers: [registry],
       async collect() {
         this.reset();
-        const rows = await em().execute<{ task: string; state: string; count: string }[]>(
-          `select t.identifier as task,
-                  case when j.locked_at is not null then 'running'
-                       when j.attempts >= j.max_attempts then 'failed'
-                       when j.run_at > now() then 'scheduled'
-                       else 'waiting' end as state,
-                  count(*) as count
-           from graphile_worker._private_jobs j
-           join graphile_worker._private_tasks t on t.id = j.task_id
-           group by 1, 2`,
-        );
+        const rows = await jobCountsByTaskAndState.rows(em(), {});
         for (const row of rows) this.set({ task: row.task, state: row.state }, Number(row.count));
       },
     });

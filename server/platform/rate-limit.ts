@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Response } from 'express';
 import { AppError } from '../errors.js';
+import { countRateLimitUnits, deleteExpiredRateLimitWindows } from './queries.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
@@ -26,14 +27,9 @@ export async function consumeRateLimit(em: EntityManager, bucket: string, limit:
 
 /** Several buckets counted in one statement (a participant's address and token); states in the order given. */
 export async function consumeRateLimits(em: EntityManager, budgets: { bucket: string; limit: number; units?: number }[]): Promise<RateLimitState[]> {
-  const rows = await em.execute<{ bucket: string; count: number; window_start: string }[]>(
-    `insert into rate_limit_counters (bucket, window_start, count)
-     select budget.bucket, date_trunc('minute', clock_timestamp()), budget.units
-     from jsonb_to_recordset(?::jsonb) as budget(bucket text, units int)
-     on conflict (bucket, window_start) do update set count = rate_limit_counters.count + excluded.count
-     returning bucket, count, extract(epoch from window_start)::bigint as window_start`,
-    [JSON.stringify(budgets.map((budget) => ({ bucket: budget.bucket, units: budget.units ?? 1 })))],
-  );
+  const rows = await countRateLimitUnits.rows(em, {
+    budgets: JSON.stringify(budgets.map((budget) => ({ bucket: budget.bucket, units: budget.units ?? 1 }))),
+  });
   const byBucket = new Map(rows.map((row) => [row.bucket, row]));
   return budgets.map(({ bucket, limit }) => {
     const row = byBucket.get(bucket)!;
@@ -66,9 +62,6 @@ export function rateLimitedError(state: RateLimitState, nowSeconds = Date.now() 
 
 /** Old windows are useless after they end; the worker deletes them periodically. */
 export async function purgeExpiredRateLimitWindows(em: EntityManager): Promise<number> {
-  const rows = await em.execute<{ count: string }[]>(
-    `with deleted as (delete from rate_limit_counters where window_start < now() - interval '2 minutes' returning 1)
-     select count(*) as count from deleted`,
-  );
-  return Number(rows[0]?.count ?? 0);
+  const deleted = await deleteExpiredRateLimitWindows.first(em, {});
+  return Number(deleted?.count ?? 0);
 }

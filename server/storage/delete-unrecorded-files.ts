@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, sql } from '../db/sql.js';
 import type { JobSpec } from '../jobs/add-jobs.js';
 import type { FileStorage } from './file-storage.js';
+import { recordedStorageKeys } from './queries.js';
 
 /**
  * Deletes each stored file of `keys` that no record names (script media, session files) and keeps
@@ -10,12 +10,7 @@ import type { FileStorage } from './file-storage.js';
  */
 export async function deleteUnrecordedFiles(em: EntityManager, storage: FileStorage, keys: readonly string[]): Promise<{ deleted: string[]; kept: string[] }> {
   if (keys.length === 0) return { deleted: [], kept: [] };
-  const candidates = JSON.stringify(keys);
-  const named = await queryRows<{ storage_key: string }>(
-    em,
-    sql`select storage_key from session_files where storage_key in (select jsonb_array_elements_text(${candidates}::jsonb))
-        union all select storage_key from script_media where storage_key in (select jsonb_array_elements_text(${candidates}::jsonb))`,
-  );
+  const named = await recordedStorageKeys.rows(em, { candidates: JSON.stringify(keys) });
   const kept = new Set(named.map((row) => row.storage_key));
   const deleted: string[] = [];
   for (const key of keys) {

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../errors.js';
 import { hashInviteToken } from '../../lib/invite-tokens.js';
 import { newId } from '../../lib/ids.js';
 import type { LinkOwner } from '../../lib/public-links.js';
-import { addJobsSql } from '../../jobs/add-jobs.js';
+import { addJobsSql } from '../../jobs/queries.js';
 import type { AppServices } from '../../services.js';
 import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from './invite-options.js';
 import { inviteEmailJob } from './invite-email-job.js';

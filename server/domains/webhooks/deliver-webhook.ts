@@ -8,7 +8,7 @@ import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { addJobsCall } from '../../jobs/add-jobs.js';
+import { addJobsSql } from '../../jobs/queries.js';
 import { deliverWebhookJob } from './delivery-jobs.js';
 import { DELIVERY_SCHEDULES, maxAttemptsOf, nextAttemptAt } from './delivery-schedule.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
@@ -203,10 +203,11 @@ async function recordAttempt(
   }
   let scheduled = '';
   if (attempt.retryAt) {
-    // Called once per recorded row: no row (another run recorded this attempt), no job.
-    const call = addJobsCall([deliverWebhookJob(attempt.deliveryId, attempt.number + 1, attempt.retryAt)]);
-    parts.push(`scheduled as (select ${call.sql} from recorded)`);
-    params.push(...call.params);
+    // Called once per recorded row: no row (another run recorded this attempt), no job. The
+    // fragment's bound values go in as this statement's `?` parameters.
+    const call = addJobsSql([deliverWebhookJob(attempt.deliveryId, attempt.number + 1, attempt.retryAt)]);
+    parts.push(`scheduled as (select ${call.strings.join('?')} from recorded)`);
+    params.push(...call.values);
     scheduled = ', (select count(*) from scheduled) as jobs';
   }
   const rows = await em.execute<{ id: string }[]>(`with ${parts.join(',\n')} select recorded.id${scheduled} from recorded`, params);
