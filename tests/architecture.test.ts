@@ -54,7 +54,7 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/webhooks/event-payloads.ts',
   'server/domains/webhooks/insert-deliveries.ts',
   'server/domains/webhooks/publish-event.ts',
-  'server/http/rest-adapter.ts',
+
 ]);
 
 /** Domains whose index.ts is not yet the only way in. */

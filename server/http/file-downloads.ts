@@ -12,7 +12,7 @@ import { SpeechSynthesisError } from '../speech/speech-synthesizer.js';
 import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
 import { getTranscriptForLink } from '../domains/transcripts/get-transcript.js';
 import { Invoice } from '../entities/invoice.js';
-import { queryRows, sql } from '../db/sql.js';
+import { Session } from '../entities/session.js';
 import { AppError } from '../errors.js';
 import type { SignedFilePurpose } from '../lib/signed-urls.js';
 import type { AppServices } from '../services.js';
@@ -87,9 +87,9 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
     return { kind: 'made', contentType: media.contentType, filename: `transcript-${sessionId}.${media.extension}`, body: media.render(await getTranscriptForLink(em, sessionId)) };
   },
   session_report_pdf: async (em, sessionId, services) => {
-    const [session] = await queryRows<{ organization_id: string }>(em, sql`select organization_id from sessions where id = ${sessionId}`);
+    const session = await em.findOne(Session, { id: sessionId }, { fields: ['organization'] });
     if (!session) return null;
-    const document = await sessionReportDocument(services, em, session.organization_id, sessionId, ZPdfQuery.parse({}));
+    const document = await sessionReportDocument(services, em, session.organization.id, sessionId, ZPdfQuery.parse({}));
     return { kind: 'made', contentType: 'application/pdf', filename: `interview-${sessionId}.pdf`, body: document };
   },
   // A turn's media (its question's images and audio), while the session is unfinished.

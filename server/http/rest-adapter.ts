@@ -14,6 +14,7 @@ import { answerIdempotently, idempotencyKeyOf } from './idempotency.js';
 import { assertPermission, type Context } from '../trpc/context.js';
 import { type AppMeta, INVITE_TOKEN, participantOf } from '../trpc/trpc.js';
 import { writeError } from './write-error.js';
+import { lockUntilCommit } from '../db/advisory-locks.js';
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -294,7 +295,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         const readInput = decodePathParams(reader.pathParams, reader.route.numericInputs);
         const data = await context.services.orm.em.fork().transactional(async (tx) => {
           // Conditional writers of one record take turns, so two cannot both pass the same check.
-          await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`if-match ${req.auth?.organizationId ?? ''} ${req.path}`]);
+          await lockUntilCommit(tx, `if-match ${req.auth?.organizationId ?? ''} ${req.path}`);
           const inTransaction = { ...context, transaction: tx };
           const current = entityTagOf(JSON.stringify(await callRoute(reader.route, inTransaction, readInput)));
           if (!entityTagMatches(ifMatch, current)) {
