@@ -18,7 +18,6 @@ import { ROOT } from './helpers/processes.js';
 const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/backup/file-deletion-lock.ts',
   'server/cli/admin-cli.ts',
-  'server/domains/api-keys/authenticate-api-key.ts',
   'server/domains/auth/accept-invitation.ts',
   'server/domains/auth/authenticate-member.ts',
   'server/domains/auth/refresh-session.ts',

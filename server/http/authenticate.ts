@@ -112,7 +112,7 @@ export function authenticateRequests(services: AppServices, publicProcedures: Re
         next();
         return;
       }
-      const key = presented ? await authenticateApiKey(em, presented) : undefined;
+      const key = presented ? await authenticateApiKey({ em }, { presentedKey: presented }) : undefined;
       if (!key) {
         await consumeAnonymousBudget(em, services, req, res);
         throw new AppError(
