@@ -198,7 +198,7 @@ const COMMANDS: Record<string, Command> = {
     if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => `--${String(issue.path[0])}: ${issue.message}`).join('\n'));
     const organizationId = required(options, 'org');
     // The operator acts with every permission: the first owner of an organization comes from here.
-    const invited = await inviteMember(em, services, { organizationId, permissions: PERMISSIONS }, parsed.data);
+    const invited = await inviteMember({ em, services }, { organizationId, permissions: PERMISSIONS }, parsed.data);
     return {
       result: { memberId: invited.member.id, organizationId, email: invited.member.email, role: invited.member.role, invitationUrl: invited.invitationUrl },
       text: `Invited ${invited.member.email} (${invited.member.role}) as ${invited.member.id}; the email is queued.\nInvitation link (works once, 7 days):\n\n  ${invited.invitationUrl}\n`,

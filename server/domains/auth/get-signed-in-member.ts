@@ -5,7 +5,7 @@ import { ROLE_PERMISSIONS } from '../../../shared/members.js';
 import type { ZMe } from '../../../shared/schemas/members.js';
 import { Member } from '../../entities/index.js';
 
-import { toMemberDto } from '../members/serialize.js';
+import { toMemberDto } from '../members/index.js';
 
 /** `auth.me`: the signed-in member, their organization and what their role may do. */
 export async function getSignedInMember(em: EntityManager, auth: MemberAuth): Promise<z.infer<typeof ZMe>> {

@@ -3,7 +3,7 @@ import type { TSignedIn } from '../../../shared/schemas/members.js';
 import { MemberSession } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { hashSecretToken, type MemberTokens } from '../../lib/member-tokens.js';
-import { type ClientInfo, signedInAnswer } from './member-sessions.js';
+import { type ClientInfo, signedInAnswer } from '../members/index.js';
 
 /**
  * How long a spent token may be presented again by the client that spent it: two tabs refreshing

@@ -4,7 +4,7 @@ import { ZMe, ZRefreshInput, ZSignedIn, ZSignInInput } from '../../../shared/sch
 import { AppError } from '../../errors.js';
 
 import { customerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { clientOf } from './client-info.js';
+import { clientOf } from '../common/client-info.js';
 import { getSignedInMember } from './get-signed-in-member.js';
 import { refreshMemberSession } from './refresh-session.js';
 import { signIn } from './sign-in.js';

@@ -5,7 +5,7 @@ import { Member } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import type { MemberTokens } from '../../lib/member-tokens.js';
 import { decoyPasswordHash, verifyPassword } from '../../lib/passwords.js';
-import { type ClientInfo, startMemberSession } from './member-sessions.js';
+import { type ClientInfo, startMemberSession } from '../members/index.js';
 import { beginSignInAttempt, recordSignInSuccess, signInSubjects } from './sign-in-throttle.js';
 
 /** An email belongs to at most this many organizations we try a password against. */
