@@ -65,7 +65,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'campaigns',
   'comparisons',
   'exports',
-  'highlights',
   'insights',
   'invites',
   'organizations',

@@ -4,7 +4,7 @@ import type { CursorPage } from '../../../shared/schemas/common.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
 import { authorFromRow } from '../common/author.js';
 import { cursorPage, cursorValueOf } from '../common/cursor-page.js';
-import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/highlight-rows.js';
+import { HIGHLIGHT_COLUMNS, HIGHLIGHT_JOINS, type HighlightRow, highlightFromRow } from '../highlights/index.js';
 
 export interface CollectionRow {
   id: string;
