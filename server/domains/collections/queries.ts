@@ -122,7 +122,13 @@ export const insertCollectionItem = defineQuery({
           from highlights h where h.id = ${n.highlightId} and h.organization_id = ${n.organizationId}
           on conflict (collection_id, highlight_id) do nothing
           returning highlight_id`,
-  example: { organizationId: 'org_example', collectionId: 'col_example', highlightId: 'hlt_example', note: null, addedBy: { kind: 'member', id: 'mem_example' } } as NewItem,
+  example: {
+    organizationId: 'org_example',
+    collectionId: 'col_example',
+    highlightId: 'hlt_example',
+    note: null,
+    addedBy: { kind: 'member', id: 'mem_example' },
+  } as NewItem,
 });
 
 export const touchCollection = defineQuery({
@@ -149,7 +155,13 @@ export const insertCollection = defineQuery({
           on conflict do nothing
           returning *)
         select ${COLLECTION_COLUMNS} from col`,
-  example: { id: 'col_example', organizationId: 'org_example', name: 'Pricing', description: null, author: { kind: 'member', id: 'mem_example' } } as NewCollection,
+  example: {
+    id: 'col_example',
+    organizationId: 'org_example',
+    name: 'Pricing',
+    description: null,
+    author: { kind: 'member', id: 'mem_example' },
+  } as NewCollection,
 });
 
 export const deleteCollectionRow = defineQuery({

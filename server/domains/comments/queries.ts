@@ -180,7 +180,17 @@ export const sessionCommentRows = defineQuery({
 /** Changes a live comment's body when the author is the one recorded. */
 export const updateCommentBody = defineQuery({
   columns: COMMENT_ROW,
-  statement: ({ organizationId, commentId, body, author }: { organizationId: string; commentId: string; body: string; author: { kind: TAuthor['kind']; id: string } }) =>
+  statement: ({
+    organizationId,
+    commentId,
+    body,
+    author,
+  }: {
+    organizationId: string;
+    commentId: string;
+    body: string;
+    author: { kind: TAuthor['kind']; id: string };
+  }) =>
     sql`with c as (
           update comments set body = ${body}, edited_at = now(), updated_at = now()
           where id = ${commentId} and organization_id = ${organizationId} and deleted_at is null
