@@ -37,6 +37,7 @@ import { PERMISSIONS } from '../shared/permissions.js';
 import { loadConfig } from '../server/config.js';
 import { findFreePort, openEmbeddedPostgres } from '../server/db/embedded-postgres.js';
 import { createApiKey } from '../server/domains/api-keys/create-api-key.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { createOrganization } from '../server/domains/organizations/create-organization.js';
 import { createApp } from '../server/http/app.js';
 import { createLogger } from '../server/logger.js';
@@ -476,7 +477,7 @@ async function run(databaseUrl: string, dataDir: string, logger: ReturnType<type
   const perOrganization: Invite[][] = [];
   for (let o = 0; o < ORGANIZATIONS; o += 1) {
     const organization = await createOrganization(em(), { name: `Interview bench ${o}`, plan: 'enterprise', credits: 10_000_000 });
-    const { secret } = await createApiKey(em(), { organizationId: organization.id, name: 'bench', permissions: [...PERMISSIONS] });
+    const { secret } = await createApiKey({ em: em() }, systemCaller(organization.id), { name: 'bench', permissions: [...PERMISSIONS] });
     const call = async (requestPath: string, body: unknown = {}) => {
       const response = await post(local, requestPath, { Authorization: `Bearer ${secret}` }, body);
       if (response.status >= 300) throw new Error(`POST ${requestPath} → ${response.status} ${JSON.stringify(response.json)}`);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission, type PermissionRequirement, requiredPermissions } from '../shared/permissions.js';
 import { revokeApiKey } from '../server/domains/api-keys/revoke-api-key.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { ApiKey } from '../server/entities/index.js';
 import { listStreamOperations } from '../server/http/openapi-document.js';
 import { RestRoutes } from '../server/http/rest-adapter.js';
@@ -77,7 +78,7 @@ describe('authentication', () => {
   it('a revoked key answers 401 from its next request on', async () => {
     const key = await t.createKey(tenant.organizationId, PERMISSIONS);
     await t.http.get('/v1/campaigns').set('Authorization', key.authorization).expect(200);
-    await revokeApiKey(t.em(), key.apiKeyId);
+    await revokeApiKey({ em: t.em() }, systemCaller(key.organizationId), { apiKeyId: key.apiKeyId });
     const response = await t.http.get('/v1/campaigns').set('Authorization', key.authorization);
     expect(response.status).toBe(401);
     expect(response.body.error.code).toBe('INVALID_API_KEY');

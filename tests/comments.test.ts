@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../shared/members.js';
-import { startMemberSession } from '../server/domains/auth/member-sessions.js';
+import { startMemberSession } from '../server/domains/members/member-sessions.js';
 import { Member } from '../server/entities/index.js';
 import { newId } from '../server/lib/ids.js';
 import { apiAs } from './helpers/factories.js';

@@ -8,6 +8,7 @@ import { PERMISSIONS } from '../shared/permissions.js';
 import { migrateDatabase } from '../server/db/migrate.js';
 import { createOrm } from '../server/db/orm.js';
 import { createApiKey } from '../server/domains/api-keys/create-api-key.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { billingPeriodOf } from '../server/domains/billing/billing-period.js';
 import { createOrganization } from '../server/domains/organizations/create-organization.js';
 import { setPlan } from '../server/domains/organizations/set-plan.js';
@@ -86,7 +87,7 @@ beforeAll(async () => {
     await setPlan(orm.em.fork(), { organizationId, plan: 'enterprise', rateLimitPerMinute: 10_000 });
     apiKeys = [];
     for (let index = 0; index < INVITE_LOOPS + INTERVIEW_LOOPS + 2; index++) {
-      const { secret } = await createApiKey(orm.em.fork(), { organizationId, name: `restart ${index}`, permissions: [...PERMISSIONS] });
+      const { secret } = await createApiKey({ em: orm.em.fork() }, systemCaller(organizationId), { name: `restart ${index}`, permissions: [...PERMISSIONS] });
       apiKeys.push(secret);
     }
     // The month's free minutes are used up, so every interview of a minute or more is charged.

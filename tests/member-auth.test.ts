@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteMember } from '../server/domains/members/invite-member.js';
-import { acceptInvitation } from '../server/domains/auth/accept-invitation.js';
+import { acceptInvitation } from '../server/domains/members/accept-invitation.js';
 import { hashSecretToken, MemberTokens } from '../server/lib/member-tokens.js';
 import { createLogger } from '../server/logger.js';
 import { PERMISSIONS } from '../shared/permissions.js';
@@ -44,9 +44,9 @@ function uniqueIp(): string {
 async function activeMember(role: 'owner' | 'admin' | 'member' | 'viewer' = 'owner', organizationId?: string) {
   const orgId = organizationId ?? (await t.createTenant()).organizationId;
   const email = `m-${randomBytes(4).toString('hex')}@example.com`;
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: orgId, permissions: PERMISSIONS }, { email, role });
+  const invited = await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId: orgId, permissions: PERMISSIONS }, { email, role });
   const token = new URL(invited.invitationUrl).searchParams.get('token')!;
-  await acceptInvitation(t.em(), t.runtime.services.memberTokens, { token, password: PASSWORD }, { ip: undefined, userAgent: undefined });
+  await acceptInvitation({ em: t.em(), services: t.runtime.services }, { token, password: PASSWORD, client: { ip: undefined, userAgent: undefined } });
   return { email, organizationId: orgId, memberId: invited.member.id };
 }
 
@@ -87,15 +87,15 @@ describe('sign-in', () => {
   it('an invited member who has not accepted cannot sign in', async () => {
     const { organizationId } = await t.createTenant();
     const email = `inv-${randomBytes(4).toString('hex')}@example.com`;
-    await inviteMember(t.em(), t.runtime.services, { organizationId, permissions: PERMISSIONS }, { email, role: 'admin' });
+    await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId, permissions: PERMISSIONS }, { email, role: 'admin' });
     expect(await trpcFailure(frontend().client.auth.signIn.mutate({ email, password: PASSWORD }))).toMatchObject({ appCode: 'INVALID_CREDENTIALS' });
   });
 
   it('an email in two organizations names one after the password is proven', async () => {
     const first = await activeMember('owner');
     const second = await t.createTenant();
-    const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: second.organizationId, permissions: PERMISSIONS }, { email: first.email, role: 'viewer' });
-    await acceptInvitation(t.em(), t.runtime.services.memberTokens, { token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD }, { ip: undefined, userAgent: undefined });
+    const invited = await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId: second.organizationId, permissions: PERMISSIONS }, { email: first.email, role: 'viewer' });
+    await acceptInvitation({ em: t.em(), services: t.runtime.services }, { token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD, client: { ip: undefined, userAgent: undefined } });
     const ambiguous = await trpcFailure(frontend().client.auth.signIn.mutate({ email: first.email, password: PASSWORD }));
     expect(ambiguous).toMatchObject({ appCode: 'INVALID_REQUEST', details: { fields: [{ path: 'organizationId' }] } });
     expect((ambiguous.details.organizations as { id: string }[]).map((organization) => organization.id).sort()).toEqual([first.organizationId, second.organizationId].sort());

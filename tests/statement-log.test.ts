@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bindStatement } from '../server/db/bound-connection.js';
-import { acceptInvitation } from '../server/domains/auth/accept-invitation.js';
+import { acceptInvitation } from '../server/domains/members/accept-invitation.js';
 import { inviteMember } from '../server/domains/members/invite-member.js';
 import { PERMISSIONS } from '../shared/permissions.js';
 import { apiAs, createCampaign, createPublishedScript } from './helpers/factories.js';
@@ -116,10 +116,10 @@ describe.skipIf(!logFile)("PostgreSQL's log after a tour of the API with log_sta
     secrets.webhookSecret = endpoint.secret;
 
     // A member accepts an invitation and signs in over tRPC: password, refresh and access tokens.
-    const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: values.memberEmail, role: 'admin' });
+    const invited = await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: values.memberEmail, role: 'admin' });
     const client = trpcClient(server!.url);
     const invitationToken = new URL(invited.invitationUrl).searchParams.get('token')!;
-    await acceptInvitation(t.em(), t.runtime.services.memberTokens, { token: invitationToken, password: values.password }, { ip: undefined, userAgent: undefined });
+    await acceptInvitation({ em: t.em(), services: t.runtime.services }, { token: invitationToken, password: values.password, client: { ip: undefined, userAgent: undefined } });
     const signedIn = await client.auth.signIn.mutate({ email: values.memberEmail, password: values.password });
     secrets.refreshToken = signedIn.refreshToken;
     secrets.accessToken = signedIn.accessToken;

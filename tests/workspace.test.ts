@@ -5,6 +5,7 @@ import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSessionView } from '../server/domains/workspace/get-session-view.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { dashboardRoutes } from '../server/http/dashboard-routes.js';
 import { errorHandler } from '../server/http/write-error.js';
 import { apiAs } from './helpers/factories.js';
@@ -101,7 +102,7 @@ describe('workspace.session', () => {
     const listener = (query: { sql: string }) => statements.push(query.sql);
     knex.on('query', listener);
     // The domain function itself: a request adds its authentication's statements.
-    const view = await getSessionView(t.em(), t.runtime.services.signer, tenant.organizationId, sessionId);
+    const view = await getSessionView({ em: t.em(), services: t.runtime.services }, systemCaller(tenant.organizationId), { sessionId });
     knex.removeListener('query', listener);
     expect(view.utterances.length).toBeGreaterThan(4);
     // The session with its comment count, the lines with theirs, the recording; the pinned script's plan is cached since the interview read it.

@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PERMISSIONS } from '../../shared/permissions.js';
 import { openEmbeddedPostgres } from '../../server/db/embedded-postgres.js';
 import { createApiKey } from '../../server/domains/api-keys/create-api-key.js';
+import { systemCaller } from '../../server/domains/common/caller.js';
 import { createOrganization } from '../../server/domains/organizations/create-organization.js';
 import type { Logger } from '../../server/logger.js';
 
@@ -37,6 +38,6 @@ export async function openBenchDatabase(name: string, logger: Logger): Promise<B
 /** An enterprise organization with credits to spare and a key with every permission. */
 export async function createBenchTenant(em: EntityManager, name: string): Promise<{ organizationId: string; authorization: string }> {
   const organization = await createOrganization(em, { name, plan: 'enterprise', credits: 10_000_000 });
-  const { secret } = await createApiKey(em, { organizationId: organization.id, name: 'bench', permissions: [...PERMISSIONS] });
+  const { secret } = await createApiKey({ em }, systemCaller(organization.id), { name: 'bench', permissions: [...PERMISSIONS] });
   return { organizationId: organization.id, authorization: `Bearer ${secret}` };
 }

@@ -10,7 +10,8 @@ import { UnsupportedPostgresError } from '../db/database-server.js';
 import { EmbeddedPostgresError, openEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { createApiKey } from '../domains/api-keys/create-api-key.js';
 import { describeApiKey, listApiKeys } from '../domains/api-keys/list-api-keys.js';
-import { revokeApiKey } from '../domains/api-keys/revoke-api-key.js';
+import { revokeApiKeyAsOperator } from '../domains/api-keys/revoke-api-key.js';
+import { systemCaller } from '../domains/common/caller.js';
 import { createOrganization } from '../domains/organizations/create-organization.js';
 import { grantCredits } from '../domains/organizations/grant-credits.js';
 import { setPlan } from '../domains/organizations/set-plan.js';
@@ -133,7 +134,7 @@ const COMMANDS: Record<string, Command> = {
     }
     const createdOrganization = options.org ? undefined : await createOrganization(em, { name: `${name} organization` });
     const organizationId = options.org ?? createdOrganization!.id;
-    const { apiKey, secret } = await createApiKey(em, { organizationId, name, permissions, expiresAt });
+    const { apiKey, secret } = await createApiKey({ em }, systemCaller(organizationId), { name, permissions, expiresAt });
     return {
       result: {
         id: apiKey.id,
@@ -155,7 +156,7 @@ const COMMANDS: Record<string, Command> = {
   },
 
   async 'revoke-key'(em, options) {
-    const apiKey = await revokeApiKey(em, required(options, 'id'));
+    const apiKey = await revokeApiKeyAsOperator({ em }, { apiKeyId: required(options, 'id') });
     return {
       result: { id: apiKey.id, revokedAt: apiKey.revokedAt!.toISOString() },
       text: `Revoked API key ${apiKey.id} at ${apiKey.revokedAt!.toISOString()}.`,
@@ -164,7 +165,7 @@ const COMMANDS: Record<string, Command> = {
 
   async 'list-keys'(em, options) {
     const organizationId = required(options, 'org');
-    const keys = (await listApiKeys(em, organizationId)).map(describeApiKey);
+    const keys = (await listApiKeys({ em }, systemCaller(organizationId))).map(describeApiKey);
     const lines = keys.map(
       (key) => `${key.id}  ${key.hint}  ${key.name}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}  [${key.permissions.join(', ')}]`,
     );
@@ -198,7 +199,7 @@ const COMMANDS: Record<string, Command> = {
     if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => `--${String(issue.path[0])}: ${issue.message}`).join('\n'));
     const organizationId = required(options, 'org');
     // The operator acts with every permission: the first owner of an organization comes from here.
-    const invited = await inviteMember(em, services, { organizationId, permissions: PERMISSIONS }, parsed.data);
+    const invited = await inviteMember({ em, services }, { organizationId, permissions: PERMISSIONS }, parsed.data);
     return {
       result: { memberId: invited.member.id, organizationId, email: invited.member.email, role: invited.member.role, invitationUrl: invited.invitationUrl },
       text: `Invited ${invited.member.email} (${invited.member.role}) as ${invited.member.id}; the email is queued.\nInvitation link (works once, 7 days):\n\n  ${invited.invitationUrl}\n`,

@@ -93,7 +93,7 @@ export function authenticateRequests(services: AppServices, publicProcedures: Re
         return;
       }
       if (presented && looksLikeJwt(presented)) {
-        const member = await authenticateMember(em, services.memberTokens, presented);
+        const member = await authenticateMember({ em, services }, { accessToken: presented });
         if (!member) {
           await consumeAnonymousBudget(em, services, req, res);
           throw new AppError('INVALID_ACCESS_TOKEN', 'The access token is invalid or expired, or its sign-in has ended: refresh it or sign in again.');
@@ -112,7 +112,7 @@ export function authenticateRequests(services: AppServices, publicProcedures: Re
         next();
         return;
       }
-      const key = presented ? await authenticateApiKey(em, presented) : undefined;
+      const key = presented ? await authenticateApiKey({ em }, { presentedKey: presented }) : undefined;
       if (!key) {
         await consumeAnonymousBudget(em, services, req, res);
         throw new AppError(

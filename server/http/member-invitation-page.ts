@@ -1,7 +1,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import { PASSWORD_LIMITS } from '../../shared/members.js';
-import { acceptInvitation, findOpenInvitation } from '../domains/auth/accept-invitation.js';
-import { clientOf } from '../domains/auth/client-info.js';
+import { clientOf } from '../domains/common/client-info.js';
+import { acceptInvitation, findOpenInvitation } from '../domains/members/accept-invitation.js';
 import { AppError } from '../errors.js';
 import { escapeHtml } from '../lib/html.js';
 import { FAVICON_LINK } from './favicon-routes.js';
@@ -76,14 +76,14 @@ export function memberInvitationPageRoutes(services: AppServices): Router {
   });
   routes.get('/members/accept', async (req: Request, res: Response) => {
     const token = field(req.query.token);
-    const member = token ? await findOpenInvitation(services.orm.em.fork(), token) : null;
+    const member = token ? await findOpenInvitation({ em: services.orm.em.fork() }, { token }) : null;
     if (!member) return invalidPage(res);
     formPage(res, 200, { token, organization: member.organization.name, email: member.email, name: member.name ?? '' });
   });
   routes.post('/members/accept', express.urlencoded({ extended: false, limit: '8kb' }), async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const token = field(body.token);
-    const member = token ? await findOpenInvitation(services.orm.em.fork(), token) : null;
+    const member = token ? await findOpenInvitation({ em: services.orm.em.fork() }, { token }) : null;
     if (!member) return invalidPage(res);
     const name = field(body.name).trim();
     const password = field(body.password);
@@ -95,7 +95,7 @@ export function memberInvitationPageRoutes(services: AppServices): Router {
     if (name.length > 100) return formPage(res, 422, { ...view, error: 'The name must be at most 100 characters.' });
     if (findUnstorableText({ name, password })) return formPage(res, 422, { ...view, name: '', error: 'The name or password contains characters that cannot be stored.' });
     try {
-      await acceptInvitation(services.orm.em.fork(), services.memberTokens, { token, password, name: name || undefined }, clientOf(req));
+      await acceptInvitation({ em: services.orm.em.fork(), services }, { token, password, name: name || undefined, client: clientOf(req) });
     } catch (error) {
       if (error instanceof AppError && error.code === 'INVALID_INVITATION') return invalidPage(res);
       throw error;

@@ -77,7 +77,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const api = apiAs(t.http, tenant);
   await options.seed?.({ t, tenant, api });
   const { email, name, role } = options.member;
-  const invited = await inviteMember(t.em(), t.runtime.services, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email, role, name });
+  const invited = await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email, role, name });
   const token = new URL(invited.invitationUrl).searchParams.get('token')!;
   // The server's own dashboard routes, reading this file's build; everything else is the app.
   const service: Server = createServer(express().use(dashboardRoutes(t.runtime.services, distDir)).use(t.app));

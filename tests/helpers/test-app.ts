@@ -9,6 +9,7 @@ import { PERMISSIONS } from '../../shared/permissions.js';
 import type { Plan } from '../../shared/plans.js';
 import { loadConfig } from '../../server/config.js';
 import { createApiKey } from '../../server/domains/api-keys/create-api-key.js';
+import { systemCaller } from '../../server/domains/common/caller.js';
 import { createOrganization } from '../../server/domains/organizations/create-organization.js';
 import { setPlan } from '../../server/domains/organizations/set-plan.js';
 import { createApp } from '../../server/http/app.js';
@@ -72,7 +73,7 @@ export async function startTestApp(
   const em = () => runtime.orm.em.fork();
 
   const createKey = async (organizationId: string, permissions: readonly Permission[]): Promise<TestTenant> => {
-    const { apiKey, secret } = await createApiKey(em(), { organizationId, name: 'test key', permissions: [...permissions] });
+    const { apiKey, secret } = await createApiKey({ em: em() }, systemCaller(organizationId), { name: 'test key', permissions: [...permissions] });
     return { organizationId, apiKeyId: apiKey.id, apiKey: secret, authorization: `Bearer ${secret}` };
   };
 

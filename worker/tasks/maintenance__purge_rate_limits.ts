@@ -7,7 +7,7 @@ import type { AppServices } from '../../server/services.js';
 export function purgeRateLimitsTask(services: AppServices): Task {
   return async () => {
     const deleted = await purgeExpiredRateLimitWindows(services.orm.em.fork());
-    const throttles = await purgeStaleSignInThrottles(services.orm.em.fork());
+    const throttles = await purgeStaleSignInThrottles({ em: services.orm.em.fork() });
     if (deleted + throttles > 0) services.logger.debug({ deleted, throttles }, 'purged rate-limit windows and sign-in counts');
   };
 }

@@ -1,11 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 
-export async function listApiKeys(em: EntityManager, organizationId: string): Promise<ApiKey[]> {
-  const organization = await em.findOne(Organization, { id: organizationId });
-  if (!organization) throw notFound('organization', organizationId);
-  return em.find(ApiKey, { organization: organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+/** The caller's organization's keys, oldest first (revoked ones included). */
+export async function listApiKeys({ em }: Pick<Deps, 'em'>, caller: Caller): Promise<ApiKey[]> {
+  const organization = await em.findOne(Organization, { id: caller.organizationId });
+  if (!organization) throw notFound('organization', caller.organizationId);
+  return em.find(ApiKey, { organization: caller.organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 /** The CLI's view of a key: never the key or its hash. */

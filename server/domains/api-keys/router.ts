@@ -14,14 +14,14 @@ export const apiKeysRouter = router({
     .meta({ permission: 'organization:write', membersOnly: true })
     .input(z.strictObject({}))
     .output(z.object({ data: z.array(ZApiKeyView) }))
-    .query(async ({ ctx }) => ({ data: (await listApiKeys(ctx.em, ctx.auth.organizationId)).map(describeApiKey) })),
+    .query(async ({ ctx }) => ({ data: (await listApiKeys(ctx, ctx.auth)).map(describeApiKey) })),
 
   create: customerProcedure
     .meta({ permission: 'organization:write', membersOnly: true })
     .input(ZCreateApiKeyInput)
     .output(z.object({ apiKey: ZApiKeyView, secret: z.string().meta({ description: 'The key itself: shown this once, stored only as a hash.' }) }))
     .mutation(async ({ ctx, input }) => {
-      const { apiKey, secret } = await createApiKeyAs(ctx.em, ctx.auth, input);
+      const { apiKey, secret } = await createApiKeyAs(ctx, ctx.auth, input);
       return { apiKey: describeApiKey(apiKey), secret };
     }),
 
@@ -29,5 +29,5 @@ export const apiKeysRouter = router({
     .meta({ permission: 'organization:write', membersOnly: true })
     .input(ZApiKeyIdInput)
     .output(ZApiKeyView)
-    .mutation(async ({ ctx, input }) => describeApiKey(await revokeApiKey(ctx.em, input.apiKeyId, ctx.auth.organizationId))),
+    .mutation(async ({ ctx, input }) => describeApiKey(await revokeApiKey(ctx, ctx.auth, input))),
 });

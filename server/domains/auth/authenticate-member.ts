@@ -1,7 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { isPlan, type Plan } from '../../../shared/plans.js';
 import { MEMBER_ROLES, type MemberRole } from '../../../shared/members.js';
-import type { MemberTokens } from '../../lib/member-tokens.js';
+import type { AppServices } from '../../services.js';
+import type { Deps } from '../common/deps.js';
+import { activeSignIn } from './queries.js';
 
 export interface AuthenticatedMember {
   organizationId: string;
@@ -16,16 +17,15 @@ export interface AuthenticatedMember {
  * A member's access token, checked on every request: the signature and expiry, then one query
  * that the sign-in is still on (not signed out, the member not removed) and reads the current
  * role, so a role change or a removal takes effect at once rather than when the token expires.
+ * There is no caller yet: this is how the HTTP edge finds one.
  */
-export async function authenticateMember(em: EntityManager, tokens: MemberTokens, token: string): Promise<AuthenticatedMember | undefined> {
-  const claims = await tokens.verifyAccessToken(token);
+export async function authenticateMember(
+  { em, services }: Pick<Deps, 'em'> & { services: Pick<AppServices, 'memberTokens'> },
+  input: { accessToken: string },
+): Promise<AuthenticatedMember | undefined> {
+  const claims = await services.memberTokens.verifyAccessToken(input.accessToken);
   if (!claims) return undefined;
-  const [row] = await em.execute<{ role: string; plan: string; rate_limit_per_minute: number | null }[]>(
-    `select m.role, o.plan, o.rate_limit_per_minute
-     from member_sessions s join members m on m.id = s.member_id join organizations o on o.id = m.organization_id
-     where s.id = ? and s.member_id = ? and m.organization_id = ? and s.revoked_at is null and s.expires_at > now() and m.status = 'active'`,
-    [claims.sessionId, claims.memberId, claims.organizationId],
-  );
+  const row = await activeSignIn.first(em, { sessionId: claims.sessionId, memberId: claims.memberId, organizationId: claims.organizationId });
   if (!row || !(MEMBER_ROLES as readonly string[]).includes(row.role)) return undefined;
   return {
     organizationId: claims.organizationId,

@@ -1,9 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSignedIn } from '../../../shared/schemas/members.js';
 import { MemberSession } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
-import { hashSecretToken, type MemberTokens } from '../../lib/member-tokens.js';
-import { type ClientInfo, signedInAnswer } from './member-sessions.js';
+import { hashSecretToken } from '../../lib/member-tokens.js';
+import type { AppServices } from '../../services.js';
+import type { Deps } from '../common/deps.js';
+import { type ClientInfo, signedInAnswer } from '../members/index.js';
+import { lockRefreshTokenParent, presentedRefreshToken, revokeReusedSignIn, spendRefreshToken } from './queries.js';
 
 /**
  * How long a spent token may be presented again by the client that spent it: two tabs refreshing
@@ -25,48 +27,34 @@ function invalidRefreshToken(reason: string): AppError {
  * moved on still ends it, and so does spending a sibling once another sibling has been spent (two
  * chains from one token: one of them is a copy).
  */
-export async function refreshMemberSession(em: EntityManager, tokens: MemberTokens, refreshToken: string, client: ClientInfo): Promise<TSignedIn> {
-  const tokenHash = hashSecretToken(refreshToken);
+export async function refreshMemberSession(
+  { em, services }: Pick<Deps, 'em'> & { services: Pick<AppServices, 'memberTokens'> },
+  input: { refreshToken: string; client: ClientInfo },
+): Promise<TSignedIn> {
+  const { client } = input;
+  const tokenHash = hashSecretToken(input.refreshToken);
   const userAgent = client.userAgent?.slice(0, 500) ?? null;
   const now = new Date();
   return em.transactional(async (tx) => {
     // Siblings (pairs the grace gave from one parent) are spent one at a time: the parent's row is
     // the lock, so the check below sees a sibling spent by a concurrent call.
-    await tx.execute(
-      `select parent.token_hash from refresh_tokens child join refresh_tokens parent on parent.token_hash = child.parent_hash
-       where child.token_hash = ? for update of parent`,
-      [tokenHash],
-    );
+    await lockRefreshTokenParent.rows(tx, { tokenHash });
     // Of concurrent uses, the first wins here; the others wait for its commit and take the path below.
-    const spent = await tx.execute<{ session_id: string; forked: boolean }[]>(
-      `update refresh_tokens token set used_at = now(), used_user_agent = ? where token_hash = ? and used_at is null and expires_at > now()
-       returning session_id, exists (select 1 from refresh_tokens sibling
-         where sibling.parent_hash = token.parent_hash and sibling.token_hash <> token.token_hash and sibling.used_at is not null) as forked`,
-      [userAgent, tokenHash],
-    );
+    const spent = await spendRefreshToken.rows(tx, { tokenHash, userAgent });
     let sessionId = spent[0]?.session_id;
     if (spent[0]?.forked) {
       // The grace gave this token's parent two successors and the other one has moved on: this
       // branch is a copy (a real second tab takes the newest pair from the others), so the sign-in
       // ends, as for any reuse. A stolen token can thus not keep a second chain alive.
-      await tx.execute(`update member_sessions set revoked_at = now(), revoked_reason = 'refresh_token_reused' where id = ? and revoked_at is null`, [sessionId]);
+      await revokeReusedSignIn.rows(tx, { sessionId: sessionId! });
       return { reused: true } as const;
     }
     if (!sessionId) {
-      const [known] = await tx.execute<{ session_id: string; used: boolean; benign: boolean }[]>(
-        `select session_id, used_at is not null as used,
-           used_at > now() - make_interval(secs => ?) and used_user_agent is not distinct from ?
-             and not exists (select 1 from refresh_tokens successor where successor.parent_hash = token.token_hash and successor.used_at is not null) as benign
-         from refresh_tokens token where token_hash = ? for update`,
-        [REUSE_GRACE_SECONDS, userAgent, tokenHash],
-      );
+      const known = await presentedRefreshToken.first(tx, { tokenHash, userAgent, graceSeconds: REUSE_GRACE_SECONDS });
       if (!known) throw invalidRefreshToken('unknown');
       if (!known.used) throw invalidRefreshToken('expired');
       if (!known.benign) {
-        await tx.execute(
-          `update member_sessions set revoked_at = now(), revoked_reason = 'refresh_token_reused' where id = ? and revoked_at is null`,
-          [known.session_id],
-        );
+        await revokeReusedSignIn.rows(tx, { sessionId: known.session_id });
         // Committed even though the call fails: the reuse must end the sign-in.
         return { reused: true } as const;
       }
@@ -75,7 +63,7 @@ export async function refreshMemberSession(em: EntityManager, tokens: MemberToke
     const session = await tx.findOne(MemberSession, { id: sessionId }, { populate: ['member', 'member.organization'] });
     if (!session || session.revokedAt || session.expiresAt <= now || session.member.status !== 'active') throw invalidRefreshToken('signed_out');
     session.lastRefreshedAt = now;
-    return signedInAnswer(tx, tokens, session.member, session, now, tokenHash);
+    return signedInAnswer(tx, services.memberTokens, session.member, session, now, tokenHash);
   }).then((answer) => {
     if ('reused' in answer) throw invalidRefreshToken('reused');
     return answer;

@@ -4,7 +4,7 @@ import { ZMe, ZRefreshInput, ZSignedIn, ZSignInInput } from '../../../shared/sch
 import { AppError } from '../../errors.js';
 
 import { customerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { clientOf } from './client-info.js';
+import { clientOf } from '../common/client-info.js';
 import { getSignedInMember } from './get-signed-in-member.js';
 import { refreshMemberSession } from './refresh-session.js';
 import { signIn } from './sign-in.js';
@@ -21,23 +21,23 @@ export const authRouter = router({
     .meta({ public: true, errors: ['INVALID_CREDENTIALS', 'TOO_MANY_SIGN_IN_ATTEMPTS'] })
     .input(ZSignInInput)
     .output(ZSignedIn)
-    .mutation(({ ctx, input }) => signIn(ctx.em, ctx.services.memberTokens, input, clientOf(ctx.req))),
+    .mutation(({ ctx, input }) => signIn(ctx, { ...input, client: clientOf(ctx.req) })),
 
   refresh: publicProcedure
     .meta({ public: true, errors: ['INVALID_REFRESH_TOKEN'] })
     .input(ZRefreshInput)
     .output(ZSignedIn)
-    .mutation(({ ctx, input }) => refreshMemberSession(ctx.em, ctx.services.memberTokens, input.refreshToken, clientOf(ctx.req))),
+    .mutation(({ ctx, input }) => refreshMemberSession(ctx, { refreshToken: input.refreshToken, client: clientOf(ctx.req) })),
 
   signOut: customerProcedure
     .meta({ permission: 'organization:read', membersOnly: true })
     .input(z.strictObject({ everywhere: z.boolean().default(false) }))
     .output(z.object({ signedOutSessions: z.number().int() }))
-    .mutation(({ ctx, input }) => signOut(ctx.em, asMember(ctx.auth), input.everywhere)),
+    .mutation(({ ctx, input }) => signOut(ctx, asMember(ctx.auth), input)),
 
   me: customerProcedure
     .meta({ permission: 'organization:read', membersOnly: true })
     .input(z.strictObject({}))
     .output(ZMe)
-    .query(({ ctx }) => getSignedInMember(ctx.em, asMember(ctx.auth))),
+    .query(({ ctx }) => getSignedInMember(ctx, asMember(ctx.auth))),
 });

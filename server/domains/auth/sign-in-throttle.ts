@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.js';
+import type { Deps } from '../common/deps.js';
+import { clearSignInFailures, countSignInAttempt, purgeStaleThrottles, takeBackSignInAttempt } from './queries.js';
 
 /**
  * Brute-force protection for sign-in, in PostgreSQL so every API process counts together:
@@ -38,25 +40,7 @@ export async function beginSignInAttempt(em: EntityManager, subjects: SignInSubj
     [subjects.account, SIGN_IN_LIMITS.account.failures],
     [subjects.address, SIGN_IN_LIMITS.address.failures],
   ] as const) {
-    const [row] = await em.execute<{ failures: number; locked_before: Date | null; seconds: string | null }[]>(
-      `with before as (
-         select locked_until from sign_in_throttles where subject = ? for update
-       ), counted as (
-         insert into sign_in_throttles as t (subject, failures, window_started_at, locked_until)
-         values (?, 1, now(), case when 1 >= ? then now() + ?::interval end)
-         on conflict (subject) do update set
-           failures = case when t.window_started_at < now() - ?::interval then 1 else t.failures + 1 end,
-           window_started_at = case when t.window_started_at < now() - ?::interval then now() else t.window_started_at end,
-           locked_until = case
-             when (case when t.window_started_at < now() - ?::interval then 1 else t.failures + 1 end) = ? then now() + ?::interval
-             else t.locked_until end
-         returning failures, locked_until
-       )
-       select counted.failures, (select locked_until from before) as locked_before,
-              ceil(extract(epoch from greatest((select locked_until from before), counted.locked_until) - now())) as seconds
-       from counted`,
-      [subject, subject, limit, LOCK, WINDOW, WINDOW, WINDOW, limit, LOCK],
-    );
+    const row = await countSignInAttempt.first(em, { subject, limit, window: WINDOW, lock: LOCK });
     const lockedBefore = row?.locked_before ? new Date(row.locked_before).getTime() > Date.now() : false;
     if (lockedBefore || Number(row?.failures ?? 0) > limit) retryAfter = Math.max(retryAfter, Number(row?.seconds ?? 0), 1);
   }
@@ -75,24 +59,12 @@ export async function beginSignInAttempt(em: EntityManager, subjects: SignInSubj
  * the address's (which keeps the rest, or one valid account would reset it for an attacker).
  */
 export async function recordSignInSuccess(em: EntityManager, subjects: SignInSubjects): Promise<void> {
-  await em.execute(`delete from sign_in_throttles where subject = ?`, [subjects.account]);
-  await em.execute(
-    `update sign_in_throttles set failures = greatest(failures - 1, 0),
-       locked_until = case when failures - 1 < ? then null else locked_until end
-     where subject = ?`,
-    [SIGN_IN_LIMITS.address.failures, subjects.address],
-  );
+  await clearSignInFailures.rows(em, { subject: subjects.account });
+  await takeBackSignInAttempt.rows(em, { subject: subjects.address, limit: SIGN_IN_LIMITS.address.failures });
 }
 
 /** Counts whose window ended and that hold no lock are useless; the rate-limit purge deletes them. */
-export async function purgeStaleSignInThrottles(em: EntityManager): Promise<number> {
-  const rows = await em.execute<{ count: string }[]>(
-    `with deleted as (
-       delete from sign_in_throttles
-       where window_started_at < now() - ?::interval and (locked_until is null or locked_until < now())
-       returning 1)
-     select count(*) as count from deleted`,
-    [`${SIGN_IN_LIMITS.windowSeconds} seconds`],
-  );
-  return Number(rows[0]?.count ?? 0);
+export async function purgeStaleSignInThrottles({ em }: Pick<Deps, 'em'>): Promise<number> {
+  const row = await purgeStaleThrottles.first(em, { window: `${SIGN_IN_LIMITS.windowSeconds} seconds` });
+  return Number(row?.count ?? 0);
 }

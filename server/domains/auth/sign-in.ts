@@ -1,11 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { TSignedIn, ZSignInInput } from '../../../shared/schemas/members.js';
 import { Member } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
-import type { MemberTokens } from '../../lib/member-tokens.js';
 import { decoyPasswordHash, verifyPassword } from '../../lib/passwords.js';
-import { type ClientInfo, startMemberSession } from './member-sessions.js';
+import type { AppServices } from '../../services.js';
+import type { Deps } from '../common/deps.js';
+import { type ClientInfo, startMemberSession } from '../members/index.js';
 import { beginSignInAttempt, recordSignInSuccess, signInSubjects } from './sign-in-throttle.js';
 
 /** An email belongs to at most this many organizations we try a password against. */
@@ -21,7 +21,11 @@ function invalidCredentials(): AppError {
  * checked when no account matches); every attempt counts toward the email's and the address's
  * lock before the password is checked, and a success takes itself back.
  */
-export async function signIn(em: EntityManager, tokens: MemberTokens, input: z.infer<typeof ZSignInInput>, client: ClientInfo): Promise<TSignedIn> {
+export async function signIn(
+  { em, services }: Pick<Deps, 'em'> & { services: Pick<AppServices, 'memberTokens'> },
+  input: z.infer<typeof ZSignInInput> & { client: ClientInfo },
+): Promise<TSignedIn> {
+  const { client } = input;
   const subjects = signInSubjects(input.email, client.ip);
   await beginSignInAttempt(em, subjects);
   const candidates = await em.find(
@@ -44,5 +48,5 @@ export async function signIn(em: EntityManager, tokens: MemberTokens, input: z.i
       organizations: matches.map((member) => ({ id: member.organization.id, name: member.organization.name })),
     });
   }
-  return startMemberSession(em, tokens, matches[0]!, client);
+  return startMemberSession(em, services.memberTokens, matches[0]!, client);
 }

@@ -1,25 +1,21 @@
-import type { CustomerAuth } from '../common/caller.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCollection, TCreateCollectionInput } from '../../../shared/schemas/collections.js';
-import { queryRows, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
-
 import { authorColumns } from '../common/author.js';
+import type { CustomerAuth } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { nameTaken } from '../common/unique-names.js';
-import { COLLECTION_COLUMNS, type CollectionRow, collectionFromRow } from './collection-rows.js';
+import { collectionFromRow, insertCollection } from './queries.js';
 
 /** `collections.create`: shared by the whole organization; 409 NAME_TAKEN when the name is in use. */
-export async function createCollection(em: EntityManager, auth: CustomerAuth, input: TCreateCollectionInput): Promise<TCollection> {
-  const author = authorColumns(auth);
-  const [row] = await queryRows<CollectionRow>(
-    em,
-    sql`with col as (
-          insert into collections (id, organization_id, name, description, author_kind, author_id, author_name, created_at, updated_at)
-          values (${newId('col')}, ${auth.organizationId}, ${input.name}, ${input.description ?? null}, ${author.kind}, ${author.id}, ${author.name}, now(), now())
-          on conflict do nothing
-          returning *)
-        select ${COLLECTION_COLUMNS} from col`,
-  );
+export async function createCollection({ em }: Pick<Deps, 'em'>, caller: CustomerAuth, input: TCreateCollectionInput): Promise<TCollection> {
+  const { kind, id } = authorColumns(caller);
+  const row = await insertCollection.first(em, {
+    id: newId('col'),
+    organizationId: caller.organizationId,
+    name: input.name,
+    description: input.description ?? null,
+    author: { kind, id },
+  });
   if (row) return collectionFromRow(row);
-  throw await nameTaken(em, 'collection', auth.organizationId, input.name);
+  throw await nameTaken(em, 'collection', caller.organizationId, input.name);
 }

@@ -27,47 +27,47 @@ export const collectionsRouter = router({
     .meta({ permission: 'sessions:write', errors: ['NAME_TAKEN'] })
     .input(ZCreateCollectionInput)
     .output(ZCollection)
-    .mutation(({ ctx, input }) => createCollection(ctx.em, ctx.auth, input)),
+    .mutation(({ ctx, input }) => createCollection(ctx, ctx.auth, input)),
 
   list: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZListCollectionsInput)
     .output(ZCollectionPage)
-    .query(({ ctx, input }) => listCollections(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listCollections(ctx, ctx.auth, input)),
 
   get: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZCollectionIdInput)
     .output(ZCollection)
-    .query(({ ctx, input }) => getCollection(ctx.em, ctx.auth.organizationId, input.collectionId)),
+    .query(({ ctx, input }) => getCollection(ctx, ctx.auth, input)),
 
   items: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZListCollectionItemsInput)
     .output(ZCollectionItemPage)
-    .query(({ ctx, input }) => listCollectionItems(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listCollectionItems(ctx, ctx.auth, input)),
 
   update: customerProcedure
     .meta({ permission: 'sessions:write', errors: ['NAME_TAKEN'] })
     .input(ZUpdateCollectionInput)
     .output(ZCollection)
-    .mutation(({ ctx, input }) => updateCollection(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateCollection(ctx, ctx.auth, input)),
 
   delete: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZCollectionIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteCollection(ctx.em, ctx.auth.organizationId, input.collectionId)),
+    .mutation(({ ctx, input }) => deleteCollection(ctx, ctx.auth, input)),
 
   addHighlight: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZAddHighlightInput)
     .output(ZCollectionItem)
-    .mutation(({ ctx, input }) => addHighlightToCollection(ctx.em, ctx.auth, input)),
+    .mutation(({ ctx, input }) => addHighlightToCollection(ctx, ctx.auth, input)),
 
   removeHighlight: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZRemoveHighlightInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => removeHighlightFromCollection(ctx.em, ctx.auth.organizationId, input.collectionId, input.highlightId)),
+    .mutation(({ ctx, input }) => removeHighlightFromCollection(ctx, ctx.auth, input)),
 });

@@ -12,23 +12,23 @@ export const commentsRouter = router({
     .meta({ permission: 'sessions:read' })
     .input(ZListCommentsInput)
     .output(ZCommentList)
-    .query(async ({ ctx, input }) => ({ data: await listComments(ctx.em, ctx.auth.organizationId, input.sessionId, input.utteranceId) })),
+    .query(async ({ ctx, input }) => ({ data: await listComments(ctx, ctx.auth, input) })),
 
   create: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZCreateCommentInput)
     .output(ZComment)
-    .mutation(({ ctx, input }) => createComment(ctx.em, ctx.auth, input)),
+    .mutation(({ ctx, input }) => createComment(ctx, ctx.auth, input)),
 
   update: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZUpdateCommentInput)
     .output(ZComment)
-    .mutation(({ ctx, input }) => updateComment(ctx.em, ctx.auth, input.commentId, input.body)),
+    .mutation(({ ctx, input }) => updateComment(ctx, ctx.auth, input)),
 
   delete: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZCommentIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteComment(ctx.em, ctx.auth, input.commentId)),
+    .mutation(({ ctx, input }) => deleteComment(ctx, ctx.auth, input)),
 });

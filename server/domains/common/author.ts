@@ -1,7 +1,8 @@
 import type { CustomerAuth } from './caller.js';
 import type { TAuthor } from '../../../shared/schemas/common.js';
+import type { Sql } from '../../db/sql.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, type Sql, sql } from '../../db/sql.js';
+import { authorName, authorNameSql } from './queries.js';
 
 /**
  * Who wrote a workspace record (highlights, comments, collections, saved searches, the transcript
@@ -16,14 +17,8 @@ export interface AuthorColumns {
 }
 
 export function authorColumns(auth: CustomerAuth): AuthorColumns {
-  if (auth.kind === 'member') {
-    return {
-      kind: 'member',
-      id: auth.memberId,
-      name: sql`coalesce((select coalesce(m.name, m.email) from members m where m.id = ${auth.memberId}), 'Member')`,
-    };
-  }
-  return { kind: 'api_key', id: auth.apiKeyId, name: sql`coalesce((select k.name from api_keys k where k.id = ${auth.apiKeyId}), 'API key')` };
+  const author = auth.kind === 'member' ? ({ kind: 'member', id: auth.memberId } as const) : ({ kind: 'api_key', id: auth.apiKeyId } as const);
+  return { ...author, name: authorNameSql(author) };
 }
 
 /**
@@ -31,9 +26,9 @@ export function authorColumns(auth: CustomerAuth): AuthorColumns {
  * rather than from its own statement (the transcript audit log, anonymized exports).
  */
 export async function authorOf(em: EntityManager, auth: CustomerAuth): Promise<TAuthor> {
-  const author = authorColumns(auth);
-  const [row] = await queryRows<{ name: string }>(em, sql`select ${author.name} as name`);
-  return { kind: author.kind, id: author.id, name: row!.name };
+  const { kind, id } = authorColumns(auth);
+  const row = await authorName.first(em, { author: { kind, id } });
+  return { kind, id, name: row!.name };
 }
 
 /** Whether the caller is the one recorded as author. */

@@ -1,18 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { queryRows, rawSql, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
+import { collectionNamed, savedSearchNamed } from './queries.js';
 
-/** Records whose names are unique per organization, ignoring case, and their tables. */
-const NAMED_TABLES = { collection: 'collections', 'saved search': 'saved_searches' } as const;
-export type NamedKind = keyof typeof NAMED_TABLES;
+/** Records whose names are unique per organization, ignoring case, and how to find one by name. */
+const RECORD_NAMED = { collection: collectionNamed, 'saved search': savedSearchNamed } as const;
+export type NamedKind = keyof typeof RECORD_NAMED;
 
 /** 409 NAME_TAKEN, naming the organization's record that has the name (looked up, ignoring case). */
 export async function nameTaken(em: EntityManager, kind: NamedKind, organizationId: string, name: string): Promise<AppError> {
-  const [existing] = await queryRows<{ id: string }>(
-    em,
-    sql`select id from ${rawSql(NAMED_TABLES[kind])} where organization_id = ${organizationId} and lower(name) = lower(${name})`,
-  );
+  const existing = await RECORD_NAMED[kind].first(em, { organizationId, name });
   return new AppError('NAME_TAKEN', `The organization already has a ${kind} named "${name}" (names are unique, ignoring case).`, {
     ...(existing ? { existingId: existing.id } : {}),
     fields: [{ path: 'name', message: `is already the name of another ${kind}` }],

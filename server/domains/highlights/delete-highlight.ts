@@ -1,9 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { deleteHighlightRow } from './queries.js';
 
 /** `highlights.delete`: also takes it out of every collection (the items cascade). */
-export async function deleteHighlight(em: EntityManager, organizationId: string, highlightId: string): Promise<void> {
-  const deleted = await queryRows<{ id: string }>(em, sql`delete from highlights where id = ${highlightId} and organization_id = ${organizationId} returning id`);
-  if (deleted.length === 0) throw notFound('highlight', highlightId, 'highlightId');
+export async function deleteHighlight({ em }: Pick<Deps, 'em'>, caller: Caller, input: { highlightId: string }): Promise<void> {
+  const deleted = await deleteHighlightRow.rows(em, { organizationId: caller.organizationId, highlightId: input.highlightId });
+  if (deleted.length === 0) throw notFound('highlight', input.highlightId, 'highlightId');
 }

@@ -19,23 +19,23 @@ export const highlightsRouter = router({
     .meta({ permission: 'sessions:write' })
     .input(ZCreateHighlightInput)
     .output(ZHighlight)
-    .mutation(({ ctx, input }) => createHighlight(ctx.em, ctx.auth, input)),
+    .mutation(({ ctx, input }) => createHighlight(ctx, ctx.auth, input)),
 
   list: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZListHighlightsInput)
     .output(ZHighlightPage)
-    .query(({ ctx, input }) => listHighlights(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listHighlights(ctx, ctx.auth, input)),
 
   update: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZUpdateHighlightInput)
     .output(ZHighlight)
-    .mutation(({ ctx, input }) => updateHighlight(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateHighlight(ctx, ctx.auth, input)),
 
   delete: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZHighlightIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteHighlight(ctx.em, ctx.auth.organizationId, input.highlightId)),
+    .mutation(({ ctx, input }) => deleteHighlight(ctx, ctx.auth, input)),
 });

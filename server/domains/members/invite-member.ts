@@ -1,5 +1,4 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInviteMemberInput, TMember } from '../../../shared/schemas/members.js';
 import { Member, Organization } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
@@ -7,6 +6,7 @@ import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecretToken, INVITATION_SECONDS, newSecretToken } from '../../lib/member-tokens.js';
 import type { AppServices } from '../../services.js';
+import type { Deps } from '../common/deps.js';
 import { assertMayManageRole, type MembersActor } from './owner-rules.js';
 import { toMemberDto } from './serialize.js';
 
@@ -21,8 +21,7 @@ export interface InvitedMember {
  * a password, queued in the same transaction. 409 MEMBER_EXISTS for an address already there.
  */
 export async function inviteMember(
-  em: EntityManager,
-  services: Pick<AppServices, 'sealer' | 'links'>,
+  { em, services }: Pick<Deps, 'em'> & { services: Pick<AppServices, 'sealer' | 'links'> },
   auth: MembersActor,
   input: TInviteMemberInput,
 ): Promise<InvitedMember> {

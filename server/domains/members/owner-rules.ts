@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type MemberRole, ROLE_PERMISSIONS } from '../../../shared/members.js';
 import type { Member } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
+import { lockOrganizationForOwnerChange, otherActiveOwnerCount } from './queries.js';
 
 /** Who changes the members: an API key or member (their organization and permissions), or the admin CLI (every permission). */
 export type MembersActor = Pick<CustomerAuth, 'organizationId' | 'permissions'>;
@@ -28,12 +29,9 @@ export function assertMayManageRole(actor: MembersActor, role: MemberRole): void
  * always be withdrawn: they never held the role.
  */
 export async function assertAnotherOwnerRemains(tx: EntityManager, member: Member): Promise<void> {
-  await tx.execute(`select id from organizations where id = ? for no key update`, [member.organization.id]);
+  await lockOrganizationForOwnerChange.rows(tx, { organizationId: member.organization.id });
   if (member.role !== 'owner' || member.status !== 'active') return;
-  const [row] = await tx.execute<{ count: string }[]>(
-    `select count(*) as count from members where organization_id = ? and role = 'owner' and status = 'active' and id <> ?`,
-    [member.organization.id, member.id],
-  );
+  const row = await otherActiveOwnerCount.first(tx, { organizationId: member.organization.id, memberId: member.id });
   if (Number(row?.count ?? 0) === 0) {
     throw new AppError('LAST_OWNER', 'This is the last owner of the organization: make another member owner first.', { memberId: member.id });
   }

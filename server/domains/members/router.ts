@@ -10,8 +10,8 @@ import {
   ZUpdateMemberInput,
 } from '../../../shared/schemas/members.js';
 import { customerProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { acceptInvitation } from '../auth/accept-invitation.js';
-import { clientOf } from '../auth/client-info.js';
+import { clientOf } from '../common/client-info.js';
+import { acceptInvitation } from './accept-invitation.js';
 import { inviteMember } from './invite-member.js';
 import { listMembers } from './list-members.js';
 import { removeMember } from './remove-member.js';
@@ -25,7 +25,7 @@ export const membersRouter = router({
     .meta({ openapi: { method: 'GET', path: '/v1/organization/members', tags, summary: 'List members and invitations, with their roles' }, permission: 'organization:read' })
     .input(ZListMembersInput)
     .output(ZMemberPage)
-    .query(({ ctx, input }) => listMembers(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listMembers(ctx, ctx.auth, input)),
 
   invite: customerProcedure
     .meta({
@@ -43,7 +43,7 @@ export const membersRouter = router({
     })
     .input(ZInviteMemberInput)
     .output(ZMember)
-    .mutation(async ({ ctx, input }) => (await inviteMember(ctx.em, ctx.services, ctx.auth, input)).member),
+    .mutation(async ({ ctx, input }) => (await inviteMember(ctx, ctx.auth, input)).member),
 
   update: customerProcedure
     .meta({
@@ -59,7 +59,7 @@ export const membersRouter = router({
     })
     .input(ZUpdateMemberInput)
     .output(ZMember)
-    .mutation(({ ctx, input }) => updateMemberRole(ctx.em, ctx.auth, input.memberId, input.role)),
+    .mutation(({ ctx, input }) => updateMemberRole(ctx, ctx.auth, input)),
 
   remove: customerProcedure
     .meta({
@@ -76,12 +76,12 @@ export const membersRouter = router({
     })
     .input(ZMemberIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => removeMember(ctx.em, ctx.auth, input.memberId)),
+    .mutation(({ ctx, input }) => removeMember(ctx, ctx.auth, input)),
 
   /** tRPC only: the invitation link's page posts here (or to `/members/accept`). */
   acceptInvitation: publicProcedure
     .meta({ public: true, errors: ['INVALID_INVITATION'] })
     .input(ZAcceptInvitationInput)
     .output(ZSignedIn)
-    .mutation(({ ctx, input }) => acceptInvitation(ctx.em, ctx.services.memberTokens, input, clientOf(ctx.req))),
+    .mutation(({ ctx, input }) => acceptInvitation(ctx, { ...input, client: clientOf(ctx.req) })),
 });

@@ -1,31 +1,35 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { renderMemberInvitation } from '../../email/member-invitation-email.js';
 import { Member } from '../../entities/index.js';
 import { hashSecretToken } from '../../lib/member-tokens.js';
 import type { AppServices } from '../../services.js';
+import type { Deps } from '../common/deps.js';
+import { recordInvitationEmailStatus } from './queries.js';
 
 export type MemberInvitationOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
+
+export interface SendMemberInvitationInput {
+  /** The job's payload. */
+  memberId: string;
+  sealedToken: string;
+  attempt: { number: number; maxAttempts: number };
+}
 
 /**
  * The `member__send_invitation` job: emails the link with the token sealed in the job. Skipped
  * when the invitation was accepted, withdrawn or replaced meanwhile (its hash no longer matches).
+ * No caller: the job's payload names the member alone, and the member row is the scope.
  */
 export async function sendMemberInvitation(
-  em: EntityManager,
-  services: Pick<AppServices, 'sealer' | 'links' | 'mailer' | 'logger'>,
-  job: { memberId: string; sealedToken: string },
-  attempt: { number: number; maxAttempts: number },
+  { em, services }: Pick<Deps, 'em'> & { services: Pick<AppServices, 'sealer' | 'links' | 'mailer' | 'logger'> },
+  input: SendMemberInvitationInput,
 ): Promise<MemberInvitationOutcome> {
+  const { attempt, ...job } = input;
   const member = await em.findOne(Member, { id: job.memberId }, { populate: ['organization'] });
   const token = services.sealer.open(job.sealedToken);
   if (!member || member.status !== 'invited' || member.invitationTokenHash !== hashSecretToken(token)) return 'skipped';
   const record = (status: 'sent' | 'failed') =>
-    em.execute(`update members set invitation_email_status = ?, updated_at = now() where id = ? and invitation_token_hash = ?`, [
-      status,
-      member.id,
-      member.invitationTokenHash,
-    ]);
+    recordInvitationEmailStatus.rows(em, { memberId: member.id, tokenHash: member.invitationTokenHash ?? null, status });
   const rendered = renderMemberInvitation({
     organizationName: member.organization.name,
     role: member.role,

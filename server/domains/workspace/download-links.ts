@@ -1,6 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type TSignedDownload, WORKSPACE_LINK_TTL_SECONDS } from '../../../shared/schemas/workspace.js';
 import type { SignedFilePurpose, UrlSigner } from '../../lib/signed-urls.js';
+import type { AppServices } from '../../services.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { loadInvoice } from '../billing/list-invoices.js';
 import { loadSession } from '../sessions/load-session.js';
 
@@ -10,14 +12,16 @@ import { loadSession } from '../sessions/load-session.js';
  * (`/files/{token}`, server/http/file-downloads.ts), as the audio links are, valid one hour. The
  * caller's organization is checked here, before signing: the link names only the record.
  */
-export async function signSessionDownload(em: EntityManager, signer: UrlSigner, organizationId: string, sessionId: string, format: 'pdf' | 'text'): Promise<TSignedDownload> {
-  await loadSession(em, organizationId, sessionId);
-  return signedDownload(signer, format === 'pdf' ? 'session_report_pdf' : 'session_transcript_text', sessionId);
+type SigningDeps = Pick<Deps, 'em'> & { services: Pick<AppServices, 'signer'> };
+
+export async function signSessionDownload({ em, services }: SigningDeps, caller: Caller, input: { sessionId: string; format: 'pdf' | 'text' }): Promise<TSignedDownload> {
+  await loadSession(em, caller.organizationId, input.sessionId);
+  return signedDownload(services.signer, input.format === 'pdf' ? 'session_report_pdf' : 'session_transcript_text', input.sessionId);
 }
 
-export async function signInvoiceDownload(em: EntityManager, signer: UrlSigner, organizationId: string, invoiceId: string): Promise<TSignedDownload> {
-  await loadInvoice(em, organizationId, invoiceId);
-  return signedDownload(signer, 'invoice_pdf', invoiceId);
+export async function signInvoiceDownload({ em, services }: SigningDeps, caller: Caller, input: { invoiceId: string }): Promise<TSignedDownload> {
+  await loadInvoice(em, caller.organizationId, input.invoiceId);
+  return signedDownload(services.signer, 'invoice_pdf', input.invoiceId);
 }
 
 async function signedDownload(signer: UrlSigner, purpose: SignedFilePurpose, id: string): Promise<TSignedDownload> {

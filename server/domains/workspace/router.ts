@@ -9,17 +9,17 @@ export const workspaceRouter = router({
     .meta({ permission: 'sessions:read' })
     .input(ZWorkspaceSessionInput)
     .output(ZWorkspaceSession)
-    .query(({ ctx, input }) => getSessionView(ctx.em, ctx.services.signer, ctx.auth.organizationId, input.sessionId)),
+    .query(({ ctx, input }) => getSessionView(ctx, ctx.auth, input)),
 
   sessionDownload: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZSessionDownloadInput)
     .output(ZSignedDownload)
-    .mutation(({ ctx, input }) => signSessionDownload(ctx.em, ctx.services.signer, ctx.auth.organizationId, input.sessionId, input.format)),
+    .mutation(({ ctx, input }) => signSessionDownload(ctx, ctx.auth, input)),
 
   invoiceDownload: customerProcedure
     .meta({ permission: 'billing:read' })
     .input(ZInvoiceDownloadInput)
     .output(ZSignedDownload)
-    .mutation(({ ctx, input }) => signInvoiceDownload(ctx.em, ctx.services.signer, ctx.auth.organizationId, input.invoiceId)),
+    .mutation(({ ctx, input }) => signInvoiceDownload(ctx, ctx.auth, input)),
 });

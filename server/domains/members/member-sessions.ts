@@ -3,12 +3,13 @@ import type { TSignedIn } from '../../../shared/schemas/members.js';
 import { type Member, MemberSession, RefreshToken } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecretToken, MEMBER_SESSION_MAX_SECONDS, type MemberTokens, newSecretToken, REFRESH_TOKEN_SECONDS } from '../../lib/member-tokens.js';
-import { toMemberDto } from '../members/serialize.js';
+import type { ClientInfo } from '../common/client-info.js';
+import { toMemberDto } from './serialize.js';
 
-export interface ClientInfo {
-  ip: string | undefined;
-  userAgent: string | undefined;
-}
+/*
+ * A member's sign-ins (MemberSession) and their tokens. Here, below auth, because accepting an
+ * invitation (members) signs the member in as auth's sign-in and refresh do.
+ */
 
 /**
  * A refresh token of the session: valid 30 days, never past the session's own end. `parentHash`

@@ -1,0 +1,21 @@
+import { defineQuery } from '../../db/query.js';
+import { sql } from '../../db/sql.js';
+
+/**
+ * A presented key's row by its hash, with its organization's plan and rate limit, when it is
+ * neither revoked nor expired; the same statement refreshes `last_used_at` at most once a minute.
+ */
+export const usableApiKeyByHash = defineQuery({
+  columns: { id: 'text', organization_id: 'text', permissions: 'jsonb', plan: 'text', rate_limit_per_minute: 'integer | null' },
+  statement: ({ keyHash }: { keyHash: string }) =>
+    sql`with found as (
+       select k.id, k.organization_id, k.permissions, o.plan, o.rate_limit_per_minute
+       from api_keys k join organizations o on o.id = k.organization_id
+       where k.key_hash = ${keyHash} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+     ), touched as (
+       update api_keys set last_used_at = now()
+       where id in (select id from found) and (last_used_at is null or last_used_at < now() - interval '1 minute')
+     )
+     select * from found`,
+  example: { keyHash: 'example-hash' },
+});
