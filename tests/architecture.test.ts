@@ -21,7 +21,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/billing/issue-invoice.ts',
   'server/domains/billing/purchase-credits.ts',
   'server/domains/billing/roll-over-billing-periods.ts',
-  'server/domains/common/keyset-page.ts',
   'server/domains/exports/export-scope.ts',
   'server/domains/exports/exported-sessions.ts',
   'server/domains/insights/generate-insights.ts',

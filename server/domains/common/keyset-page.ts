@@ -2,6 +2,7 @@ import { type EntityName, type FilterQuery, type FindOptions, raw } from '@mikro
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import { AppError } from '../../errors.js';
+import { sortValueOf } from './queries.js';
 
 /**
  * Lists page two ways: by `offset` (the spec's) and by `startingAfter` (a cursor), which holds
@@ -120,7 +121,7 @@ export async function findPage<E extends { id: string }>(
   const table = meta.tableName;
   const orderBy = { [sort.property]: sort.direction, id: sort.direction } as FindOptions<E>['orderBy'];
   const valueOf = async (id: string): Promise<string | undefined> => {
-    const [row] = await em.execute<{ value: string }[]>(`select ${sort.column}::text as value from ${table} where id = ?`, [id]);
+    const row = await sortValueOf.first(em, { table, column: sort.column, id });
     return row?.value;
   };
 

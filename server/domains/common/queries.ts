@@ -1,8 +1,8 @@
 import type { TAuthor } from '../../../shared/schemas/common.js';
 import { defineQuery } from '../../db/query.js';
-import { type Sql, sql } from '../../db/sql.js';
+import { rawSql, type Sql, sql } from '../../db/sql.js';
 
-/** Statements several domains share: authorship (author.ts) and unique names (unique-names.ts). */
+/** Statements several domains share: authorship (author.ts), unique names (unique-names.ts) and keyset paging (keyset-page.ts). */
 
 /**
  * An author's name as a scalar subquery, as it is now: the member's name (else email) or the key's
@@ -35,4 +35,15 @@ export const savedSearchNamed = defineQuery({
   statement: ({ organizationId, name }: { organizationId: string; name: string }) =>
     sql`select id from saved_searches where organization_id = ${organizationId} and lower(name) = lower(${name})`,
   example: { organizationId: 'org_example', name: 'Pricing' },
+});
+
+/**
+ * A list item's sort value as PostgreSQL's text of it, for a page's cursor (full precision:
+ * timestamps in microseconds). `table` and `column` come from entity metadata, never from input.
+ */
+export const sortValueOf = defineQuery({
+  columns: { value: 'text' },
+  statement: ({ table, column, id }: { table: string; column: string; id: string }) =>
+    sql`select ${rawSql(column)}::text as value from ${rawSql(table)} where id = ${id}`,
+  example: { table: 'projects', column: 'created_at', id: 'prj_example' },
 });
