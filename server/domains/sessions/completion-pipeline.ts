@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadCompletedFacts } from '../webhooks/event-payloads.js';
-import { publishEvent } from '../webhooks/publish-event.js';
+import { systemCaller } from '../common/caller.js';
+import { publishEvent } from '../webhooks/index.js';
+import { loadCompletedFacts } from './session-event-facts.js';
 
 /**
  * `session__announce_completion`: after a finished session's transcript, insights and files, its
@@ -21,7 +22,7 @@ export async function announceCompletion(em: EntityManager, sessionId: string): 
     // A preview is the researcher trying the script: no receiver hears of it (its chain still ends here).
     if (session.preview) return true;
     const facts = await loadCompletedFacts(tx, sessionId);
-    await publishEvent(tx, { organizationId: session.organization_id, type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.announced_at) });
+    await publishEvent({ em: tx }, systemCaller(session.organization_id), { type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.announced_at) });
     return true;
   });
 }
