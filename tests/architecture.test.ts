@@ -32,7 +32,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/common/keyset-page.ts',
   'server/domains/exports/export-scope.ts',
   'server/domains/exports/exported-sessions.ts',
-  'server/domains/insights/generate-insights.ts',
   'server/domains/invites/expire-invites.ts',
   'server/domains/invites/find-invite-by-token.ts',
   'server/domains/invites/open-invite-page.ts',
@@ -71,7 +70,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'comparisons',
   'exports',
   'highlights',
-  'insights',
   'invites',
   'members',
   'organizations',
@@ -96,7 +94,6 @@ const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
   'invites -> share-links',
   'sessions -> transcripts',
   'sessions -> reports',
-  'transcripts -> insights',
 ]);
 
 /** Domain files that still import server/http, or server/trpc outside router.ts. */

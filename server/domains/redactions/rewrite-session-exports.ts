@@ -15,7 +15,7 @@ import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import { renderSessionReport } from '../../reports/render-session-report.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
-import { findInsights } from '../insights/get-insights.js';
+import { findInsights } from '../insights/index.js';
 import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
 import { readSessionUtterances } from '../transcripts/read-utterances.js';
 import { FULL_TRANSCRIPT, shapeTranscript, type TranscriptSource } from '../transcripts/shape-transcript.js';

@@ -5,7 +5,7 @@ import type { TPdfQuery } from '../../../shared/schemas/transcripts.js';
 import { Campaign, Organization, type Session, type SessionInsights } from '../../entities/index.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import type { SessionReport } from '../../reports/session-report.js';
-import { findInsights } from '../insights/get-insights.js';
+import { findInsights } from '../insights/index.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { loadTranscriptSource } from '../transcripts/load-transcript.js';
 import { redactedParticipant, redactorFor, type TranscriptSource } from '../transcripts/shape-transcript.js';
