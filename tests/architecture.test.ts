@@ -48,8 +48,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/sessions/prepare-session-files.ts',
   'server/domains/sessions/session-billing.ts',
   'server/domains/share-links/share-link-status.ts',
-  'server/domains/transcripts/generate-transcript.ts',
-  'server/domains/transcripts/read-utterances.ts',
   'server/http/rest-adapter.ts',
   'server/jobs/add-jobs.ts',
   'server/platform/idempotency-store.ts',
@@ -79,7 +77,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'search',
   'sessions',
   'share-links',
-  'transcripts',
 ]);
 
 /** Cycles between domains not yet broken, as "a -> b" edges that close one. */

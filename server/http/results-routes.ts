@@ -24,7 +24,7 @@ export function resultsRoutes(services: AppServices): Router {
     const auth = assertPermission(req.auth, 'sessions:read');
     const sessionId = pathIdOf(req, 'sessionId');
     const query = queryOf(req, ZTranscriptQuery);
-    const body = await getTranscript(services.orm.em.fork(), auth.organizationId, sessionId, query);
+    const body = await getTranscript({ em: services.orm.em.fork() }, auth, { ...query, sessionId });
     if (query.format === 'json') {
       res.json(body);
       return;

@@ -3,8 +3,8 @@ import type { TCompletionStatus, TParsedAnswer, TSessionStatus } from '../../../
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
 import { loadPlan } from '../sessions/load-session.js';
-import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/index.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 import { IDENTITY_COLUMNS, type IdentityRow, sessionScrubber } from './identity-scrubber.js';
 import type { Pseudonyms } from './pseudonyms.js';
 import { isStructuredQuestion } from '../../../shared/schemas/scripts.js';

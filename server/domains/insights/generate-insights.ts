@@ -6,8 +6,8 @@ import { addJobs } from '../../jobs/add-jobs.js';
 import type { Deps } from '../common/deps.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { prepareSessionFilesJob } from '../sessions/session-jobs.js';
-import { readSessionUtterances } from '../transcripts/read-utterances.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { readSessionUtterances } from '../transcripts/index.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 import { claimInsights, insertSessionInsights, insightsSessionFacts } from './queries.js';
 
 type SessionFacts = Omit<RowOf<typeof insightsSessionFacts.columns>, 'completion_status' | 'sentiment' | 'answers' | 'transcript_status'> & {

@@ -8,8 +8,7 @@ import { AppError } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { loadSession } from '../sessions/load-session.js';
-import { readSessionUtterances } from '../transcripts/read-utterances.js';
-import { redactorFor } from '../transcripts/shape-transcript.js';
+import { readSessionUtterances, redactorFor } from '../transcripts/index.js';
 
 /** The insights record; with a redactor, every text in it redacted as a piece of the session's words. */
 function toInsightsDto(insights: SessionInsights, sessionId: string, redactor: SessionRedactor | null): TInsights {

@@ -7,9 +7,8 @@ import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import type { SessionReport } from '../../reports/session-report.js';
 import { findInsights } from '../insights/index.js';
 import { loadPlan } from '../sessions/load-session.js';
-import { loadTranscriptSource } from '../transcripts/load-transcript.js';
-import { redactedParticipant, redactorFor, type TranscriptSource } from '../transcripts/shape-transcript.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { loadTranscriptSource, redactedParticipant, redactorFor, type TranscriptSource } from '../transcripts/index.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 
 /** Everything a session's report is made from, as read (nothing redacted yet). */
 export interface SessionReportSource {
@@ -112,6 +111,6 @@ export async function assembleSessionReport(
   sessionId: string,
   options: Pick<TPdfQuery, 'branding' | 'redact_pii' | 'include_insights'> & Partial<Pick<TPdfQuery, 'redact_kinds'>>,
 ): Promise<SessionReport> {
-  const { session, source } = await loadTranscriptSource(em, organizationId, sessionId);
+  const { session, source } = await loadTranscriptSource(em, { organizationId }, { sessionId });
   return buildSessionReport(await loadSessionReportSource(em, logos, session, source, options), options);
 }

@@ -13,7 +13,7 @@ import { authorOf } from '../common/author.js';
 import { writeAuditEntry } from '../redactions/audit-log.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
 import { loadSession } from '../sessions/load-session.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 import { type UtteranceSentimentRow, toUtteranceSentiment, UTTERANCE_SENTIMENT_COLUMNS } from './utterance-sentiment.js';
 import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 

@@ -3,7 +3,7 @@ import type { TParticipantSession, TSession, TTurn } from '../../../shared/schem
 import type { TQuestion } from '../../../shared/schemas/scripts.js';
 import type { TTurnTakingSummary } from '../../../shared/schemas/turn-taking.js';
 import type { Session, SessionUtterance } from '../../entities/index.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 import { durationAt } from './session-clock.js';
 import { turnTakingSummary } from './turn-timing.js';
 

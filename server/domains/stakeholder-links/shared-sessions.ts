@@ -4,7 +4,7 @@ import type { TSharedSession } from '../../../shared/schemas/stakeholder-links.j
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
 import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
 import { loadPlan } from '../sessions/load-session.js';
-import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
+import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/index.js';
 import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
 
 interface SessionRow extends CampaignIdentityRow {

@@ -12,6 +12,6 @@ export const transcriptsRouter = router({
     .meta({ permission: 'sessions:read', errors: ['TRANSCRIPT_NOT_READY'] })
     .input(ZTranscriptInput)
     .output(ZTranscript)
-    .query(({ ctx, input }) => getTranscript(ctx.em, ctx.auth.organizationId, input.sessionId, input)),
+    .query(({ ctx, input }) => getTranscript(ctx, ctx.auth, input)),
 });
 

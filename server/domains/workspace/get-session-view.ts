@@ -9,7 +9,7 @@ import type { UrlSigner } from '../../lib/signed-urls.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { sessionRecordings } from '../sessions/session-recordings.js';
 import { summaryFromRow, TURN_TAKING_AGGREGATES, type TurnTakingAggregates } from '../sessions/turn-timing.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 
 interface SessionRow extends TurnTakingAggregates {
   id: string;
