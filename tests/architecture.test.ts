@@ -45,7 +45,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/sessions/completion-pipeline.ts',
   'server/domains/sessions/finish-session.ts',
   'server/domains/sessions/heard-check.ts',
-  'server/domains/sessions/prepare-session-files.ts',
   'server/domains/sessions/session-billing.ts',
   'server/domains/share-links/share-link-status.ts',
   'server/http/rest-adapter.ts',
@@ -72,7 +71,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'members',
   'organizations',
   'redactions',
-  'reports',
   'scripts',
   'search',
   'sessions',
@@ -89,8 +87,6 @@ const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
   'scripts -> invites',
   'invites -> sessions',
   'invites -> share-links',
-  'sessions -> transcripts',
-  'sessions -> reports',
 ]);
 
 /** Domain files that still import server/http, or server/trpc outside router.ts. */

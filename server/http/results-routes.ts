@@ -99,6 +99,6 @@ export const resultsOpenApiPaths = {
 
 /** A session's PDF report, as `GET /v1/sessions/{id}/pdf` and the dashboard's signed link (`session_report_pdf`) serve it. */
 export async function sessionReportDocument(services: AppServices, em: EntityManager, organizationId: string, sessionId: string, query: TPdfQuery): Promise<PDFKit.PDFDocument> {
-  const report = await assembleSessionReport(em, services.logos, organizationId, sessionId, query);
+  const report = await assembleSessionReport({ em, services }, { organizationId }, { ...query, sessionId });
   return renderSessionReport(report, query, { fallback: services.config.pdfFallbackFont });
 }

@@ -14,7 +14,7 @@ import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import { renderSessionReport } from '../../reports/render-session-report.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
+import { buildSessionReport, loadSessionReportSource } from '../reports/index.js';
 import { findInsights } from '../insights/index.js';
 import { structuredQuestionIdsOf, readSessionUtterances, FULL_TRANSCRIPT, shapeTranscript, type TranscriptSource } from '../transcripts/index.js';
 
