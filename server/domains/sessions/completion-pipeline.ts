@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemCaller } from '../common/caller.js';
 import { publishEvent } from '../webhooks/index.js';
+import { claimCompletionAnnouncement } from './queries.js';
 import { loadCompletedFacts } from './session-event-facts.js';
 
 /**
@@ -12,12 +13,7 @@ import { loadCompletedFacts } from './session-event-facts.js';
  */
 export async function announceCompletion(em: EntityManager, sessionId: string): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const claimed = await tx.execute<{ organization_id: string; announced_at: string; preview: boolean }[]>(
-      `update sessions set completion_announced_at = now(), updated_at = now()
-        where id = ? and completion_announced_at is null and status in ('completed', 'abandoned') returning organization_id, completion_announced_at as announced_at, preview`,
-      [sessionId],
-    );
-    const session = claimed[0];
+    const session = await claimCompletionAnnouncement.first(tx, { sessionId });
     if (!session) return false;
     // A preview is the researcher trying the script: no receiver hears of it (its chain still ends here).
     if (session.preview) return true;
