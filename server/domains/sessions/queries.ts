@@ -1,4 +1,4 @@
-import { sql } from '../../db/sql.js';
+import { rawSql, sql } from '../../db/sql.js';
 import { defineQuery } from '../../db/query.js';
 
 /** What every event of a session says of it, fixed when the event happens (session-event-facts.ts). */
@@ -180,4 +180,97 @@ export const claimCompletionAnnouncement = defineQuery({
     sql`update sessions set completion_announced_at = now(), updated_at = now()
         where id = ${sessionId} and completion_announced_at is null and status in ('completed', 'abandoned') returning organization_id, completion_announced_at as announced_at, preview`,
   example: { sessionId: 'ses_example' },
+});
+
+/** The answered AI turn and the participant's answer before it (when the previous speech ended, epoch ms). */
+export const answeredTurnAndPrevious = defineQuery({
+  columns: { previous_id: 'text | null', previous_speech_ended_ms: 'double precision | null' },
+  statement: (turn: { organizationId: string; sessionId: string; answeredTurnId: string }) =>
+    sql`select p.id as previous_id, (extract(epoch from p.speech_ended_at) * 1000)::float8 as previous_speech_ended_ms
+          from session_utterances t
+          left join session_utterances p on p.session_id = t.session_id and p.organization_id = t.organization_id and p.seq = t.seq - 1 and p.speaker = 'participant'
+         where t.id = ${turn.answeredTurnId} and t.session_id = ${turn.sessionId} and t.organization_id = ${turn.organizationId} and t.speaker = 'ai'`,
+  example: { organizationId: 'org_example', sessionId: 'ses_example', answeredTurnId: 'utt_example' },
+});
+
+/** What the page reported of an AI turn: when its audio started, whether it was barged in on, the latency. */
+export const recordAiTurnTiming = defineQuery({
+  columns: {},
+  statement: (turn: { organizationId: string; sessionId: string; answeredTurnId: string; audioStartedAt: Date | null; bargeIn: boolean | null; latencyMs: number | null }) =>
+    sql`update session_utterances
+             set audio_started_at = ${turn.audioStartedAt},
+                 barge_in = ${turn.bargeIn},
+                 latency_ms = ${turn.latencyMs}
+           where id = ${turn.answeredTurnId} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId}`,
+  example: { organizationId: 'org_example', sessionId: 'ses_example', answeredTurnId: 'utt_example', audioStartedAt: null as Date | null, bargeIn: null as boolean | null, latencyMs: null as number | null },
+});
+
+/** Whether the page cut the participant off on an answer. */
+export const recordCutOff = defineQuery({
+  columns: {},
+  statement: (answer: { organizationId: string; sessionId: string; utteranceId: string; cutOff: boolean }) =>
+    sql`update session_utterances set cut_off = ${answer.cutOff}
+           where id = ${answer.utteranceId} and session_id = ${answer.sessionId} and organization_id = ${answer.organizationId}`,
+  example: { organizationId: 'org_example', sessionId: 'ses_example', utteranceId: 'utt_example', cutOff: false },
+});
+
+/** The turn-taking summary's aggregates over a session's utterance rows (`tt_*` columns; see summaryFromRow). */
+export const TURN_TAKING_AGGREGATES = rawSql(
+  `count(latency_ms)::int as tt_turns,
+   percentile_disc(0.5) within group (order by latency_ms) as tt_p50,
+   percentile_disc(0.95) within group (order by latency_ms) as tt_p95,
+   count(*) filter (where cut_off)::int as tt_cut_offs,
+   count(*) filter (where barge_in)::int as tt_barge_ins,
+   coalesce(bool_or(speech_ended_at is not null or end_of_turn_at is not null or manual_end is not null or cut_off is not null
+                    or audio_started_at is not null or barge_in is not null), false) as tt_voiced`,
+);
+
+/** The turn-taking aggregates of each of the sessions. */
+export const turnTakingAggregates = defineQuery({
+  columns: {
+    session_id: 'text',
+    tt_turns: 'integer',
+    tt_p50: 'integer | null',
+    tt_p95: 'integer | null',
+    tt_cut_offs: 'integer',
+    tt_barge_ins: 'integer',
+    tt_voiced: 'boolean',
+  },
+  statement: ({ organizationId, sessionIds }: { organizationId: string; sessionIds: string[] }) =>
+    sql`select session_id, ${TURN_TAKING_AGGREGATES}
+          from session_utterances
+         where session_id = any(${sessionIds}::text[]) and organization_id = ${organizationId}
+         group by session_id`,
+  example: { organizationId: 'org_example', sessionIds: ['ses_example'] },
+});
+
+/** An AI turn's synthesis time, its first figure only. */
+export const recordSynthesisMs = defineQuery({
+  columns: {},
+  statement: (turn: { sessionId: string; utteranceId: string; synthesisMs: number }) =>
+    sql`update session_utterances set synthesis_ms = ${turn.synthesisMs}
+         where id = ${turn.utteranceId} and session_id = ${turn.sessionId} and speaker = 'ai' and synthesis_ms is null`,
+  example: { sessionId: 'ses_example', utteranceId: 'utt_example', synthesisMs: 0 },
+});
+
+/** The script's images and audio for one question. */
+export const questionMediaRows = defineQuery({
+  columns: { id: 'text', kind: 'text', content_type: 'text', alt: 'text | null' },
+  statement: ({ organizationId, scriptId, questionId }: { organizationId: string; scriptId: string; questionId: string }) =>
+    sql`select m.id, m.kind, m.content_type, m.alt from script_media m
+        where m.script_id = ${scriptId} and m.organization_id = ${organizationId} and m.question_id = ${questionId}
+        order by m.created_at, m.id`,
+  example: { organizationId: 'org_example', scriptId: 'scr_example', questionId: 'q_example' },
+});
+
+/** The media file a `question_media` link opens, while its session is unfinished and its script not deleted. */
+export const questionMediaForDownload = defineQuery({
+  columns: { storage_key: 'text', content_type: 'text', size_bytes: 'bigint', filename: 'text' },
+  statement: ({ sessionId, mediaId }: { sessionId: string; mediaId: string }) =>
+    sql`select m.storage_key, m.content_type, m.size_bytes, m.filename
+        from sessions s
+        join script_media m on m.script_id = s.script_id and m.organization_id = s.organization_id
+        join scripts sc on sc.id = m.script_id and sc.deleted_at is null
+        where s.id = ${sessionId} and m.id = ${mediaId} and s.status in ('created', 'in_progress', 'paused')`,
+  example: { sessionId: 'ses_example', mediaId: 'med_example' },
 });
