@@ -68,7 +68,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'redactions',
   'scripts',
   'search',
-  'sessions',
   'share-links',
 ]);
 

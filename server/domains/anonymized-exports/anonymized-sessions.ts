@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus, TParsedAnswer, TSessionStatus } from '../../../shared/schemas/sessions.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { loadPlan } from '../sessions/load-session.js';
+import { loadPlan } from '../sessions/index.js';
 import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/index.js';
 import { storedSentiment } from '../common/stored-sentiment.js';
 import { IDENTITY_COLUMNS, type IdentityRow, sessionScrubber } from './identity-scrubber.js';

@@ -4,7 +4,7 @@ import type { TCompletionStatus, TParsedAnswer, TSession } from '../../../shared
 import { type TSentiment, type TTranscript, ZIP_EXPORT_MAX_SESSIONS } from '../../../shared/schemas/transcripts.js';
 import type { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { AppError } from '../../errors.js';
-import { type SessionRecording, sessionRecordings } from '../sessions/session-recordings.js';
+import { type SessionRecording, sessionRecordings } from '../sessions/index.js';
 import { structuredQuestionIdsOf, readTranscriptUtterances, FULL_TRANSCRIPT, redactedParticipant, redactorFor, shapeTranscript } from '../transcripts/index.js';
 import { storedSentiment } from '../common/stored-sentiment.js';
 import type { ExportCampaign } from './export-scope.js';

@@ -7,7 +7,7 @@ import { SessionInsights } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
-import { loadSession } from '../sessions/load-session.js';
+import { loadSession } from '../sessions/index.js';
 import { readSessionUtterances, redactorFor } from '../transcripts/index.js';
 
 /** The insights record; with a redactor, every text in it redacted as a piece of the session's words. */

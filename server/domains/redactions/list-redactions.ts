@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TRedactionList } from '../../../shared/schemas/redactions.js';
-import { loadSession } from '../sessions/load-session.js';
+import { loadSession } from '../sessions/index.js';
 import { readAuditEntries } from './audit-log.js';
 
 /** `redactions.list`: the session's redactions, oldest first (404 for another organization's session). */

@@ -7,7 +7,7 @@ import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 
-import { loadSession } from '../sessions/load-session.js';
+import { loadSession } from '../sessions/index.js';
 import { authorOf } from '../common/author.js';
 import { writeAuditEntry } from './audit-log.js';
 import { derivedTextScrubber, keywordsAfterRedaction, onlyMarkers, type PlannedRedaction, planRedaction, recutQuote, scrubJson } from './redaction-text.js';

@@ -6,7 +6,7 @@ import { Campaign, Organization, type Session, type SessionInsights } from '../.
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import type { SessionReport } from '../../reports/session-report.js';
 import { findInsights } from '../insights/index.js';
-import { loadPlan } from '../sessions/load-session.js';
+import { loadPlan } from '../sessions/index.js';
 import { loadTranscriptSource, redactedParticipant, redactorFor, type TranscriptSource } from '../transcripts/index.js';
 import type { OrganizationScope } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';

@@ -12,7 +12,7 @@ import type { Logger } from '../../logger.js';
 import { authorOf } from '../common/author.js';
 import { writeAuditEntry } from '../redactions/audit-log.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
-import { loadSession } from '../sessions/load-session.js';
+import { loadSession } from '../sessions/index.js';
 import { storedSentiment } from '../common/stored-sentiment.js';
 import { type UtteranceSentimentRow, toUtteranceSentiment, UTTERANCE_SENTIMENT_COLUMNS } from './utterance-sentiment.js';
 import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';

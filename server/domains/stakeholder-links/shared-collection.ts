@@ -3,7 +3,7 @@ import type { TSharedView } from '../../../shared/schemas/stakeholder-links.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { redactPii } from '../../analysis/pii-redaction.js';
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
-import { loadPlan } from '../sessions/load-session.js';
+import { loadPlan } from '../sessions/index.js';
 import { readTranscriptUtterances } from '../transcripts/index.js';
 import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
 import type { SharedLink } from './find-shared-link.js';

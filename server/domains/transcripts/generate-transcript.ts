@@ -7,7 +7,7 @@ import type { RowOf } from '../../db/query.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Deps } from '../common/deps.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { generateInsightsJob } from '../sessions/session-jobs.js';
+import { generateInsightsJob } from '../sessions/index.js';
 import { claimTranscript, storeUtteranceAnalysis, transcriptDue, utterancesToAnalyze } from './queries.js';
 
 /** The spec: very short sessions, under 10 seconds of speech, may yield no transcript (audio-only ones here). */

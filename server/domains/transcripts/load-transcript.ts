@@ -3,7 +3,7 @@ import type { TTranscriptNoneReason } from '../../../shared/schemas/transcripts.
 import type { Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import type { OrganizationScope } from '../common/caller.js';
-import { loadPlan, loadSession } from '../sessions/load-session.js';
+import { loadPlan, loadSession } from '../sessions/index.js';
 import { MIN_SPEECH_SECONDS } from './generate-transcript.js';
 import { readSessionUtterances } from './read-utterances.js';
 import type { TranscriptSource } from './shape-transcript.js';

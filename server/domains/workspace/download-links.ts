@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type TSignedDownload, WORKSPACE_LINK_TTL_SECONDS } from '../../../shared/schemas/workspace.js';
 import type { SignedFilePurpose, UrlSigner } from '../../lib/signed-urls.js';
 import { loadInvoice } from '../billing/list-invoices.js';
-import { loadSession } from '../sessions/load-session.js';
+import { loadSession } from '../sessions/index.js';
 
 /**
  * The dashboard's downloads (a session's PDF report or transcript text, an invoice's PDF) are

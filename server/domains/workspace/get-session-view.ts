@@ -6,9 +6,7 @@ import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
-import { loadPlan } from '../sessions/load-session.js';
-import { sessionRecordings } from '../sessions/session-recordings.js';
-import { summaryFromRow, TURN_TAKING_AGGREGATES, type TurnTakingAggregates } from '../sessions/turn-timing.js';
+import { loadPlan, sessionRecordings, summaryFromRow, TURN_TAKING_AGGREGATES, type TurnTakingAggregates } from '../sessions/index.js';
 import { storedSentiment } from '../common/stored-sentiment.js';
 
 interface SessionRow extends TurnTakingAggregates {
