@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import { systemCaller } from '../common/caller.js';
 import { publishEvent } from '../webhooks/index.js';
 import { claimCompletionAnnouncement } from './queries.js';
@@ -10,8 +10,11 @@ import { loadCompletedFacts } from './session-event-facts.js';
  * `completion_status` says completed, timed_out or abandoned). Its timestamp is when it is
  * published, the moment the results exist (receivers that refuse old events measure from the
  * first send); its transcript and recording links already work when it is delivered.
+ *
+ * No caller: the job names a session, whose row says its organization.
  */
-export async function announceCompletion(em: EntityManager, sessionId: string): Promise<boolean> {
+export async function announceCompletion({ em }: Pick<Deps, 'em'>, input: { sessionId: string }): Promise<boolean> {
+  const { sessionId } = input;
   return em.transactional(async (tx) => {
     const session = await claimCompletionAnnouncement.first(tx, { sessionId });
     if (!session) return false;
