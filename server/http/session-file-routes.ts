@@ -27,7 +27,7 @@ export function sessionFileRoutes(services: AppServices): Router {
       const sessionId = pathIdOf(req, 'sessionId');
       idempotencyKeyOf(req);
       // An unknown session is refused before a potentially large body is read.
-      await loadSession(services.orm.em.fork(), auth.organizationId, sessionId);
+      await loadSession(services.orm.em.fork(), auth, { sessionId });
       await receiveUpload(req, res, parser, rules);
       uploaded = req.file?.path;
       if (!req.file || !uploaded) {

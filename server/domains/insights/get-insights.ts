@@ -33,7 +33,7 @@ export async function findInsights(em: EntityManager, sessionId: string): Promis
 /** `GET /v1/sessions/{sessionId}/insights`: 409 INSIGHTS_NOT_READY (`pending` or `none`) before they exist. */
 export async function getInsights({ em }: Pick<Deps, 'em'>, caller: Caller, input: z.infer<typeof ZInsightsQuery>): Promise<TInsights> {
   const redactKinds = requestedPiiKinds(input);
-  const session = await loadSession(em, caller.organizationId, input.sessionId);
+  const session = await loadSession(em, caller, input);
   const insights = await findInsights(em, session.id);
   if (insights) {
     // Quotes and summaries are pieces of the utterances: redacted knowing what the whole utterances hold.

@@ -128,7 +128,7 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * never rewrite the same recording from the same original.
  */
 export async function redactUtterance(em: EntityManager, services: RedactionServices, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
-  const session = await loadSession(em, auth.organizationId, input.sessionId);
+  const session = await loadSession(em, auth, input);
   assertRedactable(session);
   const actor = await authorOf(em, auth);
   const obsolete: string[] = [];

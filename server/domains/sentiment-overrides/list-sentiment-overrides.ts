@@ -7,7 +7,7 @@ import { toUtteranceSentiment, type UtteranceSentimentRow, UTTERANCE_SENTIMENT_C
 
 /** `sentimentOverrides.list`: the session's overrides now, and every change made to them (404 for another organization's session). */
 export async function listSentimentOverrides(em: EntityManager, organizationId: string, sessionId: string): Promise<TSentimentOverrideList> {
-  const session = await loadSession(em, organizationId, sessionId);
+  const session = await loadSession(em, { organizationId }, { sessionId });
   const [rows, history] = await Promise.all([
     queryRows<UtteranceSentimentRow>(
       em,

@@ -76,7 +76,7 @@ export interface SentimentOverrideServices extends ExportServices {
  * and logs nothing.
  */
 export async function setSentimentOverride(em: EntityManager, services: SentimentOverrideServices, auth: CustomerAuth, input: TSetSentimentOverrideInput): Promise<TSentimentOverride> {
-  const session = await loadSession(em, auth.organizationId, input.sessionId);
+  const session = await loadSession(em, auth, input);
   if (!session.transcriptGeneratedAt) {
     throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has not been analysed yet; its sentiment can be overridden once its transcript exists.`, {
       sessionId: session.id,

@@ -6,7 +6,6 @@ import { toSessionDto } from './serialize.js';
 import { turnTakingSummary } from './turn-timing.js';
 
 export async function getSession({ em }: Pick<Deps, 'em'>, caller: Caller, input: { sessionId: string }): Promise<TSession> {
-  const { organizationId } = caller;
-  const session = await loadSession(em, organizationId, input.sessionId);
-  return toSessionDto(session, await turnTakingSummary(em, organizationId, session.id));
+  const session = await loadSession(em, caller, input);
+  return toSessionDto(session, await turnTakingSummary(em, caller, { sessionId: session.id }));
 }

@@ -14,7 +14,7 @@ export async function listSessionFiles(
   caller: Caller,
   input: TListSessionFilesInput,
 ): Promise<Page<TSessionFile>> {
-  const session = await loadSession(em, caller.organizationId, input.sessionId);
+  const session = await loadSession(em, caller, input);
   const page = await findPage(em, SessionFile, { session: session.id }, input, { ...NEWEST_FIRST, direction: 'asc' }, { disableIdentityMap: true });
   return pageFrom(page, await Promise.all(page.items.map((file) => toSessionFileDto(file, services.signer))));
 }

@@ -33,7 +33,7 @@ export async function listSessions({ em }: Pick<Deps, 'em'>, caller: Caller, inp
   const now = new Date();
   if (input.sort === 'createdAt') {
     const page = await findPage(em, Session, where, input, { ...NEWEST_FIRST, direction: input.order }, { disableIdentityMap: true });
-    const turnTaking = await turnTakingSummaries(em, organizationId, page.items.map((session) => session.id));
+    const turnTaking = await turnTakingSummaries(em, caller, { sessionIds: page.items.map((session) => session.id) });
     return pageFrom(page, page.items.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)));
   }
   // completedAt is null until a session ends and a duration grows while it runs: no keyset holds.
@@ -52,7 +52,7 @@ export async function listSessions({ em }: Pick<Deps, 'em'>, caller: Caller, inp
     disableIdentityMap: true,
   });
   const hasMore = input.offset + sessions.length < total;
-  const turnTaking = await turnTakingSummaries(em, organizationId, sessions.map((session) => session.id));
+  const turnTaking = await turnTakingSummaries(em, caller, { sessionIds: sessions.map((session) => session.id) });
   return {
     data: sessions.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)),
     pagination: { total, limit: input.limit, offset: input.offset, hasMore, nextCursor: null },

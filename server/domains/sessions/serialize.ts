@@ -57,7 +57,7 @@ export function toParticipantSessionDto(session: Session, now: Date = new Date()
 /** The record the actor may see: the full session for an API key, the participant's view for a token. */
 export async function sessionViewFor(em: EntityManager, actor: { kind: string }, session: Session, now: Date = new Date()): Promise<TSession | TParticipantSession> {
   if (actor.kind === 'participant') return toParticipantSessionDto(session, now);
-  return toSessionDto(session, await turnTakingSummary(em, session.organization.id, session.id), now);
+  return toSessionDto(session, await turnTakingSummary(em, { organizationId: session.organization.id }, { sessionId: session.id }), now);
 }
 
 /** The pending AI utterance as the participant's client sees it. */

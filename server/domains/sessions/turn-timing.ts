@@ -3,6 +3,7 @@ import type { TTurnTakingSummary, TVoiceTiming } from '../../../shared/schemas/t
 import { answeredTurnAndPrevious, recordAiTurnTiming, recordCutOff, turnTakingAggregates } from './queries.js';
 import type { SessionUtterance } from '../../entities/index.js';
 import { validationError } from '../../errors.js';
+import type { OrganizationScope } from '../common/caller.js';
 
 /**
  * Turn-taking you can see (issue "Voice-first interviews"): what the interview page reports with
@@ -110,15 +111,16 @@ export function summaryFromRow(row: TurnTakingAggregates): TTurnTakingSummary | 
  * cut-offs and barge-ins. null for a session without voice turns (no answer ever carried a
  * report).
  */
-export async function turnTakingSummaries(em: EntityManager, organizationId: string, sessionIds: string[]): Promise<Map<string, TTurnTakingSummary | null>> {
+export async function turnTakingSummaries(em: EntityManager, scope: OrganizationScope, input: { sessionIds: string[] }): Promise<Map<string, TTurnTakingSummary | null>> {
+  const { sessionIds } = input;
   const summaries = new Map<string, TTurnTakingSummary | null>(sessionIds.map((id) => [id, null]));
   if (sessionIds.length === 0) return summaries;
-  const rows = await turnTakingAggregates.rows(em, { organizationId, sessionIds });
+  const rows = await turnTakingAggregates.rows(em, { organizationId: scope.organizationId, sessionIds });
   for (const row of rows) summaries.set(row.session_id, summaryFromRow(row));
   return summaries;
 }
 
 /** One session's summary (see turnTakingSummaries). */
-export async function turnTakingSummary(em: EntityManager, organizationId: string, sessionId: string): Promise<TTurnTakingSummary | null> {
-  return (await turnTakingSummaries(em, organizationId, [sessionId])).get(sessionId) ?? null;
+export async function turnTakingSummary(em: EntityManager, scope: OrganizationScope, input: { sessionId: string }): Promise<TTurnTakingSummary | null> {
+  return (await turnTakingSummaries(em, scope, { sessionIds: [input.sessionId] })).get(input.sessionId) ?? null;
 }

@@ -32,7 +32,7 @@ function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'transcript
 
 /** A session's generated transcript (409 TRANSCRIPT_NOT_READY before it exists, 404 for another organization's session). */
 export async function loadTranscriptSource(em: EntityManager, scope: OrganizationScope, input: { sessionId: string }): Promise<{ session: Session; source: TranscriptSource }> {
-  const session = await loadSession(em, scope.organizationId, input.sessionId);
+  const session = await loadSession(em, scope, input);
   return { session, source: await transcriptSourceOf(em, session) };
 }
 

@@ -11,7 +11,7 @@ import { loadSession } from '../sessions/index.js';
  * caller's organization is checked here, before signing: the link names only the record.
  */
 export async function signSessionDownload(em: EntityManager, signer: UrlSigner, organizationId: string, sessionId: string, format: 'pdf' | 'text'): Promise<TSignedDownload> {
-  await loadSession(em, organizationId, sessionId);
+  await loadSession(em, { organizationId }, { sessionId });
   return signedDownload(signer, format === 'pdf' ? 'session_report_pdf' : 'session_transcript_text', sessionId);
 }
 
