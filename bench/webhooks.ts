@@ -45,8 +45,8 @@ import { DESIGN_A_SIGNATURE_HEADER, verifyWebhookA } from '../shared/webhook-sig
 import { loadConfig } from '../server/config.js';
 import { findFreePort } from '../server/db/embedded-postgres.js';
 import { graphileLogger } from '../server/db/migrate.js';
-import { sampleFacts } from '../server/domains/webhooks/event-payloads.js';
-import { publishEvent } from '../server/domains/webhooks/publish-event.js';
+import { systemCaller } from '../server/domains/common/caller.js';
+import { publishEvent, sampleFacts } from '../server/domains/webhooks/index.js';
 import { createApp } from '../server/http/app.js';
 import { createLogger, type Logger } from '../server/logger.js';
 import { openRuntime } from '../server/runtime.js';
@@ -236,8 +236,7 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
     const publish = async (from: number, count: number, prefix: string) =>
       runtime.orm.em.fork().transactional(async (tx) => {
         for (let i = from; i < from + count; i++) {
-          await publishEvent(tx, {
-            organizationId,
+          await publishEvent({ em: tx }, systemCaller(organizationId), {
             type: 'interview.completed',
             sessionId: null,
             facts: { ...sampleFacts(), sessionId: `${prefix}-${i}` },

@@ -23,27 +23,13 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/billing/roll-over-billing-periods.ts',
   'server/domains/exports/export-scope.ts',
   'server/domains/exports/exported-sessions.ts',
-  'server/domains/insights/generate-insights.ts',
   'server/domains/invites/expire-invites.ts',
   'server/domains/invites/find-invite-by-token.ts',
   'server/domains/invites/open-invite-page.ts',
   'server/domains/invites/send-invite-email.ts',
   'server/domains/invites/start-invite.ts',
   'server/domains/organizations/book-credit-movement.ts',
-  'server/domains/sessions/answer-interview.ts',
-  'server/domains/sessions/completion-pipeline.ts',
-  'server/domains/sessions/finish-session.ts',
-  'server/domains/sessions/heard-check.ts',
-  'server/domains/sessions/prepare-session-files.ts',
-  'server/domains/sessions/session-billing.ts',
-  'server/domains/sessions/session-recordings.ts',
   'server/domains/share-links/share-link-status.ts',
-  'server/domains/transcripts/generate-transcript.ts',
-  'server/domains/transcripts/read-utterances.ts',
-  'server/domains/webhooks/deliver-webhook.ts',
-  'server/domains/webhooks/event-payloads.ts',
-  'server/domains/webhooks/insert-deliveries.ts',
-  'server/domains/webhooks/publish-event.ts',
 ]);
 
 /** Domains whose index.ts is not yet the only way in. */
@@ -54,17 +40,12 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'campaigns',
   'comparisons',
   'exports',
-  'insights',
   'invites',
   'organizations',
   'redactions',
-  'reports',
   'scripts',
   'search',
-  'sessions',
   'share-links',
-  'transcripts',
-  'webhooks',
 ]);
 
 /** Cycles between domains not yet broken, as "a -> b" edges that close one. */
@@ -76,10 +57,6 @@ const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
   'scripts -> invites',
   'invites -> sessions',
   'invites -> share-links',
-  'sessions -> transcripts',
-  'sessions -> reports',
-  'webhooks -> sessions',
-  'transcripts -> insights',
 ]);
 
 /** Domain files that still import server/http, or server/trpc outside router.ts. */

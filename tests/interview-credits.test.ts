@@ -270,8 +270,8 @@ describe('the charge is booked once per session', () => {
       ]);
     expect(moved).toHaveLength(2);
     await runJobsOnce(t, { tasks: ['session__time_out', 'session__abandon_idle'] });
-    expect(await timeOutSession(t.em(), sessionId)).toBe('nothing');
-    expect(await abandonIdleSession(t.em(), t.runtime.services.config, sessionId, new Date(Date.now() + 86_400_000))).toBe('nothing');
+    expect(await timeOutSession({ em: t.em() }, { sessionId })).toBe('nothing');
+    expect(await abandonIdleSession({ em: t.em(), services: t.runtime.services }, { sessionId, now: new Date(Date.now() + 86_400_000) })).toBe('nothing');
 
     const after = await sessionRow(sessionId);
     expect(after).toMatchObject({ status: 'abandoned', completion_status: 'abandoned', billing: finished.billing, completed_at: finished.completed_at });

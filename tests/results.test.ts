@@ -11,7 +11,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import webvtt from 'node-webvtt';
 import { parseSync as parseSrt } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareSessionFiles } from '../server/domains/sessions/prepare-session-files.js';
+import { prepareSessionFiles } from '../server/domains/reports/prepare-session-files.js';
 import type { AppRouter } from '../server/trpc/app-router.js';
 import { asBytes, download, silentOpus, wav } from './helpers/audio.js';
 import { type Api, apiAs } from './helpers/factories.js';
@@ -653,7 +653,7 @@ describe('session files', () => {
   it('a merge that fails (an ffmpeg that exits 1) leaves out the merged file, never the exports nor the announcement', async () => {
     const sessionId = await voiceInterview();
     await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
-    await prepareSessionFiles(t.em(), { ...t.runtime.services, ffmpeg: '/bin/false' }, sessionId);
+    await prepareSessionFiles({ em: t.em(), services: { ...t.runtime.services, ffmpeg: '/bin/false' } }, { sessionId });
     const after = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
     expect(after.map((file: any) => file.kind).sort()).toEqual(['audio', 'audio', 'export', 'export']);
     const [queued] = await t.em().execute<{ task_identifier: string }[]>(`select task_identifier from graphile_worker.jobs where key = ?`, [`session-announce:${sessionId}`]);

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { placeAiTurns, type TimelineTurn } from '../server/domains/sessions/ai-turn-placement.js';
 import { findExecutable } from '../server/lib/child-process.js';
-import { prepareSessionFiles } from '../server/domains/sessions/prepare-session-files.js';
+import { prepareSessionFiles } from '../server/domains/reports/prepare-session-files.js';
 import { pruneTurnAudio } from '../server/speech/prune-turn-audio.js';
 import { SpeechSynthesisError, type SpeechSynthesizer } from '../server/speech/speech-synthesizer.js';
 import { TURN_AUDIO_PREFIX, TurnAudio } from '../server/speech/turn-audio.js';
@@ -297,7 +297,7 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
     const warn = vi.spyOn(logger, 'warn');
     let warnings: unknown[];
     try {
-      await prepareSessionFiles(t.em(), { ...t.runtime.services, turnAudio: new TurnAudio(down, t.runtime.services.storage, logger) }, sessionId);
+      await prepareSessionFiles({ em: t.em(), services: { ...t.runtime.services, turnAudio: new TurnAudio(down, t.runtime.services.storage, logger) } }, { sessionId });
       warnings = warn.mock.calls.map((call) => call[1]);
     } finally {
       warn.mockRestore();

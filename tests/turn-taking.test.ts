@@ -274,8 +274,8 @@ describe('a voice interview over the participant API', () => {
     const other = await t.createTenant();
     await apiAs(t.http, other).get(`/v1/sessions/${sessionId}`).expect(404);
     await expect(trpcAs(other.authorization).workspace.session.query({ sessionId })).rejects.toMatchObject({ data: { httpStatus: 404 } });
-    expect(await turnTakingSummary(t.em(), other.organizationId, sessionId)).toBeNull();
-    expect(await turnTakingSummary(t.em(), tenant.organizationId, sessionId)).toMatchObject({ turns: 4 });
+    expect(await turnTakingSummary(t.em(), other, { sessionId })).toBeNull();
+    expect(await turnTakingSummary(t.em(), tenant, { sessionId })).toMatchObject({ turns: 4 });
   });
 });
 

@@ -39,7 +39,7 @@ const transcriptOperation = (path: '/v1/sessions/{sessionId}/transcript' | '/api
       errors: ['TRANSCRIPT_NOT_READY'],
     },
     handler: (services) => async ({ res, caller, path: { sessionId }, query }) => {
-      const body = await getTranscript(services.orm.em.fork(), caller.organizationId, sessionId, query);
+      const body = await getTranscript({ em: services.orm.em.fork() }, caller, { ...query, sessionId });
       if (query.format === 'json') {
         res.json(body);
         return;
@@ -80,6 +80,6 @@ export const resultsOperations = [
 
 /** A session's PDF report, as `GET /v1/sessions/{id}/pdf` and the dashboard's signed link (`session_report_pdf`) serve it. */
 export async function sessionReportDocument(services: AppServices, em: EntityManager, organizationId: string, sessionId: string, query: TPdfQuery): Promise<PDFKit.PDFDocument> {
-  const report = await assembleSessionReport(em, services.logos, organizationId, sessionId, query);
+  const report = await assembleSessionReport({ em, services }, { organizationId }, { ...query, sessionId });
   return renderSessionReport(report, query, { fallback: services.config.pdfFallbackFont });
 }

@@ -31,7 +31,7 @@ export const uploadSessionFileOperation = defineStreamOperation({
       try {
         idempotencyKeyOf(req);
         // An unknown session is refused before a potentially large body is read.
-        await loadSession(services.orm.em.fork(), caller.organizationId, sessionId);
+        await loadSession(services.orm.em.fork(), caller, { sessionId });
         await receiveUpload(req, res, parser, rules);
         uploaded = req.file?.path;
         if (!req.file || !uploaded) {

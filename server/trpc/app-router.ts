@@ -12,6 +12,7 @@ import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
 import { participantApiRouter, sessionsRouter } from '../domains/sessions/router.js';
 import { transcriptsRouter } from '../domains/transcripts/router.js';
+import { insightsRouter } from '../domains/insights/router.js';
 import { webhooksRouter } from '../domains/webhooks/router.js';
 import { highlightsRouter } from '../domains/highlights/router.js';
 import { commentsRouter } from '../domains/comments/router.js';
@@ -25,7 +26,7 @@ import { sentimentOverridesRouter } from '../domains/sentiment-overrides/router.
 import { anonymizedExportsRouter } from '../domains/anonymized-exports/router.js';
 import { workspaceRouter } from '../domains/workspace/router.js';
 import { stakeholderLinksRouter } from '../domains/stakeholder-links/router.js';
-import { router } from './trpc.js';
+import { mergeRouters, router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
 export const appRouter = router({
@@ -35,7 +36,8 @@ export const appRouter = router({
   campaignResults: campaignResultsRouter,
   invites: invitesRouter,
   sessions: sessionsRouter,
-  transcripts: transcriptsRouter,
+  // Insights are their own domain; their procedure keeps its path, transcripts.insights.
+  transcripts: mergeRouters(transcriptsRouter, insightsRouter),
   shareLinks: shareLinksRouter,
   quickstart: quickstartRouter,
   organization: organizationRouter,

@@ -81,6 +81,8 @@ const t = initTRPC
   });
 
 export const router = t.router;
+/** Several domains' procedures under one name (a tRPC path clients already call). */
+export const mergeRouters = t.mergeRouters;
 
 /**
  * Every API operation: requires an authenticated caller holding the permission named in the

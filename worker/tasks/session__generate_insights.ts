@@ -6,6 +6,6 @@ import type { AppServices } from '../../server/services.js';
 /** Second step after a session finishes: insights from the transcript, then the session's files. */
 export function generateInsightsTask(services: AppServices): Task<'session__generate_insights'> {
   return typedTask('session__generate_insights', async ({ sessionId }) => {
-    await generateInsights(services.orm.em.fork(), services, sessionId);
+    await generateInsights({ em: services.orm.em.fork(), services }, { sessionId });
   });
 }

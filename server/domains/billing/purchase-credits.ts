@@ -5,7 +5,7 @@ import type { TCreditPurchase, TPurchaseCreditsInput } from '../../../shared/sch
 import { type PaymentProvider, PaymentProviderUnavailableError } from '../../billing/payment-provider.js';
 import { Organization } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
-import { settleOwedCredits } from '../sessions/session-billing.js';
+import { settleOwedCredits } from '../sessions/index.js';
 import { bookCreditMovement } from '../organizations/book-credit-movement.js';
 import { billingPeriodOf } from './billing-period.js';
 import { issueInvoice } from './issue-invoice.js';

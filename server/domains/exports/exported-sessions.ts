@@ -4,11 +4,9 @@ import type { TCompletionStatus, TParsedAnswer, TSession } from '../../../shared
 import { type TSentiment, type TTranscript, ZIP_EXPORT_MAX_SESSIONS } from '../../../shared/schemas/transcripts.js';
 import type { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { AppError } from '../../errors.js';
-import { type SessionRecording, sessionRecordings } from '../sessions/session-recordings.js';
-import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
-import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
-import { FULL_TRANSCRIPT, redactedParticipant, redactorFor, shapeTranscript } from '../transcripts/shape-transcript.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { type SessionRecording, sessionRecordings } from '../sessions/index.js';
+import { structuredQuestionIdsOf, readTranscriptUtterances, FULL_TRANSCRIPT, redactedParticipant, redactorFor, shapeTranscript } from '../transcripts/index.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 import type { ExportCampaign } from './export-scope.js';
 
 /** Sessions read per query: memory stays flat however many sessions an export holds. */

@@ -1,28 +1,20 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus, TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import type { InsightsDraft, TextAnalyzer } from '../../analysis/analyzer.js';
+import type { RowOf } from '../../db/query.js';
 import { addJobs } from '../../jobs/add-jobs.js';
-import { loadPlan } from '../sessions/load-session.js';
-import { prepareSessionFilesJob } from '../sessions/session-jobs.js';
-import { readSessionUtterances } from '../transcripts/read-utterances.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import type { Deps } from '../common/deps.js';
+import { loadPlan, prepareSessionFilesJob } from '../sessions/index.js';
+import { readSessionUtterances } from '../transcripts/index.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
+import { claimInsights, insertSessionInsights, insightsSessionFacts } from './queries.js';
 
-interface SessionFacts {
-  organization_id: string;
-  language: string;
-  script_id: string;
-  script_version: number;
-  duration_seconds: number;
-  questions_answered: number;
-  total_questions: number;
+type SessionFacts = Omit<RowOf<typeof insightsSessionFacts.columns>, 'completion_status' | 'sentiment' | 'answers' | 'transcript_status'> & {
   completion_status: TCompletionStatus | null;
   sentiment: TSentiment | null;
-  sentiment_score: number | null;
   answers: TParsedAnswer[];
   transcript_status: 'ready' | 'none' | null;
-  ready_for_insights: boolean;
-}
+};
 
 /**
  * `session__generate_insights`: summary, key quotes, action items and topics from the session's
@@ -30,15 +22,12 @@ interface SessionFacts {
  * the `interview.completed` announcement. A session without a transcript gets no insights, and the
  * chain goes on. As with the transcript, the slow part runs outside the
  * transaction and the write happens once whatever the retries.
+ *
+ * No caller: the job names a session, whose row says its organization.
  */
-export async function generateInsights(em: EntityManager, services: { analyzer: TextAnalyzer }, sessionId: string): Promise<boolean> {
-  const [session] = await em.execute<SessionFacts[]>(
-    `select organization_id, language, script_id, script_version, duration_seconds, questions_answered, total_questions, completion_status,
-            sentiment, sentiment_score, answers, transcript_status,
-            status in ('completed', 'abandoned') and transcript_generated_at is not null and insights_generated_at is null as ready_for_insights
-       from sessions where id = ?`,
-    [sessionId],
-  );
+export async function generateInsights({ em, services }: Pick<Deps, 'em'> & { services: { analyzer: TextAnalyzer } }, input: { sessionId: string }): Promise<boolean> {
+  const { sessionId } = input;
+  const session = (await insightsSessionFacts.first(em, { sessionId })) as SessionFacts | undefined;
   if (!session?.ready_for_insights) return false;
 
   let draft: InsightsDraft | null = null;
@@ -76,26 +65,19 @@ export async function generateInsights(em: EntityManager, services: { analyzer: 
   }
 
   return em.transactional(async (tx) => {
-    const claimed = await tx.execute<{ id: string }[]>(
-      `update sessions set insights_generated_at = now(), updated_at = now() where id = ? and insights_generated_at is null returning id`,
-      [sessionId],
-    );
+    const claimed = await claimInsights.rows(tx, { sessionId });
     if (claimed.length === 0) return false;
     if (draft) {
-      await tx.execute(
-        `insert into session_insights (session_id, organization_id, summary, key_quotes, action_items, topics, generated_by, excluded_low_confidence, generated_at)
-         values (?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, now()) on conflict (session_id) do nothing`,
-        [
-          sessionId,
-          session.organization_id,
-          draft.summary,
-          JSON.stringify(draft.keyQuotes),
-          JSON.stringify(draft.actionItems),
-          JSON.stringify(draft.topics),
-          draft.generatedBy,
-          excludedLowConfidence,
-        ],
-      );
+      await insertSessionInsights.rows(tx, {
+        sessionId,
+        organizationId: session.organization_id,
+        summary: draft.summary,
+        keyQuotes: draft.keyQuotes,
+        actionItems: draft.actionItems,
+        topics: draft.topics,
+        generatedBy: draft.generatedBy,
+        excludedLowConfidence,
+      });
     }
     await addJobs(tx, [prepareSessionFilesJob(sessionId)]);
     return true;

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TPiiKind } from '../../../shared/schemas/pii.js';
-import type { TInsights } from '../../../shared/schemas/transcripts.js';
+import { requestedPiiKinds } from '../../../shared/schemas/pii.js';
+import type { z } from 'zod';
+import type { TInsights, ZInsightsQuery } from '../../../shared/schemas/transcripts.js';
 import type { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { SessionInsights } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
-import { loadSession } from '../sessions/load-session.js';
-import { readSessionUtterances } from '../transcripts/read-utterances.js';
-import { redactorFor } from '../transcripts/shape-transcript.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { loadSession } from '../sessions/index.js';
+import { readSessionUtterances, redactorFor } from '../transcripts/index.js';
 
 /** The insights record; with a redactor, every text in it redacted as a piece of the session's words. */
 function toInsightsDto(insights: SessionInsights, sessionId: string, redactor: SessionRedactor | null): TInsights {
@@ -29,12 +31,13 @@ export async function findInsights(em: EntityManager, sessionId: string): Promis
 }
 
 /** `GET /v1/sessions/{sessionId}/insights`: 409 INSIGHTS_NOT_READY (`pending` or `none`) before they exist. */
-export async function getInsights(em: EntityManager, organizationId: string, sessionId: string, options: { redactKinds: readonly TPiiKind[] }): Promise<TInsights> {
-  const session = await loadSession(em, organizationId, sessionId);
+export async function getInsights({ em }: Pick<Deps, 'em'>, caller: Caller, input: z.infer<typeof ZInsightsQuery>): Promise<TInsights> {
+  const redactKinds = requestedPiiKinds(input);
+  const session = await loadSession(em, caller, input);
   const insights = await findInsights(em, session.id);
   if (insights) {
     // Quotes and summaries are pieces of the utterances: redacted knowing what the whole utterances hold.
-    const redactor = options.redactKinds.length > 0 ? redactorFor({ rows: await readSessionUtterances(em, session.id) }, options.redactKinds) : null;
+    const redactor = redactKinds.length > 0 ? redactorFor({ rows: await readSessionUtterances(em, session.id) }, redactKinds) : null;
     return toInsightsDto(insights, session.id, redactor);
   }
   if (session.transcriptStatus === 'none') {

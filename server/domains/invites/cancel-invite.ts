@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInvite } from '../../../shared/schemas/invites.js';
 import { UNFINISHED_SESSION_STATUSES } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
-import { finishSession } from '../sessions/finish-session.js';
+import { finishSession } from '../sessions/index.js';
 import { assertInviteModifiable, loadInvite } from './load-invite.js';
 import { type InviteLinkServices, toInviteDto } from './serialize.js';
 import { loadLinkOwner } from '../organizations/load-link-owner.js';

@@ -1,4 +1,4 @@
-import { languageOf } from '../sessions/start-interview.js';
+import { languageOf } from '../sessions/index.js';
 import { participantTitleOf } from '../campaigns/participant-title.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 import { roundCredits } from '../billing/serialize.js';
-import { settleOwedCredits } from '../sessions/session-billing.js';
+import { settleOwedCredits } from '../sessions/index.js';
 import { bookCreditMovement, type BookedMovement } from './book-credit-movement.js';
 
 export interface GrantCreditsInput {

@@ -7,7 +7,7 @@ import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 
-import { loadSession } from '../sessions/load-session.js';
+import { loadSession } from '../sessions/index.js';
 import { authorOf } from '../common/author.js';
 import { writeAuditEntry } from './audit-log.js';
 import { derivedTextScrubber, keywordsAfterRedaction, onlyMarkers, type PlannedRedaction, planRedaction, recutQuote, scrubJson } from './redaction-text.js';
@@ -128,7 +128,7 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * never rewrite the same recording from the same original.
  */
 export async function redactUtterance(em: EntityManager, services: RedactionServices, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
-  const session = await loadSession(em, auth.organizationId, input.sessionId);
+  const session = await loadSession(em, auth, input);
   assertRedactable(session);
   const actor = await authorOf(em, auth);
   const obsolete: string[] = [];

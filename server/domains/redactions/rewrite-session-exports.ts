@@ -14,11 +14,9 @@ import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import { renderSessionReport } from '../../reports/render-session-report.js';
 import type { FileStorage } from '../../storage/file-storage.js';
-import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
-import { findInsights } from '../insights/get-insights.js';
-import { structuredQuestionIdsOf } from '../transcripts/load-transcript.js';
-import { readSessionUtterances } from '../transcripts/read-utterances.js';
-import { FULL_TRANSCRIPT, shapeTranscript, type TranscriptSource } from '../transcripts/shape-transcript.js';
+import { buildSessionReport, loadSessionReportSource } from '../reports/index.js';
+import { findInsights } from '../insights/index.js';
+import { structuredQuestionIdsOf, readSessionUtterances, FULL_TRANSCRIPT, shapeTranscript, type TranscriptSource } from '../transcripts/index.js';
 
 /** The transcript as the redaction's transaction sees it, its queries one after another on that one connection. */
 async function redactedSource(tx: EntityManager, session: Session): Promise<TranscriptSource> {

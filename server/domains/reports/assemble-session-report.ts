@@ -5,11 +5,12 @@ import type { TPdfQuery } from '../../../shared/schemas/transcripts.js';
 import { Campaign, Organization, type Session, type SessionInsights } from '../../entities/index.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
 import type { SessionReport } from '../../reports/session-report.js';
-import { findInsights } from '../insights/get-insights.js';
-import { loadPlan } from '../sessions/load-session.js';
-import { loadTranscriptSource } from '../transcripts/load-transcript.js';
-import { redactedParticipant, redactorFor, type TranscriptSource } from '../transcripts/shape-transcript.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { findInsights } from '../insights/index.js';
+import { loadPlan } from '../sessions/index.js';
+import { loadTranscriptSource, redactedParticipant, redactorFor, type TranscriptSource } from '../transcripts/index.js';
+import type { OrganizationScope } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 
 /** Everything a session's report is made from, as read (nothing redacted yet). */
 export interface SessionReportSource {
@@ -106,12 +107,10 @@ export function buildSessionReport(source: SessionReportSource, options: Pick<TP
  * transcript exists, 404 for another organization's session.
  */
 export async function assembleSessionReport(
-  em: EntityManager,
-  logos: Pick<OrganizationLogos, 'fetch'>,
-  organizationId: string,
-  sessionId: string,
-  options: Pick<TPdfQuery, 'branding' | 'redact_pii' | 'include_insights'> & Partial<Pick<TPdfQuery, 'redact_kinds'>>,
+  { em, services }: Pick<Deps, 'em'> & { services: { logos: Pick<OrganizationLogos, 'fetch'> } },
+  scope: OrganizationScope,
+  input: Pick<TPdfQuery, 'branding' | 'redact_pii' | 'include_insights'> & Partial<Pick<TPdfQuery, 'redact_kinds'>> & { sessionId: string },
 ): Promise<SessionReport> {
-  const { session, source } = await loadTranscriptSource(em, organizationId, sessionId);
-  return buildSessionReport(await loadSessionReportSource(em, logos, session, source, options), options);
+  const { session, source } = await loadTranscriptSource(em, scope, input);
+  return buildSessionReport(await loadSessionReportSource(em, services.logos, session, source, input), input);
 }

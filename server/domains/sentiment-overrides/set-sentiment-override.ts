@@ -12,8 +12,8 @@ import type { Logger } from '../../logger.js';
 import { authorOf } from '../common/author.js';
 import { writeAuditEntry } from '../redactions/audit-log.js';
 import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
-import { loadSession } from '../sessions/load-session.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { loadSession } from '../sessions/index.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 import { type UtteranceSentimentRow, toUtteranceSentiment, UTTERANCE_SENTIMENT_COLUMNS } from './utterance-sentiment.js';
 import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 
@@ -76,7 +76,7 @@ export interface SentimentOverrideServices extends ExportServices {
  * and logs nothing.
  */
 export async function setSentimentOverride(em: EntityManager, services: SentimentOverrideServices, auth: CustomerAuth, input: TSetSentimentOverrideInput): Promise<TSentimentOverride> {
-  const session = await loadSession(em, auth.organizationId, input.sessionId);
+  const session = await loadSession(em, auth, input);
   if (!session.transcriptGeneratedAt) {
     throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has not been analysed yet; its sentiment can be overridden once its transcript exists.`, {
       sessionId: session.id,

@@ -21,6 +21,7 @@ import { askTurn, interviewStateOf } from './interview-turns.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
 import { findUnfinishedSession } from './participant-access.js';
+import { confirmHeardAnswer, correctHeardAnswer, utteranceStartTime, utteranceTimes, utteranceValue } from './queries.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
@@ -239,7 +240,7 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
       if (locked.status !== 'in_progress') throw sessionNotActive(locked, 'answered');
       if (locked.pendingUtteranceId !== answeredTurnId) throw turnAlreadyAnswered(locked.id);
       const now = new Date();
-      const [pendingTurn] = await tx.execute<{ start_time: number; end_time: number }[]>(`select start_time, end_time from session_utterances where id = ?`, [answeredTurnId]);
+      const pendingTurn = await utteranceTimes.first(tx, { utteranceId: answeredTurnId });
       const { startTime, endTime } = settlesInPlace
         ? { startTime: pendingTurn!.end_time, endTime: Math.max(pendingTurn!.end_time, offsetAt(locked, now)) }
         : answerTimes(locked, now, answer, pendingTurn!, audio?.durationSeconds ?? null, text);
@@ -340,12 +341,9 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
  */
 async function settleCheckedAnswer(tx: EntityManager, session: Session, { check, reply }: NonNullable<PreparedAnswer['heardCheck']>): Promise<void> {
   if (reply.kind === 'confirmed') {
-    await tx.execute(`update session_utterances set heard_check = 'confirmed' where id = ? and session_id = ? and heard_check = 'unclear'`, [check.answerId, session.id]);
+    await confirmHeardAnswer.rows(tx, { sessionId: session.id, answerId: check.answerId });
   } else if (reply.kind === 'corrected') {
-    await tx.execute(
-      `update session_utterances set heard_as = text, text = ?, confidence = null, heard_check = 'corrected' where id = ? and session_id = ? and heard_check = 'unclear'`,
-      [reply.text, check.answerId, session.id],
-    );
+    await correctHeardAnswer.rows(tx, { sessionId: session.id, answerId: check.answerId, text: reply.text });
   }
 }
 
@@ -391,8 +389,8 @@ function answerTimes(
 
 /** The value a pending confirmation reads back: stored on the `confirm` utterance itself. */
 async function confirmedValueOf(em: EntityManager, session: Session): Promise<TAnswerValue> {
-  const [turn] = await em.execute<{ value: TAnswerValue }[]>(`select value from session_utterances where id = ?`, [session.pendingUtteranceId]);
-  return turn?.value ?? null;
+  const turn = await utteranceValue.first(em, { utteranceId: session.pendingUtteranceId ?? null });
+  return (turn?.value as TAnswerValue | undefined) ?? null;
 }
 
 /** What the interviewer is told of the conversation before the answer being prepared. */
@@ -433,9 +431,7 @@ export async function earlierTurnsOf(em: EntityManager, session: Session, questi
  * transcribed, rather than kept and costing storage, recognition and the merge its full length.
  */
 async function longestRecording(em: EntityManager, session: Session): Promise<number> {
-  const [turn] = session.pendingUtteranceId
-    ? await em.execute<{ start_time: number }[]>(`select start_time from session_utterances where id = ?`, [session.pendingUtteranceId])
-    : [];
+  const turn = session.pendingUtteranceId ? await utteranceStartTime.first(em, { utteranceId: session.pendingUtteranceId }) : undefined;
   return Math.max(0, offsetAt(session, new Date()) - (turn?.start_time ?? 0)) + CLOCK_SLACK_SECONDS;
 }
 

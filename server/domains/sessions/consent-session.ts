@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TConsentInput, TSessionView } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
+import type { Deps } from '../common/deps.js';
 import { finishSession } from './finish-session.js';
 import { beginInterview } from './interview-turns.js';
 import { loadPlan, sessionNotActive } from './load-session.js';
@@ -15,8 +15,7 @@ import { type SessionActor, loadSessionFor } from './session-access.js';
  * abandoned, nothing more is recorded.
  */
 export async function consentSession(
-  em: EntityManager,
-  config: Pick<Config, 'sessionAbandonAfterSeconds'>,
+  { em, services }: Pick<Deps, 'em'> & { services: { config: Pick<Config, 'sessionAbandonAfterSeconds'> } },
   actor: SessionActor,
   input: Omit<TConsentInput, 'ip'> & { ip: string | null },
 ): Promise<TSessionView> {
@@ -31,7 +30,7 @@ export async function consentSession(
     if (!input.granted) {
       await finishSession(tx, session, 'abandoned', now);
     } else if (session.status === 'created') {
-      await beginInterview(tx, session, await loadPlan(tx, session), config, now);
+      await beginInterview(tx, session, await loadPlan(tx, session), services.config, now);
     }
     await tx.flush();
     return sessionViewFor(tx, actor, session, now);

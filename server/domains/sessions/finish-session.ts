@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus } from '../../../shared/schemas/sessions.js';
 import type { Session } from '../../entities/index.js';
 import { addJobs } from '../../jobs/add-jobs.js';
+import { completeInvite } from './queries.js';
 import { chargeSession } from './session-billing.js';
 import { stopClock } from './session-clock.js';
 import { generateTranscriptJob } from './session-jobs.js';
@@ -21,10 +22,7 @@ export async function finishSession(tx: EntityManager, session: Session, complet
   session.pendingUtteranceId = null;
   if (session.status === 'completed') {
     // Lock order session → invite → organization, as everywhere a session is finished.
-    await tx.execute(`update invites set status = 'completed', completed_at = ?, updated_at = now() where id = ? and status <> 'cancelled'`, [
-      now,
-      session.invite.id,
-    ]);
+    await completeInvite.rows(tx, { inviteId: session.invite.id, completedAt: now });
   }
   // A preview ("Preview as participant") held nothing and is billed nothing: no charge, no usage.
   if (!session.preview) session.billing = await chargeSession(tx, session, now);

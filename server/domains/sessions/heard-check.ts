@@ -5,6 +5,7 @@ import type { TTurnKind } from '../../../shared/schemas/sessions.js';
 import { translator } from '../../../shared/i18n/translate.js';
 import { parseStructuredAnswer } from '../../interviewer/answer-parsing.js';
 import type { FlowPosition } from './interview-flow.js';
+import { heardCheckTurns } from './queries.js';
 
 /**
  * Confidence-aware answers (issue 30): a spoken answer to an open question (or a follow-up)
@@ -90,15 +91,8 @@ export interface PendingHeardCheck {
  * they are consecutive).
  */
 export async function pendingHeardCheckOf(em: EntityManager, session: { id: string; pendingUtteranceId?: string | null }): Promise<PendingHeardCheck | null> {
-  const rows = await em.execute<{ id: string; seq: number; speaker: string; kind: TTurnKind | 'answer'; text: string | null; confidence: number | null; heard_check: string | null; end_time: number }[]>(
-    `select u.id, u.seq, u.speaker, u.kind, u.text, u.confidence, u.heard_check, u.end_time
-       from session_utterances u
-       join session_utterances c on c.session_id = u.session_id and c.id = ? and u.seq between c.seq - 2 and c.seq
-      where u.session_id = ?
-      order by u.seq desc`,
-    [session.pendingUtteranceId ?? null, session.id],
-  );
-  const [check, answer, answered] = rows;
+  const rows = await heardCheckTurns.rows(em, { sessionId: session.id, checkId: session.pendingUtteranceId ?? null });
+  const [check, answer, answered] = rows.map((row) => ({ ...row, kind: row.kind as TTurnKind | 'answer' }));
   if (!check || check.kind !== 'check_heard' || !answer || answer.speaker !== 'participant' || answer.heard_check !== 'unclear' || answer.text === null || !answered) return null;
   return { answerId: answer.id, heard: answer.text, confidence: answer.confidence, answeredKind: answered.kind === 'answer' ? 'question' : answered.kind, checkEndTime: check.end_time };
 }

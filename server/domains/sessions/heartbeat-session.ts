@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionView } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
+import type { Deps } from '../common/deps.js';
 import { sessionNotActive } from './load-session.js';
 import { sessionViewFor } from './serialize.js';
 import { type SessionActor, loadSessionFor } from './session-access.js';
@@ -9,8 +9,8 @@ import { type SessionActor, loadSessionFor } from './session-access.js';
  * Keeps an unfinished session from being abandoned as idle: one conditional update of
  * `lastActivityAt` (the idle watch reads it when it runs; no job is touched). Finished: 409.
  */
-export async function heartbeatSession(em: EntityManager, actor: SessionActor, sessionId: string): Promise<TSessionView> {
-  const session = await loadSessionFor(em, actor, sessionId);
+export async function heartbeatSession({ em }: Pick<Deps, 'em'>, actor: SessionActor, input: { sessionId: string }): Promise<TSessionView> {
+  const session = await loadSessionFor(em, actor, input.sessionId);
   const now = new Date();
   const updated = await em.nativeUpdate(
     Session,

@@ -1,10 +1,11 @@
 import { type FilterQuery, type QueryOrderMap, raw } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListSessionsInput, TSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { AppError } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { findPage, NEWEST_FIRST, pageFrom } from '../common/keyset-page.js';
 import { toSessionDto } from './serialize.js';
 import { turnTakingSummaries } from './turn-timing.js';
@@ -15,7 +16,8 @@ const LIVE_DURATION = raw('floor(active_seconds + coalesce(extract(epoch from (n
 const SORT_COLUMNS = { completedAt: 'completedAt', duration: LIVE_DURATION } as const;
 
 /** A campaign's sessions, filtered by status and creation time; unfinished sessions sort last by completedAt. */
-export async function listSessions(em: EntityManager, organizationId: string, input: TListSessionsInput): Promise<Page<TSession>> {
+export async function listSessions({ em }: Pick<Deps, 'em'>, caller: Caller, input: TListSessionsInput): Promise<Page<TSession>> {
+  const { organizationId } = caller;
   await loadCampaign(em, organizationId, input.campaignId);
   const createdAt = {
     ...(input.from ? { $gte: new Date(input.from) } : {}),
@@ -31,7 +33,7 @@ export async function listSessions(em: EntityManager, organizationId: string, in
   const now = new Date();
   if (input.sort === 'createdAt') {
     const page = await findPage(em, Session, where, input, { ...NEWEST_FIRST, direction: input.order }, { disableIdentityMap: true });
-    const turnTaking = await turnTakingSummaries(em, organizationId, page.items.map((session) => session.id));
+    const turnTaking = await turnTakingSummaries(em, caller, { sessionIds: page.items.map((session) => session.id) });
     return pageFrom(page, page.items.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)));
   }
   // completedAt is null until a session ends and a duration grows while it runs: no keyset holds.
@@ -50,7 +52,7 @@ export async function listSessions(em: EntityManager, organizationId: string, in
     disableIdentityMap: true,
   });
   const hasMore = input.offset + sessions.length < total;
-  const turnTaking = await turnTakingSummaries(em, organizationId, sessions.map((session) => session.id));
+  const turnTaking = await turnTakingSummaries(em, caller, { sessionIds: sessions.map((session) => session.id) });
   return {
     data: sessions.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)),
     pagination: { total, limit: input.limit, offset: input.offset, hasMore, nextCursor: null },

@@ -3,16 +3,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TQuestion, TScriptSettings } from '../../../shared/schemas/scripts.js';
 import { Session, ScriptVersion } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
+import type { OrganizationScope } from '../common/caller.js';
 
+/** The scope's organization's session or 404 (another organization's included). */
 export async function loadSession(
   em: EntityManager,
-  organizationId: string,
-  sessionId: string,
+  scope: OrganizationScope,
+  input: { sessionId: string },
   options: { lockMode?: LockMode } = {},
 ): Promise<Session> {
+  const { sessionId } = input;
   const session = await em.findOne(
     Session,
-    { id: sessionId, organization: organizationId },
+    { id: sessionId, organization: scope.organizationId },
     options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
   );
   if (!session) throw notFound('session', sessionId);

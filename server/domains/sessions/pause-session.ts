@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionView } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
 import { addJobs } from '../../jobs/add-jobs.js';
+import type { Deps } from '../common/deps.js';
 import { sessionNotActive } from './load-session.js';
 import { abandonIdleJob } from './session-jobs.js';
 import { sessionViewFor } from './serialize.js';
@@ -11,12 +11,12 @@ import { stopClock } from './session-clock.js';
 
 /** in_progress → paused, with the reason given; the clock stops (pauses are neither interview time nor billed). */
 export async function pauseSession(
-  em: EntityManager,
-  config: Pick<Config, 'sessionPausedAbandonAfterSeconds'>,
+  { em, services }: Pick<Deps, 'em'> & { services: { config: Pick<Config, 'sessionPausedAbandonAfterSeconds'> } },
   actor: SessionActor,
-  sessionId: string,
-  reason: string | undefined,
+  input: { sessionId: string; reason?: string | undefined },
 ): Promise<TSessionView> {
+  const { sessionId, reason } = input;
+  const { config } = services;
   return em.transactional(async (tx) => {
     const session = await loadSessionFor(tx, actor, sessionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (session.status !== 'in_progress') throw sessionNotActive(session, 'paused');

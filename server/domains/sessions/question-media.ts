@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTurnMedia } from '../../../shared/schemas/sessions.js';
-import { queryRows, sql } from '../../db/sql.js';
+import { questionMediaForDownload, questionMediaRows } from './queries.js';
 import type { Session } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 
@@ -23,15 +23,10 @@ export async function questionMediaOf(
   questionId: string,
   now: Date,
 ): Promise<TTurnMedia[]> {
-  const rows = await queryRows<{ id: string; kind: 'image' | 'audio'; content_type: string; alt: string | null }>(
-    em,
-    sql`select m.id, m.kind, m.content_type, m.alt from script_media m
-        where m.script_id = ${session.scriptId} and m.organization_id = ${session.organization.id} and m.question_id = ${questionId}
-        order by m.created_at, m.id`,
-  );
+  const rows = await questionMediaRows.rows(em, { organizationId: session.organization.id, scriptId: session.scriptId, questionId });
   return Promise.all(
     rows.map(async (row) => ({
-      kind: row.kind,
+      kind: row.kind as 'image' | 'audio',
       contentType: row.content_type,
       url: (await signer.signFileLink({ fileId: `${session.id}/${row.id}`, purpose: 'question_media' }, QUESTION_MEDIA_LINK_SECONDS, now)).url,
       alt: row.alt,
@@ -50,13 +45,6 @@ export async function findQuestionMediaForDownload(
 ): Promise<{ storageKey: string; contentType: string; size: number; filename: string } | null> {
   const [sessionId, mediaId, ...rest] = subject.split('/');
   if (!sessionId || !mediaId || rest.length > 0) return null;
-  const [row] = await queryRows<{ storage_key: string; content_type: string; size_bytes: string | number; filename: string }>(
-    em,
-    sql`select m.storage_key, m.content_type, m.size_bytes, m.filename
-        from sessions s
-        join script_media m on m.script_id = s.script_id and m.organization_id = s.organization_id
-        join scripts sc on sc.id = m.script_id and sc.deleted_at is null
-        where s.id = ${sessionId} and m.id = ${mediaId} and s.status in ('created', 'in_progress', 'paused')`,
-  );
+  const row = await questionMediaForDownload.first(em, { sessionId, mediaId });
   return row ? { storageKey: row.storage_key, contentType: row.content_type, size: Number(row.size_bytes), filename: row.filename } : null;
 }

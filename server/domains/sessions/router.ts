@@ -48,14 +48,14 @@ const listFilesProcedure = (path: '/v1/sessions/{sessionId}/files' | '/api/sessi
     })
     .input(ZListSessionFilesInput)
     .output(ZSessionFilePage)
-    .query(({ ctx, input }) => listSessionFiles(ctx.em, ctx.services.signer, ctx.auth.organizationId, input));
+    .query(({ ctx, input }) => listSessionFiles(ctx, ctx.auth, input));
 
 export const sessionsRouter = router({
   get: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/sessions/{sessionId}', tags, summary: 'Get a session' }, permission: 'sessions:read' })
     .input(ZSessionIdInput)
     .output(ZSession)
-    .query(({ ctx, input }) => getSession(ctx.em, ctx.auth.organizationId, input.sessionId)),
+    .query(({ ctx, input }) => getSession(ctx, ctx.auth, input)),
 
   list: apiProcedure
     .meta({
@@ -64,19 +64,19 @@ export const sessionsRouter = router({
     })
     .input(ZListSessionsInput)
     .output(ZSessionPage)
-    .query(({ ctx, input }) => listSessions(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listSessions(ctx, ctx.auth, input)),
 
   pause: apiProcedure
     .meta({ openapi: { method: 'POST', path: '/v1/sessions/{sessionId}/pause', tags, summary: 'Pause a session in progress' }, ...lifecycle })
     .input(ZPauseSessionInput)
     .output(ZSessionView)
-    .mutation(({ ctx, input }) => pauseSession(ctx.em, ctx.services.config, ctx.auth, input.sessionId, input.reason)),
+    .mutation(({ ctx, input }) => pauseSession(ctx, ctx.auth, input)),
 
   resume: apiProcedure
     .meta({ openapi: { method: 'POST', path: '/v1/sessions/{sessionId}/resume', tags, summary: 'Resume a paused session' }, ...lifecycle })
     .input(ZSessionIdInput)
     .output(ZSessionView)
-    .mutation(({ ctx, input }) => resumeSession(ctx.em, ctx.services.config, ctx.auth, input.sessionId)),
+    .mutation(({ ctx, input }) => resumeSession(ctx, ctx.auth, input)),
 
   heartbeat: apiProcedure
     .meta({
@@ -91,7 +91,7 @@ export const sessionsRouter = router({
     })
     .input(ZSessionIdInput)
     .output(ZSessionView)
-    .mutation(({ ctx, input }) => heartbeatSession(ctx.em, ctx.auth, input.sessionId)),
+    .mutation(({ ctx, input }) => heartbeatSession(ctx, ctx.auth, input)),
 
   consent: apiProcedure
     .meta({
@@ -107,7 +107,7 @@ export const sessionsRouter = router({
     })
     .input(ZConsentInput)
     .output(ZSessionView)
-    .mutation(({ ctx, input }) => consentSession(ctx.em, ctx.services.config, ctx.auth, { ...input, ip: input.ip ?? ctx.req.ip ?? null })),
+    .mutation(({ ctx, input }) => consentSession(ctx, ctx.auth, { ...input, ip: input.ip ?? ctx.req.ip ?? null })),
 
   listFiles: listFilesProcedure('/v1/sessions/{sessionId}/files'),
   /** The spec's `/api/session/{sessionId}/files`: the same operation under `/api`. */

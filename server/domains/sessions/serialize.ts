@@ -3,7 +3,7 @@ import type { TParticipantSession, TSession, TTurn } from '../../../shared/schem
 import type { TQuestion } from '../../../shared/schemas/scripts.js';
 import type { TTurnTakingSummary } from '../../../shared/schemas/turn-taking.js';
 import type { Session, SessionUtterance } from '../../entities/index.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
 import { durationAt } from './session-clock.js';
 import { turnTakingSummary } from './turn-timing.js';
 
@@ -57,7 +57,7 @@ export function toParticipantSessionDto(session: Session, now: Date = new Date()
 /** The record the actor may see: the full session for an API key, the participant's view for a token. */
 export async function sessionViewFor(em: EntityManager, actor: { kind: string }, session: Session, now: Date = new Date()): Promise<TSession | TParticipantSession> {
   if (actor.kind === 'participant') return toParticipantSessionDto(session, now);
-  return toSessionDto(session, await turnTakingSummary(em, session.organization.id, session.id), now);
+  return toSessionDto(session, await turnTakingSummary(em, { organizationId: session.organization.id }, { sessionId: session.id }), now);
 }
 
 /** The pending AI utterance as the participant's client sees it. */

@@ -11,7 +11,7 @@ export type SessionActor = Pick<CustomerAuth, 'kind' | 'organizationId'> | Parti
 
 /** The session, when the actor may act on it; 404 otherwise (a token acting on another session included). */
 export async function loadSessionFor(em: EntityManager, actor: SessionActor, sessionId: string, options: { lockMode?: LockMode } = {}): Promise<Session> {
-  const session = await loadSession(em, actor.organizationId, sessionId, options);
+  const session = await loadSession(em, actor, { sessionId }, options);
   if (actor.kind === 'participant' && session.invite.id !== actor.inviteId) throw notFound('session', sessionId);
   return session;
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import { billingPeriodOf } from '../billing/billing-period.js';
 import { roundCredits } from '../billing/serialize.js';
 import { bookCreditMovement } from '../organizations/book-credit-movement.js';
+import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, lockOrganizationDebt, lockOrganizationForCharge, releaseHeldCredits, settleDebt } from './queries.js';
 
 /**
  * A session's start holds one billable minute at the plan's price, so an organization cannot run
@@ -13,11 +14,7 @@ import { bookCreditMovement } from '../organizations/book-credit-movement.js';
  */
 export async function holdStartingCredits(tx: EntityManager, organizationId: string, plan: Plan): Promise<number> {
   const hold = PLANS[plan].pricePerMinuteCredits;
-  const held = await tx.execute<{ id: string }[]>(
-    `update organizations set credits_held = credits_held + ?, updated_at = now()
-     where id = ? and credit_balance - credits_held - credits_owed >= ? returning id`,
-    [hold, organizationId, hold],
-  );
+  const held = await holdCredits.rows(tx, { organizationId, credits: hold });
   if (held.length === 0) {
     throw new AppError('INSUFFICIENT_CREDITS', 'Not enough credits to start an interview: one minute must be available.', { required: hold });
   }
@@ -36,32 +33,18 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   // The organization row is locked first, so concurrent finishes read each other's free minutes.
   // NO KEY UPDATE: rows that reference the organization (utterances, sessions) take KEY SHARE
   // locks on it; a plain FOR UPDATE would hold every insert of the organization behind this.
-  const [organization] = await tx.execute<{ plan: string; credit_balance: string }[]>(
-    `select plan, credit_balance from organizations where id = ? for no key update`,
-    [session.organization.id],
-  );
+  const organization = await lockOrganizationForCharge.first(tx, { organizationId: session.organization.id });
   const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
   const terms = PLANS[plan];
-  await tx.execute(`update organizations set credits_held = greatest(credits_held - ?, 0), updated_at = now() where id = ?`, [
-    session.holdCredits,
-    session.organization.id,
-  ]);
+  await releaseHeldCredits.rows(tx, { organizationId: session.organization.id, credits: session.holdCredits });
   session.holdCredits = 0;
 
   const totalMinutes = Math.ceil(session.durationSeconds / 60);
   const period = billingPeriodOf(now).start;
-  const [used] = await tx.execute<{ free_minutes_used: number }[]>(
-    `select free_minutes_used from billing_usage where organization_id = ? and period_start = ?`,
-    [session.organization.id, period],
-  );
+  const used = await freeMinutesUsed.first(tx, { organizationId: session.organization.id, periodStart: period });
   const freeLeft = Math.max(0, terms.freeMinutesPerMonth - Number(used?.free_minutes_used ?? 0));
   const freeMinutesApplied = Math.min(totalMinutes, freeLeft);
-  await tx.execute(
-    `insert into billing_usage (organization_id, period_start, minutes, free_minutes_used, sessions) values (?, ?, ?, ?, 1)
-     on conflict (organization_id, period_start) do update set minutes = billing_usage.minutes + excluded.minutes,
-       free_minutes_used = billing_usage.free_minutes_used + excluded.free_minutes_used, sessions = billing_usage.sessions + 1`,
-    [session.organization.id, period, totalMinutes, freeMinutesApplied],
-  );
+  await addSessionUsage.rows(tx, { organizationId: session.organization.id, periodStart: period, minutes: totalMinutes, freeMinutes: freeMinutesApplied });
   const billableMinutes = totalMinutes - freeMinutesApplied;
   const amountCredits = roundCredits(billableMinutes * terms.pricePerMinuteCredits);
   const chargedCredits = Math.min(amountCredits, Number(organization?.credit_balance ?? 0));
@@ -76,7 +59,7 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
     });
   }
   if (owedCredits > 0) {
-    await tx.execute(`update organizations set credits_owed = credits_owed + ?, updated_at = now() where id = ?`, [owedCredits, session.organization.id]);
+    await addOwedCredits.rows(tx, { organizationId: session.organization.id, credits: owedCredits });
   }
   return {
     totalMinutes,
@@ -95,10 +78,7 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
  * to the debt first, as a charge on the ledger, inside the caller's transaction.
  */
 export async function settleOwedCredits(tx: EntityManager, organizationId: string, reference: string): Promise<number> {
-  const [organization] = await tx.execute<{ credit_balance: string; credits_owed: string }[]>(
-    `select credit_balance, credits_owed from organizations where id = ? for no key update`,
-    [organizationId],
-  );
+  const organization = await lockOrganizationDebt.first(tx, { organizationId });
   const settled = roundCredits(Math.min(Number(organization?.credits_owed ?? 0), Number(organization?.credit_balance ?? 0)));
   if (settled <= 0) return 0;
   await bookCreditMovement(tx, {
@@ -108,6 +88,6 @@ export async function settleOwedCredits(tx: EntityManager, organizationId: strin
     source: `debt:${reference}`,
     description: 'Interview minutes owed, settled from new credits',
   });
-  await tx.execute(`update organizations set credits_owed = credits_owed - ?, updated_at = now() where id = ?`, [settled, organizationId]);
+  await settleDebt.rows(tx, { organizationId, credits: settled });
   return settled;
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sessionRecordingRows } from './queries.js';
 
 /** A session's one recording: a `merged_audio` or an `audio` session file. */
 export interface SessionRecording {
@@ -18,15 +19,7 @@ export interface SessionRecording {
 export async function sessionRecordings(em: EntityManager, sessionIds: readonly string[]): Promise<Map<string, SessionRecording>> {
   const recordings = new Map<string, SessionRecording>();
   if (sessionIds.length === 0) return recordings;
-  const rows = await em.execute<{ session_id: string; id: string; storage_key: string; content_type: string; duration_seconds: number | null }[]>(
-    `select distinct on (f.session_id) f.session_id, f.id, f.storage_key, f.content_type, f.duration_seconds
-       from session_files f
-      where f.session_id = any(array[?]::text[])
-        and (f.kind = 'merged_audio'
-             or (f.kind = 'audio' and not exists (select 1 from session_files other where other.session_id = f.session_id and other.kind = 'audio' and other.id <> f.id)))
-      order by f.session_id, f.kind = 'merged_audio' desc, f.created_at desc`,
-    [[...sessionIds]],
-  );
+  const rows = await sessionRecordingRows.rows(em, { sessionIds: [...sessionIds] });
   for (const row of rows) {
     recordings.set(row.session_id, { fileId: row.id, storageKey: row.storage_key, contentType: row.content_type, durationSeconds: row.duration_seconds });
   }

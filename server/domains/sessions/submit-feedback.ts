@@ -5,8 +5,8 @@ import type { TFeedback, TFeedbackInput } from '../../../shared/schemas/sessions
 import { type Session, type SessionFeedback as SessionFeedbackRow, SessionFeedback } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import { loadSessionFacts } from '../webhooks/event-payloads.js';
-import { publishEvent } from '../webhooks/publish-event.js';
+import { publishEvent } from '../webhooks/index.js';
+import { loadSessionFacts } from './session-event-facts.js';
 import { findLatestSession } from './participant-access.js';
 
 function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
@@ -41,7 +41,11 @@ export async function submitFeedback(em: EntityManager, participant: Participant
       // A preview's feedback is kept with it but announced to no receiver.
       if (session.preview) return { feedback: dto };
       const facts = await loadSessionFacts(tx, session.id);
-      await publishEvent(tx, { organizationId: session.organization.id, type: 'session.feedback_submitted', sessionId: session.id, facts: { ...facts, feedback: dto }, occurredAt: feedback.submittedAt });
+      await publishEvent(
+        { em: tx },
+        { organizationId: session.organization.id },
+        { type: 'session.feedback_submitted', sessionId: session.id, facts: { ...facts, feedback: dto }, occurredAt: feedback.submittedAt },
+      );
       return { feedback: dto };
     });
   } catch (error) {

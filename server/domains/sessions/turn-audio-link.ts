@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, sql } from '../../db/sql.js';
 import { SessionUtterance } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { SpeechSynthesizerChoice } from '../../speech/create-speech-synthesizer.js';
 import type { TurnAudio } from '../../speech/turn-audio.js';
+import { recordSynthesisMs } from './queries.js';
 import type { Session } from '../../entities/index.js';
 
 /** How long a turn's audio link opens: the turn is spoken at once, but a paused interview may be picked up later. */
@@ -65,9 +65,5 @@ export async function findTurnForSpeech(
  * request) leave the first figure as it is.
  */
 export async function recordSynthesisTime(em: EntityManager, turn: { sessionId: string; utteranceId: string }, synthesisMs: number): Promise<void> {
-  await queryRows(
-    em,
-    sql`update session_utterances set synthesis_ms = ${synthesisMs}
-         where id = ${turn.utteranceId} and session_id = ${turn.sessionId} and speaker = 'ai' and synthesis_ms is null`,
-  );
+  await recordSynthesisMs.rows(em, { sessionId: turn.sessionId, utteranceId: turn.utteranceId, synthesisMs });
 }

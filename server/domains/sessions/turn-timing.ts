@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTurnTakingSummary, TVoiceTiming } from '../../../shared/schemas/turn-taking.js';
-import { queryRows, rawSql, sql } from '../../db/sql.js';
+import { answeredTurnAndPrevious, recordAiTurnTiming, recordCutOff, turnTakingAggregates } from './queries.js';
 import type { SessionUtterance } from '../../entities/index.js';
 import { validationError } from '../../errors.js';
+import type { OrganizationScope } from '../common/caller.js';
 
 /**
  * Turn-taking you can see (issue "Voice-first interviews"): what the interview page reports with
@@ -67,45 +68,27 @@ export async function recordAnsweredTurnTiming(
   if (!timing || !turn.answeredTurnId) return;
   const reportsTurn = timing.aiAudioStartedAt !== undefined || timing.bargeIn !== undefined;
   if (!reportsTurn && timing.previousCutOff === undefined) return;
-  const [row] = await queryRows<{ previous_id: string | null; previous_speech_ended_ms: number | null }>(
-    tx,
-    sql`select p.id as previous_id, (extract(epoch from p.speech_ended_at) * 1000)::float8 as previous_speech_ended_ms
-          from session_utterances t
-          left join session_utterances p on p.session_id = t.session_id and p.organization_id = t.organization_id and p.seq = t.seq - 1 and p.speaker = 'participant'
-         where t.id = ${turn.answeredTurnId} and t.session_id = ${turn.sessionId} and t.organization_id = ${turn.organizationId} and t.speaker = 'ai'`,
-  );
+  const { organizationId, sessionId, answeredTurnId } = turn;
+  const row = await answeredTurnAndPrevious.first(tx, { organizationId, sessionId, answeredTurnId });
   if (!row) return;
   if (reportsTurn) {
     const started = timing.aiAudioStartedAt;
     const latency = typeof started === 'number' && row.previous_speech_ended_ms !== null ? Math.round(started - row.previous_speech_ended_ms) : null;
-    await queryRows(
-      tx,
-      sql`update session_utterances
-             set audio_started_at = ${started === undefined || started === null ? null : new Date(started)},
-                 barge_in = ${timing.bargeIn ?? null},
-                 latency_ms = ${latency !== null && latency >= 0 && latency <= MAX_TURN_LATENCY_MS ? latency : null}
-           where id = ${turn.answeredTurnId} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId}`,
-    );
+    await recordAiTurnTiming.rows(tx, {
+      organizationId,
+      sessionId,
+      answeredTurnId,
+      audioStartedAt: started === undefined || started === null ? null : new Date(started),
+      bargeIn: timing.bargeIn ?? null,
+      latencyMs: latency !== null && latency >= 0 && latency <= MAX_TURN_LATENCY_MS ? latency : null,
+    });
   }
   if (timing.previousCutOff !== undefined && row.previous_id) {
-    await queryRows(
-      tx,
-      sql`update session_utterances set cut_off = ${timing.previousCutOff}
-           where id = ${row.previous_id} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId}`,
-    );
+    await recordCutOff.rows(tx, { organizationId, sessionId, utteranceId: row.previous_id, cutOff: timing.previousCutOff });
   }
 }
 
-/** The summary's aggregates over a session's utterance rows (`tt_*` columns; see summaryFromRow). */
-export const TURN_TAKING_AGGREGATES = rawSql(
-  `count(latency_ms)::int as tt_turns,
-   percentile_disc(0.5) within group (order by latency_ms) as tt_p50,
-   percentile_disc(0.95) within group (order by latency_ms) as tt_p95,
-   count(*) filter (where cut_off)::int as tt_cut_offs,
-   count(*) filter (where barge_in)::int as tt_barge_ins,
-   coalesce(bool_or(speech_ended_at is not null or end_of_turn_at is not null or manual_end is not null or cut_off is not null
-                    or audio_started_at is not null or barge_in is not null), false) as tt_voiced`,
-);
+export { TURN_TAKING_AGGREGATES } from './queries.js';
 
 export interface TurnTakingAggregates {
   tt_turns: number;
@@ -128,21 +111,16 @@ export function summaryFromRow(row: TurnTakingAggregates): TTurnTakingSummary | 
  * cut-offs and barge-ins. null for a session without voice turns (no answer ever carried a
  * report).
  */
-export async function turnTakingSummaries(em: EntityManager, organizationId: string, sessionIds: string[]): Promise<Map<string, TTurnTakingSummary | null>> {
+export async function turnTakingSummaries(em: EntityManager, scope: OrganizationScope, input: { sessionIds: string[] }): Promise<Map<string, TTurnTakingSummary | null>> {
+  const { sessionIds } = input;
   const summaries = new Map<string, TTurnTakingSummary | null>(sessionIds.map((id) => [id, null]));
   if (sessionIds.length === 0) return summaries;
-  const rows = await queryRows<TurnTakingAggregates & { session_id: string }>(
-    em,
-    sql`select session_id, ${TURN_TAKING_AGGREGATES}
-          from session_utterances
-         where session_id = any(${sessionIds}::text[]) and organization_id = ${organizationId}
-         group by session_id`,
-  );
+  const rows = await turnTakingAggregates.rows(em, { organizationId: scope.organizationId, sessionIds });
   for (const row of rows) summaries.set(row.session_id, summaryFromRow(row));
   return summaries;
 }
 
 /** One session's summary (see turnTakingSummaries). */
-export async function turnTakingSummary(em: EntityManager, organizationId: string, sessionId: string): Promise<TTurnTakingSummary | null> {
-  return (await turnTakingSummaries(em, organizationId, [sessionId])).get(sessionId) ?? null;
+export async function turnTakingSummary(em: EntityManager, scope: OrganizationScope, input: { sessionId: string }): Promise<TTurnTakingSummary | null> {
+  return (await turnTakingSummaries(em, scope, { sessionIds: [input.sessionId] })).get(input.sessionId) ?? null;
 }

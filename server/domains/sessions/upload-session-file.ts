@@ -27,7 +27,7 @@ export async function uploadSessionFile(
   deps: { storage: FileStorage; signer: UrlSigner },
   input: { organizationId: string; sessionId: string; originalName: string; uploadedFile: string },
 ): Promise<TSessionFile> {
-  const session = await loadSession(em, input.organizationId, input.sessionId);
+  const session = await loadSession(em, { organizationId: input.organizationId }, input);
   const detected = await fileTypeFromFile(input.uploadedFile).catch(() => undefined);
   const id = newId('fil');
   const storageKey = `sessions/${input.organizationId}/${session.id}/${id}`;

@@ -3,8 +3,8 @@ import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TSharedSession } from '../../../shared/schemas/stakeholder-links.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
 import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
-import { loadPlan } from '../sessions/load-session.js';
-import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
+import { loadPlan } from '../sessions/index.js';
+import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/index.js';
 import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
 
 interface SessionRow extends CampaignIdentityRow {

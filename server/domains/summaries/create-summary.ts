@@ -8,28 +8,19 @@ import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { SessionRedactor } from '../../analysis/pii-redaction.js';
 import { type SessionSetSummary, summarizeSessionSet, type SummaryUtterance } from '../../analysis/session-set-summary.js';
 import type { Config } from '../../config.js';
-import { queryRows, type Sql, sql } from '../../db/sql.js';
+import type { RowOf } from '../../db/query.js';
 import { notFound } from '../../errors.js';
+import type { Caller, OrganizationScope } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { answeredUtterances, askedScriptVersions, newestAnsweredSessions, summarizableCampaign, summarizableSessionIds } from './queries.js';
 
 /** What a summary needs of the app's services. */
-export interface SummaryDeps {
-  llm: Config['llm'];
+export interface SummaryServices {
+  config: Pick<Config, 'llm'>;
   logger?: LlmLogger;
 }
 
-interface UtteranceRow {
-  id: string;
-  session_id: string;
-  question_id: string | null;
-  text: string;
-  keywords: string[] | null;
-  sentiment: TSentiment | null;
-  heard_check: string | null;
-  language: string;
-}
-
-/** A participant utterance worth reading: it has words. */
-const ANSWERED = sql`u.speaker = 'participant' and u.text is not null and btrim(u.text) <> ''`;
+type UtteranceRow = Omit<RowOf<typeof answeredUtterances.columns>, 'keywords' | 'sentiment'> & { keywords: string[] | null; sentiment: TSentiment | null };
 
 /** One client per LLM configuration: it remembers request fields the endpoint refused. */
 const clients = new WeakMap<NonNullable<Config['llm']>, ChatCompletions>();
@@ -54,19 +45,15 @@ function chatFor(llm: NonNullable<Config['llm']>, logger: LlmLogger | undefined)
  * now, manual redactions and sentiment overrides included. No session with participant answers
  * gives an empty summary (`sessionCount` 0), not an error.
  */
-export async function createSummary(em: EntityManager, organizationId: string, input: TCreateSummaryInput, deps: SummaryDeps): Promise<TSummary> {
-  const { sessionIds, capped } = await resolveSessions(em, organizationId, input);
-  const rows =
-    sessionIds.length === 0
-      ? []
-      : await queryRows<UtteranceRow>(
-          em,
-          // Sessions in the order they started, so the model reads them as they happened.
-          sql`select u.id, u.session_id, u.question_id, u.text, u.keywords, coalesce(u.sentiment_override, u.sentiment) as sentiment, u.heard_check, s.language
-                from session_utterances u join sessions s on s.id = u.session_id
-               where u.organization_id = ${organizationId} and u.session_id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb)) and ${ANSWERED}
-               order by s.started_at nulls last, s.id, u.seq`,
-        );
+export async function createSummary(
+  { em, services }: Pick<Deps, 'em'> & { services: SummaryServices },
+  caller: Caller,
+  input: TCreateSummaryInput,
+): Promise<TSummary> {
+  const { organizationId } = caller;
+  const { llm } = services.config;
+  const { sessionIds, capped } = await resolveSessions(em, caller, input);
+  const rows = sessionIds.length === 0 ? [] : ((await answeredUtterances.rows(em, { organizationId, sessionIds })) as UtteranceRow[]);
   // Words that may not be what was said (heard with low confidence, never confirmed or corrected) are left out, and counted.
   const utterances = redacted(rows.filter((row) => row.heard_check !== 'unclear'));
   const excludedLowConfidence = rows.length - utterances.length;
@@ -76,14 +63,14 @@ export async function createSummary(em: EntityManager, organizationId: string, i
 
   let result: SessionSetSummary | undefined;
   let fallbackReason: string | null = null;
-  if (deps.llm) {
+  if (llm) {
     try {
-      result = await summarizeSessionSetWithLlm(chatFor(deps.llm, deps.logger), utterances, await questionTexts(em, organizationId, sessionIds));
+      result = await summarizeSessionSetWithLlm(chatFor(llm, services.logger), utterances, await questionTexts(em, caller, { sessionIds }));
     } catch (error) {
       const failure = ChatFailure.from(error);
       fallbackReason = failure.reason;
       try {
-        deps.logger?.warn({ provider: 'llm', model: deps.llm.model, reason: failure.reason, ...failure.detail, sessionCount }, 'LLM summary failed; the built-in extractive summary stands in');
+        services.logger?.warn({ provider: 'llm', model: llm.model, reason: failure.reason, ...failure.detail, sessionCount }, 'LLM summary failed; the built-in extractive summary stands in');
       } catch {
         // A broken logger must not turn a summary into an error.
       }
@@ -95,33 +82,21 @@ export async function createSummary(em: EntityManager, organizationId: string, i
 }
 
 /** The sessions to read: the ids given (each must be the organization's), or a campaign's newest answered ones. */
-async function resolveSessions(em: EntityManager, organizationId: string, input: TCreateSummaryInput): Promise<{ sessionIds: string[]; capped: boolean }> {
+async function resolveSessions(em: EntityManager, scope: OrganizationScope, input: TCreateSummaryInput): Promise<{ sessionIds: string[]; capped: boolean }> {
+  const { organizationId } = scope;
   if (input.sessionIds) {
     const wanted = [...new Set(input.sessionIds)];
-    const found = await queryRows<{ id: string }>(
-      em,
-      // A preview is not a result to summarize: 404 like an unknown id.
-      sql`select id from sessions where organization_id = ${organizationId} and not preview and id in (select jsonb_array_elements_text(${JSON.stringify(wanted)}::jsonb))`,
-    );
+    // A preview is not a result to summarize: 404 like an unknown id.
+    const found = await summarizableSessionIds.rows(em, { organizationId, sessionIds: wanted });
     const known = new Set(found.map((row) => row.id));
     const missing = input.sessionIds.findIndex((id) => !known.has(id));
     if (missing >= 0) throw notFound('session', input.sessionIds[missing]!, `sessionIds[${missing}]`);
     return { sessionIds: wanted, capped: false };
   }
   const campaignId = input.campaignId!;
-  const [campaign] = await queryRows<{ id: string }>(em, sql`select id from campaigns where organization_id = ${organizationId} and id = ${campaignId} and not preview`);
+  const campaign = await summarizableCampaign.first(em, { organizationId, campaignId });
   if (!campaign) throw notFound('campaign', campaignId, 'campaignId');
-  const window: Sql[] = [];
-  if (input.from) window.push(sql` and s.started_at >= ${input.from}::timestamptz`);
-  if (input.to) window.push(sql` and s.started_at < ${input.to}::timestamptz`);
-  const rows = await queryRows<{ id: string }>(
-    em,
-    sql`select s.id from sessions s
-         where s.organization_id = ${organizationId} and s.campaign_id = ${campaignId} and s.started_at is not null and not s.preview${window[0] ?? sql``}${window[1] ?? sql``}
-           and exists (select 1 from session_utterances u where u.session_id = s.id and ${ANSWERED})
-         order by s.started_at desc, s.id
-         limit ${SUMMARY_LIMITS.maxSessions + 1}`,
-  );
+  const rows = await newestAnsweredSessions.rows(em, { organizationId, campaignId, from: input.from, to: input.to });
   return { sessionIds: rows.slice(0, SUMMARY_LIMITS.maxSessions).map((row) => row.id), capped: rows.length > SUMMARY_LIMITS.maxSessions };
 }
 
@@ -154,13 +129,7 @@ function redacted(rows: UtteranceRow[]): SummaryUtterance[] {
 }
 
 /** The questions the sessions were asked (id → text, the newest wording), for the model's context. */
-async function questionTexts(em: EntityManager, organizationId: string, sessionIds: string[]): Promise<Map<string, string>> {
-  const rows = await queryRows<{ version: number; questions: TQuestion[] }>(
-    em,
-    sql`select sv.version, sv.questions from script_versions sv
-         where (sv.script_id, sv.version) in (select distinct s.script_id, s.script_version from sessions s
-                                                where s.organization_id = ${organizationId} and s.id in (select jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb)))
-         order by sv.version`,
-  );
-  return new Map(rows.flatMap((row) => row.questions.map((question) => [question.id, question.text] as const)));
+async function questionTexts(em: EntityManager, scope: OrganizationScope, input: { sessionIds: string[] }): Promise<Map<string, string>> {
+  const rows = await askedScriptVersions.rows(em, { organizationId: scope.organizationId, sessionIds: input.sessionIds });
+  return new Map(rows.flatMap((row) => (row.questions as TQuestion[]).map((question) => [question.id, question.text] as const)));
 }

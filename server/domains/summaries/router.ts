@@ -8,5 +8,5 @@ export const summariesRouter = router({
     .meta({ permission: 'sessions:read' })
     .input(ZCreateSummaryInput)
     .output(ZSummary)
-    .mutation(({ ctx, input }) => createSummary(ctx.em, ctx.auth.organizationId, input, { llm: ctx.services.config.llm, logger: ctx.services.logger })),
+    .mutation(({ ctx, input }) => createSummary(ctx, ctx.auth, input)),
 });

@@ -1,26 +1,19 @@
 import { otherLanguageOf } from '../../analysis/language-detection.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTranscriptNoneReason } from '../../../shared/schemas/transcripts.js';
 import type { TextAnalyzer, TranscriptAnalysis } from '../../analysis/analyzer.js';
 import { sessionSentiment } from '../../analysis/session-sentiment.js';
 import type { Config } from '../../config.js';
+import type { RowOf } from '../../db/query.js';
 import { addJobs } from '../../jobs/add-jobs.js';
+import type { Deps } from '../common/deps.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { generateInsightsJob } from '../sessions/session-jobs.js';
+import { generateInsightsJob } from '../sessions/index.js';
+import { claimTranscript, storeUtteranceAnalysis, transcriptDue, utterancesToAnalyze } from './queries.js';
 
 /** The spec: very short sessions, under 10 seconds of speech, may yield no transcript (audio-only ones here). */
 export const MIN_SPEECH_SECONDS = 10;
 
-interface UtteranceRow {
-  id: string;
-  speaker: 'ai' | 'participant';
-  text: string | null;
-  question_id: string | null;
-  audio_file_id: string | null;
-  audio_seconds: number | null;
-  start_time: number;
-  end_time: number;
-}
+type UtteranceRow = Omit<RowOf<typeof utterancesToAnalyze.columns>, 'speaker'> & { speaker: 'ai' | 'participant' };
 
 /**
  * Whether a finished session has anything to transcribe. A session answered in text always
@@ -42,23 +35,17 @@ function noTranscriptReason(rows: UtteranceRow[]): TTranscriptNoneReason | null 
  * insights. The analysis (the slow part, possibly an LLM call) runs before the transaction; the
  * transaction writes only if no earlier run did, so a retried or re-run job (a worker killed
  * mid-way) changes nothing twice and adds the next job once.
+ *
+ * No caller: the job names a session, whose row says its organization.
  */
 export async function generateTranscript(
-  em: EntityManager,
-  services: { analyzer: TextAnalyzer; config: Pick<Config, 'testFaults'> },
-  sessionId: string,
+  { em, services }: Pick<Deps, 'em'> & { services: { analyzer: TextAnalyzer; config: Pick<Config, 'testFaults'> } },
+  input: { sessionId: string },
 ): Promise<boolean> {
-  const [session] = await em.execute<{ language: string; finished: boolean; generated: boolean }[]>(
-    `select language, status in ('completed', 'abandoned') as finished, transcript_generated_at is not null as generated from sessions where id = ?`,
-    [sessionId],
-  );
+  const { sessionId } = input;
+  const session = await transcriptDue.first(em, { sessionId });
   if (!session || !session.finished || session.generated) return false;
-  const rows = await em.execute<UtteranceRow[]>(
-    `select u.id, u.speaker, u.text, u.question_id, u.audio_file_id, f.duration_seconds as audio_seconds, u.start_time, u.end_time
-       from session_utterances u left join session_files f on f.id = u.audio_file_id
-      where u.session_id = ? order by u.seq`,
-    [sessionId],
-  );
+  const rows = (await utterancesToAnalyze.rows(em, { sessionId })) as UtteranceRow[];
   const noneReason = noTranscriptReason(rows);
   const withText = rows.filter((row): row is UtteranceRow & { text: string } => row.text !== null && row.text.trim() !== '');
   // Told once here: the analyzer scores such an answer in its language, and the transcript flags it.
@@ -75,23 +62,21 @@ export async function generateTranscript(
     : null;
 
   return em.transactional(async (tx) => {
-    const claimed = await tx.execute<{ id: string }[]>(
-      `update sessions set transcript_generated_at = now(), transcript_status = ?, transcript_none_reason = ?, analyzed_by = ?, sentiment = ?, sentiment_score = ?, updated_at = now()
-        where id = ? and transcript_generated_at is null and status in ('completed', 'abandoned') returning id`,
-      [noneReason ? 'none' : 'ready', noneReason, analysis?.analyzedBy ?? null, overall?.overall ?? null, overall?.score ?? null, sessionId],
-    );
+    const claimed = await claimTranscript.rows(tx, {
+      sessionId,
+      status: noneReason ? 'none' : 'ready',
+      noneReason,
+      analyzedBy: analysis?.analyzedBy ?? null,
+      sentiment: overall?.overall ?? null,
+      sentimentScore: overall?.score ?? null,
+    });
     if (claimed.length === 0) return false;
     if (analysis) {
       const values = withText.map((row, index) => {
         const result = analysis!.utterances[index]!;
         return { id: row.id, sentiment: result.sentiment, score: result.score, keywords: result.keywords, detected_language: detectedLanguages[index] };
       });
-      await tx.execute(
-        `update session_utterances u set sentiment = v.sentiment, sentiment_score = v.score, keywords = v.keywords, detected_language = v.detected_language
-           from jsonb_to_recordset(?::jsonb) as v(id text, sentiment text, score double precision, keywords jsonb, detected_language text)
-          where u.id = v.id and u.session_id = ?`,
-        [JSON.stringify(values), sessionId],
-      );
+      await storeUtteranceAnalysis.rows(tx, { sessionId, values });
     }
     await addJobs(tx, [generateInsightsJob(sessionId)]);
     // Tests only: the process may die here, the analysis written but not committed.

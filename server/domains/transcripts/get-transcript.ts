@@ -2,13 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTranscript } from '../../../shared/schemas/transcripts.js';
 import { Session } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { loadTranscriptSource, transcriptSourceOf } from './load-transcript.js';
 import { FULL_TRANSCRIPT, shapeTranscript, type TranscriptOptions } from './shape-transcript.js';
 
 /** `GET /v1/sessions/{sessionId}/transcript` in JSON form (the route renders text, SRT and WebVTT from it). */
-export async function getTranscript(em: EntityManager, organizationId: string, sessionId: string, options: TranscriptOptions): Promise<TTranscript> {
-  const { source } = await loadTranscriptSource(em, organizationId, sessionId);
-  return shapeTranscript(source, options);
+export async function getTranscript({ em }: Pick<Deps, 'em'>, caller: Caller, input: TranscriptOptions & { sessionId: string }): Promise<TTranscript> {
+  const { source } = await loadTranscriptSource(em, caller, input);
+  return shapeTranscript(source, input);
 }
 
 /**

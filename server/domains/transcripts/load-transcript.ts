@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTranscriptNoneReason } from '../../../shared/schemas/transcripts.js';
 import type { Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
-import { loadPlan, loadSession } from '../sessions/load-session.js';
+import type { OrganizationScope } from '../common/caller.js';
+import { loadPlan, loadSession } from '../sessions/index.js';
 import { MIN_SPEECH_SECONDS } from './generate-transcript.js';
 import { readSessionUtterances } from './read-utterances.js';
 import type { TranscriptSource } from './shape-transcript.js';
@@ -30,8 +31,8 @@ function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'transcript
 }
 
 /** A session's generated transcript (409 TRANSCRIPT_NOT_READY before it exists, 404 for another organization's session). */
-export async function loadTranscriptSource(em: EntityManager, organizationId: string, sessionId: string): Promise<{ session: Session; source: TranscriptSource }> {
-  const session = await loadSession(em, organizationId, sessionId);
+export async function loadTranscriptSource(em: EntityManager, scope: OrganizationScope, input: { sessionId: string }): Promise<{ session: Session; source: TranscriptSource }> {
+  const session = await loadSession(em, scope, input);
   return { session, source: await transcriptSourceOf(em, session) };
 }
 

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TProbeLedger } from '../../../shared/schemas/probes.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import type { THeardCheck, TSentiment } from '../../../shared/schemas/transcripts.js';
+import { transcriptUtteranceRows } from './queries.js';
 
 /** One utterance of a generated transcript, as stored. */
 export interface TranscriptRow {
@@ -25,24 +26,6 @@ export interface TranscriptRow {
   heardAs: string | null;
 }
 
-interface Row {
-  id: string;
-  session_id: string;
-  speaker: 'ai' | 'participant';
-  text: string;
-  question_id: string | null;
-  value: TAnswerValue;
-  start_time: number;
-  end_time: number;
-  confidence: number | null;
-  sentiment: TSentiment | null;
-  sentiment_score: number | null;
-  keywords: string[] | null;
-  detected_language: string | null;
-  probe: TProbeLedger | null;
-  heard_check: THeardCheck | null;
-  heard_as: string | null;
-}
 
 /**
  * The transcript utterances of several sessions in one query (an export reads sessions in
@@ -52,28 +35,23 @@ interface Row {
 export async function readTranscriptUtterances(em: EntityManager, sessionIds: string[]): Promise<Map<string, TranscriptRow[]>> {
   const bySession = new Map<string, TranscriptRow[]>(sessionIds.map((id) => [id, []]));
   if (sessionIds.length === 0) return bySession;
-  const rows = await em.execute<Row[]>(
-    // The effective sentiment: a researcher's override wins over the analysis (sentimentOverrides.set).
-    `select id, session_id, speaker, text, question_id, value, start_time, end_time, confidence, coalesce(sentiment_override, sentiment) as sentiment, sentiment_score, keywords, detected_language, probe, heard_check, heard_as
-       from session_utterances where session_id = any(array[?]::text[]) and text is not null order by session_id, seq`,
-    [sessionIds],
-  );
+  const rows = await transcriptUtteranceRows.rows(em, { sessionIds });
   for (const row of rows) {
     bySession.get(row.session_id)!.push({
       id: row.id,
-      speaker: row.speaker,
+      speaker: row.speaker as TranscriptRow['speaker'],
       text: row.text,
       questionId: row.question_id,
-      value: row.value,
+      value: row.value as TAnswerValue,
       startTime: row.start_time,
       endTime: row.end_time,
       confidence: row.confidence,
-      sentiment: row.sentiment,
+      sentiment: row.sentiment as TSentiment | null,
       sentimentScore: row.sentiment_score,
-      keywords: row.keywords,
+      keywords: row.keywords as string[] | null,
       detectedLanguage: row.detected_language,
-      probe: row.probe,
-      heardCheck: row.heard_check,
+      probe: row.probe as TProbeLedger | null,
+      heardCheck: row.heard_check as THeardCheck | null,
       heardAs: row.heard_as,
     });
   }

@@ -8,10 +8,11 @@ import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { addJobsSql } from '../../jobs/queries.js';
+import type { RowOf } from '../../db/query.js';
 import { deliverWebhookJob } from './delivery-jobs.js';
 import { DELIVERY_SCHEDULES, maxAttemptsOf, nextAttemptAt } from './delivery-schedule.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
+import { attemptContext, recordWebhookAttempt } from './queries.js';
 import { signingSecretsOf } from './webhook-secrets.js';
 
 /** What User-Agent deliveries carry: the spec's `<product>-Webhook/1.0`. */
@@ -39,23 +40,11 @@ export interface DeliveryServices {
 }
 
 /** What one attempt reads: the delivery, its endpoint and its event, in one query. */
-interface AttemptContext {
-  id: string;
-  status: string;
-  attempt_count: number;
-  redelivery_of: string | null;
-  endpoint_id: string;
-  url: string;
+type AttemptContext = Omit<RowOf<typeof attemptContext.columns>, 'design' | 'event_type' | 'facts'> & {
   design: TWebhookDesign;
-  endpoint_status: string;
-  sealed_secret: string;
-  sealed_previous_secret: string | null;
-  previous_secret_expires_at: string | null;
-  event_id: string;
   event_type: StoredEvent['type'];
   facts: StoredEvent['facts'];
-  occurred_at: string;
-}
+};
 
 interface Sent {
   attempt: TDeliveryAttempt;
@@ -146,15 +135,13 @@ async function attemptRequests(services: DeliveryServices, row: AttemptContext, 
  * which also disables the endpoint). The attempt is recorded and the next job added atomically,
  * guarded by the attempt number, so a job run again after a crash either makes the attempt again
  * (nothing was recorded: at least once) or does nothing.
+ *
+ * No caller: the job names a delivery, whose row says its organization (its payload carries no
+ * organization id, and jobs already queued must keep working).
  */
-export async function deliverWebhook(em: EntityManager, services: DeliveryServices, deliveryId: string, number: number): Promise<void> {
-  const [row] = await em.execute<AttemptContext[]>(
-    `select d.id, d.status, d.attempt_count, d.design, d.redelivery_of, e.id as endpoint_id, e.url, e.status as endpoint_status, e.sealed_secret, e.sealed_previous_secret,
-            e.previous_secret_expires_at, ev.id as event_id, ev.type as event_type, ev.facts, ev.occurred_at
-       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join webhook_events ev on ev.id = d.event_id
-      where d.id = ?`,
-    [deliveryId],
-  );
+export async function deliverWebhook({ em, services }: { em: EntityManager; services: DeliveryServices }, input: { deliveryId: string; attempt: number }): Promise<void> {
+  const { deliveryId, attempt: number } = input;
+  const row = (await attemptContext.first(em, { deliveryId })) as AttemptContext | undefined;
   // Gone (its endpoint deleted), finished, or past this attempt already.
   if (!row || row.status !== 'pending' || row.attempt_count !== number - 1) return;
   const sent = await attemptRequests(services, row, number, new Date());
@@ -180,36 +167,19 @@ export async function deliverWebhook(em: EntityManager, services: DeliveryServic
   if (status === 'failed') services.logger.warn({ deliveryId, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) }, 'webhook delivery failed for good');
 }
 
-/**
- * Records the attempt, only if no other run did (the attempt-number guard), with what follows
- * from it: the endpoint disabled on a 410, the next attempt's job added. One statement, so atomic
- * without a transaction's extra round trips on the path every delivery takes. False: already recorded.
- */
+/** Records the attempt unless another run did (recordWebhookAttempt). False: already recorded. */
 async function recordAttempt(
   em: EntityManager,
   attempt: { deliveryId: string; number: number; sent: Sent[]; status: string; retryAt: Date | null; disableEndpoint: string | null },
 ): Promise<boolean> {
-  const parts = [
-    `recorded as (
-       update webhook_deliveries set attempts = attempts || ?::jsonb, attempt_count = ?, status = ?, next_attempt_at = ?, updated_at = now()
-        where id = ? and status = 'pending' and attempt_count = ? returning id)`,
-  ];
-  const params: unknown[] = [JSON.stringify(attempt.sent.map((request) => request.attempt)), attempt.number, attempt.status, attempt.retryAt, attempt.deliveryId, attempt.number - 1];
-  if (attempt.disableEndpoint) {
-    parts.push(`disabled as (
-       update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now()
-        where id = ? and status = 'enabled' and exists (select 1 from recorded))`);
-    params.push(attempt.disableEndpoint);
-  }
-  let scheduled = '';
-  if (attempt.retryAt) {
-    // Called once per recorded row: no row (another run recorded this attempt), no job. The
-    // fragment's bound values go in as this statement's `?` parameters.
-    const call = addJobsSql([deliverWebhookJob(attempt.deliveryId, attempt.number + 1, attempt.retryAt)]);
-    parts.push(`scheduled as (select ${call.strings.join('?')} from recorded)`);
-    params.push(...call.values);
-    scheduled = ', (select count(*) from scheduled) as jobs';
-  }
-  const rows = await em.execute<{ id: string }[]>(`with ${parts.join(',\n')} select recorded.id${scheduled} from recorded`, params);
+  const rows = await recordWebhookAttempt.rows(em, {
+    deliveryId: attempt.deliveryId,
+    number: attempt.number,
+    attempts: attempt.sent.map((request) => request.attempt),
+    status: attempt.status,
+    retryAt: attempt.retryAt,
+    disableEndpoint: attempt.disableEndpoint,
+    nextJob: attempt.retryAt ? deliverWebhookJob(attempt.deliveryId, attempt.number + 1, attempt.retryAt) : null,
+  });
   return rows.length > 0;
 }

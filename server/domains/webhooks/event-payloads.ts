@@ -1,9 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus, TFeedback } from '../../../shared/schemas/sessions.js';
 import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import type { SessionBilling } from '../../entities/session.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
-import { sessionRecordings } from '../sessions/session-recordings.js';
 
 /** Webhook links (transcript, audio) work without an API key for 24 hours (the spec, Design A). */
 export const WEBHOOK_LINK_TTL_SECONDS = 24 * 3600;
@@ -43,74 +41,6 @@ export type StoredEvent =
 export interface EventLinks {
   transcriptUrl: string;
   audioUrl: string | null;
-}
-
-interface SessionFactsRow {
-  session_id: string;
-  project_id: string | null;
-  script_id: string;
-  campaign_id: string;
-  campaign_name: string;
-  participant_email: string | null;
-  participant_name: string | null;
-  metadata: Record<string, unknown>;
-  language: string;
-  duration_seconds: number;
-  questions_answered: number;
-  total_questions: number;
-  completion_status: TCompletionStatus | null;
-  billing: SessionBilling | null;
-}
-
-async function sessionFactsRow(em: EntityManager, sessionId: string): Promise<SessionFactsRow> {
-  const [row] = await em.execute<SessionFactsRow[]>(
-    `select s.id as session_id, coalesce(c.project_id, sc.project_id) as project_id, s.script_id, c.id as campaign_id, c.name as campaign_name,
-            s.participant_email, s.participant_name, s.metadata, s.language, s.duration_seconds, s.questions_answered, s.total_questions,
-            s.completion_status, s.billing
-       from sessions s join campaigns c on c.id = s.campaign_id join scripts sc on sc.id = s.script_id
-      where s.id = ?`,
-    [sessionId],
-  );
-  // Callers hold the session (just claimed or locked): an event without its facts must not commit.
-  if (!row) throw new Error(`session ${sessionId} not found for its event`);
-  return row;
-}
-
-function sessionFactsOf(row: SessionFactsRow): SessionFacts {
-  const externalId = row.metadata.external_id ?? row.metadata.externalId;
-  return {
-    sessionId: row.session_id,
-    projectId: row.project_id,
-    scriptId: row.script_id,
-    campaignId: row.campaign_id,
-    campaignName: row.campaign_name,
-    participant: { email: row.participant_email, name: row.participant_name, externalId: externalId === undefined ? null : String(externalId) },
-    locale: row.language,
-  };
-}
-
-/**
- * What every event of a session says of it. `project_id` is the campaign's project, else the
- * script's; `external_id` is the invite metadata's `external_id` (or `externalId`), the usual way
- * customers carry their own participant id.
- */
-export async function loadSessionFacts(em: EntityManager, sessionId: string): Promise<SessionFacts> {
-  return sessionFactsOf(await sessionFactsRow(em, sessionId));
-}
-
-/** An `interview.completed`'s facts: the session's, its length, answers, billing and recording. */
-export async function loadCompletedFacts(em: EntityManager, sessionId: string): Promise<CompletedFacts> {
-  const row = await sessionFactsRow(em, sessionId);
-  const recordings = await sessionRecordings(em, [sessionId]);
-  return {
-    ...sessionFactsOf(row),
-    durationSeconds: row.duration_seconds,
-    questionsAnswered: row.questions_answered,
-    questionsTotal: row.total_questions,
-    completionStatus: row.completion_status ?? 'completed',
-    billing: row.billing,
-    recordingFileId: recordings.get(sessionId)?.fileId ?? null,
-  };
 }
 
 /** Anonymized sample data for `test.webhook`: the shape of an `interview.completed`, nobody's answers. */

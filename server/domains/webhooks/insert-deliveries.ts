@@ -3,7 +3,9 @@ import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import { AppError, notFound } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
+import type { OrganizationScope } from '../common/caller.js';
 import { deliverWebhookJob } from './delivery-jobs.js';
+import { insertWebhookDeliveries, lockEndpointForDelivery } from './queries.js';
 
 /** 409 WEBHOOK_ENDPOINT_DISABLED: nothing is sent to a disabled endpoint until it is enabled again. */
 export function endpointDisabled(endpointId: string): AppError {
@@ -15,14 +17,12 @@ export function endpointDisabled(endpointId: string): AppError {
  * disabled or deleted before the delivery made to it commits: 404 if it is not the
  * organization's, 409 WEBHOOK_ENDPOINT_DISABLED if it is disabled.
  */
-export async function lockEnabledEndpoint(tx: EntityManager, organizationId: string, endpointId: string): Promise<{ id: string; design: TWebhookDesign }> {
-  const [endpoint] = await tx.execute<{ id: string; status: string; design: TWebhookDesign }[]>(
-    `select id, status, design from webhook_endpoints where id = ? and organization_id = ? for share`,
-    [endpointId, organizationId],
-  );
+export async function lockEnabledEndpoint(tx: EntityManager, scope: OrganizationScope, input: { endpointId: string }): Promise<{ id: string; design: TWebhookDesign }> {
+  const { endpointId } = input;
+  const endpoint = await lockEndpointForDelivery.first(tx, { organizationId: scope.organizationId, endpointId });
   if (!endpoint) throw notFound('webhookEndpoint', endpointId);
   if (endpoint.status !== 'enabled') throw endpointDisabled(endpointId);
-  return { id: endpoint.id, design: endpoint.design };
+  return { id: endpoint.id, design: endpoint.design as TWebhookDesign };
 }
 
 /**
@@ -37,17 +37,12 @@ export async function insertDeliveries(
 ): Promise<string[]> {
   const ids = delivery.endpoints.map(() => newId('whd'));
   if (ids.length === 0) return ids;
-  await tx.execute(
-    `insert into webhook_deliveries (id, organization_id, endpoint_id, event_id, status, design, attempts, attempt_count, next_attempt_at, redelivery_of, created_at, updated_at)
-     select d.id, ?, d.endpoint_id, ?, 'pending', d.design, '[]'::jsonb, 0, now(), ?, now(), now()
-       from jsonb_to_recordset(?::jsonb) as d(id text, endpoint_id text, design text)`,
-    [
-      delivery.organizationId,
-      delivery.eventId,
-      delivery.redeliveryOf ?? null,
-      JSON.stringify(delivery.endpoints.map((endpoint, index) => ({ id: ids[index], endpoint_id: endpoint.id, design: endpoint.design }))),
-    ],
-  );
+  await insertWebhookDeliveries.rows(tx, {
+    organizationId: delivery.organizationId,
+    eventId: delivery.eventId,
+    redeliveryOf: delivery.redeliveryOf ?? null,
+    deliveries: delivery.endpoints.map((endpoint, index) => ({ id: ids[index]!, endpoint_id: endpoint.id, design: endpoint.design })),
+  });
   await addJobs(tx, ids.map((id) => deliverWebhookJob(id, 1)));
   return ids;
 }

@@ -1,6 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TWebhookDelivery } from '../../../shared/schemas/webhooks.js';
 import { AppError } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { getDelivery } from './get-webhook-delivery.js';
 import { insertDeliveries, lockEnabledEndpoint } from './insert-deliveries.js';
 
@@ -11,14 +12,15 @@ import { insertDeliveries, lockEnabledEndpoint } from './insert-deliveries.js';
  * delivery (failed, or succeeded) can be redelivered (409 WEBHOOK_DELIVERY_PENDING); the endpoint
  * must be enabled (409 WEBHOOK_ENDPOINT_DISABLED). 201 with the new delivery.
  */
-export async function redeliverWebhook(em: EntityManager, organizationId: string, deliveryId: string): Promise<TWebhookDelivery> {
-  const original = await getDelivery(em, organizationId, deliveryId);
+export async function redeliverWebhook({ em }: Pick<Deps, 'em'>, caller: Caller, input: { deliveryId: string }): Promise<TWebhookDelivery> {
+  const { organizationId } = caller;
+  const original = await getDelivery({ em }, caller, input);
   if (original.status === 'pending') {
     throw new AppError('WEBHOOK_DELIVERY_PENDING', `Delivery ${original.id} is still being attempted.`, { deliveryId: original.id });
   }
   const [redeliveryId] = await em.transactional(async (tx) => {
-    const endpoint = await lockEnabledEndpoint(tx, organizationId, original.endpointId);
+    const endpoint = await lockEnabledEndpoint(tx, caller, { endpointId: original.endpointId });
     return insertDeliveries(tx, { organizationId, eventId: original.eventId, endpoints: [endpoint], redeliveryOf: original.id });
   });
-  return getDelivery(em, organizationId, redeliveryId!);
+  return getDelivery({ em }, caller, { deliveryId: redeliveryId! });
 }

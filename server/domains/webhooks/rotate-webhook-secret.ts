@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { ZWebhookEndpointWithSecret } from '../../../shared/schemas/webhooks.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import type { WebhookAdminServices } from './webhook-services.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toWebhookEndpointDto } from './serialize.js';
@@ -25,17 +26,16 @@ function canOpen(services: WebhookAdminServices, sealed: string): boolean {
  * the way out after SIGNING_SECRET changed (the old secret can no longer be read).
  */
 export async function rotateWebhookSecret(
-  em: EntityManager,
-  services: WebhookAdminServices,
-  organizationId: string,
-  endpointId: string,
+  { em, services }: Pick<Deps, 'em'> & { services: WebhookAdminServices },
+  caller: Caller,
+  input: { endpointId: string },
 ): Promise<z.infer<typeof ZWebhookEndpointWithSecret>> {
   const secret = newWebhookSecret();
   const now = new Date();
   // Locked: of two concurrent rotations, the second takes the first's secret as the previous one,
   // so no caller is left holding a secret that signs nothing.
   const endpoint = await em.transactional(async (tx) => {
-    const locked = await loadWebhookEndpoint(tx, organizationId, endpointId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const locked = await loadWebhookEndpoint(tx, caller, input, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const overlap = services.config.webhookRotationOverlapSeconds;
     if (locked.design === 'B' && overlap > 0 && canOpen(services, locked.sealedSecret)) {
       locked.sealedPreviousSecret = locked.sealedSecret;

@@ -44,19 +44,19 @@ export const webhooksRouter = router({
     })
     .input(ZCreateWebhookInput)
     .output(ZWebhookEndpointWithSecret)
-    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx, ctx.auth, input)),
 
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/api/webhooks', tags, summary: 'List webhook endpoints' }, permission: 'organization:read' })
     .input(ZListWebhooksInput)
     .output(ZWebhookEndpointPage)
-    .query(({ ctx, input }) => listWebhookEndpoints(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listWebhookEndpoints(ctx, ctx.auth, input)),
 
   get: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/api/webhooks/{endpointId}', tags, summary: 'Get a webhook endpoint' }, permission: 'organization:read' })
     .input(ZWebhookEndpointIdInput)
     .output(ZWebhookEndpoint)
-    .query(({ ctx, input }) => getWebhookEndpoint(ctx.em, ctx.auth.organizationId, input.endpointId)),
+    .query(({ ctx, input }) => getWebhookEndpoint(ctx, ctx.auth, input)),
 
   update: apiProcedure
     .meta({
@@ -65,13 +65,13 @@ export const webhooksRouter = router({
     })
     .input(ZUpdateWebhookInput)
     .output(ZWebhookEndpoint)
-    .mutation(({ ctx, input }) => updateWebhookEndpoint(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateWebhookEndpoint(ctx, ctx.auth, input)),
 
   delete: apiProcedure
     .meta({ openapi: { method: 'DELETE', path: '/api/webhooks/{endpointId}', tags, summary: 'Delete a webhook endpoint and its deliveries' }, permission: 'organization:write', successStatus: 204 })
     .input(ZWebhookEndpointIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.em, ctx.auth.organizationId, input.endpointId)),
+    .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx, ctx.auth, input)),
 
   rotateSecret: apiProcedure
     .meta({
@@ -87,7 +87,7 @@ export const webhooksRouter = router({
     })
     .input(ZWebhookEndpointIdInput)
     .output(ZWebhookEndpointWithSecret)
-    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.em, ctx.services, ctx.auth.organizationId, input.endpointId)),
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx, ctx.auth, input)),
 
   sendTest: apiProcedure
     .meta({
@@ -105,7 +105,7 @@ export const webhooksRouter = router({
     })
     .input(ZWebhookEndpointIdInput)
     .output(ZWebhookDelivery)
-    .mutation(({ ctx, input }) => sendTestEvent(ctx.em, ctx.auth.organizationId, input.endpointId)),
+    .mutation(({ ctx, input }) => sendTestEvent(ctx, ctx.auth, input)),
 
   listDeliveries: apiProcedure
     .meta({
@@ -114,13 +114,13 @@ export const webhooksRouter = router({
     })
     .input(ZListDeliveriesInput)
     .output(ZWebhookDeliveryPage)
-    .query(({ ctx, input }) => listWebhookDeliveries(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listWebhookDeliveries(ctx, ctx.auth, input)),
 
   getDelivery: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/api/webhooks/deliveries/{deliveryId}', tags, summary: 'Get a delivery with every attempt' }, permission: 'organization:read' })
     .input(ZDeliveryIdInput)
     .output(ZWebhookDelivery)
-    .query(({ ctx, input }) => getDelivery(ctx.em, ctx.auth.organizationId, input.deliveryId)),
+    .query(({ ctx, input }) => getDelivery(ctx, ctx.auth, input)),
 
   redeliver: apiProcedure
     .meta({
@@ -138,5 +138,5 @@ export const webhooksRouter = router({
     })
     .input(ZDeliveryIdInput)
     .output(ZWebhookDelivery)
-    .mutation(({ ctx, input }) => redeliverWebhook(ctx.em, ctx.auth.organizationId, input.deliveryId)),
+    .mutation(({ ctx, input }) => redeliverWebhook(ctx, ctx.auth, input)),
 });

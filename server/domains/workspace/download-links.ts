@@ -4,7 +4,7 @@ import type { AppServices } from '../../services.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { loadInvoice } from '../billing/list-invoices.js';
-import { loadSession } from '../sessions/load-session.js';
+import { loadSession } from '../sessions/index.js';
 
 /**
  * The dashboard's downloads (a session's PDF report or transcript text, an invoice's PDF) are
@@ -15,7 +15,7 @@ import { loadSession } from '../sessions/load-session.js';
 type SigningDeps = Pick<Deps, 'em'> & { services: Pick<AppServices, 'signer'> };
 
 export async function signSessionDownload({ em, services }: SigningDeps, caller: Caller, input: { sessionId: string; format: 'pdf' | 'text' }): Promise<TSignedDownload> {
-  await loadSession(em, caller.organizationId, input.sessionId);
+  await loadSession(em, caller, { sessionId: input.sessionId });
   return signedDownload(services.signer, input.format === 'pdf' ? 'session_report_pdf' : 'session_transcript_text', input.sessionId);
 }
 

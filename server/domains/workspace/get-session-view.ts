@@ -7,10 +7,8 @@ import { notFound } from '../../errors.js';
 import type { AppServices } from '../../services.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
-import { loadPlan } from '../sessions/load-session.js';
-import { sessionRecordings } from '../sessions/session-recordings.js';
-import { summaryFromRow } from '../sessions/turn-timing.js';
-import { storedSentiment } from '../transcripts/stored-sentiment.js';
+import { storedSentiment } from '../common/stored-sentiment.js';
+import { loadPlan, sessionRecordings, summaryFromRow } from '../sessions/index.js';
 import { workspaceSessionRow, workspaceUtteranceRows } from './queries.js';
 
 type UtteranceRow = RowOf<typeof workspaceUtteranceRows.columns>;

@@ -1,6 +1,6 @@
 import { defineQuery } from '../../db/query.js';
 import { isoTimestamp, rawSql, sql } from '../../db/sql.js';
-import { TURN_TAKING_AGGREGATES } from '../sessions/turn-timing.js';
+import { TURN_TAKING_AGGREGATES } from '../sessions/index.js';
 
 /** The organization's session as the workspace shows it, with its campaign, live comment count and turn-taking aggregates. */
 export const workspaceSessionRow = defineQuery({

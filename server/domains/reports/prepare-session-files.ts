@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionFileKind } from '../../../shared/schemas/sessions.js';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
 import type { Config } from '../../config.js';
+import type { RowOf } from '../../db/query.js';
 import { Session } from '../../entities/index.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
@@ -19,12 +20,11 @@ import { type AudioClip, MERGED_AUDIO, mergeSessionTracks } from '../../speech/m
 import { SpeechSynthesisError } from '../../speech/speech-synthesizer.js';
 import type { TurnAudio } from '../../speech/turn-audio.js';
 import { FileNotFoundError, type FileStorage } from '../../storage/file-storage.js';
-import { buildSessionReport, loadSessionReportSource } from '../reports/assemble-session-report.js';
-import { transcriptSourceOf } from '../transcripts/load-transcript.js';
-import { FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/shape-transcript.js';
-import { placeAiTurns, type TimelineTurn } from './ai-turn-placement.js';
-import { offsetAt } from './session-clock.js';
-import { announceCompletionJob } from './session-jobs.js';
+import type { Deps } from '../common/deps.js';
+import { placeAiTurns, type TimelineTurn, offsetAt, announceCompletionJob } from '../sessions/index.js';
+import { transcriptSourceOf, FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/index.js';
+import { buildSessionReport, loadSessionReportSource } from './assemble-session-report.js';
+import { claimFilesPrepared, insertPreparedFiles, sessionTimeline } from './queries.js';
 
 export interface PrepareFilesServices {
   storage: FileStorage;
@@ -63,8 +63,12 @@ interface PreparedFile extends Omit<MadeFile, 'file'> {
  * or render) is logged and left out, and the announcement does not wait for it. A failing
  * database or storage throws, so the job is retried. Files are written under fixed keys first,
  * then recorded once, so a retried job overwrites rather than duplicates.
+ *
+ * Here, with the reports, rather than in sessions: it renders the session's transcript and PDF
+ * report, and sessions sit below transcripts and reports. No caller: the job names a session.
  */
-export async function prepareSessionFiles(em: EntityManager, services: PrepareFilesServices, sessionId: string): Promise<boolean> {
+export async function prepareSessionFiles({ em, services }: Pick<Deps, 'em'> & { services: PrepareFilesServices }, input: { sessionId: string }): Promise<boolean> {
+  const { sessionId } = input;
   const session = await em.findOne(Session, sessionId);
   const finished = session?.status === 'completed' || session?.status === 'abandoned';
   if (!session || !finished || !session.insightsGeneratedAt || session.filesPreparedAt) return false;
@@ -102,19 +106,14 @@ export async function prepareSessionFiles(em: EntityManager, services: PrepareFi
     for (const file of made) prepared.push(await store(services.storage, file));
 
     return await em.transactional(async (tx) => {
-      const claimed = await tx.execute<{ id: string }[]>(`update sessions set files_prepared_at = now(), updated_at = now() where id = ? and files_prepared_at is null returning id`, [sessionId]);
+      const claimed = await claimFilesPrepared.rows(tx, { sessionId });
       if (claimed.length === 0) return false;
       if (prepared.length > 0) {
-        await tx.execute(
-          `insert into session_files (id, organization_id, session_id, kind, name, content_type, size_bytes, duration_seconds, sha256, storage_key, created_at, updated_at)
-           select f.id, ?, ?, f.kind, f.name, f.content_type, f.size_bytes, f.duration_seconds, f.sha256, f.storage_key, now(), now()
-             from jsonb_to_recordset(?::jsonb) as f(id text, kind text, name text, content_type text, size_bytes bigint, duration_seconds double precision, sha256 text, storage_key text)`,
-          [
-            organizationId,
-            sessionId,
-            JSON.stringify(prepared.map((file) => ({ id: newId('fil'), kind: file.kind, name: file.name, content_type: file.contentType, size_bytes: file.size, duration_seconds: file.durationSeconds, sha256: file.sha256, storage_key: file.storageKey }))),
-          ],
-        );
+        await insertPreparedFiles.rows(tx, {
+          organizationId,
+          sessionId,
+          files: prepared.map((file) => ({ id: newId('fil'), kind: file.kind, name: file.name, content_type: file.contentType, size_bytes: file.size, duration_seconds: file.durationSeconds, sha256: file.sha256, storage_key: file.storageKey })),
+        });
       }
       await addJobs(tx, [announceCompletionJob(sessionId)]);
       return true;
@@ -152,18 +151,12 @@ interface SessionTracks {
   merged: { file: string; durationSeconds: number | null };
 }
 
-interface TimelineRow {
-  id: string;
-  speaker: 'ai' | 'participant';
-  text: string | null;
-  start_time: number;
-  end_time: number;
-  storage_key: string | null;
-  /** AI turns: when the page reported its audio started playing (epoch ms, the participant's clock). */
-  audio_started_ms: number | null;
-  /** Answers: when the page ended the turn (epoch ms, the participant's clock). */
-  end_of_turn_ms: number | null;
-}
+/**
+ * One utterance on the session's timeline. `audio_started_ms`, AI turns: when the page reported
+ * its audio started playing; `end_of_turn_ms`, answers: when the page ended the turn (epoch ms,
+ * the participant's clock).
+ */
+type TimelineRow = Omit<RowOf<typeof sessionTimeline.columns>, 'speaker'> & { speaker: 'ai' | 'participant' };
 
 /**
  * The session's recordings on one timeline: the participant's track (the answers' recordings),
@@ -180,13 +173,7 @@ interface TimelineRow {
  */
 async function sessionTracks(em: EntityManager, services: PrepareFilesServices, session: Session, work: string): Promise<SessionTracks | null> {
   const sessionId = session.id;
-  const rows = await em.execute<TimelineRow[]>(
-    `select u.id, u.speaker, u.text, u.start_time, u.end_time, f.storage_key,
-            (extract(epoch from u.audio_started_at) * 1000)::float8 as audio_started_ms, (extract(epoch from u.end_of_turn_at) * 1000)::float8 as end_of_turn_ms
-       from session_utterances u left join session_files f on f.id = u.audio_file_id
-      where u.session_id = ? order by u.seq`,
-    [sessionId],
-  );
+  const rows = (await sessionTimeline.rows(em, { sessionId })) as TimelineRow[];
   const recorded = rows.filter((row) => row.speaker === 'participant' && row.storage_key !== null);
   const sessionEnd = session.completedAt ? offsetAt(session, session.completedAt) : Math.max(0, ...recorded.map((row) => row.end_time));
   const clips = recorded
