@@ -73,7 +73,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'billing',
   'campaign-results',
   'campaigns',
-  'comparisons',
   'exports',
   'highlights',
   'insights',

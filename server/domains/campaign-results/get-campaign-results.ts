@@ -3,7 +3,7 @@ import type { TCampaignResults, TCampaignResultsInput, TQuestionResult } from '.
 import type { TQuestion, TStructuredQuestionType } from '../../../shared/schemas/scripts.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
-import { distributionOf, round, scriptQuestions, structuredQuestions } from '../comparisons/answer-distribution.js';
+import { distributionOf, round, scriptQuestions, structuredQuestions } from '../comparisons/index.js';
 import { keptInvitesFilter, keptSessionsWhere, loadResultsCampaign } from './results-filter.js';
 
 interface FacetsRow {
