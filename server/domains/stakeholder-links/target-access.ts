@@ -4,7 +4,7 @@ import type { PermissionRequirement } from '../../../shared/permissions.js';
 import type { TStakeholderLinkKind, TStakeholderTarget } from '../../../shared/schemas/stakeholder-links.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
-import { assertPermission } from '../../trpc/context.js';
+import { assertPermission } from '../common/permissions.js';
 
 /**
  * Who may share (and see the links of, and revoke) each kind: whoever may read what the link
