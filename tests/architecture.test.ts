@@ -69,7 +69,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'anonymized-exports',
   'auth',
   'billing',
-  'campaign-results',
   'campaigns',
   'highlights',
   'insights',
