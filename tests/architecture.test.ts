@@ -78,7 +78,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'redactions',
   'reports',
   'scripts',
-  'search',
   'sessions',
   'share-links',
   'transcripts',

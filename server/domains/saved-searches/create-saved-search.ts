@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 
 import { authorColumns } from '../common/author.js';
 import { nameTaken } from '../common/unique-names.js';
-import { resolveCampaignScope } from '../search/search-transcripts.js';
+import { resolveCampaignScope } from '../search/index.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from './saved-search-rows.js';
 
 /**
@@ -15,7 +15,7 @@ import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from '.
  * 409 NAME_TAKEN when the name is in use.
  */
 export async function createSavedSearch(em: EntityManager, auth: CustomerAuth, input: TCreateSavedSearchInput): Promise<TSavedSearch> {
-  await resolveCampaignScope(em, auth.organizationId, input.filters);
+  await resolveCampaignScope(em, auth, input.filters);
   const author = authorColumns(auth);
   const [row] = await queryRows<SavedSearchRow>(
     em,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSavedSearch, TUpdateSavedSearchInput } from '../../../shared/schemas/saved-searches.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { nameTaken, withUniqueName } from '../common/unique-names.js';
-import { resolveCampaignScope } from '../search/search-transcripts.js';
+import { resolveCampaignScope } from '../search/index.js';
 import { SAVED_SEARCH_COLUMNS, type SavedSearchRow, savedSearchFromRow } from './saved-search-rows.js';
 import { notFound } from '../../errors.js';
 
@@ -11,7 +11,7 @@ import { notFound } from '../../errors.js';
  * a campaign or project not the organization's); 409 NAME_TAKEN when another saved search has the name.
  */
 export async function updateSavedSearch(em: EntityManager, organizationId: string, input: TUpdateSavedSearchInput): Promise<TSavedSearch> {
-  if (input.filters !== undefined) await resolveCampaignScope(em, organizationId, input.filters);
+  if (input.filters !== undefined) await resolveCampaignScope(em, { organizationId }, input.filters);
   const filters = input.filters === undefined ? null : JSON.stringify(input.filters);
   const [row] = await withUniqueName(
     () =>
