@@ -75,7 +75,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'invites',
   'members',
   'organizations',
-  'redactions',
   'reports',
   'scripts',
   'sessions',

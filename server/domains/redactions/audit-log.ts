@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TAuditActor, TTranscriptAuditAction, TTranscriptAuditEntry } from '../../../shared/schemas/redactions.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
+import type { OrganizationScope } from '../common/caller.js';
 
 interface AuditRow {
   id: string;
@@ -50,7 +51,11 @@ export async function writeAuditEntry(
 }
 
 /** A session's audit entries of these actions, oldest first (a session has a handful; capped all the same). */
-export async function readAuditEntries(em: EntityManager, organizationId: string, sessionId: string, actions: readonly TTranscriptAuditAction[]): Promise<TTranscriptAuditEntry[]> {
+export async function readAuditEntries(
+  em: EntityManager,
+  { organizationId }: OrganizationScope,
+  { sessionId, actions }: { sessionId: string; actions: readonly TTranscriptAuditAction[] },
+): Promise<TTranscriptAuditEntry[]> {
   const rows = await queryRows<AuditRow>(
     em,
     sql`select ${COLUMNS} from transcript_audit_log

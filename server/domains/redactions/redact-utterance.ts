@@ -127,7 +127,7 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * words. Changes to one session's transcript run one after another (lockSessionTranscript), so two
  * never rewrite the same recording from the same original.
  */
-export async function redactUtterance(em: EntityManager, services: RedactionServices, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
+export async function redactUtterance({ em, services }: { em: EntityManager; services: RedactionServices }, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
   const session = await loadSession(em, auth.organizationId, input.sessionId);
   assertRedactable(session);
   const actor = await authorOf(em, auth);

@@ -1,7 +1,7 @@
 import type { TSentimentOverrideList } from '../../../shared/schemas/sentiment-overrides.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
-import { readAuditEntries } from '../redactions/audit-log.js';
+import { readAuditEntries } from '../redactions/index.js';
 import { loadSession } from '../sessions/load-session.js';
 import { overriddenUtterances } from './queries.js';
 import { toUtteranceSentiment } from './utterance-sentiment.js';
@@ -12,7 +12,7 @@ export async function listSentimentOverrides({ em }: Pick<Deps, 'em'>, caller: C
   const session = await loadSession(em, organizationId, input.sessionId);
   const [rows, history] = await Promise.all([
     overriddenUtterances.rows(em, { organizationId, sessionId: session.id }),
-    readAuditEntries(em, organizationId, session.id, ['sentiment_override', 'sentiment_override_cleared']),
+    readAuditEntries(em, caller, { sessionId: session.id, actions: ['sentiment_override', 'sentiment_override_cleared'] }),
   ]);
   return { overrides: rows.map(toUtteranceSentiment), history };
 }

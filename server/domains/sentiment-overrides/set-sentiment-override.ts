@@ -9,8 +9,7 @@ import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 
 import { authorOf } from '../common/author.js';
-import { writeAuditEntry } from '../redactions/audit-log.js';
-import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
+import { changeSessionTranscript, type ExportServices, rewriteSessionExports, writeAuditEntry } from '../redactions/index.js';
 import { loadSession } from '../sessions/load-session.js';
 import { storedSentiment } from '../transcripts/stored-sentiment.js';
 import { toUtteranceSentiment } from './utterance-sentiment.js';
