@@ -5,7 +5,7 @@ import { redactPii } from '../../analysis/pii-redaction.js';
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { readTranscriptUtterances } from '../transcripts/read-utterances.js';
-import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
+import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/index.js';
 import type { SharedLink } from './find-shared-link.js';
 import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, sql } from '../../db/sql.js';
-import type { IdentityRow, ScrubberOptions } from '../anonymized-exports/identity-scrubber.js';
+import type { IdentityRow, ScrubberOptions } from '../anonymized-exports/index.js';
 
 /** A session row of a shared view: its campaign and the identity columns its scrubber reads. */
 export interface CampaignIdentityRow extends IdentityRow {

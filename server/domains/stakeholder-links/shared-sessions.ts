@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TSharedSession } from '../../../shared/schemas/stakeholder-links.js';
 import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
+import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/index.js';
 import { loadPlan } from '../sessions/load-session.js';
 import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/read-utterances.js';
 import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
