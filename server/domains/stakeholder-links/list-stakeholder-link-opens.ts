@@ -1,5 +1,5 @@
 import type { CustomerAuth } from '../common/caller.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import { STAKEHOLDER_LINK_LIMITS, type TStakeholderLinkOpens } from '../../../shared/schemas/stakeholder-links.js';
 import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
@@ -8,7 +8,7 @@ import type { LinkRow } from './link-rows.js';
 import { assertMayShare } from './target-access.js';
 
 /** `stakeholderLinks.opens`: the audit of one link, its newest 100 reads and their count. */
-export async function listStakeholderLinkOpens(em: EntityManager, auth: CustomerAuth, linkId: string): Promise<TStakeholderLinkOpens> {
+export async function listStakeholderLinkOpens({ em }: Pick<Deps, 'em'>, auth: CustomerAuth, { linkId }: { linkId: string }): Promise<TStakeholderLinkOpens> {
   const [link] = await queryRows<{ kind: LinkRow['kind']; open_count: number }>(
     em,
     sql`select kind, open_count from stakeholder_links where id = ${linkId} and organization_id = ${auth.organizationId}`,

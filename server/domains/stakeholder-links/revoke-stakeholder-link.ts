@@ -1,5 +1,5 @@
 import type { CustomerAuth } from '../common/caller.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TStakeholderLink } from '../../../shared/schemas/stakeholder-links.js';
 import { queryRows, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
@@ -12,7 +12,7 @@ import { assertMayShare } from './target-access.js';
  * view checks it on every read, and again when it records the read). Revoking again keeps the
  * first time; 404 for another organization's link.
  */
-export async function revokeStakeholderLink(em: EntityManager, auth: CustomerAuth, linkId: string): Promise<TStakeholderLink> {
+export async function revokeStakeholderLink({ em }: Pick<Deps, 'em'>, auth: CustomerAuth, { linkId }: { linkId: string }): Promise<TStakeholderLink> {
   const [found] = await queryRows<{ kind: LinkRow['kind'] }>(em, sql`select kind from stakeholder_links where id = ${linkId} and organization_id = ${auth.organizationId}`);
   if (!found) throw notFound('stakeholderLink', linkId, 'linkId');
   assertMayShare(auth, found.kind);

@@ -1,4 +1,4 @@
-import type { CustomerAuth } from '../common/caller.js';
+import type { CustomerAuth, OrganizationScope } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PermissionRequirement } from '../../../shared/permissions.js';
 import type { TStakeholderLinkKind, TStakeholderTarget } from '../../../shared/schemas/stakeholder-links.js';
@@ -38,7 +38,7 @@ const RESOURCE_OF = { campaign: 'campaign', collection: 'collection', session: '
  * 404 on `target.id` unless the target is the organization's. A preview campaign or session (a
  * "Preview as participant") is never shared: it is 404 as it is in results.
  */
-export async function assertTargetExists(em: EntityManager, organizationId: string, target: TStakeholderTarget): Promise<void> {
+export async function assertTargetExists(em: EntityManager, { organizationId }: OrganizationScope, target: TStakeholderTarget): Promise<void> {
   const query = {
     campaign: sql`select id from campaigns where id = ${target.id} and organization_id = ${organizationId} and not preview`,
     collection: sql`select id from collections where id = ${target.id} and organization_id = ${organizationId}`,
