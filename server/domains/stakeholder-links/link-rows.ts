@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TStakeholderLink, TStakeholderLinkKind } from '../../../shared/schemas/stakeholder-links.js';
-import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
+import { queryRows, type Sql, sql } from '../../db/sql.js';
+import { LINK_COLUMNS } from './queries.js';
 import { authorFromRow } from '../common/author.js';
 
 export interface LinkRow {
@@ -21,22 +22,6 @@ export interface LinkRow {
   last_opened_at: string | null;
   sort_value: string;
 }
-
-/**
- * The columns of a LinkRow from `l` (stakeholder_links): the target's name read now (null once it
- * is deleted; a preview campaign or session is never a target), expiry judged by the database's clock.
- */
-export const LINK_COLUMNS = rawSql(
-  `l.id, l.kind, l.target_id,
-   case l.kind
-     when 'campaign' then (select c.name from campaigns c where c.id = l.target_id and c.organization_id = l.organization_id)
-     when 'collection' then (select col.name from collections col where col.id = l.target_id and col.organization_id = l.organization_id)
-     else (select c.name from sessions s join campaigns c on c.id = s.campaign_id where s.id = l.target_id and s.organization_id = l.organization_id)
-   end as target_name,
-   l.include_transcripts, l.redact_pii, l.created_by_kind, l.created_by_id, l.created_by_name,
-   ${isoTimestamp('l.created_at')} as created_at, ${isoTimestamp('l.expires_at')} as expires_at, ${isoTimestamp('l.revoked_at')} as revoked_at,
-   l.expires_at <= now() as expired, l.open_count, ${isoTimestamp('l.last_opened_at')} as last_opened_at, l.created_at::text as sort_value`,
-);
 
 export function linkFromRow(row: LinkRow): TStakeholderLink {
   return {
