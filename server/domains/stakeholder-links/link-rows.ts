@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TStakeholderLink, TStakeholderLinkKind } from '../../../shared/schemas/stakeholder-links.js';
-import { queryRows, type Sql, sql } from '../../db/sql.js';
-import { LINK_COLUMNS } from './queries.js';
+import { type Sql, sql } from '../../db/sql.js';
+import { links } from './queries.js';
 import { authorFromRow } from '../common/author.js';
 
 export interface LinkRow {
@@ -41,5 +41,5 @@ export function linkFromRow(row: LinkRow): TStakeholderLink {
 
 /** The organization's links `where` keeps (on `l`), in one statement. */
 export async function readLinks(em: EntityManager, organizationId: string, where: Sql, tail: Sql = sql``): Promise<LinkRow[]> {
-  return queryRows<LinkRow>(em, sql`select ${LINK_COLUMNS} from stakeholder_links l where l.organization_id = ${organizationId} and ${where} ${tail}`);
+  return (await links.rows(em, { organizationId, where, tail })) as LinkRow[];
 }
