@@ -231,9 +231,9 @@ async function main(): Promise<void> {
     let allMet = true;
     for (const kind of kinds) {
       const request = { query: kind.query, filters: kind.filters ?? {}, limit: 20 };
-      const first = await searchTranscripts(orm.em.fork(), tenant.organizationId, request);
+      const first = await searchTranscripts({ em: orm.em.fork() }, systemCaller(tenant.organizationId), request);
       const cursor = kind.secondPage ? (first.nextCursor ?? undefined) : undefined;
-      const run = () => searchTranscripts(orm.em.fork(), tenant.organizationId, { ...request, cursor });
+      const run = () => searchTranscripts({ em: orm.em.fork() }, systemCaller(tenant.organizationId), { ...request, cursor });
       const leaked = (await run()).data.some((hit) => hit.sessionId.includes(other.organizationId));
       if (leaked) throw new Error(`"${kind.query}" returned another organization's session`);
       for (let warm = 0; warm < 3; warm++) await run();

@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
-import { type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
-import type { CustomerAuth, RequestAuth } from '../domains/common/caller.js';
-import { AppError } from '../errors.js';
+import type { RequestAuth } from '../domains/common/caller.js';
 import type { AppServices } from '../services.js';
 
 /**
@@ -32,19 +30,8 @@ export function createContext(services: AppServices, req: Request, res: Response
   return { auth: req.auth ?? null, services, via, answer: {}, req, res };
 }
 
-/** The one permission check: tRPC procedures (from their meta) and plain Express routes use it. */
-export function assertPermission(auth: RequestAuth | null | undefined, requirement: PermissionRequirement): CustomerAuth {
-  if (!auth) throw new AppError('INVALID_API_KEY', 'A valid API key (or a signed-in member\'s access token) is required.');
-  if (auth.kind === 'participant') {
-    throw new AppError('INVALID_API_KEY', 'This operation needs an API key; an invite token only acts on its own interview.');
-  }
-  const missing = requiredPermissions(requirement).find((permission) => !auth.permissions.includes(permission));
-  if (missing) {
-    const who = auth.kind === 'member' ? `A member with the ${auth.role} role` : 'This API key';
-    throw new AppError('INSUFFICIENT_PERMISSIONS', `${who} lacks the ${missing} permission.`, { required: missing });
-  }
-  return auth;
-}
+/** The one permission check lives with the caller (domain operations use it too); the edges import it from here as before. */
+export { assertPermission } from '../domains/common/permissions.js';
 
 declare global {
   namespace Express {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { stringify } from 'csv-stringify';
-import { inert } from '../exports/transcripts-csv.js';
+import { inert } from '../exports/index.js';
 import type { AnonymizedScope } from './anonymized-sessions.js';
 import { anonymizedSessions } from './anonymized-sessions.js';
 import { Pseudonyms } from './pseudonyms.js';

@@ -11,5 +11,5 @@ export const anonymizedExportsRouter = router({
     .meta({ permission: 'sessions:read' })
     .input(ZCreateAnonymizedExportInput)
     .output(ZAnonymizedExport)
-    .mutation(({ ctx, input }) => createAnonymizedExport(ctx.em, ctx.services, ctx.auth, input)),
+    .mutation(({ ctx, input }) => createAnonymizedExport(ctx, ctx.auth, input)),
 });

@@ -9,11 +9,11 @@ export const campaignResultsRouter = router({
     .meta({ permission: 'sessions:read' })
     .input(ZCampaignResultsInput)
     .output(ZCampaignResults)
-    .query(({ ctx, input }) => getCampaignResults(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => getCampaignResults(ctx, ctx.auth, input)),
 
   sessions: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZCampaignResultSessionsInput)
     .output(ZResultsSessionPage)
-    .query(({ ctx, input }) => listCampaignResultSessions(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listCampaignResultSessions(ctx, ctx.auth, input)),
 });

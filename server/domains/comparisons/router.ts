@@ -8,5 +8,5 @@ export const comparisonsRouter = router({
     .meta({ permission: 'sessions:read' })
     .input(ZCompareInput)
     .output(ZComparison)
-    .query(({ ctx, input }) => compareSegments(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => compareSegments(ctx, ctx.auth, input)),
 });

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { loadProject } from '../projects/index.js';
+import { projectExportCampaigns } from './queries.js';
 
 export interface ExportCampaign {
   id: string;
@@ -8,6 +9,8 @@ export interface ExportCampaign {
   /** Its folder in a ZIP: the name in lower-case ASCII words, unique within the export. */
   slug: string;
   projectId: string | null;
+  /** Whose campaign it is: the sessions an export reads are scoped to it. */
+  organizationId: string;
 }
 
 /** What an export covers: one campaign, or every campaign of a project. */
@@ -43,7 +46,7 @@ function slugOf(name: string, id: string): string {
   return slugify(name) || id.toLowerCase();
 }
 
-function uniqueSlugs(campaigns: { id: string; name: string; projectId: string | null }[]): ExportCampaign[] {
+function uniqueSlugs(campaigns: Omit<ExportCampaign, 'slug'>[]): ExportCampaign[] {
   const taken = new Set<string>();
   return campaigns.map((campaign) => {
     const base = slugOf(campaign.name, campaign.id);
@@ -56,20 +59,17 @@ function uniqueSlugs(campaigns: { id: string; name: string; projectId: string | 
 
 /** The campaigns of a campaign or project export (404 for another organization's). */
 export async function resolveExportScope(em: EntityManager, organizationId: string, target: { campaignId: string } | { projectId: string }): Promise<ExportScope> {
-  let campaigns: { id: string; name: string; projectId: string | null }[];
+  let campaigns: Omit<ExportCampaign, 'slug'>[];
   let name: string;
   if ('campaignId' in target) {
     const campaign = await loadCampaign(em, organizationId, target.campaignId);
-    campaigns = [{ id: campaign.id, name: campaign.name, projectId: campaign.project?.id ?? null }];
+    campaigns = [{ id: campaign.id, name: campaign.name, projectId: campaign.project?.id ?? null, organizationId }];
     name = campaign.name;
   } else {
     const project = await loadProject(em, { organizationId }, { projectId: target.projectId });
     name = project.name;
-    const rows = await em.execute<{ id: string; name: string }[]>(
-      `select id, name from campaigns where organization_id = ? and project_id = ? and not preview order by created_at, id`,
-      [organizationId, project.id],
-    );
-    campaigns = rows.map((row) => ({ id: row.id, name: row.name, projectId: project.id }));
+    const rows = await projectExportCampaigns.rows(em, { organizationId, projectId: project.id });
+    campaigns = rows.map((row) => ({ id: row.id, name: row.name, projectId: project.id, organizationId }));
   }
   const id = 'campaignId' in target ? target.campaignId : target.projectId;
   return {

@@ -2,7 +2,22 @@ import type { CustomerAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import { REDACTION_MARKER, type TRedaction, type TRedactInput } from '../../../shared/schemas/redactions.js';
-import { queryRows, sql } from '../../db/sql.js';
+import { sql } from '../../db/sql.js';
+import {
+  adjustHighlights,
+  probeLedgersForUpdate,
+  recordingsToSilence,
+  redactUtteranceText,
+  replaceSilencedFile,
+  sessionAnswers,
+  sessionInsightsForUpdate,
+  sessionWebhookEvents,
+  updateProbePickedUp,
+  updateSessionAnswers,
+  updateSessionInsights,
+  updateWebhookEventFacts,
+  utteranceForRedaction,
+} from './queries.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
@@ -127,17 +142,15 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * words. Changes to one session's transcript run one after another (lockSessionTranscript), so two
  * never rewrite the same recording from the same original.
  */
-export async function redactUtterance(em: EntityManager, services: RedactionServices, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
-  const session = await loadSession(em, auth, input);
+export async function redactUtterance({ em, services }: { em: EntityManager; services: RedactionServices }, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
+  const session = await loadSession(em, auth, { sessionId: input.sessionId });
   assertRedactable(session);
   const actor = await authorOf(em, auth);
   const obsolete: string[] = [];
   return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
-    const [utterance] = await queryRows<UtteranceRow>(
-      tx,
-      sql`select id, speaker, text, keywords, heard_as, value, start_time, end_time, audio_file_id from session_utterances
-           where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
-    );
+    const utterance = (await utteranceForRedaction.first(tx, { organizationId: auth.organizationId, sessionId: session.id, utteranceId: input.utteranceId })) as
+      | UtteranceRow
+      | undefined;
     if (!utterance) throw notFound('utterance', input.utteranceId, 'utteranceId');
     const original = utterance.text;
     if (original === null) throw validationError([{ path: 'utteranceId', message: 'has no text to redact (an audio answer nothing could transcribe)' }]);
@@ -158,11 +171,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
       } satisfies TRedaction;
     }
 
-    const audioRows = await queryRows<AudioRow>(
-      tx,
-      sql`select id, kind, storage_key, content_type, duration_seconds from session_files
-           where session_id = ${session.id} and (id = ${utterance.audio_file_id} or kind = any(${[...SESSION_TIMELINE_KINDS]}::text[])) order by kind, created_at`,
-    );
+    const audioRows = (await recordingsToSilence.rows(tx, { sessionId: session.id, audioFileId: utterance.audio_file_id, timelineKinds: [...SESSION_TIMELINE_KINDS] })) as AudioRow[];
     const answerAudio = audioRows.find((row) => row.id === utterance.audio_file_id) ?? null;
     const audio = audioPlan(utterance, answerAudio, input);
     const toSilence = audio ? audioRows : [];
@@ -183,27 +192,16 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
     // A parsed value is a copy too when it is text (a choice as the participant worded it).
     const value = typeof utterance.value === 'string' ? sql`, value = ${JSON.stringify(scrub(utterance.value))}::jsonb` : sql``;
     const heardAs = utterance.heard_as === null ? sql`` : sql`, heard_as = ${scrub(utterance.heard_as)}`;
-    await queryRows(
-      tx,
-      sql`update session_utterances set text = ${plan.text}, keywords = ${keywords === null ? null : JSON.stringify(keywords)}::jsonb${value}${heardAs} where id = ${utterance.id}`,
-    );
+    await redactUtteranceText.rows(tx, { utteranceId: utterance.id, text: plan.text, keywords: keywords === null ? null : JSON.stringify(keywords), also: sql`${value}${heardAs}` });
 
     // Offsets after the span move with it; a highlight over any part of it widens to the whole marker.
     const markerLength = REDACTION_MARKER.length;
-    const adjusted = await queryRows<{ id: string }>(
-      tx,
-      sql`update highlights set
-            start_offset = case when start_offset >= ${plan.end} then start_offset + ${plan.delta} when start_offset > ${plan.start} then ${plan.start} else start_offset end,
-            end_offset = case when end_offset >= ${plan.end} then end_offset + ${plan.delta} else ${plan.start + markerLength} end,
-            updated_at = now()
-           where utterance_id = ${utterance.id} and organization_id = ${auth.organizationId} and end_offset > ${plan.start}
-           returning id`,
-    );
+    const adjusted = await adjustHighlights.rows(tx, { organizationId: auth.organizationId, utteranceId: utterance.id, start: plan.start, end: plan.end, delta: plan.delta, markerLength });
 
-    const [sessionRow] = await queryRows<{ answers: TParsedAnswer[] }>(tx, sql`select answers from sessions where id = ${session.id}`);
-    const answers = sessionRow!.answers.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: scrub(answer.value) } : answer));
-    const answersScrubbed = JSON.stringify(answers) !== JSON.stringify(sessionRow!.answers);
-    await queryRows(tx, sql`update sessions set ${answersScrubbed ? sql`answers = ${JSON.stringify(answers)}::jsonb, ` : sql``}updated_at = now() where id = ${session.id}`);
+    const stored = (await sessionAnswers.first(tx, { sessionId: session.id }))!.answers as TParsedAnswer[];
+    const answers = stored.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: scrub(answer.value) } : answer));
+    const answersScrubbed = JSON.stringify(answers) !== JSON.stringify(stored);
+    await updateSessionAnswers.rows(tx, { sessionId: session.id, answers: answersScrubbed ? JSON.stringify(answers) : null });
 
     const insightsScrubbed = await scrubInsights(tx, session.id, scrub, { utteranceId: utterance.id, original, plan });
     const probesScrubbed = await scrubProbeLedgers(tx, auth.organizationId, session.id, scrub);
@@ -215,10 +213,7 @@ export async function redactUtterance(em: EntityManager, services: RedactionServ
       const stored: StoredAudio = { id: row.id, storageKey: row.storage_key, contentType: row.content_type, durationSeconds: row.duration_seconds };
       const copy = await silenceStoredAudio({ storage: services.storage, ffmpeg: services.ffmpeg! }, stored, range, work);
       written.push(copy.storageKey);
-      await queryRows(
-        tx,
-        sql`update session_files set storage_key = ${copy.storageKey}, size_bytes = ${copy.size}, sha256 = ${copy.sha256}, duration_seconds = ${copy.durationSeconds}, updated_at = now() where id = ${row.id}`,
-      );
+      await replaceSilencedFile.rows(tx, { fileId: row.id, storageKey: copy.storageKey, size: copy.size, sha256: copy.sha256, durationSeconds: copy.durationSeconds });
       obsolete.push(row.storage_key);
       silenced.push({ fileId: row.id, kind: row.kind, start: range.start, end: Math.min(range.end, copy.durationSeconds ?? range.end) });
     }
@@ -276,7 +271,7 @@ async function scrubInsights(
   scrub: (text: string) => string,
   redacted: { utteranceId: string; original: string; plan: PlannedRedaction },
 ): Promise<boolean> {
-  const [row] = await queryRows<InsightsRow>(tx, sql`select summary, key_quotes, action_items, topics from session_insights where session_id = ${sessionId} for update`);
+  const row = (await sessionInsightsForUpdate.first(tx, { sessionId })) as InsightsRow | undefined;
   if (!row) return false;
   const next: InsightsRow = {
     summary: scrub(row.summary),
@@ -287,26 +282,24 @@ async function scrubInsights(
     topics: row.topics.map((topic) => ({ ...topic, label: scrub(topic.label) })).filter((topic) => !onlyMarkers(topic.label)),
   };
   if (JSON.stringify(next) === JSON.stringify(row)) return false;
-  await queryRows(
-    tx,
-    sql`update session_insights set summary = ${next.summary}, key_quotes = ${JSON.stringify(next.key_quotes)}::jsonb, action_items = ${JSON.stringify(next.action_items)}::jsonb,
-               topics = ${JSON.stringify(next.topics)}::jsonb where session_id = ${sessionId}`,
-  );
+  await updateSessionInsights.rows(tx, {
+    sessionId,
+    summary: next.summary,
+    keyQuotes: JSON.stringify(next.key_quotes),
+    actionItems: JSON.stringify(next.action_items),
+    topics: JSON.stringify(next.topics),
+  });
   return true;
 }
 
 /** A probe ledger's `pickedUp` is a copy of the participant's words (issue 30): scrubbed like any other. Answers how many changed. */
 async function scrubProbeLedgers(tx: EntityManager, organizationId: string, sessionId: string, scrub: (text: string) => string): Promise<number> {
-  const ledgers = await queryRows<{ id: string; picked_up: string }>(
-    tx,
-    sql`select id, probe->>'pickedUp' as picked_up from session_utterances
-         where session_id = ${sessionId} and organization_id = ${organizationId} and probe->>'pickedUp' is not null for update`,
-  );
+  const ledgers = await probeLedgersForUpdate.rows(tx, { organizationId, sessionId });
   let changed = 0;
   for (const ledger of ledgers) {
     const scrubbed = scrub(ledger.picked_up);
     if (scrubbed === ledger.picked_up) continue;
-    await queryRows(tx, sql`update session_utterances set probe = jsonb_set(probe, '{pickedUp}', ${JSON.stringify(scrubbed)}::jsonb) where id = ${ledger.id}`);
+    await updateProbePickedUp.rows(tx, { utteranceId: ledger.id, pickedUp: scrubbed });
     changed += 1;
   }
   return changed;
@@ -314,12 +307,12 @@ async function scrubProbeLedgers(tx: EntityManager, organizationId: string, sess
 
 /** Stored event facts are what redeliveries are built from: scrubbed like any other copy. Answers how many changed. */
 async function scrubWebhookEvents(tx: EntityManager, organizationId: string, sessionId: string, scrub: (facts: unknown) => unknown): Promise<number> {
-  const events = await queryRows<{ id: string; facts: Record<string, unknown> }>(tx, sql`select id, facts from webhook_events where organization_id = ${organizationId} and session_id = ${sessionId}`);
+  const events = await sessionWebhookEvents.rows(tx, { organizationId, sessionId });
   let changed = 0;
   for (const event of events) {
     const facts = scrub(event.facts);
     if (JSON.stringify(facts) === JSON.stringify(event.facts)) continue;
-    await queryRows(tx, sql`update webhook_events set facts = ${JSON.stringify(facts)}::jsonb where id = ${event.id}`);
+    await updateWebhookEventFacts.rows(tx, { eventId: event.id, facts: JSON.stringify(facts) });
     changed += 1;
   }
   return changed;

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { queryRows, sql } from '../../db/sql.js';
+import { deleteSessionFile, lockTranscript, replaceExportFile, sessionExportFiles } from './queries.js';
 import { Session } from '../../entities/index.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
@@ -40,19 +40,13 @@ export interface ExportServices {
   config: Pick<Config, 'pdfFallbackFont'>;
 }
 
-interface ExportFileRow {
-  id: string;
-  name: string;
-  storage_key: string;
-}
-
 /**
  * Changes to a session's stored transcript (redactions, sentiment overrides) run one after another
  * (a transaction-scoped advisory lock, taken first in the transaction): each makes the stored
  * exports again from what it reads, so two at once would store one built without the other's change.
  */
 export async function lockSessionTranscript(tx: EntityManager, sessionId: string): Promise<void> {
-  await queryRows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`redaction:${sessionId}`}, 0))`);
+  await lockTranscript.rows(tx, { sessionId });
 }
 
 /** What a change to a session's transcript works with: its transaction, a scratch directory, and the storage keys it has written. */
@@ -112,7 +106,7 @@ export interface RewrittenExports {
  * `obsoleteKeys` through deleteReplacedFilesJob in the same transaction.
  */
 export async function rewriteSessionExports(em: EntityManager, tx: EntityManager, services: ExportServices, sessionId: string, work: string): Promise<RewrittenExports> {
-  const files = await queryRows<ExportFileRow>(tx, sql`select id, name, storage_key from session_files where session_id = ${sessionId} and kind = 'export' order by created_at, id`);
+  const files = await sessionExportFiles.rows(tx, { sessionId });
   const outcome: RewrittenExports = { rewritten: [], deleted: [], obsoleteKeys: [], writtenKeys: [] };
   if (files.length === 0) return outcome;
   const session = await tx.findOneOrFail(Session, sessionId, { disableIdentityMap: true });
@@ -131,7 +125,7 @@ export async function rewriteSessionExports(em: EntityManager, tx: EntityManager
     }
     outcome.obsoleteKeys.push(file.storage_key);
     if (!made) {
-      await queryRows(tx, sql`delete from session_files where id = ${file.id}`);
+      await deleteSessionFile.rows(tx, { fileId: file.id });
       outcome.deleted.push(file.id);
       continue;
     }
@@ -139,7 +133,7 @@ export async function rewriteSessionExports(em: EntityManager, tx: EntityManager
     const sha256 = await sha256OfFile(made);
     outcome.writtenKeys.push(storageKey);
     const { size } = await services.storage.put(storageKey, createReadStream(made));
-    await queryRows(tx, sql`update session_files set storage_key = ${storageKey}, size_bytes = ${size}, sha256 = ${sha256}, updated_at = now() where id = ${file.id}`);
+    await replaceExportFile.rows(tx, { fileId: file.id, storageKey, size, sha256 });
     outcome.rewritten.push(file.id);
   }
   return outcome;

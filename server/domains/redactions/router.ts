@@ -13,11 +13,11 @@ export const redactionsRouter = router({
     .meta({ permission: 'sessions:write', errors: ['SESSION_NOT_ACTIVE', 'TRANSCRIPT_NOT_READY', 'TRANSCRIPT_CHANGED', 'SERVICE_UNAVAILABLE'] })
     .input(ZRedactInput)
     .output(ZRedaction)
-    .mutation(({ ctx, input }) => redactUtterance(ctx.em, ctx.services, ctx.auth, input)),
+    .mutation(({ ctx, input }) => redactUtterance(ctx, ctx.auth, input)),
 
   list: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZListRedactionsInput)
     .output(ZRedactionList)
-    .query(({ ctx, input }) => listRedactions(ctx.em, ctx.auth.organizationId, input.sessionId)),
+    .query(({ ctx, input }) => listRedactions(ctx, ctx.auth, input)),
 });

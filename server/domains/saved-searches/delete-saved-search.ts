@@ -1,9 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { deleteSavedSearchRow } from './queries.js';
 
 /** `savedSearches.delete`. */
-export async function deleteSavedSearch(em: EntityManager, organizationId: string, savedSearchId: string): Promise<void> {
-  const deleted = await queryRows<{ id: string }>(em, sql`delete from saved_searches where id = ${savedSearchId} and organization_id = ${organizationId} returning id`);
-  if (deleted.length === 0) throw notFound('savedSearch', savedSearchId, 'savedSearchId');
+export async function deleteSavedSearch({ em }: Pick<Deps, 'em'>, caller: Caller, input: { savedSearchId: string }): Promise<void> {
+  const deleted = await deleteSavedSearchRow.rows(em, { organizationId: caller.organizationId, savedSearchId: input.savedSearchId });
+  if (deleted.length === 0) throw notFound('savedSearch', input.savedSearchId, 'savedSearchId');
 }

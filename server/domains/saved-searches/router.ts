@@ -19,23 +19,23 @@ export const savedSearchesRouter = router({
     .meta({ permission: 'sessions:write', errors: ['NAME_TAKEN'] })
     .input(ZCreateSavedSearchInput)
     .output(ZSavedSearch)
-    .mutation(({ ctx, input }) => createSavedSearch(ctx.em, ctx.auth, input)),
+    .mutation(({ ctx, input }) => createSavedSearch(ctx, ctx.auth, input)),
 
   list: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZListSavedSearchesInput)
     .output(ZSavedSearchPage)
-    .query(({ ctx, input }) => listSavedSearches(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listSavedSearches(ctx, ctx.auth, input)),
 
   update: customerProcedure
     .meta({ permission: 'sessions:write', errors: ['NAME_TAKEN'] })
     .input(ZUpdateSavedSearchInput)
     .output(ZSavedSearch)
-    .mutation(({ ctx, input }) => updateSavedSearch(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateSavedSearch(ctx, ctx.auth, input)),
 
   delete: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZSavedSearchIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteSavedSearch(ctx.em, ctx.auth.organizationId, input.savedSearchId)),
+    .mutation(({ ctx, input }) => deleteSavedSearch(ctx, ctx.auth, input)),
 });

@@ -9,5 +9,5 @@ export const searchRouter = router({
     .meta({ permission: 'sessions:read', errors: ['INVALID_REQUEST'] })
     .input(ZSearchQueryInput)
     .output(ZSearchResult)
-    .query(({ ctx, input }) => searchTranscripts(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => searchTranscripts(ctx, ctx.auth, input)),
 });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { joinSql, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
+import { joinSql, rawSql, type Sql, sql } from '../../db/sql.js';
+import { parsedSearchText } from './queries.js';
 
 /**
  * The text-search configurations an utterance can be indexed in (`session_utterances.search_language`,
@@ -11,7 +12,7 @@ export const SEARCH_LANGUAGES = ['english', 'dutch', 'german', 'french', 'spanis
 export type SearchLanguage = (typeof SEARCH_LANGUAGES)[number];
 
 /** The languages whose rows a tsquery applies to (the search text parsed the same way in each). */
-interface TsqueryGroup {
+export interface TsqueryGroup {
   languages: SearchLanguage[];
   tsquery: string;
 }
@@ -29,11 +30,7 @@ export interface SearchTsqueries {
 
 /** One round trip: PostgreSQL parses the text in each configuration (websearch_to_tsquery syntax). */
 export async function parseSearchText(em: EntityManager, text: string): Promise<SearchTsqueries> {
-  const columns = SEARCH_LANGUAGES.map((language) => sql`websearch_to_tsquery(${rawSql(`'${language}'::regconfig`)}, ${text})::text as ${rawSql(language)}`);
-  const [row] = await queryRows<Record<SearchLanguage, string> & { indexable: boolean }>(
-    em,
-    sql`select ${joinSql(columns)}, querytree(websearch_to_tsquery('simple', ${text})) <> 'T' as indexable`,
-  );
+  const row = await parsedSearchText.first(em, { text });
   const groups: TsqueryGroup[] = [];
   for (const language of SEARCH_LANGUAGES) {
     const tsquery = row![language];

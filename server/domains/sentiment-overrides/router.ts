@@ -9,11 +9,11 @@ export const sentimentOverridesRouter = router({
     .meta({ permission: 'sessions:write', errors: ['TRANSCRIPT_NOT_READY'] })
     .input(ZSetSentimentOverrideInput)
     .output(ZSentimentOverride)
-    .mutation(({ ctx, input }) => setSentimentOverride(ctx.em, ctx.services, ctx.auth, input)),
+    .mutation(({ ctx, input }) => setSentimentOverride(ctx, ctx.auth, input)),
 
   list: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZListSentimentOverridesInput)
     .output(ZSentimentOverrideList)
-    .query(({ ctx, input }) => listSentimentOverrides(ctx.em, ctx.auth.organizationId, input.sessionId)),
+    .query(({ ctx, input }) => listSentimentOverrides(ctx, ctx.auth, input)),
 });

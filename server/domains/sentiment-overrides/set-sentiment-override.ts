@@ -4,17 +4,23 @@ import type { TSentimentOverride, TSetSentimentOverrideInput } from '../../../sh
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import { sentimentSentence } from '../../analysis/builtin-insights.js';
 import { sessionSentiment } from '../../analysis/session-sentiment.js';
-import { queryRows, sql } from '../../db/sql.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Logger } from '../../logger.js';
 
 import { authorOf } from '../common/author.js';
-import { writeAuditEntry } from '../redactions/audit-log.js';
-import { changeSessionTranscript, type ExportServices, rewriteSessionExports } from '../redactions/rewrite-session-exports.js';
+import { changeSessionTranscript, type ExportServices, rewriteSessionExports, writeAuditEntry } from '../redactions/index.js';
 import { loadSession } from '../sessions/index.js';
 import { storedSentiment } from '../common/stored-sentiment.js';
-import { type UtteranceSentimentRow, toUtteranceSentiment, UTTERANCE_SENTIMENT_COLUMNS } from './utterance-sentiment.js';
+import { toUtteranceSentiment } from './utterance-sentiment.js';
+import {
+  participantSentiments,
+  replaceSummarySentence,
+  sessionSentimentForUpdate,
+  setUtteranceOverride,
+  storeSessionSentiment,
+  utteranceSentimentForUpdate,
+} from './queries.js';
 import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
 
 /**
@@ -24,43 +30,28 @@ import { deleteFilesJob } from '../../storage/delete-unrecorded-files.js';
  */
 const OVERRIDE_SCORES: Record<TSentiment, number> = { positive: 0.5, neutral: 0, negative: -0.5 };
 
-interface ParticipantRow {
-  speaker: string;
-  text: string;
-  sentiment: TSentiment;
-  sentiment_override: TSentiment | null;
-  sentiment_score: number | null;
-}
-
 /**
  * The session's overall sentiment again, from its participant's utterances with their effective
  * labels, stored where every reader takes it from (sessions.sentiment): the session record, lists,
  * exports, the PDF, insights and webhooks then show it without knowing of overrides.
  */
 async function refreshSessionSentiment(tx: EntityManager, sessionId: string): Promise<{ overall: TSentiment; score: number } | null> {
-  const rows = await queryRows<ParticipantRow>(
-    tx,
-    sql`select speaker, text, sentiment, sentiment_override, sentiment_score from session_utterances
-         where session_id = ${sessionId} and speaker = 'participant' and text is not null and sentiment is not null order by seq`,
-  );
+  const rows = await participantSentiments.rows(tx, { sessionId });
   const overall = sessionSentiment(
     rows.map((row) => {
-      const label = row.sentiment_override ?? row.sentiment;
+      const label = (row.sentiment_override ?? row.sentiment) as TSentiment;
       const score = row.sentiment_override === null || row.sentiment_override === row.sentiment ? (row.sentiment_score ?? 0) : OVERRIDE_SCORES[label];
       return { speaker: row.speaker, text: row.text, sentiment: label, score };
     }),
   );
-  await queryRows(tx, sql`update sessions set sentiment = ${overall?.overall ?? null}, sentiment_score = ${overall?.score ?? null}, updated_at = now() where id = ${sessionId}`);
+  await storeSessionSentiment.rows(tx, { sessionId, overall });
   return overall;
 }
 
 /** The built-in summary states the overall sentiment in one sentence: that sentence follows the session's. */
 async function refreshSummarySentence(tx: EntityManager, sessionId: string, before: { overall: TSentiment; score: number } | null, after: { overall: TSentiment; score: number } | null): Promise<void> {
   if (!before || !after || (before.overall === after.overall && before.score === after.score)) return;
-  await queryRows(
-    tx,
-    sql`update session_insights set summary = replace(summary, ${sentimentSentence(before)}, ${sentimentSentence(after)}) where session_id = ${sessionId} and generated_by = 'builtin'`,
-  );
+  await replaceSummarySentence.rows(tx, { sessionId, before: sentimentSentence(before), after: sentimentSentence(after) });
 }
 
 export interface SentimentOverrideServices extends ExportServices {
@@ -75,8 +66,12 @@ export interface SentimentOverrideServices extends ExportServices {
  * files served for download show the label too. Setting the value it already has changes nothing
  * and logs nothing.
  */
-export async function setSentimentOverride(em: EntityManager, services: SentimentOverrideServices, auth: CustomerAuth, input: TSetSentimentOverrideInput): Promise<TSentimentOverride> {
-  const session = await loadSession(em, auth, input);
+export async function setSentimentOverride(
+  { em, services }: { em: EntityManager; services: SentimentOverrideServices },
+  auth: CustomerAuth,
+  input: TSetSentimentOverrideInput,
+): Promise<TSentimentOverride> {
+  const session = await loadSession(em, auth, { sessionId: input.sessionId });
   if (!session.transcriptGeneratedAt) {
     throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has not been analysed yet; its sentiment can be overridden once its transcript exists.`, {
       sessionId: session.id,
@@ -86,27 +81,17 @@ export async function setSentimentOverride(em: EntityManager, services: Sentimen
   }
   const actor = await authorOf(em, auth);
   return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
-    const [row] = await queryRows<UtteranceSentimentRow & { speaker: string; text: string | null }>(
-      tx,
-      sql`select speaker, text, ${UTTERANCE_SENTIMENT_COLUMNS} from session_utterances
-           where id = ${input.utteranceId} and session_id = ${session.id} and organization_id = ${auth.organizationId} for update`,
-    );
+    const row = await utteranceSentimentForUpdate.first(tx, { organizationId: auth.organizationId, sessionId: session.id, utteranceId: input.utteranceId });
     if (!row) throw notFound('utterance', input.utteranceId, 'utteranceId');
     if (row.speaker !== 'participant' || row.text === null || row.text.trim() === '') {
       throw validationError([{ path: 'utteranceId', message: "only a participant's answer with text has a sentiment to override" }]);
     }
-    const [sessionRow] = await queryRows<{ sentiment: TSentiment | null; sentiment_score: number | null }>(tx, sql`select sentiment, sentiment_score from sessions where id = ${session.id} for update`);
-    const before = storedSentiment(sessionRow!.sentiment, sessionRow!.sentiment_score);
+    const sessionRow = await sessionSentimentForUpdate.first(tx, { sessionId: session.id });
+    const before = storedSentiment(sessionRow!.sentiment as TSentiment | null, sessionRow!.sentiment_score);
     if (row.sentiment_override === input.sentiment) {
       return { ...toUtteranceSentiment(row), sessionId: session.id, changed: false, sessionSentiment: before, entry: null };
     }
-    const [updated] = await queryRows<UtteranceSentimentRow>(
-      tx,
-      input.sentiment === null
-        ? sql`update session_utterances set sentiment_override = null, sentiment_overridden_at = null, sentiment_overridden_by = null where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`
-        : sql`update session_utterances set sentiment_override = ${input.sentiment}, sentiment_overridden_at = now(), sentiment_overridden_by = ${JSON.stringify(actor)}::jsonb
-               where id = ${row.id} returning ${UTTERANCE_SENTIMENT_COLUMNS}`,
-    );
+    const updated = await setUtteranceOverride.first(tx, { utteranceId: row.id, sentiment: input.sentiment, actor });
     const after = await refreshSessionSentiment(tx, session.id);
     await refreshSummarySentence(tx, session.id, before, after);
     const exports = await rewriteSessionExports(em, tx, services, session.id, work);

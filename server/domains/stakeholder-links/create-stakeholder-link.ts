@@ -18,13 +18,12 @@ const DAY_MS = 86_400_000;
  * The answer's `url` holds the token; only its hash is stored, so it is shown this once.
  */
 export async function createStakeholderLink(
-  em: EntityManager,
-  links: PublicLinks,
+  { em, services: { links } }: { em: EntityManager; services: { links: PublicLinks } },
   auth: CustomerAuth,
   input: TCreateStakeholderLinkInput,
 ): Promise<TCreatedStakeholderLink> {
   assertMayShare(auth, input.target.kind);
-  await assertTargetExists(em, auth.organizationId, input.target);
+  await assertTargetExists(em, auth, input.target);
   const token = newStakeholderToken();
   const author = await authorOf(em, auth);
   const now = new Date();

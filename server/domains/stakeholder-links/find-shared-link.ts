@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TStakeholderLinkKind } from '../../../shared/schemas/stakeholder-links.js';
-import { isoTimestamp, queryRows, rawSql, sql } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
+import { linkByTokenHash, recordLinkOpen } from './queries.js';
 import { hashStakeholderToken, isWellFormedStakeholderToken } from './stakeholder-tokens.js';
 
 /** A link as its token finds it, with what the shared view needs of its organization. */
@@ -54,18 +54,7 @@ export function linkGone(reason: GoneReason): AppError {
  */
 export async function findSharedLink(em: EntityManager, token: string): Promise<SharedLink> {
   if (!isWellFormedStakeholderToken(token)) throw unknownLink();
-  const [row] = await queryRows<Row>(
-    em,
-    sql`select l.id, l.organization_id, o.name as organization_name, l.kind, l.target_id, l.include_transcripts, l.redact_pii,
-               ${rawSql(isoTimestamp('l.expires_at'))} as expires_at, l.revoked_at is not null as revoked, l.expires_at <= now() as expired,
-               case l.kind
-                 when 'campaign' then exists (select 1 from campaigns c where c.id = l.target_id and c.organization_id = l.organization_id and not c.preview)
-                 when 'collection' then exists (select 1 from collections col where col.id = l.target_id and col.organization_id = l.organization_id)
-                 else exists (select 1 from sessions s where s.id = l.target_id and s.organization_id = l.organization_id and not s.preview)
-               end as target_exists
-          from stakeholder_links l join organizations o on o.id = l.organization_id
-         where l.token_hash = ${hashStakeholderToken(token)}`,
-  );
+  const row = (await linkByTokenHash.first(em, { tokenHash: hashStakeholderToken(token) })) as Row | undefined;
   if (!row) throw unknownLink();
   if (row.revoked) throw linkGone('revoked');
   if (row.expired) throw linkGone('expired');
@@ -88,13 +77,6 @@ export async function findSharedLink(em: EntityManager, token: string): Promise<
  * from the moment the revocation is committed.
  */
 export async function recordOpen(em: EntityManager, linkId: string): Promise<void> {
-  const [row] = await queryRows<{ id: string }>(
-    em,
-    sql`with touched as (
-          update stakeholder_links set open_count = open_count + 1, last_opened_at = now()
-          where id = ${linkId} and revoked_at is null and expires_at > now()
-          returning id)
-        insert into stakeholder_link_opens (link_id, opened_at) select id, now() from touched returning link_id as id`,
-  );
+  const row = await recordLinkOpen.first(em, { linkId });
   if (!row) throw linkGone('revoked');
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TSharedView, TSharedViewInput } from '../../../shared/schemas/stakeholder-links.js';
 import { sql } from '../../db/sql.js';
 import { findSharedLink, recordOpen } from './find-shared-link.js';
@@ -12,7 +12,7 @@ import { readSharedSessions } from './shared-sessions.js';
  * expired link (or a deleted target). Every read that answers is recorded as an open (a filter
  * the viewer changes is a read too); one that fails is not.
  */
-export async function getSharedView(em: EntityManager, input: TSharedViewInput): Promise<TSharedView> {
+export async function getSharedView({ em }: Pick<Deps, 'em'>, input: TSharedViewInput): Promise<TSharedView> {
   const link = await findSharedLink(em, input.token);
   const view: TSharedView = {
     link: { kind: link.kind, includeTranscripts: link.includeTranscripts, redactPii: link.redactPii, expiresAt: link.expiresAt, organizationName: link.organizationName },

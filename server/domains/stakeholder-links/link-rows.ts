@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TStakeholderLink, TStakeholderLinkKind } from '../../../shared/schemas/stakeholder-links.js';
-import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
+import { type Sql, sql } from '../../db/sql.js';
+import { links } from './queries.js';
 import { authorFromRow } from '../common/author.js';
 
 export interface LinkRow {
@@ -22,22 +23,6 @@ export interface LinkRow {
   sort_value: string;
 }
 
-/**
- * The columns of a LinkRow from `l` (stakeholder_links): the target's name read now (null once it
- * is deleted; a preview campaign or session is never a target), expiry judged by the database's clock.
- */
-export const LINK_COLUMNS = rawSql(
-  `l.id, l.kind, l.target_id,
-   case l.kind
-     when 'campaign' then (select c.name from campaigns c where c.id = l.target_id and c.organization_id = l.organization_id)
-     when 'collection' then (select col.name from collections col where col.id = l.target_id and col.organization_id = l.organization_id)
-     else (select c.name from sessions s join campaigns c on c.id = s.campaign_id where s.id = l.target_id and s.organization_id = l.organization_id)
-   end as target_name,
-   l.include_transcripts, l.redact_pii, l.created_by_kind, l.created_by_id, l.created_by_name,
-   ${isoTimestamp('l.created_at')} as created_at, ${isoTimestamp('l.expires_at')} as expires_at, ${isoTimestamp('l.revoked_at')} as revoked_at,
-   l.expires_at <= now() as expired, l.open_count, ${isoTimestamp('l.last_opened_at')} as last_opened_at, l.created_at::text as sort_value`,
-);
-
 export function linkFromRow(row: LinkRow): TStakeholderLink {
   return {
     id: row.id,
@@ -56,5 +41,5 @@ export function linkFromRow(row: LinkRow): TStakeholderLink {
 
 /** The organization's links `where` keeps (on `l`), in one statement. */
 export async function readLinks(em: EntityManager, organizationId: string, where: Sql, tail: Sql = sql``): Promise<LinkRow[]> {
-  return queryRows<LinkRow>(em, sql`select ${LINK_COLUMNS} from stakeholder_links l where l.organization_id = ${organizationId} and ${where} ${tail}`);
+  return (await links.rows(em, { organizationId, where, tail })) as LinkRow[];
 }

@@ -1,5 +1,5 @@
 import type { CustomerAuth } from '../common/caller.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { CursorPage } from '../../../shared/schemas/common.js';
 import type { TListStakeholderLinksInput, TStakeholderLink } from '../../../shared/schemas/stakeholder-links.js';
 import { sql } from '../../db/sql.js';
@@ -13,7 +13,7 @@ import { shareableKinds } from './target-access.js';
  * (their audit stays), optionally of one kind or one target. Links of a kind the caller may not
  * share (a campaign's without `campaigns:read`) are left out.
  */
-export async function listStakeholderLinks(em: EntityManager, auth: CustomerAuth, input: TListStakeholderLinksInput): Promise<CursorPage<TStakeholderLink>> {
+export async function listStakeholderLinks({ em }: Pick<Deps, 'em'>, auth: CustomerAuth, input: TListStakeholderLinksInput): Promise<CursorPage<TStakeholderLink>> {
   const kinds = shareableKinds(auth).filter((kind) => input.kind === undefined || kind === input.kind);
   const rows = await readLinks(
     em,

@@ -1,10 +1,10 @@
 import type { CustomerAuth } from '../common/caller.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TStakeholderLink } from '../../../shared/schemas/stakeholder-links.js';
-import { queryRows, sql } from '../../db/sql.js';
 import { notFound } from '../../errors.js';
 
-import { LINK_COLUMNS, type LinkRow, linkFromRow } from './link-rows.js';
+import { type LinkRow, linkFromRow } from './link-rows.js';
+import { linkKindAndOpens, revokeLink } from './queries.js';
 import { assertMayShare } from './target-access.js';
 
 /**
@@ -12,18 +12,11 @@ import { assertMayShare } from './target-access.js';
  * view checks it on every read, and again when it records the read). Revoking again keeps the
  * first time; 404 for another organization's link.
  */
-export async function revokeStakeholderLink(em: EntityManager, auth: CustomerAuth, linkId: string): Promise<TStakeholderLink> {
-  const [found] = await queryRows<{ kind: LinkRow['kind'] }>(em, sql`select kind from stakeholder_links where id = ${linkId} and organization_id = ${auth.organizationId}`);
+export async function revokeStakeholderLink({ em }: Pick<Deps, 'em'>, auth: CustomerAuth, { linkId }: { linkId: string }): Promise<TStakeholderLink> {
+  const found = await linkKindAndOpens.first(em, { organizationId: auth.organizationId, linkId });
   if (!found) throw notFound('stakeholderLink', linkId, 'linkId');
-  assertMayShare(auth, found.kind);
-  const [row] = await queryRows<LinkRow>(
-    em,
-    sql`with l as (
-          update stakeholder_links set revoked_at = coalesce(revoked_at, now())
-          where id = ${linkId} and organization_id = ${auth.organizationId}
-          returning *)
-        select ${LINK_COLUMNS} from l`,
-  );
+  assertMayShare(auth, found.kind as LinkRow['kind']);
+  const row = (await revokeLink.first(em, { organizationId: auth.organizationId, linkId })) as LinkRow | undefined;
   if (!row) throw notFound('stakeholderLink', linkId, 'linkId');
   return linkFromRow(row);
 }

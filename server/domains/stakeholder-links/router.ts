@@ -29,30 +29,30 @@ export const stakeholderLinksRouter = router({
     .meta({ permission: 'sessions:write' })
     .input(ZCreateStakeholderLinkInput)
     .output(ZCreatedStakeholderLink)
-    .mutation(({ ctx, input }) => createStakeholderLink(ctx.em, ctx.services.links, ctx.auth, input)),
+    .mutation(({ ctx, input }) => createStakeholderLink(ctx, ctx.auth, input)),
 
   list: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZListStakeholderLinksInput)
     .output(ZStakeholderLinkPage)
-    .query(({ ctx, input }) => listStakeholderLinks(ctx.em, ctx.auth, input)),
+    .query(({ ctx, input }) => listStakeholderLinks(ctx, ctx.auth, input)),
 
   opens: customerProcedure
     .meta({ permission: 'sessions:read' })
     .input(ZStakeholderLinkIdInput)
     .output(ZStakeholderLinkOpens)
-    .query(({ ctx, input }) => listStakeholderLinkOpens(ctx.em, ctx.auth, input.linkId)),
+    .query(({ ctx, input }) => listStakeholderLinkOpens(ctx, ctx.auth, input)),
 
   revoke: customerProcedure
     .meta({ permission: 'sessions:write' })
     .input(ZStakeholderLinkIdInput)
     .output(ZStakeholderLink)
-    .mutation(({ ctx, input }) => revokeStakeholderLink(ctx.em, ctx.auth, input.linkId)),
+    .mutation(({ ctx, input }) => revokeStakeholderLink(ctx, ctx.auth, input)),
 
   /** The page `/shared/{token}` reads through this, without credentials: the token is the credential. */
   view: publicProcedure
     .meta({ public: true, errors: ['STAKEHOLDER_LINK_GONE'] })
     .input(ZSharedViewInput)
     .output(ZSharedView)
-    .query(({ ctx, input }) => getSharedView(ctx.em, input)),
+    .query(({ ctx, input }) => getSharedView(ctx, input)),
 });

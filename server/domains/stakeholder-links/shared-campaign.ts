@@ -3,9 +3,9 @@ import type { TCampaignResults, TResultsFilter } from '../../../shared/schemas/c
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { STAKEHOLDER_LINK_LIMITS, type TSharedView } from '../../../shared/schemas/stakeholder-links.js';
 import { redactPii } from '../../analysis/pii-redaction.js';
-import { queryRows, sql } from '../../db/sql.js';
-import { getCampaignResults } from '../campaign-results/get-campaign-results.js';
-import { keptSessionsWhere } from '../campaign-results/results-filter.js';
+import { sharedCampaignName } from './queries.js';
+import { getCampaignResults, keptSessionsWhere } from '../campaign-results/index.js';
+import { systemCaller } from '../common/caller.js';
 import type { SharedLink } from './find-shared-link.js';
 import { readSharedSessions } from './shared-sessions.js';
 
@@ -47,8 +47,8 @@ function redactResults(results: TCampaignResults): TCampaignResults {
  * most 100.
  */
 export async function readSharedCampaign(em: EntityManager, link: SharedLink, filter: TResultsFilter | undefined): Promise<NonNullable<TSharedView['campaign']>> {
-  const [campaign] = await queryRows<{ name: string }>(em, sql`select name from campaigns where id = ${link.targetId} and organization_id = ${link.organizationId}`);
-  const results = await getCampaignResults(em, link.organizationId, { campaignId: link.targetId, ...(filter ? { filter } : {}) });
+  const campaign = await sharedCampaignName.first(em, { organizationId: link.organizationId, campaignId: link.targetId });
+  const results = await getCampaignResults({ em }, systemCaller(link.organizationId), { campaignId: link.targetId, ...(filter ? { filter } : {}) });
   const sessions = link.includeTranscripts
     ? await readSharedSessions(em, link.organizationId, keptSessionsWhere(link.organizationId, link.targetId, filter ?? {}), {
         includeTranscripts: true,

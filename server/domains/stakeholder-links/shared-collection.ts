@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSharedView } from '../../../shared/schemas/stakeholder-links.js';
-import { queryRows, sql } from '../../db/sql.js';
+import { sharedCollectionHeader, sharedCollectionItems } from './queries.js';
 import { redactPii } from '../../analysis/pii-redaction.js';
 import { PII_KINDS } from '../../../shared/schemas/pii.js';
 import { loadPlan } from '../sessions/index.js';
 import { readTranscriptUtterances } from '../transcripts/index.js';
-import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
+import { sessionScrubber } from '../anonymized-exports/index.js';
 import type { SharedLink } from './find-shared-link.js';
 import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
 
@@ -37,23 +37,8 @@ interface ItemRow extends CampaignIdentityRow {
  * description through the PII redactor.
  */
 export async function readSharedCollection(em: EntityManager, link: SharedLink): Promise<NonNullable<TSharedView['collection']>> {
-  const [collection] = await queryRows<{ name: string; description: string | null }>(
-    em,
-    sql`select name, description from collections where id = ${link.targetId} and organization_id = ${link.organizationId}`,
-  );
-  const rows = await queryRows<ItemRow>(
-    em,
-    sql`select h.session_id, u.text as utterance_text, h.start_offset, h.end_offset, u.speaker, u.start_time, u.question_id, h.label,
-               h.note as highlight_note, ci.note as item_note, s.campaign_id, c.name as campaign_name, s.script_id, s.script_version, ${IDENTITY_COLUMNS}
-          from collection_items ci
-          join highlights h on h.id = ci.highlight_id
-          join session_utterances u on u.id = h.utterance_id
-          join sessions s on s.id = h.session_id
-          join campaigns c on c.id = s.campaign_id
-          left join invites i on i.id = s.invite_id
-         where ci.collection_id = ${link.targetId} and ci.organization_id = ${link.organizationId} and not s.preview
-         order by ci.position limit ${MAX_ITEMS}`,
-  );
+  const collection = await sharedCollectionHeader.first(em, { organizationId: link.organizationId, collectionId: link.targetId });
+  const rows = (await sharedCollectionItems.rows(em, { organizationId: link.organizationId, collectionId: link.targetId, limit: MAX_ITEMS })) as ItemRow[];
   const sessionIds = [...new Set(rows.map((row) => row.session_id))];
   const spoken = link.redactPii ? await readTranscriptUtterances(em, sessionIds) : new Map();
   const sharedMetadata = link.redactPii ? await readSharedMetadata(em, link.organizationId, rows) : null;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, sql } from '../../db/sql.js';
-import type { IdentityRow, ScrubberOptions } from '../anonymized-exports/identity-scrubber.js';
+import { sharedMetadataEntries } from './queries.js';
+import type { IdentityRow, ScrubberOptions } from '../anonymized-exports/index.js';
 
 /** A session row of a shared view: its campaign and the identity columns its scrubber reads. */
 export interface CampaignIdentityRow extends IdentityRow {
@@ -31,20 +31,7 @@ export async function readSharedMetadata(em: EntityManager, organizationId: stri
   }
   const shared = new Set<string>();
   if (wanted.size > 0) {
-    const found = await queryRows<{ campaign_id: string; key: string; value: string }>(
-      em,
-      sql`with wanted as (select * from jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb) as w(campaign_id text, key text, value text)),
-               held as (
-                 select s.campaign_id, coalesce(lower(coalesce(s.participant_email, i.email)), s.invite_id) as participant, m.key, m.value
-                   from sessions s left join invites i on i.id = s.invite_id
-                  cross join lateral (select * from jsonb_each_text(s.metadata) union select * from jsonb_each_text(coalesce(i.metadata, '{}'::jsonb))) as m(key, value)
-                  where s.organization_id = ${organizationId} and not s.preview and s.campaign_id in (select campaign_id from wanted)
-               )
-          select h.campaign_id, h.key, h.value
-            from held h join wanted w on w.campaign_id = h.campaign_id and w.key = h.key and w.value = h.value
-           group by h.campaign_id, h.key, h.value
-          having count(distinct h.participant) > 1`,
-    );
+    const found = await sharedMetadataEntries.rows(em, { organizationId, wanted: [...wanted.values()] });
     for (const entry of found) shared.add(entryKey(entry.campaign_id, entry.key, entry.value));
   }
   return (campaignId) => (key, value) => shared.has(entryKey(campaignId, key, value));

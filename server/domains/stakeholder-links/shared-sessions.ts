@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TParsedAnswer } from '../../../shared/schemas/sessions.js';
 import type { TSharedSession } from '../../../shared/schemas/stakeholder-links.js';
-import { isoTimestamp, queryRows, rawSql, type Sql, sql } from '../../db/sql.js';
-import { IDENTITY_COLUMNS, sessionScrubber } from '../anonymized-exports/identity-scrubber.js';
+import type { Sql } from '../../db/sql.js';
+import { sessionScrubber } from '../anonymized-exports/index.js';
+import { sharedSessionRows } from './queries.js';
 import { loadPlan } from '../sessions/index.js';
 import { readTranscriptUtterances, type TranscriptRow } from '../transcripts/index.js';
 import { type CampaignIdentityRow, readSharedMetadata } from './shared-metadata.js';
@@ -37,14 +38,7 @@ export async function readSharedSessions(
   where: Sql,
   options: { includeTranscripts: boolean; redactPii: boolean; limit: number },
 ): Promise<TSharedSession[]> {
-  const rows = await queryRows<SessionRow>(
-    em,
-    sql`select s.id, s.campaign_id, c.name as campaign_name, s.status, s.completion_status, s.language, ${rawSql(isoTimestamp('s.started_at'))} as started_at,
-               s.duration_seconds, s.answers, s.script_id, s.script_version, s.transcript_status, ${IDENTITY_COLUMNS}
-          from sessions s join campaigns c on c.id = s.campaign_id left join invites i on i.id = s.invite_id
-         where s.organization_id = ${organizationId} and not s.preview and ${where}
-         order by s.created_at desc, s.id desc limit ${options.limit}`,
-  );
+  const rows = (await sharedSessionRows.rows(em, { organizationId, where, limit: options.limit })) as SessionRow[];
   // The words are read to find the PII in them even when the transcript is not shown: a free-text answer is cut from them.
   const spoken = await readTranscriptUtterances(em, options.includeTranscripts || options.redactPii ? rows.filter((row) => row.transcript_status === 'ready').map((row) => row.id) : []);
   const sharedMetadata = options.redactPii ? await readSharedMetadata(em, organizationId, rows) : null;

@@ -1,10 +1,10 @@
-import type { CustomerAuth } from '../common/caller.js';
+import type { CustomerAuth, OrganizationScope } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PermissionRequirement } from '../../../shared/permissions.js';
 import type { TStakeholderLinkKind, TStakeholderTarget } from '../../../shared/schemas/stakeholder-links.js';
-import { queryRows, sql } from '../../db/sql.js';
+import { campaignTarget, collectionTarget, sessionTarget } from './queries.js';
 import { notFound } from '../../errors.js';
-import { assertPermission } from '../../trpc/context.js';
+import { assertPermission } from '../common/permissions.js';
 
 /**
  * Who may share (and see the links of, and revoke) each kind: whoever may read what the link
@@ -38,12 +38,8 @@ const RESOURCE_OF = { campaign: 'campaign', collection: 'collection', session: '
  * 404 on `target.id` unless the target is the organization's. A preview campaign or session (a
  * "Preview as participant") is never shared: it is 404 as it is in results.
  */
-export async function assertTargetExists(em: EntityManager, organizationId: string, target: TStakeholderTarget): Promise<void> {
-  const query = {
-    campaign: sql`select id from campaigns where id = ${target.id} and organization_id = ${organizationId} and not preview`,
-    collection: sql`select id from collections where id = ${target.id} and organization_id = ${organizationId}`,
-    session: sql`select id from sessions where id = ${target.id} and organization_id = ${organizationId} and not preview`,
-  }[target.kind];
-  const [row] = await queryRows<{ id: string }>(em, query);
+export async function assertTargetExists(em: EntityManager, { organizationId }: OrganizationScope, target: TStakeholderTarget): Promise<void> {
+  const query = { campaign: campaignTarget, collection: collectionTarget, session: sessionTarget }[target.kind];
+  const row = await query.first(em, { organizationId, id: target.id });
   if (!row) throw notFound(RESOURCE_OF[target.kind], target.id, 'target.id');
 }
