@@ -127,7 +127,7 @@ function textArray(values: readonly string[]): string {
  * (volatile random() in the select list), so no two answers need be alike.
  */
 async function seedOrganization(client: pg.Client, em: EntityManager, name: string, sessions: number): Promise<{ organizationId: string; campaignIds: string[]; projectId: string }> {
-  const organization = await createOrganization(em.fork(), { name, plan: 'enterprise', credits: 1_000_000 });
+  const organization = await createOrganization({ em: em.fork() }, { name, plan: 'enterprise', credits: 1_000_000 });
   const organizationId = organization.id;
   const project = await createProject({ em: em.fork() }, systemCaller(organizationId), { name: `${name} research` });
   const script = await createScript(em.fork(), organizationId, {

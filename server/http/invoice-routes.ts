@@ -18,7 +18,7 @@ export function invoiceRoutes(services: AppServices): Router {
   routes.get('/v1/billing/invoices/:invoiceId/pdf', async (req: Request, res: Response) => {
     const auth = assertPermission(req.auth, 'billing:read');
     queryOf(req, z.strictObject({}));
-    const invoice = await loadInvoice(services.orm.em.fork(), auth.organizationId, pathIdOf(req, 'invoiceId'));
+    const invoice = await loadInvoice(services.orm.em.fork(), auth, { invoiceId: pathIdOf(req, 'invoiceId') });
     sendPdf(res, `${invoice.number}.pdf`, invoiceDocument(services, invoice));
   });
   return routes;

@@ -9,6 +9,7 @@ import { PERMISSIONS } from '../../shared/permissions.js';
 import type { Plan } from '../../shared/plans.js';
 import { loadConfig } from '../../server/config.js';
 import { createApiKey } from '../../server/domains/api-keys/create-api-key.js';
+import { systemCaller } from '../../server/domains/common/caller.js';
 import { createOrganization } from '../../server/domains/organizations/create-organization.js';
 import { setPlan } from '../../server/domains/organizations/set-plan.js';
 import { createApp } from '../../server/http/app.js';
@@ -84,10 +85,10 @@ export async function startTestApp(
     dataDir,
     em,
     async createTenant(options = {}) {
-      const organization = await createOrganization(em(), { name: 'Test organization', plan: options.plan });
+      const organization = await createOrganization({ em: em() }, { name: 'Test organization', plan: options.plan });
       const customLimit = options.rateLimitPerMinute ?? (options.plan === undefined ? 10_000 : undefined);
       if (customLimit !== undefined) {
-        await setPlan(em(), { organizationId: organization.id, plan: 'enterprise', rateLimitPerMinute: customLimit });
+        await setPlan({ em: em() }, systemCaller(organization.id), { plan: 'enterprise', rateLimitPerMinute: customLimit });
       }
       return createKey(organization.id, options.permissions ?? PERMISSIONS);
     },

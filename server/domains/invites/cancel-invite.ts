@@ -6,7 +6,7 @@ import { Session } from '../../entities/index.js';
 import { finishSession } from '../sessions/finish-session.js';
 import { assertInviteModifiable, loadInvite } from './load-invite.js';
 import { type InviteLinkServices, toInviteDto } from './serialize.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { loadLinkOwner } from '../organizations/index.js';
 
 /**
  * Revokes the token: a cancelled invite's link no longer opens anything. A queued email is not
@@ -31,6 +31,6 @@ export async function cancelInvite(em: EntityManager, services: InviteLinkServic
       await tx.flush();
       if (unfinished) await finishSession(tx, unfinished, 'abandoned', new Date());
     }
-    return toInviteDto(invite, services, await loadLinkOwner(tx, organizationId));
+    return toInviteDto(invite, services, await loadLinkOwner(tx, { organizationId }));
   });
 }

@@ -6,7 +6,7 @@ import { Invite } from '../../entities/index.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { findPage, pageFrom } from '../common/keyset-page.js';
 import { type InviteLinkServices, toInviteDto } from './serialize.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { loadLinkOwner } from '../organizations/index.js';
 
 /** The filter for a status as readers see it (see effectiveInviteStatus): expiry counts before the job writes it. */
 export function inviteStatusFilter(status: TInviteStatus, now: Date): FilterQuery<Invite> {
@@ -43,7 +43,7 @@ export async function listInvites(
     ],
   };
   const page = await findPage(em, Invite, where, input, undefined, { disableIdentityMap: true });
-  const owner = await loadLinkOwner(em, organizationId);
+  const owner = await loadLinkOwner(em, { organizationId });
   return pageFrom(
     page,
     page.items.map((invite) => toInviteDto(invite, services, owner, now)),

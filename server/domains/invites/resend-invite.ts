@@ -9,7 +9,7 @@ import type { InviteServices } from './insert-invites.js';
 import { inviteEmailJob } from './invite-email-job.js';
 import { assertInviteModifiable, loadInvite } from './load-invite.js';
 import { toInviteDto } from './serialize.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { loadLinkOwner } from '../organizations/index.js';
 
 /**
  * Queues the invitation email again (also for invites created with sendEmail false). Only a
@@ -30,6 +30,6 @@ export async function resendInvite(em: EntityManager, services: InviteServices, 
     invite.emailError = null;
     await tx.flush();
     await addJobs(tx, [inviteEmailJob(invite.id)]);
-    return toInviteDto(invite, services, await loadLinkOwner(tx, organizationId));
+    return toInviteDto(invite, services, await loadLinkOwner(tx, { organizationId }));
   });
 }

@@ -3,7 +3,7 @@ import type { TQuickstartInput, TQuickstartResult } from '../../../shared/schema
 import type { AppServices } from '../../services.js';
 import { createCampaign } from '../campaigns/create-campaign.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { loadLinkOwner } from '../organizations/index.js';
 import { createScript } from '../scripts/create-script.js';
 import { publishScript } from '../scripts/publish-script.js';
 import { insertShareLink } from '../share-links/create-share-link.js';
@@ -42,7 +42,7 @@ export async function quickstart(
     const { mode: _mode, ...linkOptions } = input.distribution;
     const link = await insertShareLink(tx, campaign, linkOptions);
     return {
-      share_link: toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), services.links),
+      share_link: toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, { organizationId }), services.links),
       scriptId: script.id,
       campaignId: campaign.id,
       shareLinkId: link.id,

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
 import { assertCampaignAcceptsInvites } from '../invites/invite-options.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { loadLinkOwner } from '../organizations/index.js';
 import { toShareLinkDto } from './serialize.js';
 import { newShareCode } from './share-codes.js';
 
@@ -43,6 +43,6 @@ export async function createShareLink(
   return em.transactional(async (tx) => {
     const campaign = await loadCampaign(tx, organizationId, campaignId, { lockMode: LockMode.PESSIMISTIC_READ });
     const link = await insertShareLink(tx, campaign, options);
-    return toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), links);
+    return toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, { organizationId }), links);
   });
 }

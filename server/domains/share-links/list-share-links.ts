@@ -4,7 +4,7 @@ import type { TListShareLinksInput, TShareLink } from '../../../shared/schemas/s
 import { ShareLink } from '../../entities/index.js';
 import type { PublicLinks } from '../../lib/public-links.js';
 import { loadCampaign } from '../campaigns/load-campaign.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { loadLinkOwner } from '../organizations/index.js';
 import { findPage, pageFrom } from '../common/keyset-page.js';
 import { toShareLinkDto } from './serialize.js';
 import { countRespondents } from './share-link-status.js';
@@ -21,7 +21,7 @@ export async function listShareLinks(
     em,
     page.items.map((link) => link.id),
   );
-  const owner = await loadLinkOwner(em, organizationId);
+  const owner = await loadLinkOwner(em, { organizationId });
   const now = new Date();
   return pageFrom(
     page,

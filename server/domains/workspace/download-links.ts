@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type TSignedDownload, WORKSPACE_LINK_TTL_SECONDS } from '../../../shared/schemas/workspace.js';
 import type { SignedFilePurpose, UrlSigner } from '../../lib/signed-urls.js';
-import { loadInvoice } from '../billing/list-invoices.js';
+import { loadInvoice } from '../billing/index.js';
 import { loadSession } from '../sessions/load-session.js';
 
 /**
@@ -16,7 +16,7 @@ export async function signSessionDownload(em: EntityManager, signer: UrlSigner, 
 }
 
 export async function signInvoiceDownload(em: EntityManager, signer: UrlSigner, organizationId: string, invoiceId: string): Promise<TSignedDownload> {
-  await loadInvoice(em, organizationId, invoiceId);
+  await loadInvoice(em, { organizationId }, { invoiceId });
   return signedDownload(signer, 'invoice_pdf', invoiceId);
 }
 
