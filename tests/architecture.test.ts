@@ -74,7 +74,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'members',
   'redactions',
   'reports',
-  'scripts',
   'search',
   'sessions',
   'share-links',
@@ -86,7 +85,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
 const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
   'members -> auth',
   'campaigns -> invites',
-  'scripts -> invites',
   'invites -> sessions',
   'invites -> share-links',
   'sessions -> transcripts',

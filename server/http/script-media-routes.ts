@@ -30,7 +30,7 @@ export function scriptMediaRoutes(services: AppServices): Router {
       const scriptId = pathIdOf(req, 'scriptId');
       // A malformed key is refused before a potentially large body is read, as is an unknown or archived script.
       idempotencyKeyOf(req);
-      assertNotArchived(await loadScript(services.orm.em.fork(), auth.organizationId, scriptId));
+      assertNotArchived(await loadScript(services.orm.em.fork(), auth, { scriptId }));
       await receiveUpload(req, res, parser, rules);
       uploadedFile = req.file?.path;
       if (!req.file || !uploadedFile) {

@@ -4,7 +4,7 @@ import { billingRouter } from '../domains/billing/router.js';
 import { membersRouter } from '../domains/members/router.js';
 import { campaignResultsRouter } from '../domains/campaign-results/router.js';
 import { campaignsRouter } from '../domains/campaigns/router.js';
-import { invitesRouter } from '../domains/invites/router.js';
+import { invitesRouter, scriptPreviewRouter } from '../domains/invites/router.js';
 import { organizationRouter } from '../domains/organizations/router.js';
 import { quickstartRouter } from '../domains/quickstart/router.js';
 import { shareLinksRouter } from '../domains/share-links/router.js';
@@ -25,12 +25,13 @@ import { sentimentOverridesRouter } from '../domains/sentiment-overrides/router.
 import { anonymizedExportsRouter } from '../domains/anonymized-exports/router.js';
 import { workspaceRouter } from '../domains/workspace/router.js';
 import { stakeholderLinksRouter } from '../domains/stakeholder-links/router.js';
-import { router } from './trpc.js';
+import { mergeRouters, router } from './trpc.js';
 
 /** Every domain procedure. REST paths live in each procedure's meta. */
 export const appRouter = router({
   projects: projectsRouter,
-  scripts: scriptsRouter,
+  // scripts.createPreview is declared with invites: it makes a campaign and an invite.
+  scripts: mergeRouters(scriptsRouter, scriptPreviewRouter),
   campaigns: campaignsRouter,
   campaignResults: campaignResultsRouter,
   invites: invitesRouter,

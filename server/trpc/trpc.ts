@@ -73,6 +73,7 @@ const t = initTRPC
   });
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 
 /**
  * Every API operation: requires an authenticated caller holding the permission named in the

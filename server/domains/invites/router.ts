@@ -7,10 +7,12 @@ import {
   ZInvitePage,
   ZListInvitesInput,
 } from '../../../shared/schemas/invites.js';
-import { apiProcedure, router } from '../../trpc/trpc.js';
+import { ZCreateScriptPreviewInput, ZScriptPreview } from '../../../shared/schemas/scripts.js';
+import { apiProcedure, customerProcedure, router } from '../../trpc/trpc.js';
 import { cancelInvite } from './cancel-invite.js';
 import { bulkCreateInvites } from './bulk-create-invites.js';
 import { createInvite } from './create-invite.js';
+import { createScriptPreview } from './create-script-preview.js';
 import { getInvite } from './get-invite.js';
 import { listInvites } from './list-invites.js';
 import { resendInvite } from './resend-invite.js';
@@ -103,4 +105,17 @@ export const invitesRouter = router({
     .input(ZInviteIdInput)
     .output(ZInvite)
     .mutation(({ ctx, input }) => resendInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
+});
+
+/**
+ * Mounted under `scripts` by server/trpc/app-router.ts (the procedure is `scripts.createPreview`):
+ * a preview makes a campaign and an invite, so its code sits above scripts, here.
+ */
+export const scriptPreviewRouter = router({
+  /** Dashboard only: "Preview as participant" opens the real interview page on a preview invite. */
+  createPreview: customerProcedure
+    .meta({ permission: 'campaigns:write' })
+    .input(ZCreateScriptPreviewInput)
+    .output(ZScriptPreview)
+    .mutation(({ ctx, input }) => createScriptPreview(ctx, ctx.auth, input)),
 });
