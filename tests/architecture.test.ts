@@ -65,7 +65,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'anonymized-exports',
   'auth',
   'campaign-results',
-  'campaigns',
   'comparisons',
   'exports',
   'highlights',
@@ -84,7 +83,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
 /** Cycles between domains not yet broken, as "a -> b" edges that close one. */
 const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
   'members -> auth',
-  'campaigns -> invites',
   'invites -> sessions',
   'invites -> share-links',
   'sessions -> transcripts',

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import type { LinkOwner } from '../../lib/public-links.js';
 import { addJobsSql } from '../../jobs/add-jobs.js';
 import type { AppServices } from '../../services.js';
-import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from './invite-options.js';
+import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from '../campaigns/index.js';
 import { inviteEmailJob } from './invite-email-job.js';
 import type { InviteView } from './serialize.js';
 

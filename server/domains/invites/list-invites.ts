@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TInvite, TInviteStatus, TListInvitesInput } from '../../../shared/schemas/invites.js';
 import { Invite } from '../../entities/index.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadCampaign } from '../campaigns/index.js';
 import { findPage, pageFrom } from '../common/keyset-page.js';
 import { type InviteLinkServices, toInviteDto } from './serialize.js';
 import { loadLinkOwner } from '../organizations/index.js';
@@ -32,7 +32,7 @@ export async function listInvites(
   organizationId: string,
   input: TListInvitesInput,
 ): Promise<Page<TInvite>> {
-  await loadCampaign(em, organizationId, input.campaignId);
+  await loadCampaign(em, { organizationId }, { campaignId: input.campaignId });
   const now = new Date();
   const where: FilterQuery<Invite> = {
     $and: [

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TResolvedTurnTaking, TTurnTaking } from '../../../shared/schemas/turn-taking.js';
 import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
-import { campaignTurnTaking } from '../campaigns/campaign-turn-taking.js';
+import { campaignTurnTaking } from '../campaigns/index.js';
 import { languageOf } from '../sessions/start-interview.js';
 import { assessShareLink } from '../share-links/share-link-status.js';
 import { findInviteByToken } from './find-invite-by-token.js';

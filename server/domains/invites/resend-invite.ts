@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInvite } from '../../../shared/schemas/invites.js';
 import { AppError } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
-import { assertCampaignAcceptsInvites, resolveEmailTemplate } from './invite-options.js';
+import { loadCampaign } from '../campaigns/index.js';
+import { assertCampaignAcceptsInvites, resolveEmailTemplate } from '../campaigns/index.js';
 import type { InviteServices } from './insert-invites.js';
 import { inviteEmailJob } from './invite-email-job.js';
 import { assertInviteModifiable, loadInvite } from './load-invite.js';
@@ -22,7 +22,7 @@ export async function resendInvite(em: EntityManager, services: InviteServices, 
     if (!invite.email) {
       throw new AppError('INVITE_HAS_NO_EMAIL', `Invite ${invite.id} has no email address to send to.`, { inviteId: invite.id });
     }
-    const campaign = await loadCampaign(tx, organizationId, invite.campaign.id);
+    const campaign = await loadCampaign(tx, { organizationId }, { campaignId: invite.campaign.id });
     assertCampaignAcceptsInvites(campaign);
     invite.emailTemplate = resolveEmailTemplate(services.emailTemplates, campaign, invite.emailTemplate ?? undefined);
     invite.emailStatus = 'queued';

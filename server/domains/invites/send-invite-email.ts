@@ -1,5 +1,5 @@
 import { languageOf } from '../sessions/start-interview.js';
-import { participantTitleOf } from '../campaigns/participant-title.js';
+import { participantTitleOf } from '../campaigns/index.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { Invite } from '../../entities/index.js';

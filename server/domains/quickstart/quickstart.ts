@@ -2,8 +2,8 @@ import type { TQuickstartInput, TQuickstartResult } from '../../../shared/schema
 import type { AppServices } from '../../services.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
-import { createCampaign } from '../campaigns/create-campaign.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
+import { createCampaign } from '../campaigns/index.js';
+import { loadCampaign } from '../campaigns/index.js';
 import { loadLinkOwner } from '../organizations/index.js';
 import { createScript, publishScript } from '../scripts/index.js';
 import { insertShareLink } from '../share-links/create-share-link.js';
@@ -27,7 +27,6 @@ export async function quickstart(
   caller: Caller,
   input: TQuickstartInput,
 ): Promise<TQuickstartResult> {
-  const { organizationId } = caller;
   return em.transactional(async (tx) => {
     const settings = input.locale ? { language: input.locale } : undefined;
     const script = await createScript({ em: tx, services }, caller, {
@@ -37,8 +36,8 @@ export async function quickstart(
       settings,
     });
     await publishScript({ em: tx }, caller, { scriptId: script.id });
-    const campaignDto = await createCampaign(tx, services.emailTemplates, organizationId, { name: input.title, scriptId: script.id, settings }, services.synthesis.synthesizer);
-    const campaign = await loadCampaign(tx, organizationId, campaignDto.id);
+    const campaignDto = await createCampaign({ em: tx, services }, caller, { name: input.title, scriptId: script.id, settings });
+    const campaign = await loadCampaign(tx, caller, { campaignId: campaignDto.id });
     const { mode: _mode, ...linkOptions } = input.distribution;
     const link = await insertShareLink(tx, campaign, linkOptions);
     return {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListSessionsInput, TSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadCampaign } from '../campaigns/index.js';
 import { AppError } from '../../errors.js';
 import { findPage, NEWEST_FIRST, pageFrom } from '../common/keyset-page.js';
 import { toSessionDto } from './serialize.js';
@@ -16,7 +16,7 @@ const SORT_COLUMNS = { completedAt: 'completedAt', duration: LIVE_DURATION } as 
 
 /** A campaign's sessions, filtered by status and creation time; unfinished sessions sort last by completedAt. */
 export async function listSessions(em: EntityManager, organizationId: string, input: TListSessionsInput): Promise<Page<TSession>> {
-  await loadCampaign(em, organizationId, input.campaignId);
+  await loadCampaign(em, { organizationId }, { campaignId: input.campaignId });
   const createdAt = {
     ...(input.from ? { $gte: new Date(input.from) } : {}),
     ...(input.to ? { $lt: new Date(input.to) } : {}),

@@ -5,8 +5,8 @@ import type { TShareLink, TShareLinkOptions } from '../../../shared/schemas/shar
 import { type Campaign, ShareLink } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
 import type { PublicLinks } from '../../lib/public-links.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
-import { assertCampaignAcceptsInvites } from '../invites/invite-options.js';
+import { loadCampaign } from '../campaigns/index.js';
+import { assertCampaignAcceptsInvites } from '../campaigns/index.js';
 import { loadLinkOwner } from '../organizations/index.js';
 import { toShareLinkDto } from './serialize.js';
 import { newShareCode } from './share-codes.js';
@@ -41,7 +41,7 @@ export async function createShareLink(
   options: TShareLinkOptions,
 ): Promise<TShareLink> {
   return em.transactional(async (tx) => {
-    const campaign = await loadCampaign(tx, organizationId, campaignId, { lockMode: LockMode.PESSIMISTIC_READ });
+    const campaign = await loadCampaign(tx, { organizationId }, { campaignId, lockMode: LockMode.PESSIMISTIC_READ });
     const link = await insertShareLink(tx, campaign, options);
     return toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, { organizationId }), links);
   });

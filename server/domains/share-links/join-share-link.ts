@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TShareLinkStatus } from '../../../shared/schemas/share-links.js';
 import { Campaign, type Organization, ShareLink } from '../../entities/index.js';
 import { type InviteServices, insertInvites } from '../invites/insert-invites.js';
-import { resolveInviteExpiry } from '../invites/invite-options.js';
+import { resolveInviteExpiry } from '../campaigns/index.js';
 import { isWellFormedShareCode } from './share-codes.js';
 import { assessShareLink } from './share-link-status.js';
 

@@ -3,7 +3,7 @@ import type { Page } from '../../../shared/schemas/common.js';
 import type { TListShareLinksInput, TShareLink } from '../../../shared/schemas/share-links.js';
 import { ShareLink } from '../../entities/index.js';
 import type { PublicLinks } from '../../lib/public-links.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadCampaign } from '../campaigns/index.js';
 import { loadLinkOwner } from '../organizations/index.js';
 import { findPage, pageFrom } from '../common/keyset-page.js';
 import { toShareLinkDto } from './serialize.js';
@@ -15,7 +15,7 @@ export async function listShareLinks(
   organizationId: string,
   input: TListShareLinksInput,
 ): Promise<Page<TShareLink>> {
-  const campaign = await loadCampaign(em, organizationId, input.campaignId);
+  const campaign = await loadCampaign(em, { organizationId }, { campaignId: input.campaignId });
   const page = await findPage(em, ShareLink, { campaign, organization: organizationId }, input);
   const respondents = await countRespondents(
     em,
