@@ -43,7 +43,6 @@ const EXECUTE_NOT_YET_MOVED = new Set<string>([
   'server/domains/sessions/prepare-session-files.ts',
   'server/domains/sessions/session-billing.ts',
   'server/domains/sessions/session-recordings.ts',
-  'server/domains/share-links/share-link-status.ts',
   'server/domains/transcripts/generate-transcript.ts',
   'server/domains/transcripts/read-utterances.ts',
   'server/domains/webhooks/deliver-webhook.ts',
@@ -75,7 +74,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'reports',
   'search',
   'sessions',
-  'share-links',
   'transcripts',
   'webhooks',
 ]);
@@ -84,7 +82,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
 const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
   'members -> auth',
   'invites -> sessions',
-  'invites -> share-links',
   'sessions -> transcripts',
   'sessions -> reports',
   'webhooks -> sessions',

@@ -3,7 +3,7 @@ import type { TResolvedTurnTaking, TTurnTaking } from '../../../shared/schemas/t
 import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
 import { campaignTurnTaking } from '../campaigns/index.js';
 import { languageOf } from '../sessions/start-interview.js';
-import { assessShareLink } from '../share-links/share-link-status.js';
+import { assessShareLink } from './share-link-status.js';
 import { findInviteByToken } from './find-invite-by-token.js';
 import { effectiveInviteStatus } from './serialize.js';
 

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, Invite, ShareLink } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
-import { assessShareLink } from '../share-links/share-link-status.js';
+import { assessShareLink } from './share-link-status.js';
 import { assertInviteModifiable } from './load-invite.js';
 
 /**

@@ -6,8 +6,7 @@ import { createCampaign } from '../campaigns/index.js';
 import { loadCampaign } from '../campaigns/index.js';
 import { loadLinkOwner } from '../organizations/index.js';
 import { createScript, publishScript } from '../scripts/index.js';
-import { insertShareLink } from '../share-links/create-share-link.js';
-import { toShareLinkDto } from '../share-links/serialize.js';
+import { insertShareLink, toShareLinkDto } from '../share-links/index.js';
 
 /** Quickstart scripts need a system prompt; this one frames the interview by its title. */
 function defaultSystemPrompt(title: string): string {
