@@ -10,7 +10,7 @@ import { quickstartRouter } from '../domains/quickstart/router.js';
 import { shareLinksRouter } from '../domains/share-links/router.js';
 import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
-import { sessionsRouter } from '../domains/sessions/router.js';
+import { inviteCancelRouter, sessionsRouter } from '../domains/sessions/router.js';
 import { transcriptsRouter } from '../domains/transcripts/router.js';
 import { webhooksRouter } from '../domains/webhooks/router.js';
 import { highlightsRouter } from '../domains/highlights/router.js';
@@ -34,7 +34,8 @@ export const appRouter = router({
   scripts: mergeRouters(scriptsRouter, scriptPreviewRouter),
   campaigns: campaignsRouter,
   campaignResults: campaignResultsRouter,
-  invites: invitesRouter,
+  // invites.cancel is declared with sessions: it abandons the invite's unfinished interview.
+  invites: mergeRouters(invitesRouter, inviteCancelRouter),
   sessions: sessionsRouter,
   transcripts: transcriptsRouter,
   shareLinks: shareLinksRouter,

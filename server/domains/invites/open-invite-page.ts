@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TResolvedTurnTaking, TTurnTaking } from '../../../shared/schemas/turn-taking.js';
 import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
 import { campaignTurnTaking } from '../campaigns/index.js';
-import { languageOf } from '../sessions/start-interview.js';
+import { languageOf } from './interview-language.js';
 import { assessShareLink } from './share-link-status.js';
 import { findInviteByToken } from './find-invite-by-token.js';
 import { effectiveInviteStatus } from './serialize.js';

@@ -9,7 +9,6 @@ import {
 } from '../../../shared/schemas/invites.js';
 import { ZCreateScriptPreviewInput, ZScriptPreview } from '../../../shared/schemas/scripts.js';
 import { apiProcedure, customerProcedure, router } from '../../trpc/trpc.js';
-import { cancelInvite } from './cancel-invite.js';
 import { bulkCreateInvites } from './bulk-create-invites.js';
 import { createInvite } from './create-invite.js';
 import { createScriptPreview } from './create-script-preview.js';
@@ -73,22 +72,6 @@ export const invitesRouter = router({
     .input(ZInviteIdInput)
     .output(ZInvite)
     .query(({ ctx, input }) => getInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
-
-  cancel: apiProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/v1/invites/{inviteId}/cancel',
-        tags,
-        summary: 'Cancel an invite',
-        description: 'Revokes the token. Pending or started invites can be cancelled.',
-      },
-      permission: 'invites:write',
-      errors: ['INVITE_EXPIRED', 'INVITE_ALREADY_USED'],
-    })
-    .input(ZInviteIdInput)
-    .output(ZInvite)
-    .mutation(({ ctx, input }) => cancelInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
 
   resend: apiProcedure
     .meta({

@@ -1,4 +1,4 @@
-import { languageOf } from '../sessions/start-interview.js';
+import { languageOf } from './interview-language.js';
 import { participantTitleOf } from '../campaigns/index.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';

@@ -10,6 +10,8 @@ import {
   ZSessionView,
 } from '../../../shared/schemas/sessions.js';
 import { type AppMeta, apiProcedure, router } from '../../trpc/trpc.js';
+import { ZInvite, ZInviteIdInput } from '../../../shared/schemas/invites.js';
+import { cancelInvite } from './cancel-invite.js';
 import { consentSession } from './consent-session.js';
 import { getSession } from './get-session.js';
 import { heartbeatSession } from './heartbeat-session.js';
@@ -101,4 +103,26 @@ export const sessionsRouter = router({
   listFiles: listFilesProcedure('/v1/sessions/{sessionId}/files'),
   /** The spec's `/api/session/{sessionId}/files`: the same operation under `/api`. */
   listFilesUnderApiPrefix: listFilesProcedure('/api/session/{sessionId}/files'),
+});
+
+/**
+ * Mounted under `invites` by server/trpc/app-router.ts (the procedure is `invites.cancel`): cancelling
+ * an invite abandons its unfinished interview, so the operation lives with sessions.
+ */
+export const inviteCancelRouter = router({
+  cancel: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/v1/invites/{inviteId}/cancel',
+        tags: ['Invites'],
+        summary: 'Cancel an invite',
+        description: 'Revokes the token. Pending or started invites can be cancelled.',
+      },
+      permission: 'invites:write',
+      errors: ['INVITE_EXPIRED', 'INVITE_ALREADY_USED'],
+    })
+    .input(ZInviteIdInput)
+    .output(ZInvite)
+    .mutation(({ ctx, input }) => cancelInvite(ctx, ctx.auth, input)),
 });
