@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { expireOverdueInvites } from './queries.js';
 
 /**
  * Writes `expired` on pending and started invites whose expiresAt has passed (the periodic job).
@@ -6,10 +7,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * A session already in progress may still finish.
  */
 export async function expireInvites(em: EntityManager): Promise<number> {
-  const rows = await em.execute<{ id: string }[]>(
-    `update invites set status = 'expired', updated_at = now()
-     where status in ('pending', 'started') and expires_at <= now()
-     returning id`,
-  );
+  const rows = await expireOverdueInvites.rows(em, {});
   return rows.length;
 }

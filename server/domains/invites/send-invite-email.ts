@@ -1,4 +1,5 @@
 import { languageOf } from './interview-language.js';
+import { type InviteEmailRecord, recordInviteEmailOutcome, recordInviteEmailSent } from './queries.js';
 import { participantTitleOf } from '../campaigns/index.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
@@ -37,17 +38,12 @@ export async function sendInviteEmail(
   // Every write names the request this job serves (emailQueuedAt): a resend made meanwhile is a
   // new request with its own job, and this one must not overwrite it.
   const queuedAt = invite.emailQueuedAt ?? invite.createdAt;
-  const record = (values: string, params: unknown[]) =>
-    em.execute(
-      `update invites set ${values}, updated_at = now()
-       where id = ? and email_status = 'queued' and email_queued_at is not distinct from ?`,
-      [...params, invite.id, invite.emailQueuedAt ?? null],
-    );
+  const record = (outcome: InviteEmailRecord) => recordInviteEmailOutcome.rows(em, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null, outcome });
 
   // Expired, cancelled or used meanwhile, or its campaign stopped: nothing to invite to any more.
   const status = effectiveInviteStatus(invite);
   if (status !== 'pending' || invite.campaign.status !== 'active') {
-    await record(`email_status = 'not_sent'`, []);
+    await record({ status: 'not_sent' });
     services.logger.info({ inviteId, status, campaignStatus: invite.campaign.status }, 'invitation email not sent: invite no longer open');
     return 'skipped';
   }
@@ -78,25 +74,21 @@ export async function sendInviteEmail(
   } catch (error) {
     const reason = describeEmailFailure(error);
     if (isPermanentEmailFailure(error)) {
-      await record(`email_status = 'bounced', email_error = ?`, [reason]);
+      await record({ status: 'bounced', error: reason });
       services.logger.warn({ inviteId, reason }, 'invitation email refused by the mail server');
       return 'bounced';
     }
     if (attempt.number >= attempt.maxAttempts) {
-      await record(`email_status = 'failed', email_error = ?`, [reason]);
+      await record({ status: 'failed', error: reason });
       services.logger.warn({ inviteId, reason, attempts: attempt.number }, 'invitation email failed after its last attempt');
       return 'failed';
     }
-    await record(`email_error = ?`, [reason]);
+    await record({ status: null, error: reason });
     services.logger.info({ inviteId, reason, attempt: attempt.number }, 'invitation email failed; will retry');
     return 'retry';
   }
   // Delivered is a fact: recorded even when the invite was cancelled during the send (status
   // not_sent), but never over a newer request queued by a resend.
-  await em.execute(
-    `update invites set email_status = 'sent', email_sent_at = now(), email_error = null, updated_at = now()
-     where id = ? and email_status in ('queued', 'not_sent') and email_queued_at is not distinct from ?`,
-    [invite.id, invite.emailQueuedAt ?? null],
-  );
+  await recordInviteEmailSent.rows(em, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null });
   return 'sent';
 }
