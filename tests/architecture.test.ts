@@ -63,7 +63,6 @@ const DOMAINS_WITHOUT_INDEX = new Set<string>([
   'exports',
   'highlights',
   'insights',
-  'invites',
   'members',
   'redactions',
   'reports',

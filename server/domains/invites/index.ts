@@ -2,5 +2,6 @@
 export { type InviteServices, insertInvites } from './insert-invites.js';
 export { languageOf } from './interview-language.js';
 export { assertInviteModifiable, loadInvite } from './load-invite.js';
-export { type InviteLinkServices, toInviteDto } from './serialize.js';
+export { effectiveInviteStatus, type InviteLinkServices, toInviteDto } from './serialize.js';
+export { startInvite } from './start-invite.js';
 export { assessShareLink, countRespondents, shareLinkStatus } from './share-link-status.js';

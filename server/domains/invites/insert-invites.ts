@@ -9,6 +9,7 @@ import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate
 import { inviteEmailJob } from './invite-email-job.js';
 import { insertInviteRows, inviteCampaignWithDomain } from './queries.js';
 import type { InviteView } from './serialize.js';
+import type { OrganizationScope } from '../common/caller.js';
 
 export type InviteServices = Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates'>;
 
@@ -108,8 +109,13 @@ export async function insertInvites(
  * The campaign invites are created for, and the organization's custom domain their links use, in
  * one read (the hot path's): 404 for another organization's campaign.
  */
-export async function loadInviteCampaign(em: EntityManager, organizationId: string, campaignId: string): Promise<{ campaign: InviteCampaign & { organizationId: string }; owner: LinkOwner }> {
+export async function loadInviteCampaign(
+  em: EntityManager,
+  scope: OrganizationScope,
+  { campaignId }: { campaignId: string },
+): Promise<{ campaign: InviteCampaign & { organizationId: string }; owner: LinkOwner }> {
   // A script's hidden preview campaign takes no invites through the API (it is not there for it).
+  const { organizationId } = scope;
   const row = await inviteCampaignWithDomain.first(em, { organizationId, campaignId });
   if (!row) throw notFound('campaign', campaignId);
   // The columns hold what the schema allows (a check constraint, jsonb written from the campaign schema).

@@ -35,7 +35,7 @@ const createInviteProcedure = (path: '/v1/campaigns/{campaignId}/invites' | '/ap
     })
     .input(ZCreateInviteInput)
     .output(ZInvite)
-    .mutation(({ ctx, input }) => createInvite(ctx.em, ctx.services, ctx.auth.organizationId, input));
+    .mutation(({ ctx, input }) => createInvite(ctx, ctx.auth, input));
 
 export const invitesRouter = router({
   create: createInviteProcedure('/v1/campaigns/{campaignId}/invites'),
@@ -59,19 +59,19 @@ export const invitesRouter = router({
     })
     .input(ZBulkCreateInvitesInput)
     .output(ZBulkCreateInvitesResult)
-    .mutation(({ ctx, input }) => bulkCreateInvites(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => bulkCreateInvites(ctx, ctx.auth, input)),
 
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/campaigns/{campaignId}/invites', tags, summary: "List a campaign's invites" }, permission: 'invites:read' })
     .input(ZListInvitesInput)
     .output(ZInvitePage)
-    .query(({ ctx, input }) => listInvites(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listInvites(ctx, ctx.auth, input)),
 
   get: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/invites/{inviteId}', tags, summary: 'Get an invite' }, permission: 'invites:read' })
     .input(ZInviteIdInput)
     .output(ZInvite)
-    .query(({ ctx, input }) => getInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
+    .query(({ ctx, input }) => getInvite(ctx, ctx.auth, input)),
 
   resend: apiProcedure
     .meta({
@@ -87,7 +87,7 @@ export const invitesRouter = router({
     })
     .input(ZInviteIdInput)
     .output(ZInvite)
-    .mutation(({ ctx, input }) => resendInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
+    .mutation(({ ctx, input }) => resendInvite(ctx, ctx.auth, input)),
 });
 
 /**

@@ -32,7 +32,7 @@ export async function cancelInvite(
       { invite: inviteId, organization: organizationId, status: { $in: [...UNFINISHED_SESSION_STATUSES] } },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
-    const invite = await loadInvite(tx, organizationId, inviteId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const invite = await loadInvite(tx, caller, { inviteId, lockMode: LockMode.PESSIMISTIC_WRITE });
     if (invite.status !== 'cancelled') {
       assertInviteModifiable(invite, 'cancelled', { allowStarted: true });
       invite.status = 'cancelled';
