@@ -1,7 +1,7 @@
 import { languageOf } from './interview-language.js';
 import { type InviteEmailRecord, recordInviteEmailOutcome, recordInviteEmailSent } from './queries.js';
 import { participantTitleOf } from '../campaigns/index.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { Invite } from '../../entities/index.js';
 import type { AppServices } from '../../services.js';
@@ -22,14 +22,14 @@ export interface DeliveryAttempt {
  * `failed` or `bounced`, never in a `queued` that nothing will send. No transaction is held open while
  * the mail server talks; the outcome is written with a conditional update, so a cancel or a
  * resend that happened meanwhile is not overwritten. Returns `retry` after recording a
- * temporary failure; the caller then throws so graphile-worker retries with backoff.
+ * temporary failure; the caller then throws so graphile-worker retries with backoff. No caller:
+ * the job's payload is the invite id alone, and the invite names its organization.
  */
 export async function sendInviteEmail(
-  em: EntityManager,
-  services: InviteEmailServices,
-  inviteId: string,
-  attempt: DeliveryAttempt,
+  { em, services }: Pick<Deps, 'em'> & { services: InviteEmailServices },
+  input: { inviteId: string; attempt: DeliveryAttempt },
 ): Promise<InviteEmailOutcome> {
+  const { inviteId, attempt } = input;
   const invite = await em.findOne(Invite, inviteId, { populate: ['campaign', 'organization'] });
   if (!invite || invite.emailStatus !== 'queued' || !invite.email) {
     services.logger.info({ inviteId, emailStatus: invite?.emailStatus }, 'invitation email skipped');
