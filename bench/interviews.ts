@@ -476,7 +476,7 @@ async function run(databaseUrl: string, dataDir: string, logger: ReturnType<type
   const wanted = 2 * (WARMUP + INTERVIEWS) + 2;
   const perOrganization: Invite[][] = [];
   for (let o = 0; o < ORGANIZATIONS; o += 1) {
-    const organization = await createOrganization(em(), { name: `Interview bench ${o}`, plan: 'enterprise', credits: 10_000_000 });
+    const organization = await createOrganization({ em: em() }, { name: `Interview bench ${o}`, plan: 'enterprise', credits: 10_000_000 });
     const { secret } = await createApiKey({ em: em() }, systemCaller(organization.id), { name: 'bench', permissions: [...PERMISSIONS] });
     const call = async (requestPath: string, body: unknown = {}) => {
       const response = await post(local, requestPath, { Authorization: `Bearer ${secret}` }, body);

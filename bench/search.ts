@@ -127,14 +127,14 @@ function textArray(values: readonly string[]): string {
  * (volatile random() in the select list), so no two answers need be alike.
  */
 async function seedOrganization(client: pg.Client, em: EntityManager, name: string, sessions: number): Promise<{ organizationId: string; campaignIds: string[]; projectId: string }> {
-  const organization = await createOrganization(em.fork(), { name, plan: 'enterprise', credits: 1_000_000 });
+  const organization = await createOrganization({ em: em.fork() }, { name, plan: 'enterprise', credits: 1_000_000 });
   const organizationId = organization.id;
   const project = await createProject({ em: em.fork() }, systemCaller(organizationId), { name: `${name} research` });
-  const script = await createScript(em.fork(), organizationId, {
+  const script = await createScript({ em: em.fork(), services: { synthesis: { synthesizer: null } } }, systemCaller(organizationId), {
     name: `${name} script`,
     systemPrompt: 'You are a friendly researcher interviewing customers.',
     questions: QUESTIONS.map((text, index) => ({ id: `q${index + 1}`, text, type: 'open' as const })),
-  }, null);
+  });
   const campaigns = await client.query<{ id: string }>(
     `insert into campaigns (id, organization_id, project_id, script_id, name, description, status, settings, invite_defaults, metadata, created_at, updated_at)
      select 'cam_' || $1 || '_' || n, $1, case when n % 2 = 0 then $2 else null end, $3, 'Campaign ' || n, null, 'active', '{}', '{}', '{}', now(), now()

@@ -3,7 +3,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rollOverBillingPeriods } from '../server/domains/billing/roll-over-billing-periods.js';
-import { bookCreditMovement } from '../server/domains/organizations/book-credit-movement.js';
+import { bookCreditMovement } from '../server/domains/billing/book-credit-movement.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { findExecutable } from '../server/lib/child-process.js';
 import { PERMISSIONS } from '../shared/permissions.js';
 import { type Api, apiAs } from './helpers/factories.js';
@@ -135,12 +136,12 @@ describe('GET /v1/billing/usage', () => {
       );
       if (item.credits > 0) {
         const em = t.em();
-        await em.transactional((tx) => bookCreditMovement(tx, { organizationId: tenant.organizationId, amount: -item.credits, kind: 'charge', source: `session:${sessionId}` }));
+        await em.transactional((tx) => bookCreditMovement({ em: tx }, systemCaller(tenant.organizationId), { amount: -item.credits, kind: 'charge', source: `session:${sessionId}` }));
         await t.em().execute(`update credit_transactions set created_at = ? where source = ?`, [item.at, `session:${sessionId}`]);
       }
     }
     // Minutes owed settled by a top-up: a charge no campaign carries.
-    await t.em().transactional((tx) => bookCreditMovement(tx, { organizationId: tenant.organizationId, amount: -1.5, kind: 'charge', source: 'debt:test' }));
+    await t.em().transactional((tx) => bookCreditMovement({ em: tx }, systemCaller(tenant.organizationId), { amount: -1.5, kind: 'charge', source: 'debt:test' }));
     await t.em().execute(`update credit_transactions set created_at = '2026-03-15T10:00:00Z' where source = 'debt:test'`);
 
     const range = 'from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z';
@@ -373,9 +374,9 @@ describe('period rollover', () => {
   it('books the included credits and invoices the minutes owed once per period, however often and in parallel it runs', async () => {
     const { tenant, api } = await organizationOn('starter');
     await t.em().execute(`update organizations set current_period_start = ?, credits_owed = 12.5 where id = ?`, [monthStart(-1), tenant.organizationId]);
-    const runs = await Promise.all([rollOverBillingPeriods(t.em()), rollOverBillingPeriods(t.em()), rollOverBillingPeriods(t.em())]);
+    const runs = await Promise.all([rollOverBillingPeriods({ em: t.em() }), rollOverBillingPeriods({ em: t.em() }), rollOverBillingPeriods({ em: t.em() })]);
     expect(runs.reduce((sum, run) => sum + (run.organizations > 0 ? 1 : 0), 0)).toBeGreaterThanOrEqual(1);
-    await rollOverBillingPeriods(t.em());
+    await rollOverBillingPeriods({ em: t.em() });
     const label = monthStart().toISOString().slice(0, 7);
     const included = (await ledger(tenant.organizationId)).filter((row) => row.kind === 'plan_included');
     expect(included).toEqual([
@@ -403,8 +404,8 @@ describe('period rollover', () => {
   it('a later period rolls over once more; with nothing owed there is no invoice', async () => {
     const { tenant } = await organizationOn('free');
     const nextMonth = new Date(monthStart(1).getTime() + 3600_000);
-    await rollOverBillingPeriods(t.em(), nextMonth);
-    await rollOverBillingPeriods(t.em(), nextMonth);
+    await rollOverBillingPeriods({ em: t.em() }, { now: nextMonth });
+    await rollOverBillingPeriods({ em: t.em() }, { now: nextMonth });
     const included = (await ledger(tenant.organizationId)).filter((row) => row.kind === 'plan_included');
     expect(included.map((row) => row.source)).toEqual(['organization_created', `period:${monthStart(1).toISOString().slice(0, 7)}`]);
     // Nothing was owed: no invoice.

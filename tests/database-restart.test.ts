@@ -8,8 +8,8 @@ import { PERMISSIONS } from '../shared/permissions.js';
 import { migrateDatabase } from '../server/db/migrate.js';
 import { createOrm } from '../server/db/orm.js';
 import { createApiKey } from '../server/domains/api-keys/create-api-key.js';
-import { systemCaller } from '../server/domains/common/caller.js';
 import { billingPeriodOf } from '../server/domains/billing/billing-period.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { createOrganization } from '../server/domains/organizations/create-organization.js';
 import { setPlan } from '../server/domains/organizations/set-plan.js';
 import { createLogger } from '../server/logger.js';
@@ -82,9 +82,9 @@ beforeAll(async () => {
   const orm = await createOrm({ url: cluster.url, poolSize: 2 });
   try {
     await migrateDatabase(orm, cluster.url, logger);
-    const organization = await createOrganization(orm.em.fork(), { name: 'Restart organization', plan: 'enterprise' });
+    const organization = await createOrganization({ em: orm.em.fork() }, { name: 'Restart organization', plan: 'enterprise' });
     organizationId = organization.id;
-    await setPlan(orm.em.fork(), { organizationId, plan: 'enterprise', rateLimitPerMinute: 10_000 });
+    await setPlan({ em: orm.em.fork() }, systemCaller(organizationId), { plan: 'enterprise', rateLimitPerMinute: 10_000 });
     apiKeys = [];
     for (let index = 0; index < INVITE_LOOPS + INTERVIEW_LOOPS + 2; index++) {
       const { secret } = await createApiKey({ em: orm.em.fork() }, systemCaller(organizationId), { name: `restart ${index}`, permissions: [...PERMISSIONS] });

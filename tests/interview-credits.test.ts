@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { abandonIdleSession } from '../server/domains/sessions/abandon-idle-session.js';
-import { bookCreditMovement } from '../server/domains/organizations/book-credit-movement.js';
+import { bookCreditMovement } from '../server/domains/billing/book-credit-movement.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { chargeSession } from '../server/domains/sessions/session-billing.js';
 import { generateTranscriptJob } from '../server/domains/sessions/session-jobs.js';
 import { timeOutSession } from '../server/domains/sessions/time-out-session.js';
@@ -291,7 +292,7 @@ describe('the charge is booked once per session', () => {
     const repeated = await t.em().transactional(async (tx) => {
       const session = await tx.findOneOrFail(Session, sessionId);
       return {
-        booking: await bookCreditMovement(tx, { organizationId: tenant.organizationId, amount: -2, kind: 'charge', source: `session:${sessionId}` }),
+        booking: await bookCreditMovement({ em: tx }, systemCaller(tenant.organizationId), { amount: -2, kind: 'charge', source: `session:${sessionId}` }),
         charge: await chargeSession(tx, session, new Date()),
       };
     });
@@ -381,7 +382,7 @@ describe('what is owed, and free minutes already used', () => {
     expect(refused.body.error.code).toBe('INSUFFICIENT_CREDITS');
 
     const { grantCredits } = await import('../server/domains/organizations/grant-credits.js');
-    const granted = await grantCredits(t.em(), { organizationId: tenant.organizationId, amount: 60 });
+    const granted = await grantCredits({ em: t.em() }, systemCaller(tenant.organizationId), { amount: 60 });
     expect(granted.balance).toBe(11);
     expect(await credits(tenant.organizationId)).toEqual({ balance: 11, held: 0, owed: 0 });
     expect((await charges(tenant.organizationId)).map((row) => [row.amount, row.source])).toEqual([[-50, `debt:${granted.transactionId}`]]);

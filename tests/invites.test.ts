@@ -444,13 +444,13 @@ describe('expiry job', () => {
     await t.em().execute(`update invites set status = 'started', started_at = now() where id = ?`, [startedPast]);
     await t.em().execute(`update invites set status = 'cancelled', cancelled_at = now() where id = ?`, [cancelledPast]);
 
-    const expired = await expireInvites(t.em());
+    const expired = await expireInvites({ em: t.em() });
     expect(expired).toBeGreaterThanOrEqual(2);
     expect((await inviteRow(t, pendingPast)).status).toBe('expired');
     expect((await inviteRow(t, startedPast)).status).toBe('expired');
     expect((await inviteRow(t, cancelledPast)).status).toBe('cancelled');
     expect((await inviteRow(t, future)).status).toBe('pending');
-    expect(await expireInvites(t.em())).toBe(0);
+    expect(await expireInvites({ em: t.em() })).toBe(0);
   });
 
   it('runs as the invite__expire task of the worker', async () => {

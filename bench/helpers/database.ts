@@ -37,7 +37,7 @@ export async function openBenchDatabase(name: string, logger: Logger): Promise<B
 
 /** An enterprise organization with credits to spare and a key with every permission. */
 export async function createBenchTenant(em: EntityManager, name: string): Promise<{ organizationId: string; authorization: string }> {
-  const organization = await createOrganization(em, { name, plan: 'enterprise', credits: 10_000_000 });
+  const organization = await createOrganization({ em }, { name, plan: 'enterprise', credits: 10_000_000 });
   const { secret } = await createApiKey({ em }, systemCaller(organization.id), { name: 'bench', permissions: [...PERMISSIONS] });
   return { organizationId: organization.id, authorization: `Bearer ${secret}` };
 }

@@ -111,7 +111,7 @@ const COMMANDS: Record<string, Command> = {
   async 'create-org'(em, options) {
     const credits = numberOption(options, 'credits');
     if (credits !== undefined && credits < 0) throw new UsageError('--credits must not be negative.');
-    const organization = await createOrganization(em, { name: required(options, 'name'), plan: planOption(options), credits });
+    const organization = await createOrganization({ em }, { name: required(options, 'name'), plan: planOption(options), credits });
     return {
       result: { organizationId: organization.id, name: organization.name, plan: organization.plan, credits: organization.creditBalance },
       text: `Created organization ${organization.id} (${organization.plan} plan, ${organization.creditBalance} credits).`,
@@ -132,7 +132,7 @@ const COMMANDS: Record<string, Command> = {
       if (seconds === undefined) throw new UsageError('--expires-in must look like 30d, 12h or 2w.');
       expiresAt = new Date(Date.now() + seconds * 1000);
     }
-    const createdOrganization = options.org ? undefined : await createOrganization(em, { name: `${name} organization` });
+    const createdOrganization = options.org ? undefined : await createOrganization({ em }, { name: `${name} organization` });
     const organizationId = options.org ?? createdOrganization!.id;
     const { apiKey, secret } = await createApiKey({ em }, systemCaller(organizationId), { name, permissions, expiresAt });
     return {
@@ -176,7 +176,7 @@ const COMMANDS: Record<string, Command> = {
     const plan = planOption(options);
     if (!plan) throw new UsageError('--plan is required.');
     const rateLimitPerMinute = numberOption(options, 'rate-limit', { integer: true });
-    const updated = await setPlan(em, { organizationId: required(options, 'org'), plan, rateLimitPerMinute });
+    const updated = await setPlan({ em }, systemCaller(required(options, 'org')), { plan, rateLimitPerMinute });
     return {
       result: { organizationId: updated.organization.id, plan: updated.organization.plan, rateLimitPerMinute: updated.rateLimitPerMinute },
       text: `Organization ${updated.organization.id} is on the ${plan} plan (${rateLimitFor(plan, updated.organization.rateLimitPerMinute ?? null)} requests per minute per key).`,
@@ -187,7 +187,7 @@ const COMMANDS: Record<string, Command> = {
     const amount = numberOption(options, 'amount');
     if (amount === undefined || amount === 0) throw new UsageError('--amount is required and must not be 0.');
     const organizationId = required(options, 'org');
-    const booked = await grantCredits(em, { organizationId, amount });
+    const booked = await grantCredits({ em }, systemCaller(organizationId), { amount });
     return {
       result: { organizationId, amount, balance: booked.balance, transactionId: booked.transactionId },
       text: `Granted ${amount} credits to ${organizationId}; balance ${booked.balance}.`,
@@ -216,7 +216,7 @@ const COMMANDS: Record<string, Command> = {
   },
 
   async 'roll-over-billing'(em) {
-    const result = await rollOverBillingPeriods(em);
+    const result = await rollOverBillingPeriods({ em });
     return { result: { ...result }, text: `Rolled over ${result.organizations} organization(s); ${result.invoices} invoice(s) issued.` };
   },
 };

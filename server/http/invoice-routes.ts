@@ -23,7 +23,7 @@ export const invoicePdfOperation = defineStreamOperation({
     responses: { '200': { description: 'The invoice', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } } },
   },
   handler: (services) => async ({ res, caller, path: { invoiceId } }) => {
-    const invoice = await loadInvoice(services.orm.em.fork(), caller.organizationId, invoiceId);
+    const invoice = await loadInvoice(services.orm.em.fork(), caller, { invoiceId });
     sendPdf(res, `${invoice.number}.pdf`, invoiceDocument(services, invoice));
   },
 });

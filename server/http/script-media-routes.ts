@@ -48,7 +48,7 @@ export const uploadScriptMediaOperation = defineStreamOperation({
       try {
         // A malformed key is refused before a potentially large body is read, as is an unknown or archived script.
         idempotencyKeyOf(req);
-        assertNotArchived(await loadScript(services.orm.em.fork(), caller.organizationId, scriptId));
+        assertNotArchived(await loadScript(services.orm.em.fork(), caller, { scriptId }));
         await receiveUpload(req, res, parser, rules);
         uploadedFile = req.file?.path;
         if (!req.file || !uploadedFile) {

@@ -4,13 +4,13 @@ import { billingRouter } from '../domains/billing/router.js';
 import { membersRouter } from '../domains/members/router.js';
 import { campaignResultsRouter } from '../domains/campaign-results/router.js';
 import { campaignsRouter } from '../domains/campaigns/router.js';
-import { invitesRouter } from '../domains/invites/router.js';
+import { invitesRouter, scriptPreviewRouter } from '../domains/invites/router.js';
 import { organizationRouter } from '../domains/organizations/router.js';
 import { quickstartRouter } from '../domains/quickstart/router.js';
 import { shareLinksRouter } from '../domains/share-links/router.js';
 import { projectsRouter } from '../domains/projects/router.js';
 import { scriptsRouter } from '../domains/scripts/router.js';
-import { participantApiRouter, sessionsRouter } from '../domains/sessions/router.js';
+import { inviteCancelRouter, participantApiRouter, sessionsRouter } from '../domains/sessions/router.js';
 import { transcriptsRouter } from '../domains/transcripts/router.js';
 import { insightsRouter } from '../domains/insights/router.js';
 import { webhooksRouter } from '../domains/webhooks/router.js';
@@ -31,10 +31,12 @@ import { mergeRouters, router } from './trpc.js';
 /** Every domain procedure. REST paths live in each procedure's meta. */
 export const appRouter = router({
   projects: projectsRouter,
-  scripts: scriptsRouter,
+  // scripts.createPreview is declared with invites: it makes a campaign and an invite.
+  scripts: mergeRouters(scriptsRouter, scriptPreviewRouter),
   campaigns: campaignsRouter,
   campaignResults: campaignResultsRouter,
-  invites: invitesRouter,
+  // invites.cancel is declared with sessions: it abandons the invite's unfinished interview.
+  invites: mergeRouters(invitesRouter, inviteCancelRouter),
   sessions: sessionsRouter,
   // Insights are their own domain; their procedure keeps its path, transcripts.insights.
   transcripts: mergeRouters(transcriptsRouter, insightsRouter),

@@ -85,10 +85,10 @@ export async function startTestApp(
     dataDir,
     em,
     async createTenant(options = {}) {
-      const organization = await createOrganization(em(), { name: 'Test organization', plan: options.plan });
+      const organization = await createOrganization({ em: em() }, { name: 'Test organization', plan: options.plan });
       const customLimit = options.rateLimitPerMinute ?? (options.plan === undefined ? 10_000 : undefined);
       if (customLimit !== undefined) {
-        await setPlan(em(), { organizationId: organization.id, plan: 'enterprise', rateLimitPerMinute: customLimit });
+        await setPlan({ em: em() }, systemCaller(organization.id), { plan: 'enterprise', rateLimitPerMinute: customLimit });
       }
       return createKey(organization.id, options.permissions ?? PERMISSIONS);
     },

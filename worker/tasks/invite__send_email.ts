@@ -6,10 +6,10 @@ import type { AppServices } from '../../server/services.js';
 /** Sends one invitation email; a temporary failure throws so graphile-worker retries with backoff. */
 export function sendInviteEmailTask(services: AppServices): Task<'invite__send_email'> {
   return typedTask('invite__send_email', async ({ inviteId }, helpers) => {
-    const outcome = await sendInviteEmail(services.orm.em.fork(), services, inviteId, {
-      number: helpers.job.attempts,
-      maxAttempts: helpers.job.max_attempts,
-    });
+    const outcome = await sendInviteEmail(
+      { em: services.orm.em.fork(), services },
+      { inviteId, attempt: { number: helpers.job.attempts, maxAttempts: helpers.job.max_attempts } },
+    );
     services.metrics.inviteEmails.inc({ outcome });
     if (outcome === 'retry') throw new Error(`invitation email for ${inviteId} failed temporarily; retrying`);
   });

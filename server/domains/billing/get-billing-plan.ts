@@ -1,28 +1,23 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Plan, PLANS, rateLimitFor } from '../../../shared/plans.js';
 import type { TBillingPlan } from '../../../shared/schemas/billing.js';
 import { Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { billingPeriodOf } from './billing-period.js';
+import { billingPlanFigures } from './queries.js';
 import { priceOfCredits, roundCredits } from './serialize.js';
 
 /**
  * `GET /v1/billing/plan`: the plan and this period's figures, all from the ledger and the usage
  * table in one round trip: included, purchased and used are the period's ledger rows by kind.
  */
-export async function getBillingPlan(em: EntityManager, organizationId: string, now = new Date()): Promise<TBillingPlan> {
+export async function getBillingPlan({ em }: Pick<Deps, 'em'>, caller: Caller, input: { now?: Date } = {}): Promise<TBillingPlan> {
+  const { organizationId } = caller;
   const organization = await em.findOne(Organization, { id: organizationId });
   if (!organization) throw notFound('organization', organizationId);
-  const period = billingPeriodOf(now);
-  const [figures] = await em.execute<{ included: string; purchased: string; used: string; free_minutes_used: number; open_invoices: string }[]>(
-    `select
-       coalesce((select sum(amount) from credit_transactions where organization_id = ? and kind = 'plan_included' and created_at >= ? and created_at < ?), 0) as included,
-       coalesce((select sum(amount) from credit_transactions where organization_id = ? and kind = 'purchase' and created_at >= ? and created_at < ?), 0) as purchased,
-       coalesce((select -sum(amount) from credit_transactions where organization_id = ? and kind = 'charge' and created_at >= ? and created_at < ?), 0) as used,
-       coalesce((select free_minutes_used from billing_usage where organization_id = ? and period_start = ?), 0) as free_minutes_used,
-       (select count(*) from invoices where organization_id = ? and status = 'open') as open_invoices`,
-    [organizationId, period.start, period.end, organizationId, period.start, period.end, organizationId, period.start, period.end, organizationId, period.start, organizationId],
-  );
+  const period = billingPeriodOf(input.now ?? new Date());
+  const figures = await billingPlanFigures.first(em, { organizationId, start: period.start, end: period.end });
   const plan: Plan = organization.plan;
   const terms = PLANS[plan];
   const owed = roundCredits(Number(organization.creditsOwed));

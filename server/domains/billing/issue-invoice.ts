@@ -3,6 +3,7 @@ import type { TInvoiceLine } from '../../../shared/schemas/billing.js';
 import { Invoice } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
 import type { BillingPeriod } from './billing-period.js';
+import { nextInvoiceNumber } from './queries.js';
 
 export interface InvoiceDraft {
   organizationId: string;
@@ -26,11 +27,7 @@ export async function issueInvoice(tx: EntityManager, draft: InvoiceDraft): Prom
   const existing = await tx.findOne(Invoice, { organization: draft.organizationId, source: draft.source });
   if (existing) return existing;
   const year = draft.issuedAt.getUTCFullYear();
-  const [counter] = await tx.execute<{ last_number: number }[]>(
-    `insert into invoice_number_counters (year, last_number) values (?, 1)
-     on conflict (year) do update set last_number = invoice_number_counters.last_number + 1 returning last_number`,
-    [year],
-  );
+  const counter = await nextInvoiceNumber.first(tx, { year });
   const invoice = tx.create(Invoice, {
     id: newId('ivc'),
     organization: draft.organizationId,

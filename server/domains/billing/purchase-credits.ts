@@ -1,14 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Plan, PLANS } from '../../../shared/plans.js';
 import type { TCreditPurchase, TPurchaseCreditsInput } from '../../../shared/schemas/billing.js';
-import { type PaymentProvider, PaymentProviderUnavailableError } from '../../billing/payment-provider.js';
+import { PaymentProviderUnavailableError } from '../../billing/payment-provider.js';
 import { Organization } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
-import { settleOwedCredits } from '../sessions/index.js';
-import { bookCreditMovement } from '../organizations/book-credit-movement.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { billingPeriodOf } from './billing-period.js';
+import { bookCreditMovement } from './book-credit-movement.js';
 import { issueInvoice } from './issue-invoice.js';
+import { creditBalance, lockOrganizationForBilling } from './queries.js';
+import { settleOwedCredits } from './settle-owed-credits.js';
 import { toInvoiceDto } from './serialize.js';
 
 /**
@@ -19,12 +21,13 @@ import { toInvoiceDto } from './serialize.js';
  * invoice rows are unique per payment.
  */
 export async function purchaseCredits(
-  em: EntityManager,
-  payments: PaymentProvider,
-  organizationId: string,
-  input: TPurchaseCreditsInput,
-  idempotencyKey: string | undefined,
+  { em, services }: Deps,
+  caller: Caller,
+  input: TPurchaseCreditsInput & { idempotencyKey?: string | undefined },
 ): Promise<TCreditPurchase> {
+  const { organizationId } = caller;
+  const { idempotencyKey } = input;
+  const { payments } = services;
   const organization = await em.findOne(Organization, { id: organizationId });
   if (!organization) throw notFound('organization', organizationId);
   const plan: Plan = organization.plan;
@@ -58,16 +61,15 @@ export async function purchaseCredits(
   return em.transactional(async (tx) => {
     const now = new Date();
     // The row lock orders this with rollovers and other purchases of the organization.
-    await tx.execute(`select id from organizations where id = ? for no key update`, [organizationId]);
-    const booked = await bookCreditMovement(tx, {
-      organizationId,
+    await lockOrganizationForBilling.rows(tx, { organizationId });
+    const booked = await bookCreditMovement({ em: tx }, caller, {
       amount: input.amount,
       kind: 'purchase',
       source: `purchase:${paymentId}`,
       description: `Bought ${input.amount} credits (payment ${paymentId})`,
     });
     // Minutes owed are paid first from what was bought, as with any top-up.
-    if (!booked.duplicate) await settleOwedCredits(tx, organizationId, booked.transactionId);
+    if (!booked.duplicate) await settleOwedCredits({ em: tx }, caller, { reference: booked.transactionId });
     const invoice = await issueInvoice(tx, {
       organizationId,
       kind: 'purchase',
@@ -79,7 +81,7 @@ export async function purchaseCredits(
       paymentId,
       source: `purchase:${paymentId}`,
     });
-    const [balance] = await tx.execute<{ credit_balance: string }[]>(`select credit_balance from organizations where id = ?`, [organizationId]);
+    const balance = await creditBalance.first(tx, { organizationId });
     return {
       credits: input.amount,
       balance: Number(balance!.credit_balance),

@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isPlan, PLANS } from '../../../shared/plans.js';
-import { bookCreditMovement } from '../organizations/book-credit-movement.js';
+import { systemCaller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { type BillingPeriod, billingPeriodOf, periodLabel } from './billing-period.js';
+import { bookCreditMovement } from './book-credit-movement.js';
 import { issueInvoice } from './issue-invoice.js';
+import { claimRollover, clearInvoicedDebt, organizationsToRollOver } from './queries.js';
 import { priceOfCredits, roundCredits } from './serialize.js';
 
 /** Organizations rolled over per transaction: short transactions, bounded memory. */
@@ -19,34 +22,30 @@ export interface RolloverResult {
  * rollover (of two workers, exactly one gets each organization), the minutes owed become an open
  * invoice for the period that ended, and the plan's included credits for the new period are
  * booked. Unused included credits roll over. Ledger and invoice rows are unique per period too,
- * so even a claim taken twice could not book twice.
+ * so even a claim taken twice could not book twice. It acts for every organization, so it takes no
+ * caller; each organization's rollover acts as the system for that organization.
  */
-export async function rollOverBillingPeriods(em: EntityManager, now = new Date()): Promise<RolloverResult> {
+export async function rollOverBillingPeriods({ em }: Pick<Deps, 'em'>, input: { now?: Date } = {}): Promise<RolloverResult> {
+  const now = input.now ?? new Date();
   const current = billingPeriodOf(now);
   const result: RolloverResult = { organizations: 0, invoices: 0 };
   for (;;) {
-    const batch = await em.execute<{ id: string }[]>(
-      `select id from organizations where current_period_start < ? order by id limit ?`,
-      [current.start, BATCH_SIZE],
-    );
+    const batch = await organizationsToRollOver.rows(em, { periodStart: current.start, limit: BATCH_SIZE });
     if (batch.length === 0) return result;
     for (const { id } of batch) {
-      const outcome = await rollOverOrganization(em, id, current, now);
+      const outcome = await rollOverOrganization(em, { organizationId: id, current, now });
       if (outcome.rolled) result.organizations += 1;
       if (outcome.invoiced) result.invoices += 1;
     }
   }
 }
 
-async function rollOverOrganization(em: EntityManager, organizationId: string, current: BillingPeriod, now: Date): Promise<{ rolled: boolean; invoiced: boolean }> {
+async function rollOverOrganization(
+  em: EntityManager,
+  { organizationId, current, now }: { organizationId: string; current: BillingPeriod; now: Date },
+): Promise<{ rolled: boolean; invoiced: boolean }> {
   return em.fork().transactional(async (tx) => {
-    const [claimed] = await tx.execute<{ plan: string; previous_start: Date; credits_owed: string }[]>(
-      `update organizations o set current_period_start = ?, updated_at = now()
-       from (select id, current_period_start from organizations where id = ? for no key update) as before
-       where o.id = before.id and before.current_period_start < ?
-       returning o.plan, before.current_period_start as previous_start, o.credits_owed`,
-      [current.start, organizationId, current.start],
-    );
+    const claimed = await claimRollover.first(tx, { organizationId, periodStart: current.start });
     if (!claimed) return { rolled: false, invoiced: false };
     const plan = isPlan(claimed.plan) ? claimed.plan : 'free';
     const terms = PLANS[plan];
@@ -67,12 +66,11 @@ async function rollOverOrganization(em: EntityManager, organizationId: string, c
         source: `period:${periodLabel(ended)}`,
       });
       // Invoiced now: the debt no longer holds back new interviews' credits.
-      await tx.execute(`update organizations set credits_owed = credits_owed - ? where id = ?`, [owed, organizationId]);
+      await clearInvoicedDebt.rows(tx, { organizationId, credits: owed });
       invoiced = true;
     }
     if (terms.includedCredits > 0) {
-      await bookCreditMovement(tx, {
-        organizationId,
+      await bookCreditMovement({ em: tx }, systemCaller(organizationId), {
         amount: terms.includedCredits,
         kind: 'plan_included',
         source: `period:${periodLabel(current)}`,

@@ -14,9 +14,8 @@ import { idempotencyKeyOf } from '../../http/idempotency.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { getBillingPlan } from './get-billing-plan.js';
 import { getUsage } from './get-usage.js';
-import { listInvoices, loadInvoice } from './list-invoices.js';
+import { getInvoice, listInvoices } from './list-invoices.js';
 import { purchaseCredits } from './purchase-credits.js';
-import { toInvoiceDto } from './serialize.js';
 
 const tags = ['Billing'];
 
@@ -29,7 +28,7 @@ export const billingRouter = router({
     })
     .input(z.strictObject({}))
     .output(ZBillingPlan)
-    .query(({ ctx }) => getBillingPlan(ctx.em, ctx.auth.organizationId)),
+    .query(({ ctx }) => getBillingPlan(ctx, ctx.auth)),
 
   usage: apiProcedure
     .meta({
@@ -44,7 +43,7 @@ export const billingRouter = router({
     })
     .input(ZUsageInput)
     .output(ZUsage)
-    .query(({ ctx, input }) => getUsage(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => getUsage(ctx, ctx.auth, input)),
 
   purchaseCredits: apiProcedure
     .meta({
@@ -62,17 +61,17 @@ export const billingRouter = router({
     })
     .input(ZPurchaseCreditsInput)
     .output(ZCreditPurchase)
-    .mutation(({ ctx, input }) => purchaseCredits(ctx.em, ctx.services.payments, ctx.auth.organizationId, input, idempotencyKeyOf(ctx.req))),
+    .mutation(({ ctx, input }) => purchaseCredits(ctx, ctx.auth, { ...input, idempotencyKey: idempotencyKeyOf(ctx.req) })),
 
   invoices: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/billing/invoices', tags, summary: 'List invoices, newest first' }, permission: 'billing:read' })
     .input(ZListInvoicesInput)
     .output(ZInvoicePage)
-    .query(({ ctx, input }) => listInvoices(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listInvoices(ctx, ctx.auth, input)),
 
   invoice: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/billing/invoices/{invoiceId}', tags, summary: 'Get an invoice' }, permission: 'billing:read' })
     .input(ZInvoiceIdInput)
     .output(ZInvoice)
-    .query(async ({ ctx, input }) => toInvoiceDto(await loadInvoice(ctx.em, ctx.auth.organizationId, input.invoiceId))),
+    .query(({ ctx, input }) => getInvoice(ctx, ctx.auth, input)),
 });

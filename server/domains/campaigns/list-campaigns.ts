@@ -1,5 +1,6 @@
-import type { FilterQuery } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import type { TCampaign, TListCampaignsInput } from '../../../shared/schemas/campaigns.js';
 import type { Page } from '../../../shared/schemas/common.js';
 import { Campaign } from '../../entities/index.js';
@@ -14,11 +15,11 @@ const CAMPAIGN_SORTS: Record<TListCampaignsInput['sort'], Omit<KeysetSort, 'dire
 };
 import { findCampaignsWithStats, listCampaignRows } from './campaign-rows.js';
 
-export async function listCampaigns(em: EntityManager, organizationId: string, input: TListCampaignsInput): Promise<Page<TCampaign>> {
+export async function listCampaigns({ em }: Pick<Deps, 'em'>, caller: Caller, input: TListCampaignsInput): Promise<Page<TCampaign>> {
   // The common page (by offset) is one statement on the read path; cursor pages take the keyset below.
-  if (input.startingAfter === undefined) return listCampaignRows(em, organizationId, input);
+  if (input.startingAfter === undefined) return listCampaignRows(em, caller, input);
   const where: FilterQuery<Campaign> = {
-    organization: organizationId,
+    organization: caller.organizationId,
     preview: false,
     ...(input.status ? { status: input.status } : {}),
     ...(input.projectId ? { project: input.projectId } : {}),
@@ -28,5 +29,5 @@ export async function listCampaigns(em: EntityManager, organizationId: string, i
   const sort = { ...CAMPAIGN_SORTS[input.sort], direction: input.order };
   // Read-only page: skipping the identity map skips change-tracking snapshots (bench/api.ts).
   const page = await findPage(em, Campaign, where, input, sort, { disableIdentityMap: true });
-  return pageFrom(page, await findCampaignsWithStats(em, organizationId, page.items.map((campaign) => campaign.id)));
+  return pageFrom(page, await findCampaignsWithStats(em, caller, { ids: page.items.map((campaign) => campaign.id) }));
 }

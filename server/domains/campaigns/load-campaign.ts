@@ -2,17 +2,15 @@ import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
+import type { OrganizationScope } from '../common/caller.js';
 
-export async function loadCampaign(
-  em: EntityManager,
-  organizationId: string,
-  campaignId: string,
-  options: { lockMode?: LockMode } = {},
-): Promise<Campaign> {
+/** The scope's organization's campaign or 404. */
+export async function loadCampaign(em: EntityManager, scope: OrganizationScope, input: { campaignId: string; lockMode?: LockMode }): Promise<Campaign> {
+  const { campaignId, ...options } = input;
   const campaign = await em.findOne(
     Campaign,
     // A script's hidden preview campaign is not one the API shows or changes: 404 like any unknown id.
-    { id: campaignId, organization: organizationId, preview: false },
+    { id: campaignId, organization: scope.organizationId, preview: false },
     // A locking read refreshes what an earlier plain read of this transaction put in the identity map.
     options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
   );

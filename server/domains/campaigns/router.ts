@@ -28,19 +28,19 @@ export const campaignsRouter = router({
     })
     .input(ZCreateCampaignInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => createCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
+    .mutation(({ ctx, input }) => createCampaign(ctx, ctx.auth, input)),
 
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/campaigns', tags, summary: 'List campaigns' }, permission: 'campaigns:read' })
     .input(ZListCampaignsInput)
     .output(ZCampaignPage)
-    .query(({ ctx, input }) => listCampaigns(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listCampaigns(ctx, ctx.auth, input)),
 
   get: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/campaigns/{campaignId}', tags, summary: 'Get a campaign' }, permission: 'campaigns:read' })
     .input(ZCampaignIdInput)
     .output(ZCampaign)
-    .query(({ ctx, input }) => getCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+    .query(({ ctx, input }) => getCampaign(ctx, ctx.auth, input)),
 
   update: apiProcedure
     .meta({
@@ -50,7 +50,7 @@ export const campaignsRouter = router({
     })
     .input(ZUpdateCampaignInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => updateCampaign(ctx.em, ctx.services.emailTemplates, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
+    .mutation(({ ctx, input }) => updateCampaign(ctx, ctx.auth, input)),
 
   pause: apiProcedure
     .meta({
@@ -60,7 +60,7 @@ export const campaignsRouter = router({
     })
     .input(ZCampaignIdInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => pauseCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+    .mutation(({ ctx, input }) => pauseCampaign(ctx, ctx.auth, input)),
 
   resume: apiProcedure
     .meta({
@@ -70,7 +70,7 @@ export const campaignsRouter = router({
     })
     .input(ZCampaignIdInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => resumeCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+    .mutation(({ ctx, input }) => resumeCampaign(ctx, ctx.auth, input)),
 
   archive: apiProcedure
     .meta({
@@ -79,7 +79,7 @@ export const campaignsRouter = router({
     })
     .input(ZCampaignIdInput)
     .output(ZCampaign)
-    .mutation(({ ctx, input }) => archiveCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+    .mutation(({ ctx, input }) => archiveCampaign(ctx, ctx.auth, input)),
 
   delete: apiProcedure
     .meta({
@@ -96,5 +96,5 @@ export const campaignsRouter = router({
     })
     .input(ZCampaignIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteCampaign(ctx.em, ctx.auth.organizationId, input.campaignId)),
+    .mutation(({ ctx, input }) => deleteCampaign(ctx, ctx.auth, input)),
 });

@@ -1,14 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCampaign, TUpdateCampaignInput } from '../../../shared/schemas/campaigns.js';
 import { METADATA_LIMITS, ZMetadata } from '../../../shared/schemas/common.js';
-import type { EmailTemplates } from '../../email/templates.js';
 import { validationError } from '../../errors.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
-import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
-import { assertKnownEmailTemplate } from '../invites/invite-options.js';
+import { assertKnownVoice } from '../../speech/speech-synthesizer.js';
+import type { Caller } from '../common/caller.js';
+import { assertKnownEmailTemplate } from './invite-options.js';
 import { loadProjectForAssignment } from '../projects/index.js';
 import { assertCampaignNotArchived, loadCampaign } from './load-campaign.js';
+import type { CampaignWriteDeps } from './create-campaign.js';
 import { getCampaign } from './get-campaign.js';
 import { loadUsableScript } from './usable-script.js';
 
@@ -19,25 +19,18 @@ import { loadUsableScript } from './usable-script.js';
  * Rows are locked in the service-wide order project, script, campaign (deleteProject locks the
  * project and then its campaigns), so concurrent updates and deletes never deadlock.
  */
-export async function updateCampaign(
-  em: EntityManager,
-  templates: EmailTemplates,
-  organizationId: string,
-  input: TUpdateCampaignInput,
-  /** The server's speech synthesis: `settings.voice` must be one of its voices (any name without one: the browser's). */
-  synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null,
-): Promise<TCampaign> {
-  assertKnownEmailTemplate(templates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
-  assertKnownVoice(synthesizer, input.settings?.voice, 'settings.voice');
+export async function updateCampaign({ em, services }: CampaignWriteDeps, caller: Caller, input: TUpdateCampaignInput): Promise<TCampaign> {
+  assertKnownEmailTemplate(services.emailTemplates, input.inviteDefaults?.emailTemplate, 'inviteDefaults.emailTemplate');
+  assertKnownVoice(services.synthesis.synthesizer, input.settings?.voice, 'settings.voice');
   return em.transactional(async (tx) => {
-    const current = await loadCampaign(tx, organizationId, input.campaignId);
+    const current = await loadCampaign(tx, caller, { campaignId: input.campaignId });
     const project =
       input.projectId === undefined || input.projectId === null
         ? input.projectId
-        : await loadProjectForAssignment(tx, { organizationId }, { projectId: input.projectId });
+        : await loadProjectForAssignment(tx, caller, { projectId: input.projectId });
     const script =
-      input.scriptId !== undefined && input.scriptId !== current.script.id ? await loadUsableScript(tx, organizationId, input.scriptId) : undefined;
-    const campaign = await loadCampaign(tx, organizationId, input.campaignId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      input.scriptId !== undefined && input.scriptId !== current.script.id ? await loadUsableScript(tx, caller, { scriptId: input.scriptId }) : undefined;
+    const campaign = await loadCampaign(tx, caller, { campaignId: input.campaignId, lockMode: LockMode.PESSIMISTIC_WRITE });
     assertCampaignNotArchived(campaign);
     if (input.name !== undefined) campaign.name = input.name;
     if (input.participantTitle !== undefined) campaign.participantTitle = input.participantTitle;
@@ -57,6 +50,6 @@ export async function updateCampaign(
     }
     await tx.flush();
     // Read back as every campaign answer is read: the row and its stats, in this transaction.
-    return getCampaign(tx, organizationId, campaign.id);
+    return getCampaign({ em: tx }, caller, { campaignId: campaign.id });
   });
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadCampaign } from '../campaigns/index.js';
 import { loadProject } from '../projects/index.js';
 import { projectExportCampaigns } from './queries.js';
 
@@ -62,7 +62,7 @@ export async function resolveExportScope(em: EntityManager, organizationId: stri
   let campaigns: Omit<ExportCampaign, 'slug'>[];
   let name: string;
   if ('campaignId' in target) {
-    const campaign = await loadCampaign(em, organizationId, target.campaignId);
+    const campaign = await loadCampaign(em, { organizationId }, { campaignId: target.campaignId });
     campaigns = [{ id: campaign.id, name: campaign.name, projectId: campaign.project?.id ?? null, organizationId }];
     name = campaign.name;
   } else {

@@ -2,6 +2,7 @@ import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Invite } from '../../entities/index.js';
 import { hashInviteToken, isWellFormedInviteToken } from '../../lib/invite-tokens.js';
+import { inviteCredentialByTokenHash } from './queries.js';
 
 /** What the authentication of a participant needs of their invite: one indexed row, nothing joined. */
 export interface InviteCredential {
@@ -15,11 +16,9 @@ export interface InviteCredential {
 /** The invite of a participant token, lean (null: malformed or unknown); cancelled ones are returned, callers decide. */
 export async function findInviteCredential(em: EntityManager, token: string): Promise<InviteCredential | null> {
   if (!isWellFormedInviteToken(token)) return null;
-  const [row] = await em.execute<{ id: string; organization_id: string; status: Invite['status']; via_share_link: boolean }[]>(
-    `select id, organization_id, status, share_link_id is not null as via_share_link from invites where token_hash = ?`,
-    [hashInviteToken(token)],
-  );
-  return row ? { id: row.id, organizationId: row.organization_id, status: row.status, viaShareLink: row.via_share_link } : null;
+  const row = await inviteCredentialByTokenHash.first(em, { tokenHash: hashInviteToken(token) });
+  // The column holds what the schema allows (a check constraint).
+  return row ? { id: row.id, organizationId: row.organization_id, status: row.status as Invite['status'], viaShareLink: row.via_share_link } : null;
 }
 
 /** The invite a participant token belongs to, or null (malformed, unknown). Cancelled invites are returned: callers decide. */

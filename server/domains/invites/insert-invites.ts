@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, sql } from '../../db/sql.js';
 import type { Campaign } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import { hashInviteToken } from '../../lib/invite-tokens.js';
@@ -7,9 +6,11 @@ import { newId } from '../../lib/ids.js';
 import type { LinkOwner } from '../../lib/public-links.js';
 import { addJobsSql } from '../../jobs/queries.js';
 import type { AppServices } from '../../services.js';
-import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from './invite-options.js';
+import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from '../campaigns/index.js';
 import { inviteEmailJob } from './invite-email-job.js';
+import { insertInviteRows, inviteCampaignWithDomain } from './queries.js';
 import type { InviteView } from './serialize.js';
+import type { OrganizationScope } from '../common/caller.js';
 
 export type InviteServices = Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates'>;
 
@@ -92,28 +93,12 @@ export async function insertInvites(
     created_at: now.toISOString(),
   }));
   // Email jobs only for invites really inserted: none when the campaign stopped meanwhile.
-  const jobs = options.sendEmail
-    ? addJobsSql(rows.map((row) => inviteEmailJob(row.id)), sql`spec.payload->>'inviteId' in (select id from inserted)`)
-    : sql`(select 0)`;
-  const [written] = await queryRows<{ inserted: string }>(
-    em,
-    sql`with campaign as (
-          select c.id, c.organization_id from campaigns c
-          where c.id = ${campaign.id} and c.organization_id = ${campaign.organizationId} and c.status = 'active' for share
-        ), inserted as (
-          insert into invites (id, organization_id, campaign_id, share_link_id, token_hash, email, name, language, status, email_status,
-                               email_template, email_queued_at, expires_at, script_version, metadata, created_at, updated_at)
-          select r.id, campaign.organization_id, campaign.id, r.share_link_id, r.token_hash, r.email, r.name, r.language, 'pending', r.email_status,
-                 r.email_template, r.email_queued_at, r.expires_at, r.script_version, r.metadata, r.created_at, r.created_at
-          from campaign, jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(
-            id text, share_link_id text, token_hash text, email text, name text, language text, email_status text,
-            email_template text, email_queued_at timestamptz, expires_at timestamptz, script_version integer, metadata jsonb, created_at timestamptz)
-          returning id
-        ), queued as (
-          select count(*) as jobs from ${jobs} as queued_jobs
-        )
-        select (select count(*) from inserted) as inserted, (select jobs from queued) as jobs`,
-  );
+  const written = await insertInviteRows.first(em, {
+    organizationId: campaign.organizationId,
+    campaignId: campaign.id,
+    records,
+    emailJobs: options.sendEmail ? rows.map((row) => inviteEmailJob(row.id)) : null,
+  });
   if (Number(written?.inserted ?? 0) !== rows.length) {
     // Paused or archived since it was read: nothing was written.
     throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is no longer active; invites cannot be created.`, { campaignId: campaign.id });
@@ -125,13 +110,16 @@ export async function insertInvites(
  * The campaign invites are created for, and the organization's custom domain their links use, in
  * one read (the hot path's): 404 for another organization's campaign.
  */
-export async function loadInviteCampaign(em: EntityManager, organizationId: string, campaignId: string): Promise<{ campaign: InviteCampaign & { organizationId: string }; owner: LinkOwner }> {
-  const [row] = await queryRows<{ id: string; status: Campaign['status']; invite_defaults: Campaign['inviteDefaults']; domain: string | null }>(
-    em,
-    // A script's hidden preview campaign takes no invites through the API (it is not there for it).
-    sql`select c.id, c.status, c.invite_defaults, o.domain from campaigns c join organizations o on o.id = c.organization_id
-        where c.id = ${campaignId} and c.organization_id = ${organizationId} and not c.preview`,
-  );
+export async function loadInviteCampaign(
+  em: EntityManager,
+  scope: OrganizationScope,
+  { campaignId }: { campaignId: string },
+): Promise<{ campaign: InviteCampaign & { organizationId: string }; owner: LinkOwner }> {
+  // A script's hidden preview campaign takes no invites through the API (it is not there for it).
+  const { organizationId } = scope;
+  const row = await inviteCampaignWithDomain.first(em, { organizationId, campaignId });
   if (!row) throw notFound('campaign', campaignId);
-  return { campaign: { id: row.id, organizationId, status: row.status, inviteDefaults: row.invite_defaults }, owner: { domain: row.domain } };
+  // The columns hold what the schema allows (a check constraint, jsonb written from the campaign schema).
+  return {
+    campaign: { id: row.id, organizationId, status: row.status as Campaign['status'], inviteDefaults: row.invite_defaults as Campaign['inviteDefaults'] }, owner: { domain: row.domain } };
 }

@@ -1,12 +1,13 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TInvite, TInviteStatus, TListInvitesInput } from '../../../shared/schemas/invites.js';
 import { Invite } from '../../entities/index.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadCampaign } from '../campaigns/index.js';
 import { findPage, pageFrom } from '../common/keyset-page.js';
 import { type InviteLinkServices, toInviteDto } from './serialize.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { loadLinkOwner } from '../organizations/index.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 
 /** The filter for a status as readers see it (see effectiveInviteStatus): expiry counts before the job writes it. */
 export function inviteStatusFilter(status: TInviteStatus, now: Date): FilterQuery<Invite> {
@@ -27,12 +28,12 @@ function exactPattern(text: string): string {
 }
 
 export async function listInvites(
-  em: EntityManager,
-  services: InviteLinkServices,
-  organizationId: string,
+  { em, services }: Pick<Deps, 'em'> & { services: InviteLinkServices },
+  caller: Caller,
   input: TListInvitesInput,
 ): Promise<Page<TInvite>> {
-  await loadCampaign(em, organizationId, input.campaignId);
+  const { organizationId } = caller;
+  await loadCampaign(em, caller, { campaignId: input.campaignId });
   const now = new Date();
   const where: FilterQuery<Invite> = {
     $and: [
@@ -43,7 +44,7 @@ export async function listInvites(
     ],
   };
   const page = await findPage(em, Invite, where, input, undefined, { disableIdentityMap: true });
-  const owner = await loadLinkOwner(em, organizationId);
+  const owner = await loadLinkOwner(em, caller);
   return pageFrom(
     page,
     page.items.map((invite) => toInviteDto(invite, services, owner, now)),

@@ -3,16 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Invite } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import { effectiveInviteStatus } from './serialize.js';
+import type { OrganizationScope } from '../common/caller.js';
 
-export async function loadInvite(
-  em: EntityManager,
-  organizationId: string,
-  inviteId: string,
-  options: { lockMode?: LockMode } = {},
-): Promise<Invite> {
+/** The scope's organization's invite or 404. */
+export async function loadInvite(em: EntityManager, scope: OrganizationScope, input: { inviteId: string; lockMode?: LockMode }): Promise<Invite> {
+  const { inviteId, ...options } = input;
   const invite = await em.findOne(
     Invite,
-    { id: inviteId, organization: organizationId },
+    { id: inviteId, organization: scope.organizationId },
     options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
   );
   if (!invite) throw notFound('invite', inviteId);

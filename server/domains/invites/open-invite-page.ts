@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TResolvedTurnTaking, TTurnTaking } from '../../../shared/schemas/turn-taking.js';
 import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
-import { campaignTurnTaking } from '../campaigns/campaign-turn-taking.js';
-import { languageOf } from '../sessions/index.js';
-import { assessShareLink } from '../share-links/share-link-status.js';
+import { campaignTurnTaking } from '../campaigns/index.js';
+import { languageOf } from './interview-language.js';
+import { inviteVersionSettings } from './queries.js';
+import { assessShareLink } from './share-link-status.js';
 import { findInviteByToken } from './find-invite-by-token.js';
 import { effectiveInviteStatus } from './serialize.js';
 
@@ -54,12 +55,7 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
   }
   // One statement for the published version's language, voice and turn-taking (a preview invite's
   // own version): the page loads on every visit.
-  const [published] = await em.execute<{ language: string | null; voice: string | null; turn_taking: TTurnTaking | null }[]>(
-    `select v.settings->>'language' as language, v.settings->>'voice' as voice, v.settings->'turnTaking' as turn_taking
-       from scripts s join script_versions v on v.script_id = s.id and v.version = coalesce(?::integer, s.published_version)
-      where s.id = ?`,
-    [invite.scriptVersion ?? null, campaign.script.id],
-  );
+  const published = await inviteVersionSettings.first(em, { scriptId: campaign.script.id, version: invite.scriptVersion ?? null });
   return {
     kind: 'open',
     invite,
@@ -68,6 +64,6 @@ export async function openInvitePage(em: EntityManager, token: string): Promise<
     started: status === 'started',
     language: languageOf(invite.language, campaign.settings, published?.language ?? undefined),
     voice: campaign.settings.voice ?? published?.voice ?? null,
-    turnTaking: campaignTurnTaking(campaign, { turnTaking: published?.turn_taking ?? undefined }),
+    turnTaking: campaignTurnTaking(campaign, { turnTaking: (published?.turn_taking as TTurnTaking | null) ?? undefined }),
   };
 }

@@ -7,10 +7,11 @@ import {
   ZInvitePage,
   ZListInvitesInput,
 } from '../../../shared/schemas/invites.js';
-import { apiProcedure, router } from '../../trpc/trpc.js';
-import { cancelInvite } from './cancel-invite.js';
+import { ZCreateScriptPreviewInput, ZScriptPreview } from '../../../shared/schemas/scripts.js';
+import { apiProcedure, customerProcedure, router } from '../../trpc/trpc.js';
 import { bulkCreateInvites } from './bulk-create-invites.js';
 import { createInvite } from './create-invite.js';
+import { createScriptPreview } from './create-script-preview.js';
 import { getInvite } from './get-invite.js';
 import { listInvites } from './list-invites.js';
 import { resendInvite } from './resend-invite.js';
@@ -34,7 +35,7 @@ const createInviteProcedure = (path: '/v1/campaigns/{campaignId}/invites' | '/ap
     })
     .input(ZCreateInviteInput)
     .output(ZInvite)
-    .mutation(({ ctx, input }) => createInvite(ctx.em, ctx.services, ctx.auth.organizationId, input));
+    .mutation(({ ctx, input }) => createInvite(ctx, ctx.auth, input));
 
 export const invitesRouter = router({
   create: createInviteProcedure('/v1/campaigns/{campaignId}/invites'),
@@ -58,35 +59,19 @@ export const invitesRouter = router({
     })
     .input(ZBulkCreateInvitesInput)
     .output(ZBulkCreateInvitesResult)
-    .mutation(({ ctx, input }) => bulkCreateInvites(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => bulkCreateInvites(ctx, ctx.auth, input)),
 
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/campaigns/{campaignId}/invites', tags, summary: "List a campaign's invites" }, permission: 'invites:read' })
     .input(ZListInvitesInput)
     .output(ZInvitePage)
-    .query(({ ctx, input }) => listInvites(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listInvites(ctx, ctx.auth, input)),
 
   get: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/invites/{inviteId}', tags, summary: 'Get an invite' }, permission: 'invites:read' })
     .input(ZInviteIdInput)
     .output(ZInvite)
-    .query(({ ctx, input }) => getInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
-
-  cancel: apiProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/v1/invites/{inviteId}/cancel',
-        tags,
-        summary: 'Cancel an invite',
-        description: 'Revokes the token. Pending or started invites can be cancelled.',
-      },
-      permission: 'invites:write',
-      errors: ['INVITE_EXPIRED', 'INVITE_ALREADY_USED'],
-    })
-    .input(ZInviteIdInput)
-    .output(ZInvite)
-    .mutation(({ ctx, input }) => cancelInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
+    .query(({ ctx, input }) => getInvite(ctx, ctx.auth, input)),
 
   resend: apiProcedure
     .meta({
@@ -102,5 +87,18 @@ export const invitesRouter = router({
     })
     .input(ZInviteIdInput)
     .output(ZInvite)
-    .mutation(({ ctx, input }) => resendInvite(ctx.em, ctx.services, ctx.auth.organizationId, input.inviteId)),
+    .mutation(({ ctx, input }) => resendInvite(ctx, ctx.auth, input)),
+});
+
+/**
+ * Mounted under `scripts` by server/trpc/app-router.ts (the procedure is `scripts.createPreview`):
+ * a preview makes a campaign and an invite, so its code sits above scripts, here.
+ */
+export const scriptPreviewRouter = router({
+  /** Dashboard only: "Preview as participant" opens the real interview page on a preview invite. */
+  createPreview: customerProcedure
+    .meta({ permission: 'campaigns:write' })
+    .input(ZCreateScriptPreviewInput)
+    .output(ZScriptPreview)
+    .mutation(({ ctx, input }) => createScriptPreview(ctx, ctx.auth, input)),
 });

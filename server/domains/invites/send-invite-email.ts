@@ -1,6 +1,7 @@
-import { languageOf } from '../sessions/index.js';
-import { participantTitleOf } from '../campaigns/participant-title.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { languageOf } from './interview-language.js';
+import { type InviteEmailRecord, recordInviteEmailOutcome, recordInviteEmailSent } from './queries.js';
+import { participantTitleOf } from '../campaigns/index.js';
+import type { Deps } from '../common/deps.js';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { Invite } from '../../entities/index.js';
 import type { AppServices } from '../../services.js';
@@ -21,14 +22,14 @@ export interface DeliveryAttempt {
  * `failed` or `bounced`, never in a `queued` that nothing will send. No transaction is held open while
  * the mail server talks; the outcome is written with a conditional update, so a cancel or a
  * resend that happened meanwhile is not overwritten. Returns `retry` after recording a
- * temporary failure; the caller then throws so graphile-worker retries with backoff.
+ * temporary failure; the caller then throws so graphile-worker retries with backoff. No caller:
+ * the job's payload is the invite id alone, and the invite names its organization.
  */
 export async function sendInviteEmail(
-  em: EntityManager,
-  services: InviteEmailServices,
-  inviteId: string,
-  attempt: DeliveryAttempt,
+  { em, services }: Pick<Deps, 'em'> & { services: InviteEmailServices },
+  input: { inviteId: string; attempt: DeliveryAttempt },
 ): Promise<InviteEmailOutcome> {
+  const { inviteId, attempt } = input;
   const invite = await em.findOne(Invite, inviteId, { populate: ['campaign', 'organization'] });
   if (!invite || invite.emailStatus !== 'queued' || !invite.email) {
     services.logger.info({ inviteId, emailStatus: invite?.emailStatus }, 'invitation email skipped');
@@ -37,17 +38,12 @@ export async function sendInviteEmail(
   // Every write names the request this job serves (emailQueuedAt): a resend made meanwhile is a
   // new request with its own job, and this one must not overwrite it.
   const queuedAt = invite.emailQueuedAt ?? invite.createdAt;
-  const record = (values: string, params: unknown[]) =>
-    em.execute(
-      `update invites set ${values}, updated_at = now()
-       where id = ? and email_status = 'queued' and email_queued_at is not distinct from ?`,
-      [...params, invite.id, invite.emailQueuedAt ?? null],
-    );
+  const record = (outcome: InviteEmailRecord) => recordInviteEmailOutcome.rows(em, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null, outcome });
 
   // Expired, cancelled or used meanwhile, or its campaign stopped: nothing to invite to any more.
   const status = effectiveInviteStatus(invite);
   if (status !== 'pending' || invite.campaign.status !== 'active') {
-    await record(`email_status = 'not_sent'`, []);
+    await record({ status: 'not_sent' });
     services.logger.info({ inviteId, status, campaignStatus: invite.campaign.status }, 'invitation email not sent: invite no longer open');
     return 'skipped';
   }
@@ -78,25 +74,21 @@ export async function sendInviteEmail(
   } catch (error) {
     const reason = describeEmailFailure(error);
     if (isPermanentEmailFailure(error)) {
-      await record(`email_status = 'bounced', email_error = ?`, [reason]);
+      await record({ status: 'bounced', error: reason });
       services.logger.warn({ inviteId, reason }, 'invitation email refused by the mail server');
       return 'bounced';
     }
     if (attempt.number >= attempt.maxAttempts) {
-      await record(`email_status = 'failed', email_error = ?`, [reason]);
+      await record({ status: 'failed', error: reason });
       services.logger.warn({ inviteId, reason, attempts: attempt.number }, 'invitation email failed after its last attempt');
       return 'failed';
     }
-    await record(`email_error = ?`, [reason]);
+    await record({ status: null, error: reason });
     services.logger.info({ inviteId, reason, attempt: attempt.number }, 'invitation email failed; will retry');
     return 'retry';
   }
   // Delivered is a fact: recorded even when the invite was cancelled during the send (status
   // not_sent), but never over a newer request queued by a resend.
-  await em.execute(
-    `update invites set email_status = 'sent', email_sent_at = now(), email_error = null, updated_at = now()
-     where id = ? and email_status in ('queued', 'not_sent') and email_queued_at is not distinct from ?`,
-    [invite.id, invite.emailQueuedAt ?? null],
-  );
+  await recordInviteEmailSent.rows(em, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null });
   return 'sent';
 }

@@ -2,8 +2,9 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, Invite, ShareLink } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
-import { assessShareLink } from '../share-links/share-link-status.js';
+import { assessShareLink } from './share-link-status.js';
 import { assertInviteModifiable } from './load-invite.js';
+import { inviteCampaignId } from './queries.js';
 
 /**
  * The first interview start on an invite: pending → started. Called by the session start with the
@@ -15,7 +16,7 @@ import { assertInviteModifiable } from './load-invite.js';
 export async function startInvite(tx: EntityManager, inviteId: string): Promise<Invite> {
   // Lock order campaign → invite → share link, the order a campaign delete (campaign, then its
   // invites by cascade) and invite creation use, so the two cannot deadlock.
-  const [row] = await tx.execute<{ campaign_id: string }[]>(`select campaign_id from invites where id = ?`, [inviteId]);
+  const row = await inviteCampaignId.first(tx, { inviteId });
   if (!row) throw notFound('invite', inviteId);
   const campaign = await tx.findOne(Campaign, row.campaign_id, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
   // Gone while this waited for the lock: the campaign (and its invites) was deleted.

@@ -1,9 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { PLANS, type Plan } from '../../../shared/plans.js';
 import { Organization } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
-import { billingPeriodOf } from '../billing/billing-period.js';
-import { bookCreditMovement } from './book-credit-movement.js';
+import { billingPeriodOf, bookCreditMovement } from '../billing/index.js';
+import type { Deps } from '../common/deps.js';
 
 export interface CreateOrganizationInput {
   name: string;
@@ -12,7 +11,11 @@ export interface CreateOrganizationInput {
   credits?: number;
 }
 
-export async function createOrganization(em: EntityManager, input: CreateOrganizationInput): Promise<Organization> {
+/**
+ * The admin CLI's (and the tests' and benches') way to a new organization. It takes no caller:
+ * every caller acts for an organization, and this one does not exist yet.
+ */
+export async function createOrganization({ em }: Pick<Deps, 'em'>, input: CreateOrganizationInput): Promise<Organization> {
   const plan = input.plan ?? 'free';
   const credits = input.credits ?? PLANS[plan].includedCredits;
   return em.transactional(async (tx) => {
@@ -30,8 +33,7 @@ export async function createOrganization(em: EntityManager, input: CreateOrganiz
     });
     await tx.flush();
     if (credits > 0) {
-      await bookCreditMovement(tx, {
-        organizationId: organization.id,
+      await bookCreditMovement({ em: tx }, { organizationId: organization.id }, {
         amount: credits,
         kind: input.credits === undefined ? 'plan_included' : 'grant',
         source: 'organization_created',

@@ -11,7 +11,7 @@ export const organizationRouter = router({
     .meta({ openapi: { method: 'GET', path: '/v1/organization', tags, summary: "Get the API key's organization" }, permission: 'organization:read' })
     .input(z.strictObject({}))
     .output(ZOrganization)
-    .query(({ ctx }) => getOrganization(ctx.em, ctx.auth.organizationId)),
+    .query(({ ctx }) => getOrganization(ctx, ctx.auth)),
 
   update: apiProcedure
     .meta({
@@ -27,5 +27,5 @@ export const organizationRouter = router({
     })
     .input(ZUpdateOrganizationInput)
     .output(ZOrganization)
-    .mutation(({ ctx, input }) => updateOrganization(ctx.em, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => updateOrganization(ctx, ctx.auth, input)),
 });

@@ -1,16 +1,17 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { MAX_CUSTOM_RATE_LIMIT_PER_MINUTE, type Plan, rateLimitFor } from '../../../shared/plans.js';
 import { Organization } from '../../entities/index.js';
 import { notFound, validationError } from '../../errors.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 
 export interface SetPlanInput {
-  organizationId: string;
   plan: Plan;
   /** Enterprise only: custom per-key requests per minute (1 to 10,000). */
   rateLimitPerMinute?: number;
 }
 
-export async function setPlan(em: EntityManager, input: SetPlanInput): Promise<{ organization: Organization; rateLimitPerMinute: number }> {
+/** The admin CLI's plan change for the caller's organization. */
+export async function setPlan({ em }: Pick<Deps, 'em'>, caller: Caller, input: SetPlanInput): Promise<{ organization: Organization; rateLimitPerMinute: number }> {
   if (input.rateLimitPerMinute !== undefined) {
     if (input.plan !== 'enterprise') {
       throw validationError([{ path: 'rateLimitPerMinute', message: 'a custom rate limit needs the enterprise plan' }]);
@@ -19,8 +20,8 @@ export async function setPlan(em: EntityManager, input: SetPlanInput): Promise<{
       throw validationError([{ path: 'rateLimitPerMinute', message: `must be an integer from 1 to ${MAX_CUSTOM_RATE_LIMIT_PER_MINUTE}` }]);
     }
   }
-  const organization = await em.findOne(Organization, { id: input.organizationId });
-  if (!organization) throw notFound('organization', input.organizationId);
+  const organization = await em.findOne(Organization, { id: caller.organizationId });
+  if (!organization) throw notFound('organization', caller.organizationId);
   organization.plan = input.plan;
   organization.rateLimitPerMinute = input.plan === 'enterprise' ? (input.rateLimitPerMinute ?? organization.rateLimitPerMinute) : null;
   await em.flush();

@@ -1,18 +1,19 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TOrganization, TUpdateOrganizationInput } from '../../../shared/schemas/organization.js';
 import { AppError } from '../../errors.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { loadOrganization, toOrganizationDto } from './get-organization.js';
 
 /**
  * Partial update of name, logo, custom domain and settings (a merge patch). The row is locked
  * while the patch is merged, so concurrent patches of different settings keys both survive.
  */
-export async function updateOrganization(em: EntityManager, organizationId: string, input: TUpdateOrganizationInput): Promise<TOrganization> {
+export async function updateOrganization({ em }: Pick<Deps, 'em'>, caller: Caller, input: TUpdateOrganizationInput): Promise<TOrganization> {
   try {
     return await em.transactional(async (tx) => {
-      const organization = await loadOrganization(tx, organizationId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const organization = await loadOrganization(tx, caller, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (input.name !== undefined) organization.name = input.name;
       if (input.logo !== undefined) organization.logo = input.logo;
       if (input.domain !== undefined) organization.domain = input.domain;

@@ -1,13 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TQuickstartInput, TQuickstartResult } from '../../../shared/schemas/quickstart.js';
 import type { AppServices } from '../../services.js';
-import { createCampaign } from '../campaigns/create-campaign.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
-import { createScript } from '../scripts/create-script.js';
-import { publishScript } from '../scripts/publish-script.js';
-import { insertShareLink } from '../share-links/create-share-link.js';
-import { toShareLinkDto } from '../share-links/serialize.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { createCampaign } from '../campaigns/index.js';
+import { loadCampaign } from '../campaigns/index.js';
+import { loadLinkOwner } from '../organizations/index.js';
+import { createScript, publishScript } from '../scripts/index.js';
+import { insertShareLink, toShareLinkDto } from '../share-links/index.js';
 
 /** Quickstart scripts need a system prompt; this one frames the interview by its title. */
 function defaultSystemPrompt(title: string): string {
@@ -23,26 +22,25 @@ function defaultSystemPrompt(title: string): string {
  * active campaign on it and a share link. Nothing is left behind when any step fails.
  */
 export async function quickstart(
-  em: EntityManager,
-  services: Pick<AppServices, 'links' | 'emailTemplates' | 'synthesis'>,
-  organizationId: string,
+  { em, services }: Pick<Deps, 'em'> & { services: Pick<AppServices, 'links' | 'emailTemplates' | 'synthesis'> },
+  caller: Caller,
   input: TQuickstartInput,
 ): Promise<TQuickstartResult> {
   return em.transactional(async (tx) => {
     const settings = input.locale ? { language: input.locale } : undefined;
-    const script = await createScript(tx, organizationId, {
+    const script = await createScript({ em: tx, services }, caller, {
       name: input.title,
       systemPrompt: defaultSystemPrompt(input.title),
       questions: input.questions,
       settings,
-    }, services.synthesis.synthesizer);
-    await publishScript(tx, organizationId, script.id);
-    const campaignDto = await createCampaign(tx, services.emailTemplates, organizationId, { name: input.title, scriptId: script.id, settings }, services.synthesis.synthesizer);
-    const campaign = await loadCampaign(tx, organizationId, campaignDto.id);
+    });
+    await publishScript({ em: tx }, caller, { scriptId: script.id });
+    const campaignDto = await createCampaign({ em: tx, services }, caller, { name: input.title, scriptId: script.id, settings });
+    const campaign = await loadCampaign(tx, caller, { campaignId: campaignDto.id });
     const { mode: _mode, ...linkOptions } = input.distribution;
     const link = await insertShareLink(tx, campaign, linkOptions);
     return {
-      share_link: toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), services.links),
+      share_link: toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, caller), services.links),
       scriptId: script.id,
       campaignId: campaign.id,
       shareLinkId: link.id,

@@ -17,5 +17,5 @@ export const quickstartRouter = router({
     })
     .input(ZQuickstartInput)
     .output(ZQuickstartResult)
-    .mutation(({ ctx, input }) => quickstart(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => quickstart(ctx, ctx.auth, input)),
 });

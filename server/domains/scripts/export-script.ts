@@ -1,10 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCRIPT_EXPORT_FORMAT, SCRIPT_EXPORT_FORMAT_VERSION, type TScriptExport } from '../../../shared/schemas/scripts.js';
 import { loadLatestVersion, loadScript } from './load-script.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 
 /** The newest version in the portable format that import accepts unchanged. */
-export async function exportScript(em: EntityManager, organizationId: string, scriptId: string): Promise<TScriptExport> {
-  const script = await loadScript(em, organizationId, scriptId);
+export async function exportScript({ em }: Pick<Deps, 'em'>, caller: Caller, input: { scriptId: string }): Promise<TScriptExport> {
+  const { scriptId } = input;
+  const script = await loadScript(em, caller, { scriptId });
   const latest = await loadLatestVersion(em, script);
   return {
     format: SCRIPT_EXPORT_FORMAT,

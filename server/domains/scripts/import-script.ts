@@ -1,20 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TImportScriptInput, TScript } from '../../../shared/schemas/scripts.js';
-import type { SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
-import { createScript } from './create-script.js';
+import type { Caller } from '../common/caller.js';
+import { insertScript, type ScriptWriteDeps } from './create-script.js';
 
 /** An export becomes a new draft script (version 1) in the caller's organization. */
-export async function importScript(
-  em: EntityManager,
-  organizationId: string,
-  input: TImportScriptInput,
-  /** The server's speech synthesis: `settings.voice` must be one of its voices (any name without one: the browser's). */
-  synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null,
-): Promise<TScript> {
-  return createScript(
-    em,
-    organizationId,
-    {
+export async function importScript({ em, services }: ScriptWriteDeps, caller: Caller, input: TImportScriptInput): Promise<TScript> {
+  return insertScript(em, caller, {
+    script: {
       name: input.script.name,
       description: input.script.description ?? null,
       projectId: input.projectId ?? null,
@@ -22,7 +13,7 @@ export async function importScript(
       questions: input.script.questions,
       settings: input.script.settings,
     },
-    synthesizer,
-    'script.settings',
-  );
+    synthesizer: services.synthesis.synthesizer,
+    settingsPath: 'script.settings',
+  });
 }

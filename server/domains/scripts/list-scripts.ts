@@ -6,8 +6,11 @@ import { Script, ScriptVersion } from '../../entities/index.js';
 import { containsPattern } from '../common/pagination.js';
 import { findPage, pageFrom } from '../common/keyset-page.js';
 import { toScriptDto } from './serialize.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 
-export async function listScripts(em: EntityManager, organizationId: string, input: TListScriptsInput): Promise<Page<TScript>> {
+export async function listScripts({ em }: Pick<Deps, 'em'>, caller: Caller, input: TListScriptsInput): Promise<Page<TScript>> {
+  const { organizationId } = caller;
   const where: FilterQuery<Script> = {
     organization: organizationId,
     deletedAt: null,

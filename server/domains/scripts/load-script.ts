@@ -2,17 +2,21 @@ import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Script, ScriptVersion } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
+import type { OrganizationScope } from '../common/caller.js';
 
-/** The organization's (not deleted) script or 404; `fieldPath` names the body field it came from. */
-export async function loadScript(
-  em: EntityManager,
-  organizationId: string,
-  scriptId: string,
-  options: { fieldPath?: string; lockMode?: LockMode } = {},
-): Promise<Script> {
+export interface LoadScriptInput {
+  scriptId: string;
+  /** The body field the id came from, named in the 404. */
+  fieldPath?: string;
+  lockMode?: LockMode;
+}
+
+/** The scope's organization's (not deleted) script or 404. */
+export async function loadScript(em: EntityManager, scope: OrganizationScope, input: LoadScriptInput): Promise<Script> {
+  const { scriptId, ...options } = input;
   const script = await em.findOne(
     Script,
-    { id: scriptId, organization: organizationId, deletedAt: null },
+    { id: scriptId, organization: scope.organizationId, deletedAt: null },
     // A locking read refreshes what an earlier plain read of this transaction put in the identity map.
     options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
   );

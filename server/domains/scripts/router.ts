@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { ZIdInput } from '../../../shared/schemas/common.js';
 import {
   ZCreateScriptInput,
-  ZCreateScriptPreviewInput,
-  ZScriptPreview,
   ZCreateScriptVersionInput,
   ZDeleteScriptMediaInput,
   ZGetScriptVersionInput,
@@ -19,8 +17,7 @@ import {
   ZScriptVersionPage,
   ZUpdateScriptInput,
 } from '../../../shared/schemas/scripts.js';
-import { apiProcedure, customerProcedure, router } from '../../trpc/trpc.js';
-import { createScriptPreview } from './create-script-preview.js';
+import { apiProcedure, router } from '../../trpc/trpc.js';
 import { archiveScript } from './archive-script.js';
 import { createScript } from './create-script.js';
 import { createScriptVersion } from './create-script-version.js';
@@ -48,14 +45,14 @@ const createScriptProcedure = (path: '/v1/scripts' | '/api/scripts') =>
     })
     .input(ZCreateScriptInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => createScript(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer));
+    .mutation(({ ctx, input }) => createScript(ctx, ctx.auth, input));
 
 export const scriptsRouter = router({
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/scripts', tags, summary: 'List scripts' }, permission: 'campaigns:read' })
     .input(ZListScriptsInput)
     .output(ZScriptPage)
-    .query(({ ctx, input }) => listScripts(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listScripts(ctx, ctx.auth, input)),
 
   create: createScriptProcedure('/v1/scripts'),
   /** The spec's `/api/scripts`: the same operation under the service's own `/api` prefix. */
@@ -76,7 +73,7 @@ export const scriptsRouter = router({
     })
     .input(ZImportScriptInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => importScript(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
+    .mutation(({ ctx, input }) => importScript(ctx, ctx.auth, input)),
 
   get: apiProcedure
     .meta({
@@ -85,7 +82,7 @@ export const scriptsRouter = router({
     })
     .input(ZIdInput('scriptId'))
     .output(ZScript)
-    .query(({ ctx, input }) => getScript(ctx.em, ctx.auth.organizationId, input.scriptId)),
+    .query(({ ctx, input }) => getScript(ctx, ctx.auth, input)),
 
   update: apiProcedure
     .meta({
@@ -101,7 +98,7 @@ export const scriptsRouter = router({
     })
     .input(ZUpdateScriptInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => updateScript(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
+    .mutation(({ ctx, input }) => updateScript(ctx, ctx.auth, input)),
 
   delete: apiProcedure
     .meta({
@@ -118,7 +115,7 @@ export const scriptsRouter = router({
     })
     .input(ZIdInput('scriptId'))
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteScript(ctx.em, ctx.auth.organizationId, input.scriptId)),
+    .mutation(({ ctx, input }) => deleteScript(ctx, ctx.auth, input)),
 
   publish: apiProcedure
     .meta({
@@ -128,7 +125,7 @@ export const scriptsRouter = router({
     })
     .input(ZIdInput('scriptId'))
     .output(ZScript)
-    .mutation(({ ctx, input }) => publishScript(ctx.em, ctx.auth.organizationId, input.scriptId)),
+    .mutation(({ ctx, input }) => publishScript(ctx, ctx.auth, input)),
 
   archive: apiProcedure
     .meta({
@@ -137,7 +134,7 @@ export const scriptsRouter = router({
     })
     .input(ZIdInput('scriptId'))
     .output(ZScript)
-    .mutation(({ ctx, input }) => archiveScript(ctx.em, ctx.auth.organizationId, input.scriptId)),
+    .mutation(({ ctx, input }) => archiveScript(ctx, ctx.auth, input)),
 
   createVersion: apiProcedure
     .meta({
@@ -148,7 +145,7 @@ export const scriptsRouter = router({
     })
     .input(ZCreateScriptVersionInput)
     .output(ZScript)
-    .mutation(({ ctx, input }) => createScriptVersion(ctx.em, ctx.auth.organizationId, input, ctx.services.synthesis.synthesizer)),
+    .mutation(({ ctx, input }) => createScriptVersion(ctx, ctx.auth, input)),
 
   listVersions: apiProcedure
     .meta({
@@ -157,7 +154,7 @@ export const scriptsRouter = router({
     })
     .input(ZListScriptVersionsInput)
     .output(ZScriptVersionPage)
-    .query(({ ctx, input }) => listScriptVersions(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listScriptVersions(ctx, ctx.auth, input)),
 
   getVersion: apiProcedure
     .meta({
@@ -166,7 +163,7 @@ export const scriptsRouter = router({
     })
     .input(ZGetScriptVersionInput)
     .output(ZScriptVersion)
-    .query(({ ctx, input }) => getScriptVersion(ctx.em, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => getScriptVersion(ctx, ctx.auth, input)),
 
   export: apiProcedure
     .meta({
@@ -175,7 +172,7 @@ export const scriptsRouter = router({
     })
     .input(ZIdInput('scriptId'))
     .output(ZScriptExport)
-    .query(({ ctx, input }) => exportScript(ctx.em, ctx.auth.organizationId, input.scriptId)),
+    .query(({ ctx, input }) => exportScript(ctx, ctx.auth, input)),
 
   listMedia: apiProcedure
     .meta({
@@ -184,7 +181,7 @@ export const scriptsRouter = router({
     })
     .input(ZListScriptMediaInput)
     .output(ZScriptMediaPage)
-    .query(({ ctx, input }) => listScriptMedia(ctx.em, ctx.services.signer, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listScriptMedia(ctx, ctx.auth, input)),
 
   deleteMedia: apiProcedure
     .meta({
@@ -194,12 +191,5 @@ export const scriptsRouter = router({
     })
     .input(ZDeleteScriptMediaInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteScriptMedia(ctx.em, ctx.services.storage, ctx.auth.organizationId, input)),
-
-  /** Dashboard only: "Preview as participant" opens the real interview page on a preview invite. */
-  createPreview: customerProcedure
-    .meta({ permission: 'campaigns:write' })
-    .input(ZCreateScriptPreviewInput)
-    .output(ZScriptPreview)
-    .mutation(({ ctx, input }) => createScriptPreview(ctx.em, ctx.services, ctx.auth.organizationId, input)),
+    .mutation(({ ctx, input }) => deleteScriptMedia(ctx, ctx.auth, input)),
 });

@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TScript, TUpdateScriptInput } from '../../../shared/schemas/scripts.js';
 import { applyMergePatch } from '../../lib/merge-patch.js';
-import { assertKnownVoice, type SpeechSynthesizer } from '../../speech/speech-synthesizer.js';
+import { assertKnownVoice } from '../../speech/speech-synthesizer.js';
+import type { Caller } from '../common/caller.js';
 import { loadProjectForAssignment } from '../projects/index.js';
 import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
 import { normalizeQuestions } from './questions.js';
+import type { ScriptWriteDeps } from './create-script.js';
 import { toScriptDto } from './serialize.js';
 import { openDraftVersion } from './open-draft-version.js';
 
@@ -14,22 +15,16 @@ import { openDraftVersion } from './open-draft-version.js';
  * settings) edits the open draft, or, when the newest version is published, opens version n+1
  * as a draft so the published version that campaigns use never changes.
  */
-export async function updateScript(
-  em: EntityManager,
-  organizationId: string,
-  input: TUpdateScriptInput,
-  /** The server's speech synthesis: `settings.voice` must be one of its voices (any name without one: the browser's). */
-  synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null,
-): Promise<TScript> {
-  assertKnownVoice(synthesizer, input.settings?.voice, 'settings.voice');
+export async function updateScript({ em, services }: ScriptWriteDeps, caller: Caller, input: TUpdateScriptInput): Promise<TScript> {
+  assertKnownVoice(services.synthesis.synthesizer, input.settings?.voice, 'settings.voice');
   return em.transactional(async (tx) => {
     // Lock order: project, then script (deleteProject locks the project, then its scripts).
-    await loadScript(tx, organizationId, input.scriptId);
+    await loadScript(tx, caller, { scriptId: input.scriptId });
     const project =
       input.projectId === undefined || input.projectId === null
         ? input.projectId
-        : await loadProjectForAssignment(tx, { organizationId }, { projectId: input.projectId });
-    const script = await loadScript(tx, organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        : await loadProjectForAssignment(tx, caller, { projectId: input.projectId });
+    const script = await loadScript(tx, caller, { scriptId: input.scriptId, lockMode: LockMode.PESSIMISTIC_WRITE });
     assertNotArchived(script);
     if (input.name !== undefined) script.name = input.name;
     if (input.description !== undefined) script.description = input.description;

@@ -86,7 +86,7 @@ export async function uploadScriptMedia(
     // The script row is share-locked until the record is in, so an archive or delete cannot
     // slip between the check and the insert.
     return await em.transactional(async (tx) => {
-      const script = await loadScript(tx, input.organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_READ });
+      const script = await loadScript(tx, input, { scriptId: input.scriptId, lockMode: LockMode.PESSIMISTIC_READ });
       assertNotArchived(script);
       if (input.questionId !== undefined) {
         const latest = await loadLatestVersion(tx, script);

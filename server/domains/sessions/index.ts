@@ -2,9 +2,7 @@
 export { placeAiTurns, type TimelineTurn } from './ai-turn-placement.js';
 export { finishSession } from './finish-session.js';
 export { loadPlan, loadSession } from './load-session.js';
-export { settleOwedCredits } from './session-billing.js';
 export { offsetAt } from './session-clock.js';
 export { announceCompletionJob, generateInsightsJob, prepareSessionFilesJob } from './session-jobs.js';
 export { type SessionRecording, sessionRecordings } from './session-recordings.js';
-export { languageOf } from './start-interview.js';
 export { summaryFromRow, TURN_TAKING_AGGREGATES, type TurnTakingAggregates } from './turn-timing.js';

@@ -2,7 +2,7 @@ import { type FilterQuery, type QueryOrderMap, raw } from '@mikro-orm/core';
 import type { Page } from '../../../shared/schemas/common.js';
 import type { TListSessionsInput, TSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
+import { loadCampaign } from '../campaigns/index.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
@@ -18,7 +18,7 @@ const SORT_COLUMNS = { completedAt: 'completedAt', duration: LIVE_DURATION } as 
 /** A campaign's sessions, filtered by status and creation time; unfinished sessions sort last by completedAt. */
 export async function listSessions({ em }: Pick<Deps, 'em'>, caller: Caller, input: TListSessionsInput): Promise<Page<TSession>> {
   const { organizationId } = caller;
-  await loadCampaign(em, organizationId, input.campaignId);
+  await loadCampaign(em, caller, { campaignId: input.campaignId });
   const createdAt = {
     ...(input.from ? { $gte: new Date(input.from) } : {}),
     ...(input.to ? { $lt: new Date(input.to) } : {}),

@@ -95,19 +95,6 @@ export const addOwedCredits = defineQuery({
   example: { organizationId: 'org_example', credits: 1 },
 });
 
-export const lockOrganizationDebt = defineQuery({
-  columns: { credit_balance: 'numeric', credits_owed: 'numeric' },
-  statement: ({ organizationId }: { organizationId: string }) => sql`select credit_balance, credits_owed from organizations where id = ${organizationId} for no key update`,
-  example: { organizationId: 'org_example' },
-});
-
-export const settleDebt = defineQuery({
-  columns: {},
-  statement: ({ organizationId, credits }: { organizationId: string; credits: number }) =>
-    sql`update organizations set credits_owed = credits_owed - ${credits}, updated_at = now() where id = ${organizationId}`,
-  example: { organizationId: 'org_example', credits: 1 },
-});
-
 /** A completed interview consumes its invite (a cancelled one stays cancelled). */
 export const completeInvite = defineQuery({
   columns: {},

@@ -17,6 +17,8 @@ import {
 } from '../../../shared/schemas/sessions.js';
 import { deviceFromUserAgent } from '../../lib/user-agent.js';
 import { type AppMeta, apiProcedure, INVITE_TOKEN, participantProcedure, router } from '../../trpc/trpc.js';
+import { ZInvite, ZInviteIdInput } from '../../../shared/schemas/invites.js';
+import { cancelInvite } from './cancel-invite.js';
 import { consentSession } from './consent-session.js';
 import { endInterview } from './end-interview.js';
 import { getSession } from './get-session.js';
@@ -179,5 +181,26 @@ export const participantApiRouter = router({
     .input(ZFeedbackInput)
     .output(z.object({ feedback: ZFeedback }))
     .mutation(({ ctx, input }) => submitFeedback(ctx.em, ctx.auth, input)),
+});
 
+/**
+ * Mounted under `invites` by server/trpc/app-router.ts (the procedure is `invites.cancel`): cancelling
+ * an invite abandons its unfinished interview, so the operation lives with sessions.
+ */
+export const inviteCancelRouter = router({
+  cancel: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/v1/invites/{inviteId}/cancel',
+        tags: ['Invites'],
+        summary: 'Cancel an invite',
+        description: 'Revokes the token. Pending or started invites can be cancelled.',
+      },
+      permission: 'invites:write',
+      errors: ['INVITE_EXPIRED', 'INVITE_ALREADY_USED'],
+    })
+    .input(ZInviteIdInput)
+    .output(ZInvite)
+    .mutation(({ ctx, input }) => cancelInvite(ctx, ctx.auth, input)),
 });

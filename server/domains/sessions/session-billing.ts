@@ -2,10 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isPlan, type Plan, PLANS } from '../../../shared/plans.js';
 import type { Session, SessionBilling } from '../../entities/session.js';
 import { AppError } from '../../errors.js';
-import { billingPeriodOf } from '../billing/billing-period.js';
-import { roundCredits } from '../billing/serialize.js';
-import { bookCreditMovement } from '../organizations/book-credit-movement.js';
-import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, lockOrganizationDebt, lockOrganizationForCharge, releaseHeldCredits, settleDebt } from './queries.js';
+import { billingPeriodOf, bookCreditMovement, roundCredits } from '../billing/index.js';
+import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, lockOrganizationForCharge, releaseHeldCredits } from './queries.js';
 
 /**
  * A session's start holds one billable minute at the plan's price, so an organization cannot run
@@ -50,8 +48,7 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   const chargedCredits = Math.min(amountCredits, Number(organization?.credit_balance ?? 0));
   const owedCredits = roundCredits(amountCredits - chargedCredits);
   if (chargedCredits > 0) {
-    await bookCreditMovement(tx, {
-      organizationId: session.organization.id,
+    await bookCreditMovement({ em: tx }, { organizationId: session.organization.id }, {
       amount: -chargedCredits,
       kind: 'charge',
       source: `session:${session.id}`,
@@ -71,23 +68,4 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
     plan,
     pricePerMinuteCredits: terms.pricePerMinuteCredits,
   };
-}
-
-/**
- * Credits added to an organization that owes minutes (a session cost more than its balance) go
- * to the debt first, as a charge on the ledger, inside the caller's transaction.
- */
-export async function settleOwedCredits(tx: EntityManager, organizationId: string, reference: string): Promise<number> {
-  const organization = await lockOrganizationDebt.first(tx, { organizationId });
-  const settled = roundCredits(Math.min(Number(organization?.credits_owed ?? 0), Number(organization?.credit_balance ?? 0)));
-  if (settled <= 0) return 0;
-  await bookCreditMovement(tx, {
-    organizationId,
-    amount: -settled,
-    kind: 'charge',
-    source: `debt:${reference}`,
-    description: 'Interview minutes owed, settled from new credits',
-  });
-  await settleDebt.rows(tx, { organizationId, credits: settled });
-  return settled;
 }

@@ -1,15 +1,13 @@
 import type { ParticipantAuth } from '../common/caller.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TDevice, TInterviewState } from '../../../shared/schemas/sessions.js';
-import type { TCampaignSettings } from '../../../shared/schemas/campaigns.js';
 import { Script, ScriptVersion, Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { assertKnownVoice } from '../../speech/speech-synthesizer.js';
 import { newId } from '../../lib/ids.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { AppServices } from '../../services.js';
-import { effectiveInviteStatus } from '../invites/serialize.js';
-import { startInvite } from '../invites/start-invite.js';
+import { effectiveInviteStatus, languageOf, startInvite } from '../invites/index.js';
 import { beginInterview, interviewStateOf, watchJobs } from './interview-turns.js';
 import { loadPlan } from './load-session.js';
 import { findUnfinishedSession, loadParticipantInvite } from './participant-access.js';
@@ -22,11 +20,6 @@ export interface StartInterviewInput {
   device: TDevice;
   /** The SDK's `voice`; else the campaign's, else the script's. */
   voice?: string | undefined;
-}
-
-/** The interview language: the invite's, else the campaign's, else the script version's, else English. */
-export function languageOf(inviteLanguage: string | null | undefined, campaignSettings: TCampaignSettings, scriptLanguage: string | undefined): string {
-  return inviteLanguage ?? campaignSettings.language ?? scriptLanguage ?? 'en';
 }
 
 /**

@@ -4,10 +4,10 @@ import { parseDurationSeconds } from '../../../shared/durations.js';
 import type { TShareLink, TShareLinkOptions } from '../../../shared/schemas/share-links.js';
 import { type Campaign, ShareLink } from '../../entities/index.js';
 import { newId } from '../../lib/ids.js';
-import type { PublicLinks } from '../../lib/public-links.js';
-import { loadCampaign } from '../campaigns/load-campaign.js';
-import { assertCampaignAcceptsInvites } from '../invites/invite-options.js';
-import { loadLinkOwner } from '../organizations/load-link-owner.js';
+import { assertCampaignAcceptsInvites, loadCampaign } from '../campaigns/index.js';
+import type { Caller } from '../common/caller.js';
+import { loadLinkOwner } from '../organizations/index.js';
+import type { ShareLinkDeps } from './load-share-link.js';
 import { toShareLinkDto } from './serialize.js';
 import { newShareCode } from './share-codes.js';
 
@@ -33,16 +33,11 @@ export async function insertShareLink(tx: EntityManager, campaign: Campaign, opt
   return link;
 }
 
-export async function createShareLink(
-  em: EntityManager,
-  links: PublicLinks,
-  organizationId: string,
-  campaignId: string,
-  options: TShareLinkOptions,
-): Promise<TShareLink> {
+export async function createShareLink({ em, services }: ShareLinkDeps, caller: Caller, input: TShareLinkOptions & { campaignId: string }): Promise<TShareLink> {
+  const { campaignId, ...options } = input;
   return em.transactional(async (tx) => {
-    const campaign = await loadCampaign(tx, organizationId, campaignId, { lockMode: LockMode.PESSIMISTIC_READ });
+    const campaign = await loadCampaign(tx, caller, { campaignId, lockMode: LockMode.PESSIMISTIC_READ });
     const link = await insertShareLink(tx, campaign, options);
-    return toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, organizationId), links);
+    return toShareLinkDto(link, campaign, 0, await loadLinkOwner(tx, caller), services.links);
   });
 }

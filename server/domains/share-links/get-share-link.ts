@@ -1,8 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TShareLink } from '../../../shared/schemas/share-links.js';
-import type { PublicLinks } from '../../lib/public-links.js';
-import { loadShareLink, toShareLinkDtoOf } from './load-share-link.js';
+import type { Caller } from '../common/caller.js';
+import { loadShareLink, type ShareLinkDeps, toShareLinkDtoOf } from './load-share-link.js';
 
-export async function getShareLink(em: EntityManager, links: PublicLinks, organizationId: string, shareLinkId: string): Promise<TShareLink> {
-  return toShareLinkDtoOf(em, links, organizationId, await loadShareLink(em, organizationId, shareLinkId));
+export async function getShareLink({ em, services }: ShareLinkDeps, caller: Caller, input: { shareLinkId: string }): Promise<TShareLink> {
+  return toShareLinkDtoOf(em, caller, { link: await loadShareLink(em, caller, input), links: services.links });
 }

@@ -2,10 +2,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TShareLinkStatus } from '../../../shared/schemas/share-links.js';
 import { Campaign, type Organization, ShareLink } from '../../entities/index.js';
-import { type InviteServices, insertInvites } from '../invites/insert-invites.js';
-import { resolveInviteExpiry } from '../invites/invite-options.js';
+import { type InviteServices, insertInvites } from '../invites/index.js';
+import { resolveInviteExpiry } from '../campaigns/index.js';
 import { isWellFormedShareCode } from './share-codes.js';
-import { assessShareLink } from './share-link-status.js';
+import { assessShareLink } from '../invites/index.js';
 
 export type JoinOutcome =
   | { kind: 'joined'; inviteUrl: string; organization: Organization; campaign: Campaign }

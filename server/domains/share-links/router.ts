@@ -24,19 +24,19 @@ export const shareLinksRouter = router({
     })
     .input(ZCreateShareLinkInput)
     .output(ZShareLink)
-    .mutation(({ ctx, input: { campaignId, ...options } }) => createShareLink(ctx.em, ctx.services.links, ctx.auth.organizationId, campaignId, options)),
+    .mutation(({ ctx, input }) => createShareLink(ctx, ctx.auth, input)),
 
   list: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/campaigns/{campaignId}/share-links', tags, summary: "List a campaign's share links" }, permission: 'invites:read' })
     .input(ZListShareLinksInput)
     .output(ZShareLinkPage)
-    .query(({ ctx, input }) => listShareLinks(ctx.em, ctx.services.links, ctx.auth.organizationId, input)),
+    .query(({ ctx, input }) => listShareLinks(ctx, ctx.auth, input)),
 
   get: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/share-links/{shareLinkId}', tags, summary: 'Get a share link' }, permission: 'invites:read' })
     .input(ZShareLinkIdInput)
     .output(ZShareLink)
-    .query(({ ctx, input }) => getShareLink(ctx.em, ctx.services.links, ctx.auth.organizationId, input.shareLinkId)),
+    .query(({ ctx, input }) => getShareLink(ctx, ctx.auth, input)),
 
   close: apiProcedure
     .meta({
@@ -45,5 +45,5 @@ export const shareLinksRouter = router({
     })
     .input(ZShareLinkIdInput)
     .output(ZShareLink)
-    .mutation(({ ctx, input }) => closeShareLink(ctx.em, ctx.services.links, ctx.auth.organizationId, input.shareLinkId)),
+    .mutation(({ ctx, input }) => closeShareLink(ctx, ctx.auth, input)),
 });

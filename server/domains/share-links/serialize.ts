@@ -1,7 +1,7 @@
 import type { TShareLink } from '../../../shared/schemas/share-links.js';
 import type { Campaign, ShareLink } from '../../entities/index.js';
 import type { LinkOwner, PublicLinks } from '../../lib/public-links.js';
-import { shareLinkStatus } from './share-link-status.js';
+import { shareLinkStatus } from '../invites/index.js';
 
 export function toShareLinkDto(
   link: ShareLink,

@@ -3,7 +3,7 @@ import type { SignedFilePurpose, UrlSigner } from '../../lib/signed-urls.js';
 import type { AppServices } from '../../services.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
-import { loadInvoice } from '../billing/list-invoices.js';
+import { loadInvoice } from '../billing/index.js';
 import { loadSession } from '../sessions/index.js';
 
 /**
@@ -20,7 +20,7 @@ export async function signSessionDownload({ em, services }: SigningDeps, caller:
 }
 
 export async function signInvoiceDownload({ em, services }: SigningDeps, caller: Caller, input: { invoiceId: string }): Promise<TSignedDownload> {
-  await loadInvoice(em, caller.organizationId, input.invoiceId);
+  await loadInvoice(em, caller, { invoiceId: input.invoiceId });
   return signedDownload(services.signer, 'invoice_pdf', input.invoiceId);
 }
 

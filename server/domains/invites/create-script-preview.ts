@@ -1,13 +1,13 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCreateScriptPreviewInput, TScriptPreview } from '../../../shared/schemas/scripts.js';
-import { queryRows, sql } from '../../db/sql.js';
 import { Organization, ScriptVersion } from '../../entities/index.js';
 import { AppError, validationError } from '../../errors.js';
-import { newId } from '../../lib/ids.js';
 import type { AppServices } from '../../services.js';
-import { insertInvites } from '../invites/insert-invites.js';
-import { loadScript } from './load-script.js';
+import { upsertPreviewCampaign } from '../campaigns/index.js';
+import type { CustomerAuth } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { loadScript } from '../scripts/index.js';
+import { insertInvites } from './insert-invites.js';
 
 /** A preview link is for trying the script now: it lasts a day, not a campaign's week. */
 const PREVIEW_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -18,16 +18,19 @@ const PREVIEW_LIFETIME_MS = 24 * 60 * 60 * 1000;
  * the version asked for, default the newest (the draft when there is one), so a draft can be
  * tried before it is published. Sessions on it are marked `preview`: no credits, no webhooks,
  * and left out of results, exports, searches and usage.
+ *
+ * It lives with invites (above scripts and campaigns) because it makes a campaign and an invite;
+ * the procedure stays `scripts.createPreview`, mounted there by server/trpc/app-router.ts.
  */
 export async function createScriptPreview(
-  em: EntityManager,
-  services: Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates'>,
-  organizationId: string,
+  { em, services }: Pick<Deps, 'em'> & { services: Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates'> },
+  caller: CustomerAuth,
   input: TCreateScriptPreviewInput,
 ): Promise<TScriptPreview> {
+  const { organizationId } = caller;
   return em.transactional(async (tx) => {
     // Share-locked: a delete or archive waits until the preview exists.
-    const script = await loadScript(tx, organizationId, input.scriptId, { lockMode: LockMode.PESSIMISTIC_READ });
+    const script = await loadScript(tx, caller, { scriptId: input.scriptId, lockMode: LockMode.PESSIMISTIC_READ });
     if (script.status === 'archived') {
       throw new AppError('SCRIPT_ARCHIVED', `Script ${script.id} is archived; it cannot be previewed.`, { scriptId: script.id });
     }
@@ -38,14 +41,7 @@ export async function createScriptPreview(
     }
     // One preview campaign per script (a partial unique index): a concurrent first preview shares
     // it. Its name and the title participants see follow the script's name as it is now.
-    const [campaign] = await queryRows<{ id: string }>(
-      tx,
-      sql`insert into campaigns (id, organization_id, project_id, script_id, name, description, participant_title, preview, status, settings, invite_defaults, metadata, created_at, updated_at)
-          values (${newId('cam')}, ${organizationId}, null, ${script.id}, ${`Preview of ${script.name}`}, null, ${script.name}, true, 'active', '{}'::jsonb, '{}'::jsonb, '{}'::jsonb, now(), now())
-          on conflict (script_id) where preview
-          do update set name = excluded.name, participant_title = excluded.participant_title, status = 'active', updated_at = now()
-          returning id`,
-    );
+    const campaign = await upsertPreviewCampaign.first(tx, { organizationId, scriptId: script.id, scriptName: script.name });
     if (!campaign) throw new Error(`Script ${script.id} has no preview campaign after creating it`);
     const expiresAt = new Date(Date.now() + PREVIEW_LIFETIME_MS);
     const [invite] = await insertInvites(

@@ -1,8 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TShareLinkStatus } from '../../../shared/schemas/share-links.js';
 import type { Campaign, ShareLink } from '../../entities/index.js';
+import { respondentsByShareLink } from './queries.js';
 
 /**
+ * A share link's status lives with invites: a link hands out invites, its respondents are invites
+ * started through it, and the invite page and the interview start decide by it (share-links, above
+ * invites, uses it through invites/index.ts).
+ *
  * Why a link does or does not accept visitors. Checked in this order: closed (through the API, or
  * its campaign archived), expired, full (maxRespondents participants started).
  */
@@ -22,11 +27,7 @@ export function shareLinkStatus(
 export async function countRespondents(em: EntityManager, shareLinkIds: string[]): Promise<Map<string, number>> {
   const counts = new Map(shareLinkIds.map((id) => [id, 0]));
   if (shareLinkIds.length === 0) return counts;
-  const rows = await em.execute<{ share_link_id: string; respondents: string }[]>(
-    `select share_link_id, count(*) as respondents from invites
-     where share_link_id = any(array[?]::text[]) and started_at is not null group by share_link_id`,
-    [shareLinkIds],
-  );
+  const rows = await respondentsByShareLink.rows(em, { shareLinkIds });
   for (const row of rows) counts.set(row.share_link_id, Number(row.respondents));
   return counts;
 }

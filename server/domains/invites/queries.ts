@@ -1,0 +1,115 @@
+import { defineQuery } from '../../db/query.js';
+import { sql } from '../../db/sql.js';
+import type { JobSpec } from '../../jobs/add-jobs.js';
+import { addJobsSql } from '../../jobs/queries.js';
+
+/** Respondents of share links: invites started through each link. */
+export const respondentsByShareLink = defineQuery({
+  columns: { share_link_id: 'text', respondents: 'bigint' },
+  statement: ({ shareLinkIds }: { shareLinkIds: string[] }) =>
+    sql`select share_link_id, count(*) as respondents from invites
+     where share_link_id = any(${shareLinkIds}::text[]) and started_at is not null group by share_link_id`,
+  example: { shareLinkIds: ['shl_example'] },
+});
+
+/** The periodic job: `expired` on pending and started invites whose expiresAt has passed. */
+export const expireOverdueInvites = defineQuery({
+  columns: { id: 'text' },
+  statement: (_params: Record<string, never>) =>
+    sql`update invites set status = 'expired', updated_at = now()
+     where status in ('pending', 'started') and expires_at <= now()
+     returning id`,
+  example: {},
+});
+
+/** What a participant's authentication needs of their invite: one indexed row, nothing joined. */
+export const inviteCredentialByTokenHash = defineQuery({
+  columns: { id: 'text', organization_id: 'text', status: 'text', via_share_link: 'boolean' },
+  statement: ({ tokenHash }: { tokenHash: string }) =>
+    sql`select id, organization_id, status, share_link_id is not null as via_share_link from invites where token_hash = ${tokenHash}`,
+  example: { tokenHash: 'example' },
+});
+
+export const inviteCampaignId = defineQuery({
+  columns: { campaign_id: 'text' },
+  statement: ({ inviteId }: { inviteId: string }) => sql`select campaign_id from invites where id = ${inviteId}`,
+  example: { inviteId: 'inv_example' },
+});
+
+/** The language, voice and turn-taking of the version an invite runs (its own, else the published one). */
+export const inviteVersionSettings = defineQuery({
+  columns: { language: 'text | null', voice: 'text | null', turn_taking: 'jsonb | null' },
+  statement: ({ scriptId, version }: { scriptId: string; version: number | null }) =>
+    sql`select v.settings->>'language' as language, v.settings->>'voice' as voice, v.settings->'turnTaking' as turn_taking
+       from scripts s join script_versions v on v.script_id = s.id and v.version = coalesce(${version}::integer, s.published_version)
+      where s.id = ${scriptId}`,
+  example: { scriptId: 'scr_example', version: 1 as number | null },
+});
+
+/** What an email job records when it does not deliver: not sent, bounced or failed (with the reason), or only the reason of a retry. */
+export type InviteEmailRecord = { status: 'not_sent' } | { status: 'bounced' | 'failed'; error: string } | { status: null; error: string };
+
+/**
+ * Records an email job's outcome, only for the request it serves (email_queued_at): a resend
+ * made meanwhile is a new request with its own job, and this one must not overwrite it.
+ */
+export const recordInviteEmailOutcome = defineQuery({
+  columns: {},
+  statement: ({ inviteId, queuedAt, outcome }: { inviteId: string; queuedAt: Date | null; outcome: InviteEmailRecord }) => {
+    const values =
+      outcome.status === 'not_sent'
+        ? sql`email_status = 'not_sent'`
+        : outcome.status === null
+          ? sql`email_error = ${outcome.error}`
+          : sql`email_status = ${outcome.status}, email_error = ${outcome.error}`;
+    return sql`update invites set ${values}, updated_at = now()
+       where id = ${inviteId} and email_status = 'queued' and email_queued_at is not distinct from ${queuedAt}`;
+  },
+  example: { inviteId: 'inv_example', queuedAt: new Date('2026-11-01T00:00:00Z') as Date | null, outcome: { status: 'failed', error: 'example' } as InviteEmailRecord },
+});
+
+/** Delivered is a fact: recorded even when the invite was cancelled during the send, but never over a newer request. */
+export const recordInviteEmailSent = defineQuery({
+  columns: {},
+  statement: ({ inviteId, queuedAt }: { inviteId: string; queuedAt: Date | null }) =>
+    sql`update invites set email_status = 'sent', email_sent_at = now(), email_error = null, updated_at = now()
+     where id = ${inviteId} and email_status in ('queued', 'not_sent') and email_queued_at is not distinct from ${queuedAt}`,
+  example: { inviteId: 'inv_example', queuedAt: new Date('2026-11-01T00:00:00Z') as Date | null },
+});
+
+/** The campaign invites are created for (not a preview one) and the organization's custom domain, in one read. */
+export const inviteCampaignWithDomain = defineQuery({
+  columns: { id: 'text', status: 'text', invite_defaults: 'jsonb', domain: 'text | null' },
+  statement: ({ organizationId, campaignId }: { organizationId: string; campaignId: string }) =>
+    sql`select c.id, c.status, c.invite_defaults, o.domain from campaigns c join organizations o on o.id = c.organization_id
+        where c.id = ${campaignId} and c.organization_id = ${organizationId} and not c.preview`,
+  example: { organizationId: 'org_example', campaignId: 'cam_example' },
+});
+
+/**
+ * Inserts a batch of invites (rows as a jsonb array) on an active campaign, share-locked, and their
+ * email jobs (only for invites really inserted): nothing when the campaign stopped meanwhile.
+ */
+export const insertInviteRows = defineQuery({
+  columns: { inserted: 'bigint', jobs: 'bigint' },
+  statement: ({ organizationId, campaignId, records, emailJobs }: { organizationId: string; campaignId: string; records: unknown[]; emailJobs: JobSpec[] | null }) => {
+    const jobs = emailJobs ? addJobsSql(emailJobs, sql`spec.payload->>'inviteId' in (select id from inserted)`) : sql`(select 0)`;
+    return sql`with campaign as (
+          select c.id, c.organization_id from campaigns c
+          where c.id = ${campaignId} and c.organization_id = ${organizationId} and c.status = 'active' for share
+        ), inserted as (
+          insert into invites (id, organization_id, campaign_id, share_link_id, token_hash, email, name, language, status, email_status,
+                               email_template, email_queued_at, expires_at, script_version, metadata, created_at, updated_at)
+          select r.id, campaign.organization_id, campaign.id, r.share_link_id, r.token_hash, r.email, r.name, r.language, 'pending', r.email_status,
+                 r.email_template, r.email_queued_at, r.expires_at, r.script_version, r.metadata, r.created_at, r.created_at
+          from campaign, jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(
+            id text, share_link_id text, token_hash text, email text, name text, language text, email_status text,
+            email_template text, email_queued_at timestamptz, expires_at timestamptz, script_version integer, metadata jsonb, created_at timestamptz)
+          returning id
+        ), queued as (
+          select count(*) as jobs from ${jobs} as queued_jobs
+        )
+        select (select count(*) from inserted) as inserted, (select jobs from queued) as jobs`;
+  },
+  example: { organizationId: 'org_example', campaignId: 'cam_example', records: [] as unknown[], emailJobs: null as JobSpec[] | null },
+});
