@@ -18,6 +18,8 @@ declare module 'vitest' {
     templateDatabase: string;
     /** The server log of the suite's embedded cluster (`null` on DATABASE_URL: not ours to read). */
     postgresLogFile: string | null;
+    /** A directory of this run's own for what test files share (the dashboard build), removed at the end. */
+    testRunDir: string;
   }
 }
 
@@ -84,9 +86,12 @@ export default async function setup(project: TestProject) {
   await migrateDatabase(orm, templateUrl, logger);
   await orm.close(true);
 
+  const testRunDir = await mkdtemp(path.join(tmpdir(), 'interview-test-run-'));
+
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', templateDatabase);
   project.provide('postgresLogFile', clusterDir ? path.join(clusterDir, 'postgres.log') : null);
+  project.provide('testRunDir', testRunDir);
 
   return async () => {
     const leftovers = await admin.query<{ datname: string }>(
@@ -97,5 +102,6 @@ export default async function setup(project: TestProject) {
     await admin.end();
     await cluster?.stop();
     if (clusterDir) await rm(clusterDir, { recursive: true, force: true });
+    await rm(testRunDir, { recursive: true, force: true });
   };
 }
