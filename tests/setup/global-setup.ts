@@ -76,6 +76,15 @@ export default async function setup(project: TestProject) {
   const templateDatabase = `interview_test_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  if (cluster) {
+    // The suite's own throwaway cluster need not survive a crash of the machine: without fsync a
+    // commit does not wait for the disk, and dropping a database (every test file drops its own)
+    // no longer waits for the checkpoint it forces to reach the disk (2.5 s a drop on a busy
+    // machine, 60 ms without). Tests of crashes and restarts run clusters of their own, with the
+    // defaults; a server of DATABASE_URL is never changed.
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await admin.query(`alter system set ${setting} = off`);
+    await admin.query('select pg_reload_conf()');
+  }
   const { rows } = await admin.query<{ server_version: string }>('show server_version');
   // Printed so a run's log says which server it proved the suite on.
   console.log(`tests run on PostgreSQL ${rows[0]!.server_version}${process.env.DATABASE_URL ? ' (DATABASE_URL)' : ' (embedded)'}`);
