@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/setup/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     // of a full run). Module state is caches of immutable things (lexicons, fonts, published plans).
     isolate: false,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,

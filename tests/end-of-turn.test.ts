@@ -12,7 +12,7 @@ import { type AnalysedAnswer, analyseEndOfTurnSet, type AnsweredTurn, figuresOf,
  * pitch, the rule). The rule was tuned on the dev split only; the held-out split is the measurement.
  *
  * Run time: about 10 s when the set's audio (os.tmpdir()) and its frame analyses
- * (node_modules/.cache/voice-analysis) are cached; a cold run renders 200 answers with espeak-ng
+ * (os.tmpdir(), interview-voice-analysis) are cached; a cold run renders 200 answers with espeak-ng
  * (about a minute) and runs Silero over 27 minutes of audio (about 1 to 3 minutes on two busy cores).
  */
 

@@ -1,8 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Session } from '../server/entities/index.js';
+import { pauseSession } from '../server/domains/sessions/pause-session.js';
+import { resumeSession } from '../server/domains/sessions/resume-session.js';
+import { activeSecondsAt, durationAt, offsetAt, startClock, stopClock } from '../server/domains/sessions/session-clock.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, inviteRow } from './helpers/factories.js';
 import { interviewFixture, type Participant, participantAs } from './helpers/interviews.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { inRolledBackTransaction } from './helpers/transaction.js';
 
 /**
  * The interview engine over HTTP, as a participant's browser and a customer's server use it:
@@ -28,7 +34,11 @@ async function utterances(sessionId: string) {
 }
 
 async function sessionRow(sessionId: string) {
-  const [row] = await t.em().execute<Record<string, any>[]>(`select * from sessions where id = ?`, [sessionId]);
+  return sessionRowIn(t.em(), sessionId);
+}
+
+async function sessionRowIn(em: EntityManager, sessionId: string) {
+  const [row] = await em.execute<Record<string, any>[]>(`select * from sessions where id = ?`, [sessionId]);
   return row!;
 }
 
@@ -262,6 +272,39 @@ describe('the invite token', () => {
   });
 });
 
+describe('the session clock (session-clock.ts)', () => {
+  const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 9) + seconds * 1000);
+  const clockOf = (fields: Partial<Session>) => ({ activeSeconds: 0, activeSince: null, startedAt: null, durationSeconds: null, ...fields }) as Session;
+
+  it('counts seconds in progress only: a running stretch adds to what was folded in, a stopped clock stands still', () => {
+    expect(activeSecondsAt(clockOf({ activeSeconds: 30, activeSince: at(0) }), at(12.5))).toBe(42.5);
+    expect(durationAt(clockOf({ activeSeconds: 30, activeSince: at(0) }), at(12.5))).toBe(42);
+    expect(activeSecondsAt(clockOf({ activeSeconds: 30 }), at(3600))).toBe(30);
+    // A clock read before its own start (clock skew between processes) never runs backwards.
+    expect(activeSecondsAt(clockOf({ activeSeconds: 30, activeSince: at(10) }), at(5))).toBe(30);
+  });
+
+  it('a stop folds the stretch in; a pause between stop and start is not counted; the first start sets startedAt once', () => {
+    const session = clockOf({});
+    startClock(session, at(0));
+    expect(session).toMatchObject({ activeSince: at(0), startedAt: at(0), durationSeconds: 0 });
+    stopClock(session, at(90.7));
+    expect(session).toMatchObject({ activeSeconds: 90.7, activeSince: null, durationSeconds: 90 });
+    startClock(session, at(3690.7));
+    expect(session).toMatchObject({ activeSince: at(3690.7), startedAt: at(0), durationSeconds: 90 });
+    expect(durationAt(session, at(3700))).toBe(100);
+    // Starting a running clock again keeps the stretch it is in.
+    startClock(session, at(3710));
+    expect(session.activeSince).toEqual(at(3690.7));
+  });
+
+  it('utterance offsets run from the first question, pauses included, never negative', () => {
+    expect(offsetAt(clockOf({}), at(50))).toBe(0);
+    expect(offsetAt(clockOf({ startedAt: at(0) }), at(3650))).toBe(3650);
+    expect(offsetAt(clockOf({ startedAt: at(10) }), at(0))).toBe(0);
+  });
+});
+
 describe('session lifecycle', () => {
   async function inProgress(): Promise<{ participant: Participant; sessionId: string; inviteId: string }> {
     const { invite } = await interviewFixture(api);
@@ -290,19 +333,25 @@ describe('session lifecycle', () => {
     await participant.answer('A clear and detailed answer about my first week.').expect(200);
   });
 
-  it('pause excludes the paused time from the duration', async () => {
-    const { participant, sessionId } = await inProgress();
-    await participant.pause(sessionId).expect(200);
-    expect((await sessionRow(sessionId)).active_since).toBeNull();
-    // Half an hour in progress before the pause, then an hour paused: every clock column moves an
-    // hour back, so a clock still running through the pause would add that hour.
-    await t.em().execute(
-      `update sessions set active_seconds = 1800, active_since = active_since - interval '1 hour', updated_at = updated_at - interval '1 hour' where id = ?`,
-      [sessionId],
-    );
-    const resumed = await participant.resume(sessionId).expect(200);
-    expect(resumed.body.duration).toBe(1800);
-    expect((await sessionRow(sessionId)).active_since).not.toBeNull();
+  it('pause excludes the paused time from the duration (pauseSession and resumeSession in process, rolled back)', async () => {
+    const { sessionId } = await inProgress();
+    const customer = { kind: 'api_key', organizationId: tenant.organizationId } as const;
+    await inRolledBackTransaction(t, async (em) => {
+      await pauseSession(em, t.runtime.services.config, customer, sessionId, undefined);
+      expect((await sessionRowIn(em, sessionId)).active_since).toBeNull();
+      // Half an hour in progress before the pause, then an hour paused: every clock column moves an
+      // hour back, so a clock still running through the pause would add that hour.
+      await em.execute(
+        `update sessions set active_seconds = 1800, active_since = active_since - interval '1 hour', updated_at = updated_at - interval '1 hour' where id = ?`,
+        [sessionId],
+      );
+      em.clear();
+      const resumed = await resumeSession(em, t.runtime.services.config, customer, sessionId);
+      expect(resumed.duration).toBe(1800);
+      expect((await sessionRowIn(em, sessionId)).active_since).not.toBeNull();
+    });
+    // Rolled back: the session is as the participant left it.
+    expect((await sessionRow(sessionId)).status).toBe('in_progress');
   });
 
   it('heartbeat keeps an unfinished session alive and answers 409 once it is finished; end abandons it', async () => {

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZCreateInviteInput } from '../shared/schemas/invites.js';
+import { createInvite as createInviteInProcess } from '../server/domains/invites/create-invite.js';
 import { expireInvites } from '../server/domains/invites/expire-invites.js';
+import { resolveInviteExpiry } from '../server/domains/invites/invite-options.js';
 import { hashInviteToken } from '../server/lib/invite-tokens.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, inviteRow } from './helpers/factories.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
+import { inRolledBackTransaction } from './helpers/transaction.js';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -105,24 +109,29 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
   });
 
   describe('expiry', () => {
-    it('expiresIn overrides the campaign default', async () => {
-      const campaign = await createCampaign(api, { inviteDefaults: { expiresIn: '3d' } });
-      const byDefault = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'd@example.com', sendEmail: false }).expect(201)).body;
-      expect(Math.round(secondsFromNow(byDefault.expiresAt) / 3600)).toBe(72);
-      const override = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'o@example.com', sendEmail: false, expiresIn: '90m' }).expect(201))
-        .body;
-      expect(Math.round(secondsFromNow(override.expiresAt) / 60)).toBe(90);
-      const weeks = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'w@example.com', sendEmail: false, expiresIn: '2w' }).expect(201)).body;
-      expect(Math.round(secondsFromNow(weeks.expiresAt) / 86400)).toBe(14);
+    const now = new Date(Date.UTC(2026, 0, 1, 9));
+    const campaignWith = (expiresIn?: string) => ({ id: 'cmp_x', status: 'active' as const, inviteDefaults: expiresIn ? { expiresIn } : {} });
+    const hoursAfterNow = (date: Date) => (date.getTime() - now.getTime()) / 3_600_000;
+
+    it('expiresAt wins over expiresIn, which wins over the campaign default, else 7 days (resolveInviteExpiry)', () => {
+      expect(hoursAfterNow(resolveInviteExpiry(campaignWith('3d'), {}, now))).toBe(72);
+      expect(hoursAfterNow(resolveInviteExpiry(campaignWith('3d'), { expiresIn: '90m' }, now))).toBe(1.5);
+      expect(hoursAfterNow(resolveInviteExpiry(campaignWith(), { expiresIn: '2w' }, now))).toBe(14 * 24);
+      expect(hoursAfterNow(resolveInviteExpiry(campaignWith(), {}, now))).toBe(7 * 24);
+      const at = '2026-01-02T21:00:00.000Z';
+      expect(resolveInviteExpiry(campaignWith('3d'), { expiresIn: '1h', expiresAt: at }, now).toISOString()).toBe(at);
     });
 
-    it('expiresAt wins over expiresIn', async () => {
-      const campaign = await createCampaign(api);
-      const at = new Date(Date.now() + 36 * 3600 * 1000);
-      const invite = (
-        await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'at@example.com', sendEmail: false, expiresIn: '1h', expiresAt: at.toISOString() }).expect(201)
-      ).body;
-      expect(invite.expiresAt).toBe(at.toISOString());
+    it('createInvite applies the campaign default and the override (in process, rolled back)', async () => {
+      const campaign = await createCampaign(api, { inviteDefaults: { expiresIn: '3d' } });
+      await inRolledBackTransaction(t, async (em) => {
+        const input = (fields: Record<string, unknown>) => ZCreateInviteInput.parse({ campaignId: campaign.id, sendEmail: false, ...fields });
+        const byDefault = await createInviteInProcess(em, t.runtime.services, tenant.organizationId, input({ email: 'd@example.com' }));
+        expect(Math.round(secondsFromNow(byDefault.expiresAt) / 3600)).toBe(72);
+        const override = await createInviteInProcess(em, t.runtime.services, tenant.organizationId, input({ email: 'o@example.com', expiresIn: '90m' }));
+        expect(Math.round(secondsFromNow(override.expiresAt) / 60)).toBe(90);
+      });
+      expect(await countInvites(campaign.id)).toBe(0);
     });
 
     it('accepts expiresAt with a time-zone offset', async () => {
@@ -138,6 +147,10 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
       expect(accepted.expiresAt).toBe(soon.toISOString());
     });
 
+    // One campaign for the refusals: none of them creates an invite on it.
+    let refusing: Promise<{ id: string }> | undefined;
+    const refusingCampaign = () => (refusing ??= createCampaign(api));
+
     it.each([
       [{ expiresAt: '2020-01-01T00:00:00Z' }, 'expiresAt', 'must be in the future'],
       [{ expiresAt: 'tomorrow' }, 'expiresAt', 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z'],
@@ -146,7 +159,7 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
       [{ expiresIn: '1y' }, 'expiresIn', 'must be a positive integer followed by m, h, d or w, e.g. 7d'],
       [{ expiresIn: '400d' }, 'expiresIn', 'must be at most 365 days'],
     ])('refuses %j with 422 on %s', async (fields, path, message) => {
-      const campaign = await createCampaign(api);
+      const campaign = await refusingCampaign();
       const response = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'x@example.com', ...fields }).expect(422);
       expect(response.body.error.code).toBe('VALIDATION_ERROR');
       expect(response.body.error.details.fields).toEqual([{ path, message }]);

@@ -1,10 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import express from 'express';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { build } from 'vite';
 import { expect } from 'vitest';
 import { PERMISSIONS } from '../../shared/permissions.js';
 import type { TInviteMemberInput } from '../../shared/schemas/members.js';
@@ -12,8 +8,9 @@ import { inviteMember } from '../../server/domains/members/invite-member.js';
 import { dashboardRoutes } from '../../server/http/dashboard-routes.js';
 import { type Api, apiAs } from './factories.js';
 import { launchChromium, screenshot, seriousAxeViolations } from './browser.js';
+import { dashboardBuild } from './dashboard-build.js';
 import { trpcClient } from './members.js';
-import { freePort, ROOT } from './processes.js';
+import { freePort } from './processes.js';
 import { startTestApp, type TestApp, type TestTenant } from './test-app.js';
 
 // What the functions given to page.evaluate see in the browser (the project's types are Node's).
@@ -61,15 +58,12 @@ export interface Dashboard {
 }
 
 /**
- * The research dashboard as production serves it: built by Vite into web/dashboard/dist (once per
- * test file: call this once, in beforeAll), the test app listening on a free port with
- * PUBLIC_URL set to it, a tenant, a member who can sign in, and Chromium.
+ * The research dashboard as production serves it (built once per test run, see dashboard-build.ts;
+ * call this once per file, in beforeAll), the test app listening on a free port with PUBLIC_URL
+ * set to it, a tenant, a member who can sign in, and Chromium.
  */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
-  // Built as production builds it, into a directory of this file's own: test files run side by
-  // side, and a build into the shared web/dashboard/dist empties it under another file's pages.
-  const distDir = await mkdtemp(path.join(tmpdir(), 'dashboard-dist-'));
-  await build({ configFile: path.join(ROOT, 'web', 'dashboard', 'vite.config.ts'), logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
+  const distDir = await dashboardBuild();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t = await startTestApp({ PUBLIC_URL: origin, ...options.env });
@@ -116,7 +110,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       await browser.close();
       await new Promise((resolve) => service.close(resolve));
       await t.close();
-      await rm(distDir, { recursive: true, force: true });
     },
   };
 }

@@ -23,7 +23,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const template = inject('templateDatabase');
   // The suffix keeps the pid of the run's global setup so its teardown finds leftovers.
   const name = `interview_test_${randomBytes(6).toString('hex')}_${template.split('_').pop()}`;
-  await withAdmin((client) => client.query(`create database ${name} template ${template}`));
+  await withAdmin((client) => client.query(`create database ${name} template ${template} strategy ${inject('templateCloneStrategy')}`));
   const url = new URL(inject('adminDatabaseUrl'));
   url.pathname = `/${name}`;
   return {

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { createFrameAnalyser } from '../../shared/voice/frame-analysis.js';
 import { createSileroVad, type OrtModule, type SileroVad } from '../../shared/voice/silero-vad.js';
@@ -14,7 +15,10 @@ import { ROOT } from './processes.js';
  * rule can be re-run on a whole set in a second. The key holds the analysis code's own text, so a
  * change to it is never read from an old cache.
  */
-const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'voice-analysis');
+// Beside the rendered WAVs (os.tmpdir(), tests/fixtures/end-of-turn/generate.ts), not in
+// node_modules: `npm ci` empties node_modules, and a CI run on a fresh clone then spent one to
+// three minutes analysing again the same audio with the same model and code.
+const CACHE_DIR = path.join(os.tmpdir(), 'interview-voice-analysis');
 
 const require = createRequire(import.meta.url);
 export const SILERO_MODEL_PATH = require.resolve('@ricky0123/vad-web/dist/silero_vad_v5.onnx');
@@ -82,7 +86,10 @@ export async function analyseWav(file: string): Promise<FrameAnalysis[]> {
   } catch {
     const frames = await analyseSamples(decodeWav(bytes));
     await mkdir(CACHE_DIR, { recursive: true });
-    await writeFile(cached, JSON.stringify(frames));
+    // Written whole, then renamed: runs side by side (two checkouts, a CI run) share the directory.
+    const partial = `${cached}.${process.pid}-${randomBytes(4).toString('hex')}`;
+    await writeFile(partial, JSON.stringify(frames));
+    await rename(partial, cached);
     return frames;
   }
 }

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that run longest (child processes, PostgreSQL clusters, Chromium, a cold voice
+ * analysis cache), longest first, as a PostgreSQL 18 run on two cores measured them. Vitest
+ * orders files by the timings it cached, and without them (a fresh clone; `npm ci` empties its
+ * cache in node_modules) by size, largest first: short files with long runs then started last,
+ * and one worker ran one of them alone for minutes while the other sat idle (the sentiment test,
+ * 147 s, was the last file of such a run). By file name, so a file moved to another folder keeps
+ * its place; a name no file has any more changes nothing.
+ */
+const LONGEST_FIRST = [
+  'end-of-turn.test.ts',
+  'backup.test.ts',
+  'embedded-postgres.test.ts',
+  'voice-interview-browser.test.ts',
+  'start.test.ts',
+  'rate-limit.test.ts',
+  'trpc-client-package.test.ts',
+  'multi-process.test.ts',
+  'embed-browser.test.ts',
+  'database-restart.test.ts',
+  'storage-s3.test.ts',
+  'study-journey-browser.test.ts',
+  'session-tracks.test.ts',
+  'idempotency-crash.test.ts',
+  'openapi-client.test.ts',
+  'idempotency.test.ts',
+  'heard-check-browser.test.ts',
+  'speech-pocketsphinx.test.ts',
+  'scale-out.test.ts',
+  'member-auth.test.ts',
+  'study-builder-browser.test.ts',
+  'admin-cli.test.ts',
+];
+
+/** Vitest's own order, with the files above moved to the front in their order. */
+export default class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.indexOf(path.basename(file.moduleId));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    // Array.prototype.sort is stable: the other files keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
