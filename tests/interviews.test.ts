@@ -337,7 +337,7 @@ describe('session lifecycle', () => {
     const { sessionId } = await inProgress();
     const customer = { kind: 'api_key', organizationId: tenant.organizationId } as const;
     await inRolledBackTransaction(t, async (em) => {
-      await pauseSession(em, t.runtime.services.config, customer, sessionId, undefined);
+      await pauseSession({ em, services: t.runtime.services }, customer, { sessionId });
       expect((await sessionRowIn(em, sessionId)).active_since).toBeNull();
       // Half an hour in progress before the pause, then an hour paused: every clock column moves an
       // hour back, so a clock still running through the pause would add that hour.
@@ -346,7 +346,7 @@ describe('session lifecycle', () => {
         [sessionId],
       );
       em.clear();
-      const resumed = await resumeSession(em, t.runtime.services.config, customer, sessionId);
+      const resumed = await resumeSession({ em, services: t.runtime.services }, customer, { sessionId });
       expect(resumed.duration).toBe(1800);
       expect((await sessionRowIn(em, sessionId)).active_since).not.toBeNull();
     });

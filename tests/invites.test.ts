@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreateInviteInput } from '../shared/schemas/invites.js';
 import { createInvite as createInviteInProcess } from '../server/domains/invites/create-invite.js';
 import { expireInvites } from '../server/domains/invites/expire-invites.js';
-import { resolveInviteExpiry } from '../server/domains/invites/invite-options.js';
+import { resolveInviteExpiry } from '../server/domains/campaigns/invite-options.js';
 import { hashInviteToken } from '../server/lib/invite-tokens.js';
+import { systemCaller } from '../server/domains/common/caller.js';
 import { type Api, apiAs, createCampaign, createInvite, createPublishedScript, inviteRow } from './helpers/factories.js';
 import { runJobsOnce } from './helpers/jobs.js';
 import { startTestApp, type TestApp, type TestTenant } from './helpers/test-app.js';
@@ -126,9 +127,9 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
       const campaign = await createCampaign(api, { inviteDefaults: { expiresIn: '3d' } });
       await inRolledBackTransaction(t, async (em) => {
         const input = (fields: Record<string, unknown>) => ZCreateInviteInput.parse({ campaignId: campaign.id, sendEmail: false, ...fields });
-        const byDefault = await createInviteInProcess(em, t.runtime.services, tenant.organizationId, input({ email: 'd@example.com' }));
+        const byDefault = await createInviteInProcess({ em, services: t.runtime.services }, systemCaller(tenant.organizationId), input({ email: 'd@example.com' }));
         expect(Math.round(secondsFromNow(byDefault.expiresAt) / 3600)).toBe(72);
-        const override = await createInviteInProcess(em, t.runtime.services, tenant.organizationId, input({ email: 'o@example.com', expiresIn: '90m' }));
+        const override = await createInviteInProcess({ em, services: t.runtime.services }, systemCaller(tenant.organizationId), input({ email: 'o@example.com', expiresIn: '90m' }));
         expect(Math.round(secondsFromNow(override.expiresAt) / 60)).toBe(90);
       });
       expect(await countInvites(campaign.id)).toBe(0);
