@@ -67,7 +67,7 @@ export interface StreamOperation {
   checkedCall: (req: Request, res: Response) => StreamCall<string, StreamPermission, unknown>;
 }
 
-export function defineStreamOperation<const Path extends string, const P extends StreamPermission, Q extends z.ZodType = z.ZodObject<{}>>(
+export function defineStreamOperation<const Path extends string, const P extends StreamPermission, Q extends z.ZodType = z.ZodObject<Record<string, never>>>(
   declaration: StreamOperationDeclaration<Path, P, Q>,
 ): StreamOperation {
   const { method, path, permission, query, openapi } = declaration;

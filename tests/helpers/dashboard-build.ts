@@ -43,8 +43,8 @@ async function buildOnce(): Promise<string> {
     // Within the files' hook timeout (two minutes), so the message says what was waited for.
     const deadline = Date.now() + 100_000;
     while (!(await exists(dist))) {
-      if (await exists(failed)) throw new Error(`another test file's dashboard build failed:\n${await readFile(failed, 'utf8')}`);
-      if (Date.now() > deadline) throw new Error(`the dashboard build another test file started in ${base} did not finish within 100 s`);
+      if (await exists(failed)) throw new Error(`another test file's dashboard build failed:\n${await readFile(failed, 'utf8')}`, { cause: error });
+      if (Date.now() > deadline) throw new Error(`the dashboard build another test file started in ${base} did not finish within 100 s`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return dist;

@@ -1,4 +1,4 @@
-import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import type { TCampaign, TListCampaignsInput } from '../../../shared/schemas/campaigns.js';

@@ -4,7 +4,6 @@ import { AppError, notFound } from '../../errors.js';
 import { hashInviteToken } from '../../lib/invite-tokens.js';
 import { newId } from '../../lib/ids.js';
 import type { LinkOwner } from '../../lib/public-links.js';
-import { addJobsSql } from '../../jobs/queries.js';
 import type { AppServices } from '../../services.js';
 import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from '../campaigns/index.js';
 import { inviteEmailJob } from './invite-email-job.js';
