@@ -20,7 +20,7 @@ export type OtherLanguage = Exclude<TInterviewLanguage, 'en'>;
 
 /**
  * Scores below this (either way) are neutral. Chosen on the development half (even items) of the
- * labelled sets, over 0 to 0.3 (tests/sentiment-languages.test.ts reports the held-out half).
+ * labelled sets, over 0 to 0.3 (tests/analysis/sentiment-languages.test.ts reports the held-out half).
  */
 const NEUTRAL_BAND = 0.05;
 

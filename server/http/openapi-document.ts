@@ -266,7 +266,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
 
 /**
  * Real requests and answers as examples (`server/docs/response-examples.json`, recorded from a live tenant by
- * tests/openapi-client.test.ts, which also checks they still match the document's types).
+ * tests/http/openapi-client.test.ts, which also checks they still match the document's types).
  */
 // Imported, not read from disk: the bundled build (dist/) carries it inside.
 const RESPONSE_EXAMPLES = responseExamples as Record<string, unknown>;

@@ -35,7 +35,7 @@ export interface EndOfTurnRule {
 }
 
 /**
- * Chosen on the labelled set's dev split (tests/end-of-turn.test.ts, `npm run eval:end-of-turn`):
+ * Chosen on the labelled set's dev split (tests/interviewer/end-of-turn.test.ts, `npm run eval:end-of-turn`):
  * Silero's usual hysteresis (vad-web's defaults are 0.3 / 0.25; a little higher here, the end of
  * speech is then found sooner), espeak-ng's and people's comma gaps (under 250 ms) kept inside a
  * stretch, and a 2-semitone fall over the last 160 ms of voicing, which separated sentence ends

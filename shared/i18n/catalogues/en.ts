@@ -1,6 +1,6 @@
 /**
  * English: the reference catalogue. Every other language has exactly these keys (the compiler
- * checks it, and tests/i18n.test.ts checks that each message parses and uses the same
+ * checks it, and tests/web/i18n.test.ts checks that each message parses and uses the same
  * arguments). Messages are ICU MessageFormat (intl-messageformat): `{name}` arguments,
  * `{count, plural, one {…} other {…}}`, `{name, select, …}`.
  */

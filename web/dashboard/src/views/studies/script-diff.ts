@@ -2,7 +2,7 @@ import type { TQuestion, TScriptSettings } from '../../../../../shared/schemas/s
 
 // "What changed" between two versions of a script, worked out in the browser from the two
 // versions' content: questions are matched by id, so an edited question is "changed", not
-// "removed and added". Pure, so it is unit-tested (tests/script-diff.test.ts).
+// "removed and added". Pure, so it is unit-tested (tests/dashboard/script-diff.test.ts).
 
 export interface VersionContent {
   version: number;

@@ -1,0 +1,153 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RestRoutes } from '../../server/http/rest-adapter.js';
+import { appRouter } from '../../server/trpc/app-router.js';
+import { INVITE_TOKEN } from '../../server/trpc/trpc.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let document: Record<string, any>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const response = await t.http.get('/v1/openapi.json').expect(200);
+  document = response.body;
+});
+afterAll(() => t?.close());
+
+describe('GET /v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document, served without a key', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every REST operation with its real success status and permission', () => {
+    const routes = new RestRoutes(appRouter).routes;
+    for (const route of routes) {
+      const path = route.meta.openapi!.path;
+      const operation = document.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${path}`).toBeDefined();
+      const status = String(route.meta.successStatus ?? 200);
+      expect(Object.keys(operation.responses)).toContain(status);
+      expect(operation['x-permission']).toEqual(route.meta.permission);
+      // The participant API takes the invite token alone; the session lifecycle actions a key or the token.
+      const security = route.meta.permission === INVITE_TOKEN ? [{ inviteToken: [] }] : route.meta.participant ? [{ ApiKey: [] }, { inviteToken: [] }] : [{ ApiKey: [] }];
+      expect(operation.security).toEqual(security);
+    }
+    expect(document.paths['/v1/scripts/{scriptId}/media'].post.responses['201']).toBeDefined();
+  });
+
+  it('describes errors with the envelope schema and the spec statuses', () => {
+    const create = document.paths['/v1/campaigns'].post;
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
+    expect(create.responses['503'].headers['Retry-After']).toBeDefined();
+    expect(create.responses['409'].description).toContain('SCRIPT_NOT_PUBLISHED');
+    // The envelope, its code narrowed to what the status carries there: generated clients can switch on it.
+    const codeOf = (status: string) => create.responses[status].content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+    expect(create.responses['400'].content['application/json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(codeOf('400')).toEqual(['INVALID_REQUEST']);
+    expect(codeOf('409')).toEqual(expect.arrayContaining(['SCRIPT_NOT_PUBLISHED', 'IDEMPOTENCY_KEY_IN_USE']));
+    expect(codeOf('413')).toEqual(['PAYLOAD_TOO_LARGE']);
+    expect(create.responses['201'].headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+    expect(create.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/X-Request-Id' }]));
+    expect(document.components.schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'details']));
+    expect(create.responses['429'].headers['Retry-After']).toBeDefined();
+    const remove = document.paths['/v1/projects/{projectId}'].delete;
+    expect(remove.responses['204']).toEqual({ description: 'No content', headers: expect.any(Object) });
+    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
+  });
+
+  it('documents the list query parameters with their bounds', () => {
+    const list = document.paths['/v1/campaigns'].get;
+    const names = list.parameters.filter((parameter: { name?: string }) => parameter.name).map((parameter: { name: string }) => parameter.name).sort();
+    expect(names).toEqual(['limit', 'offset', 'order', 'projectId', 'search', 'sort', 'startingAfter', 'status']);
+    const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+  });
+
+  it('documents redact_kinds beside redact_pii on every operation that takes it: optional, its kinds named', () => {
+    const operations = [
+      document.paths['/v1/sessions/{sessionId}/transcript'].get,
+      document.paths['/api/session/{sessionId}/transcript'].get,
+      document.paths['/v1/sessions/{sessionId}/pdf'].get,
+      document.paths['/v1/sessions/{sessionId}/insights'].get,
+      document.paths['/api/campaigns/{campaignId}/transcripts'].get,
+      document.paths['/api/projects/{projectId}/transcripts'].get,
+    ];
+    for (const operation of operations) {
+      const names = operation.parameters.map((parameter: { name?: string }) => parameter.name);
+      expect(names, operation.operationId).toEqual(expect.arrayContaining(['redact_pii', 'redact_kinds']));
+      const kinds = operation.parameters.find((parameter: { name?: string }) => parameter.name === 'redact_kinds');
+      expect(kinds.in).toBe('query');
+      expect(kinds.required ?? false).toBe(false);
+      expect(kinds.schema.type).toBe('string');
+      expect(JSON.stringify(kinds), operation.operationId).toContain('email, phone, card, ssn, name, address');
+    }
+  });
+});
+
+describe('an SDK-grade document', () => {
+  it('has a relative server URL, so no host is baked into clients', () => {
+    expect(document.servers).toEqual([{ url: '/' }]);
+  });
+
+  it('declares every tag it uses, with a description', () => {
+    const used = new Set(Object.values(document.paths).flatMap((item: any) => Object.values(item).flatMap((operation: any) => operation.tags ?? [])));
+    expect(new Set(document.tags.map((tag: { name: string }) => tag.name))).toEqual(used);
+    for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);
+  });
+
+  it('closes no response schema (responses may gain fields), while request schemas stay closed', () => {
+    const closedIn = (node: unknown): boolean =>
+      Array.isArray(node) ? node.some(closedIn) : !!node && typeof node === 'object' && Object.entries(node).some(([key, value]) => (key === 'additionalProperties' && value === false) || closedIn(value));
+    const resolve = (node: any, seen = new Set<string>()): unknown => {
+      if (!node || typeof node !== 'object') return node;
+      if (typeof node.$ref === 'string') {
+        const name = node.$ref.split('/').pop()!;
+        if (seen.has(name)) return {};
+        return resolve(document.components.schemas[name], new Set([...seen, name]));
+      }
+      return Array.isArray(node) ? node.map((item) => resolve(item, seen)) : Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, seen)]));
+    };
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) expect(closedIn(resolve(operation.responses)), `${method} ${path}`).toBe(false);
+    }
+    expect(closedIn(resolve(document.paths['/v1/campaigns'].post.requestBody))).toBe(true);
+  });
+});
+
+describe('GET /docs', () => {
+  it('renders the document with a locally served Swagger UI', async () => {
+    const page = await t.http.get('/docs').expect(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.text).toContain('/docs/assets/swagger-ui-bundle.js');
+    const init = await t.http.get('/docs/init.js').expect(200);
+    expect(init.text).toContain("url: '/v1/openapi.json'");
+    const bundle = await t.http.get('/docs/assets/swagger-ui-bundle.js').expect(200);
+    expect(bundle.headers['content-type']).toContain('javascript');
+  });
+});
+
+describe('optimistic concurrency in the document', () => {
+  it('records answer an ETag on GET and PATCH; PATCH and DELETE take If-Match and may answer 412', () => {
+    const record = document.paths['/v1/projects/{projectId}'];
+    expect(record.get.responses['200'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+    expect(record.patch.responses['200'].headers.ETag).toBeDefined();
+    for (const operation of [record.patch, record.delete]) {
+      expect(operation.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/If-Match' }]));
+      expect(operation.responses['412']).toBeDefined();
+    }
+    expect(document.paths['/v1/projects'].post.responses['412']).toBeUndefined();
+  });
+});
+
+describe('examples a generator can use', () => {
+  it('states no ±(2^53 - 1) bound zod adds to every integer, and gives timestamps a real example', () => {
+    const text = JSON.stringify(document);
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    const project = document.components.schemas.Project ?? document.components.schemas.ProjectOutput;
+    expect(project.properties.createdAt.example).toBe('2026-11-25T09:30:00.000Z');
+  });
+});
