@@ -68,13 +68,21 @@ const SCENARIOS: Scenario[] = [
   { name: 'GET /v1/scripts/{id}', target: 'none', request: (f) => ({ method: 'GET', path: `/v1/scripts/${f.scriptId}` }) },
   { name: 'GET /v1/projects (with campaignCount)', target: 'none', request: () => ({ method: 'GET', path: '/v1/projects' }) },
   { name: 'POST /v1/projects', target: 'none', request: (_f, i, p) => ({ method: 'POST', path: '/v1/projects', body: { name: `P ${p}${i}` } }) },
-  { name: 'POST /v1/campaigns', target: 'ratio', request: (f, i, p) => ({ method: 'POST', path: '/v1/campaigns', body: { name: `C ${p}${i}`, scriptId: f.scriptId } }) },
+  {
+    name: 'POST /v1/campaigns',
+    target: 'ratio',
+    request: (f, i, p) => ({ method: 'POST', path: '/v1/campaigns', body: { name: `C ${p}${i}`, scriptId: f.scriptId } }),
+  },
   {
     name: 'POST /v1/campaigns/{id}/invites',
     target: 'ratio',
     request: (f, i, p) => ({ method: 'POST', path: `/v1/campaigns/${f.campaignIds[0]}/invites`, body: { email: `${p}${i}@example.com` } }),
   },
-  { name: 'GET /v1/campaigns/{id}/invites (page of 20)', target: 'none', request: (f) => ({ method: 'GET', path: `/v1/campaigns/${f.campaignIds[0]}/invites` }) },
+  {
+    name: 'GET /v1/campaigns/{id}/invites (page of 20)',
+    target: 'none',
+    request: (f) => ({ method: 'GET', path: `/v1/campaigns/${f.campaignIds[0]}/invites` }),
+  },
   {
     name: 'POST /v1/campaigns/{id}/invites/bulk (500)',
     target: 'bulk',
@@ -157,7 +165,10 @@ async function statementsPerRequest(databaseUrl: string, dataDir: string, scenar
   const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, 'count'), LOG_LEVEL: 'silent', SIGNING_SECRET, DATABASE_POOL_SIZE: '4' });
   const runtime = await openRuntime(config, createLogger('silent'));
   let statements = 0;
-  runtime.orm.em.getConnection().getKnex().on('query', () => (statements += 1));
+  runtime.orm.em
+    .getConnection()
+    .getKnex()
+    .on('query', () => (statements += 1));
   const server = createApp(runtime.services, { isReady: () => true }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -180,16 +191,21 @@ async function main(): Promise<void> {
   const children: NodeChild[] = [];
   try {
     const servicePort = await freePort();
-    const service = startNode('server/main.ts', ['--role=api'], {
-      DATABASE_URL: database.databaseUrl,
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${servicePort}`,
-      DATA_DIR: path.join(database.dataDir, 'service'),
-      LOG_LEVEL: 'info',
-      DATABASE_POOL_SIZE: String(POOL),
-      SIGNING_SECRET,
-    }, options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(database.workDir, 'profile')}`] : []);
+    const service = startNode(
+      'server/main.ts',
+      ['--role=api'],
+      {
+        DATABASE_URL: database.databaseUrl,
+        PORT: String(servicePort),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://127.0.0.1:${servicePort}`,
+        DATA_DIR: path.join(database.dataDir, 'service'),
+        LOG_LEVEL: 'info',
+        DATABASE_POOL_SIZE: String(POOL),
+        SIGNING_SECRET,
+      },
+      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(database.workDir, 'profile')}`] : [],
+    );
     children.push(service);
     await waitForHealthy(service, servicePort);
 
@@ -210,7 +226,9 @@ async function main(): Promise<void> {
     const project = await callApi(base, 'POST', '/v1/projects', tenant.authorization, { name: 'Bench project' });
     const fixture: Fixture = { scriptId: script.id, projectId: project.id, campaignIds: [] };
     for (let i = 0; i < 100; i += 1) {
-      fixture.campaignIds.push((await callApi(base, 'POST', '/v1/campaigns', tenant.authorization, { name: `Campaign ${i}`, scriptId: script.id, projectId: project.id })).id);
+      fixture.campaignIds.push(
+        (await callApi(base, 'POST', '/v1/campaigns', tenant.authorization, { name: `Campaign ${i}`, scriptId: script.id, projectId: project.id })).id,
+      );
     }
 
     const ceilingPort = await freePort();
@@ -242,10 +260,21 @@ async function main(): Promise<void> {
         serviceRuns.push(await load({ port: servicePort, pid: service.child.pid! }, scenario, fixture, tenant.authorization));
         if (scenario.target !== 'none') ceilingRuns.push(await load({ port: ceilingPort, pid: ceiling.child.pid! }, scenario, fixture, tenant.authorization));
       }
-      const measuredAlone = { requestsPerSecond: mean(serviceRuns, (run) => run.requestsPerSecond), p50: mean(serviceRuns, (run) => run.p50), p99: mean(serviceRuns, (run) => run.p99), cpuMsPerRequest: mean(serviceRuns, (run) => run.cpuMsPerRequest) };
+      const measuredAlone = {
+        requestsPerSecond: mean(serviceRuns, (run) => run.requestsPerSecond),
+        p50: mean(serviceRuns, (run) => run.p50),
+        p99: mean(serviceRuns, (run) => run.p99),
+        cpuMsPerRequest: mean(serviceRuns, (run) => run.cpuMsPerRequest),
+      };
       if (scenario.target === 'none') {
         if (serviceRuns.some((run) => run.errors > 0)) throw new Error(`${scenario.name}: failed requests`);
-        results.push({ scenario: scenario.name, target: 'none (no ceiling)', statementsPerRequest: statements, service: measuredAlone, rounds: { service: serviceRuns } });
+        results.push({
+          scenario: scenario.name,
+          target: 'none (no ceiling)',
+          statementsPerRequest: statements,
+          service: measuredAlone,
+          rounds: { service: serviceRuns },
+        });
         console.log(
           `${scenario.name.padEnd(44)}${measuredAlone.requestsPerSecond.toFixed(0).padStart(14)}${`${measuredAlone.p50.toFixed(0)}/${measuredAlone.p99.toFixed(0)}`.padStart(13)}` +
             `${'–'.padStart(15)}${'–'.padStart(13)}${'–'.padStart(7)}${statements.toFixed(1).padStart(9)}${measuredAlone.cpuMsPerRequest.toFixed(2).padStart(12)}`,
@@ -255,12 +284,27 @@ async function main(): Promise<void> {
       const errors = [...serviceRuns, ...ceilingRuns].reduce((sum, run) => sum + run.errors, 0);
       if (errors > 0) throw new Error(`${scenario.name}: ${errors} failed requests (non-2xx, errors or timeouts)`);
       const measured = measuredAlone;
-      const bare = { requestsPerSecond: mean(ceilingRuns, (run) => run.requestsPerSecond), p50: mean(ceilingRuns, (run) => run.p50), p99: mean(ceilingRuns, (run) => run.p99), cpuMsPerRequest: mean(ceilingRuns, (run) => run.cpuMsPerRequest) };
+      const bare = {
+        requestsPerSecond: mean(ceilingRuns, (run) => run.requestsPerSecond),
+        p50: mean(ceilingRuns, (run) => run.p50),
+        p99: mean(ceilingRuns, (run) => run.p99),
+        cpuMsPerRequest: mean(ceilingRuns, (run) => run.cpuMsPerRequest),
+      };
       const ratio = measured.requestsPerSecond / bare.requestsPerSecond;
       // Bulk: the time of one request of 500 against the ceiling's, at the same concurrency.
       const timeRatio = bare.requestsPerSecond / measured.requestsPerSecond;
       const met = scenario.target === 'ratio' ? ratio >= 0.5 : timeRatio <= 2;
-      results.push({ scenario: scenario.name, target: scenario.target === 'ratio' ? 'ratio >= 0.5' : 'time <= 2x', met, ratio, timeRatio, statementsPerRequest: statements, service: measured, ceiling: bare, rounds: { service: serviceRuns, ceiling: ceilingRuns } });
+      results.push({
+        scenario: scenario.name,
+        target: scenario.target === 'ratio' ? 'ratio >= 0.5' : 'time <= 2x',
+        met,
+        ratio,
+        timeRatio,
+        statementsPerRequest: statements,
+        service: measured,
+        ceiling: bare,
+        rounds: { service: serviceRuns, ceiling: ceilingRuns },
+      });
       console.log(
         `${scenario.name.padEnd(44)}${measured.requestsPerSecond.toFixed(0).padStart(14)}${`${measured.p50.toFixed(0)}/${measured.p99.toFixed(0)}`.padStart(13)}` +
           `${bare.requestsPerSecond.toFixed(0).padStart(15)}${`${bare.p50.toFixed(0)}/${bare.p99.toFixed(0)}`.padStart(13)}${ratio.toFixed(2).padStart(7)}` +
@@ -270,7 +314,10 @@ async function main(): Promise<void> {
     }
     await mkdir(RESULTS_DIR, { recursive: true });
     const file = path.join(RESULTS_DIR, 'api.json');
-    await writeFile(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: os.cpus().length, duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pool: POOL, results }, null, 2)}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: os.cpus().length, duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pool: POOL, results }, null, 2)}\n`,
+    );
     console.log(`\nfigures written to ${path.relative(process.cwd(), file)}`);
     if (options.profile) {
       await stopChild(service);

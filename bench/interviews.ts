@@ -196,12 +196,17 @@ async function databaseStats(url: string): Promise<DatabaseStats> {
   try {
     const [database] = (await client.query(`select xact_commit + xact_rollback as transactions from pg_stat_database where datname = current_database()`)).rows;
     const tables = (
-      await client.query(`select relname, n_tup_ins as inserted, n_tup_upd as updated, n_tup_hot_upd as hot_updated, n_tup_del as deleted from pg_stat_user_tables`)
+      await client.query(
+        `select relname, n_tup_ins as inserted, n_tup_upd as updated, n_tup_hot_upd as hot_updated, n_tup_del as deleted from pg_stat_user_tables`,
+      )
     ).rows;
     return {
       transactions: Number(database.transactions),
       tables: Object.fromEntries(
-        tables.map((row) => [row.relname, { inserted: Number(row.inserted), updated: Number(row.updated), hotUpdated: Number(row.hot_updated), deleted: Number(row.deleted) }]),
+        tables.map((row) => [
+          row.relname,
+          { inserted: Number(row.inserted), updated: Number(row.updated), hotUpdated: Number(row.hot_updated), deleted: Number(row.deleted) },
+        ]),
       ),
     };
   } finally {
@@ -262,7 +267,10 @@ function sampleLockWaits(url: string, everyMs = 25) {
       samples,
       percentWithLockWait: Math.round((samplesWithWait / Math.max(1, samples)) * 100),
       meanWaiting: Math.round((waiters / Math.max(1, samples)) * 10) / 10,
-      waitingStatements: [...waiting.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([statement, count]) => ({ statement, count })),
+      waitingStatements: [...waiting.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([statement, count]) => ({ statement, count })),
     };
   };
 }
@@ -275,7 +283,9 @@ async function explainFreeMinutesSum(url: string): Promise<{ completedSessions: 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const [org] = (await client.query(`select organization_id, count(*)::int as completed from sessions where completed_at is not null group by 1 order by 2 desc limit 1`)).rows;
+    const [org] = (
+      await client.query(`select organization_id, count(*)::int as completed from sessions where completed_at is not null group by 1 order by 2 desc limit 1`)
+    ).rows;
     const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
     const { rows } = await client.query(
       `explain (analyze, format json) select coalesce(sum((billing->>'freeMinutesApplied')::int), 0) as minutes from sessions
@@ -466,7 +476,13 @@ async function run(databaseUrl: string, dataDir: string, logger: ReturnType<type
   };
 
   // Setup, and the statement count, through the application in this process.
-  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, 'setup'), LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: String(POOL), ...limits });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: path.join(dataDir, 'setup'),
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_SIZE: String(POOL),
+    ...limits,
+  });
   const runtime = await openRuntime(config, logger);
   const em = () => runtime.orm.em.fork();
   const app = createApp(runtime.services, { isReady: () => true }).listen(0, '127.0.0.1');
@@ -483,7 +499,11 @@ async function run(databaseUrl: string, dataDir: string, logger: ReturnType<type
       if (response.status >= 300) throw new Error(`POST ${requestPath} → ${response.status} ${JSON.stringify(response.json)}`);
       return response.json;
     };
-    const script = await call('/v1/scripts', { name: 'Bench script', systemPrompt: 'You interview customers about their first week.', questions: FOUR_QUESTIONS });
+    const script = await call('/v1/scripts', {
+      name: 'Bench script',
+      systemPrompt: 'You interview customers about their first week.',
+      questions: FOUR_QUESTIONS,
+    });
     await call(`/v1/scripts/${script.id}/publish`);
     const campaign = await call('/v1/campaigns', { name: 'Bench campaign', scriptId: script.id });
     const mine: Invite[] = [];
@@ -558,7 +578,10 @@ async function report(
   console.log('');
   console.log('per answer request (ms)'.padEnd(48), cell('p50'), cell('p95'), cell('p99'), cell('max'), cell('interv/min', 11), cell('turns/s'));
   for (const result of [engine, ceiling]) {
-    for (const [what, d] of [['server', result.serverTurnMs], ['client', result.clientTurnMs]] as const) {
+    for (const [what, d] of [
+      ['server', result.serverTurnMs],
+      ['client', result.clientTurnMs],
+    ] as const) {
       console.log(
         `${result.name} — ${what}`.padEnd(48),
         cell(d.p50),
@@ -588,10 +611,26 @@ async function report(
   }
 
   console.log('');
-  console.log('CPU ms per interview'.padEnd(32), cell('server', 10), cell('load gen', 10), cell('postgres', 10), cell('other', 10), cell('stolen', 10), cell('machine busy', 14));
+  console.log(
+    'CPU ms per interview'.padEnd(32),
+    cell('server', 10),
+    cell('load gen', 10),
+    cell('postgres', 10),
+    cell('other', 10),
+    cell('stolen', 10),
+    cell('machine busy', 14),
+  );
   for (const result of [engine, ceiling]) {
     const cpu = result.cpuMsPerInterview;
-    console.log(result.name.split(' (')[0]!.padEnd(32), cell(cpu.server, 10), cell(cpu.loadGenerator, 10), cell(cpu.postgres, 10), cell(cpu.other, 10), cell(cpu.stolen, 10), cell(`${cpu.machineBusyPercent}%`, 14));
+    console.log(
+      result.name.split(' (')[0]!.padEnd(32),
+      cell(cpu.server, 10),
+      cell(cpu.loadGenerator, 10),
+      cell(cpu.postgres, 10),
+      cell(cpu.other, 10),
+      cell(cpu.stolen, 10),
+      cell(`${cpu.machineBusyPercent}%`, 14),
+    );
   }
   const noisy = [engine, ceiling].filter(({ cpuMsPerInterview: cpu }) => cpu.other + cpu.stolen > 0.25 * cpu.server);
   if (noisy.length > 0) {
@@ -635,7 +674,9 @@ async function report(
   for (const result of [engine, ceiling]) {
     if (!result.lockWaits) continue;
     const { lockWaits } = result;
-    console.log(`${result.name.split(' (')[0]}: statements waited for a lock in ${lockWaits.percentWithLockWait}% of ${lockWaits.samples} samples (${lockWaits.meanWaiting} waiting on average, of ${POOL} connections)`);
+    console.log(
+      `${result.name.split(' (')[0]}: statements waited for a lock in ${lockWaits.percentWithLockWait}% of ${lockWaits.samples} samples (${lockWaits.meanWaiting} waiting on average, of ${POOL} connections)`,
+    );
     for (const { statement, count } of lockWaits.waitingStatements) console.log(`  ${String(count).padStart(5)}  ${statement}`);
   }
 
@@ -653,7 +694,16 @@ async function report(
   const results = {
     date: new Date().toISOString(),
     node: process.version,
-    options: { participants: PARTICIPANTS, interviews: INTERVIEWS, warmup: WARMUP, organizations: ORGANIZATIONS, pool: POOL, thinkMs: THINK_MS, idempotency: options.idempotency, oneAddress: options['one-address'] },
+    options: {
+      participants: PARTICIPANTS,
+      interviews: INTERVIEWS,
+      warmup: WARMUP,
+      organizations: ORGANIZATIONS,
+      pool: POOL,
+      thinkMs: THINK_MS,
+      idempotency: options.idempotency,
+      oneAddress: options['one-address'],
+    },
     aim: { p99ServerTurnMs: AIM_P99_MS, met },
     engine,
     ceiling,

@@ -105,7 +105,11 @@ async function timeToResults(databaseUrl: string, dataDir: string, tenant: Tenan
   try {
     await waitForHealthy(server, port);
     const base = `http://127.0.0.1:${port}`;
-    const script = await callApi(base, 'POST', '/v1/scripts', tenant.authorization, { name: 'Results bench', systemPrompt: 'You interview customers.', questions: QUESTIONS });
+    const script = await callApi(base, 'POST', '/v1/scripts', tenant.authorization, {
+      name: 'Results bench',
+      systemPrompt: 'You interview customers.',
+      questions: QUESTIONS,
+    });
     await callApi(base, 'POST', `/v1/scripts/${script.id}/publish`, tenant.authorization, {});
     const campaign = await callApi(base, 'POST', '/v1/campaigns', tenant.authorization, { name: 'Results bench', scriptId: script.id });
     const invites = (
@@ -134,7 +138,10 @@ async function timeToResults(databaseUrl: string, dataDir: string, tenant: Tenan
     try {
       const deadline = Date.now() + 120_000;
       for (;;) {
-        const { rows } = await client.query<{ pending: string }>(`select count(*) as pending from sessions where id = any($1) and insights_generated_at is null`, [sessionIds]);
+        const { rows } = await client.query<{ pending: string }>(
+          `select count(*) as pending from sessions where id = any($1) and insights_generated_at is null`,
+          [sessionIds],
+        );
         if (Number(rows[0]!.pending) === 0) break;
         if (Date.now() > deadline) throw new Error(`${rows[0]!.pending} sessions without insights after 2 minutes:\n${server.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -146,7 +153,11 @@ async function timeToResults(databaseUrl: string, dataDir: string, tenant: Tenan
            from sessions s where id = any($1)`,
         [sessionIds],
       );
-      return { campaignId: campaign.id as string, sessionIds, rows: rows.map((row) => ({ transcriptMs: Number(row.transcript_ms), insightsMs: Number(row.insights_ms), utterances: row.utterances })) };
+      return {
+        campaignId: campaign.id as string,
+        sessionIds,
+        rows: rows.map((row) => ({ transcriptMs: Number(row.transcript_ms), insightsMs: Number(row.insights_ms), utterances: row.utterances })),
+      };
     } finally {
       await client.end();
     }
@@ -166,7 +177,23 @@ async function seedZipCampaigns(databaseUrl: string, dataDir: string, tenant: Te
   const recording = path.join(dataDir, 'recording.ogg');
   // Two minutes of answers as Ogg Opus (what the merge job writes), about 0.5 MB.
   try {
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=120', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', recording]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=120',
+      '-ac',
+      '1',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      recording,
+    ]);
   } catch {
     // No ffmpeg: random bytes of the same size stand in (the export stores recordings as they are).
     await writeFile(recording, Buffer.alloc(480_000, 7));
@@ -174,7 +201,9 @@ async function seedZipCampaigns(databaseUrl: string, dataDir: string, tenant: Te
   try {
     const campaigns: { id: string; sessions: number }[] = [];
     for (const size of [50, 500]) {
-      const { rows: [campaign] } = await client.query<{ id: string }>(
+      const {
+        rows: [campaign],
+      } = await client.query<{ id: string }>(
         `insert into campaigns select (jsonb_populate_record(null::campaigns, to_jsonb(c) || jsonb_build_object('id', $2::text, 'name', $3::text))).* from campaigns c where id = $1 returning id`,
         [source.campaignId, newId('cam'), `ZIP bench ${size}`],
       );
@@ -219,7 +248,9 @@ async function exportZip(databaseUrl: string, dataDir: string, tenant: Tenant, c
     const started = performance.now();
     let bytes = 0;
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/campaigns/${campaignId}/transcripts?include_audio=true`, { headers: { Authorization: tenant.authorization } });
+      const response = await fetch(`http://127.0.0.1:${port}/api/campaigns/${campaignId}/transcripts?include_audio=true`, {
+        headers: { Authorization: tenant.authorization },
+      });
       if (response.status !== 200) throw new Error(`export → ${response.status} ${await response.text()}`);
       for await (const chunk of response.body!) bytes += (chunk as Uint8Array).length;
     } catch (error) {
@@ -250,10 +281,16 @@ async function main(): Promise<void> {
     const transcriptMs = latency.rows.map((row) => row.transcriptMs);
     const insightsMs = latency.rows.map((row) => row.insightsMs);
     const utterances = latency.rows[0]!.utterances;
-    console.log(`\n1. Time from completion to results: ${INTERVIEWS} interviews of 20 answers (${utterances} utterances each), ${PARTICIPANTS} participants at once, API + worker in one process`);
+    console.log(
+      `\n1. Time from completion to results: ${INTERVIEWS} interviews of 20 answers (${utterances} utterances each), ${PARTICIPANTS} participants at once, API + worker in one process`,
+    );
     console.log(`                                  p50       p95       max`);
     const line = (label: string, values: number[]) =>
-      console.log(`${label.padEnd(30)} ${percentile(values, 50).toFixed(0).padStart(6)} ms ${percentile(values, 95).toFixed(0).padStart(6)} ms ${Math.max(...values).toFixed(0).padStart(6)} ms`);
+      console.log(
+        `${label.padEnd(30)} ${percentile(values, 50).toFixed(0).padStart(6)} ms ${percentile(values, 95).toFixed(0).padStart(6)} ms ${Math.max(...values)
+          .toFixed(0)
+          .padStart(6)} ms`,
+      );
     line('transcript stored', transcriptMs);
     line('insights stored', insightsMs);
     const insightsP50 = percentile(insightsMs, 50);
@@ -278,10 +315,14 @@ async function main(): Promise<void> {
       [50, small],
       [500, large],
     ] as const) {
-      console.log(`${String(sessions).padStart(8)} ${run.seconds.toFixed(2).padStart(11)} ${(run.bytes / 1e6).toFixed(1).padStart(9)} ${run.residentBeforeMb.toFixed(0).padStart(17)} ${run.peakMb.toFixed(0).padStart(15)}`);
+      console.log(
+        `${String(sessions).padStart(8)} ${run.seconds.toFixed(2).padStart(11)} ${(run.bytes / 1e6).toFixed(1).padStart(9)} ${run.residentBeforeMb.toFixed(0).padStart(17)} ${run.peakMb.toFixed(0).padStart(15)}`,
+      );
     }
     const ratio = large.peakMb / small.peakMb;
-    console.log(`peak RSS 500 / 50: ${ratio.toFixed(2)} (aim ≤ ${AIM_ZIP_MEMORY_RATIO}: ${ratio <= AIM_ZIP_MEMORY_RATIO ? 'met' : 'NOT met'}); growth over the idle process: 50 → ${(small.peakMb - small.residentBeforeMb).toFixed(0)} MB, 500 → ${(large.peakMb - large.residentBeforeMb).toFixed(0)} MB`);
+    console.log(
+      `peak RSS 500 / 50: ${ratio.toFixed(2)} (aim ≤ ${AIM_ZIP_MEMORY_RATIO}: ${ratio <= AIM_ZIP_MEMORY_RATIO ? 'met' : 'NOT met'}); growth over the idle process: 50 → ${(small.peakMb - small.residentBeforeMb).toFixed(0)} MB, 500 → ${(large.peakMb - large.residentBeforeMb).toFixed(0)} MB`,
+    );
 
     await mkdir(RESULTS_DIR, { recursive: true });
     await writeFile(

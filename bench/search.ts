@@ -116,7 +116,28 @@ const GERMAN = [
   'Das Dashboard ist übersichtlich und schnell.',
 ];
 /** The long tail: each named in about one answer in ~2,500. */
-const TOOLS = ['Okta', 'Salesforce', 'Zendesk', 'HubSpot', 'Jira', 'Trello', 'Asana', 'Notion', 'Slack', 'Zapier', 'Xero', 'QuickBooks', 'Shopify', 'Stripe', 'Mailchimp', 'Figma', 'Miro', 'Dropbox', 'Intercom', 'Pipedrive'];
+const TOOLS = [
+  'Okta',
+  'Salesforce',
+  'Zendesk',
+  'HubSpot',
+  'Jira',
+  'Trello',
+  'Asana',
+  'Notion',
+  'Slack',
+  'Zapier',
+  'Xero',
+  'QuickBooks',
+  'Shopify',
+  'Stripe',
+  'Mailchimp',
+  'Figma',
+  'Miro',
+  'Dropbox',
+  'Intercom',
+  'Pipedrive',
+];
 
 function textArray(values: readonly string[]): string {
   return `array[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
@@ -126,7 +147,12 @@ function textArray(values: readonly string[]): string {
  * One organization's campaigns, invites, sessions and utterances. Every random draw is per row
  * (volatile random() in the select list), so no two answers need be alike.
  */
-async function seedOrganization(client: pg.Client, em: EntityManager, name: string, sessions: number): Promise<{ organizationId: string; campaignIds: string[]; projectId: string }> {
+async function seedOrganization(
+  client: pg.Client,
+  em: EntityManager,
+  name: string,
+  sessions: number,
+): Promise<{ organizationId: string; campaignIds: string[]; projectId: string }> {
   const organization = await createOrganization({ em: em.fork() }, { name, plan: 'enterprise', credits: 1_000_000 });
   const organizationId = organization.id;
   const project = await createProject({ em: em.fork() }, systemCaller(organizationId), { name: `${name} research` });
@@ -195,14 +221,18 @@ async function main(): Promise<void> {
     const orm = await createOrm({ url: database.databaseUrl, poolSize: 4 });
     await migrateDatabase(orm, database.databaseUrl, logger);
     await client.connect();
-    const { rows: [version] } = await client.query<{ version: string }>(`select current_setting('server_version') as version`);
+    const {
+      rows: [version],
+    } = await client.query<{ version: string }>(`select current_setting('server_version') as version`);
     console.log(`node ${process.version}, PostgreSQL ${version!.version}, ${cpus().length} cores shared by the driver and PostgreSQL`);
 
     let started = performance.now();
     const tenant = await seedOrganization(client, orm.em, 'Search bench', SESSIONS);
     const other = await seedOrganization(client, orm.em, 'Other tenant', OTHER_SESSIONS);
     await client.query('vacuum analyze session_utterances, sessions, campaigns');
-    const { rows: [size] } = await client.query<{ utterances: string; table: string; index: string }>(
+    const {
+      rows: [size],
+    } = await client.query<{ utterances: string; table: string; index: string }>(
       `select count(*) as utterances, pg_size_pretty(pg_table_size('session_utterances')) as table, pg_size_pretty(pg_relation_size('session_utterances_search_vector_index')) as index from session_utterances`,
     );
     console.log(
@@ -247,13 +277,26 @@ async function main(): Promise<void> {
       const met = figures.p95 < AIM_P95_MS;
       allMet &&= met;
       const matches = `${first.total}${first.totalCapped ? '+' : ''}`;
-      console.log(`${kind.name.padEnd(28)}${kind.query.padEnd(34)}${matches.padStart(9)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${figures.max.toFixed(1).padStart(9)}  ${met ? 'met' : 'NOT met'}`);
-      results.push({ kind: kind.name, query: kind.query, filters: kind.filters ?? {}, secondPage: kind.secondPage ?? false, total: first.total, totalCapped: first.totalCapped, ms: figures, met });
+      console.log(
+        `${kind.name.padEnd(28)}${kind.query.padEnd(34)}${matches.padStart(9)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${figures.max.toFixed(1).padStart(9)}  ${met ? 'met' : 'NOT met'}`,
+      );
+      results.push({
+        kind: kind.name,
+        query: kind.query,
+        filters: kind.filters ?? {},
+        secondPage: kind.secondPage ?? false,
+        total: first.total,
+        totalCapped: first.totalCapped,
+        ms: figures,
+        met,
+      });
 
       if (options.explain) console.log(`\n${await explain(orm, client, () => run())}\n`);
     }
     const load = loadavg().map((value) => value.toFixed(2));
-    console.log(`\naim (p95 < ${AIM_P95_MS} ms for every kind): ${allMet ? 'met' : 'NOT met'}; load average at the end ${load.join(' ')} on ${cpus().length} cores`);
+    console.log(
+      `\naim (p95 < ${AIM_P95_MS} ms for every kind): ${allMet ? 'met' : 'NOT met'}; load average at the end ${load.join(' ')} on ${cpus().length} cores`,
+    );
 
     await mkdir(RESULTS_DIR, { recursive: true });
     await writeFile(

@@ -34,12 +34,33 @@ const reads = Number(values.reads);
 async function startS3rver(): Promise<{ url: string; stop: () => Promise<void> }> {
   const directory = await mkdtemp(path.join(tmpdir(), 'bench-s3rver-'));
   const port = await findFreePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 's3rver', 'bin', 's3rver.js'), '-d', directory, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', 'bench'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules', 's3rver', 'bin', 's3rver.js'),
+      '-d',
+      directory,
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '--silent',
+      '--configure-bucket',
+      'bench',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const endpoint = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
-    if (await fetch(endpoint).then(() => true, () => false)) break;
+    if (
+      await fetch(endpoint).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (tries > 100) throw new Error('s3rver did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -67,7 +88,12 @@ async function upload(storage: FileStorage, megabytes: number) {
   await storage.put(`sessions/bench/${megabytes}mb.bin`, source);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  return { megabytes, seconds: Number(seconds.toFixed(2)), mbPerSecond: Number((megabytes / seconds).toFixed(1)), peakAboveBeforeMb: Number(((peak - before) / 1e6).toFixed(1)) };
+  return {
+    megabytes,
+    seconds: Number(seconds.toFixed(2)),
+    mbPerSecond: Number((megabytes / seconds).toFixed(1)),
+    peakAboveBeforeMb: Number(((peak - before) / 1e6).toFixed(1)),
+  };
 }
 
 async function rangedReads(storage: FileStorage, megabytes: number) {
@@ -101,10 +127,13 @@ try {
   console.log('backend          size MB   seconds    MB/s   peak above before (MB)');
   for (const result of results) {
     for (const row of result.uploads) {
-      console.log(`${result.backend.padEnd(16)} ${String(row.megabytes).padStart(7)} ${String(row.seconds).padStart(9)} ${String(row.mbPerSecond).padStart(7)} ${String(row.peakAboveBeforeMb).padStart(12)}`);
+      console.log(
+        `${result.backend.padEnd(16)} ${String(row.megabytes).padStart(7)} ${String(row.seconds).padStart(9)} ${String(row.mbPerSecond).padStart(7)} ${String(row.peakAboveBeforeMb).padStart(12)}`,
+      );
     }
   }
-  for (const result of results) console.log(`${result.backend}: ${result.rangedReads.reads} ranged reads of 64 KB, p50 ${result.rangedReads.p50Ms} ms, p95 ${result.rangedReads.p95Ms} ms`);
+  for (const result of results)
+    console.log(`${result.backend}: ${result.rangedReads.reads} ranged reads of 64 KB, p50 ${result.rangedReads.p50Ms} ms, p95 ${result.rangedReads.p95Ms} ms`);
   await mkdir(RESULTS_DIR, { recursive: true });
   await writeFile(path.join(RESULTS_DIR, 'storage.json'), `${JSON.stringify({ node: process.version, at: new Date().toISOString(), results }, null, 2)}\n`);
 } finally {

@@ -77,7 +77,11 @@ const WARMUP_TURNS = Number(options['warmup-turns']);
 const OFFLINE_TURNS = positiveOption('offline-turns', options['offline-turns']);
 const OFFLINE_ALONE_TURNS = positiveOption('offline-alone-turns', options['offline-alone-turns']);
 const THINK_MS = Number(options['think-ms']);
-const DELAYS = { stt: positiveOption('stt-ms', options['stt-ms']), llm: positiveOption('llm-ms', options['llm-ms']), tts: positiveOption('tts-ms', options['tts-ms']) };
+const DELAYS = {
+  stt: positiveOption('stt-ms', options['stt-ms']),
+  llm: positiveOption('llm-ms', options['llm-ms']),
+  tts: positiveOption('tts-ms', options['tts-ms']),
+};
 const RUNS = new Set(options.only.split(',').map((run) => run.trim()));
 for (const run of RUNS) if (!['providers', 'ceiling', 'offline'].includes(run)) throw new Error(`--only: unknown run "${run}" (providers, ceiling, offline)`);
 /** The issue's aim: the service's own share of end of speech → first AI audio byte, p95, on top of the providers' delays. */
@@ -88,7 +92,18 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 const ANSWER_TEXT = 'The setup guide was clear and our team had the first survey running by Wednesday.';
 /** What the fake text-to-speech streams for every turn (espeak-ng → Ogg Opus, rendered once). */
 const SPOKEN_TEXT = 'Thank you. What would you change about the way your team shares results?';
-const QUESTION_TOPICS = ['your first week', 'the setup', 'inviting your team', 'the first survey', 'the reports', 'sharing results', 'support', 'pricing', 'the mobile app', 'what comes next'];
+const QUESTION_TOPICS = [
+  'your first week',
+  'the setup',
+  'inviting your team',
+  'the first survey',
+  'the reports',
+  'sharing results',
+  'support',
+  'pricing',
+  'the mobile app',
+  'what comes next',
+];
 
 /** TURNS answered questions and one more, whose answer ends the interview; `tag` makes the texts a script's own. */
 function questions(tag: string) {
@@ -179,7 +194,9 @@ function request(
         chunks.push(chunk);
         if (firstAudioPageAt === null && pages.push(chunk)) firstAudioPageAt = now;
       });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), firstByteAt, firstAudioPageAt, endAt: performance.now() }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), firstByteAt, firstAudioPageAt, endAt: performance.now() }),
+      );
       response.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -241,9 +258,16 @@ async function runInterview(target: Target, participant: Participant, clip: Buff
     'X-Forwarded-For': `10.77.${(participant.index >> 8) & 255}.${participant.index & 255}`,
   });
   const startBody = Buffer.from('{}');
-  const started = await request(target, 'POST', '/api/interview/start', { ...headers(`${label}-${participant.index}-0`), 'Content-Type': 'application/json', 'Content-Length': startBody.length }, startBody);
+  const started = await request(
+    target,
+    'POST',
+    '/api/interview/start',
+    { ...headers(`${label}-${participant.index}-0`), 'Content-Type': 'application/json', 'Content-Length': startBody.length },
+    startBody,
+  );
   let state = JSON.parse(started.body.toString('utf8'));
-  if (started.status >= 300 || !state.turn?.audioUrl) throw new Error(`start (${label} ${participant.index}) → ${started.status} ${started.body.toString('utf8', 0, 400)}`);
+  if (started.status >= 300 || !state.turn?.audioUrl)
+    throw new Error(`start (${label} ${participant.index}) → ${started.status} ${started.body.toString('utf8', 0, 400)}`);
   await listen(target, state.turn.audioUrl, `${label}-${participant.index}-0a`);
   for (let turn = 1; turn <= answers; turn++) {
     await think();
@@ -251,7 +275,13 @@ async function runInterview(target: Target, participant: Participant, clip: Buff
     const requestId = `${label}-${participant.index}-${turn}`;
     const { body, contentType } = multipart(answerWith(clip, ref), state.turn.utteranceId);
     const t0 = performance.now();
-    const answered = await request(target, 'POST', '/api/interview/answer', { ...headers(requestId), 'Content-Type': contentType, 'Content-Length': body.length }, body);
+    const answered = await request(
+      target,
+      'POST',
+      '/api/interview/answer',
+      { ...headers(requestId), 'Content-Type': contentType, 'Content-Length': body.length },
+      body,
+    );
     state = JSON.parse(answered.body.toString('utf8'));
     if (answered.status !== 200) throw new Error(`answer ${requestId} → ${answered.status} ${answered.body.toString('utf8', 0, 400)}`);
     // The script has one question more than the turns answered: every answer measured is followed by a spoken turn.
@@ -359,7 +389,9 @@ async function measure(run: Measurement): Promise<RunResult> {
       const tts = byRef('tts');
       const missing = samples.filter((sample) => !stt.has(sample.ref) || !llm.has(sample.ref) || !tts.has(sample.ref));
       if (missing.length > 0) {
-        throw new Error(`${missing.length} turns did not reach all three fake providers (e.g. ${missing[0]!.ref}: stt ${stt.has(missing[0]!.ref)}, llm ${llm.has(missing[0]!.ref)}, tts ${tts.has(missing[0]!.ref)})`);
+        throw new Error(
+          `${missing.length} turns did not reach all three fake providers (e.g. ${missing[0]!.ref}: stt ${stt.has(missing[0]!.ref)}, llm ${llm.has(missing[0]!.ref)}, tts ${tts.has(missing[0]!.ref)})`,
+        );
       }
       const of = (sample: TurnSample) => ({ stt: stt.get(sample.ref)!, llm: llm.get(sample.ref)!, tts: tts.get(sample.ref)! });
       providers = {
@@ -373,7 +405,8 @@ async function measure(run: Measurement): Promise<RunResult> {
       };
     }
     // A request's log line is written when its response closes, which may be just after the client read it.
-    for (let waited = 0; server.requests.size > 0 && samples.some((sample) => !server.requests.has(sample.requestId)) && waited < 5000; waited += 50) await sleep(50);
+    for (let waited = 0; server.requests.size > 0 && samples.some((sample) => !server.requests.has(sample.requestId)) && waited < 5000; waited += 50)
+      await sleep(50);
     const logged = samples.filter((sample) => server.requests.has(sample.requestId));
     target.agent.destroy();
     if (!run.keepRunning) await stopChild(server);
@@ -434,7 +467,11 @@ function serviceEnv(databaseUrl: string, dataDir: string, port: number, extra: R
 async function createParticipants(base: string, authorization: string, tags: string[], perScript: number): Promise<Participant[]> {
   const participants: Participant[] = [];
   for (const tag of tags) {
-    const script = await callApi(base, 'POST', '/v1/scripts', authorization, { name: `Voice bench ${tag}`, systemPrompt: 'You interview customers about their first weeks.', questions: questions(tag) });
+    const script = await callApi(base, 'POST', '/v1/scripts', authorization, {
+      name: `Voice bench ${tag}`,
+      systemPrompt: 'You interview customers about their first weeks.',
+      questions: questions(tag),
+    });
     await callApi(base, 'POST', `/v1/scripts/${script.id}/publish`, authorization, {});
     const campaign = await callApi(base, 'POST', '/v1/campaigns', authorization, { name: `Voice bench ${tag}`, scriptId: script.id });
     const created = await callApi(base, 'POST', `/v1/campaigns/${campaign.id}/invites/bulk`, authorization, {
@@ -459,7 +496,8 @@ async function main(): Promise<void> {
     const tenant = await createBenchTenant(orm.em.fork(), 'Voice bench');
     await orm.close(true);
     const clips = renderClips(workDir);
-    if (RUNS.has('offline') && !(await detectPocketsphinx()).available) throw new Error('the offline run needs pocketsphinx, pocketsphinx-en-us and ffmpeg (apt-get install pocketsphinx pocketsphinx-en-us ffmpeg)');
+    if (RUNS.has('offline') && !(await detectPocketsphinx()).available)
+      throw new Error('the offline run needs pocketsphinx, pocketsphinx-en-us and ffmpeg (apt-get install pocketsphinx pocketsphinx-en-us ffmpeg)');
 
     const fakesPort = await findFreePort();
     const fakes = startNode('bench/helpers/voice-fakes.ts', [], {
@@ -503,7 +541,12 @@ async function main(): Promise<void> {
       // One script for the providers run (the interviewer's transition makes each spoken turn unique); one per interview offline.
       const shared = await createParticipants(base, tenant.authorization, [''], 2 * PARTICIPANTS);
       const own = RUNS.has('offline')
-        ? await createParticipants(base, tenant.authorization, Array.from({ length: 2 + PARTICIPANTS }, (_, i) => `(Interview ${i + 1}) `), 1)
+        ? await createParticipants(
+            base,
+            tenant.authorization,
+            Array.from({ length: 2 + PARTICIPANTS }, (_, i) => `(Interview ${i + 1}) `),
+            1,
+          )
         : [];
       if (RUNS.has('providers')) {
         console.log('\nrun 1: the service with fake providers …');
@@ -524,7 +567,11 @@ async function main(): Promise<void> {
       if (RUNS.has('offline')) {
         console.log('run 3: the service with its offline built-ins …');
         const offlinePort = await findFreePort();
-        const offline = startNode('server/main.ts', ['--role=api'], serviceEnv(databaseUrl, path.join(dataDir, 'offline'), offlinePort, { TTS_PROVIDER: 'espeak-ng' }));
+        const offline = startNode(
+          'server/main.ts',
+          ['--role=api'],
+          serviceEnv(databaseUrl, path.join(dataDir, 'offline'), offlinePort, { TTS_PROVIDER: 'espeak-ng' }),
+        );
         children.push(offline);
         const rebased = (list: Participant[]) => list.map((participant, i) => ({ ...participant, index: i }));
         const offlineRun = { server: offline, port: offlinePort, clip: clips.answer };
@@ -616,13 +663,17 @@ async function report(results: Record<string, RunResult>): Promise<void> {
     }
     row('  participant: answer read → audio GET sent', result.gapMs);
     row('answer request as the server logged it', result.serverAnswerMs);
-    console.log(`  ${result.turns} turns in ${result.seconds} s; server CPU ${result.serverCpuMsPerTurn} ms per turn; machine ${result.machineBusyPercent}% busy, load average ${result.loadAverageAfter} after`);
+    console.log(
+      `  ${result.turns} turns in ${result.seconds} s; server CPU ${result.serverCpuMsPerTurn} ms per turn; machine ${result.machineBusyPercent}% busy, load average ${result.loadAverageAfter} after`,
+    );
   }
   let aim: { shareP95Ms: number; met: boolean } | undefined;
   if (providers?.providers) {
     const share = providers.providers.shareMs;
     aim = { shareP95Ms: share.p95, met: share.p95 <= AIM_SHARE_P95_MS };
-    console.log(`\naim (the service's own share of end of speech → first AI audio byte ≤ ${AIM_SHARE_P95_MS} ms p95 on top of the providers): ${share.p95} ms — ${aim.met ? 'met' : 'NOT met'}`);
+    console.log(
+      `\naim (the service's own share of end of speech → first AI audio byte ≤ ${AIM_SHARE_P95_MS} ms p95 on top of the providers): ${share.p95} ms — ${aim.met ? 'met' : 'NOT met'}`,
+    );
   }
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   if (providers?.providers && ceiling?.providers) {
@@ -659,7 +710,7 @@ async function report(results: Record<string, RunResult>): Promise<void> {
   }
   console.log(
     "\nt0 is when the page sends the answer; the page's end-of-turn wait before it (end of speech → decision that the participant has finished) " +
-      'is the end-of-turn rule\'s, measured by its labelled set, not by this benchmark.',
+      "is the end-of-turn rule's, measured by its labelled set, not by this benchmark.",
   );
 
   await mkdir(RESULTS_DIR, { recursive: true });

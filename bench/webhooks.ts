@@ -113,7 +113,12 @@ interface CpuSnapshot {
 }
 
 function cpuSnapshot(workerPid: number | undefined, postmaster: number | undefined): CpuSnapshot {
-  return { worker: workerPid === undefined ? 0 : processCpuMs(workerPid), self: process.cpuUsage(), postgres: postmaster === undefined ? 0 : clusterCpuMs(postmaster), machine: machineCpuMs() };
+  return {
+    worker: workerPid === undefined ? 0 : processCpuMs(workerPid),
+    self: process.cpuUsage(),
+    postgres: postmaster === undefined ? 0 : clusterCpuMs(postmaster),
+    machine: machineCpuMs(),
+  };
 }
 
 function cpuPerUnit(before: CpuSnapshot, after: CpuSnapshot, units: number, workInThisProcess: boolean): CpuPerUnit {
@@ -230,7 +235,11 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
   const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   let worker: NodeChild | undefined;
   try {
-    const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, { url: setup.receiver.url('/throughput'), events: ['interview.completed'], design: 'A' });
+    const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, {
+      url: setup.receiver.url('/throughput'),
+      events: ['interview.completed'],
+      design: 'A',
+    });
 
     // Events that differ only in their session id (the receiver's key) and when they happened.
     const publish = async (from: number, count: number, prefix: string) =>
@@ -252,16 +261,29 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
     const receipts = setup.receiver.receipts('/throughput');
     const spawnedAt = now();
     const profileDir = options.profile ? path.join(setup.dataDir, 'profile') : undefined;
-    worker = startNode('server/main.ts', ['--role=worker'], serviceEnv(setup, { WORKER_CONCURRENCY: String(CONCURRENCY) }), profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    worker = startNode(
+      'server/main.ts',
+      ['--role=worker'],
+      serviceEnv(setup, { WORKER_CONCURRENCY: String(CONCURRENCY) }),
+      profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     const running = worker;
     const alive = () => {
       if (running.child.exitCode !== null || running.child.signalCode !== null) throw new Error(`the worker exited:\n${running.output()}`);
     };
     const timeoutMs = Math.max(120_000, DELIVERIES * 20);
-    await waitUntil(() => (alive(), receipts.length > 0), timeoutMs, () => `no delivery received:\n${running.output()}`);
+    await waitUntil(
+      () => (alive(), receipts.length > 0),
+      timeoutMs,
+      () => `no delivery received:\n${running.output()}`,
+    );
     const cpuBefore = cpuSnapshot(running.child.pid, postmaster);
     const countedFrom = receipts.length;
-    await waitUntil(() => (alive(), receipts.length >= DELIVERIES), timeoutMs, () => `${receipts.length} of ${DELIVERIES} deliveries received:\n${running.output()}`);
+    await waitUntil(
+      () => (alive(), receipts.length >= DELIVERIES),
+      timeoutMs,
+      () => `${receipts.length} of ${DELIVERIES} deliveries received:\n${running.output()}`,
+    );
     const cpuPerDelivery = cpuPerUnit(cpuBefore, cpuSnapshot(running.child.pid, postmaster), DELIVERIES - countedFrom, false);
     const backlog = receipts.slice(0, DELIVERIES);
     const first = backlog[0]!.at;
@@ -300,7 +322,9 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
     }
     const statuses = await runtime.orm.em
       .fork()
-      .execute<{ status: string; count: string }[]>(`select status, count(*) as count from webhook_deliveries where endpoint_id = ? group by status`, [endpoint.id]);
+      .execute<{ status: string; count: string }[]>(`select status, count(*) as count from webhook_deliveries where endpoint_id = ? group by status`, [
+        endpoint.id,
+      ]);
     return {
       deliveries: DELIVERIES,
       publishSeconds: Math.round(publishSeconds * 10) / 10,
@@ -360,10 +384,18 @@ async function bareJobThroughput(setup: Setup, postmaster: number | undefined): 
   let cpuPerJob: CpuPerUnit;
   try {
     const timeoutMs = Math.max(120_000, DELIVERIES * 20);
-    await waitUntil(() => finishedAt.length > 0, timeoutMs, () => 'no bare job done');
+    await waitUntil(
+      () => finishedAt.length > 0,
+      timeoutMs,
+      () => 'no bare job done',
+    );
     const cpuBefore = cpuSnapshot(undefined, postmaster);
     const countedFrom = finishedAt.length;
-    await waitUntil(() => finishedAt.length >= DELIVERIES, timeoutMs, () => `${finishedAt.length} of ${DELIVERIES} bare jobs done`);
+    await waitUntil(
+      () => finishedAt.length >= DELIVERIES,
+      timeoutMs,
+      () => `${finishedAt.length} of ${DELIVERIES} bare jobs done`,
+    );
     cpuPerJob = cpuPerUnit(cpuBefore, cpuSnapshot(undefined, postmaster), DELIVERIES - countedFrom, true);
   } finally {
     await runner.stop();
@@ -408,8 +440,16 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
   await client.connect();
   try {
     await waitForHealthy(server, port);
-    const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, { url: setup.receiver.url('/completion'), events: ['interview.completed'], design: 'A' });
-    const script = await callApi(base, 'POST', '/v1/scripts', authorization, { name: 'Webhooks bench', systemPrompt: 'You interview customers.', questions: QUESTIONS });
+    const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, {
+      url: setup.receiver.url('/completion'),
+      events: ['interview.completed'],
+      design: 'A',
+    });
+    const script = await callApi(base, 'POST', '/v1/scripts', authorization, {
+      name: 'Webhooks bench',
+      systemPrompt: 'You interview customers.',
+      questions: QUESTIONS,
+    });
     await callApi(base, 'POST', `/v1/scripts/${script.id}/publish`, authorization, {});
     const campaign = await callApi(base, 'POST', '/v1/campaigns', authorization, { name: 'Webhooks bench', scriptId: script.id });
     const invites = (
@@ -460,7 +500,12 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
     return {
       interviews: INTERVIEWS,
       completionToReceiptMs: distribution(latencies),
-      stagesMs: { transcriptStored: stage('transcript_ms'), insightsStored: stage('insights_ms'), announced: stage('announced_ms'), deliveryRecorded: stage('delivered_ms') },
+      stagesMs: {
+        transcriptStored: stage('transcript_ms'),
+        insightsStored: stage('insights_ms'),
+        announced: stage('announced_ms'),
+        deliveryRecorded: stage('delivered_ms'),
+      },
       badSignatures,
     };
   } finally {
@@ -503,9 +548,13 @@ async function main(): Promise<void> {
     const row = (label: string, d: Distribution, last: 'p95' | 'p99' = 'p99') => `${label.padEnd(W)} ${ms(d.p50)} ${ms(d[last])} ${ms(d.max)}`;
     const cpuRow = (label: string, cpu: CpuPerUnit) =>
       `${label.padEnd(W)} ${cell(cpu.workerMs.toFixed(2))} ${cell(cpu.driverMs.toFixed(2))} ${cell(cpu.postgresMs.toFixed(2))} ${cell(`${cpu.machineBusyPercent}%`)} ${cell(`${cpu.stolenPercent}%`)}`;
-    console.log(`\nworker concurrency ${CONCURRENCY} (service default ${SERVICE_DEFAULT_CONCURRENCY}), poll interval ${POLL_INTERVAL_MS} ms, ${cpus().length} cores`);
+    console.log(
+      `\nworker concurrency ${CONCURRENCY} (service default ${SERVICE_DEFAULT_CONCURRENCY}), poll interval ${POLL_INTERVAL_MS} ms, ${cpus().length} cores`,
+    );
     console.log(`\n${'throughput'.padEnd(W)} ${cell('per second')} ${cell('seconds')}`);
-    console.log(`${`webhook deliveries (${DELIVERIES}, first → last receipt)`.padEnd(W)} ${cell(throughput.deliveriesPerSecond)} ${cell(throughput.drainSeconds.toFixed(2))}`);
+    console.log(
+      `${`webhook deliveries (${DELIVERIES}, first → last receipt)`.padEnd(W)} ${cell(throughput.deliveriesPerSecond)} ${cell(throughput.drainSeconds.toFixed(2))}`,
+    );
     console.log(`${`bare graphile-worker jobs (${DELIVERIES}, no-op task)`.padEnd(W)} ${cell(ceiling.jobsPerSecond)} ${cell(ceiling.seconds.toFixed(2))}`);
     console.log(`deliveries/s ÷ bare jobs/s: ${ratio.toFixed(2)} (aim ≥ ${AIM_RATIO}: ${ratio >= AIM_RATIO ? 'met' : 'NOT met'})`);
     console.log(

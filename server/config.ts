@@ -27,7 +27,10 @@ const ZTrustProxy = z
     if (value === 'false' || value === '0') return false;
     if (value === 'true') return 1;
     if (/^\d+$/.test(value)) return Number(value);
-    return value.split(',').map((part) => part.trim()).filter(Boolean);
+    return value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
   });
 
 /**
@@ -97,14 +100,29 @@ const ZEnvironment = z.object({
   TTS_FORMAT: z.enum(['opus', 'mp3']).default('opus'),
   TTS_VOICES: z
     .string()
-    .transform((value) => [...new Set(value.split(',').map((voice) => voice.trim()).filter(Boolean))])
-    .refine((voices) => voices.length > 0 && voices.every((voice) => voice.length <= 64), 'expected comma-separated voice names of at most 64 characters, such as alloy,nova')
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((voice) => voice.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .refine(
+      (voices) => voices.length > 0 && voices.every((voice) => voice.length <= 64),
+      'expected comma-separated voice names of at most 64 characters, such as alloy,nova',
+    )
     .optional(),
   TTS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   TTS_CACHE_MAX_AGE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   WEBHOOK_DESIGN: z.enum(['A', 'B']).default('A'),
-  WEBHOOK_ROTATION_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
+  WEBHOOK_ROTATION_OVERLAP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400),
   WEBHOOK_ALLOW_HOSTS: z.string().optional(),
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
   PDF_FALLBACK_FONT: z.string().min(1).optional(),
@@ -116,12 +134,23 @@ const ZEnvironment = z.object({
     .optional(),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, 'expected a Stripe secret key (sk_live_…, sk_test_…) or restricted key (rk_…)').optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, 'expected a Stripe secret key (sk_live_…, sk_test_…) or restricted key (rk_…)')
+    .optional(),
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   CORS_ORIGINS: z
     .string()
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
-    .refine((origins) => origins.every(isOrigin), 'expected comma-separated origins such as https://app.example.com,http://localhost:5173 (scheme, host and port only)')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (origins) => origins.every(isOrigin),
+      'expected comma-separated origins such as https://app.example.com,http://localhost:5173 (scheme, host and port only)',
+    )
     .optional(),
 });
 
@@ -262,7 +291,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  TTS_PROVIDER=openai needs TTS_BASE_URL');
   }
   if (e.BACKUP_CRON && e.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration:\n  BACKUP_CRON backs up the embedded database; with DATABASE_URL back up that PostgreSQL with its own tools (docs/backups.md)');
+    throw new ConfigError(
+      'Invalid configuration:\n  BACKUP_CRON backs up the embedded database; with DATABASE_URL back up that PostgreSQL with its own tools (docs/backups.md)',
+    );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -294,7 +325,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     metricsToken: e.METRICS_TOKEN,
     workerMetricsPort: e.WORKER_METRICS_PORT,
-    testFaults: new Set((e.TEST_FAULTS ?? '').split(',').map((point) => point.trim()).filter(Boolean)),
+    testFaults: new Set(
+      (e.TEST_FAULTS ?? '')
+        .split(',')
+        .map((point) => point.trim())
+        .filter(Boolean),
+    ),
     sessionAbandonAfterSeconds: e.SESSION_ABANDON_AFTER,
     sessionPausedAbandonAfterSeconds: e.SESSION_PAUSED_ABANDON_AFTER,
     sessionAudioMaxBytes: e.SESSION_AUDIO_MAX_BYTES,
@@ -313,7 +349,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     transcriptionConcurrency: e.TRANSCRIPTION_CONCURRENCY,
     outbound: {
-      allowHosts: new Set((e.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
+      allowHosts: new Set(
+        (e.WEBHOOK_ALLOW_HOSTS ?? '')
+          .split(',')
+          .map((host) => host.trim().toLowerCase())
+          .filter(Boolean),
+      ),
       extraCaFile: e.WEBHOOK_CA_FILE ? path.resolve(e.WEBHOOK_CA_FILE) : undefined,
     },
     payments: { stripeSecretKey: e.STRIPE_SECRET_KEY, stripeApiUrl: e.STRIPE_API_URL },
@@ -322,8 +363,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pdfFallbackFont: e.PDF_FALLBACK_FONT ? path.resolve(e.PDF_FALLBACK_FONT) : undefined,
     ffmpegPath: e.FFMPEG_PATH,
     corsOrigins: new Set(e.CORS_ORIGINS ?? []),
-    backup: e.BACKUP_CRON
-      ? { cron: e.BACKUP_CRON, dir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')), keep: e.BACKUP_KEEP }
-      : undefined,
+    backup: e.BACKUP_CRON ? { cron: e.BACKUP_CRON, dir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')), keep: e.BACKUP_KEEP } : undefined,
   };
 }

@@ -70,9 +70,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       formatters: {
         // Runs before the serializers: errors are serialized here so their text can be scrubbed.
         log: (object) =>
-          Object.fromEntries(
-            Object.entries(object).map(([key, value]) => [key, value instanceof Error ? serializeError(value) : scrubValue(value)]),
-          ),
+          Object.fromEntries(Object.entries(object).map(([key, value]) => [key, value instanceof Error ? serializeError(value) : scrubValue(value)])),
       },
       hooks: {
         // The message string itself is scrubbed too.

@@ -28,7 +28,8 @@ export const ERROR_CODES = {
   INSUFFICIENT_CREDITS: { status: 402, description: 'Not enough credits for the action.' },
   PAYMENT_DECLINED: {
     status: 402,
-    description: "The payment provider declined the payment (`details.code`, such as `card_declined` or `payment_method_required`, and its reason); nothing was booked.",
+    description:
+      'The payment provider declined the payment (`details.code`, such as `card_declined` or `payment_method_required`, and its reason); nothing was booked.',
   },
   INSUFFICIENT_PERMISSIONS: { status: 403, description: 'The API key lacks the permission the operation requires.' },
   INVALID_INVITATION: {
@@ -44,7 +45,10 @@ export const ERROR_CODES = {
   CAMPAIGN_ARCHIVED: { status: 409, description: 'The campaign is archived (final); it cannot be changed or resumed.' },
   INVITE_EXPIRED: { status: 409, description: 'The invite has expired and cannot be modified.' },
   INVITE_CANCELLED: { status: 409, description: 'The invite was cancelled (its token is revoked); it cannot be resent or used.' },
-  INVITE_ALREADY_USED: { status: 409, description: 'The invite has been used (its interview started or completed); it cannot be resent, cancelled or used again.' },
+  INVITE_ALREADY_USED: {
+    status: 409,
+    description: 'The invite has been used (its interview started or completed); it cannot be resent, cancelled or used again.',
+  },
   INVITE_HAS_NO_EMAIL: { status: 409, description: 'The invite has no email address (it came from a share link), so there is nothing to send.' },
   SHARE_LINK_CLOSED: { status: 409, description: 'The share link is closed, expired or has all its respondents.' },
   MEMBER_EXISTS: { status: 409, description: 'The organization already has a member (or an invitation) with this email.' },
@@ -52,7 +56,8 @@ export const ERROR_CODES = {
   DOMAIN_IN_USE: { status: 409, description: 'Another organization already uses this custom domain.' },
   NAME_TAKEN: {
     status: 409,
-    description: 'The organization already has a collection (or saved search) with this name; names are unique per organization, ignoring case (`details.existingId`).',
+    description:
+      'The organization already has a collection (or saved search) with this name; names are unique per organization, ignoring case (`details.existingId`).',
   },
   SESSION_NOT_ACTIVE: { status: 409, description: 'The session state does not allow the action.' },
   TURN_ALREADY_ANSWERED: {
@@ -66,18 +71,26 @@ export const ERROR_CODES = {
   FEEDBACK_ALREADY_SUBMITTED: { status: 409, description: 'The participant already submitted feedback for this interview (once per session).' },
   TRANSCRIPT_NOT_READY: {
     status: 409,
-    description: 'The session has no transcript: `details.status` is `pending` while the session is unfinished or its transcript is being made (retry later), `none` when it will never have one (`details.reason`: `no_answers` or `too_little_speech`).',
+    description:
+      'The session has no transcript: `details.status` is `pending` while the session is unfinished or its transcript is being made (retry later), `none` when it will never have one (`details.reason`: `no_answers` or `too_little_speech`).',
   },
   INSIGHTS_NOT_READY: {
     status: 409,
-    description: 'The session has no insights: `details.status` is `pending` while they are being made (retry later), `none` when the session has no transcript to draw them from.',
+    description:
+      'The session has no insights: `details.status` is `pending` while they are being made (retry later), `none` when the session has no transcript to draw them from.',
   },
   WEBHOOK_ENDPOINT_DISABLED: {
     status: 409,
     description: 'The webhook endpoint is disabled (by an update, or because it answered 410 Gone); enable it (`status: enabled`) to send to it.',
   },
-  WEBHOOK_DELIVERY_PENDING: { status: 409, description: 'The delivery is still being attempted; only a finished (succeeded or failed) delivery can be redelivered.' },
-  CAMPAIGN_HAS_ACTIVE_SESSIONS: { status: 409, description: 'The campaign has interviews in progress; it cannot be deleted until they end (archive it instead).' },
+  WEBHOOK_DELIVERY_PENDING: {
+    status: 409,
+    description: 'The delivery is still being attempted; only a finished (succeeded or failed) delivery can be redelivered.',
+  },
+  CAMPAIGN_HAS_ACTIVE_SESSIONS: {
+    status: 409,
+    description: 'The campaign has interviews in progress; it cannot be deleted until they end (archive it instead).',
+  },
   SCRIPT_NOT_PUBLISHED: {
     status: 409,
     description: 'The script has no published version yet, so a campaign cannot use it.',
@@ -90,16 +103,19 @@ export const ERROR_CODES = {
   },
   TRANSCRIPT_CHANGED: {
     status: 409,
-    description: "The utterance's text at the given offsets is no longer the `expectedText` the request was made from (changed meanwhile, or a retry of a redaction that already happened); read the transcript again (`details.current` says where that text is now, or null).",
+    description:
+      "The utterance's text at the given offsets is no longer the `expectedText` the request was made from (changed meanwhile, or a retry of a redaction that already happened); read the transcript again (`details.current` says where that text is now, or null).",
   },
   STAKEHOLDER_LINK_GONE: {
     status: 410,
-    description: 'The stakeholder link was revoked or has expired, or what it shared was deleted (`details.reason`: `revoked`, `expired` or `removed`); ask whoever shared it for a new link.',
+    description:
+      'The stakeholder link was revoked or has expired, or what it shared was deleted (`details.reason`: `revoked`, `expired` or `removed`); ask whoever shared it for a new link.',
   },
   REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request in time; the connection is closed.' },
   PRECONDITION_FAILED: {
     status: 412,
-    description: "`If-Match` names another version of the record than the current one (its `ETag`): someone changed it since you read it. Read it again, then retry.",
+    description:
+      '`If-Match` names another version of the record than the current one (its `ETag`): someone changed it since you read it. Read it again, then retry.',
   },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or uploaded file exceeds its size limit.' },
   UNSUPPORTED_MEDIA_TYPE: {
@@ -123,7 +139,7 @@ export const ERROR_CODES = {
     status: 429,
     description: 'Too many failed sign-ins for this email or from this address; `retryAfter` and `Retry-After` say when to try again.',
   },
-  REQUEST_HEADERS_TOO_LARGE: { status: 431, description: 'The request line or headers exceed the server\'s limit (16 KB).' },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, description: "The request line or headers exceed the server's limit (16 KB)." },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected server error. Safe to retry with backoff.' },
   PAYMENT_PROVIDER_UNAVAILABLE: {
     status: 502,

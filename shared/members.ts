@@ -16,9 +16,7 @@ const READ_PERMISSIONS = PERMISSIONS.filter((permission) => permission.endsWith(
 export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS.filter((permission) => permission !== 'billing:write'),
-  member: PERMISSIONS.filter(
-    (permission) => permission.endsWith(':read') || ['campaigns:write', 'invites:write', 'sessions:write'].includes(permission),
-  ),
+  member: PERMISSIONS.filter((permission) => permission.endsWith(':read') || ['campaigns:write', 'invites:write', 'sessions:write'].includes(permission)),
   viewer: READ_PERMISSIONS,
 };
 

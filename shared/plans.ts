@@ -5,8 +5,22 @@
 export const PLANS = {
   free: { rateLimitPerMinute: 60, includedCredits: 30, freeMinutesPerMonth: 10, pricePerMinuteCredits: 1, pricePerCreditMinor: 10, currency: 'usd' },
   starter: { rateLimitPerMinute: 300, includedCredits: 500, freeMinutesPerMonth: 60, pricePerMinuteCredits: 1, pricePerCreditMinor: 9, currency: 'usd' },
-  professional: { rateLimitPerMinute: 1000, includedCredits: 2000, freeMinutesPerMonth: 300, pricePerMinuteCredits: 0.8, pricePerCreditMinor: 8, currency: 'usd' },
-  enterprise: { rateLimitPerMinute: 10000, includedCredits: 10000, freeMinutesPerMonth: 1000, pricePerMinuteCredits: 0.5, pricePerCreditMinor: 6, currency: 'usd' },
+  professional: {
+    rateLimitPerMinute: 1000,
+    includedCredits: 2000,
+    freeMinutesPerMonth: 300,
+    pricePerMinuteCredits: 0.8,
+    pricePerCreditMinor: 8,
+    currency: 'usd',
+  },
+  enterprise: {
+    rateLimitPerMinute: 10000,
+    includedCredits: 10000,
+    freeMinutesPerMonth: 1000,
+    pricePerMinuteCredits: 0.5,
+    pricePerCreditMinor: 6,
+    currency: 'usd',
+  },
 } as const satisfies Record<string, PlanTerms>;
 
 /**

@@ -85,8 +85,7 @@ export function fieldErrorsFromZod(error: ZodError, rawInput: unknown, source: '
     }
     // An absent enum (invalid_value) or union (invalid_union) member is as missing as an absent string.
     const missing =
-      (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') &&
-      valueAt(rawInput, issue.path) === undefined;
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') && valueAt(rawInput, issue.path) === undefined;
     // Inside an array item the field's list is present and one of its items breaks the item's
     // rule: 422 naming the item (`invites[3].email`), like any other bad item.
     anyMissing ||= missing && !issue.path.some((segment) => typeof segment === 'number');

@@ -15,21 +15,16 @@ import { ROOT } from './helpers/processes.js';
  */
 
 /** Files that still call `execute` on the ORM outside server/db. */
-const EXECUTE_NOT_YET_MOVED = new Set<string>([
-]);
+const EXECUTE_NOT_YET_MOVED = new Set<string>([]);
 
 /** Domains whose index.ts is not yet the only way in. */
-const DOMAINS_WITHOUT_INDEX = new Set<string>([
-]);
+const DOMAINS_WITHOUT_INDEX = new Set<string>([]);
 
 /** Cycles between domains not yet broken, as "a -> b" edges that close one. */
-const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([
-]);
+const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([]);
 
 /** Domain files that still import server/http, or server/trpc outside router.ts. */
-const HTTP_IMPORTS_NOT_YET_MOVED = new Set<string>([
-  'server/domains/billing/router.ts -> server/http/idempotency.ts',
-]);
+const HTTP_IMPORTS_NOT_YET_MOVED = new Set<string>(['server/domains/billing/router.ts -> server/http/idempotency.ts']);
 
 const DOMAINS_DIR = path.join(ROOT, 'server', 'domains');
 /** Shared by every domain (caller, deps, paging, authorship): not a domain itself. */
@@ -48,7 +43,9 @@ function relative(file: string): string {
 /** The files a source file imports (relative specifiers only), resolved to .ts paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/g), ...text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)].map((match) => match[1]!);
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/g), ...text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)].map(
+    (match) => match[1]!,
+  );
   return specifiers.map((specifier) => path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts'));
 }
 

@@ -56,7 +56,8 @@ describe('README and docs/', async () => {
         const resolved = linkPath === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), linkPath));
         const linked = pages.get(resolved) ?? (await read(resolved).catch(() => undefined));
         if (linked === undefined) broken.push(`${file}: ${target} (no file ${resolved})`);
-        else if (anchor && resolved.endsWith('.md') && !headingAnchors(linked).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
+        else if (anchor && resolved.endsWith('.md') && !headingAnchors(linked).has(anchor))
+          broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
       }
     }
     expect(broken).toEqual([]);
@@ -74,7 +75,11 @@ function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
   for (const match of prose.matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = match[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = match[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     let anchor = slug;
     for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
     anchors.add(anchor);

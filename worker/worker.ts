@@ -191,10 +191,7 @@ export async function startWorker(services: AppServices, connectionString: strin
 
   await beat();
   await loadLastBackupMetrics(services);
-  services.logger.info(
-    { concurrency: services.config.workerConcurrency, tasks: Object.keys(createTaskList(services)) },
-    'worker started',
-  );
+  services.logger.info({ concurrency: services.config.workerConcurrency, tasks: Object.keys(createTaskList(services)) }, 'worker started');
   const heartbeat = setInterval(() => {
     beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
   }, HEARTBEAT_SECONDS * 1000);

@@ -68,7 +68,9 @@ function campaignOf(row: CampaignRow, stats: { total_invites: string | null; com
 const NO_STATS = { total_invites: null, completed: null, average_duration: null };
 
 async function statsOf(ids: string[]) {
-  const { rows } = await pool.query<{ campaign_id: string; total_invites: string | null; completed: string | null; average_duration: string | null }>(STATS, [ids]);
+  const { rows } = await pool.query<{ campaign_id: string; total_invites: string | null; completed: string | null; average_duration: string | null }>(STATS, [
+    ids,
+  ]);
   return new Map(rows.map((row) => [row.campaign_id, row]));
 }
 
@@ -98,7 +100,9 @@ app.get('/healthz', (_req, res) => {
 app.use('/v1', async (req: Request, res: Response, next: NextFunction) => {
   try {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-    const { rows } = await pool.query<{ id: string; organization_id: string; rate_limit_per_minute: number | null }>(KEY_LOOKUP, [hashApiKey(match?.[1] ?? '')]);
+    const { rows } = await pool.query<{ id: string; organization_id: string; rate_limit_per_minute: number | null }>(KEY_LOOKUP, [
+      hashApiKey(match?.[1] ?? ''),
+    ]);
     const key = rows[0];
     if (!key) return void res.status(401).json({ error: { code: 'INVALID_API_KEY', message: 'Invalid API key.', details: {} } });
     const limit = key.rate_limit_per_minute ?? 10_000;
@@ -131,7 +135,10 @@ app.get('/v1/campaigns', async (req: Request, res: Response) => {
 });
 
 app.get('/v1/campaigns/:id', async (req: Request, res: Response) => {
-  const { rows } = await pool.query<CampaignRow>(`select ${CAMPAIGN_COLUMNS} from campaigns c where c.id = $1 and c.organization_id = $2`, [req.params.id, req.organizationId]);
+  const { rows } = await pool.query<CampaignRow>(`select ${CAMPAIGN_COLUMNS} from campaigns c where c.id = $1 and c.organization_id = $2`, [
+    req.params.id,
+    req.organizationId,
+  ]);
   if (!rows[0]) return void res.status(404).json({ error: { code: 'RESOURCE_NOT_FOUND', message: 'Not found.', details: {} } });
   res.json(campaignOf(rows[0], (await statsOf([rows[0].id])).get(rows[0].id)!));
 });

@@ -109,9 +109,26 @@ app.post('/api/interview/start', async (req: Request, res: Response, next: NextF
          values ($1, $2, $3, $4, $5, $6, 'in_progress', 'en', '{}', false, now(), now(), now(), $7, '[]', 0, 'question', $8, 1, now(), now())`,
         [sessionId, invite.organization_id, invite.campaign_id, invite.id, invite.script_id, invite.version, questions.length, utteranceId],
       );
-      await client.query(INSERT_UTTERANCE, [utteranceId, invite.organization_id, sessionId, 0, 'ai', 'question', first.text, first.id, null, 0, speakingSeconds(first.text), 'engine', null]);
+      await client.query(INSERT_UTTERANCE, [
+        utteranceId,
+        invite.organization_id,
+        sessionId,
+        0,
+        'ai',
+        'question',
+        first.text,
+        first.id,
+        null,
+        0,
+        speakingSeconds(first.text),
+        'engine',
+        null,
+      ]);
       await client.query(`update invites set status = 'started', started_at = now(), updated_at = now() where id = $1`, [invite.id]);
-      return { session: { id: sessionId, status: 'in_progress', questionsAnswered: 0, totalQuestions: questions.length }, turn: turnOf(utteranceId, first.text, 'question', first) };
+      return {
+        session: { id: sessionId, status: 'in_progress', questionsAnswered: 0, totalQuestions: questions.length },
+        turn: turnOf(utteranceId, first.text, 'question', first),
+      };
     });
     res.status(201).json(state);
   } catch (error) {
@@ -161,19 +178,44 @@ app.post('/api/interview/answer', async (req: Request, res: Response, next: Next
       const seq = session.next_seq as number;
       const value: TAnswerValue | undefined = outcome.utteranceValue;
       await client.query(INSERT_UTTERANCE, [
-        answerId, session.organization_id, session.id, seq, 'participant', 'answer', text, question.id,
-        value === undefined ? null : JSON.stringify(value), Math.max(0, at - speakingSeconds(text ?? '')), at, null, null,
+        answerId,
+        session.organization_id,
+        session.id,
+        seq,
+        'participant',
+        'answer',
+        text,
+        question.id,
+        value === undefined ? null : JSON.stringify(value),
+        Math.max(0, at - speakingSeconds(text ?? '')),
+        at,
+        null,
+        null,
       ]);
       const next = outcome.next;
       const nextId = newId('utt');
       const nextQuestion = next.kind === 'question' ? questions[next.questionIndex]! : question;
       await client.query(INSERT_UTTERANCE, [
-        nextId, session.organization_id, session.id, seq + 1, 'ai', next.kind, next.text, next.kind === 'closing' ? null : nextQuestion.id,
-        null, at, at + speakingSeconds(next.text), next.decidedBy, next.kind === 'follow_up' ? JSON.stringify(next.probe) : null,
+        nextId,
+        session.organization_id,
+        session.id,
+        seq + 1,
+        'ai',
+        next.kind,
+        next.text,
+        next.kind === 'closing' ? null : nextQuestion.id,
+        null,
+        at,
+        at + speakingSeconds(next.text),
+        next.decidedBy,
+        next.kind === 'follow_up' ? JSON.stringify(next.probe) : null,
       ]);
       let answers = session.answers as TParsedAnswer[];
       if (outcome.finalValue !== undefined) {
-        answers = [...answers.filter((entry) => entry.questionId !== question.id), { questionId: question.id, value: outcome.finalValue, utteranceId: answerId }];
+        answers = [
+          ...answers.filter((entry) => entry.questionId !== question.id),
+          { questionId: question.id, value: outcome.finalValue, utteranceId: answerId },
+        ];
       }
       const questionsAnswered = (session.questions_answered as number) + (session.pending === 'question' ? 1 : 0);
       const closing = next.kind === 'closing';
@@ -183,9 +225,19 @@ app.post('/api/interview/answer', async (req: Request, res: Response, next: Next
            status = $11, completion_status = $12, completed_at = $13
          where id = $1`,
         [
-          session.id, outcome.position.questionIndex, closing ? null : next.kind, closing ? null : nextId, outcome.position.followUpsAsked,
-          outcome.position.reAsked, seq + 2, questionsAnswered, JSON.stringify(answers), Math.floor(at),
-          closing ? 'completed' : 'in_progress', closing ? 'completed' : null, closing ? new Date() : null,
+          session.id,
+          outcome.position.questionIndex,
+          closing ? null : next.kind,
+          closing ? null : nextId,
+          outcome.position.followUpsAsked,
+          outcome.position.reAsked,
+          seq + 2,
+          questionsAnswered,
+          JSON.stringify(answers),
+          Math.floor(at),
+          closing ? 'completed' : 'in_progress',
+          closing ? 'completed' : null,
+          closing ? new Date() : null,
         ],
       );
       if (closing) {

@@ -33,7 +33,11 @@ function packageOf(url: string, functionName: string): string {
   }
   if (url.startsWith('node:')) return 'node (internals)';
   const own = /\/(server|shared|worker|migrations|bench)\/(.*)$/.exec(url);
-  if (own) return `${own[1]}/${own[2]!.split('/').slice(0, own[1] === 'server' ? 1 : 0).join('/')}`.replace(/\/$/, '');
+  if (own)
+    return `${own[1]}/${own[2]!
+      .split('/')
+      .slice(0, own[1] === 'server' ? 1 : 0)
+      .join('/')}`.replace(/\/$/, '');
   return url;
 }
 

@@ -6,7 +6,10 @@ function rankOf(sorted: number[], p: number): number {
 
 /** The nearest-rank percentile of `values`, in any order. */
 export function percentile(values: number[], p: number): number {
-  return rankOf([...values].sort((a, b) => a - b), p);
+  return rankOf(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 export interface Distribution {

@@ -76,7 +76,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const ref = await refOfUpload(body, req.headers['content-type'] ?? '');
     await sleep(delays.stt - (performance.now() - arrived - bodyMs));
     const text = `The setup guide was clear and our team had the first survey running by Wednesday (${ref ?? 'no-ref'}).`;
-    const answer = JSON.stringify({ task: 'transcribe', language: 'english', duration: 4.5, text, segments: [{ id: 0, start: 0, end: 4.5, text, avg_logprob: -0.1, no_speech_prob: 0.01 }] });
+    const answer = JSON.stringify({
+      task: 'transcribe',
+      language: 'english',
+      duration: 4.5,
+      text,
+      segments: [{ id: 0, start: 0, end: 4.5, text, avg_logprob: -0.1, no_speech_prob: 0.01 }],
+    });
     const firstByte = performance.now();
     res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
     record('stt', ref, firstByte);
@@ -127,7 +133,9 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(`voice fakes on ${process.env.PORT}: stt ${delays.stt} ms, llm ${delays.llm} ms, tts ${delays.tts} ms`));
+server.listen(Number(process.env.PORT), '127.0.0.1', () =>
+  console.log(`voice fakes on ${process.env.PORT}: stt ${delays.stt} ms, llm ${delays.llm} ms, tts ${delays.tts} ms`),
+);
 process.on('SIGTERM', () => {
   server.closeAllConnections();
   server.close(() => process.exit(0));

@@ -214,7 +214,9 @@ export class ChatCompletions {
   #refusedField(providerError: z.infer<typeof ZProviderError> | undefined, sentSchema: boolean): RefusedField | undefined {
     if (!providerError) return undefined;
     const { param, message = '' } = providerError.error;
-    const refused = OPTIONAL_FIELDS.find((field) => !this.#unsupported.has(field) && (param === field || param?.startsWith(`${field}.`) || message.includes(field)));
+    const refused = OPTIONAL_FIELDS.find(
+      (field) => !this.#unsupported.has(field) && (param === field || param?.startsWith(`${field}.`) || message.includes(field)),
+    );
     if (sentSchema && (refused === 'response_format' || (refused === undefined && message.includes('json_schema')))) return 'json_schema';
     return refused;
   }

@@ -23,7 +23,8 @@ const MIN_QUOTE_WORDS = 5;
 const MIN_STRUCTURED_QUOTE_WORDS = 10;
 
 /** Sentences that ask for something: a suggestion or a request is an action item as said. */
-const SUGGESTION = /\b(?:should|could you|can you|please|would (?:be|love|like)|'d (?:be|love|like)|i wish|if only|need(?:s)? to|have to fix|add(?:ing)? (?:a|an|the|more|support|some)|missing|lacks?|wish list|it'd be)\b/i;
+const SUGGESTION =
+  /\b(?:should|could you|can you|please|would (?:be|love|like)|'d (?:be|love|like)|i wish|if only|need(?:s)? to|have to fix|add(?:ing)? (?:a|an|the|more|support|some)|missing|lacks?|wish list|it'd be)\b/i;
 /** A complaint this sharp is worth following up even when no fix was asked for. */
 const PROBLEM_SCORE = -0.35;
 
@@ -75,7 +76,13 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
     }
   });
   const rankedTopics = [...topics.values()]
-    .filter((topic) => isTopicLabel(favouritePhrase(topic.phrases), topic.utteranceIds.size, participant.map((utterance) => utterance.text)))
+    .filter((topic) =>
+      isTopicLabel(
+        favouritePhrase(topic.phrases),
+        topic.utteranceIds.size,
+        participant.map((utterance) => utterance.text),
+      ),
+    )
     .sort((a, b) => b.utteranceIds.size - a.utteranceIds.size || a.first - b.first)
     .slice(0, MAX_TOPICS)
     .map((topic) => {
@@ -94,7 +101,16 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
         .filter((keyword) => lower.includes(keyword.toLowerCase()))
         .reduce((sum, keyword) => sum + (headWeight.get(headOf(keyword)) ?? 0), 0);
       const lengthFit = words >= 6 && words <= 40 ? 1 : 0.3;
-      sentences.push({ text, utteranceId: utterance.id, structured: utterance.questionId !== null && structuredQuestions.has(utterance.questionId), startTime: utterance.startTime, order: sentences.length, score, words, salience: (1.5 * Math.abs(score) + 0.6 * aboutTopics) * lengthFit });
+      sentences.push({
+        text,
+        utteranceId: utterance.id,
+        structured: utterance.questionId !== null && structuredQuestions.has(utterance.questionId),
+        startTime: utterance.startTime,
+        order: sentences.length,
+        score,
+        words,
+        salience: (1.5 * Math.abs(score) + 0.6 * aboutTopics) * lengthFit,
+      });
     }
   }
 
@@ -115,7 +131,11 @@ export function extractBuiltinInsights(input: InsightsInput): InsightsDraft {
   const actionItems = [...new Set([...suggestions, ...problems])].slice(0, MAX_ACTION_ITEMS);
 
   return {
-    summary: summarize(input, rankedTopics.map((topic) => topic.label.toLowerCase()), quotes),
+    summary: summarize(
+      input,
+      rankedTopics.map((topic) => topic.label.toLowerCase()),
+      quotes,
+    ),
     keyQuotes: quotes.map((quote) => ({ text: quote.text, utteranceId: quote.utteranceId })),
     actionItems,
     topics: rankedTopics,
@@ -132,8 +152,10 @@ function summarize(input: InsightsInput, topics: string[], quotes: Sentence[]): 
   const { session } = input;
   const answered = `${session.questionsAnswered} of ${session.totalQuestions} questions`;
   const parts: string[] = [];
-  if (session.completionStatus === 'completed') parts.push(`The participant completed the interview in ${formatDuration(session.durationSeconds)}, answering ${answered}.`);
-  else if (session.completionStatus === 'timed_out') parts.push(`The interview reached its time limit after ${formatDuration(session.durationSeconds)}, with ${answered} answered.`);
+  if (session.completionStatus === 'completed')
+    parts.push(`The participant completed the interview in ${formatDuration(session.durationSeconds)}, answering ${answered}.`);
+  else if (session.completionStatus === 'timed_out')
+    parts.push(`The interview reached its time limit after ${formatDuration(session.durationSeconds)}, with ${answered} answered.`);
   else parts.push(`The participant left the interview after ${formatDuration(session.durationSeconds)}, having answered ${answered}.`);
   if (session.sentiment) parts.push(sentimentSentence(session.sentiment));
   if (topics.length > 0) parts.push(`They talked most about ${listOf(topics.slice(0, 3))}.`);

@@ -3,7 +3,18 @@ import { interviewLanguageOf } from '../../shared/languages.js';
 
 /** The languages answers are told apart among (ISO 639-3 → the tag the API reports): the interview languages and their neighbours. */
 const CANDIDATES: Record<string, string> = {
-  eng: 'en', nld: 'nl', deu: 'de', fra: 'fr', spa: 'es', ita: 'it', por: 'pt', pol: 'pl', tur: 'tr', swe: 'sv', dan: 'da', nob: 'no',
+  eng: 'en',
+  nld: 'nl',
+  deu: 'de',
+  fra: 'fr',
+  spa: 'es',
+  ita: 'it',
+  por: 'pt',
+  pol: 'pl',
+  tur: 'tr',
+  swe: 'sv',
+  dan: 'da',
+  nob: 'no',
 };
 const ONLY = Object.keys(CANDIDATES);
 

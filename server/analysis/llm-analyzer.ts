@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
-import { ChatCompletions, type ChatCompletionsOptions, ChatFailure, type ChatMessage, type LlmLogger, type ResponseJsonSchema } from '../ai/chat-completions.js';
+import {
+  ChatCompletions,
+  type ChatCompletionsOptions,
+  ChatFailure,
+  type ChatMessage,
+  type LlmLogger,
+  type ResponseJsonSchema,
+} from '../ai/chat-completions.js';
 import { clip, languageName } from '../ai/prompt-text.js';
 import { escapeRegExp } from '../lib/escape-reg-exp.js';
 import type { InsightsDraft, InsightsInput, TextAnalyzer, TranscriptAnalysis, TranscriptInput, UtteranceAnalysis } from './analyzer.js';
@@ -66,9 +73,15 @@ function checkedSentiment(judgement: z.infer<typeof ZUtteranceJudgement>): z.inf
 
 const ZModelInsights = z.object({
   summary: z.string().trim().min(1).max(4000),
-  keyQuotes: z.array(z.object({ utteranceId: z.string(), text: z.string() })).max(20).default([]),
+  keyQuotes: z
+    .array(z.object({ utteranceId: z.string(), text: z.string() }))
+    .max(20)
+    .default([]),
   actionItems: z.array(z.string().trim().min(1).max(500)).max(20).default([]),
-  topics: z.array(z.object({ label: z.string().trim().min(1).max(120), utteranceIds: z.array(z.string()).max(200) })).max(20).default([]),
+  topics: z
+    .array(z.object({ label: z.string().trim().min(1).max(120), utteranceIds: z.array(z.string()).max(200) }))
+    .max(20)
+    .default([]),
 });
 
 /**
@@ -166,7 +179,10 @@ export class LlmAnalyzer implements TextAnalyzer {
 
   /** The built-in analyzer's sentiment of the utterances the model gave no valid sentiment for, by id. */
   async #builtinSentiments(input: TranscriptInput, utterances: TranscriptInput['utterances']): Promise<Map<string, UtteranceAnalysis>> {
-    this.#log({ reason: 'invalid_sentiment', utterances: utterances.length }, 'LLM gave no valid sentiment for some utterances; the built-in classifier judges those');
+    this.#log(
+      { reason: 'invalid_sentiment', utterances: utterances.length },
+      'LLM gave no valid sentiment for some utterances; the built-in classifier judges those',
+    );
     const analysis = await this.#fallback.analyzeTranscript({ language: input.language, utterances });
     return new Map(utterances.map((utterance, index) => [utterance.id, analysis.utterances[index]!]));
   }
@@ -183,7 +199,13 @@ export class LlmAnalyzer implements TextAnalyzer {
             questions: input.questions.map((q) => ({ id: q.id, text: q.text, type: q.type })),
             structuredAnswers: input.answers,
             session: input.session,
-            utterances: input.utterances.map((u) => ({ id: u.id, speaker: u.speaker === 'ai' ? 'interviewer' : 'participant', questionId: u.questionId, text: clip(u.text, MAX_UTTERANCE_CHARS), sentiment: u.sentiment })),
+            utterances: input.utterances.map((u) => ({
+              id: u.id,
+              speaker: u.speaker === 'ai' ? 'interviewer' : 'participant',
+              questionId: u.questionId,
+              text: clip(u.text, MAX_UTTERANCE_CHARS),
+              sentiment: u.sentiment,
+            })),
           })}`,
         },
       ];

@@ -15,7 +15,10 @@ const ZModelSummary = z.object({
       z.object({
         title: z.string().trim().min(1).max(120),
         utteranceIds: z.array(z.string()).max(500).default([]),
-        quotes: z.array(z.object({ utteranceId: z.string(), text: z.string() })).max(10).default([]),
+        quotes: z
+          .array(z.object({ utteranceId: z.string(), text: z.string() }))
+          .max(10)
+          .default([]),
       }),
     )
     .max(20),
@@ -90,10 +93,15 @@ export async function summarizeSessionSetWithLlm(
     .map((theme) => {
       const quotes = theme.quotes
         .map((quote) => ({ utterance: byAlias.get(quote.utteranceId), text: quote.text.trim().replace(/^["“]|["”]$/g, '') }))
-        .filter((quote): quote is { utterance: SummaryUtterance; text: string } => quote.utterance !== undefined && quote.text !== '' && quote.utterance.text.includes(quote.text))
+        .filter(
+          (quote): quote is { utterance: SummaryUtterance; text: string } =>
+            quote.utterance !== undefined && quote.text !== '' && quote.utterance.text.includes(quote.text),
+        )
         .slice(0, MAX_QUOTES_PER_THEME)
         .map((quote) => ({ sessionId: quote.utterance.sessionId, utteranceId: quote.utterance.id, text: quote.text }));
-      const sessions = new Set([...theme.utteranceIds.map((id) => byAlias.get(id)?.sessionId), ...quotes.map((quote) => quote.sessionId)].filter((id) => id !== undefined));
+      const sessions = new Set(
+        [...theme.utteranceIds.map((id) => byAlias.get(id)?.sessionId), ...quotes.map((quote) => quote.sessionId)].filter((id) => id !== undefined),
+      );
       return { title: theme.title, sessionCount: sessions.size, quotes };
     })
     .filter((theme) => theme.quotes.length > 0)

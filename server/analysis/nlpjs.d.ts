@@ -7,7 +7,10 @@ declare module '@nlpjs/core' {
 declare module '@nlpjs/sentiment' {
   export class SentimentAnalyzer {
     constructor(settings: { container: unknown });
-    process(input: { locale: string; text: string }): Promise<{ sentiment: { score: number; numWords: number; numHits: number; average: number; type: string; vote: string } }>;
+    process(input: {
+      locale: string;
+      text: string;
+    }): Promise<{ sentiment: { score: number; numWords: number; numHits: number; average: number; type: string; vote: string } }>;
   }
 }
 declare module '@nlpjs/lang-nl' {

@@ -61,14 +61,23 @@ const DOMAIN_PHRASES: Record<OtherLanguage, Map<string, { words: string[]; valen
     const byFirst = new Map<string, { words: string[]; valence: number }[]>();
     for (const [phrase, valence] of Object.entries(DOMAIN_VALENCE[language])) {
       const words = phrase.toLocaleLowerCase(language).split(' ');
-      byFirst.set(words[0]!, [...(byFirst.get(words[0]!) ?? []), { words, valence }].sort((a, b) => b.words.length - a.words.length));
+      byFirst.set(
+        words[0]!,
+        [...(byFirst.get(words[0]!) ?? []), { words, valence }].sort((a, b) => b.words.length - a.words.length),
+      );
     }
     return [language, byFirst];
   }),
 ) as Record<OtherLanguage, Map<string, { words: string[]; valence: number }[]>>;
 
 function wordsOf(language: OtherLanguage, text: string): string[] {
-  return [...text.normalize('NFC').toLocaleLowerCase(language).replace(/['’]/g, ' ').matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu)].map(([word]) => word);
+  return [
+    ...text
+      .normalize('NFC')
+      .toLocaleLowerCase(language)
+      .replace(/['’]/g, ' ')
+      .matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu),
+  ].map(([word]) => word);
 }
 
 /** The product vocabulary's valence in a text, each match turned by a negator just before it. */
@@ -104,7 +113,8 @@ export async function sentimentOf(language: OtherLanguage, text: string): Promis
   const contrast = CONTRAST[language].exec(text);
   const raw =
     contrast && contrast.index > 0
-      ? BEFORE_CONTRAST * (await valenceOf(language, text.slice(0, contrast.index))) + AFTER_CONTRAST * (await valenceOf(language, text.slice(contrast.index + contrast[0].length)))
+      ? BEFORE_CONTRAST * (await valenceOf(language, text.slice(0, contrast.index))) +
+        AFTER_CONTRAST * (await valenceOf(language, text.slice(contrast.index + contrast[0].length)))
       : await valenceOf(language, text);
   const score = Math.tanh(raw / 2);
   const sentiment: TSentiment = score >= NEUTRAL_BAND ? 'positive' : score <= -NEUTRAL_BAND ? 'negative' : 'neutral';
@@ -112,7 +122,12 @@ export async function sentimentOf(language: OtherLanguage, text: string): Promis
 }
 
 /** nlp.js' Snowball stemmers, one per language (stateless, built once). */
-const STEMMERS: Record<OtherLanguage, { stem(words: string[]): string[] }> = { nl: new StemmerNl(), de: new StemmerDe(), fr: new StemmerFr(), es: new StemmerEs() };
+const STEMMERS: Record<OtherLanguage, { stem(words: string[]): string[] }> = {
+  nl: new StemmerNl(),
+  de: new StemmerDe(),
+  fr: new StemmerFr(),
+  es: new StemmerEs(),
+};
 
 /**
  * Words that open a negation for the trained classifier's terms: the lexicon's negators, and
@@ -156,10 +171,161 @@ export function sentimentTermsOf(language: OtherLanguage, text: string): string[
  * finding, and degree adverbs, which carry no topic ("ging", "echt", "wirklich", "vraiment").
  */
 const PLAIN_WORDS: Record<OtherLanguage, string[]> = {
-  nl: ['ging', 'gaat', 'gaan', 'kwam', 'komt', 'vond', 'vind', 'vinden', 'werd', 'wordt', 'worden', 'zit', 'zat', 'heb', 'hebben', 'had', 'echt', 'heel', 'erg', 'best', 'vooral', 'gewoon', 'eigenlijk', 'even', 'soms', 'vaak', 'altijd', 'meteen', 'gebruik', 'gebruiken', 'gebruikt', 'denk', 'weet', 'keer', 'beetje', 'paar', 'wel', 'helemaal', 'behoorlijk'],
-  de: ['ging', 'geht', 'gehen', 'kam', 'kommt', 'fand', 'finde', 'finden', 'wurde', 'wird', 'werden', 'habe', 'haben', 'hatte', 'wirklich', 'sehr', 'echt', 'ziemlich', 'eigentlich', 'einfach', 'mal', 'manchmal', 'oft', 'immer', 'sofort', 'nutze', 'nutzen', 'benutze', 'denke', 'weiß', 'bisschen', 'paar', 'schon', 'total', 'gerade'],
-  fr: ['allé', 'allée', 'va', 'vont', 'venu', 'vient', 'trouve', 'trouvé', 'trouver', 'était', 'été', 'est', 'sont', 'ai', 'avons', 'avait', 'vraiment', 'très', 'assez', 'plutôt', 'juste', 'souvent', 'toujours', 'parfois', 'fois', 'utilise', 'utiliser', 'utilisé', 'pense', 'sais', 'peu', 'trop', 'bien', 'tout', 'tous', 'toute', 'toutes'],
-  es: ['fue', 'fui', 'va', 'van', 'vino', 'viene', 'encuentro', 'encontré', 'parece', 'pareció', 'era', 'estaba', 'está', 'están', 'tengo', 'tenemos', 'tenía', 'realmente', 'muy', 'bastante', 'bien', 'solo', 'siempre', 'veces', 'vez', 'uso', 'usar', 'usamos', 'creo', 'sé', 'poco', 'demasiado', 'todo', 'todos', 'toda', 'todas'],
+  nl: [
+    'ging',
+    'gaat',
+    'gaan',
+    'kwam',
+    'komt',
+    'vond',
+    'vind',
+    'vinden',
+    'werd',
+    'wordt',
+    'worden',
+    'zit',
+    'zat',
+    'heb',
+    'hebben',
+    'had',
+    'echt',
+    'heel',
+    'erg',
+    'best',
+    'vooral',
+    'gewoon',
+    'eigenlijk',
+    'even',
+    'soms',
+    'vaak',
+    'altijd',
+    'meteen',
+    'gebruik',
+    'gebruiken',
+    'gebruikt',
+    'denk',
+    'weet',
+    'keer',
+    'beetje',
+    'paar',
+    'wel',
+    'helemaal',
+    'behoorlijk',
+  ],
+  de: [
+    'ging',
+    'geht',
+    'gehen',
+    'kam',
+    'kommt',
+    'fand',
+    'finde',
+    'finden',
+    'wurde',
+    'wird',
+    'werden',
+    'habe',
+    'haben',
+    'hatte',
+    'wirklich',
+    'sehr',
+    'echt',
+    'ziemlich',
+    'eigentlich',
+    'einfach',
+    'mal',
+    'manchmal',
+    'oft',
+    'immer',
+    'sofort',
+    'nutze',
+    'nutzen',
+    'benutze',
+    'denke',
+    'weiß',
+    'bisschen',
+    'paar',
+    'schon',
+    'total',
+    'gerade',
+  ],
+  fr: [
+    'allé',
+    'allée',
+    'va',
+    'vont',
+    'venu',
+    'vient',
+    'trouve',
+    'trouvé',
+    'trouver',
+    'était',
+    'été',
+    'est',
+    'sont',
+    'ai',
+    'avons',
+    'avait',
+    'vraiment',
+    'très',
+    'assez',
+    'plutôt',
+    'juste',
+    'souvent',
+    'toujours',
+    'parfois',
+    'fois',
+    'utilise',
+    'utiliser',
+    'utilisé',
+    'pense',
+    'sais',
+    'peu',
+    'trop',
+    'bien',
+    'tout',
+    'tous',
+    'toute',
+    'toutes',
+  ],
+  es: [
+    'fue',
+    'fui',
+    'va',
+    'van',
+    'vino',
+    'viene',
+    'encuentro',
+    'encontré',
+    'parece',
+    'pareció',
+    'era',
+    'estaba',
+    'está',
+    'están',
+    'tengo',
+    'tenemos',
+    'tenía',
+    'realmente',
+    'muy',
+    'bastante',
+    'bien',
+    'solo',
+    'siempre',
+    'veces',
+    'vez',
+    'uso',
+    'usar',
+    'usamos',
+    'creo',
+    'sé',
+    'poco',
+    'demasiado',
+    'todo',
+    'todos',
+    'toda',
+    'todas',
+  ],
 };
 
 // Read with require: a JSON import of a package loses its import attribute in the bundled build.

@@ -111,7 +111,10 @@ const PERSON_NAMED_BRANDS = new RegExp(
 );
 
 /** Places named after a saint or built on a name: "San Francisco", "Saint-Denis", "Sankt Peter", "Den Haag", "New York". */
-const PLACE_NAMED_AFTER_SOMEONE = new RegExp(String.raw`(?<![\p{L}])(?:San|Santa|Santo|São|Saint|Sainte|St\.|Sankt|Sint|Los|Las|New|Fort|Port|Bad|Den|Mount|Mont|Lake|Cape|Ciudad|Villa)[ \u00a0-]${CAP}`, 'gu');
+const PLACE_NAMED_AFTER_SOMEONE = new RegExp(
+  String.raw`(?<![\p{L}])(?:San|Santa|Santo|São|Saint|Sainte|St\.|Sankt|Sint|Los|Las|New|Fort|Port|Bad|Den|Mount|Mont|Lake|Cape|Ciudad|Villa)[ \u00a0-]${CAP}`,
+  'gu',
+);
 
 /** A pet's name is not a person's: "our dog Max", "unser Hund Bruno", "mon chat Filou", "mi perro Toby", "onze kat Minoes". */
 const PET_CUE = new RegExp(
@@ -120,7 +123,8 @@ const PET_CUE = new RegExp(
 );
 
 /** German nouns that often follow a given name in a sentence ("Anna Bescheid gesagt"): not a surname. */
-const NOT_A_SURNAME = /(?:ung|heit|keit|schaft|tion|nis|tät|chen|lein|ismus|ment|ance|ence|age)$|^(?:Bescheid|Zeit|Problem|Probleme|Fehler|Hilfe|Frage|Fragen|Antwort|Termin|Daten|Bericht|Mail|Info|Ahnung|Lust|Recht|Angst|Glück|Spaß|Danke|Geld|Arbeit|Tag|Woche|Jahr|Hause|Nachricht|Zugang|Feedback|Idee|Tipp|Tipps|Ticket|Anruf)$/u;
+const NOT_A_SURNAME =
+  /(?:ung|heit|keit|schaft|tion|nis|tät|chen|lein|ismus|ment|ance|ence|age)$|^(?:Bescheid|Zeit|Problem|Probleme|Fehler|Hilfe|Frage|Fragen|Antwort|Termin|Daten|Bericht|Mail|Info|Ahnung|Lust|Recht|Angst|Glück|Spaß|Danke|Geld|Arbeit|Tag|Woche|Jahr|Hause|Nachricht|Zugang|Feedback|Idee|Tipp|Tipps|Ticket|Anruf)$/u;
 
 const GREETING = /^(?:dear|hi|hello|hey|hallo|liebe|lieber|bonjour|salut|cher|chère|hola|querida|querido|estimado|estimada|beste|hoi)$/iu;
 const RELATION_WORD = new RegExp(`^${RELATION_NOUNS}$`, 'iu');
@@ -143,7 +147,11 @@ interface Token {
 
 /** The words of a capitalised run ("Jan van der Berg"): capitalised ones and particles, with offsets. */
 function tokensOf(text: string, start: number, end: number): Token[] {
-  return [...text.slice(start, end).matchAll(/[\p{L}\p{M}'’-]+/gu)].map((match) => ({ word: match[0], start: start + match.index, end: start + match.index + match[0].length }));
+  return [...text.slice(start, end).matchAll(/[\p{L}\p{M}'’-]+/gu)].map((match) => ({
+    word: match[0],
+    start: start + match.index,
+    end: start + match.index + match[0].length,
+  }));
 }
 
 const CAPITALISED = new RegExp(`^${CAP}$`, 'u');
@@ -216,7 +224,10 @@ export function findNames(text: string): NameSpan[] {
       const span = runAt(text, at);
       if (span && !PERSON_BEFORE_NAMING.test(before) && givenNameSureness(text.slice(span.start, span.end).split(/[ \u00a0]/u)[0]!) === null) continue;
     }
-    add(runAt(text, at) ?? (/^(?:my name|mein name|je m|mon nom|me llamo|mi nombre|ik heet|mijn naam|ich hei)/u.test(cue) ? lowerCaseGivenNameAt(text, at) : null));
+    add(
+      runAt(text, at) ??
+        (/^(?:my name|mein name|je m|mon nom|me llamo|mi nombre|ik heet|mijn naam|ich hei)/u.test(cue) ? lowerCaseGivenNameAt(text, at) : null),
+    );
   }
 
   for (const match of text.matchAll(SELF_CUE)) {
@@ -266,7 +277,11 @@ export function findNames(text: string): NameSpan[] {
   const isBlocked = (span: NameSpan) => blocked.some((other) => span.start < other.end && other.start < span.end);
   const merged = mergeSpans(found.filter((span) => !isBlocked(span)));
   // A name's words that turn up alone elsewhere in the text ("… Schmidt said") are that name.
-  const parts = new Set(merged.flatMap((span) => text.slice(span.start, span.end).split(/[ \u00a0]+/u)).filter((word) => CAPITALISED.test(word) && word.length >= 3 && !isNeverName(word)));
+  const parts = new Set(
+    merged
+      .flatMap((span) => text.slice(span.start, span.end).split(/[ \u00a0]+/u))
+      .filter((word) => CAPITALISED.test(word) && word.length >= 3 && !isNeverName(word)),
+  );
   for (const part of parts) {
     const homonym = givenNameSureness(part) !== null && givenNameSureness(part) !== 'name';
     for (const match of text.matchAll(new RegExp(`(?<![\\p{L}\\p{M}'’-])${escapeRegExp(part)}(?![\\p{L}\\p{M}'’-])`, 'gu'))) {

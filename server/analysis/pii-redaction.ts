@@ -36,7 +36,8 @@ export interface PiiSpan {
 /** National forms are read as these regions' numbers (international ones whatever their region). */
 const PHONE_REGIONS: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'NL', 'IN'];
 
-const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*\.\p{L}{2,}(?![\p{L}\p{N}-])/gu;
+const EMAIL =
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*\.\p{L}{2,}(?![\p{L}\p{N}-])/gu;
 
 /** Digit runs with single spaces or dashes between groups: candidates for card numbers. */
 const DIGIT_RUN = /(?<![\p{L}\p{N}])\d+(?:[ -]\d+)*(?![\p{L}\p{N}])/gu;
@@ -140,7 +141,10 @@ function findSsns(text: string): PiiSpan[] {
   for (const match of text.matchAll(UNDASHED_SSN)) {
     if (!plausibleSsn(match[1]!, match[2]!, match[3]!)) continue;
     // Undashed nine digits are an SSN only when the words just before or after them say so.
-    const before = text.slice(Math.max(0, match.index - 60), match.index).split(/[!?\n]/).at(-1)!;
+    const before = text
+      .slice(Math.max(0, match.index - 60), match.index)
+      .split(/[!?\n]/)
+      .at(-1)!;
     const after = text.slice(match.index + match[0].length, match.index + match[0].length + 30);
     if (SSN_CONTEXT.test(before) || /^\W{0,3}\(?(?:ssn|social security)/i.test(after)) {
       spans.push({ kind: 'ssn', start: match.index, end: match.index + match[0].length });
@@ -154,7 +158,8 @@ function findSsns(text: string): PiiSpan[] {
  * `5.12.2024`, `05/12/2024`, `12/05/24`, `05-12-2024`, German `05. 12. 2024`), or the year first
  * (`2024-12-05`, `2024/12/05`, `2024.12.05`). One separator throughout.
  */
-const DATE = /(?<![\p{N}+])(?:(?<a>\d{1,2})(?<sep>[./-]|\. )(?<b>\d{1,2})\k<sep>(?<year>(?:19|20)?\d{2})|(?<yearFirst>(?:19|20)\d{2})(?<sepFirst>[./-])(?<month>\d{1,2})\k<sepFirst>(?<day>\d{1,2}))(?!\p{N})/gu;
+const DATE =
+  /(?<![\p{N}+])(?:(?<a>\d{1,2})(?<sep>[./-]|\. )(?<b>\d{1,2})\k<sep>(?<year>(?:19|20)?\d{2})|(?<yearFirst>(?:19|20)\d{2})(?<sepFirst>[./-])(?<month>\d{1,2})\k<sepFirst>(?<day>\d{1,2}))(?!\p{N})/gu;
 
 function isDate(match: RegExpMatchArray, text: string): boolean {
   const { a, b, sep, yearFirst, sepFirst, month, day } = match.groups!;
@@ -170,14 +175,16 @@ function isDate(match: RegExpMatchArray, text: string): boolean {
 }
 
 /** Dates written with spaces (`05 12 2024`, `2024 12 05`): a four-digit year and no further digit group. */
-const SPACED_DATE = /(?<![\p{N}+] ?)(?:(?<a>\d{1,2}) (?<b>\d{1,2}) (?<year>(?:19|20)\d{2})|(?<yearFirst>(?:19|20)\d{2}) (?<month>\d{1,2}) (?<day>\d{1,2}))(?! ?\p{N})/gu;
+const SPACED_DATE =
+  /(?<![\p{N}+] ?)(?:(?<a>\d{1,2}) (?<b>\d{1,2}) (?<year>(?:19|20)\d{2})|(?<yearFirst>(?:19|20)\d{2}) (?<month>\d{1,2}) (?<day>\d{1,2}))(?! ?\p{N})/gu;
 
 /**
  * Other numbers that are never phone numbers and that the matcher can run into one: times
  * (`14:30`, `14:30:00`, `9h30`, `14.30 Uhr`), month and year (`11/2024`, `03-2025`), and an ISO
  * date's time part (`T14:30:00Z`).
  */
-const TIME_OR_MONTH = /(?<!\p{N})(?:\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}h\d{2}|\d{1,2}\.\d{2}(?= ?(?:uhr|u\b|h\b))|(?:0?[1-9]|1[0-2])[/-](?:19|20)\d{2})(?!\p{N})/giu;
+const TIME_OR_MONTH =
+  /(?<!\p{N})(?:\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}h\d{2}|\d{1,2}\.\d{2}(?= ?(?:uhr|u\b|h\b))|(?:0?[1-9]|1[0-2])[/-](?:19|20)\d{2})(?!\p{N})/giu;
 
 /**
  * The text with every date, time and month's characters replaced by a letter (offsets kept), for
@@ -194,7 +201,8 @@ function maskDates(text: string): string {
   for (const match of text.matchAll(SPACED_DATE)) {
     const { a, b, yearFirst, month, day } = match.groups!;
     const inRange = (value: string, max: number) => Number(value) >= 1 && Number(value) <= max;
-    const date = yearFirst !== undefined ? inRange(month!, 12) && inRange(day!, 31) : inRange(a!, 31) && inRange(b!, 31) && (inRange(a!, 12) || inRange(b!, 12));
+    const date =
+      yearFirst !== undefined ? inRange(month!, 12) && inRange(day!, 31) : inRange(a!, 31) && inRange(b!, 31) && (inRange(a!, 12) || inRange(b!, 12));
     if (date) mask(match.index!, match[0].length);
   }
   for (const match of masked.matchAll(TIME_OR_MONTH)) mask(match.index!, match[0].length);

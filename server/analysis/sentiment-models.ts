@@ -13,11 +13,18 @@ import nl from './sentiment-models/nl.json' with { type: 'json' };
  * The trained sentiment classifier of each interview language (sentiment-classifier.ts), read
  * once with the module: `npm run train:sentiment` writes them.
  */
-export const SENTIMENT_MODELS: Record<TInterviewLanguage, SentimentModel> = { en: checked(en, 'en'), nl: checked(nl, 'nl'), de: checked(de, 'de'), fr: checked(fr, 'fr'), es: checked(es, 'es') };
+export const SENTIMENT_MODELS: Record<TInterviewLanguage, SentimentModel> = {
+  en: checked(en, 'en'),
+  nl: checked(nl, 'nl'),
+  de: checked(de, 'de'),
+  fr: checked(fr, 'fr'),
+  es: checked(es, 'es'),
+};
 
 /** A model file as training writes it (JSON types its weight triples as arrays): a stale or misplaced file fails at start, not in a transcript job. */
 function checked(model: { version: number; language: string }, language: TInterviewLanguage): SentimentModel {
-  if (model.version !== 3 || model.language !== language) throw new Error(`sentiment-models/${language}.json is not a version 3 model of ${language}: run npm run train:sentiment`);
+  if (model.version !== 3 || model.language !== language)
+    throw new Error(`sentiment-models/${language}.json is not a version 3 model of ${language}: run npm run train:sentiment`);
   return model as unknown as SentimentModel;
 }
 

@@ -5,7 +5,16 @@ import { z } from 'zod';
 import { INTERVIEW_LANGUAGES, type TInterviewLanguage } from '../../shared/languages.js';
 import { SENTIMENTS } from '../../shared/schemas/transcripts.js';
 import { readSentences } from './nlp.js';
-import { classifyFeatures, englishReading, type LabelledFeatures, otherLanguageReading, type SentimentModel, type SentimentReading, sentimentFeatures, trainSentimentModel } from './sentiment-classifier.js';
+import {
+  classifyFeatures,
+  englishReading,
+  type LabelledFeatures,
+  otherLanguageReading,
+  type SentimentModel,
+  type SentimentReading,
+  sentimentFeatures,
+  trainSentimentModel,
+} from './sentiment-classifier.js';
 
 /**
  * What training the sentiment classifiers needs besides the model itself: the labelled sets and
@@ -104,7 +113,10 @@ export async function loadLabelledSet(language: TInterviewLanguage): Promise<Lab
   heldOut.push(...(await blindSets(language, 'heldout')));
   return {
     language,
-    training: await featuresOf(language, parts.flatMap((part) => part.items)),
+    training: await featuresOf(
+      language,
+      parts.flatMap((part) => part.items),
+    ),
     trainingParts: parts.map((part) => ({ name: part.name, size: part.items.length })),
     heldOut: await Promise.all(heldOut.map(async (part) => ({ name: part.name, examples: await featuresOf(language, part.items) }))),
   };

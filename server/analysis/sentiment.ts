@@ -40,36 +40,155 @@ const NORMALIZATION_ALPHA = 15;
 /** Words AFINN scores that carry no attitude in interviews about products, or carry a different one. */
 const OVERRIDES: Record<string, number> = {
   // Nouns and fillers of the domain, neutral here.
-  support: 0, help: 0, no: 0, yes: 0, want: 0, need: 0, wish: 0, hope: 0, please: 0,
-  pretty: 0, kind: 0, well: 0, sure: 0, matter: 0, share: 0, sharing: 0, care: 0, fan: 0, fans: 0,
-  true: 0, big: 0, huge: 0, cut: 0, charge: 0, charges: 0, charged: -1, pay: 0, paid: 0,
-  offline: 0, cancel: 0, cancelled: 0, demand: 0, demands: 0, honestly: 0, interested: 0.5, interesting: 1,
+  support: 0,
+  help: 0,
+  no: 0,
+  yes: 0,
+  want: 0,
+  need: 0,
+  wish: 0,
+  hope: 0,
+  please: 0,
+  pretty: 0,
+  kind: 0,
+  well: 0,
+  sure: 0,
+  matter: 0,
+  share: 0,
+  sharing: 0,
+  care: 0,
+  fan: 0,
+  fans: 0,
+  true: 0,
+  big: 0,
+  huge: 0,
+  cut: 0,
+  charge: 0,
+  charges: 0,
+  charged: -1,
+  pay: 0,
+  paid: 0,
+  offline: 0,
+  cancel: 0,
+  cancelled: 0,
+  demand: 0,
+  demands: 0,
+  honestly: 0,
+  interested: 0.5,
+  interesting: 1,
   thank: 0.5,
   // Mild approval: alone these are not enthusiasm.
-  fine: 0.8, ok: 0.8, okay: 0.8, alright: 0.8, acceptable: 0.8, reasonable: 1, fair: 0.8,
-  helped: 1.5, easy: 2, easier: 2, easily: 1.5, simple: 1.5,
-  issue: -1.5, issues: -1.5, broken: -2, lost: -2,
+  fine: 0.8,
+  ok: 0.8,
+  okay: 0.8,
+  alright: 0.8,
+  acceptable: 0.8,
+  reasonable: 1,
+  fair: 0.8,
+  helped: 1.5,
+  easy: 2,
+  easier: 2,
+  easily: 1.5,
+  simple: 1.5,
+  issue: -1.5,
+  issues: -1.5,
+  broken: -2,
+  lost: -2,
 };
 
 /** Product-feedback words general lexicons lack. */
 const DOMAIN: Record<string, number> = {
-  slow: -2, slower: -2, slowly: -1.5, laggy: -2, lag: -2,
-  crash: -2.5, crashes: -2.5, crashed: -2.5, crashing: -2.5,
-  bug: -2, bugs: -2, buggy: -2.5, glitches: -2, glitchy: -2, freeze: -2, freezes: -2,
-  downtime: -2, error: -1.5, errors: -1.5,
-  clunky: -2, cumbersome: -2, tedious: -2, unintuitive: -2, counterintuitive: -2, confused: -1.5,
-  complicated: -1.5, convoluted: -2, messy: -2, cluttered: -1.5, outdated: -1.5, overwhelming: -1.5,
-  expensive: -2, overpriced: -3, pricey: -1.5, costly: -1.5, unreliable: -2.5, flaky: -2,
-  nightmare: -3, hassle: -2, unusable: -3, useless: -2.5, missing: -1, lacking: -1, lacks: -1,
-  delay: -1.5, delays: -1.5, delayed: -1.5, hard: -1.5, harder: -1.5, tricky: -1, awkward: -1.5,
-  fast: 2, faster: 2, quick: 2, quicker: 2, quickly: 1.5, smooth: 2, smoothly: 2, seamless: 2.5, seamlessly: 2.5,
-  intuitive: 2, straightforward: 2, stable: 1.5, painless: 2, effortless: 2.5,
-  snappy: 2, handy: 2, convenient: 2, valuable: 2, lifesaver: 3, cheap: 1,
-  clean: 1.5, flawless: 3, perfectly: 2.5, smart: 1.5,
-  indispensable: 2.5, happily: 2, properly: 1, correctly: 1, letdown: -2,
-  breaks: -2, broke: -2, breaking: -2, lose: -2.5, loses: -2.5, losing: -2, rushed: -1.5,
+  slow: -2,
+  slower: -2,
+  slowly: -1.5,
+  laggy: -2,
+  lag: -2,
+  crash: -2.5,
+  crashes: -2.5,
+  crashed: -2.5,
+  crashing: -2.5,
+  bug: -2,
+  bugs: -2,
+  buggy: -2.5,
+  glitches: -2,
+  glitchy: -2,
+  freeze: -2,
+  freezes: -2,
+  downtime: -2,
+  error: -1.5,
+  errors: -1.5,
+  clunky: -2,
+  cumbersome: -2,
+  tedious: -2,
+  unintuitive: -2,
+  counterintuitive: -2,
+  confused: -1.5,
+  complicated: -1.5,
+  convoluted: -2,
+  messy: -2,
+  cluttered: -1.5,
+  outdated: -1.5,
+  overwhelming: -1.5,
+  expensive: -2,
+  overpriced: -3,
+  pricey: -1.5,
+  costly: -1.5,
+  unreliable: -2.5,
+  flaky: -2,
+  nightmare: -3,
+  hassle: -2,
+  unusable: -3,
+  useless: -2.5,
+  missing: -1,
+  lacking: -1,
+  lacks: -1,
+  delay: -1.5,
+  delays: -1.5,
+  delayed: -1.5,
+  hard: -1.5,
+  harder: -1.5,
+  tricky: -1,
+  awkward: -1.5,
+  fast: 2,
+  faster: 2,
+  quick: 2,
+  quicker: 2,
+  quickly: 1.5,
+  smooth: 2,
+  smoothly: 2,
+  seamless: 2.5,
+  seamlessly: 2.5,
+  intuitive: 2,
+  straightforward: 2,
+  stable: 1.5,
+  painless: 2,
+  effortless: 2.5,
+  snappy: 2,
+  handy: 2,
+  convenient: 2,
+  valuable: 2,
+  lifesaver: 3,
+  cheap: 1,
+  clean: 1.5,
+  flawless: 3,
+  perfectly: 2.5,
+  smart: 1.5,
+  indispensable: 2.5,
+  happily: 2,
+  properly: 1,
+  correctly: 1,
+  letdown: -2,
+  breaks: -2,
+  broke: -2,
+  breaking: -2,
+  lose: -2.5,
+  loses: -2.5,
+  losing: -2,
+  rushed: -1.5,
   // Resolution: something got done for the speaker.
-  fixed: 1.5, resolved: 1.5, sorted: 1,
+  fixed: 1.5,
+  resolved: 1.5,
+  sorted: 1,
 };
 
 /**
@@ -77,9 +196,43 @@ const DOMAIN: Record<string, number> = {
  * a complaint denied ("it doesn't sync", "nobody explained", "they never solve anything").
  */
 const FUNCTION_VERBS = new Set([
-  'work', 'load', 'sync', 'save', 'open', 'connect', 'update', 'respond', 'answer', 'export', 'import', 'integrate', 'find', 'cover',
-  'show', 'explain', 'solve', 'fix', 'help', 'send', 'arrive', 'deliver', 'support', 'reply', 'call', 'match', 'remember',
-  'start', 'run', 'print', 'upload', 'refund', 'notify', 'tell', 'get back', 'listen', 'follow',
+  'work',
+  'load',
+  'sync',
+  'save',
+  'open',
+  'connect',
+  'update',
+  'respond',
+  'answer',
+  'export',
+  'import',
+  'integrate',
+  'find',
+  'cover',
+  'show',
+  'explain',
+  'solve',
+  'fix',
+  'help',
+  'send',
+  'arrive',
+  'deliver',
+  'support',
+  'reply',
+  'call',
+  'match',
+  'remember',
+  'start',
+  'run',
+  'print',
+  'upload',
+  'refund',
+  'notify',
+  'tell',
+  'get back',
+  'listen',
+  'follow',
 ]);
 
 /**
@@ -120,7 +273,27 @@ const UNMARKED_NEGATIONS = new Set(['nothing', 'nobody', 'none', 'neither', 'nor
 /** Every word that negates: those wink-nlp marks and the ones above. */
 const NEGATIONS = new Set(['not', 'no', 'never', ...UNMARKED_NEGATIONS]);
 
-const INTENSIFIERS = new Set(['very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'completely', 'highly', 'seriously', 'insanely', 'truly', 'genuinely', 'hugely', 'massively', 'way', 'utterly', 'such', 'ridiculously']);
+const INTENSIFIERS = new Set([
+  'very',
+  'really',
+  'so',
+  'super',
+  'extremely',
+  'incredibly',
+  'absolutely',
+  'completely',
+  'highly',
+  'seriously',
+  'insanely',
+  'truly',
+  'genuinely',
+  'hugely',
+  'massively',
+  'way',
+  'utterly',
+  'such',
+  'ridiculously',
+]);
 const DOWNTONERS = new Set(['slightly', 'somewhat', 'fairly', 'rather', 'mildly', 'marginally', 'partly', 'barely']);
 /** Weight of a word after a downtoner, and of a hedged sentence. */
 const DOWNTONED = 0.75;
@@ -129,9 +302,11 @@ const HEDGED = 0.85;
 const BEFORE_CONTRAST = 0.4;
 const AFTER_CONTRAST = 1.5;
 /** A wish or a hypothetical ("it would be nice if…", "I wish it were faster") names what is lacking. */
-const WISH_FRAME = /\b(?:would (?:be|make it) (?:so |really |very )?(?:nice|great|good|helpful|better|awesome|cool|useful|ideal|amazing|handy|lovely|easier)(?: if)?|i wish|if only|i would love (?:it )?if|please (?:make|fix|let))\b/;
+const WISH_FRAME =
+  /\b(?:would (?:be|make it) (?:so |really |very )?(?:nice|great|good|helpful|better|awesome|cool|useful|ideal|amazing|handy|lovely|easier)(?: if)?|i wish|if only|i would love (?:it )?if|please (?:make|fix|let))\b/;
 /** Not being able to do something is a complaint, whatever the verb. */
-const INABILITY = /\b(?:can not|could not|unable to|was not able to|were not able to|not able to|never got|no one could|nobody could|no way to)\b(?! (?:say|tell|think|imagine|believe|remember|stress|thank|praise)\b)/;
+const INABILITY =
+  /\b(?:can not|could not|unable to|was not able to|were not able to|not able to|never got|no one could|nobody could|no way to)\b(?! (?:say|tell|think|imagine|believe|remember|stress|thank|praise)\b)/;
 /** Asking for a fix says something is broken. */
 const FIX_REQUEST = /\b(?:need|needs|has|should|must|got|ought) to (?:fix|sort out|address|look at|improve)\b/;
 /** A rating said in words: "an eight out of ten", "4/5". */
@@ -139,30 +314,65 @@ const RATING = /\b(\d+(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten
 const NUMBER_VALUES: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 /** Negations that praise (PHRASES: "can not complain", "could not be happier"…, and "can not recommend it enough") are no inability. */
 const INABILITY_IDIOMS = new RegExp(
-  `\\b(?:${PHRASES.filter((phrase) => phrase.score > 0 && phrase.words.some((word) => NEGATIONS.has(word))).map((phrase) => phrase.words.join(' ')).join('|')}|(?:can|could) not recommend [a-z]+ enough)\\b`,
+  `\\b(?:${PHRASES.filter((phrase) => phrase.score > 0 && phrase.words.some((word) => NEGATIONS.has(word)))
+    .map((phrase) => phrase.words.join(' '))
+    .join('|')}|(?:can|could) not recommend [a-z]+ enough)\\b`,
 );
 /** Load times: seconds or minutes, however many, to open something is slow. */
 const LOAD_TIME = /\b(?:seconds?|minutes?) (?:to|before it|until it) (?:load|open|start|sync|save|respond|refresh|appear|show|render|launch|finish)\b/;
 /** Having to redo work is a complaint whatever words come with it. */
-const REWORK = /\b(?:had to|have to|has to|needed to|need to) (?:\w+ )?(?:redo|re-do|re-enter|reenter|start over|start again|do it again|rebuild|retype|re-type)\b/;
+const REWORK =
+  /\b(?:had to|have to|has to|needed to|need to) (?:\w+ )?(?:redo|re-do|re-enter|reenter|start over|start again|do it again|rebuild|retype|re-type)\b/;
 /**
  * Change in a measure: what went down or up, and whether that thing is bad when high (churn,
  * errors, tickets, response times) or good when high (revenue, conversions, usage). "Churn
  * dropped" is praise, "errors doubled" a complaint, whatever words of feeling come with them.
  */
-const DECREASE = /\b(?:dropped|drops?|reduced|reduces?|reducing|cut|cuts|fell|fallen|falls?|decreased|decreases?|lowered|lower|halved|shrank|shrunk|eliminated|went down|gone down|down)\b/;
+const DECREASE =
+  /\b(?:dropped|drops?|reduced|reduces?|reducing|cut|cuts|fell|fallen|falls?|decreased|decreases?|lowered|lower|halved|shrank|shrunk|eliminated|went down|gone down|down)\b/;
 const INCREASE = /\b(?:increased|increases?|rose|risen|rises?|grew|grown|grows?|doubled|tripled|jumped|spiked|went up|gone up|up|more)\b/;
-const BAD_WHEN_HIGH = /\b(?:churn|errors?|bugs?|tickets?|complaints?|costs?|downtime|outages?|delays?|crashes|returns|refunds|chargebacks|mistakes|escalations|manual work|workload|friction|(?:response|load|loading|wait|waiting|setup|processing|turnaround|handling|resolution) times?)\b/;
-const GOOD_WHEN_HIGH = /\b(?:revenue|sales|conversions?|conversion rate|sign-?ups|engagement|adoption|retention|productivity|satisfaction|bookings|orders|leads|nps|renewals|open rates?)\b/;
+const BAD_WHEN_HIGH =
+  /\b(?:churn|errors?|bugs?|tickets?|complaints?|costs?|downtime|outages?|delays?|crashes|returns|refunds|chargebacks|mistakes|escalations|manual work|workload|friction|(?:response|load|loading|wait|waiting|setup|processing|turnaround|handling|resolution) times?)\b/;
+const GOOD_WHEN_HIGH =
+  /\b(?:revenue|sales|conversions?|conversion rate|sign-?ups|engagement|adoption|retention|productivity|satisfaction|bookings|orders|leads|nps|renewals|open rates?)\b/;
 /** Leaving a product, or making it part of the day, says more than any adjective. */
-const ABANDONMENT = /\b(?:stopped using|stop using|quit using|went back to|going back to (?:the old|excel|spreadsheets|paper)|switched back|cancel(?:l?ed)? (?:our|my|the) (?:subscription|plan|account|contract)|looking (?:for|at) alternatives|shopping around|churned|gave up on|no longer use|do not use it anymore)\b/;
-const ADOPTION = /\b(?:use it (?:every|each) (?:day|morning|week)|use it daily|everyone (?:on (?:the|my|our) team )?uses it|rolled it out to|roll it out to|never going back|can not imagine (?:going back|working without))\b/;
+const ABANDONMENT =
+  /\b(?:stopped using|stop using|quit using|went back to|going back to (?:the old|excel|spreadsheets|paper)|switched back|cancel(?:l?ed)? (?:our|my|the) (?:subscription|plan|account|contract)|looking (?:for|at) alternatives|shopping around|churned|gave up on|no longer use|do not use it anymore)\b/;
+const ADOPTION =
+  /\b(?:use it (?:every|each) (?:day|morning|week)|use it daily|everyone (?:on (?:the|my|our) team )?uses it|rolled it out to|roll it out to|never going back|can not imagine (?:going back|working without))\b/;
 /** Time to value: done in an afternoon, answered the same day. */
-const QUICK_TURNAROUND = /\b(?:in (?:one|an|a single|a|one single) (?:afternoon|morning|hour|evening)|within (?:minutes|an hour|the hour|a day)|the same day|in (?:a few )?minutes|in seconds|overnight)\b/;
+const QUICK_TURNAROUND =
+  /\b(?:in (?:one|an|a single|a|one single) (?:afternoon|morning|hour|evening)|within (?:minutes|an hour|the hour|a day)|the same day|in (?:a few )?minutes|in seconds|overnight)\b/;
 
 /** Interrogatives are mostly the interviewer's; what they ask is not the speaker's attitude. */
-const INTERROGATIVE_OPENERS = new Set(['how', 'what', 'which', 'could', 'can', 'would', 'do', 'did', 'does', 'is', 'are', 'was', 'were', 'tell', 'have', 'has', 'when', 'where', 'who']);
-const DOWNTONER_PAIRS = [['a', 'bit'], ['a', 'little'], ['kind', 'of'], ['sort', 'of'], ['a', 'tad']];
+const INTERROGATIVE_OPENERS = new Set([
+  'how',
+  'what',
+  'which',
+  'could',
+  'can',
+  'would',
+  'do',
+  'did',
+  'does',
+  'is',
+  'are',
+  'was',
+  'were',
+  'tell',
+  'have',
+  'has',
+  'when',
+  'where',
+  'who',
+]);
+const DOWNTONER_PAIRS = [
+  ['a', 'bit'],
+  ['a', 'little'],
+  ['kind', 'of'],
+  ['sort', 'of'],
+  ['a', 'tad'],
+];
 /** Before these the clause that follows decides (see BEFORE_CONTRAST, AFTER_CONTRAST). */
 const ADVERSATIVE = new Set(['but', 'however', 'yet', 'nevertheless', 'nonetheless', 'except']);
 /** Before "now", these mark a past state the present outweighs. */
@@ -170,15 +380,68 @@ const PAST_MARKERS = new Set(['took', 'was', 'were', 'used', 'had', 'spent', 'wo
 /** These open a subordinate concession: "although X, Y" — X counts less. */
 const CONCESSIVE = new Set(['although', 'though', 'whereas', 'while', 'despite']);
 const HEDGES = [['i', 'guess'], ['i', 'suppose'], ['not', 'sure'], ['maybe'], ['probably'], ['i', 'think'], ['more', 'or', 'less']];
-const POSITIVE_EMOJI = /[\u{1F600}-\u{1F60F}\u{1F617}-\u{1F61D}\u{1F642}\u{1F60D}\u{1F44D}\u{1F44F}\u{1F389}\u{1F64C}\u{1F525}\u{2764}\u{1F495}\u{1F496}\u{2705}]/u;
+const POSITIVE_EMOJI =
+  /[\u{1F600}-\u{1F60F}\u{1F617}-\u{1F61D}\u{1F642}\u{1F60D}\u{1F44D}\u{1F44F}\u{1F389}\u{1F64C}\u{1F525}\u{2764}\u{1F495}\u{1F496}\u{2705}]/u;
 const NEGATIVE_EMOJI = /[\u{1F61E}-\u{1F62D}\u{1F641}\u{1F615}\u{1F612}\u{1F44E}\u{1F621}\u{1F620}\u{1F62B}\u{1F629}\u{1F92C}\u{1F624}\u{274C}]/u;
 
-const DURATION_UNITS: Record<string, number> = { minute: 0, minutes: 0, hour: -1, hours: -1, day: -2, days: -2, weekend: -2, week: -2.5, weeks: -2.5, month: -3, months: -3 };
-const NUMBER_WORDS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'few', 'many', 'couple', 'multiple', 'countless', 'entire', 'whole', 'full']);
+const DURATION_UNITS: Record<string, number> = {
+  minute: 0,
+  minutes: 0,
+  hour: -1,
+  hours: -1,
+  day: -2,
+  days: -2,
+  weekend: -2,
+  week: -2.5,
+  weeks: -2.5,
+  month: -3,
+  months: -3,
+};
+const NUMBER_WORDS = new Set([
+  'a',
+  'an',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'several',
+  'few',
+  'many',
+  'couple',
+  'multiple',
+  'countless',
+  'entire',
+  'whole',
+  'full',
+]);
 /** Verbs of waiting or spending time; with a duration of days or weeks they are a complaint. */
-const DURATION_VERBS = new Set(['took', 'takes', 'take', 'taking', 'waited', 'waiting', 'wait', 'spent', 'spend', 'lost', 'cost', 'costs', 'sat', 'sit', 'sits', 'sitting']);
+const DURATION_VERBS = new Set([
+  'took',
+  'takes',
+  'take',
+  'taking',
+  'waited',
+  'waiting',
+  'wait',
+  'spent',
+  'spend',
+  'lost',
+  'cost',
+  'costs',
+  'sat',
+  'sit',
+  'sits',
+  'sitting',
+]);
 const REPEATED = /\b(?:(?:two|three|four|five|six|several|multiple|many|countless|\d+)\s+times|twice|again and again|every single time)\b/;
-const EFFORT = /\b(?:had to|have to|needed to|kept|keep|tried|try|email(?:ed)?|call(?:ed)?|contact(?:ed)?|ask(?:ed)?|restart(?:ed)?|re-?enter(?:ed)?|re-?do|redo|remind(?:ed)?)\b/;
+const EFFORT =
+  /\b(?:had to|have to|needed to|kept|keep|tried|try|email(?:ed)?|call(?:ed)?|contact(?:ed)?|ask(?:ed)?|restart(?:ed)?|re-?enter(?:ed)?|re-?do|redo|remind(?:ed)?)\b/;
 const STILL_WAITING = /\bstill\s+(?:waiting|broken|not|no|have not|has not|does not|do not|can not|unresolved|open)\b/;
 
 function lexiconScore(token: Token, afterWould = false): number {
@@ -291,7 +554,11 @@ function scoreSentence(tokens: Token[], options: SentimentOptions): SentenceScor
     if (phrase) {
       valence = phrase.score;
       span = phrase.words.length;
-    } else if (word === 'too' && tokens[i + 1] && (tokens[i + 1]!.pos === 'ADJ' || tokens[i + 1]!.pos === 'ADV' || words[i + 1] === 'many' || words[i + 1] === 'much')) {
+    } else if (
+      word === 'too' &&
+      tokens[i + 1] &&
+      (tokens[i + 1]!.pos === 'ADJ' || tokens[i + 1]!.pos === 'ADV' || words[i + 1] === 'many' || words[i + 1] === 'much')
+    ) {
       // Excess is a complaint whatever the adjective: "too many steps", "too long".
       const next = lexiconScore(tokens[i + 1]!);
       valence = next < 0 ? next * 1.3 : next > 0 ? -1 : -1.5;
@@ -354,7 +621,8 @@ function consequenceScore(text: string, words: string[], negated: boolean[]): nu
       const modest = words.slice(i + 1, j).some((between) => between === 'only' || between === 'just' || between === 'under' || between === 'less');
       // "never waited more than a day": a wait denied is a small compliment.
       if (counted && unit < 0 && !modest) score += negated[i] ? 1.5 : unit;
-      if (counted && unit === 0 && (modest || words.slice(Math.max(0, i - 2), i).some((before) => before === 'only' || before === 'just' || before === 'now'))) score += 1;
+      if (counted && unit === 0 && (modest || words.slice(Math.max(0, i - 2), i).some((before) => before === 'only' || before === 'just' || before === 'now')))
+        score += 1;
       break;
     }
   }

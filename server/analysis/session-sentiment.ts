@@ -26,7 +26,9 @@ export function sessionLabelOf(score: number): TSentiment {
  * utterance's own label still counts through its score (a researcher's override sets the score
  * of its label). Null when the participant said nothing.
  */
-export function sessionSentiment(utterances: { speaker: string; text: string; sentiment: TSentiment; score: number }[]): { overall: TSentiment; score: number } | null {
+export function sessionSentiment(
+  utterances: { speaker: string; text: string; sentiment: TSentiment; score: number }[],
+): { overall: TSentiment; score: number } | null {
   let weighted = 0;
   let weights = 0;
   for (const utterance of utterances) {

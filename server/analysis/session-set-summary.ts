@@ -52,7 +52,32 @@ const PARSE_BATCH = 50;
 const MAX_QUOTE_WORDS = 60;
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'ADJ', 'VERB']);
 /** Verbs that carry no topic: every answer has them. */
-const LIGHT_VERBS = new Set(['be', 'have', 'do', 'get', 'go', 'say', 'make', 'take', 'think', 'know', 'want', 'use', 'see', 'come', 'give', 'find', 'would', 'could', 'should', 'can', 'will', 'may', 'might', 'must']);
+const LIGHT_VERBS = new Set([
+  'be',
+  'have',
+  'do',
+  'get',
+  'go',
+  'say',
+  'make',
+  'take',
+  'think',
+  'know',
+  'want',
+  'use',
+  'see',
+  'come',
+  'give',
+  'find',
+  'would',
+  'could',
+  'should',
+  'can',
+  'will',
+  'may',
+  'might',
+  'must',
+]);
 
 /** What a redaction left in the text (`[EMAIL REDACTED]`, `[REDACTED]`): no topic, and a poor quote. */
 const MARKER = /\[[A-Z ]*REDACTED\]/;
@@ -137,7 +162,9 @@ export async function summarizeSessionSet(utterances: SummaryUtterance[]): Promi
   });
 
   const sentences = scoreSentences(read);
-  const ranked = [...themes.values()].filter((theme) => isTopicLabel(favouritePhrase(theme.phrases), theme.utterances.size)).sort((a, b) => b.sessions.size - a.sessions.size || b.utterances.size - a.utterances.size || a.first - b.first);
+  const ranked = [...themes.values()]
+    .filter((theme) => isTopicLabel(favouritePhrase(theme.phrases), theme.utterances.size))
+    .sort((a, b) => b.sessions.size - a.sessions.size || b.utterances.size - a.utterances.size || a.first - b.first);
   // With several sessions a theme is something more than one participant raised, when there is such a thing.
   const shared = sessionIds.size > 1 ? ranked.filter((theme) => theme.sessions.size > 1) : ranked;
   const candidates = shared.length > 0 ? shared : ranked;
@@ -212,7 +239,11 @@ function quotesFor(theme: Theme, sentences: ReadSentence[], used: Set<ReadSenten
   const sessions = new Set<string>();
   // Two participants saying the same words are one quote: the theme's session count says how many.
   const said = new Set<string>();
-  const sameWords = (sentence: ReadSentence) => sentence.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const sameWords = (sentence: ReadSentence) =>
+    sentence.text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
   for (const sentence of about) {
     if (quotes.length === MAX_QUOTES_PER_THEME) break;
     if (sessions.has(sentence.utterance.sessionId) || said.has(sameWords(sentence))) continue;
@@ -241,9 +272,13 @@ function summaryText(sessionCount: number, themes: SummaryThemeDraft[], utteranc
   const rated = utterances.filter((utterance) => utterance.sentiment !== null);
   if (rated.length > 0) {
     const percent = (sentiment: TSentiment) => Math.round((rated.filter((utterance) => utterance.sentiment === sentiment).length / rated.length) * 100);
-    parts.push(`Of ${plural(rated.length, 'answer')} rated for sentiment, ${percent('positive')}% were positive, ${percent('neutral')}% neutral and ${percent('negative')}% negative.`);
+    parts.push(
+      `Of ${plural(rated.length, 'answer')} rated for sentiment, ${percent('positive')}% were positive, ${percent('neutral')}% neutral and ${percent('negative')}% negative.`,
+    );
   }
-  const central = sentences.filter((sentence) => sentence.words >= MIN_QUOTE_WORDS && sentence.words <= MAX_QUOTE_WORDS).sort((a, b) => b.quality - a.quality)[0];
+  const central = sentences
+    .filter((sentence) => sentence.words >= MIN_QUOTE_WORDS && sentence.words <= MAX_QUOTE_WORDS)
+    .sort((a, b) => b.quality - a.quality)[0];
   if (central) parts.push(`The most representative answer: “${central.text}”`);
   return parts.join(' ');
 }

@@ -69,7 +69,7 @@ export class BackupArchiveWriter {
         entry.once('error', reject);
       });
       const chunk = Buffer.alloc(CHUNK);
-      for (let position = 0; position < size; ) {
+      for (let position = 0; position < size;) {
         const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, size - position), position);
         if (bytesRead === 0) throw new Error(`${source} shrank while it was archived`);
         const bytes = Buffer.from(chunk.subarray(0, bytesRead));
@@ -169,7 +169,10 @@ export async function extractArchive(file: string, targets: ExtractTargets): Pro
         held.set(name, Buffer.concat(chunks));
       }
       entries.set(name, { path: name, size, sha256: hash.digest('hex') });
-    })().then(() => next(), (error: unknown) => next(error as Error));
+    })().then(
+      () => next(),
+      (error: unknown) => next(error as Error),
+    );
   });
   try {
     await pipeline(createReadStream(file), createGunzip(), extract);
@@ -179,7 +182,8 @@ export async function extractArchive(file: string, targets: ExtractTargets): Pro
     const message = (error as Error).message;
     // zlib's data errors (a bad CRC, a cut stream) and tar-stream's (a bad header checksum, data cut short).
     if (/unexpected end of (data|file)/i.test(message)) throw new BackupArchiveError(`the archive is cut short (${message}): it was not copied whole`);
-    if (/tar header/i.test(message)) throw new BackupArchiveError('the archive is damaged: a tar header does not check out (its data was changed, or it is not a backup)');
+    if (/tar header/i.test(message))
+      throw new BackupArchiveError('the archive is damaged: a tar header does not check out (its data was changed, or it is not a backup)');
     if (code.startsWith('Z_')) throw new BackupArchiveError(`the archive is damaged: its compressed data does not check out (${message})`);
     throw error;
   }

@@ -138,7 +138,11 @@ async function copyClusterTree(source: string, target: string, relative: string,
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;
     }
-    if (info.isSymbolicLink()) throw new BackupError('BACKUP_FAILED', `${path.join(source, inner)} is a symbolic link (a tablespace or a moved pg_wal): not supported by the embedded backup`);
+    if (info.isSymbolicLink())
+      throw new BackupError(
+        'BACKUP_FAILED',
+        `${path.join(source, inner)} is a symbolic link (a tablespace or a moved pg_wal): not supported by the embedded backup`,
+      );
     if (info.isDirectory()) {
       await mkdir(path.join(target, inner), { mode: 0o700 });
       if (user) await chown(path.join(target, inner), user.uid, user.gid);
@@ -284,7 +288,9 @@ async function openAndRead(dataDir: string, logger: Logger): Promise<ClusterCont
         `select current_setting('server_version') as version, system_identifier::text from pg_control_system()`,
       );
       const hasMigrations = await client.query(`select 1 from pg_tables where schemaname = 'public' and tablename = 'mikro_orm_migrations'`);
-      const migrations = hasMigrations.rowCount ? (await client.query<{ name: string }>('select name from mikro_orm_migrations order by id')).rows.map((row) => row.name) : [];
+      const migrations = hasMigrations.rowCount
+        ? (await client.query<{ name: string }>('select name from mikro_orm_migrations order by id')).rows.map((row) => row.name)
+        : [];
       const relations = await client.query<{ schema: string; name: string }>(
         `select n.nspname as schema, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'
@@ -292,7 +298,9 @@ async function openAndRead(dataDir: string, logger: Logger): Promise<ClusterCont
       );
       const tables: Record<string, number> = {};
       for (const { schema, name } of relations.rows) {
-        const counted = await client.query<{ count: string }>(`select count(*) as count from ${client.escapeIdentifier(schema)}.${client.escapeIdentifier(name)}`);
+        const counted = await client.query<{ count: string }>(
+          `select count(*) as count from ${client.escapeIdentifier(schema)}.${client.escapeIdentifier(name)}`,
+        );
         tables[`${schema}.${name}`] = Number(counted.rows[0]!.count);
       }
       const fileTables = await client.query<{ name: string }>(
@@ -403,7 +411,7 @@ function asBackupFailure(error: unknown, doing: string): unknown {
   if (error instanceof BackupError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
-  const hint = code === 'ENOSPC' ? ': the disk is full (a backup needs about the database\'s size free in DATA_DIR while it is made)' : '';
+  const hint = code === 'ENOSPC' ? ": the disk is full (a backup needs about the database's size free in DATA_DIR while it is made)" : '';
   return new BackupError('BACKUP_FAILED', `${doing} failed: ${(error as Error).message}${hint}`);
 }
 
@@ -434,7 +442,10 @@ export async function createBackup(options: { dataDir: string; databaseUrl: stri
     throw asBackupFailure(error, `making a staging directory in ${options.dataDir}`);
   });
   const partial = `${out}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const untrack = trackWork({ paths: [scratch.dataDir, partial, ...(scratch.placement.externalDir ? [scratch.placement.externalDir] : [])], clusterDir: scratch.placement.clusterDir });
+  const untrack = trackWork({
+    paths: [scratch.dataDir, partial, ...(scratch.placement.externalDir ? [scratch.placement.externalDir] : [])],
+    clusterDir: scratch.placement.clusterDir,
+  });
   try {
     const stagedFiles = path.join(scratch.dataDir, 'files');
     const base = await copyRunningCluster(options.databaseUrl, source, scratch.placement.clusterDir, scratch.user, () =>
@@ -450,7 +461,10 @@ export async function createBackup(options: { dataDir: string; databaseUrl: stri
       await writeCredentials(scratch.dataDir, { ...kept, port: 0, clusterDir: scratch.placement.clusterDir });
       const contents = await openAndRead(scratch.dataDir, options.logger);
       if (contents.missingFiles.length > 0) {
-        options.logger.warn({ missing: contents.missingFiles.length, examples: contents.missingFiles.slice(0, 5) }, 'records name stored files that DATA_DIR/files does not have; the backup records how many');
+        options.logger.warn(
+          { missing: contents.missingFiles.length, examples: contents.missingFiles.slice(0, 5) },
+          'records name stored files that DATA_DIR/files does not have; the backup records how many',
+        );
       }
       const manifest: BackupManifest = {
         format: BACKUP_FORMAT,
@@ -509,8 +523,19 @@ export interface RestoredBackup {
  */
 const REFUSED_CLUSTER_FILES = new Set(['recovery.signal', 'standby.signal', 'recovery.conf']);
 const INITDB_SETTINGS = new Set([
-  'max_connections', 'shared_buffers', 'dynamic_shared_memory_type', 'max_wal_size', 'min_wal_size', 'log_timezone', 'datestyle', 'timezone',
-  'lc_messages', 'lc_monetary', 'lc_numeric', 'lc_time', 'default_text_search_config',
+  'max_connections',
+  'shared_buffers',
+  'dynamic_shared_memory_type',
+  'max_wal_size',
+  'min_wal_size',
+  'log_timezone',
+  'datestyle',
+  'timezone',
+  'lc_messages',
+  'lc_monetary',
+  'lc_numeric',
+  'lc_time',
+  'default_text_search_config',
 ]);
 const PG_HBA = `# Written by restore: the service connects over 127.0.0.1 with a password.
 local   all             all                                     scram-sha-256
@@ -544,7 +569,8 @@ async function restoreInto(file: string, target: ScratchDataDir, logger: Logger)
   const extracted = await extractArchive(file, {
     destination(entry) {
       if (entry === 'postgres' || entry.startsWith('postgres/')) {
-        if (REFUSED_CLUSTER_FILES.has(entry.slice('postgres/'.length))) throw new BackupArchiveError(`the archive holds ${entry}, which no backup of this service has`);
+        if (REFUSED_CLUSTER_FILES.has(entry.slice('postgres/'.length)))
+          throw new BackupArchiveError(`the archive holds ${entry}, which no backup of this service has`);
         return path.join(placement.clusterDir, entry.slice('postgres'.length));
       }
       if (entry === 'files' || entry.startsWith('files/')) return path.join(dataDir, entry);
@@ -568,7 +594,11 @@ async function restoreInto(file: string, target: ScratchDataDir, logger: Logger)
   if (problems.length > 0) throw new BackupError('BACKUP_INVALID', `the archive does not match its manifest: ${problems.slice(0, 5).join('; ')}`);
   const major = (await readFile(path.join(placement.clusterDir, 'PG_VERSION'), 'utf8')).trim();
   const ours = await packagedPostgresMajor();
-  if (major !== ours) throw new BackupError('BACKUP_INVALID', `the backup is of PostgreSQL ${manifest.postgres.version} and this checkout runs PostgreSQL ${ours}: restore it with a checkout of the same major version`);
+  if (major !== ours)
+    throw new BackupError(
+      'BACKUP_INVALID',
+      `the backup is of PostgreSQL ${manifest.postgres.version} and this checkout runs PostgreSQL ${ours}: restore it with a checkout of the same major version`,
+    );
 
   const credentialBytes = extracted.held.get('postgres.json');
   const credentials = credentialBytes ? ZCredentials.safeParse(JSON.parse(credentialBytes.toString('utf8'))) : undefined;
@@ -586,14 +616,21 @@ async function restoreInto(file: string, target: ScratchDataDir, logger: Logger)
     .filter(([table, rows]) => contents.tables[table] !== rows)
     .map(([table, rows]) => `${table}: ${contents.tables[table] ?? 'missing'} rows, manifest ${rows}`);
   if (differences.length > 0) throw new BackupError('BACKUP_INVALID', `the restored database differs from the manifest: ${differences.slice(0, 5).join('; ')}`);
-  if (contents.migrations.join('\n') !== manifest.migrations.join('\n')) throw new BackupError('BACKUP_INVALID', "the restored database's migrations differ from the manifest");
+  if (contents.migrations.join('\n') !== manifest.migrations.join('\n'))
+    throw new BackupError('BACKUP_INVALID', "the restored database's migrations differ from the manifest");
   if (contents.missingFiles.length > manifest.files.missing) {
-    throw new BackupError('BACKUP_INVALID', `${contents.missingFiles.length} stored files that records name are missing (the backup had ${manifest.files.missing}), e.g. ${contents.missingFiles[0]}`);
+    throw new BackupError(
+      'BACKUP_INVALID',
+      `${contents.missingFiles.length} stored files that records name are missing (the backup had ${manifest.files.missing}), e.g. ${contents.missingFiles[0]}`,
+    );
   }
   const known = new Set(MIGRATIONS.map((migration) => migration.name));
   const unknown = contents.migrations.filter((name) => !known.has(name));
   if (unknown.length > 0) {
-    throw new BackupError('BACKUP_INVALID', `the backup was made by a newer version of the service (migrations ${unknown.join(', ')} are unknown here): restore it with that version`);
+    throw new BackupError(
+      'BACKUP_INVALID',
+      `the backup was made by a newer version of the service (migrations ${unknown.join(', ')} are unknown here): restore it with that version`,
+    );
   }
   const applied = new Set(contents.migrations);
   return { manifest, contents, pendingMigrations: [...known].filter((name) => !applied.has(name)) };
@@ -618,7 +655,10 @@ export async function verifyBackup(file: string, logger: Logger): Promise<Restor
   await assertReadable(file);
   await removeAbandoned([tmpdir()]);
   const scratch = await scratchDataDir(tmpdir(), `interview-verify-${process.pid}-`);
-  const untrack = trackWork({ paths: [scratch.dataDir, ...(scratch.placement.externalDir ? [scratch.placement.externalDir] : [])], clusterDir: scratch.placement.clusterDir });
+  const untrack = trackWork({
+    paths: [scratch.dataDir, ...(scratch.placement.externalDir ? [scratch.placement.externalDir] : [])],
+    clusterDir: scratch.placement.clusterDir,
+  });
   try {
     return await restoreInto(path.resolve(file), scratch, logger);
   } finally {
@@ -641,14 +681,19 @@ export async function restoreBackup(file: string, dataDir: string, logger: Logge
   if (existing && existing.length > 0) throw new BackupError('DATA_DIR_NOT_EMPTY', `${target} is not empty: restore into an empty or new DATA_DIR`);
   await mkdir(target, { recursive: true });
   // Interrupted, a restore leaves DATA_DIR as it found it (absent, or empty), so it can be run again.
-  const made = existing ? ['postgres', 'files', 'postgres.json', 'postgres.log', 'postgres.lock', 'postgres.holders.json'].map((name) => path.join(target, name)) : [target];
+  const made = existing
+    ? ['postgres', 'files', 'postgres.json', 'postgres.log', 'postgres.lock', 'postgres.holders.json'].map((name) => path.join(target, name))
+    : [target];
   const claimed = await claimDataDir(target, async () => {
     for (const name of await readdir(target)) await rm(path.join(target, name), { recursive: true, force: true });
   });
   if (claimed.placement.externalDir && (await readdir(claimed.placement.clusterDir)).length > 0) {
     throw new BackupError('DATA_DIR_NOT_EMPTY', `${claimed.placement.clusterDir}, where the cluster of ${target} lives, is not empty`);
   }
-  const untrack = trackWork({ paths: [...made, ...(claimed.placement.externalDir ? [claimed.placement.externalDir] : [])], clusterDir: claimed.placement.clusterDir });
+  const untrack = trackWork({
+    paths: [...made, ...(claimed.placement.externalDir ? [claimed.placement.externalDir] : [])],
+    clusterDir: claimed.placement.clusterDir,
+  });
   try {
     return await restoreInto(path.resolve(file), claimed, logger);
   } catch (error) {

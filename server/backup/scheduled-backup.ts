@@ -9,7 +9,10 @@ import { createBackup, type CreatedBackup } from './embedded-backup.js';
 const SCHEDULED_NAME = /^interview-backup-\d{8}T\d{6}Z\.tar\.gz$/;
 
 export function scheduledBackupName(at: Date): string {
-  return `interview-backup-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}.tar.gz`;
+  return `interview-backup-${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')}.tar.gz`;
 }
 
 export interface ScheduledBackupServices {
@@ -54,7 +57,10 @@ export async function runScheduledBackup(services: ScheduledBackupServices, data
 export async function loadLastBackupMetrics(services: Pick<ScheduledBackupServices, 'config' | 'metrics'>): Promise<void> {
   if (!services.config.backup) return;
   const { dir } = services.config.backup;
-  const newest = (await readdir(dir).catch(() => [] as string[])).filter((name) => SCHEDULED_NAME.test(name)).sort().at(-1);
+  const newest = (await readdir(dir).catch(() => [] as string[]))
+    .filter((name) => SCHEDULED_NAME.test(name))
+    .sort()
+    .at(-1);
   if (!newest) return;
   const info = await stat(path.join(dir, newest)).catch(() => undefined);
   if (!info) return;

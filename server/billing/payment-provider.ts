@@ -18,9 +18,7 @@ export interface PaymentRequest {
 }
 
 /** A decline is an answer, not a failure: the customer can fix it (another card, authentication). */
-export type PaymentOutcome =
-  | { status: 'succeeded'; paymentId: string }
-  | { status: 'declined'; code: string; reason: string };
+export type PaymentOutcome = { status: 'succeeded'; paymentId: string } | { status: 'declined'; code: string; reason: string };
 
 export interface PaymentProvider {
   readonly name: 'builtin' | 'stripe';

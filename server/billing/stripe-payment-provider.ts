@@ -1,10 +1,5 @@
 import Stripe from 'stripe';
-import {
-  PaymentProviderUnavailableError,
-  type PaymentOutcome,
-  type PaymentProvider,
-  type PaymentRequest,
-} from './payment-provider.js';
+import { PaymentProviderUnavailableError, type PaymentOutcome, type PaymentProvider, type PaymentRequest } from './payment-provider.js';
 
 export interface StripePaymentProviderOptions {
   secretKey: string;

@@ -212,7 +212,10 @@ const COMMANDS: Record<string, Command> = {
     if (customer !== 'none' && !/^cus_[0-9A-Za-z]+$/.test(customer)) throw new UsageError('--customer must be a Stripe customer id (cus_…) or none.');
     const updated = await setPaymentCustomer.rows(em, { organizationId, customer: customer === 'none' ? null : customer });
     if (updated.length === 0) throw notFound('organization', organizationId);
-    return { result: { organizationId, paymentCustomerId: customer === 'none' ? null : customer }, text: `Organization ${organizationId} pays with ${customer === 'none' ? 'no customer on file' : customer}.` };
+    return {
+      result: { organizationId, paymentCustomerId: customer === 'none' ? null : customer },
+      text: `Organization ${organizationId} pays with ${customer === 'none' ? 'no customer on file' : customer}.`,
+    };
   },
 
   async 'roll-over-billing'(em) {
@@ -258,7 +261,9 @@ const FILE_COMMANDS: Record<string, FileCommand> = {
       const report = await copyFiles(source, destination, (key, outcome) => logger.info({ key, outcome }, 'file'));
       const result = { from: path.join(config.dataDir, 'files'), to: `s3://${location.bucket}/${location.prefix}`, ...report };
       if (report.mismatched.length > 0) {
-        throw new CopyMismatchError(`${report.mismatched.length} copies differ from their source after writing (${report.mismatched.slice(0, 5).join(', ')}); nothing was deleted, run the command again.`);
+        throw new CopyMismatchError(
+          `${report.mismatched.length} copies differ from their source after writing (${report.mismatched.slice(0, 5).join(', ')}); nothing was deleted, run the command again.`,
+        );
       }
       return {
         result,
@@ -268,7 +273,6 @@ const FILE_COMMANDS: Record<string, FileCommand> = {
       destination.close();
     }
   },
-
 
   async backup(config, logger, options) {
     if (options.verify !== undefined) {
@@ -286,7 +290,15 @@ const FILE_COMMANDS: Record<string, FileCommand> = {
     try {
       const backup = await createBackup({ dataDir: config.dataDir, databaseUrl: database.url, out, logger });
       const rows = Object.values(backup.manifest.tables).reduce((sum, count) => sum + count, 0);
-      const result = { file: backup.file, size: backup.size, startedAt: backup.manifest.startedAt, finishedAt: backup.manifest.finishedAt, tables: Object.keys(backup.manifest.tables).length, rows, files: backup.manifest.files.count };
+      const result = {
+        file: backup.file,
+        size: backup.size,
+        startedAt: backup.manifest.startedAt,
+        finishedAt: backup.manifest.finishedAt,
+        tables: Object.keys(backup.manifest.tables).length,
+        rows,
+        files: backup.manifest.files.count,
+      };
       return { result, text: `Backed up ${result.tables} tables (${rows} rows) and ${result.files} files to ${backup.file} (${backup.size} bytes).` };
     } finally {
       await database.stop();
@@ -298,7 +310,10 @@ const FILE_COMMANDS: Record<string, FileCommand> = {
     if (config.databaseUrl) throw new BackupError('BACKUP_NOT_SUPPORTED', EXTERNAL_DATABASE_BACKUPS);
     const restored = await restoreBackup(from, config.dataDir, logger);
     const result = { dataDir: config.dataDir, restored: true, ...describeRestore(restored) };
-    return { result, text: `Restored ${path.resolve(from)} into ${config.dataDir}: ${result.tables} tables, ${result.rows} rows, ${result.files} files. Start the service with this DATA_DIR.` };
+    return {
+      result,
+      text: `Restored ${path.resolve(from)} into ${config.dataDir}: ${result.tables} tables, ${result.rows} rows, ${result.files} files. Start the service with this DATA_DIR.`,
+    };
   },
 };
 
@@ -380,4 +395,3 @@ export async function runAdminCli(argv: string[], io: AdminCliIo): Promise<numbe
     await runtime.close();
   }
 }
-

@@ -43,5 +43,6 @@ for (const language of languages) {
   console.log(`  chosen l2 ${chosen.l2}; written ${path.relative(ROOT, file)}`);
   crossValidation[language] = { digest: crossValidationDigest(set, model), all: chosen.all, l2: chosen.l2 };
   await writeFile(CROSS_VALIDATION, `${JSON.stringify(crossValidation, null, 2)}\n`);
-  for (const part of set.heldOut) console.log(`  held out, never trained on: ${part.name}: ${percent(accuracy(model, part.examples))} of ${part.examples.length}`);
+  for (const part of set.heldOut)
+    console.log(`  held out, never trained on: ${part.name}: ${percent(accuracy(model, part.examples))} of ${part.examples.length}`);
 }

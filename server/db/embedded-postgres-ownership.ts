@@ -93,7 +93,8 @@ export function readHolders(files: OwnershipFiles): HoldersRecord | undefined {
     const holders = Array.isArray(parsed.holders) ? parsed.holders : [];
     return {
       holders: holders.filter(
-        (holder): holder is Holder => Number.isInteger(holder?.pid) && typeof holder.token === 'string' && (holder.startTime === null || typeof holder.startTime === 'string'),
+        (holder): holder is Holder =>
+          Number.isInteger(holder?.pid) && typeof holder.token === 'string' && (holder.startTime === null || typeof holder.startTime === 'string'),
       ),
     };
   } catch {

@@ -331,7 +331,10 @@ async function start(options: {
     await ensureDatabase(connectionUrl(credentials, 'postgres'), credentials.database);
   } catch (error) {
     await stopPostmaster(clusterDir);
-    throw startFailure(`PostgreSQL started but creating the database failed (${oneLine((error as Error).message)})`, 'Set DATABASE_URL to use another PostgreSQL');
+    throw startFailure(
+      `PostgreSQL started but creating the database failed (${oneLine((error as Error).message)})`,
+      'Set DATABASE_URL to use another PostgreSQL',
+    );
   }
   logger.info({ port, clusterDir }, 'embedded PostgreSQL started');
   return { url: connectionUrl(credentials), child };

@@ -38,7 +38,6 @@ export async function migrateDatabase(orm: Orm, url: string, logger: Logger): Pr
   }
 }
 
-
 /** Routes graphile-worker's logging into our structured logger. */
 export function graphileLogger(logger: Logger): GraphileLogger {
   return new GraphileLogger((scope) => (level, message, meta) => {

@@ -6,7 +6,6 @@ import { STREAM_OPENAPI_PATHS } from '../http/stream-operations.js';
 import { INVITE_TOKEN } from '../trpc/trpc.js';
 import { appRouter } from '../trpc/app-router.js';
 
-
 /**
  * The operation table of docs/api.md, generated from the router so it cannot drift: a test compares
  * docs/api.md with this output (`npm run --silent docs:tables` prints it).

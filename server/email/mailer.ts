@@ -44,17 +44,12 @@ function toMailOptions(email: OutgoingEmail) {
  * files, so the embedded quick start works without a mail relay.
  */
 export function createMailer(options: { smtpUrl: string | undefined; emailFrom: string; dataDir: string }, logger: Logger): Mailer {
-  return options.smtpUrl
-    ? smtpMailer(options.smtpUrl, options.emailFrom)
-    : outboxMailer(path.join(options.dataDir, 'outbox'), options.emailFrom, logger);
+  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.emailFrom) : outboxMailer(path.join(options.dataDir, 'outbox'), options.emailFrom, logger);
 }
 
 function smtpMailer(smtpUrl: string, from: string): Mailer {
   // nodemailer's defaults (2 min to connect, 10 min idle) would hold a worker slot far too long.
-  const transport = nodemailer.createTransport(
-    { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-    { from },
-  );
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
   return {
     kind: 'smtp',
     async send(email) {
@@ -74,7 +69,10 @@ function outboxMailer(directory: string, from: string, logger: Logger): Mailer {
       await mkdir(directory, { recursive: true });
       // `:` and `<>` are not allowed in Windows file names.
       // Without '@': a file name must not look like an address (the log scrubs those).
-      const safeId = email.messageId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 100);
+      const safeId = email.messageId
+        .replace(/[^A-Za-z0-9._-]+/g, '_')
+        .replace(/^_+|_+$/g, '')
+        .slice(0, 100);
       const file = path.join(directory, `${new Date().toISOString().replace(/:/g, '-')}-${safeId}.eml`);
       // Whoever watches the outbox must never see a half-written message.
       const temporary = `${file}.${randomBytes(6).toString('hex')}.partial`;

@@ -240,7 +240,9 @@ export class EmailTemplates {
     const view = invitationView(context);
     return {
       // A line break in a header value would let a campaign name add headers of its own.
-      subject: Mustache.render(source.subject, view, {}, { escape: String }).replace(/[\r\n]+/g, ' ').trim(),
+      subject: Mustache.render(source.subject, view, {}, { escape: String })
+        .replace(/[\r\n]+/g, ' ')
+        .trim(),
       html: Mustache.render(source.html, view, {}, { escape: escapeHtml }),
       text: Mustache.render(source.text, view, {}, { escape: String }),
     };

@@ -13,7 +13,10 @@ export const Campaign = defineEntity({
     { properties: ['organization', 'createdAt'] },
     { properties: ['organization', 'status'] },
     // One preview campaign per script: two previews started at once share it.
-    { name: 'campaigns_preview_script_unique', expression: `create unique index "campaigns_preview_script_unique" on "campaigns" ("script_id") where "preview"` },
+    {
+      name: 'campaigns_preview_script_unique',
+      expression: `create unique index "campaigns_preview_script_unique" on "campaigns" ("script_id") where "preview"`,
+    },
   ],
   properties: {
     id: p.string().primary().columnType('text'),

@@ -14,11 +14,7 @@ import { ShareLink } from './share-link.js';
 export const Invite = defineEntity({
   name: 'Invite',
   tableName: 'invites',
-  indexes: [
-    { properties: ['campaign', 'createdAt'] },
-    { properties: ['shareLink', 'startedAt'] },
-    { properties: ['status', 'expiresAt'] },
-  ],
+  indexes: [{ properties: ['campaign', 'createdAt'] }, { properties: ['shareLink', 'startedAt'] }, { properties: ['status', 'expiresAt'] }],
   properties: {
     id: p.string().primary().columnType('text'),
     organization: () => p.manyToOne(Organization).deleteRule('cascade').index(),

@@ -20,7 +20,12 @@ export const SessionUtterance = defineEntity({
   name: 'SessionUtterance',
   tableName: 'session_utterances',
   uniques: [{ properties: ['session', 'seq'] }],
-  indexes: [{ name: 'session_utterances_search_vector_index', expression: 'create index "session_utterances_search_vector_index" on "session_utterances" using gin ("search_vector")' }],
+  indexes: [
+    {
+      name: 'session_utterances_search_vector_index',
+      expression: 'create index "session_utterances_search_vector_index" on "session_utterances" using gin ("search_vector")',
+    },
+  ],
   properties: {
     id: p.string().primary().columnType('text'),
     organization: () => p.manyToOne(Organization).deleteRule('cascade').index(),

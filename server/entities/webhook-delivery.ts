@@ -9,10 +9,7 @@ import { WebhookEvent } from './webhook-event.js';
 export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
-  indexes: [
-    { properties: ['endpoint', 'createdAt'] },
-    { properties: ['organization', 'status'] },
-  ],
+  indexes: [{ properties: ['endpoint', 'createdAt'] }, { properties: ['organization', 'status'] }],
   properties: {
     id: p.string().primary().columnType('text'),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),

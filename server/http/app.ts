@@ -55,7 +55,17 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   for (const operation of STREAM_OPERATIONS) routes.addPlainRoute(operation.method, operation.path);
 
   // Pages and files outside the API answer GET (and HEAD) only; listed so a 405 names them.
-  for (const path of ['/healthz', '/metrics', '/v1/openapi.json', '/docs', '/docs/init.js', '/docs/assets/{file}', '/files/{token}', '/sdk/{release}/{file}', '/assets/{file}']) {
+  for (const path of [
+    '/healthz',
+    '/metrics',
+    '/v1/openapi.json',
+    '/docs',
+    '/docs/init.js',
+    '/docs/assets/{file}',
+    '/files/{token}',
+    '/sdk/{release}/{file}',
+    '/assets/{file}',
+  ]) {
     routes.addPlainRoute('GET', path);
   }
   const allowedMethods = (path: string): string[] => {
@@ -92,10 +102,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     if (readiness.isReady() && databaseUp) {
       res.json({ status: 'ok' });
     } else {
-      writeError(
-        res,
-        describeError(new AppError('SERVICE_UNAVAILABLE', 'The service is starting or its database is unreachable.', { databaseUp })),
-      );
+      writeError(res, describeError(new AppError('SERVICE_UNAVAILABLE', 'The service is starting or its database is unreachable.', { databaseUp })));
     }
   });
   app.get('/metrics', metricsRoute(services));

@@ -117,9 +117,7 @@ export function authenticateRequests(services: AppServices, publicProcedures: Re
         await consumeAnonymousBudget(em, services, req, res);
         throw new AppError(
           'INVALID_API_KEY',
-          presented
-            ? 'The API key is invalid, expired or revoked.'
-            : 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".',
+          presented ? 'The API key is invalid, expired or revoked.' : 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".',
         );
       }
       const state = await consumeRateLimit(em, `key:${key.apiKeyId}`, rateLimitFor(key.plan, key.customRateLimit), callsIn(req));

@@ -63,9 +63,13 @@ export function dashboardRoutes(services: AppServices, distDir = DASHBOARD_DIST_
       next(new AppError('RESOURCE_NOT_FOUND', `No file ${req.path}.`));
       return;
     }
-    res.sendFile(full, { headers: { 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }, lastModified: false }, (error) => {
-      if (error && !res.headersSent) next(error);
-    });
+    res.sendFile(
+      full,
+      { headers: { 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }, lastModified: false },
+      (error) => {
+        if (error && !res.headersSent) next(error);
+      },
+    );
   });
 
   /**
@@ -88,7 +92,10 @@ export function dashboardRoutes(services: AppServices, distDir = DASHBOARD_DIST_
       }
       // Revalidated every time: a new build's page names new assets.
       res.setHeader('Cache-Control', shared ? 'no-store' : 'no-cache');
-      res.status(shared?.status ?? 200).type('html').send(await readFile(indexFile, 'utf8'));
+      res
+        .status(shared?.status ?? 200)
+        .type('html')
+        .send(await readFile(indexFile, 'utf8'));
     } catch (error) {
       next(error);
     }
@@ -114,4 +121,3 @@ export function dashboardRoutes(services: AppServices, distDir = DASHBOARD_DIST_
   });
   return routes;
 }
-

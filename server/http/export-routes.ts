@@ -37,7 +37,12 @@ async function send(res: Response, logger: Logger, body: Readable, headers: { co
  * all finished sessions as one JSON document, a flattened CSV, or (`include_audio=true`) a ZIP
  * with one recording per session. Everything is streamed from the database in batches.
  */
-const exportOperation = <const Path extends string>(path: Path, operationId: string, what: string, target: (path: Record<PathParams<Path>, string>) => { campaignId: string } | { projectId: string }) =>
+const exportOperation = <const Path extends string>(
+  path: Path,
+  operationId: string,
+  what: string,
+  target: (path: Record<PathParams<Path>, string>) => { campaignId: string } | { projectId: string },
+) =>
   defineStreamOperation({
     method: 'GET',
     path,
@@ -60,21 +65,29 @@ const exportOperation = <const Path extends string>(path: Path, operationId: str
       },
       errors: ['EXPORT_TOO_LARGE'],
     },
-    handler: (services) => async ({ res, caller, path: pathValues, query }) => {
-      const em = services.orm.em.fork();
-      const scope = await resolveExportScope(em, caller.organizationId, target(pathValues));
-      const options = { redactKinds: requestedPiiKinds(query) };
-      const name = `${scope.slug}-transcripts`;
-      if (query.include_audio) {
-        const sessions = await zipSessions(em, scope.campaigns.map((campaign) => campaign.id));
-        const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactKinds: options.redactKinds });
-        await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
-      } else if (query.format === 'csv') {
-        await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
-      } else {
-        await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), { contentType: 'application/json; charset=utf-8', filename: `${name}.json` });
-      }
-    },
+    handler:
+      (services) =>
+      async ({ res, caller, path: pathValues, query }) => {
+        const em = services.orm.em.fork();
+        const scope = await resolveExportScope(em, caller.organizationId, target(pathValues));
+        const options = { redactKinds: requestedPiiKinds(query) };
+        const name = `${scope.slug}-transcripts`;
+        if (query.include_audio) {
+          const sessions = await zipSessions(
+            em,
+            scope.campaigns.map((campaign) => campaign.id),
+          );
+          const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactKinds: options.redactKinds });
+          await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
+        } else if (query.format === 'csv') {
+          await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
+        } else {
+          await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), {
+            contentType: 'application/json; charset=utf-8',
+            filename: `${name}.json`,
+          });
+        }
+      },
   });
 
 export const exportOperations = [

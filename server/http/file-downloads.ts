@@ -66,12 +66,23 @@ const PLAYABLE_KINDS: ReadonlySet<TSessionFileKind> = new Set(['audio', 'merged_
 const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, services: AppServices) => Promise<Download | null>> = {
   script_media: async (em, mediaId) => {
     const media = await findScriptMediaForDownload(em, mediaId);
-    return media && { kind: 'file', storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true };
+    return (
+      media && { kind: 'file', storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true }
+    );
   },
   session_file: async (em, fileId) => {
     const file = await findSessionFileForDownload(em, fileId);
     // Answer audio and the session's recordings play in the page; anything uploaded is saved, never rendered, whatever its type.
-    return file && { kind: 'file', storageKey: file.storageKey, contentType: file.contentType, size: file.sizeBytes, filename: file.name, inline: PLAYABLE_KINDS.has(file.kind) };
+    return (
+      file && {
+        kind: 'file',
+        storageKey: file.storageKey,
+        contentType: file.contentType,
+        size: file.sizeBytes,
+        filename: file.name,
+        inline: PLAYABLE_KINDS.has(file.kind),
+      }
+    );
   },
   // A webhook's transcript_url: the session's transcript as the JSON endpoint answers it.
   session_transcript: async (em, sessionId) => ({ kind: 'json', body: await getTranscriptForLink(em, sessionId) }),
@@ -84,7 +95,12 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
   // the caller's organization and permission before signing.
   session_transcript_text: async (em, sessionId) => {
     const media = TRANSCRIPT_MEDIA_TYPES.text;
-    return { kind: 'made', contentType: media.contentType, filename: `transcript-${sessionId}.${media.extension}`, body: media.render(await getTranscriptForLink(em, sessionId)) };
+    return {
+      kind: 'made',
+      contentType: media.contentType,
+      filename: `transcript-${sessionId}.${media.extension}`,
+      body: media.render(await getTranscriptForLink(em, sessionId)),
+    };
   },
   session_report_pdf: async (em, sessionId, services) => {
     const session = await em.findOne(Session, { id: sessionId }, { fields: ['organization'] });
@@ -197,7 +213,12 @@ async function sendSpeech(req: Request, res: Response, services: AppServices, tu
   } catch (error) {
     if (!(error instanceof SpeechSynthesisError)) throw error;
     services.logger.warn({ err: error, reason: error.reason }, 'text-to-speech failed');
-    throw new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', { reason: error.reason }, { 'Retry-After': '5' });
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'The spoken form of this turn cannot be made right now; the text is in the response.',
+      { reason: error.reason },
+      { 'Retry-After': '5' },
+    );
   }
   res.setHeader('Cache-Control', 'private, max-age=3600');
   res.setHeader('Content-Type', turnAudio.contentType);
@@ -211,7 +232,8 @@ async function sendSpeech(req: Request, res: Response, services: AppServices, tu
   });
   await sendStream(req, res, timed, services, {
     failedPartWay: 'spoken turn failed part-way',
-    failedBeforeSending: () => new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', {}, { 'Retry-After': '5' }),
+    failedBeforeSending: () =>
+      new AppError('SERVICE_UNAVAILABLE', 'The spoken form of this turn cannot be made right now; the text is in the response.', {}, { 'Retry-After': '5' }),
   });
 }
 

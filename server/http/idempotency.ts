@@ -73,7 +73,9 @@ function stableStringify(value: unknown): string {
  * (key order and whitespace do not matter); for a multipart upload its fields plus the file's SHA-256.
  */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()}\n${path}\n${stableStringify(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()}\n${path}\n${stableStringify(body)}`)
+    .digest('hex');
 }
 
 /**
@@ -100,14 +102,18 @@ function jsonResponseToStore(res: Response, status: number, body: string | null,
 export function refuseUnhonouredIdempotencyKey(req: Request, _res: Response, next: NextFunction): void {
   if (req.get(IDEMPOTENCY_KEY_HEADER) === undefined) return next();
   if (req.baseUrl === '/trpc') {
-    return next(new AppError('INVALID_REQUEST', 'Idempotency-Key is honoured on the REST API (/v1, /api), not on /trpc.', {
-      fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: 'is not supported on /trpc' }],
-    }));
+    return next(
+      new AppError('INVALID_REQUEST', 'Idempotency-Key is honoured on the REST API (/v1, /api), not on /trpc.', {
+        fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: 'is not supported on /trpc' }],
+      }),
+    );
   }
   if (req.method !== 'PATCH' && req.method !== 'DELETE' && req.method !== 'PUT') return next();
-  next(new AppError('INVALID_REQUEST', `Idempotency-Key is honoured on POST; ${req.method} is not replayed from it (send the same ${req.method} again instead).`, {
-    fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: `is not supported on ${req.method}` }],
-  }));
+  next(
+    new AppError('INVALID_REQUEST', `Idempotency-Key is honoured on POST; ${req.method} is not replayed from it (send the same ${req.method} again instead).`, {
+      fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: `is not supported on ${req.method}` }],
+    }),
+  );
 }
 
 /** Sends a stored response again, marked `Idempotent-Replayed: true`. */

@@ -22,10 +22,12 @@ export const invoicePdfOperation = defineStreamOperation({
     description: "The invoice with the organization's name, its lines and total, as an A4 PDF.",
     responses: { '200': { description: 'The invoice', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } } },
   },
-  handler: (services) => async ({ res, caller, path: { invoiceId } }) => {
-    const invoice = await loadInvoice(services.orm.em.fork(), caller, { invoiceId });
-    sendPdf(res, `${invoice.number}.pdf`, invoiceDocument(services, invoice));
-  },
+  handler:
+    (services) =>
+    async ({ res, caller, path: { invoiceId } }) => {
+      const invoice = await loadInvoice(services.orm.em.fork(), caller, { invoiceId });
+      sendPdf(res, `${invoice.number}.pdf`, invoiceDocument(services, invoice));
+    },
 });
 
 /** An invoice's PDF, as this operation and the dashboard's signed link (`invoice_pdf`) serve it. */

@@ -93,15 +93,21 @@ export function memberInvitationPageRoutes(services: AppServices): Router {
     }
     if (password !== field(body.confirm)) return formPage(res, 422, { ...view, error: 'The two passwords differ.' });
     if (name.length > 100) return formPage(res, 422, { ...view, error: 'The name must be at most 100 characters.' });
-    if (findUnstorableText({ name, password })) return formPage(res, 422, { ...view, name: '', error: 'The name or password contains characters that cannot be stored.' });
+    if (findUnstorableText({ name, password }))
+      return formPage(res, 422, { ...view, name: '', error: 'The name or password contains characters that cannot be stored.' });
     try {
       await acceptInvitation({ em: services.orm.em.fork(), services }, { token, password, name: name || undefined, client: clientOf(req) });
     } catch (error) {
       if (error instanceof AppError && error.code === 'INVALID_INVITATION') return invalidPage(res);
       throw error;
     }
-    page(res, 200, `Welcome to ${member.organization.name}`, `<h1>You have joined ${escapeHtml(member.organization.name)}</h1><p>Sign in with ${escapeHtml(member.email)} and your new password.</p>
-<p><a class="button" href="/app">Sign in to the dashboard</a></p>`);
+    page(
+      res,
+      200,
+      `Welcome to ${member.organization.name}`,
+      `<h1>You have joined ${escapeHtml(member.organization.name)}</h1><p>Sign in with ${escapeHtml(member.email)} and your new password.</p>
+<p><a class="button" href="/app">Sign in to the dashboard</a></p>`,
+    );
   });
   return routes;
 }

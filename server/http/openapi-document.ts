@@ -66,9 +66,15 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   } else {
     // A create with a Location also answers the created record's ETag, as its GET does.
     const location = facts.location
-      ? { Location: { description: `Where the created record is read: \`${facts.location}\`.`, schema: { type: 'string' } }, ETag: { $ref: '#/components/headers/ETag' } }
+      ? {
+          Location: { description: `Where the created record is read: \`${facts.location}\`.`, schema: { type: 'string' } },
+          ETag: { $ref: '#/components/headers/ETag' },
+        }
       : {};
-    responses[String(facts.successStatus)] = { ...success, headers: { ...(success?.headers ?? {}), ...location, ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
+    responses[String(facts.successStatus)] = {
+      ...success,
+      headers: { ...(success?.headers ?? {}), ...location, ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable },
+    };
   }
   operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/X-Request-Id' }];
   // One record (the path ends in its id): GET and PATCH answer its ETag; PATCH and DELETE take If-Match.
@@ -76,7 +82,8 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   const versioned = record && (method === 'patch' || method === 'delete');
   if (versioned) operation.parameters.push({ $ref: '#/components/parameters/If-Match' });
   const success200 = responses['200'];
-  if (record && success200 && (method === 'get' || method === 'patch')) success200.headers = { ETag: { $ref: '#/components/headers/ETag' }, ...success200.headers };
+  if (record && success200 && (method === 'get' || method === 'patch'))
+    success200.headers = { ETag: { $ref: '#/components/headers/ETag' }, ...success200.headers };
   if (idempotent) operation.parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
 
   const hasBody = method !== 'get' && method !== 'delete';
@@ -108,10 +115,13 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   operation.responses = responses;
   if (byInviteToken) {
     operation['x-permission'] = facts.permission;
-    operation.description = [operation.description, 'Authorized by the participant\'s invite token (`Authorization: Bearer inv_…`), not an API key.'].filter(Boolean).join('\n\n');
+    operation.description = [operation.description, "Authorized by the participant's invite token (`Authorization: Bearer inv_…`), not an API key."]
+      .filter(Boolean)
+      .join('\n\n');
   } else if (facts.permission) {
     operation['x-permission'] = facts.permission;
-    const required = typeof facts.permission === 'string' ? `the \`${facts.permission}\` permission` : `the \`${describeRequirement(facts.permission)}\` permissions`;
+    const required =
+      typeof facts.permission === 'string' ? `the \`${facts.permission}\` permission` : `the \`${describeRequirement(facts.permission)}\` permissions`;
     operation.description = [operation.description, `Requires ${required}.`].filter(Boolean).join('\n\n');
   }
 }
@@ -183,7 +193,11 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     baseUrl: '/',
     securitySchemes: {
       ApiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `isk_live_…`, created with the admin CLI.' },
-      inviteToken: { type: 'http', scheme: 'bearer', description: "A participant's invite token, `inv_…` (the invite's `token`): safe in the browser, it acts only on its own interview." },
+      inviteToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: "A participant's invite token, `inv_…` (the invite's `token`): safe in the browser, it acts only on its own interview.",
+      },
     },
     paths: options.extraPaths,
     defs: { Error: ZErrorEnvelope },
@@ -223,14 +237,16 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
         name: 'If-Match',
         in: 'header',
         required: false,
-        description: "The record's `ETag` as you read it: the change applies only if the record is still that version, else 412 `PRECONDITION_FAILED` (with the current `ETag`). `*` matches any version.",
+        description:
+          "The record's `ETag` as you read it: the change applies only if the record is still that version, else 412 `PRECONDITION_FAILED` (with the current `ETag`). `*` matches any version.",
         schema: { type: 'string' },
       },
       'X-Request-Id': {
         name: 'X-Request-Id',
         in: 'header',
         required: false,
-        description: 'Your id for this request (1–128 letters, digits, `-`, `_`, `.`, `:`), echoed in the `X-Request-Id` response header, the error body and our logs; one is made when absent.',
+        description:
+          'Your id for this request (1–128 letters, digits, `-`, `_`, `.`, `:`), echoed in the `X-Request-Id` response header, the error body and our logs; one is made when absent.',
         schema: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
       },
       'Idempotency-Key': {
@@ -243,7 +259,10 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       },
     },
     headers: {
-      ETag: { description: "The record's version (a strong entity tag of its JSON): send it back in `If-Match` to change only that version.", schema: { type: 'string' } },
+      ETag: {
+        description: "The record's version (a strong entity tag of its JSON): send it back in `If-Match` to change only that version.",
+        schema: { type: 'string' },
+      },
       'X-Request-Id': {
         description: "The request's id (yours, or `req_…`): in the error body as `requestId` and on our log lines. Quote it to support.",
         schema: { type: 'string' },
@@ -275,7 +294,8 @@ function addResponseExamples(document: JsonObject): void {
   for (const [key, example] of Object.entries(RESPONSE_EXAMPLES)) {
     const [method, path, status] = key.split(' ');
     const operation = document.paths?.[path!]?.[method!.toLowerCase()];
-    const content = status === 'request' ? operation?.requestBody?.content?.['application/json'] : operation?.responses?.[status!]?.content?.['application/json'];
+    const content =
+      status === 'request' ? operation?.requestBody?.content?.['application/json'] : operation?.responses?.[status!]?.content?.['application/json'];
     if (content) content.example = example;
   }
 }
@@ -346,9 +366,21 @@ function openResponseSchemas(document: JsonObject): void {
     }
     return seen;
   };
-  const operations = Object.values(document.paths ?? {}).flatMap((item) => HTTP_METHODS.map((method) => (item as JsonObject)[method]).filter(Boolean)) as JsonObject[];
-  const requestSide = closure(refsIn(operations.map((operation) => [operation.requestBody, operation.parameters]), new Set()));
-  const responseSide = closure(refsIn(operations.map((operation) => operation.responses), new Set()));
+  const operations = Object.values(document.paths ?? {}).flatMap((item) =>
+    HTTP_METHODS.map((method) => (item as JsonObject)[method]).filter(Boolean),
+  ) as JsonObject[];
+  const requestSide = closure(
+    refsIn(
+      operations.map((operation) => [operation.requestBody, operation.parameters]),
+      new Set(),
+    ),
+  );
+  const responseSide = closure(
+    refsIn(
+      operations.map((operation) => operation.responses),
+      new Set(),
+    ),
+  );
   const shared = new Set([...responseSide].filter((name) => requestSide.has(name)));
   const outputName = (name: string) => (shared.has(name) ? `${name}Output` : name);
   const open = (node: unknown): unknown => {

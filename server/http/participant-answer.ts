@@ -26,7 +26,8 @@ function jsonInput<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
 function withJsonField(body: Record<string, unknown>, name: string): Record<string, unknown> {
   const value = body[name];
   if (value === undefined) return body;
-  if (typeof value !== 'string') throw new AppError('INVALID_REQUEST', `${name} may be given once.`, { fields: [{ path: name, message: 'may be given once' }] });
+  if (typeof value !== 'string')
+    throw new AppError('INVALID_REQUEST', `${name} may be given once.`, { fields: [{ path: name, message: 'may be given once' }] });
   try {
     return { ...body, [name]: JSON.parse(value) as unknown };
   } catch {
@@ -49,7 +50,7 @@ export const answerInterviewOperation = defineStreamOperation({
     tags: ['Participant API'],
     summary: 'Answer the pending question',
     description:
-      'JSON `{text, startTime?, endTime?, confidence?, voiceTiming?}`, or multipart with `audio` (WebM, Ogg, WAV, MP3 or M4A, recognised from its content; at most SESSION_AUDIO_MAX_BYTES), optional `text` (the browser\'s own transcript) and optional `voiceTiming` (the VoiceTiming object as JSON text). Audio without text is transcribed by the configured speech-to-text. Answers with the next turn, or `turn: null` and `closing` when the interview is complete.',
+      "JSON `{text, startTime?, endTime?, confidence?, voiceTiming?}`, or multipart with `audio` (WebM, Ogg, WAV, MP3 or M4A, recognised from its content; at most SESSION_AUDIO_MAX_BYTES), optional `text` (the browser's own transcript) and optional `voiceTiming` (the VoiceTiming object as JSON text). Audio without text is transcribed by the configured speech-to-text. Answers with the next turn, or `turn: null` and `closing` when the interview is complete.",
     requestBody: {
       required: true,
       content: {
@@ -93,7 +94,10 @@ export const answerInterviewOperation = defineStreamOperation({
           const sha256 = await sha256OfFile(uploaded);
           const fingerprint = { ...fields.data, audioSha256: sha256 };
           const audio = { file: uploaded, sha256 };
-          sendJsonAnswer(res, await answerIdempotently(req, res, { auth: participant, operation, fingerprint }, services, commit, answering({ ...fields.data, audio })));
+          sendJsonAnswer(
+            res,
+            await answerIdempotently(req, res, { auth: participant, operation, fingerprint }, services, commit, answering({ ...fields.data, audio })),
+          );
           return;
         }
         const input = jsonInput(req, ZTextAnswerInput);

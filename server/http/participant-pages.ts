@@ -83,7 +83,6 @@ function campaignClosedPage(res: Response, reason: keyof typeof LINK_CLOSED_MESS
   sendPage(res, reason === 'paused' ? 409 : 410, { title, heading: title, paragraphs: [message], organization, language });
 }
 
-
 function queryString(req: Request, name: string): string | undefined {
   const value = req.query[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -148,7 +147,10 @@ export function participantPageRoutes(services: AppServices): Router {
       (assets) => {
         if (res.headersSent) return;
         res.setHeader('Content-Security-Policy', interviewPageCsp(config, publicOrigin));
-        res.status(status).type('html').send(renderInterviewPage(assets, config, content));
+        res
+          .status(status)
+          .type('html')
+          .send(renderInterviewPage(assets, config, content));
       },
       () => sendPage(res, status, content),
     );
@@ -247,7 +249,13 @@ export function participantPageRoutes(services: AppServices): Router {
         config.closed = { code: outcome.reason, message };
       } else {
         const { invite } = outcome;
-        Object.assign(config, { token, language: outcome.language, voice: config.voice ?? outcome.voice, participantName: invite.name ?? null, turnTaking: outcome.turnTaking });
+        Object.assign(config, {
+          token,
+          language: outcome.language,
+          voice: config.voice ?? outcome.voice,
+          participantName: invite.name ?? null,
+          turnTaking: outcome.turnTaking,
+        });
         // What the page says before its script runs, and all it says without one: in the interview's language too.
         const t = translator(outcome.language);
         text = {
@@ -264,34 +272,52 @@ export function participantPageRoutes(services: AppServices): Router {
     if (res.headersSent) return; // answered by the request timeout meanwhile
     res.setHeader('Content-Security-Policy', interviewPageCsp(config, publicOrigin));
     res.setHeader('Permissions-Policy', 'microphone=(self), camera=(), geolocation=(), payment=(), usb=()');
-    res.status(status).type('html').send(renderInterviewPage(assets, config, text));
+    res
+      .status(status)
+      .type('html')
+      .send(renderInterviewPage(assets, config, text));
   };
 
-  routes.get('/interview/:token', labelled('/interview/{token}'), limited((req) => req.params.token), async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
-    try {
-      await serveInterview(res, req.params.token, null);
-    } catch (error) {
-      next(error);
-    }
-  });
+  routes.get(
+    '/interview/:token',
+    labelled('/interview/{token}'),
+    limited((req) => req.params.token),
+    async (req: Request<{ token: string }>, res: Response, next: NextFunction) => {
+      try {
+        await serveInterview(res, req.params.token, null);
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
 
-  routes.get('/embed', labelled('/embed'), limited((req) => queryString(req, 'invite')), async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      await serveInterview(res, queryString(req, 'invite'), embedOptionsOf(req));
-    } catch (error) {
-      next(error);
-    }
-  });
+  routes.get(
+    '/embed',
+    labelled('/embed'),
+    limited((req) => queryString(req, 'invite')),
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        await serveInterview(res, queryString(req, 'invite'), embedOptionsOf(req));
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
 
   // Anything else under these paths is still a page a person is looking at: answer HTML, not the API's JSON.
-  routes.all(['/join', '/join/*rest', '/interview', '/interview/*rest', '/embed', '/embed/*rest'], labelled('unmatched'), limited(), (req: Request, res: Response) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
-      respond(req, res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });
-      return;
-    }
-    respond(req, res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
-  });
+  routes.all(
+    ['/join', '/join/*rest', '/interview', '/interview/*rest', '/embed', '/embed/*rest'],
+    labelled('unmatched'),
+    limited(),
+    (req: Request, res: Response) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', 'GET, HEAD');
+        respond(req, res, 405, { title: 'Not allowed', heading: 'This page can only be opened', paragraphs: ['Open the link in a browser.'] });
+        return;
+      }
+      respond(req, res, 404, { title: 'Page not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
+    },
+  );
   routes.use(['/join', '/interview', '/embed'], (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (isWriteAfterTimeout(error) || res.headersSent) return;
     // The path carries the participant's credential (token or share code): log the template only.

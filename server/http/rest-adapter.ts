@@ -187,7 +187,9 @@ export function refuseQueryBesideBody(req: Request): void {
 
 /** `If-Match` anywhere but a PATCH or DELETE of a record: 400 naming the header (stream operations too). */
 export function ifMatchNotHonoured(method: string, path: string): AppError {
-  return new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', { fields: [{ path: 'If-Match', message: `is not supported on ${method} ${path}` }] });
+  return new AppError('INVALID_REQUEST', 'If-Match is honoured on PATCH and DELETE of a record.', {
+    fields: [{ path: 'If-Match', message: `is not supported on ${method} ${path}` }],
+  });
 }
 
 /**
@@ -299,7 +301,12 @@ export function createRestHandler(options: RestHandlerOptions) {
           const inTransaction = { ...context, transaction: tx };
           const current = entityTagOf(JSON.stringify(await callRoute(reader.route, inTransaction, readInput)));
           if (!entityTagMatches(ifMatch, current)) {
-            throw new AppError('PRECONDITION_FAILED', 'The record changed since the version If-Match names; read it again (its ETag is in this answer) and retry.', { etag: current }, { ETag: current });
+            throw new AppError(
+              'PRECONDITION_FAILED',
+              'The record changed since the version If-Match names; read it again (its ETag is in this answer) and retry.',
+              { etag: current },
+              { ETag: current },
+            );
           }
           return call(inTransaction);
         });

@@ -38,17 +38,19 @@ const transcriptOperation = (path: '/v1/sessions/{sessionId}/transcript' | '/api
       },
       errors: ['TRANSCRIPT_NOT_READY'],
     },
-    handler: (services) => async ({ res, caller, path: { sessionId }, query }) => {
-      const body = await getTranscript({ em: services.orm.em.fork() }, caller, { ...query, sessionId });
-      if (query.format === 'json') {
-        res.json(body);
-        return;
-      }
-      const media = TRANSCRIPT_MEDIA_TYPES[query.format];
-      res.setHeader('Content-Type', media.contentType);
-      res.setHeader('Content-Disposition', `inline; filename="transcript-${body.sessionId}.${media.extension}"`);
-      res.send(media.render(body));
-    },
+    handler:
+      (services) =>
+      async ({ res, caller, path: { sessionId }, query }) => {
+        const body = await getTranscript({ em: services.orm.em.fork() }, caller, { ...query, sessionId });
+        if (query.format === 'json') {
+          res.json(body);
+          return;
+        }
+        const media = TRANSCRIPT_MEDIA_TYPES[query.format];
+        res.setHeader('Content-Type', media.contentType);
+        res.setHeader('Content-Disposition', `inline; filename="transcript-${body.sessionId}.${media.extension}"`);
+        res.send(media.render(body));
+      },
   });
 
 const pdfOperation = (path: '/v1/sessions/{sessionId}/pdf' | '/api/session/{sessionId}/pdf', operationId: string) =>
@@ -61,14 +63,17 @@ const pdfOperation = (path: '/v1/sessions/{sessionId}/pdf' | '/api/session/{sess
       operationId,
       tags: ['Sessions'],
       summary: "Get a session's PDF report",
-      description: 'Title, participant, campaign, date, duration, insights and the transcript with timestamps and sentiment, as a PDF. 409 `TRANSCRIPT_NOT_READY` until the transcript exists.',
+      description:
+        'Title, participant, campaign, date, duration, insights and the transcript with timestamps and sentiment, as a PDF. 409 `TRANSCRIPT_NOT_READY` until the transcript exists.',
       responses: { '200': { description: 'The report', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } } },
       errors: ['TRANSCRIPT_NOT_READY'],
     },
-    handler: (services) => async ({ res, caller, path: { sessionId }, query }) => {
-      const document = await sessionReportDocument(services, services.orm.em.fork(), caller.organizationId, sessionId, query);
-      sendPdf(res, `interview-${sessionId}.pdf`, document);
-    },
+    handler:
+      (services) =>
+      async ({ res, caller, path: { sessionId }, query }) => {
+        const document = await sessionReportDocument(services, services.orm.em.fork(), caller.organizationId, sessionId, query);
+        sendPdf(res, `interview-${sessionId}.pdf`, document);
+      },
   });
 
 export const resultsOperations = [
@@ -79,7 +84,13 @@ export const resultsOperations = [
 ];
 
 /** A session's PDF report, as `GET /v1/sessions/{id}/pdf` and the dashboard's signed link (`session_report_pdf`) serve it. */
-export async function sessionReportDocument(services: AppServices, em: EntityManager, organizationId: string, sessionId: string, query: TPdfQuery): Promise<PDFKit.PDFDocument> {
+export async function sessionReportDocument(
+  services: AppServices,
+  em: EntityManager,
+  organizationId: string,
+  sessionId: string,
+  query: TPdfQuery,
+): Promise<PDFKit.PDFDocument> {
   const report = await assembleSessionReport({ em, services }, { organizationId }, { ...query, sessionId });
   return renderSessionReport(report, query, { fallback: services.config.pdfFallbackFont });
 }

@@ -75,7 +75,11 @@ export const uploadScriptMediaOperation = defineStreamOperation({
             status: 201,
             body: await uploadScriptMedia(
               em,
-              { storage: services.storage, signer: services.signer, limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes } },
+              {
+                storage: services.storage,
+                signer: services.signer,
+                limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes },
+              },
               { organizationId: caller.organizationId, scriptId, questionId, alt, originalName: originalname, uploadedFile: file },
             ),
           }),

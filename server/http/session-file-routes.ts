@@ -18,7 +18,8 @@ export const uploadSessionFileOperation = defineStreamOperation({
     operationId: 'sessions-uploadFile',
     tags: ['Sessions'],
     summary: 'Add a file to a session',
-    description: 'multipart/form-data with a `file` field (for example a screen recording), at most SESSION_FILE_MAX_BYTES. Its type is recognised from its content; it is always downloaded, never rendered.',
+    description:
+      'multipart/form-data with a `file` field (for example a screen recording), at most SESSION_FILE_MAX_BYTES. Its type is recognised from its content; it is always downloaded, never rendered.',
     requestBody: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: z.string().meta({ format: 'binary' }) }) } } },
     responses: { '201': { description: 'The stored file', content: { 'application/json': { schema: ZSessionFile } } } },
     errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],

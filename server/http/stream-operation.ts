@@ -120,7 +120,9 @@ export function checkedInput<T extends z.ZodType>(raw: unknown, schema: T, sourc
   const unstorable = findUnstorableText(raw);
   if (unstorable) {
     const problem = `${unstorable.path} ${unstorable.message}`;
-    throw source === 'query' ? new AppError('INVALID_REQUEST', `Invalid query parameters: ${problem}.`, { fields: [unstorable] }) : validationError([unstorable], `${problem}.`);
+    throw source === 'query'
+      ? new AppError('INVALID_REQUEST', `Invalid query parameters: ${problem}.`, { fields: [unstorable] })
+      : validationError([unstorable], `${problem}.`);
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw errorFromZod(parsed.error, raw, source);

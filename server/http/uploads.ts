@@ -28,7 +28,14 @@ export function uploadParser(dataDir: string, rules: UploadRules): RequestHandle
 }
 
 /** busboy's errors for a body that is not well-formed multipart: the client's to fix. */
-const MALFORMED_MULTIPART = new Set(['Malformed part header', 'Unexpected end of form', 'Unexpected end of file', 'Multipart: Boundary not found', 'Malformed content type', 'Missing Content-Type']);
+const MALFORMED_MULTIPART = new Set([
+  'Malformed part header',
+  'Unexpected end of form',
+  'Unexpected end of file',
+  'Multipart: Boundary not found',
+  'Malformed content type',
+  'Missing Content-Type',
+]);
 
 /** multer's errors for a client that went away mid-body (no answer reaches it anyway). */
 /** multer's words for a request stream that failed, was aborted or closed early: the client went away. */
@@ -70,6 +77,7 @@ export async function receiveUpload(req: Request, res: Response, parser: Request
 export function singleField(req: Request, name: string): string | undefined {
   const value: unknown = req.body?.[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new AppError('INVALID_REQUEST', `${name} may be given once.`, { fields: [{ path: name, message: 'may be given once' }] });
+  if (typeof value !== 'string')
+    throw new AppError('INVALID_REQUEST', `${name} may be given once.`, { fields: [{ path: name, message: 'may be given once' }] });
   return value;
 }

@@ -83,7 +83,9 @@ export function webAssetRoutes(): Router {
   routes.get('/assets/:file', async (req: Request<{ file: string }>, res: Response, next: NextFunction) => {
     try {
       const { page, voice } = await webAssets();
-      const found = [page.script, page.style, page.captureWorklet, voice.module, voice.model, voice.wasm].find((candidate) => candidate.name === req.params.file);
+      const found = [page.script, page.style, page.captureWorklet, voice.module, voice.model, voice.wasm].find(
+        (candidate) => candidate.name === req.params.file,
+      );
       if (!found) throw new AppError('RESOURCE_NOT_FOUND', `No file ${req.path}.`);
       await sendAsset(req, res, found.asset, IMMUTABLE);
     } catch (error) {

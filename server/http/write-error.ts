@@ -28,7 +28,14 @@ function forTrpcClients(req: Request, described: DescribedError): DescribedError
     error: {
       message: error.message,
       code: TRPC_ERROR_CODES_BY_KEY[code],
-      data: { code, httpStatus: described.status, appCode: error.code, details: error.details, requestId: error.requestId, ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) },
+      data: {
+        code,
+        httpStatus: described.status,
+        appCode: error.code,
+        details: error.details,
+        requestId: error.requestId,
+        ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+      },
     },
   };
   if (!isTrpcBatch(req)) return { ...described, body: withData as unknown as DescribedError['body'] };

@@ -35,7 +35,10 @@ function conceptsFor(language: string | undefined, lexicon: CompiledLexicon): Co
   const primary = (language ?? 'en').split('-')[0]!.toLowerCase();
   if (!compiledConcepts.has(primary)) {
     const source = CONCEPTS[primary];
-    compiledConcepts.set(primary, source && primary in LEXICONS ? compileConcepts(primary, source, NONE_OF_THESE[primary] ?? [], APPROXIMATORS[primary] ?? [], lexicon) : null);
+    compiledConcepts.set(
+      primary,
+      source && primary in LEXICONS ? compileConcepts(primary, source, NONE_OF_THESE[primary] ?? [], APPROXIMATORS[primary] ?? [], lexicon) : null,
+    );
   }
   return compiledConcepts.get(primary)!;
 }
@@ -74,11 +77,7 @@ export interface ParsedAnswer {
  * - multiple_choice: see `parseChoice`: option text or an unambiguous part of it, its number,
  *   ordinal or letter, a number within a numeric option, or polarity for Yes/No/Not sure options.
  */
-export function parseStructuredAnswer(
-  question: Pick<TQuestion, 'type' | 'options' | 'scale'>,
-  text: string,
-  language?: string,
-): ParsedAnswer | null {
+export function parseStructuredAnswer(question: Pick<TQuestion, 'type' | 'options' | 'scale'>, text: string, language?: string): ParsedAnswer | null {
   const lexicon = lexiconFor(language);
   const value = readValue(question, text, lexicon, conceptsFor(language, lexicon));
   return value === null ? null : { value };
@@ -132,15 +131,32 @@ interface Reading {
   none?: true;
 }
 
-function readValue(question: StructuredQuestion, text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null, options: { setUncertaintyAside?: boolean } = {}): ParsedAnswer['value'] | null {
+function readValue(
+  question: StructuredQuestion,
+  text: string,
+  lexicon: CompiledLexicon,
+  concepts: CompiledConcepts | null,
+  options: { setUncertaintyAside?: boolean } = {},
+): ParsedAnswer['value'] | null {
   return readAnswer(question, text, lexicon, concepts, options)?.value ?? null;
 }
 
-function readAnswer(question: StructuredQuestion, text: string, lexicon: CompiledLexicon, concepts: CompiledConcepts | null, options: { setUncertaintyAside?: boolean } = {}): Reading | null {
+function readAnswer(
+  question: StructuredQuestion,
+  text: string,
+  lexicon: CompiledLexicon,
+  concepts: CompiledConcepts | null,
+  options: { setUncertaintyAside?: boolean } = {},
+): Reading | null {
   if (question.type === 'rating') {
     const value = parseRating(question.scale ?? DEFAULT_RATING_SCALE, text, lexicon);
     if (value === null) return null;
-    return { value, strength: tokenize(text, lexicon.source.apostrophes).some((token) => token.kind === 'number' && token.value === value) ? MATCH_CONFIDENCE.digits : MATCH_CONFIDENCE.spoken };
+    return {
+      value,
+      strength: tokenize(text, lexicon.source.apostrophes).some((token) => token.kind === 'number' && token.value === value)
+        ? MATCH_CONFIDENCE.digits
+        : MATCH_CONFIDENCE.spoken,
+    };
   }
   if (question.type === 'yes_no') {
     const { polarity } = readPolarity(tokenize(text, lexicon.source.apostrophes), lexicon, options);
@@ -316,7 +332,8 @@ export function assessStructuredAnswer(
     }
     const scale = question.scale ?? DEFAULT_RATING_SCALE;
     const middle = (scale.min + scale.max) / 2;
-    if (Number.isInteger(middle) && scanPhrases(tokens, [{ tag: 'middle', patterns: cues.middle }]).length > 0) return unsure(middle, 'hedge', MATCH_CONFIDENCE.spoken);
+    if (Number.isInteger(middle) && scanPhrases(tokens, [{ tag: 'middle', patterns: cues.middle }]).length > 0)
+      return unsure(middle, 'hedge', MATCH_CONFIDENCE.spoken);
   }
   const marked = scanPhrases(tokens, [{ tag: 'marker', patterns: [...cues.hedges, ...cues.preference] }]);
   for (const marker of marked.reverse()) {
@@ -357,7 +374,9 @@ export function withoutLeadingAnswer(text: string, language?: string): string | 
   const tokens = tokenize(text, lexicon.source.apostrophes);
   const length = phraseAt(tokens, 0, [...cues.noWords, ...lexicon.yes, ...lexicon.no]);
   if (length === 0) return null;
-  const rest = tokens.slice(length).filter((token, index, all) => token.kind !== 'boundary' || all.slice(0, index).some((before) => before.kind !== 'boundary'));
+  const rest = tokens
+    .slice(length)
+    .filter((token, index, all) => token.kind !== 'boundary' || all.slice(0, index).some((before) => before.kind !== 'boundary'));
   return rest.length > 0 ? textOf(rest) : null;
 }
 

@@ -47,12 +47,13 @@ export interface InterviewerRequest {
   conversation: ConversationTurn[];
 }
 
-export type InterviewerDecision = (
+export type InterviewerDecision =
   /** Ask a follow-up on the current question; `text` is the AI's utterance, `probe` why it was asked (recorded on the turn). */
-  | { action: 'follow_up'; text: string; probe: TProbeLedger }
-  /** Move on: the engine asks the next question (or closes); `transition` is an optional short bridge said first. */
-  | { action: 'next'; transition?: string }
-) & {
-  /** Set when another interviewer than the one asked decided (a provider's fallback); recorded on the turn. */
-  decidedBy?: string;
-};
+  (
+    | { action: 'follow_up'; text: string; probe: TProbeLedger }
+    /** Move on: the engine asks the next question (or closes); `transition` is an optional short bridge said first. */
+    | { action: 'next'; transition?: string }
+  ) & {
+    /** Set when another interviewer than the one asked decided (a provider's fallback); recorded on the turn. */
+    decidedBy?: string;
+  };

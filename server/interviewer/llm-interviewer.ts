@@ -97,7 +97,12 @@ export class LlmInterviewer implements Interviewer {
     } catch (error) {
       // Moving on is always within the engine's rules, so it is the answer of last resort.
       this.#warn(
-        { reason: 'fallback_failed', fallback: this.#fallback.name, errorName: error instanceof Error ? error.name : typeof error, questionId: request.current.id },
+        {
+          reason: 'fallback_failed',
+          fallback: this.#fallback.name,
+          errorName: error instanceof Error ? error.name : typeof error,
+          questionId: request.current.id,
+        },
         'fallback interviewer failed too; moving on',
       );
       return { action: 'next', decidedBy: 'engine' };

@@ -74,8 +74,10 @@ function questionPlan(request: InterviewerRequest): string {
   ];
   if (current.followUp?.prompt) details.push(`Follow-up guidance from the script author: ${JSON.stringify(current.followUp.prompt)}`);
   if (request.depth) details.push(DEPTH_GUIDANCE[request.depth]);
-  if (request.askedOnQuestion.length > 1) details.push(`Already asked on this question (never repeat or rephrase these): ${JSON.stringify(request.askedOnQuestion)}`);
-  if (request.pickedUpBefore.length > 0) details.push(`Words earlier follow-ups on it picked up (pick up something else): ${JSON.stringify(request.pickedUpBefore)}`);
+  if (request.askedOnQuestion.length > 1)
+    details.push(`Already asked on this question (never repeat or rephrase these): ${JSON.stringify(request.askedOnQuestion)}`);
+  if (request.pickedUpBefore.length > 0)
+    details.push(`Words earlier follow-ups on it picked up (pick up something else): ${JSON.stringify(request.pickedUpBefore)}`);
   details.push(
     remaining === 0
       ? 'No follow-up remains for this question: you must answer with action "next".'

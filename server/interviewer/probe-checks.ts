@@ -162,7 +162,10 @@ function repeatsEarlier(probe: string, earlier: string[]): boolean {
  * paraphrasing is not a quote).
  */
 export function pickedUpIn(answer: string | null, pickedUp: string | null | undefined): string | null {
-  const wanted = pickedUp?.trim().replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, '').trim();
+  const wanted = pickedUp
+    ?.trim()
+    .replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, '')
+    .trim();
   if (!answer || !wanted) return null;
   const pattern = new RegExp(wanted.split(/\s+/).map(escapeRegExp).join('\\s+'), 'iu');
   return pattern.exec(answer)?.[0] ?? null;

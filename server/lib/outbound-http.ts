@@ -224,7 +224,11 @@ function pinnedLookup(addresses: readonly string[]): LookupFunction {
     // dns.lookup never answers synchronously and net relies on that ordering.
     process.nextTick(() => {
       // net asks for every address when it races IPv4 against IPv6 (autoSelectFamily), else for one.
-      if (options.all) callback(null, addresses.map((address) => ({ address, family: isIP(address) })));
+      if (options.all)
+        callback(
+          null,
+          addresses.map((address) => ({ address, family: isIP(address) })),
+        );
       else callback(null, addresses[0]!, isIP(addresses[0]!));
     });
   };

@@ -43,7 +43,14 @@ export class OrganizationLogos {
 
   async #download(url: string): Promise<Buffer | null> {
     try {
-      const response = await outboundRequest({ url, method: 'GET', headers: { accept: 'image/png, image/jpeg' }, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_LOGO_BYTES + 1, policy: this.#policy });
+      const response = await outboundRequest({
+        url,
+        method: 'GET',
+        headers: { accept: 'image/png, image/jpeg' },
+        timeoutMs: FETCH_TIMEOUT_MS,
+        maxResponseBytes: MAX_LOGO_BYTES + 1,
+        policy: this.#policy,
+      });
       if (response.status !== 200 || response.truncated) {
         this.#logger.warn({ status: response.status, truncated: response.truncated }, 'organization logo not usable; the report has none');
         return null;

@@ -280,7 +280,7 @@ function visualOrder(items: LineItem[], rtl: boolean): LineItem[] {
   const order = items.map((_, index) => index);
   const highest = Math.max(base, ...levels);
   for (let level = highest; level >= 1; level--) {
-    for (let start = 0; start < order.length; ) {
+    for (let start = 0; start < order.length;) {
       if ((levels[order[start]!] ?? 0) < level) {
         start++;
         continue;

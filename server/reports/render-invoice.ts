@@ -128,7 +128,12 @@ export function renderInvoice(input: InvoiceDocumentInput, fonts?: ReportFonts):
   const smallBold: TextStyle = { ...small, bold: true };
 
   const rule = (top: number, color: string = COLORS.rule, x = MARGIN_X, width = CONTENT_WIDTH): void => {
-    doc.moveTo(x, top).lineTo(x + width, top).lineWidth(0.75).strokeColor(color).stroke();
+    doc
+      .moveTo(x, top)
+      .lineTo(x + width, top)
+      .lineWidth(0.75)
+      .strokeColor(color)
+      .stroke();
   };
   const drawCells = (cells: Cell[], top: number): number => {
     let height = 0;
@@ -188,7 +193,10 @@ export function renderInvoice(input: InvoiceDocumentInput, fonts?: ReportFonts):
       lines: [...wrap(heading, bodyBold, partyWidth), ...wrap(oneLine(name), body, partyWidth), ...wrap(oneLine(detail), muted, partyWidth)],
     },
   ];
-  y += drawCells([...party(MARGIN_X, 'From', issuer.name, issuer.url), ...party(MARGIN_X + partyWidth + partyGap, 'Billed to', organization.name, organization.id)], y);
+  y += drawCells(
+    [...party(MARGIN_X, 'From', issuer.name, issuer.url), ...party(MARGIN_X + partyWidth + partyGap, 'Billed to', organization.name, organization.id)],
+    y,
+  );
   y += 24;
 
   // --- Headline ------------------------------------------------------------------------------

@@ -4,7 +4,17 @@ import { formatUtcDateTime } from '../../shared/i18n/format-date.js';
 import { isMessageKey, type Translate, translator } from '../../shared/i18n/translate.js';
 import { interviewLanguageOf } from '../../shared/languages.js';
 import { formatDuration } from '../../shared/format-duration.js';
-import { cleanText, createDocument, createTypesetter, PAGE_HEIGHT, PAGE_WIDTH, type Line, type ReportFonts, type Span, type TextStyle } from './pdf-typesetting.js';
+import {
+  cleanText,
+  createDocument,
+  createTypesetter,
+  PAGE_HEIGHT,
+  PAGE_WIDTH,
+  type Line,
+  type ReportFonts,
+  type Span,
+  type TextStyle,
+} from './pdf-typesetting.js';
 import type { SessionReport, SessionReportOptions } from './session-report.js';
 
 export type { ReportFonts } from './pdf-typesetting.js';
@@ -55,7 +65,20 @@ function contrastOnWhite(hex: string): number {
 
 function themeFor(report: SessionReport, branding: SessionReportOptions['branding']): Theme {
   if (branding === 'minimal') {
-    return { branding, accent: null, accentText: '#000000', text: '#000000', secondary: '#000000', muted: '#555555', rule: '#000000', panel: null, body: 9, small: 7.5, leading: 1.32, sectionGap: 14 };
+    return {
+      branding,
+      accent: null,
+      accentText: '#000000',
+      text: '#000000',
+      secondary: '#000000',
+      muted: '#555555',
+      rule: '#000000',
+      panel: null,
+      body: 9,
+      small: 7.5,
+      leading: 1.32,
+      sectionGap: 14,
+    };
   }
   const brand = branding === 'custom' ? report.organization.brandColor : null;
   const accent = brand && HEX_COLOR.test(brand) ? brand : DEFAULT_BRAND_COLOR;
@@ -161,7 +184,7 @@ export function isDecodablePng(data: Buffer): boolean {
   let header: { width: number; height: number; depth: number; colorType: number; interlace: number } | null = null;
   let hasPalette = false;
   const idat: Buffer[] = [];
-  for (let at = 8; ; ) {
+  for (let at = 8; ;) {
     if (at + 12 > data.length) return false;
     const length = data.readUInt32BE(at);
     const type = data.toString('latin1', at + 4, at + 8);
@@ -312,7 +335,12 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
     doc.outline.addItem(text);
     flowColumns([{ x: MARGIN_X, width: CONTENT_WIDTH, lines }]);
     y += 3;
-    doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(theme.branding === 'minimal' ? 0.5 : 0.75).strokeColor(theme.rule).stroke();
+    doc
+      .moveTo(MARGIN_X, y)
+      .lineTo(MARGIN_X + CONTENT_WIDTH, y)
+      .lineWidth(theme.branding === 'minimal' ? 0.5 : 0.75)
+      .strokeColor(theme.rule)
+      .stroke();
     y += 8;
   };
 
@@ -372,7 +400,12 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
     paragraph([{ text: reportTitle, style: style(16, theme.text, true) }]);
     paragraph([{ text: campaignName, style: style(11, theme.text) }]);
     y += 6;
-    doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(theme.rule).stroke();
+    doc
+      .moveTo(MARGIN_X, y)
+      .lineTo(MARGIN_X + CONTENT_WIDTH, y)
+      .lineWidth(0.5)
+      .strokeColor(theme.rule)
+      .stroke();
     y += 12;
   }
   pageTop = 0;
@@ -427,7 +460,12 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
   y += panelPadding;
   if (!theme.panel) {
     y += 8;
-    doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(theme.rule).stroke();
+    doc
+      .moveTo(MARGIN_X, y)
+      .lineTo(MARGIN_X + CONTENT_WIDTH, y)
+      .lineWidth(0.5)
+      .strokeColor(theme.rule)
+      .stroke();
   }
 
   // --- Answers -------------------------------------------------------------------------------
@@ -442,13 +480,22 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
         [
           { x: MARGIN_X, width: numberWidth, lines: type.wrap([{ text: `${index + 1}.`, style: style(theme.body, theme.muted) }], numberWidth) },
           { x: MARGIN_X + numberWidth, width: questionWidth, lines: type.wrap([{ text: answer.questionText, style: bodySecondary }], questionWidth) },
-          { x: MARGIN_X + numberWidth + questionWidth + 16, width: answerWidth, lines: type.wrap([{ text: formatAnswer(t, answer.value), style: style(theme.body, theme.text, true) }], answerWidth) },
+          {
+            x: MARGIN_X + numberWidth + questionWidth + 16,
+            width: answerWidth,
+            lines: type.wrap([{ text: formatAnswer(t, answer.value), style: style(theme.body, theme.text, true) }], answerWidth),
+          },
         ],
         { keepTogether: true },
       );
       y += 5;
       if (index < report.answers.length - 1) {
-        doc.moveTo(MARGIN_X, y).lineTo(MARGIN_X + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(theme.branding === 'minimal' ? '#BBBBBB' : theme.rule).stroke();
+        doc
+          .moveTo(MARGIN_X, y)
+          .lineTo(MARGIN_X + CONTENT_WIDTH, y)
+          .lineWidth(0.5)
+          .strokeColor(theme.branding === 'minimal' ? '#BBBBBB' : theme.rule)
+          .stroke();
       }
     });
   }
@@ -468,7 +515,8 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
       insights.keyQuotes.forEach((quote, index) => {
         if (index > 0) y += 7;
         const spans: Span[] = [{ text: `“${quote.text.trim()}”`, style: body }];
-        if (options.include_timestamps && quote.startTime !== null) spans.push({ text: ` ${formatTimestamp(quote.startTime)}`, style: style(theme.body - 1, theme.muted) });
+        if (options.include_timestamps && quote.startTime !== null)
+          spans.push({ text: ` ${formatTimestamp(quote.startTime)}`, style: style(theme.body - 1, theme.muted) });
         flowColumns([{ x: quoteX, width: CONTENT_WIDTH - 14, lines: type.wrap(spans, CONTENT_WIDTH - 14) }], {
           keepTogether: true,
           onChunk: (top, bottom) => {
@@ -516,7 +564,9 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
     if (options.include_timestamps) gutter.push(...type.wrap([{ text: formatTimestamp(utterance.startTime), style: small }], gutterWidth - 8));
     if (options.include_sentiment && utterance.sentiment) {
       const word: Span = { text: t(`report.sentiment.${utterance.sentiment}`), style: small };
-      gutter.push(...type.wrap(theme.accent ? [{ text: '● ', style: style(theme.small, SENTIMENT_COLORS[utterance.sentiment]) }, word] : [word], gutterWidth - 8));
+      gutter.push(
+        ...type.wrap(theme.accent ? [{ text: '● ', style: style(theme.small, SENTIMENT_COLORS[utterance.sentiment]) }, word] : [word], gutterWidth - 8),
+      );
     }
     const textStyle = utterance.speaker === 'ai' ? bodySecondary : body;
     flowColumns(
@@ -548,9 +598,19 @@ export function renderSessionReport(report: SessionReport, options: SessionRepor
       const headerLine = type.singleLine([{ text: left, style: small }], CONTENT_WIDTH - right.width - 16);
       type.draw(headerLine, MARGIN_X, CONTENT_WIDTH, 24);
       if (participantName) type.draw(right, MARGIN_X + CONTENT_WIDTH - right.width, right.width, 24);
-      doc.moveTo(MARGIN_X, 40).lineTo(MARGIN_X + CONTENT_WIDTH, 40).lineWidth(theme.branding === 'custom' ? 1 : 0.5).strokeColor(theme.branding === 'custom' ? (theme.accent ?? theme.rule) : theme.rule).stroke();
+      doc
+        .moveTo(MARGIN_X, 40)
+        .lineTo(MARGIN_X + CONTENT_WIDTH, 40)
+        .lineWidth(theme.branding === 'custom' ? 1 : 0.5)
+        .strokeColor(theme.branding === 'custom' ? (theme.accent ?? theme.rule) : theme.rule)
+        .stroke();
     }
-    doc.moveTo(MARGIN_X, FOOTER_RULE_Y).lineTo(MARGIN_X + CONTENT_WIDTH, FOOTER_RULE_Y).lineWidth(0.5).strokeColor(theme.rule).stroke();
+    doc
+      .moveTo(MARGIN_X, FOOTER_RULE_Y)
+      .lineTo(MARGIN_X + CONTENT_WIDTH, FOOTER_RULE_Y)
+      .lineWidth(0.5)
+      .strokeColor(theme.rule)
+      .stroke();
     const pageLabel = type.singleLine([{ text: t('report.page', { number, count: range.count }), style: small }], CONTENT_WIDTH / 3);
     const footerLeft = type.singleLine([{ text: generated, style: small }], CONTENT_WIDTH - pageLabel.width - 16);
     type.draw(footerLeft, MARGIN_X, CONTENT_WIDTH, FOOTER_RULE_Y + 8);

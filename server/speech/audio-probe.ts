@@ -180,10 +180,7 @@ async function readBytes(handle: Reader, position: number, length: number): Prom
 }
 
 /** An element's id and size; size null when "unknown" (all value bits set), as live streams write it. */
-async function readElementHeader(
-  handle: Reader,
-  position: number,
-): Promise<{ id: number; size: number | null; headerLength: number } | null> {
+async function readElementHeader(handle: Reader, position: number): Promise<{ id: number; size: number | null; headerLength: number } | null> {
   const buffer = await handle.readUpTo(position, 12);
   if (buffer.length === 0) return null;
   const idLength = vintLength(buffer[0]!);

@@ -49,7 +49,8 @@ export async function createSpeechSynthesizer(options: CreateSpeechSynthesizerOp
       description: 'text-to-speech: offline espeak-ng, Opus (robotic but in every interview language; set TTS_BASE_URL for natural voices)',
     };
   }
-  if (provider === 'espeak-ng') // A configuration that cannot work stops the process rather than every turn going unspoken.
+  if (provider === 'espeak-ng')
+    // A configuration that cannot work stops the process rather than every turn going unspoken.
     throw new ConfigError(`Invalid configuration:\n  TTS_PROVIDER=espeak-ng but ${missing} is not installed (apt-get install espeak-ng ffmpeg)`);
   return {
     synthesizer: null,

@@ -53,12 +53,28 @@ export function espeakVoiceFor(language: string): string | null {
 }
 
 const OPUS_ARGS = [
-  '-hide_banner', '-loglevel', 'error', '-nostdin',
-  '-f', 'wav', '-i', 'pipe:0',
-  '-c:a', 'libopus', '-b:a', '32k', '-application', 'voip',
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-nostdin',
+  '-f',
+  'wav',
+  '-i',
+  'pipe:0',
+  '-c:a',
+  'libopus',
+  '-b:a',
+  '32k',
+  '-application',
+  'voip',
   // Small Ogg pages, written as soon as they are full: the first words reach the player early.
-  '-page_duration', '100000', '-flush_packets', '1',
-  '-f', 'ogg', 'pipe:1',
+  '-page_duration',
+  '100000',
+  '-flush_packets',
+  '1',
+  '-f',
+  'ogg',
+  'pipe:1',
 ];
 
 /**
@@ -93,7 +109,10 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
       espeak.kill('SIGKILL');
       ffmpeg.kill('SIGKILL');
     };
-    const deadline = setTimeout(() => kill(new SpeechSynthesisError('timeout', `espeak-ng and ffmpeg took longer than ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+    const deadline = setTimeout(
+      () => kill(new SpeechSynthesisError('timeout', `espeak-ng and ffmpeg took longer than ${this.options.timeoutMs} ms`)),
+      this.options.timeoutMs,
+    );
     const onAbort = () => kill(new SpeechSynthesisError('aborted', 'text-to-speech aborted'));
     input.signal?.addEventListener('abort', onAbort, { once: true });
 

@@ -50,7 +50,8 @@ export async function mergeSessionTracks(
   const clips = [...tracks.participant, ...(withAi ? tracks.ai : [])];
   const inputs = clips.flatMap((clip) => ['-t', duration(clip.seconds), '-i', clip.file]);
   const placed = clips.map(
-    (clip, index) => `[${index}:a]atrim=end=${duration(clip.seconds)},aresample=48000,aformat=channel_layouts=mono,adelay=${Math.max(0, Math.round(clip.offsetSeconds * 1000))}:all=1[c${index}]`,
+    (clip, index) =>
+      `[${index}:a]atrim=end=${duration(clip.seconds)},aresample=48000,aformat=channel_layouts=mono,adelay=${Math.max(0, Math.round(clip.offsetSeconds * 1000))}:all=1[c${index}]`,
   );
   const total = duration(totalSeconds);
   const track = (from: number, count: number, split: string) =>

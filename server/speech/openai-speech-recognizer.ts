@@ -49,7 +49,6 @@ const EXTENSIONS: Record<string, string> = {
 const NO_SPEECH_PROB = 0.6;
 const NO_SPEECH_LOGPROB = -1;
 
-
 interface VerboseSegment {
   start?: unknown;
   end?: unknown;
@@ -125,7 +124,6 @@ export class OpenAiSpeechRecognizer implements SpeechRecognizer {
     return new SpeechRecognitionError(providerStatusReason(status), providerStatusMessage('speech-to-text', status, body, this.options.apiKey), { status });
   }
 
-
   private parse(body: string): Transcription | null {
     let json: unknown;
     try {
@@ -140,7 +138,10 @@ export class OpenAiSpeechRecognizer implements SpeechRecognizer {
 
     if (Array.isArray(segments) && segments.length > 0) {
       const spoken = (segments as VerboseSegment[]).filter((segment) => !isSilence(segment));
-      const spokenText = spoken.map((segment) => (typeof segment.text === 'string' ? segment.text : '')).join('').trim();
+      const spokenText = spoken
+        .map((segment) => (typeof segment.text === 'string' ? segment.text : ''))
+        .join('')
+        .trim();
       if (!spokenText) return null;
       return { text: spokenText.replace(/\s+/g, ' '), confidence: segmentConfidence(spoken) };
     }
@@ -152,7 +153,6 @@ export class OpenAiSpeechRecognizer implements SpeechRecognizer {
   private scrub(text: string): string {
     return scrubProviderText(text, this.options.apiKey);
   }
-
 }
 
 function isSilence(segment: VerboseSegment): boolean {
@@ -170,8 +170,7 @@ function segmentConfidence(segments: VerboseSegment[]): number | null {
   let total = 0;
   for (const segment of segments) {
     if (typeof segment.avg_logprob !== 'number' || !Number.isFinite(segment.avg_logprob)) continue;
-    const duration =
-      typeof segment.start === 'number' && typeof segment.end === 'number' && segment.end > segment.start ? segment.end - segment.start : 1;
+    const duration = typeof segment.start === 'number' && typeof segment.end === 'number' && segment.end > segment.start ? segment.end - segment.start : 1;
     weighted += segment.avg_logprob * duration;
     total += duration;
   }
@@ -191,7 +190,6 @@ function tokenConfidence(logprobs: unknown): number | null {
 function clamp01(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
 }
-
 
 /**
  * Whisper takes the prompt as preceding context: listing the expected words makes it spell

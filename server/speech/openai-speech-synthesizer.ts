@@ -17,7 +17,6 @@ export interface OpenAiSpeechSynthesizerOptions {
   timeoutMs: number;
 }
 
-
 /**
  * Text-to-speech through an OpenAI-compatible `POST {baseUrl}/audio/speech` (OpenAI, and the many
  * self-hosted servers that speak its protocol). The operator configures the URL, so it is
@@ -102,10 +101,7 @@ export class OpenAiSpeechSynthesizer implements SpeechSynthesizer {
     return new SpeechSynthesisError(providerStatusReason(status), providerStatusMessage('text-to-speech', status, body, this.options.apiKey), { status });
   }
 
-
   private scrub(text: string): string {
     return scrubProviderText(text, this.options.apiKey);
   }
-
 }
-

@@ -15,7 +15,12 @@ export function buildJsgfGrammar(hints: SpeechHints, known: (word: string) => bo
   const answer = answerGrammar(hints, known);
   if (!answer) return null;
   const text = ['#JSGF V1.0;', 'grammar answer;', `public <answer> = ${answer.publicRule};`, ...answer.rules, ''].join('\n');
-  const words = new Set([answer.publicRule, ...answer.rules].join(' ').replace(/<[^>]*>/g, ' ').match(/[a-z][a-z']*/g) ?? []);
+  const words = new Set(
+    [answer.publicRule, ...answer.rules]
+      .join(' ')
+      .replace(/<[^>]*>/g, ' ')
+      .match(/[a-z][a-z']*/g) ?? [],
+  );
   return { text, words: [...words] };
 }
 
@@ -134,7 +139,28 @@ const CHOICE_LEADS = [
   'uh',
 ];
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 /** 0..100 as spoken: 42 → ["forty two"], 100 → ["one hundred", "a hundred", "hundred"]. */

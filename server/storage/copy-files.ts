@@ -28,7 +28,11 @@ async function sha256Of(stream: Readable): Promise<{ digest: string; size: numbe
  * SHA-256 compared with the source's. Files already there with the same content are left alone,
  * so an interrupted run is simply run again. One file at a time, streamed: memory stays flat.
  */
-export async function copyFiles(from: FileStorage, to: FileStorage, onFile?: (key: string, outcome: 'copied' | 'already_there' | 'mismatched') => void): Promise<CopyReport> {
+export async function copyFiles(
+  from: FileStorage,
+  to: FileStorage,
+  onFile?: (key: string, outcome: 'copied' | 'already_there' | 'mismatched') => void,
+): Promise<CopyReport> {
   const existing = new Map<string, number>();
   for await (const { key, size } of to.list()) existing.set(key, size);
   const report: CopyReport = { copied: 0, alreadyThere: 0, bytes: 0, mismatched: [] };

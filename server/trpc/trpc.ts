@@ -75,7 +75,14 @@ const t = initTRPC
         ...shape,
         code: TRPC_ERROR_CODES_BY_KEY[code],
         message: described.body.error.message,
-        data: { ...data, code, httpStatus: described.status, appCode: described.body.error.code, details: described.body.error.details, requestId: described.body.error.requestId },
+        data: {
+          ...data,
+          code,
+          httpStatus: described.status,
+          appCode: described.body.error.code,
+          details: described.body.error.details,
+          requestId: described.body.error.requestId,
+        },
       };
     },
   });
@@ -92,7 +99,12 @@ export const mergeRouters = t.mergeRouters;
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   const permission = meta?.permission;
   if (!permission) throw new AppError('INTERNAL_ERROR', 'Operation has no permission configured.');
-  const auth = permission === INVITE_TOKEN ? participantOf(ctx.auth) : ctx.auth?.kind === 'participant' && meta?.participant ? ctx.auth : assertPermission(ctx.auth, permission);
+  const auth =
+    permission === INVITE_TOKEN
+      ? participantOf(ctx.auth)
+      : ctx.auth?.kind === 'participant' && meta?.participant
+        ? ctx.auth
+        : assertPermission(ctx.auth, permission);
   if (meta?.membersOnly && auth.kind !== 'member') {
     throw new AppError('INSUFFICIENT_PERMISSIONS', 'Only a signed-in member can do this; an API key cannot manage API keys.', { required: 'member' });
   }

@@ -14,13 +14,18 @@ export const ZCreateAnonymizedExportInput = z
   .strictObject({
     campaignId: ZPathId.optional(),
     projectId: ZPathId.optional(),
-    sessionIds: z.array(ZPathId).min(1, 'must list at least one session').max(ANONYMIZED_EXPORT_MAX_SESSION_IDS, `must list at most ${ANONYMIZED_EXPORT_MAX_SESSION_IDS} sessions`).optional(),
+    sessionIds: z
+      .array(ZPathId)
+      .min(1, 'must list at least one session')
+      .max(ANONYMIZED_EXPORT_MAX_SESSION_IDS, `must list at most ${ANONYMIZED_EXPORT_MAX_SESSION_IDS} sessions`)
+      .optional(),
     format: z.enum(['json', 'csv']).default('json'),
   })
   .superRefine((input, ctx) => {
     const given = SCOPE_FIELDS.filter((field) => input[field] !== undefined);
     if (given.length === 0) ctx.addIssue({ code: 'custom', path: ['campaignId'], message: 'one of campaignId, projectId or sessionIds is required' });
-    for (const extra of given.slice(1)) ctx.addIssue({ code: 'custom', path: [extra], message: `give only one of campaignId, projectId or sessionIds (${given[0]} is given)` });
+    for (const extra of given.slice(1))
+      ctx.addIssue({ code: 'custom', path: [extra], message: `give only one of campaignId, projectId or sessionIds (${given[0]} is given)` });
   });
 export type TCreateAnonymizedExportInput = z.infer<typeof ZCreateAnonymizedExportInput>;
 

@@ -55,7 +55,11 @@ const ZUsageFigures = {
 export const ZUsageRow = z
   .object({
     period: ZTimestamp.optional().meta({ description: 'Start of the period (group_by day, week, month).' }),
-    campaignId: z.string().nullable().optional().meta({ description: 'group_by campaign; null for credits that settled minutes owed, which no campaign carries.' }),
+    campaignId: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'group_by campaign; null for credits that settled minutes owed, which no campaign carries.' }),
     ...ZUsageFigures,
   })
   .meta({ id: 'UsageRow' });
@@ -107,7 +111,9 @@ export const ZInvoice = z
     id: z.string(),
     number: z.string().meta({ example: 'INV-2026-000042' }),
     status: z.enum(INVOICE_STATUSES),
-    kind: z.enum(['purchase', 'usage']).meta({ description: '`purchase`: credits bought (paid at once); `usage`: interview minutes owed at the end of a period.' }),
+    kind: z
+      .enum(['purchase', 'usage'])
+      .meta({ description: '`purchase`: credits bought (paid at once); `usage`: interview minutes owed at the end of a period.' }),
     amount: ZMinorAmount,
     currency: ZCurrency,
     periodStart: ZTimestamp,

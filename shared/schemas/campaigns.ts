@@ -9,9 +9,7 @@ export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const CAMPAIGN_SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
 
 /** Named email templates are slugs; the invites feature checks them against the registered set. */
-export const ZEmailTemplateName = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a template id: lowercase letters, digits, _ and -');
+export const ZEmailTemplateName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a template id: lowercase letters, digits, _ and -');
 
 export const ZCampaignSettings = z
   .strictObject({
@@ -20,7 +18,8 @@ export const ZCampaignSettings = z
     maxDuration: z.number().int().min(60).max(14400).optional().meta({ description: 'Seconds, 60 to 14400.' }),
     requireConsent: z.boolean().optional(),
     turnTaking: ZTurnTaking.optional().meta({
-      description: "Voice mode's end of turn and barge-in; each key wins over the script's `settings.turnTaking`, then the defaults (endOfTurnMs 700, pauseMs 2000, bargeIn true).",
+      description:
+        "Voice mode's end of turn and barge-in; each key wins over the script's `settings.turnTaking`, then the defaults (endOfTurnMs 700, pauseMs 2000, bargeIn true).",
     }),
   })
   .meta({ id: 'CampaignSettings' });

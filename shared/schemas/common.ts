@@ -13,9 +13,7 @@ export const ZName = z.string().trim().min(1, 'must not be empty').max(100, 'mus
 export const ZHexColor = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be # followed by six hex digits, e.g. #3B82F6');
 
 /** BCP 47 language tag such as `en`, `nl` or `pt-BR`. */
-export const ZLanguageTag = z
-  .string()
-  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, 'must be a language tag such as en, nl or pt-BR');
+export const ZLanguageTag = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, 'must be a language tag such as en, nl or pt-BR');
 
 /** A language tag an interview can be held in (kept as given: `nl-BE` stays `nl-BE`, and is held in Dutch). */
 export const ZInterviewLanguage = ZLanguageTag.refine((tag) => interviewLanguageOf(tag) !== null, {
@@ -28,10 +26,7 @@ const ZMetadataKey = z.string().min(1).max(METADATA_LIMITS.maxKeyLength, `keys m
 const ZMetadataValue = z.union([z.string().max(METADATA_LIMITS.maxStringValueLength), z.number(), z.boolean()]);
 
 function metadataWithinLimits(value: Record<string, unknown>): boolean {
-  return (
-    Object.keys(value).length <= METADATA_LIMITS.maxKeys &&
-    new TextEncoder().encode(JSON.stringify(value)).length <= METADATA_LIMITS.maxBytes
-  );
+  return Object.keys(value).length <= METADATA_LIMITS.maxKeys && new TextEncoder().encode(JSON.stringify(value)).length <= METADATA_LIMITS.maxBytes;
 }
 
 const metadataLimitMessage = `at most ${METADATA_LIMITS.maxKeys} keys and ${METADATA_LIMITS.maxBytes} bytes of JSON`;
@@ -43,37 +38,22 @@ export const ZMetadata = z
   .meta({ id: 'Metadata', description: `Custom key-value pairs (${metadataLimitMessage}).` });
 
 /** In updates, keys are merged into the stored metadata; a `null` value removes the key. */
-export const ZMetadataPatch = z
-  .record(ZMetadataKey, ZMetadataValue.nullable())
-  .refine(metadataWithinLimits, metadataLimitMessage);
+export const ZMetadataPatch = z.record(ZMetadataKey, ZMetadataValue.nullable()).refine(metadataWithinLimits, metadataLimitMessage);
 
 export const PAGE_LIMITS = { defaultLimit: 20, maxLimit: 100 } as const;
 
 /** Shared query parameters of every list operation. */
 export const ZPaginationQuery = {
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(PAGE_LIMITS.maxLimit)
-    .default(PAGE_LIMITS.defaultLimit)
-    .meta({ description: 'Page size, 1 to 100 (default 20).' }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2_147_483_647)
-    .default(0)
-    .meta({ description: 'Number of matches to skip (default 0). Pages by offset shift when items are created or deleted meanwhile: use startingAfter to page through a list that changes.' }),
-  startingAfter: z
-    .string()
-    .min(1)
-    .max(1000)
-    .optional()
-    .meta({
-      description: "Cursor paging: the previous page's `pagination.nextCursor` (or an item id of this list). The page starts after that item, whatever was created or deleted meanwhile. Not with offset.",
-      example: 'cur_WyIyMDI2LTExLTI1IDE4OjI5OjAxLjEyMzQ1NiswMCIsInByal9rZnUxYVZFMlFPVU9OZ0dla3JzQWJhIl0',
-    }),
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMITS.maxLimit).default(PAGE_LIMITS.defaultLimit).meta({ description: 'Page size, 1 to 100 (default 20).' }),
+  offset: z.coerce.number().int().min(0).max(2_147_483_647).default(0).meta({
+    description:
+      'Number of matches to skip (default 0). Pages by offset shift when items are created or deleted meanwhile: use startingAfter to page through a list that changes.',
+  }),
+  startingAfter: z.string().min(1).max(1000).optional().meta({
+    description:
+      "Cursor paging: the previous page's `pagination.nextCursor` (or an item id of this list). The page starts after that item, whatever was created or deleted meanwhile. Not with offset.",
+    example: 'cur_WyIyMDI2LTExLTI1IDE4OjI5OjAxLjEyMzQ1NiswMCIsInByal9rZnUxYVZFMlFPVU9OZ0dla3JzQWJhIl0',
+  }),
 };
 
 export const ZSortOrder = z.enum(['asc', 'desc']).default('desc').meta({ description: 'Sort direction (default desc).' });
@@ -143,7 +123,10 @@ export const ZErrorEnvelope = z
         .catchall(z.unknown())
         .meta({ description: 'Extra context; `fields` lists offending fields for 400 and 422.' }),
       retryAfter: z.number().int().optional().meta({ description: 'RATE_LIMITED only: seconds to wait.' }),
-      requestId: z.string().optional().meta({ description: 'The request id, as in the `X-Request-Id` header: quote it to support.', example: 'req_9f2c1d7e0b4a6c8e1f3a5b7d' }),
+      requestId: z
+        .string()
+        .optional()
+        .meta({ description: 'The request id, as in the `X-Request-Id` header: quote it to support.', example: 'req_9f2c1d7e0b4a6c8e1f3a5b7d' }),
     }),
   })
   .meta({ id: 'Error' });

@@ -21,7 +21,7 @@ const segmentFilters = {
     .record(z.string().min(1).max(METADATA_LIMITS.maxKeyLength), z.union([z.string().max(METADATA_LIMITS.maxStringValueLength), z.number(), z.boolean()]))
     .refine((value) => Object.keys(value).length <= COMPARISON_LIMITS.maxMetadataFilters, `at most ${COMPARISON_LIMITS.maxMetadataFilters} keys`)
     .optional()
-    .meta({ description: "key = value pairs the session's metadata (copied from its invite) must all hold; values compare by type (5 is not \"5\")." }),
+    .meta({ description: 'key = value pairs the session\'s metadata (copied from its invite) must all hold; values compare by type (5 is not "5").' }),
   language: ZLanguageTag.optional().meta({ description: 'The interview language; `nl` also matches `nl-BE`.' }),
 };
 
@@ -32,7 +32,13 @@ const segmentFilters = {
  */
 export const ZComparisonSegmentInput = z
   .strictObject({
-    label: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional().meta({ description: "Shown for the segment; default: the campaign's name." }),
+    label: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(100, 'must be at most 100 characters')
+      .optional()
+      .meta({ description: "Shown for the segment; default: the campaign's name." }),
     campaignId: ZPathId,
     ...segmentFilters,
   })
@@ -80,9 +86,10 @@ export const ZQuestionDistribution = z.object({
   scale: z.object({ min: z.number().int(), max: z.number().int() }).nullable(),
   answered: z.number().int().meta({ description: 'Sessions with a readable answer.' }),
   unreadable: z.number().int().meta({ description: 'Sessions whose answer could not be read (value null).' }),
-  counts: z
-    .array(ZAnswerCount)
-    .meta({ description: 'Every option (multiple_choice, in script order), every scale point (rating, min to max) or yes then no, zeros included; then any other value seen (an option an older script version had).' }),
+  counts: z.array(ZAnswerCount).meta({
+    description:
+      'Every option (multiple_choice, in script order), every scale point (rating, min to max) or yes then no, zeros included; then any other value seen (an option an older script version had).',
+  }),
   mean: z.number().nullable().meta({ description: 'Rating only: mean of the readable answers, 2 decimals.' }),
   nps: z
     .object({ promoters: z.number().int(), passives: z.number().int(), detractors: z.number().int(), score: z.number() })
@@ -108,7 +115,9 @@ export const ZComparisonSegment = z.object({
   }),
   duration: ZDurationStats,
   sentiment: ZSentimentDistribution,
-  questions: z.array(ZQuestionDistribution).meta({ description: "The structured questions of the script versions this segment's sessions followed (the published one when none), in script order." }),
+  questions: z
+    .array(ZQuestionDistribution)
+    .meta({ description: "The structured questions of the script versions this segment's sessions followed (the published one when none), in script order." }),
 });
 export type TComparisonSegment = z.infer<typeof ZComparisonSegment>;
 
@@ -119,9 +128,7 @@ export const ZComparison = z.object({
    * `segments` lists the indexes of the segments that have it. With one script all segments have
    * all; with different scripts only shared ids line up side by side.
    */
-  questions: z.array(
-    z.object({ questionId: z.string(), text: z.string(), type: z.enum(STRUCTURED_QUESTION_TYPES), segments: z.array(z.number().int()) }),
-  ),
+  questions: z.array(z.object({ questionId: z.string(), text: z.string(), type: z.enum(STRUCTURED_QUESTION_TYPES), segments: z.array(z.number().int()) })),
   sameScript: z.boolean().meta({ description: 'Every segment follows the same script.' }),
   generatedAt: z.string(),
 });

@@ -43,7 +43,10 @@ export const ZInvite = z
     status: z.enum(INVITE_STATUSES),
     inviteUrl: z.string().meta({ description: "Participant interview link: the organization's custom domain when set, else PUBLIC_URL." }),
     emailStatus: z.enum(EMAIL_STATUSES),
-    emailTemplate: z.string().nullable().meta({ description: 'Template of the invitation email (also used by resend); null for share-link invites, which have no address.' }),
+    emailTemplate: z
+      .string()
+      .nullable()
+      .meta({ description: 'Template of the invitation email (also used by resend); null for share-link invites, which have no address.' }),
     expiresAt: ZTimestamp,
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     startedAt: ZTimestamp.nullable(),
@@ -66,7 +69,9 @@ export const ZCreateInviteInput = z.strictObject({
   campaignId: ZPathId,
   email: ZEmailAddress,
   name: ZParticipantName.optional(),
-  language: ZInterviewLanguage.optional().meta({ description: "The participant's language (en, nl, de, fr, es; nl-BE is held in Dutch): the interview, its page and its email. Default: the campaign's." }),
+  language: ZInterviewLanguage.optional().meta({
+    description: "The participant's language (en, nl, de, fr, es; nl-BE is held in Dutch): the interview, its page and its email. Default: the campaign's.",
+  }),
   sendEmail: z.boolean().default(true),
   ...inviteExpiryFields,
   metadata: ZMetadata.optional(),
@@ -118,7 +123,12 @@ export const ZListInvitesInput = z.strictObject({
   campaignId: ZPathId,
   status: z.enum(INVITE_STATUSES).optional(),
   email: z.string().max(INVITE_LIMITS.maxEmailLength).optional().meta({ description: 'Exact address, case-insensitive.' }),
-  shareLinkId: z.string().min(1).max(255).optional().meta({ description: "Only the invites that visits to this share link created (the link's respondents and visitors)." }),
+  shareLinkId: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: "Only the invites that visits to this share link created (the link's respondents and visitors)." }),
   ...ZPaginationQuery,
 });
 export type TListInvitesInput = z.infer<typeof ZListInvitesInput>;

@@ -31,5 +31,5 @@ export const ZProbeLedger = z
     /** 1 for the first probe on the question, 2 for the second… */
     probeNumber: z.number().int().min(1),
   })
-  .meta({ id: 'ProbeLedger', description: 'Why a follow-up was asked: its reason, the participant\'s words it picked up, and who worded it.' });
+  .meta({ id: 'ProbeLedger', description: "Why a follow-up was asked: its reason, the participant's words it picked up, and who worded it." });
 export type TProbeLedger = z.infer<typeof ZProbeLedger>;

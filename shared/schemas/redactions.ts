@@ -56,7 +56,11 @@ export const ZRedactInput = z
   .superRefine((input, ctx) => {
     if (input.end <= input.start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'must be greater than start' });
     else if (input.expectedText.length !== input.end - input.start) {
-      ctx.addIssue({ code: 'custom', path: ['expectedText'], message: `must be the span's text: end - start (${input.end - input.start}) characters, not ${input.expectedText.length}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expectedText'],
+        message: `must be the span's text: end - start (${input.end - input.start}) characters, not ${input.expectedText.length}`,
+      });
     }
     if ((input.audioStart === undefined) !== (input.audioEnd === undefined)) {
       ctx.addIssue({ code: 'custom', path: [input.audioStart === undefined ? 'audioStart' : 'audioEnd'], message: 'audioStart and audioEnd go together' });

@@ -29,10 +29,10 @@ const ZFollowUp = z
   .strictObject({
     enabled: z.boolean().optional(),
     maxFollowUps: z.number().int().min(0).max(SCRIPT_LIMITS.maxFollowUps).optional(),
-    depth: z
-      .enum(FOLLOW_UP_DEPTHS)
-      .optional()
-      .meta({ description: 'How far the interviewer probes: `low` 0–1 probe (only when the answer leaves something open), `medium` 1, `high` 2, `deep` 3; `maxFollowUps` still caps it.' }),
+    depth: z.enum(FOLLOW_UP_DEPTHS).optional().meta({
+      description:
+        'How far the interviewer probes: `low` 0–1 probe (only when the answer leaves something open), `medium` 1, `high` 2, `deep` 3; `maxFollowUps` still caps it.',
+    }),
     prompt: z.string().max(1000).optional(),
   })
   .meta({ id: 'QuestionFollowUp', description: '`maxFollowUps` here wins over the script setting; `enabled: false` means none.' });
@@ -121,9 +121,7 @@ export const ZQuestion = z
     followUp: ZFollowUp.optional(),
     maxDuration: z.number().int().optional(),
     options: z.array(z.string()).optional(),
-    scale: z
-      .object({ min: z.number().int(), max: z.number().int(), minLabel: z.string().optional(), maxLabel: z.string().optional() })
-      .optional(),
+    scale: z.object({ min: z.number().int(), max: z.number().int(), minLabel: z.string().optional(), maxLabel: z.string().optional() }).optional(),
   })
   .meta({ id: 'Question' });
 export type TQuestion = z.infer<typeof ZQuestion>;
@@ -300,7 +298,7 @@ export const ZScriptMedia = z
     filename: z.string(),
     alt: z.string().nullable().meta({
       description:
-        "Text alternative: what an image shows, for participants who cannot see it (screen readers read it; the page shows it when the image does not load), or what an audio clip is. Optional at upload, but images without it are inaccessible: give it for every image.",
+        'Text alternative: what an image shows, for participants who cannot see it (screen readers read it; the page shows it when the image does not load), or what an audio clip is. Optional at upload, but images without it are inaccessible: give it for every image.',
     }),
     size: z.number().int().meta({ description: 'Bytes.' }),
     sha256: z.string(),

@@ -12,7 +12,10 @@ export const ZSearchFilters = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
   /** The session's start, exclusive (ISO 8601). */
   to: z.iso.datetime({ offset: true }).optional(),
-  sentiment: z.array(z.enum(['positive', 'neutral', 'negative'])).max(3).optional(),
+  sentiment: z
+    .array(z.enum(['positive', 'neutral', 'negative']))
+    .max(3)
+    .optional(),
   /** Script question ids: only utterances asked or answered under these questions. */
   questionIds: z.array(z.string().min(1).max(100)).max(50).optional(),
   speaker: z.enum(['ai', 'participant', 'all']).optional(),

@@ -32,16 +32,10 @@ export const ZParsedAnswer = z
     questionId: z.string(),
     value: ZAnswerValue.meta({ description: 'The rating, true/false, or the option as the script words it; null when the answer could not be read.' }),
     utteranceId: z.string().nullable().meta({ description: 'The participant utterance the value comes from.' }),
-    confidence: z
-      .number()
-      .min(0)
-      .max(1)
-      .nullable()
-      .optional()
-      .meta({
-        description:
-          'How sure the service is of `value`, 0–1: from how the answer named it (the option\'s own words, a synonym, a paraphrase, a position), hedges and the speech recogniser\'s confidence; a value confirmed by the participant carries the confidence of the reply. Null when `value` is null; absent on answers recorded before it was introduced.',
-      }),
+    confidence: z.number().min(0).max(1).nullable().optional().meta({
+      description:
+        "How sure the service is of `value`, 0–1: from how the answer named it (the option's own words, a synonym, a paraphrase, a position), hedges and the speech recogniser's confidence; a value confirmed by the participant carries the confidence of the reply. Null when `value` is null; absent on answers recorded before it was introduced.",
+    }),
   })
   .meta({ id: 'ParsedAnswer' });
 export type TParsedAnswer = z.infer<typeof ZParsedAnswer>;
@@ -65,9 +59,7 @@ export const ZConsent = z
   .meta({ id: 'Consent' });
 export type TConsent = z.infer<typeof ZConsent>;
 
-export const ZSessionSentiment = z
-  .object({ overall: z.enum(['positive', 'neutral', 'negative']), score: z.number() })
-  .meta({ id: 'SessionSentiment' });
+export const ZSessionSentiment = z.object({ overall: z.enum(['positive', 'neutral', 'negative']), score: z.number() }).meta({ id: 'SessionSentiment' });
 
 /** The session record of the API (`GET /v1/sessions/{id}`). */
 export const ZSession = z
@@ -93,7 +85,8 @@ export const ZSession = z
     consent: ZConsent.nullable(),
     answers: z.array(ZParsedAnswer),
     turnTaking: ZTurnTakingSummary.nullable().meta({
-      description: "Voice turns: latency from the end of the participant's speech to the AI's audio (p50/p95, ms), cut-offs and barge-ins; null when no answer was given by voice.",
+      description:
+        "Voice turns: latency from the end of the participant's speech to the AI's audio (p50/p95, ms), cut-offs and barge-ins; null when no answer was given by voice.",
     }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
@@ -167,7 +160,7 @@ export const ZTurn = z
     questionId: z.string(),
     kind: z.enum(TURN_KINDS).meta({
       description:
-        "A script question, a follow-up on it (answered in the participant's own words: `question.type` is then `open` whatever the question's type), the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely (\"maybe a four?\") read back in one short turn (\"So that's a 4, is that right?\"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead (\"no, a three\"); or `check_heard`: a spoken answer heard with low confidence, read back (`heard`) before it counts. Its reply: typed, the text that counts (`heard` unchanged confirms it, anything else corrects it); spoken, a yes (\"that's right\") confirms it and anything else is the answer said again (`question.type` is then `open`).",
+        'A script question, a follow-up on it (answered in the participant\'s own words: `question.type` is then `open` whatever the question\'s type), the question asked again after an answer that could not be read, or a confirmation: an answer understood but not surely ("maybe a four?") read back in one short turn ("So that\'s a 4, is that right?"), answered yes or no (`question.type` is then `yes_no`) or with the value meant instead ("no, a three"); or `check_heard`: a spoken answer heard with low confidence, read back (`heard`) before it counts. Its reply: typed, the text that counts (`heard` unchanged confirms it, anything else corrects it); spoken, a yes ("that\'s right") confirms it and anything else is the answer said again (`question.type` is then `open`).',
     }),
     heard: z
       .string()
@@ -217,10 +210,10 @@ export const ZInterviewState = z
     heard: z
       .object({
         text: z.string().nullable().meta({ description: 'The transcript of a spoken answer (null: nothing could be made out), or the typed text.' }),
-        lowConfidence: z
-          .boolean()
-          .optional()
-          .meta({ description: 'true: heard with low speech-recognition confidence; the answer does not count yet and the pending turn (`check_heard`) asks the participant to confirm or correct it.' }),
+        lowConfidence: z.boolean().optional().meta({
+          description:
+            'true: heard with low speech-recognition confidence; the answer does not count yet and the pending turn (`check_heard`) asks the participant to confirm or correct it.',
+        }),
       })
       .optional()
       .meta({ description: 'What the service took the answer to be, on the response to an answer: the page shows it (voice mode: "Heard: …").' }),
@@ -229,24 +222,19 @@ export const ZInterviewState = z
 export type TInterviewState = z.infer<typeof ZInterviewState>;
 
 export const ZStartInterviewInput = z.strictObject({
-  device: ZDevice.optional().meta({ description: "Overrides what the User-Agent says (an app that knows better)." }),
-  voice: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .meta({ description: "The SDK's `voice`: the voice of the AI's spoken turns, instead of the campaign's. Refused (422) when the service's speech synthesis has no such voice." }),
+  device: ZDevice.optional().meta({ description: 'Overrides what the User-Agent says (an app that knows better).' }),
+  voice: z.string().min(1).max(64).optional().meta({
+    description:
+      "The SDK's `voice`: the voice of the AI's spoken turns, instead of the campaign's. Refused (422) when the service's speech synthesis has no such voice.",
+  }),
 });
 
 const ZOffsetSeconds = z.number().min(0).max(86_400);
 
 /** Optional guard against late retries: an answer naming another turn than the pending one is 409 TURN_ALREADY_ANSWERED. */
-const ZAnsweredTurn = z
-  .string()
-  .min(1)
-  .max(64)
-  .optional()
-  .meta({ description: 'The `turn.utteranceId` this answers; a late retry of an earlier answer is then refused (409) instead of answering the next question.' });
+const ZAnsweredTurn = z.string().min(1).max(64).optional().meta({
+  description: 'The `turn.utteranceId` this answers; a late retry of an earlier answer is then refused (409) instead of answering the next question.',
+});
 
 export const ZTextAnswerInput = z
   .strictObject({
@@ -256,7 +244,8 @@ export const ZTextAnswerInput = z
     confidence: z.number().min(0).max(1).optional().meta({ description: "The browser's own speech recognition confidence." }),
     utteranceId: ZAnsweredTurn,
     voiceTiming: ZVoiceTiming.optional().meta({
-      description: "Voice mode: when the participant stopped speaking and the page ended the turn, when the AI turn this answers started playing, barge-in and cut-off. Makes the session's `turnTaking` figures.",
+      description:
+        "Voice mode: when the participant stopped speaking and the page ended the turn, when the AI turn this answers started playing, barge-in and cut-off. Makes the session's `turnTaking` figures.",
     }),
   })
   .refine((input) => input.startTime === undefined || input.endTime === undefined || input.startTime <= input.endTime, {

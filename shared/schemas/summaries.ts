@@ -41,25 +41,28 @@ export type TSummaryQuote = z.infer<typeof ZSummaryQuote>;
 export const ZSummaryTheme = z.object({
   title: z.string(),
   sessionCount: z.number().int().meta({ description: 'Sessions in which participants spoke about it.' }),
-  quotes: z.array(ZSummaryQuote).meta({ description: `1 to ${SUMMARY_LIMITS.maxQuotesPerTheme} representative quotes, from different sessions where there are.` }),
+  quotes: z
+    .array(ZSummaryQuote)
+    .meta({ description: `1 to ${SUMMARY_LIMITS.maxQuotesPerTheme} representative quotes, from different sessions where there are.` }),
 });
 export type TSummaryTheme = z.infer<typeof ZSummaryTheme>;
 
 export const SUMMARY_METHODS = ['llm', 'extractive'] as const;
 
 export const ZSummary = z.object({
-  method: z.enum(SUMMARY_METHODS).meta({ description: '`llm` when LLM_BASE_URL is configured and the model answered usably; `extractive` (built in, no network) otherwise.' }),
-  fallbackReason: z
-    .string()
-    .nullable()
-    .meta({ description: 'Why the configured LLM was not used (`timeout`, `http_status`, `invalid_answer`, …); null when it was, or when none is configured.' }),
+  method: z
+    .enum(SUMMARY_METHODS)
+    .meta({ description: '`llm` when LLM_BASE_URL is configured and the model answered usably; `extractive` (built in, no network) otherwise.' }),
+  fallbackReason: z.string().nullable().meta({
+    description: 'Why the configured LLM was not used (`timeout`, `http_status`, `invalid_answer`, …); null when it was, or when none is configured.',
+  }),
   summary: z.string().meta({ description: 'A short paragraph; empty when no session had participant answers.' }),
   themes: z.array(ZSummaryTheme).meta({ description: `Up to ${SUMMARY_LIMITS.maxThemes}, the most widespread first.` }),
   sessionCount: z.number().int().meta({ description: 'Sessions summarized: those with participant answers.' }),
-  excludedLowConfidence: z
-    .number()
-    .int()
-    .meta({ description: 'Participant answers of these sessions left out because they were heard with low confidence and never confirmed or corrected (`lowConfidence` in the transcript).' }),
+  excludedLowConfidence: z.number().int().meta({
+    description:
+      'Participant answers of these sessions left out because they were heard with low confidence and never confirmed or corrected (`lowConfidence` in the transcript).',
+  }),
   capped: z.boolean().meta({ description: `campaignId only: more than ${SUMMARY_LIMITS.maxSessions} sessions matched; the newest were summarized.` }),
   generatedAt: z.string(),
 });

@@ -75,30 +75,34 @@ export const ZTranscriptUtterance = z
     text: z.string(),
     startTime: z.number().meta({ description: 'Seconds from the session start.', example: 12.4 }),
     endTime: z.number().meta({ description: 'Seconds from the session start.', example: 17.9 }),
-    confidence: z.number().min(0).max(1).meta({ description: 'How sure the text is: 1 for typed text and the AI\'s words, the recognizer\'s confidence for speech.' }),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ description: "How sure the text is: 1 for typed text and the AI's words, the recognizer's confidence for speech." }),
     lowConfidence: z
       .literal(true)
       .optional()
       .meta({
         description: `Participant answers heard with a speech confidence below ${LOW_SPEECH_CONFIDENCE} that the participant neither confirmed nor corrected: the text may not be what was said; left out of insights and summaries. Absent otherwise.`,
       }),
-    heardConfirmed: z
-      .literal(true)
-      .optional()
-      .meta({ description: 'The participant confirmed a low-confidence recognition as what they said ("That\'s right"); `confidence` stays the recognizer\'s.' }),
-    heardAs: z
-      .string()
-      .optional()
-      .meta({ description: 'The participant corrected a low-confidence recognition: the recognised text their typed correction replaced (`text` is the correction, `confidence` 1).' }),
+    heardConfirmed: z.literal(true).optional().meta({
+      description: 'The participant confirmed a low-confidence recognition as what they said ("That\'s right"); `confidence` stays the recognizer\'s.',
+    }),
+    heardAs: z.string().optional().meta({
+      description:
+        'The participant corrected a low-confidence recognition: the recognised text their typed correction replaced (`text` is the correction, `confidence` 1).',
+    }),
     sentiment: z.enum(SENTIMENTS).optional().meta({ description: 'With include_sentiment (default).' }),
     keywords: z.array(z.string()).optional().meta({ description: 'Keywords and key phrases, as they appear in the text; with include_keywords.' }),
     questionId: z.string().nullable().meta({ description: 'The script question the utterance asks or responds to; null for the closing words.' }),
-    detectedLanguage: z
-      .string()
-      .optional()
-      .meta({ description: "Only on a participant's answer written in another language than the interview's (detected from its text, at least 5 words): that language, e.g. `de`." }),
+    detectedLanguage: z.string().optional().meta({
+      description:
+        "Only on a participant's answer written in another language than the interview's (detected from its text, at least 5 words): that language, e.g. `de`.",
+    }),
     value: ZAnswerValue.optional().meta({
-      description: 'Participant answers to rating, yes_no and multiple_choice questions: the parsed value (a number, true/false, or the option); null when it could not be read.',
+      description:
+        'Participant answers to rating, yes_no and multiple_choice questions: the parsed value (a number, true/false, or the option); null when it could not be read.',
     }),
     probe: ZProbeLedger.nullable().meta({
       description:
@@ -138,10 +142,10 @@ export const ZInsights = z
     actionItems: z.array(z.string()),
     topics: z.array(z.object({ label: z.string(), utteranceIds: z.array(z.string()) })),
     generatedBy: z.enum(['builtin', 'llm']).meta({ description: 'The built-in extractive method, or the configured LLM.' }),
-    excludedLowConfidence: z
-      .number()
-      .int()
-      .meta({ description: 'Participant answers left out because they were heard with low confidence and never confirmed or corrected (`lowConfidence` in the transcript).' }),
+    excludedLowConfidence: z.number().int().meta({
+      description:
+        'Participant answers left out because they were heard with low confidence and never confirmed or corrected (`lowConfidence` in the transcript).',
+    }),
     generatedAt: ZTimestamp,
   })
   .meta({ id: 'Insights' });
@@ -168,7 +172,10 @@ export const ZIP_EXPORT_MAX_SESSIONS = 500;
 /** `GET /api/campaigns/{campaignId}/transcripts` and `GET /api/projects/{projectId}/transcripts`. */
 export const ZExportQuery = z.strictObject({
   format: z.enum(['json', 'csv']).default('json').meta({ description: 'One JSON document (default) or a flattened CSV, one row per utterance.' }),
-  include_audio: queryFlag(false, `A ZIP with the transcripts in that format, one audio file per session and manifest.json (at most ${ZIP_EXPORT_MAX_SESSIONS} sessions)`),
+  include_audio: queryFlag(
+    false,
+    `A ZIP with the transcripts in that format, one audio file per session and manifest.json (at most ${ZIP_EXPORT_MAX_SESSIONS} sessions)`,
+  ),
   redact_pii: queryFlag(false, 'Redact PII in every transcript'),
   redact_kinds: ZRedactKinds,
 });

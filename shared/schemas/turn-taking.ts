@@ -64,8 +64,10 @@ export const ZVoiceTiming = z
   .strictObject({
     speechEndedAt: ZClientTime.optional().meta({ description: "When the participant's last speech of this answer ended." }),
     endOfTurnAt: ZClientTime.optional().meta({ description: 'When the page decided the answer was over (or the participant sent it).' }),
-    aiAudioStartedAt: ZClientTime.nullable().optional().meta({ description: "When the audio of the AI turn this answers started playing; null: it never played (muted, typing, no audio)." }),
-    bargeIn: z.boolean().optional().meta({ description: "The participant spoke over the AI turn this answers and its audio was stopped." }),
+    aiAudioStartedAt: ZClientTime.nullable()
+      .optional()
+      .meta({ description: 'When the audio of the AI turn this answers started playing; null: it never played (muted, typing, no audio).' }),
+    bargeIn: z.boolean().optional().meta({ description: 'The participant spoke over the AI turn this answers and its audio was stopped.' }),
     previousCutOff: z.boolean().optional().meta({ description: 'The participant went on speaking within 2 s after the page ended their previous answer.' }),
     manual: z.boolean().optional().meta({ description: 'The participant ended this answer themselves (button, typing) rather than the end-of-turn rule.' }),
   })

@@ -54,7 +54,9 @@ export type TWebhookEndpoint = z.infer<typeof ZWebhookEndpoint>;
 
 /** The endpoint with its signing secret: only in the answers of create and rotate (shown once). */
 export const ZWebhookEndpointWithSecret = ZWebhookEndpoint.extend({
-  secret: z.string().meta({ description: 'The signing secret, shown once. Keep it on your server only.', example: 'whsec_3q2-7w4Xb1uJ0cHk9yVd6M2pR8tL5aNe_Qz1sFg' }),
+  secret: z
+    .string()
+    .meta({ description: 'The signing secret, shown once. Keep it on your server only.', example: 'whsec_3q2-7w4Xb1uJ0cHk9yVd6M2pR8tL5aNe_Qz1sFg' }),
 }).meta({ id: 'WebhookEndpointWithSecret' });
 
 export const ZCreateWebhookInput = z.strictObject({
@@ -71,7 +73,10 @@ export const ZUpdateWebhookInput = z.strictObject({
   events: ZEventSubscription.optional(),
   design: z.enum(WEBHOOK_DESIGNS).optional(),
   description: ZDescription.nullish(),
-  status: z.enum(WEBHOOK_ENDPOINT_STATUSES).optional().meta({ description: '`disabled` stops deliveries (those waiting fail); `enabled` re-enables an endpoint.' }),
+  status: z
+    .enum(WEBHOOK_ENDPOINT_STATUSES)
+    .optional()
+    .meta({ description: '`disabled` stops deliveries (those waiting fail); `enabled` re-enables an endpoint.' }),
 });
 export type TUpdateWebhookInput = z.infer<typeof ZUpdateWebhookInput>;
 

@@ -49,7 +49,8 @@ function score(split: Split): { byKind: Record<TPiiKind, KindScore>; items: numb
   for (const item of items) {
     const labelled = goldSpans(item.text, item.expected);
     const found = findPii(item.text, PII_KINDS);
-    const same = (a: { kind: string; start: number; end: number }, b: { kind: string; start: number; end: number }) => a.kind === b.kind && a.start === b.start && a.end === b.end;
+    const same = (a: { kind: string; start: number; end: number }, b: { kind: string; start: number; end: number }) =>
+      a.kind === b.kind && a.start === b.start && a.end === b.end;
     for (const span of labelled) {
       byKind[span.kind].labelled += 1;
       if (found.some((other) => same(span, other))) byKind[span.kind].right += 1;
@@ -72,7 +73,9 @@ function table(split: Split, result: ReturnType<typeof score>): string {
   lines.push('kind     labelled  found  right  recall   precision');
   for (const kind of PII_KINDS) {
     const { labelled, found, right } = result.byKind[kind];
-    lines.push(`${kind.padEnd(8)} ${String(labelled).padStart(8)} ${String(found).padStart(6)} ${String(right).padStart(6)}  ${percent(ratio(right, labelled)).padStart(7)}  ${percent(ratio(right, found)).padStart(9)}`);
+    lines.push(
+      `${kind.padEnd(8)} ${String(labelled).padStart(8)} ${String(found).padStart(6)} ${String(right).padStart(6)}  ${percent(ratio(right, labelled)).padStart(7)}  ${percent(ratio(right, found)).padStart(9)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -99,12 +102,14 @@ describe('PII kinds on the blind labelled set (names, addresses and the four spe
   it('has both splits, 20 items per language in each, names and addresses labelled in each, and items without PII', () => {
     for (const split of ['dev', 'heldout'] as const) {
       const items = set.items.filter((item) => item.split === split);
-      for (const language of ['en', 'nl', 'de', 'fr', 'es'] as const) expect(items.filter((item) => item.language === language).length, `${split} ${language}`).toBeGreaterThanOrEqual(20);
+      for (const language of ['en', 'nl', 'de', 'fr', 'es'] as const)
+        expect(items.filter((item) => item.language === language).length, `${split} ${language}`).toBeGreaterThanOrEqual(20);
       expect(items.filter((item) => item.kinds.includes('name')).length).toBeGreaterThanOrEqual(20);
       expect(items.filter((item) => item.kinds.includes('address')).length).toBeGreaterThanOrEqual(15);
       expect(items.filter((item) => item.kinds.length === 0).length).toBeGreaterThanOrEqual(10);
       // Every item's expected text is its text with markers in place of spans, its kinds those of its markers.
-      for (const item of items) expect([...new Set(goldSpans(item.text, item.expected).map((span) => span.kind))].sort(), item.id).toEqual([...item.kinds].sort());
+      for (const item of items)
+        expect([...new Set(goldSpans(item.text, item.expected).map((span) => span.kind))].sort(), item.id).toEqual([...item.kinds].sort());
     }
   });
 

@@ -4,7 +4,14 @@ import { candidatePhrasesIn } from '../../server/analysis/other-languages.js';
 import { classifyFeatures, trainSentimentModel } from '../../server/analysis/sentiment-classifier.js';
 import { SENTIMENT_MODELS } from '../../server/analysis/sentiment-models.js';
 import crossValidation from '../../server/analysis/sentiment-models/cross-validation.json' with { type: 'json' };
-import { accuracy, type CrossValidationRecord, crossValidationDigest, type LabelledSet, loadLabelledSet, oneStandardErrorChoice } from '../../server/analysis/sentiment-training.js';
+import {
+  accuracy,
+  type CrossValidationRecord,
+  crossValidationDigest,
+  type LabelledSet,
+  loadLabelledSet,
+  oneStandardErrorChoice,
+} from '../../server/analysis/sentiment-training.js';
 
 /**
  * The trained sentiment classifier of every interview language against the labelled sets it
@@ -46,7 +53,9 @@ describe.each(['en', 'nl', 'de', 'fr', 'es'] as const)('sentiment in %s', (langu
         const cell = `${example.label}→${classifyFeatures(model, example.features).sentiment}`;
         confusion[cell] = (confusion[cell] ?? 0) + 1;
       }
-      table.push(`${language} | ${set.training.length} | ${part.name} | ${part.examples.length} | ${(100 * measured).toFixed(1)}% | ${(100 * lexicon).toFixed(1)}% | ${JSON.stringify(confusion)}`);
+      table.push(
+        `${language} | ${set.training.length} | ${part.name} | ${part.examples.length} | ${(100 * measured).toFixed(1)}% | ${(100 * lexicon).toFixed(1)}% | ${JSON.stringify(confusion)}`,
+      );
       expect(measured, part.name).toBeGreaterThanOrEqual(HELD_OUT_FLOORS[language][part.name]!);
     }
     // The blind sets together: the figure the aim (80%, English 85%) is about.
@@ -68,7 +77,9 @@ describe.each(['en', 'nl', 'de', 'fr', 'es'] as const)('sentiment in %s', (langu
     expect(record!.digest, 'the recorded cross-validation is not of these training parts and this model: npm run train:sentiment').toBe(
       crossValidationDigest(set, SENTIMENT_MODELS[language]),
     );
-    console.log(`${language} cross-validated on ${set.training.length}: ${record!.all.map((c) => `l2 ${c.l2} ${(100 * c.accuracy).toFixed(1)}%`).join(', ')}; chosen ${record!.l2}`);
+    console.log(
+      `${language} cross-validated on ${set.training.length}: ${record!.all.map((c) => `l2 ${c.l2} ${(100 * c.accuracy).toFixed(1)}%`).join(', ')}; chosen ${record!.l2}`,
+    );
     expect(oneStandardErrorChoice(record!.all, set.training.length).l2).toBe(record!.l2);
     expect(record!.l2).toBe(SENTIMENT_MODELS[language].l2);
   });
@@ -76,8 +87,20 @@ describe.each(['en', 'nl', 'de', 'fr', 'es'] as const)('sentiment in %s', (langu
 
 describe('keywords in other languages', () => {
   it("are runs of content words, without the language's stop words, as written", () => {
-    expect(candidatePhrasesIn('nl', 'De installatie van de app ging echt heel vlot.').map((candidate) => candidate.text)).toEqual(['installatie', 'app', 'vlot']);
-    expect(candidatePhrasesIn('de', 'Die Einrichtung war einfach, aber die Rechnung kam spät.').map((candidate) => candidate.text)).toEqual(['Einrichtung', 'Rechnung', 'spät']);
-    expect(candidatePhrasesIn('fr', "L'équipe support a répondu en deux heures.").map((candidate) => candidate.text)).toEqual(['équipe support', 'répondu', 'heures']);
+    expect(candidatePhrasesIn('nl', 'De installatie van de app ging echt heel vlot.').map((candidate) => candidate.text)).toEqual([
+      'installatie',
+      'app',
+      'vlot',
+    ]);
+    expect(candidatePhrasesIn('de', 'Die Einrichtung war einfach, aber die Rechnung kam spät.').map((candidate) => candidate.text)).toEqual([
+      'Einrichtung',
+      'Rechnung',
+      'spät',
+    ]);
+    expect(candidatePhrasesIn('fr', "L'équipe support a répondu en deux heures.").map((candidate) => candidate.text)).toEqual([
+      'équipe support',
+      'répondu',
+      'heures',
+    ]);
   });
 });

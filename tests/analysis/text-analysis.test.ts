@@ -66,7 +66,9 @@ function sentimentAccuracy(set: 'dev' | 'holdout' | 'test' | 'final' | 'fresh'):
     const cell = `${item.label}→${sentiment}`;
     confusion.set(cell, (confusion.get(cell) ?? 0) + 1);
   }
-  console.log(`sentiment ${set}: ${correct}/${items.length} (${percent(correct, items.length)}); ${[...confusion].map(([cell, n]) => `${cell} ${n}`).join(', ')}`);
+  console.log(
+    `sentiment ${set}: ${correct}/${items.length} (${percent(correct, items.length)}); ${[...confusion].map(([cell, n]) => `${cell} ${n}`).join(', ')}`,
+  );
   return correct / items.length;
 }
 
@@ -143,7 +145,7 @@ describe('sentiment on the labelled set', () => {
     expect(sessionSentiment([{ speaker: 'ai', text: 'Hello', sentiment: 'neutral', score: 0 }])).toBeNull();
   });
 
-  it("labels a session by its score, never a label beside a score that says otherwise (\"negative (0.01)\")", () => {
+  it('labels a session by its score, never a label beside a score that says otherwise ("negative (0.01)")', () => {
     // A classifier or an LLM may call utterances negative whose scores, weighed together, come to almost nothing.
     for (const sentiment of SENTIMENTS) {
       const session = sessionSentiment([
@@ -152,9 +154,16 @@ describe('sentiment on the labelled set', () => {
       ]);
       expect(session).toEqual({ overall: 'neutral', score: -0.02 });
     }
-    expect(sessionSentiment([{ speaker: 'participant', text: 'It was slow at times, mostly fine.', sentiment: 'negative', score: 0.01 }])).toEqual({ overall: 'neutral', score: 0.01 });
+    expect(sessionSentiment([{ speaker: 'participant', text: 'It was slow at times, mostly fine.', sentiment: 'negative', score: 0.01 }])).toEqual({
+      overall: 'neutral',
+      score: 0.01,
+    });
     // Whatever the utterances: the label is the score's (positive from +0.05, negative from -0.05).
-    const labels = { positive: (score: number) => score >= 0.05, negative: (score: number) => score <= -0.05, neutral: (score: number) => Math.abs(score) < 0.05 };
+    const labels = {
+      positive: (score: number) => score >= 0.05,
+      negative: (score: number) => score <= -0.05,
+      neutral: (score: number) => Math.abs(score) < 0.05,
+    };
     for (let seed = 0; seed < 200; seed++) {
       const utterances = Array.from({ length: 1 + (seed % 5) }, (_, index) => ({
         speaker: 'participant',
@@ -170,14 +179,18 @@ describe('sentiment on the labelled set', () => {
   it('labels a session by the weighted mean: the words that carry most of the score win', () => {
     const long = 'The export broke twice this month and nobody told us why it happened.';
     const short = 'Support was lovely.';
-    expect(sessionSentiment([
-      { speaker: 'participant', text: long, sentiment: 'negative', score: -0.7 },
-      { speaker: 'participant', text: short, sentiment: 'positive', score: 0.8 },
-    ])!.overall).toBe('negative');
-    expect(sessionSentiment([
-      { speaker: 'participant', text: 'It crashed.', sentiment: 'negative', score: -0.7 },
-      { speaker: 'participant', text: 'Support helped.', sentiment: 'positive', score: 0.7 },
-    ])).toEqual({ overall: 'neutral', score: 0 });
+    expect(
+      sessionSentiment([
+        { speaker: 'participant', text: long, sentiment: 'negative', score: -0.7 },
+        { speaker: 'participant', text: short, sentiment: 'positive', score: 0.8 },
+      ])!.overall,
+    ).toBe('negative');
+    expect(
+      sessionSentiment([
+        { speaker: 'participant', text: 'It crashed.', sentiment: 'negative', score: -0.7 },
+        { speaker: 'participant', text: 'Support helped.', sentiment: 'positive', score: 0.7 },
+      ]),
+    ).toEqual({ overall: 'neutral', score: 0 });
   });
 });
 
@@ -250,7 +263,9 @@ describe('PII redaction on the labelled set', () => {
   ] as const) {
     it(`${name}: 100% recall and at least 98% precision`, () => {
       const result = measure(items);
-      console.log(`PII ${name}: ${items.length} texts, ${result.expected} items, recall ${percent(result.recall, 1)}, precision ${percent(result.precision, 1)}`);
+      console.log(
+        `PII ${name}: ${items.length} texts, ${result.expected} items, recall ${percent(result.recall, 1)}, precision ${percent(result.precision, 1)}`,
+      );
       if (result.problems.length > 0) console.log(result.problems.join('\n'));
       expect(result.recall).toBe(1);
       expect(result.precision).toBeGreaterThanOrEqual(0.98);

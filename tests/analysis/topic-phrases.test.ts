@@ -81,7 +81,9 @@ function expectResearcherTopics(language: string, topics: { label: string; utter
     expect(functionWords.has(words.at(-1)!), `${language}: "${topic.label}" ends on a function word`).toBe(false);
     if (words.length === 1) {
       expect(functionWords.has(words[0]!), `${language}: "${topic.label}" is a function word`).toBe(false);
-      expect(Math.max(topic.utteranceIds.length, mentions(words[0]!, answers)), `${language}: the single word "${topic.label}" does not recur`).toBeGreaterThan(1);
+      expect(Math.max(topic.utteranceIds.length, mentions(words[0]!, answers)), `${language}: the single word "${topic.label}" does not recur`).toBeGreaterThan(
+        1,
+      );
     }
   }
 }
@@ -127,12 +129,23 @@ describe('summary themes across interviews are noun phrases', () => {
     // Each answer its own session: a theme is what several participants raised.
     const { analyzed } = await topicsOf(language, INTERVIEWS[language]!);
     const summary = await summarizeSessionSet(
-      analyzed.map((utterance, i) => ({ id: utterance.id, sessionId: `s${i}`, questionId: 'q', text: utterance.text, keywords: utterance.keywords, sentiment: utterance.sentiment, language })),
+      analyzed.map((utterance, i) => ({
+        id: utterance.id,
+        sessionId: `s${i}`,
+        questionId: 'q',
+        text: utterance.text,
+        keywords: utterance.keywords,
+        sentiment: utterance.sentiment,
+        language,
+      })),
     );
     expect(summary.themes.length).toBeGreaterThan(0);
     expectResearcherTopics(
       language,
-      summary.themes.map((theme) => ({ label: theme.title, utteranceIds: theme.quotes.map((quote) => quote.utteranceId).concat(theme.sessionCount > 1 ? ['', ''] : []) })),
+      summary.themes.map((theme) => ({
+        label: theme.title,
+        utteranceIds: theme.quotes.map((quote) => quote.utteranceId).concat(theme.sessionCount > 1 ? ['', ''] : []),
+      })),
       INTERVIEWS[language]!,
     );
   });

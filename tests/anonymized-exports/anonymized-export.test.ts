@@ -37,7 +37,13 @@ interface Person {
   externalId: string;
 }
 
-const MARGARET: Person = { email: 'margaret.hamilton@apollo-labs.example', name: 'Margaret Hamilton', phone: '+1 415 555 0132', company: 'Initech', externalId: 'crm-884213' };
+const MARGARET: Person = {
+  email: 'margaret.hamilton@apollo-labs.example',
+  name: 'Margaret Hamilton',
+  phone: '+1 415 555 0132',
+  company: 'Initech',
+  externalId: 'crm-884213',
+};
 const KATHERINE: Person = { email: 'kjohnson@langley.example', name: 'Katherine Johnson', phone: '020 7946 0321', company: 'Globex', externalId: 'crm-551907' };
 
 function answersOf(person: Person): string[] {
@@ -53,7 +59,12 @@ function answersOf(person: Person): string[] {
 
 /** A finished interview of `person`, invited with their name, email and metadata. */
 async function interviewOf(campaignId: string, person: Person): Promise<{ sessionId: string; inviteId: string }> {
-  const invite = await createInvite(api, campaignId, { email: person.email, name: person.name, sendEmail: false, metadata: { external_id: person.externalId, company: person.company } });
+  const invite = await createInvite(api, campaignId, {
+    email: person.email,
+    name: person.name,
+    sendEmail: false,
+    metadata: { external_id: person.externalId, company: person.company },
+  });
   const participant = participantAs(t.http, invite.token);
   const started = await participant.start().expect(201);
   let state = started.body;
@@ -72,10 +83,12 @@ async function downloaded(url: string): Promise<Buffer> {
 
 /** Everything that would say who took part: identity, contact, metadata, and every original id. */
 async function identifying(sessionIds: string[], people: Person[], extra: string[]): Promise<string[]> {
-  const ids = await t.em().execute<{ id: string }[]>(
-    `select id from session_utterances where session_id in (?) union all select id from session_files where session_id in (?) union all select invite_id from sessions where id in (?)`,
-    [sessionIds, sessionIds, sessionIds],
-  );
+  const ids = await t
+    .em()
+    .execute<{ id: string }[]>(
+      `select id from session_utterances where session_id in (?) union all select id from session_files where session_id in (?) union all select invite_id from sessions where id in (?)`,
+      [sessionIds, sessionIds, sessionIds],
+    );
   return [
     ...sessionIds,
     ...ids.map((row) => row.id),
@@ -105,10 +118,12 @@ describe('anonymizedExports.create', () => {
     const { campaign } = await interviewFixture(api, { questions: RESULTS_QUESTIONS });
     const margaret = await interviewOf(campaign.id, MARGARET);
     const katherine = await interviewOf(campaign.id, KATHERINE);
-    const [answer] = await t.em().execute<{ id: string; sentiment: string }[]>(
-      `select id, sentiment from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`,
-      [katherine.sessionId],
-    );
+    const [answer] = await t
+      .em()
+      .execute<{ id: string; sentiment: string }[]>(
+        `select id, sentiment from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`,
+        [katherine.sessionId],
+      );
     const override = answer!.sentiment === 'positive' ? 'negative' : 'positive';
     await client.sentimentOverrides.set.mutate({ sessionId: katherine.sessionId, utteranceId: answer!.id, sentiment: override });
 
@@ -119,29 +134,51 @@ describe('anonymizedExports.create', () => {
     expect(expiresIn).toBeLessThanOrEqual(3600_000);
 
     const bytes = await downloaded(created.url);
-    const [row] = await t.em().execute<{ organization_id: string; session_count: number; size_bytes: string; sha256: string; created_by_kind: string; scope: unknown }[]>(
-      `select organization_id, session_count, size_bytes, sha256, created_by_kind, scope from anonymized_exports where id = ?`,
-      [created.id],
-    );
-    expect(row).toMatchObject({ organization_id: tenant.organizationId, session_count: 2, created_by_kind: 'api_key', scope: { type: 'campaign', id: campaign.id } });
+    const [row] = await t
+      .em()
+      .execute<{ organization_id: string; session_count: number; size_bytes: string; sha256: string; created_by_kind: string; scope: unknown }[]>(
+        `select organization_id, session_count, size_bytes, sha256, created_by_kind, scope from anonymized_exports where id = ?`,
+        [created.id],
+      );
+    expect(row).toMatchObject({
+      organization_id: tenant.organizationId,
+      session_count: 2,
+      created_by_kind: 'api_key',
+      scope: { type: 'campaign', id: campaign.id },
+    });
     expect(Number(row!.size_bytes)).toBe(bytes.length);
     expect(row!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
 
     const content = bytes.toString('utf8');
-    expectNoneIn(content, await identifying([margaret.sessionId, katherine.sessionId], [MARGARET, KATHERINE], [campaign.id, margaret.inviteId, katherine.inviteId]));
+    expectNoneIn(
+      content,
+      await identifying([margaret.sessionId, katherine.sessionId], [MARGARET, KATHERINE], [campaign.id, margaret.inviteId, katherine.inviteId]),
+    );
 
     const file = JSON.parse(content);
     expect(file.campaigns).toEqual([{ id: 'campaign_1', name: expect.any(String) }]);
-    expect(file.sessions.map((session: { id: string; participantId: string; campaignId: string }) => [session.id, session.participantId, session.campaignId])).toEqual([
+    expect(
+      file.sessions.map((session: { id: string; participantId: string; campaignId: string }) => [session.id, session.participantId, session.campaignId]),
+    ).toEqual([
       ['session_1', 'participant_1', 'campaign_1'],
       ['session_2', 'participant_2', 'campaign_1'],
     ]);
     const [first, second] = file.sessions;
-    expect(first).toMatchObject({ status: 'completed', completionStatus: 'completed', language: 'en', transcriptStatus: 'ready', questionsAnswered: 5, totalQuestions: 5 });
+    expect(first).toMatchObject({
+      status: 'completed',
+      completionStatus: 'completed',
+      language: 'en',
+      transcriptStatus: 'ready',
+      questionsAnswered: 5,
+      totalQuestions: 5,
+    });
     expect(first.durationSeconds).toEqual(expect.any(Number));
     expect(first.sentiment).toEqual({ overall: expect.any(String), score: expect.any(Number) });
     expect(first.answers).toEqual(
-      expect.arrayContaining([{ questionId: 'ease', question: 'How easy was the setup?', type: 'rating', value: 4 }, { questionId: 'recommend', question: 'Would you recommend it to a colleague?', type: 'yes_no', value: true }]),
+      expect.arrayContaining([
+        { questionId: 'ease', question: 'How easy was the setup?', type: 'rating', value: 4 },
+        { questionId: 'recommend', question: 'Would you recommend it to a colleague?', type: 'yes_no', value: true },
+      ]),
     );
     const opening = first.utterances.find((utterance: { speaker: string }) => utterance.speaker === 'participant');
     expect(opening.text).toBe(
@@ -149,9 +186,33 @@ describe('anonymizedExports.create', () => {
     );
     expect(first.utterances[0]).toMatchObject({ index: 0, speaker: 'ai', questionId: 'experience', startTime: expect.any(Number) });
     expect(first.utterances[0].startTime).toBeLessThan(60);
-    expect(Object.keys(first.utterances[0]).sort()).toEqual(['endTime', 'index', 'keywords', 'questionId', 'sentiment', 'speaker', 'startTime', 'text', 'value']);
+    expect(Object.keys(first.utterances[0]).sort()).toEqual([
+      'endTime',
+      'index',
+      'keywords',
+      'questionId',
+      'sentiment',
+      'speaker',
+      'startTime',
+      'text',
+      'value',
+    ]);
     expect(Object.keys(first).sort()).toEqual(
-      ['answers', 'campaignId', 'completionStatus', 'durationSeconds', 'id', 'language', 'participantId', 'questionsAnswered', 'sentiment', 'status', 'totalQuestions', 'transcriptStatus', 'utterances'].sort(),
+      [
+        'answers',
+        'campaignId',
+        'completionStatus',
+        'durationSeconds',
+        'id',
+        'language',
+        'participantId',
+        'questionsAnswered',
+        'sentiment',
+        'status',
+        'totalQuestions',
+        'transcriptStatus',
+        'utterances',
+      ].sort(),
     );
     // The override is what the export shows.
     expect(second.utterances.find((utterance: { speaker: string }) => utterance.speaker === 'participant').sentiment).toBe(override);
@@ -172,13 +233,18 @@ describe('anonymizedExports.create', () => {
       const created = await client.anonymizedExports.create.mutate({ ...input, format: 'csv' });
       expect(created.sessionCount).toBe(2);
       const content = (await downloaded(created.url)).toString('utf8');
-      expectNoneIn(content, await identifying([margaret.sessionId, katherine.sessionId], [MARGARET, KATHERINE], [campaign.id, project.id, margaret.inviteId, katherine.inviteId]));
+      expectNoneIn(
+        content,
+        await identifying([margaret.sessionId, katherine.sessionId], [MARGARET, KATHERINE], [campaign.id, project.id, margaret.inviteId, katherine.inviteId]),
+      );
       const records = parse(content, { columns: true, record_delimiter: '\r\n' }) as Record<string, string>[];
       expect(new Set(records.map((record) => record.session_id))).toEqual(new Set(['session_1', 'session_2']));
       expect(new Set(records.map((record) => record.participant_id))).toEqual(new Set(['participant_1', 'participant_2']));
       expect(records.every((record) => record.campaign_id === 'campaign_1')).toBe(true);
       expect(records.find((record) => record.question_id === 'ease' && record.speaker === 'participant')!.value).toBe('4');
-      expect(records.filter((record) => record.speaker === 'participant').every((record) => ['positive', 'neutral', 'negative'].includes(record.sentiment!))).toBe(true);
+      expect(
+        records.filter((record) => record.speaker === 'participant').every((record) => ['positive', 'neutral', 'negative'].includes(record.sentiment!)),
+      ).toBe(true);
     }
 
     const created = await client.anonymizedExports.create.mutate({ sessionIds: [margaret.sessionId], format: 'csv' });
@@ -188,9 +254,11 @@ describe('anonymizedExports.create', () => {
     const [expired] = await t.em().execute<{ storage_key: string }[]>(`select storage_key from anonymized_exports where id = ?`, [created.id]);
     await client.anonymizedExports.create.mutate({ sessionIds: [margaret.sessionId], format: 'json' });
     expect(await t.em().execute(`select id from anonymized_exports where id = ?`, [created.id])).toEqual([]);
-    const jobs = await t.em().execute<{ payload: { keys: string[] } }[]>(
-      `select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'storage__delete_files'`,
-    );
+    const jobs = await t
+      .em()
+      .execute<{ payload: { keys: string[] } }[]>(
+        `select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'storage__delete_files'`,
+      );
     expect(jobs.map((job) => job.payload.keys)).toContainEqual([expired!.storage_key]);
     await t.runtime.services.storage.open(expired!.storage_key).then((stream) => stream.destroy());
     await runJobsOnce(t, { tasks: ['storage__delete_files'] });
@@ -228,17 +296,24 @@ describe('anonymizedExports.create', () => {
 
     const { invite } = await interviewFixture(api);
     const running = await participantAs(t.http, invite.token).start().expect(201);
-    expect(await trpcFailure(client.anonymizedExports.create.mutate({ sessionIds: [finished.sessionId, running.body.session.id], format: 'json' }))).toMatchObject({
+    expect(
+      await trpcFailure(client.anonymizedExports.create.mutate({ sessionIds: [finished.sessionId, running.body.session.id], format: 'json' })),
+    ).toMatchObject({
       httpStatus: 422,
       details: { fields: [{ path: 'sessionIds[1]', message: 'is in_progress; only finished sessions are exported' }] },
     });
 
-    const writer = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:read'));
+    const writer = await t.createKey(
+      tenant.organizationId,
+      PERMISSIONS.filter((permission) => permission !== 'sessions:read'),
+    );
     expect(await trpcFailure(t.clientOf(writer).anonymizedExports.create.mutate({ campaignId: campaign.id, format: 'json' }))).toMatchObject({
       httpStatus: 403,
       appCode: 'INSUFFICIENT_PERMISSIONS',
     });
-    const [count] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from anonymized_exports where organization_id = ?`, [other.organizationId]);
+    const [count] = await t
+      .em()
+      .execute<{ count: number }[]>(`select count(*)::int as count from anonymized_exports where organization_id = ?`, [other.organizationId]);
     expect(count!.count).toBe(0);
   });
 });

@@ -51,7 +51,9 @@ describe('authentication', () => {
     // In tRPC's error shape, as a @trpc/client reads it.
     expect(trpc.body.error.data).toMatchObject({ appCode: 'INVALID_API_KEY', httpStatus: 401, code: 'UNAUTHORIZED', requestId: trpc.headers['x-request-id'] });
     // An error from inside a procedure comes in tRPC's shape, with the request id in its data.
-    const missing = await t.http.get(`/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId: 'prj_missing' }))}`).set('Authorization', tenant.authorization);
+    const missing = await t.http
+      .get(`/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ projectId: 'prj_missing' }))}`)
+      .set('Authorization', tenant.authorization);
     expect(missing.status).toBe(404);
     expect(missing.body.error.data).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', requestId: missing.headers['x-request-id'] });
     expect(response.body).toEqual({
@@ -111,19 +113,23 @@ describe('authentication', () => {
 describe('permissions', () => {
   const routes = [
     // The participant API takes an invite token, not a key (tests/sessions/interviews.test.ts).
-    ...new RestRoutes(appRouter).routes.filter((route) => route.meta.permission !== INVITE_TOKEN).map((route) => ({
-      method: route.method,
-      path: route.pathPattern.source,
-      template: (route.meta.openapi!.path as string),
-      permissions: requiredPermissions(route.meta.permission as PermissionRequirement),
-    })),
+    ...new RestRoutes(appRouter).routes
+      .filter((route) => route.meta.permission !== INVITE_TOKEN)
+      .map((route) => ({
+        method: route.method,
+        path: route.pathPattern.source,
+        template: route.meta.openapi!.path as string,
+        permissions: requiredPermissions(route.meta.permission as PermissionRequirement),
+      })),
     // The participant API takes an invite token, not a key (tests/sessions/interviews.test.ts).
-    ...listStreamOperations(STREAM_OPENAPI_PATHS).filter((operation) => operation.permission !== INVITE_TOKEN).map((operation) => ({
-      method: operation.method,
-      path: operation.path,
-      template: operation.path,
-      permissions: [operation.permission] as readonly Permission[],
-    })),
+    ...listStreamOperations(STREAM_OPENAPI_PATHS)
+      .filter((operation) => operation.permission !== INVITE_TOKEN)
+      .map((operation) => ({
+        method: operation.method,
+        path: operation.path,
+        template: operation.path,
+        permissions: [operation.permission] as readonly Permission[],
+      })),
   ];
 
   it('every operation declares one of the spec permissions', () => {
@@ -198,9 +204,16 @@ describe('organization isolation', () => {
     ['POST', '/v1/campaigns/{campaign}/pause'],
     ['POST', '/v1/campaigns/{campaign}/resume'],
     ['POST', '/v1/campaigns/{campaign}/archive'],
-  ])("%s %s of another organization answers 404", async (method, template) => {
+  ])('%s %s of another organization answers 404', async (method, template) => {
     const path = template.replace('{project}', ids.project).replace('{script}', ids.script).replace('{campaign}', ids.campaign);
-    const call = method === 'GET' ? intruder.get(path) : method === 'DELETE' ? intruder.delete(path) : method === 'PATCH' ? intruder.patch(path, { name: 'Hijacked' }) : intruder.post(path, {});
+    const call =
+      method === 'GET'
+        ? intruder.get(path)
+        : method === 'DELETE'
+          ? intruder.delete(path)
+          : method === 'PATCH'
+            ? intruder.patch(path, { name: 'Hijacked' })
+            : intruder.post(path, {});
     const response = await call;
     expect(response.status).toBe(404);
     expect(response.body.error.code).toBe('RESOURCE_NOT_FOUND');

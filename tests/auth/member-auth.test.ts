@@ -79,7 +79,9 @@ describe('sign-in', () => {
   it('an unknown email and a wrong password get the same answer', async () => {
     const member = await activeMember();
     const wrongPassword = await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: 'not the password' }));
-    const unknownEmail = await trpcFailure(frontend().client.auth.signIn.mutate({ email: `nobody-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }));
+    const unknownEmail = await trpcFailure(
+      frontend().client.auth.signIn.mutate({ email: `nobody-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }),
+    );
     expect(wrongPassword).toEqual({ ...unknownEmail });
     expect(wrongPassword).toMatchObject({ appCode: 'INVALID_CREDENTIALS', httpStatus: 401, message: 'The email or password is wrong.' });
   });
@@ -94,11 +96,20 @@ describe('sign-in', () => {
   it('an email in two organizations names one after the password is proven', async () => {
     const first = await activeMember('owner');
     const second = await t.createTenant();
-    const invited = await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId: second.organizationId, permissions: PERMISSIONS }, { email: first.email, role: 'viewer' });
-    await acceptInvitation({ em: t.em(), services: t.runtime.services }, { token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD, client: { ip: undefined, userAgent: undefined } });
+    const invited = await inviteMember(
+      { em: t.em(), services: t.runtime.services },
+      { organizationId: second.organizationId, permissions: PERMISSIONS },
+      { email: first.email, role: 'viewer' },
+    );
+    await acceptInvitation(
+      { em: t.em(), services: t.runtime.services },
+      { token: new URL(invited.invitationUrl).searchParams.get('token')!, password: PASSWORD, client: { ip: undefined, userAgent: undefined } },
+    );
     const ambiguous = await trpcFailure(frontend().client.auth.signIn.mutate({ email: first.email, password: PASSWORD }));
     expect(ambiguous).toMatchObject({ appCode: 'INVALID_REQUEST', details: { fields: [{ path: 'organizationId' }] } });
-    expect((ambiguous.details.organizations as { id: string }[]).map((organization) => organization.id).sort()).toEqual([first.organizationId, second.organizationId].sort());
+    expect((ambiguous.details.organizations as { id: string }[]).map((organization) => organization.id).sort()).toEqual(
+      [first.organizationId, second.organizationId].sort(),
+    );
     const chosen = await frontend().client.auth.signIn.mutate({ email: first.email, password: PASSWORD, organizationId: second.organizationId });
     expect(chosen.member.role).toBe('viewer');
   });
@@ -114,7 +125,10 @@ describe('sign-in', () => {
       .set('Content-Type', 'application/json')
       .send(`{"email":${JSON.stringify(member.email)},"password":${JSON.stringify(PASSWORD)},"organizationId":${deep}}`);
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400, appCode: 'INVALID_REQUEST', details: { fields: [{ message: 'must not nest deeper than 32 levels' }] } } });
+    expect(response.body.error).toMatchObject({
+      code: -32600,
+      data: { code: 'BAD_REQUEST', httpStatus: 400, appCode: 'INVALID_REQUEST', details: { fields: [{ message: 'must not nest deeper than 32 levels' }] } },
+    });
     expect(response.body.error.data.stack).toBeUndefined();
     expect(JSON.stringify(response.body)).not.toContain('accessToken');
     expect(errorLines.filter((line) => line.includes('deep-sign-in'))).toEqual([]);
@@ -130,13 +144,24 @@ describe('access tokens', () => {
     const signedIn = await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
     const sessionId = JSON.parse(Buffer.from(signedIn.accessToken.split('.')[1]!, 'base64url').toString()).sid as string;
     const tokens = t.runtime.services.memberTokens;
-    const expired = await tokens.issueAccessToken({ memberId: member.memberId, organizationId: member.organizationId, sessionId }, new Date(Date.now() - 16 * 60_000));
-    const otherKey = await new MemberTokens('x'.repeat(40), 'http://127.0.0.1:3000').issueAccessToken({ memberId: member.memberId, organizationId: member.organizationId, sessionId });
+    const expired = await tokens.issueAccessToken(
+      { memberId: member.memberId, organizationId: member.organizationId, sessionId },
+      new Date(Date.now() - 16 * 60_000),
+    );
+    const otherKey = await new MemberTokens('x'.repeat(40), 'http://127.0.0.1:3000').issueAccessToken({
+      memberId: member.memberId,
+      organizationId: member.organizationId,
+      sessionId,
+    });
     const [header, payload, signature] = signedIn.accessToken.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     const elevated = `${header}.${Buffer.from(JSON.stringify({ ...claims, org: 'org_other' })).toString('base64url')}.${signature}`;
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
-    const signedLink = await new SignJWT({ pur: 'session_file' }).setProtectedHeader({ alg: 'HS256' }).setSubject(member.memberId).setExpirationTime('1h').sign(new TextEncoder().encode('y'.repeat(40)));
+    const signedLink = await new SignJWT({ pur: 'session_file' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(member.memberId)
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('y'.repeat(40)));
     for (const token of [expired.token, otherKey.token, elevated, unsigned, signedLink]) {
       const response = await t.http.get('/v1/organization').set('Authorization', `Bearer ${token}`);
       expect(response.status, token).toBe(401);
@@ -180,7 +205,11 @@ describe('refresh', () => {
     // Within the grace window, with the victim's user agent: the copy gets a pair of its own.
     const thief = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
     const victimNext = await client.auth.refresh.mutate({ refreshToken: victim.refreshToken });
-    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: thief.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', httpStatus: 401, details: { reason: 'reused' } });
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: thief.refreshToken }))).toMatchObject({
+      appCode: 'INVALID_REFRESH_TOKEN',
+      httpStatus: 401,
+      details: { reason: 'reused' },
+    });
     // The whole sign-in ended: the victim signs in again, and the thief's chain is dead too.
     expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: victimNext.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN' });
     expect((await t.http.get('/v1/organization').set('Authorization', `Bearer ${thief.accessToken}`).expect(401)).body.error.code).toBe('INVALID_ACCESS_TOKEN');
@@ -193,10 +222,21 @@ describe('refresh', () => {
     const second = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
     await t.http.get('/v1/organization').set('Authorization', `Bearer ${second.accessToken}`).expect(200);
     // Later, a copy of the first token is played back (stolen, say).
-    await t.em().execute(`update refresh_tokens set used_at = now() - interval '1 minute' where used_at is not null and session_id = (select session_id from refresh_tokens where token_hash = ?)`, [hashSecretToken(first.refreshToken)]);
-    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: first.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', httpStatus: 401, details: { reason: 'reused' } });
+    await t
+      .em()
+      .execute(
+        `update refresh_tokens set used_at = now() - interval '1 minute' where used_at is not null and session_id = (select session_id from refresh_tokens where token_hash = ?)`,
+        [hashSecretToken(first.refreshToken)],
+      );
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: first.refreshToken }))).toMatchObject({
+      appCode: 'INVALID_REFRESH_TOKEN',
+      httpStatus: 401,
+      details: { reason: 'reused' },
+    });
     expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: second.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN' });
-    expect((await t.http.get('/v1/organization').set('Authorization', `Bearer ${second.accessToken}`).expect(401)).body.error.code).toBe('INVALID_ACCESS_TOKEN');
+    expect((await t.http.get('/v1/organization').set('Authorization', `Bearer ${second.accessToken}`).expect(401)).body.error.code).toBe(
+      'INVALID_ACCESS_TOKEN',
+    );
     const sessionId = JSON.parse(Buffer.from(first.accessToken.split('.')[1]!, 'base64url').toString()).sid as string;
     const [session] = await t.em().execute<{ revoked_reason: string }[]>(`select revoked_reason from member_sessions where id = ?`, [sessionId]);
     expect(session!.revoked_reason).toBe('refresh_token_reused');
@@ -211,7 +251,10 @@ describe('refresh', () => {
     const first = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
     const second = await client.auth.refresh.mutate({ refreshToken: first.refreshToken });
     const third = await client.auth.refresh.mutate({ refreshToken: second.refreshToken });
-    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: first.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', details: { reason: 'reused' } });
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: first.refreshToken }))).toMatchObject({
+      appCode: 'INVALID_REFRESH_TOKEN',
+      details: { reason: 'reused' },
+    });
     expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: third.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN' });
     expect((await t.http.get('/v1/organization').set('Authorization', `Bearer ${third.accessToken}`).expect(401)).body.error.code).toBe('INVALID_ACCESS_TOKEN');
   });
@@ -230,7 +273,10 @@ describe('refresh', () => {
     const member = await activeMember();
     const { client } = frontend();
     const signedIn = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
-    const outcomes = await Promise.allSettled([client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }), client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken })]);
+    const outcomes = await Promise.allSettled([
+      client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }),
+      client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
     const pairs = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<{ accessToken: string; refreshToken: string }>).value);
     for (const pair of pairs) await t.http.get('/v1/organization').set('Authorization', `Bearer ${pair.accessToken}`).expect(200);
@@ -241,9 +287,19 @@ describe('refresh', () => {
     const member = await activeMember();
     const { client } = frontend();
     const signedIn = await client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
-    await t.em().execute(`update refresh_tokens set expires_at = now() - interval '1 second' where session_id in (select id from member_sessions where member_id = ?)`, [member.memberId]);
-    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', details: { reason: 'expired' } });
-    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: `rft_${randomBytes(32).toString('base64url')}` }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN', details: { reason: 'unknown' } });
+    await t
+      .em()
+      .execute(`update refresh_tokens set expires_at = now() - interval '1 second' where session_id in (select id from member_sessions where member_id = ?)`, [
+        member.memberId,
+      ]);
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: signedIn.refreshToken }))).toMatchObject({
+      appCode: 'INVALID_REFRESH_TOKEN',
+      details: { reason: 'expired' },
+    });
+    expect(await trpcFailure(client.auth.refresh.mutate({ refreshToken: `rft_${randomBytes(32).toString('base64url')}` }))).toMatchObject({
+      appCode: 'INVALID_REFRESH_TOKEN',
+      details: { reason: 'unknown' },
+    });
   });
 });
 
@@ -279,14 +335,20 @@ describe('brute-force protection', () => {
   it('5 failures lock the email for 15 minutes, even for the right password and from another address', async () => {
     const member = await activeMember();
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect(await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: `wrong ${attempt}` }))).toMatchObject({ appCode: 'INVALID_CREDENTIALS' });
+      expect(await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: `wrong ${attempt}` }))).toMatchObject({
+        appCode: 'INVALID_CREDENTIALS',
+      });
     }
     const locked = await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD }));
     expect(locked).toMatchObject({ appCode: 'TOO_MANY_SIGN_IN_ATTEMPTS', httpStatus: 429 });
     expect(locked.details.retryAfter).toBeGreaterThan(14 * 60);
     expect(locked.details.retryAfter).toBeLessThanOrEqual(15 * 60);
     // The lock ends after its time.
-    await t.em().execute(`update sign_in_throttles set locked_until = now() - interval '1 second', window_started_at = now() - interval '16 minutes' where subject = ?`, [`email:${member.email}`]);
+    await t
+      .em()
+      .execute(`update sign_in_throttles set locked_until = now() - interval '1 second', window_started_at = now() - interval '16 minutes' where subject = ?`, [
+        `email:${member.email}`,
+      ]);
     await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
   });
 
@@ -313,16 +375,12 @@ describe('brute-force protection', () => {
     for (let attempt = 0; attempt < 20; attempt++) {
       await trpcFailure(attacker.client.auth.signIn.mutate({ email: `guess-${attempt}-${randomBytes(3).toString('hex')}@example.com`, password: PASSWORD }));
     }
-    const response = await t.http
-      .post('/trpc/auth.signIn')
-      .set('X-Forwarded-For', attacker.ip)
-      .send({ email: member.email, password: PASSWORD })
-      .expect(429);
+    const response = await t.http.post('/trpc/auth.signIn').set('X-Forwarded-For', attacker.ip).send({ email: member.email, password: PASSWORD }).expect(429);
     expect(Number(response.headers['retry-after'])).toBeGreaterThan(14 * 60);
     await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
   });
 
-  it('a success clears the email\'s failures', async () => {
+  it("a success clears the email's failures", async () => {
     const member = await activeMember();
     for (let attempt = 0; attempt < 4; attempt++) await trpcFailure(frontend().client.auth.signIn.mutate({ email: member.email, password: 'nope nope nope' }));
     await frontend().client.auth.signIn.mutate({ email: member.email, password: PASSWORD });
@@ -339,7 +397,12 @@ describe('API keys managed by signed-in members (tRPC)', () => {
     const created = await client.apiKeys.create.mutate({ name: 'CI', permissions: ['campaigns:read', 'billing:write'] });
     expect(created.secret).toMatch(/^isk_live_/);
     expect(created.apiKey).toMatchObject({ name: 'CI', permissions: ['campaigns:read', 'billing:write'], revokedAt: null });
-    const keyApi = apiAs(t.http, { organizationId: owner.organizationId, apiKeyId: created.apiKey.id, apiKey: created.secret, authorization: `Bearer ${created.secret}` });
+    const keyApi = apiAs(t.http, {
+      organizationId: owner.organizationId,
+      apiKeyId: created.apiKey.id,
+      apiKey: created.secret,
+      authorization: `Bearer ${created.secret}`,
+    });
     await keyApi.get('/v1/campaigns').expect(200);
     const listed = await client.apiKeys.list.query({});
     expect(listed.data.map((key) => key.id)).toContain(created.apiKey.id);
@@ -348,21 +411,32 @@ describe('API keys managed by signed-in members (tRPC)', () => {
     await keyApi.get('/v1/campaigns').expect(401);
   });
 
-  it('an admin cannot mint billing:write; members, viewers and API keys cannot manage keys; another organization\'s key is 404', async () => {
+  it("an admin cannot mint billing:write; members, viewers and API keys cannot manage keys; another organization's key is 404", async () => {
     const owner = await activeMember('owner');
     const admin = await activeMember('admin', owner.organizationId);
     const viewer = await activeMember('viewer', owner.organizationId);
     const adminFrontend = frontend();
     adminFrontend.state.accessToken = (await adminFrontend.client.auth.signIn.mutate({ email: admin.email, password: PASSWORD })).accessToken;
-    expect(await trpcFailure(adminFrontend.client.apiKeys.create.mutate({ name: 'Too much', permissions: ['billing:write'] }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'billing:write' } });
+    expect(await trpcFailure(adminFrontend.client.apiKeys.create.mutate({ name: 'Too much', permissions: ['billing:write'] }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      details: { required: 'billing:write' },
+    });
     await adminFrontend.client.apiKeys.create.mutate({ name: 'Fine', permissions: ['billing:read', 'organization:write'] });
     const viewerFrontend = frontend();
     viewerFrontend.state.accessToken = (await viewerFrontend.client.auth.signIn.mutate({ email: viewer.email, password: PASSWORD })).accessToken;
-    expect(await trpcFailure(viewerFrontend.client.apiKeys.list.query({}))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'organization:write' } });
+    expect(await trpcFailure(viewerFrontend.client.apiKeys.list.query({}))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      details: { required: 'organization:write' },
+    });
     const tenant = await t.createTenant();
     const keyClient = trpcClient(server.url, { token: () => tenant.apiKey });
-    expect(await trpcFailure(keyClient.apiKeys.create.mutate({ name: 'Key from key', permissions: ['campaigns:read'] }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'member' } });
+    expect(await trpcFailure(keyClient.apiKeys.create.mutate({ name: 'Key from key', permissions: ['campaigns:read'] }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      details: { required: 'member' },
+    });
     expect(await trpcFailure(adminFrontend.client.apiKeys.revoke.mutate({ apiKeyId: tenant.apiKeyId }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND' });
-    expect(await trpcFailure(adminFrontend.client.apiKeys.create.mutate({ name: 'Past', permissions: ['campaigns:read'], expiresAt: '2020-01-01T00:00:00Z' }))).toMatchObject({ appCode: 'VALIDATION_ERROR', details: { fields: [{ path: 'expiresAt' }] } });
+    expect(
+      await trpcFailure(adminFrontend.client.apiKeys.create.mutate({ name: 'Past', permissions: ['campaigns:read'], expiresAt: '2020-01-01T00:00:00Z' })),
+    ).toMatchObject({ appCode: 'VALIDATION_ERROR', details: { fields: [{ path: 'expiresAt' }] } });
   });
 });

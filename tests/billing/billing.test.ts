@@ -20,7 +20,6 @@ import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app
  * with PDFs, and the period rollover, once per period.
  */
 
-
 let t: TestApp;
 
 beforeAll(async () => {
@@ -39,10 +38,12 @@ function monthStart(offset = 0): Date {
 }
 
 async function ledger(organizationId: string): Promise<{ kind: string; amount: number; source: string | null }[]> {
-  const rows = await t.em().execute<{ kind: string; amount: string; source: string | null }[]>(
-    `select kind, amount, source from credit_transactions where organization_id = ? order by created_at, id`,
-    [organizationId],
-  );
+  const rows = await t
+    .em()
+    .execute<{ kind: string; amount: string; source: string | null }[]>(
+      `select kind, amount, source from credit_transactions where organization_id = ? order by created_at, id`,
+      [organizationId],
+    );
   return rows.map((row) => ({ kind: row.kind, amount: Number(row.amount), source: row.source }));
 }
 
@@ -71,7 +72,12 @@ describe('GET /v1/billing/plan', () => {
   it('adds up after purchases, interview charges and minutes owed', async () => {
     const { tenant, api } = await organizationOn('free');
     // Free plan: 10 free minutes; use them up so the next interviews cost credits.
-    await t.em().execute(`insert into billing_usage (organization_id, period_start, minutes, free_minutes_used, sessions) values (?, ?, 10, 10, 1)`, [tenant.organizationId, monthStart()]);
+    await t
+      .em()
+      .execute(`insert into billing_usage (organization_id, period_start, minutes, free_minutes_used, sessions) values (?, ?, 10, 10, 1)`, [
+        tenant.organizationId,
+        monthStart(),
+      ]);
     await api.post('/v1/billing/credits/purchase', { amount: 20 }).expect(201);
     await interviewLasting(api, (await oneQuestionCampaign(api)).campaignId, 150);
     await t.em().execute(`update organizations set credits_owed = 2.5 where id = ?`, [tenant.organizationId]);
@@ -88,7 +94,9 @@ describe('GET /v1/billing/plan', () => {
 
 /** A finished one-question interview that lasted about `seconds` (its clock is moved on before the answer). */
 async function interviewLasting(api: Api, campaignId: string, seconds: number): Promise<string> {
-  const invite = await api.post(`/v1/campaigns/${campaignId}/invites`, { email: `p-${randomBytes(4).toString('hex')}@example.com`, sendEmail: false }).expect(201);
+  const invite = await api
+    .post(`/v1/campaigns/${campaignId}/invites`, { email: `p-${randomBytes(4).toString('hex')}@example.com`, sendEmail: false })
+    .expect(201);
   const participant = participantAs(t.http, invite.body.token);
   const started = await participant.start().expect(201);
   await t.em().execute(`update sessions set active_seconds = ? where id = ?`, [seconds, started.body.session.id]);
@@ -98,7 +106,9 @@ async function interviewLasting(api: Api, campaignId: string, seconds: number): 
 }
 
 async function oneQuestionCampaign(api: Api): Promise<{ campaignId: string }> {
-  const script = await api.post('/v1/scripts', { name: `One ${randomBytes(3).toString('hex')}`, systemPrompt: 'Be brief.', questions: ONE_QUESTION }).expect(201);
+  const script = await api
+    .post('/v1/scripts', { name: `One ${randomBytes(3).toString('hex')}`, systemPrompt: 'Be brief.', questions: ONE_QUESTION })
+    .expect(201);
   await api.post(`/v1/scripts/${script.body.id}/publish`, {}).expect(200);
   const campaign = await api.post('/v1/campaigns', { name: `Campaign ${randomBytes(3).toString('hex')}`, scriptId: script.body.id }).expect(201);
   return { campaignId: campaign.body.id };
@@ -107,7 +117,14 @@ async function oneQuestionCampaign(api: Api): Promise<{ campaignId: string }> {
 describe('GET /v1/billing/usage', () => {
   it('400 without from or to, with from after to, over 366 days or with an unknown group_by', async () => {
     const { api } = await organizationOn();
-    for (const query of ['to=2026-11-01T00:00:00Z', 'from=2026-11-01T00:00:00Z', 'from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', 'from=2025-01-01T00:00:00Z&to=2026-01-03T00:00:00Z', 'from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z&group_by=year', 'from=yesterday&to=2026-11-02T00:00:00Z']) {
+    for (const query of [
+      'to=2026-11-01T00:00:00Z',
+      'from=2026-11-01T00:00:00Z',
+      'from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z',
+      'from=2025-01-01T00:00:00Z&to=2026-01-03T00:00:00Z',
+      'from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z&group_by=year',
+      'from=yesterday&to=2026-11-02T00:00:00Z',
+    ]) {
       const response = await api.get(`/v1/billing/usage?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.body.error.code, query).toBe('INVALID_REQUEST');
@@ -130,18 +147,26 @@ describe('GET /v1/billing/usage', () => {
     for (const item of known) {
       const { sessionId } = await completedTextInterview(t, api, ['Better search.'], { runJobs: false, campaignId: item.campaign.campaignId });
       await t.em().execute(`delete from credit_transactions where source = ?`, [`session:${sessionId}`]);
-      await t.em().execute(
-        `update sessions set completed_at = ?, duration_seconds = ?, billing = jsonb_set(billing, '{totalMinutes}', to_jsonb(?::int)) where id = ?`,
-        [item.at, item.minutes * 60, item.minutes, sessionId],
-      );
+      await t
+        .em()
+        .execute(`update sessions set completed_at = ?, duration_seconds = ?, billing = jsonb_set(billing, '{totalMinutes}', to_jsonb(?::int)) where id = ?`, [
+          item.at,
+          item.minutes * 60,
+          item.minutes,
+          sessionId,
+        ]);
       if (item.credits > 0) {
         const em = t.em();
-        await em.transactional((tx) => bookCreditMovement({ em: tx }, systemCaller(tenant.organizationId), { amount: -item.credits, kind: 'charge', source: `session:${sessionId}` }));
+        await em.transactional((tx) =>
+          bookCreditMovement({ em: tx }, systemCaller(tenant.organizationId), { amount: -item.credits, kind: 'charge', source: `session:${sessionId}` }),
+        );
         await t.em().execute(`update credit_transactions set created_at = ? where source = ?`, [item.at, `session:${sessionId}`]);
       }
     }
     // Minutes owed settled by a top-up: a charge no campaign carries.
-    await t.em().transactional((tx) => bookCreditMovement({ em: tx }, systemCaller(tenant.organizationId), { amount: -1.5, kind: 'charge', source: 'debt:test' }));
+    await t
+      .em()
+      .transactional((tx) => bookCreditMovement({ em: tx }, systemCaller(tenant.organizationId), { amount: -1.5, kind: 'charge', source: 'debt:test' }));
     await t.em().execute(`update credit_transactions set created_at = '2026-03-15T10:00:00Z' where source = 'debt:test'`);
 
     const range = 'from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z';
@@ -181,23 +206,35 @@ describe('GET /v1/billing/usage', () => {
     expect(byCampaign.rows).toHaveLength(3);
 
     // The totals are the ledger's charges for the range, whatever the grouping.
-    const [charged] = await t.em().execute<{ credits: string }[]>(
-      `select -sum(amount) as credits from credit_transactions where organization_id = ? and kind = 'charge' and created_at >= '2026-03-01T00:00:00Z' and created_at < '2026-05-01T00:00:00Z'`,
-      [tenant.organizationId],
-    );
+    const [charged] = await t
+      .em()
+      .execute<{ credits: string }[]>(
+        `select -sum(amount) as credits from credit_transactions where organization_id = ? and kind = 'charge' and created_at >= '2026-03-01T00:00:00Z' and created_at < '2026-05-01T00:00:00Z'`,
+        [tenant.organizationId],
+      );
     expect(byCampaign.totals).toEqual({ sessions: 4, minutes: 19, credits: Number(charged!.credits) });
     expect(byMonth.totals.credits).toBe(Number(charged!.credits));
   });
 
   it('real interviews: the totals equal the sessions and the ledger', async () => {
     const { tenant, api } = await organizationOn('free');
-    await t.em().execute(`insert into billing_usage (organization_id, period_start, minutes, free_minutes_used, sessions) values (?, ?, 10, 10, 1)`, [tenant.organizationId, monthStart()]);
+    await t
+      .em()
+      .execute(`insert into billing_usage (organization_id, period_start, minutes, free_minutes_used, sessions) values (?, ?, 10, 10, 1)`, [
+        tenant.organizationId,
+        monthStart(),
+      ]);
     const campaign = await oneQuestionCampaign(api);
     for (const seconds of [30, 61, 200]) await interviewLasting(api, campaign.campaignId, seconds);
     const from = new Date(Date.now() - 86_400_000).toISOString();
     const to = new Date(Date.now() + 86_400_000).toISOString();
     const usage = (await api.get(`/v1/billing/usage?from=${from}&to=${to}&group_by=campaign`).expect(200)).body;
-    const [sessions] = await t.em().execute<{ count: string; minutes: string }[]>(`select count(*) as count, sum((billing->>'totalMinutes')::int) as minutes from sessions where organization_id = ? and billing is not null`, [tenant.organizationId]);
+    const [sessions] = await t
+      .em()
+      .execute<{ count: string; minutes: string }[]>(
+        `select count(*) as count, sum((billing->>'totalMinutes')::int) as minutes from sessions where organization_id = ? and billing is not null`,
+        [tenant.organizationId],
+      );
     const charges = (await ledger(tenant.organizationId)).filter((row) => row.kind === 'charge');
     // 1 + 2 + 4 minutes, at the free plan's 1 credit a minute.
     expect(Number(sessions!.minutes)).toBe(7);
@@ -244,7 +281,10 @@ describe('POST /v1/billing/credits/purchase (built-in provider)', () => {
     const { tenant, api } = await organizationOn();
     const before = await ledger(tenant.organizationId);
     const declined = await api.post('/v1/billing/credits/purchase', { amount: 100, paymentMethodId: 'pm_card_chargeDeclinedInsufficientFunds' }).expect(402);
-    expect(declined.body.error).toMatchObject({ code: 'PAYMENT_DECLINED', details: { code: 'insufficient_funds', reason: 'Your card has insufficient funds.', provider: 'builtin' } });
+    expect(declined.body.error).toMatchObject({
+      code: 'PAYMENT_DECLINED',
+      details: { code: 'insufficient_funds', reason: 'Your card has insufficient funds.', provider: 'builtin' },
+    });
     expect(await ledger(tenant.organizationId)).toEqual(before);
     expect((await api.get('/v1/billing/invoices').expect(200)).body.data).toEqual([]);
   });
@@ -257,7 +297,13 @@ describe('POST /v1/billing/credits/purchase (built-in provider)', () => {
       expect(response.status, String(amount)).toBe(422);
       expect(response.body.error.details.fields[0].path).toBe('amount');
     }
-    const readOnly = apiAs(t.http, await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'billing:write')));
+    const readOnly = apiAs(
+      t.http,
+      await t.createKey(
+        tenant.organizationId,
+        PERMISSIONS.filter((permission) => permission !== 'billing:write'),
+      ),
+    );
     expect((await readOnly.post('/v1/billing/credits/purchase', { amount: 5 }).expect(403)).body.error.details.required).toBe('billing:write');
   });
 
@@ -279,7 +325,7 @@ describe('POST /v1/billing/credits/purchase (built-in provider)', () => {
   });
 
   const pdftotext = findExecutable('pdftotext');
-  it('GET /v1/billing/invoices/{id}/pdf is a PDF with the organization\'s name and the invoice', async (context) => {
+  it("GET /v1/billing/invoices/{id}/pdf is a PDF with the organization's name and the invoice", async (context) => {
     const tool = await pdftotext;
     if (!tool) {
       console.log('skipped: pdftotext (poppler-utils) is not installed');
@@ -288,11 +334,15 @@ describe('POST /v1/billing/credits/purchase (built-in provider)', () => {
     const { api } = await organizationOn('starter');
     await api.patch('/v1/organization', { name: 'Globex Research' }).expect(200);
     const invoice = (await api.post('/v1/billing/credits/purchase', { amount: 40 }).expect(201)).body.invoice;
-    const response = await api.get(`/v1/billing/invoices/${invoice.id}/pdf`).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const response = await api
+      .get(`/v1/billing/invoices/${invoice.id}/pdf`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="${invoice.number}.pdf"`);
     const { mkdtemp, writeFile } = await import('node:fs/promises');
@@ -328,12 +378,22 @@ describe('purchases through Stripe', () => {
   beforeEach(() => fake.reset());
 
   it("charges the customer's default method with a PaymentIntent, and books what Stripe confirmed", async () => {
-    fake.routes.set('GET /v1/customers/cus_Globex', { status: 200, body: { id: 'cus_Globex', object: 'customer', invoice_settings: { default_payment_method: 'pm_default' } } });
+    fake.routes.set('GET /v1/customers/cus_Globex', {
+      status: 200,
+      body: { id: 'cus_Globex', object: 'customer', invoice_settings: { default_payment_method: 'pm_default' } },
+    });
     fake.routes.set('POST /v1/payment_intents', (request) => paymentIntent(request, 'succeeded'));
     const response = await api.post('/v1/billing/credits/purchase', { amount: 100 }).set('Idempotency-Key', 'buy-100').expect(201);
     const intent = fake.received.find((request) => request.path === '/v1/payment_intents')!;
     expect(intent.headers.authorization).toBe(`Bearer ${secretKey}`);
-    expect(intent.form).toMatchObject({ amount: '800', currency: 'usd', customer: 'cus_Globex', payment_method: 'pm_default', confirm: 'true', off_session: 'true' });
+    expect(intent.form).toMatchObject({
+      amount: '800',
+      currency: 'usd',
+      customer: 'cus_Globex',
+      payment_method: 'pm_default',
+      confirm: 'true',
+      off_session: 'true',
+    });
     expect(intent.headers['idempotency-key']).toMatch(/^credits-purchase:org_/);
     expect(response.body.paymentId).toBe(`pi_${intent.headers['idempotency-key']}`);
     expect(response.body.invoice).toMatchObject({ amount: 800, status: 'paid', lines: [{ quantity: 100, unitAmount: 8, amount: 800 }] });
@@ -341,15 +401,30 @@ describe('purchases through Stripe', () => {
 
   it('two concurrent purchases with one Idempotency-Key charge once and book once', async () => {
     fake.routes.set('POST /v1/payment_intents', (request) => paymentIntent(request, 'succeeded'));
-    const before = (await stripeApp.em().execute<{ count: string }[]>(`select count(*) as count from credit_transactions where organization_id = ? and kind = 'purchase'`, [tenant.organizationId]))[0]!.count;
+    const before = (
+      await stripeApp
+        .em()
+        .execute<{ count: string }[]>(`select count(*) as count from credit_transactions where organization_id = ? and kind = 'purchase'`, [
+          tenant.organizationId,
+        ])
+    )[0]!.count;
     const send = () => api.post('/v1/billing/credits/purchase', { amount: 30, paymentMethodId: 'pm_card_visa' }).set('Idempotency-Key', 'twice-at-once');
     const answers = await Promise.all([send(), send()]);
     const statuses = answers.map((answer) => answer.status).sort();
-    expect([[201, 201], [201, 409]]).toContainEqual(statuses);
+    expect([
+      [201, 201],
+      [201, 409],
+    ]).toContainEqual(statuses);
     const replay = await send().expect(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(fake.received.filter((request) => request.path === '/v1/payment_intents')).toHaveLength(1);
-    const after = (await stripeApp.em().execute<{ count: string }[]>(`select count(*) as count from credit_transactions where organization_id = ? and kind = 'purchase'`, [tenant.organizationId]))[0]!.count;
+    const after = (
+      await stripeApp
+        .em()
+        .execute<{ count: string }[]>(`select count(*) as count from credit_transactions where organization_id = ? and kind = 'purchase'`, [
+          tenant.organizationId,
+        ])
+    )[0]!.count;
     expect(Number(after) - Number(before)).toBe(1);
   });
 
@@ -358,10 +433,20 @@ describe('purchases through Stripe', () => {
       status: 402,
       body: { error: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' } },
     });
-    const count = async () => Number((await stripeApp.em().execute<{ count: string }[]>(`select count(*) as count from credit_transactions where organization_id = ?`, [tenant.organizationId]))[0]!.count);
+    const count = async () =>
+      Number(
+        (
+          await stripeApp
+            .em()
+            .execute<{ count: string }[]>(`select count(*) as count from credit_transactions where organization_id = ?`, [tenant.organizationId])
+        )[0]!.count,
+      );
     const before = await count();
     const declined = await api.post('/v1/billing/credits/purchase', { amount: 10, paymentMethodId: 'pm_card_visa' }).expect(402);
-    expect(declined.body.error).toMatchObject({ code: 'PAYMENT_DECLINED', details: { code: 'insufficient_funds', reason: 'Your card has insufficient funds.', provider: 'stripe' } });
+    expect(declined.body.error).toMatchObject({
+      code: 'PAYMENT_DECLINED',
+      details: { code: 'insufficient_funds', reason: 'Your card has insufficient funds.', provider: 'stripe' },
+    });
     fake.routes.set('POST /v1/payment_intents', { status: 500, body: { error: { type: 'api_error', message: 'Something went wrong.' } } });
     const outage = await api.post('/v1/billing/credits/purchase', { amount: 10, paymentMethodId: 'pm_card_visa' }).expect(502);
     expect(outage.body.error.code).toBe('PAYMENT_PROVIDER_UNAVAILABLE');
@@ -397,7 +482,9 @@ describe('period rollover', () => {
     });
     const plan = (await api.get('/v1/billing/plan').expect(200)).body;
     expect(plan).toMatchObject({ status: 'past_due', credits: { balance: 1000, owed: 0 } });
-    const [organization] = await t.em().execute<{ current_period_start: Date }[]>(`select current_period_start from organizations where id = ?`, [tenant.organizationId]);
+    const [organization] = await t
+      .em()
+      .execute<{ current_period_start: Date }[]>(`select current_period_start from organizations where id = ?`, [tenant.organizationId]);
     expect(new Date(organization!.current_period_start).toISOString()).toBe(monthStart().toISOString());
   });
 

@@ -231,7 +231,12 @@ describe('renderInvoice', () => {
   });
 
   it.skipIf(!hasPoppler)('80 lines flow onto further pages, each with the table header', async () => {
-    const lines = Array.from({ length: 80 }, (_, index) => ({ description: `Interview minutes, campaign ${index + 1}`, quantity: 10, unitAmount: 25, amount: 250 }));
+    const lines = Array.from({ length: 80 }, (_, index) => ({
+      description: `Interview minutes, campaign ${index + 1}`,
+      quantity: 10,
+      unitAmount: 25,
+      amount: 250,
+    }));
     const file = await renderToFile(input({ lines, amount: 20_000, status: 'open', paidAt: null }));
     const pages = await pagesOf(file);
     expect(pages).toBeGreaterThan(1);

@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BuiltinPaymentProvider } from '../../server/billing/builtin-payment-provider.js';
-import {
-  createPaymentProvider,
-  PaymentProviderUnavailableError,
-  type PaymentRequest,
-} from '../../server/billing/payment-provider.js';
+import { createPaymentProvider, PaymentProviderUnavailableError, type PaymentRequest } from '../../server/billing/payment-provider.js';
 import { StripePaymentProvider } from '../../server/billing/stripe-payment-provider.js';
 import { customer, FakeStripe, paymentIntent } from '../helpers/fake-stripe.js';
 

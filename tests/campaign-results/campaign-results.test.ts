@@ -48,7 +48,10 @@ function question(results: { questions: { questionId: string }[] }, id: string) 
 
 /** The participant's answer utterance to `questionId` in a session: what a quote must point at. */
 async function answerUtterance(sessionId: string, questionId = 'experience') {
-  const [row] = await sql(`select id from session_utterances where session_id = ? and question_id = ? and speaker = 'participant' and kind = 'answer' order by seq limit 1`, [sessionId, questionId]);
+  const [row] = await sql(
+    `select id from session_utterances where session_id = ? and question_id = ? and speaker = 'participant' and kind = 'answer' order by seq limit 1`,
+    [sessionId, questionId],
+  );
   return (row as { id: string }).id;
 }
 
@@ -80,7 +83,11 @@ describe('campaignResults', () => {
     await sql(`update sessions set status = 'abandoned', completion_status = 'abandoned', completed_at = now() where id = ?`, [s4.sessionId]);
     // Invited, never started; and an invite cancelled before anyone used it.
     await createInvite(api, campaign.id, { email: `${uniqueName('n').replace(' ', '-')}@example.com`, sendEmail: false, metadata: { cohort: 'gamma' } });
-    const cancelled = await createInvite(api, campaign.id, { email: `${uniqueName('c').replace(' ', '-')}@example.com`, sendEmail: false, metadata: { cohort: 'beta' } });
+    const cancelled = await createInvite(api, campaign.id, {
+      email: `${uniqueName('c').replace(' ', '-')}@example.com`,
+      sendEmail: false,
+      metadata: { cohort: 'beta' },
+    });
     await api.post(`/v1/invites/${cancelled.id}/cancel`, {}).expect(200);
   });
 
@@ -104,7 +111,11 @@ describe('campaignResults', () => {
       counts: [],
       rating: null,
       quotes: await Promise.all(
-        (['s5', 's4', 's3', 's2', 's1'] as const).map(async (who) => ({ sessionId: s[who]!.sessionId, utteranceId: await answerUtterance(s[who]!.sessionId), text: open(who) })),
+        (['s5', 's4', 's3', 's2', 's1'] as const).map(async (who) => ({
+          sessionId: s[who]!.sessionId,
+          utteranceId: await answerUtterance(s[who]!.sessionId),
+          text: open(who),
+        })),
       ),
     });
     // 9, 10 promoters; 7 passive (the abandoned session's answer counts); 3 detractor: (2 − 1) / 4.
@@ -118,7 +129,15 @@ describe('campaignResults', () => {
       rating: { min: 0, max: 10, mean: 7.25, nps: 25 },
       quotes: [],
     });
-    expect(recommend).toMatchObject({ type: 'yes_no', answered: 3, counts: [{ value: 'yes', count: 2 }, { value: 'no', count: 1 }], rating: null });
+    expect(recommend).toMatchObject({
+      type: 'yes_no',
+      answered: 3,
+      counts: [
+        { value: 'yes', count: 2 },
+        { value: 'no', count: 1 },
+      ],
+      rating: null,
+    });
     expect(channel).toMatchObject({
       type: 'multiple_choice',
       answered: 3,
@@ -129,7 +148,14 @@ describe('campaignResults', () => {
       ],
     });
 
-    expect(results.feedback).toMatchObject({ count: 3, overall: 4, easeOfUse: 4, audioQuality: null, questionClarity: null, wouldRecommend: { yes: 1, no: 1 } });
+    expect(results.feedback).toMatchObject({
+      count: 3,
+      overall: 4,
+      easeOfUse: 4,
+      audioQuality: null,
+      questionClarity: null,
+      wouldRecommend: { yes: 1, no: 1 },
+    });
     // Newest first; only feedback with words in it; never the preview's.
     expect(results.feedback.comments.map((comment) => [comment.sessionId, comment.comments, comment.technicalIssues, comment.overallRating])).toEqual([
       [s.s2!.sessionId, null, 'The audio cut out once.', 3],
@@ -150,7 +176,10 @@ describe('campaignResults', () => {
     expect(beta.funnel).toEqual({ invited: 3, started: 3, completed: 2, abandoned: 0, timedOut: 0, inProgress: 1 });
     expect(question(beta, 'experience')).toMatchObject({ answered: 3, quotes: [{ text: open('s5') }, { text: open('s2') }, { text: open('s1') }] });
     expect(question(beta, 'nps').rating).toEqual({ min: 0, max: 10, mean: 9.5, nps: 100 });
-    expect(question(beta, 'recommend').counts).toEqual([{ value: 'yes', count: 1 }, { value: 'no', count: 1 }]);
+    expect(question(beta, 'recommend').counts).toEqual([
+      { value: 'yes', count: 1 },
+      { value: 'no', count: 1 },
+    ]);
     expect(beta.feedback).toMatchObject({ count: 2, overall: 4, wouldRecommend: { yes: 1, no: 1 } });
     // The picker still offers every segment of the campaign.
     expect(beta.segmentKeys.map((entry) => entry.key)).toEqual(['cohort', 'plan']);
@@ -172,7 +201,15 @@ describe('campaignResults', () => {
     ]);
     expect(question(nobody, 'experience').quotes).toEqual([]);
     expect(question(nobody, 'nps').rating).toEqual({ min: 0, max: 10, mean: null, nps: null });
-    expect(nobody.feedback).toEqual({ count: 0, overall: null, easeOfUse: null, audioQuality: null, questionClarity: null, wouldRecommend: { yes: 0, no: 0 }, comments: [] });
+    expect(nobody.feedback).toEqual({
+      count: 0,
+      overall: null,
+      easeOfUse: null,
+      audioQuality: null,
+      questionClarity: null,
+      wouldRecommend: { yes: 0, no: 0 },
+      comments: [],
+    });
   });
 
   it('filters by completion status', async () => {
@@ -193,7 +230,9 @@ describe('campaignResults', () => {
       ['recommend', 0],
       ['channel', 0],
     ]);
-    expect(question(unfinished, 'experience').quotes).toEqual([{ sessionId: s.s5!.sessionId, utteranceId: await answerUtterance(s.s5!.sessionId), text: open('s5') }]);
+    expect(question(unfinished, 'experience').quotes).toEqual([
+      { sessionId: s.s5!.sessionId, utteranceId: await answerUtterance(s.s5!.sessionId), text: open('s5') },
+    ]);
   });
 
   it('filters by language (a tag keeps its regions) and by the window the session was created in', async () => {
@@ -226,7 +265,13 @@ describe('campaignResults', () => {
     expect(beta.pagination.total).toBe(3);
     expect(new Set(beta.data.map((row) => row.id))).toEqual(new Set([s.s1!.sessionId, s.s2!.sessionId, s.s5!.sessionId]));
     const first = beta.data.find((row) => row.id === s.s1!.sessionId)!;
-    expect(first).toMatchObject({ participant: 'Beatrice Beta', status: 'completed', completionStatus: 'completed', language: 'en', segment: { cohort: 'beta', plan: 'pro' } });
+    expect(first).toMatchObject({
+      participant: 'Beatrice Beta',
+      status: 'completed',
+      completionStatus: 'completed',
+      language: 'en',
+      segment: { cohort: 'beta', plan: 'pro' },
+    });
     expect(first.startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(typeof first.duration).toBe('number');
     expect(beta.data.find((row) => row.id === s.s5!.sessionId)).toMatchObject({ status: 'in_progress', completionStatus: null });
@@ -235,7 +280,9 @@ describe('campaignResults', () => {
   });
 
   it('takes question texts from the newest script version and counts older answers by question id', async () => {
-    const renamed = QUESTIONS.map((question) => (question.id === 'nps' ? { ...question, text: 'From 0 to 10, how likely are you to recommend us?' } : question));
+    const renamed = QUESTIONS.map((question) =>
+      question.id === 'nps' ? { ...question, text: 'From 0 to 10, how likely are you to recommend us?' } : question,
+    );
     await api.patch(`/v1/scripts/${campaign.scriptId}`, { questions: renamed }).expect(200);
     await api.post(`/v1/scripts/${campaign.scriptId}/publish`).expect(200);
     const results = await client.campaignResults.get.query({ campaignId: campaign.id });
@@ -259,7 +306,9 @@ describe('campaignResults', () => {
   });
 
   it("quotes the newest 5 sessions' answers to an open question, each session's longest (a probe's reply, not its \"ok\")", async () => {
-    const script = await createPublishedScript(api, { questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }] });
+    const script = await createPublishedScript(api, {
+      questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }],
+    });
     const probed = await createCampaign(api, { scriptId: script.id });
     const sessions: string[] = [];
     for (let n = 1; n <= 6; n++) {
@@ -269,7 +318,10 @@ describe('campaignResults', () => {
       while (state.turn !== null) state = (await participant.answer('That is all, thank you.').expect(200)).body;
       sessions.push(sessionId);
     }
-    const [{ answers }] = (await sql(`select count(*)::int as answers from session_utterances where session_id = ? and kind = 'answer' and question_id = 'week'`, [sessions[5]])) as [{ answers: number }];
+    const [{ answers }] = (await sql(
+      `select count(*)::int as answers from session_utterances where session_id = ? and kind = 'answer' and question_id = 'week'`,
+      [sessions[5]],
+    )) as [{ answers: number }];
     expect(answers).toBeGreaterThanOrEqual(2);
     const results = await client.campaignResults.get.query({ campaignId: probed.id });
     const week = question(results, 'week');
@@ -300,8 +352,14 @@ describe('campaignResults', () => {
 
   it('answers 403 to a key without sessions:read', async () => {
     const key = await t.createKey(tenant.organizationId, ['campaigns:read', 'invites:read']);
-    expect(await trpcFailure(t.clientOf(key).campaignResults.get.query({ campaignId: campaign.id }))).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
-    expect(await trpcFailure(t.clientOf(key).campaignResults.sessions.query({ campaignId: campaign.id }))).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
+    expect(await trpcFailure(t.clientOf(key).campaignResults.get.query({ campaignId: campaign.id }))).toMatchObject({
+      httpStatus: 403,
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+    });
+    expect(await trpcFailure(t.clientOf(key).campaignResults.sessions.query({ campaignId: campaign.id }))).toMatchObject({
+      httpStatus: 403,
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+    });
   });
 
   it('refuses bad filters with field paths: 400 for a missing campaign, 422 for a broken rule', async () => {
@@ -309,7 +367,9 @@ describe('campaignResults', () => {
     expect(missing).toMatchObject({ httpStatus: 400, appCode: 'INVALID_REQUEST' });
     expect(missing.details.fields).toEqual([{ path: 'campaignId', message: 'is required' }]);
 
-    const backwards = await trpcFailure(client.campaignResults.get.query({ campaignId: campaign.id, filter: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } }));
+    const backwards = await trpcFailure(
+      client.campaignResults.get.query({ campaignId: campaign.id, filter: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } }),
+    );
     expect(backwards).toMatchObject({ httpStatus: 422, appCode: 'VALIDATION_ERROR' });
     expect(backwards.details.fields).toEqual([{ path: 'filter.to', message: 'must be after from' }]);
 
@@ -322,6 +382,8 @@ describe('campaignResults', () => {
     );
     expect(bad.httpStatus).toBeGreaterThanOrEqual(400);
     expect(bad.httpStatus).toBeLessThan(500);
-    expect((bad.details.fields as { path: string }[]).map((field) => field.path).sort()).toEqual(['filter.colour', 'filter.completion', 'filter.from', `filter.segment.${'k'.repeat(41)}`, 'limit'].sort());
+    expect((bad.details.fields as { path: string }[]).map((field) => field.path).sort()).toEqual(
+      ['filter.colour', 'filter.completion', 'filter.from', `filter.segment.${'k'.repeat(41)}`, 'limit'].sort(),
+    );
   });
 });

@@ -15,14 +15,15 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-
 async function organizationWithInterview() {
   const tenant = await t.createTenant();
   const interview = await completedTextInterview(t, apiAs(t.http, tenant), undefined, { runJobs: false });
-  const utterances = await t.em().execute<{ id: string; text: string; speaker: string; start_time: number }[]>(
-    `select id, text, speaker, start_time from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
-    [interview.sessionId],
-  );
+  const utterances = await t
+    .em()
+    .execute<{ id: string; text: string; speaker: string; start_time: number }[]>(
+      `select id, text, speaker, start_time from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
+      [interview.sessionId],
+    );
   const client = t.clientOf(tenant);
   const highlight = (index: number, label?: string) =>
     client.highlights.create.mutate({ sessionId: interview.sessionId, utteranceId: utterances[index]!.id, start: 0, end: 6, ...(label ? { label } : {}) });
@@ -60,7 +61,12 @@ describe('collections.create', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect(await collectionRow(collection.id)).toMatchObject({ organization_id: a.tenant.organizationId, name: 'Onboarding pain', description: 'For the review', author_kind: 'api_key' });
+    expect(await collectionRow(collection.id)).toMatchObject({
+      organization_id: a.tenant.organizationId,
+      name: 'Onboarding pain',
+      description: 'For the review',
+      author_kind: 'api_key',
+    });
   });
 
   it('answers 409 NAME_TAKEN for a name in use, ignoring case; another organization may use it', async () => {
@@ -72,9 +78,20 @@ describe('collections.create', () => {
   });
 
   it('answers 422 for an empty or long name, 400 without one, 403 without sessions:write', async () => {
-    expect(await trpcFailure(a.client.collections.create.mutate({ name: ' ' }))).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422, details: { fields: [{ path: 'name' }] } });
-    expect(await trpcFailure(a.client.collections.create.mutate({ name: 'x'.repeat(101) }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'name' }] } });
-    expect(await trpcFailure(a.client.collections.create.mutate({} as never))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'name' }] } });
+    expect(await trpcFailure(a.client.collections.create.mutate({ name: ' ' }))).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      httpStatus: 422,
+      details: { fields: [{ path: 'name' }] },
+    });
+    expect(await trpcFailure(a.client.collections.create.mutate({ name: 'x'.repeat(101) }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'name' }] },
+    });
+    expect(await trpcFailure(a.client.collections.create.mutate({} as never))).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      httpStatus: 400,
+      details: { fields: [{ path: 'name' }] },
+    });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.create.mutate({ name: uniqueName() }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
   });
@@ -86,7 +103,12 @@ describe('collections.addHighlight, collections.get and collections.items', () =
     const second = await a.highlight(1, 'Support');
     const first = await a.highlight(0, 'Onboarding');
     const added = await a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: first.id, note: 'Lead quote' });
-    expect(added).toEqual({ highlight: first, note: 'Lead quote', addedBy: { kind: 'api_key', id: a.tenant.apiKeyId, name: 'test key' }, addedAt: expect.any(String) });
+    expect(added).toEqual({
+      highlight: first,
+      note: 'Lead quote',
+      addedBy: { kind: 'api_key', id: a.tenant.apiKeyId, name: 'test key' },
+      addedAt: expect.any(String),
+    });
     await a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: second.id });
     const rows = await t.em().execute(`select highlight_id, note from collection_items where collection_id = ? order by position`, [collection.id]);
     expect(rows).toEqual([
@@ -150,7 +172,10 @@ describe('collections.addHighlight, collections.get and collections.items', () =
         details: { fields: [{ path: 'cursor' }] },
       });
     }
-    expect(await trpcFailure(a.client.collections.items.query({ collectionId: collection.id, limit: 101 }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'limit' }] } });
+    expect(await trpcFailure(a.client.collections.items.query({ collectionId: collection.id, limit: 101 }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'limit' }] },
+    });
   });
 
   it('is idempotent: adding a highlight again answers its item unchanged', async () => {
@@ -175,18 +200,32 @@ describe('collections.addHighlight, collections.get and collections.items', () =
       httpStatus: 404,
       details: { fields: [{ path: 'collectionId' }] },
     });
-    expect(await trpcFailure(b.client.collections.get.query({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    expect(await trpcFailure(b.client.collections.items.query({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
+    expect(await trpcFailure(b.client.collections.get.query({ collectionId: collection.id }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
+    expect(await trpcFailure(b.client.collections.items.query({ collectionId: collection.id }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: mine.id }))).toMatchObject({ httpStatus: 403 });
-    expect(await trpcFailure(a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: mine.id, note: 'x'.repeat(2001) }))).toMatchObject({
+    expect(
+      await trpcFailure(a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: mine.id, note: 'x'.repeat(2001) })),
+    ).toMatchObject({
       httpStatus: 422,
       details: { fields: [{ path: 'note' }] },
     });
     expect(await t.em().execute(`select 1 from collection_items where collection_id = ?`, [collection.id])).toHaveLength(0);
     const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
-    expect(await trpcFailure(noRead.collections.get.query({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
-    expect(await trpcFailure(noRead.collections.items.query({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
+    expect(await trpcFailure(noRead.collections.get.query({ collectionId: collection.id }))).toMatchObject({
+      httpStatus: 403,
+      details: { required: 'sessions:read' },
+    });
+    expect(await trpcFailure(noRead.collections.items.query({ collectionId: collection.id }))).toMatchObject({
+      httpStatus: 403,
+      details: { required: 'sessions:read' },
+    });
   });
 });
 
@@ -214,13 +253,15 @@ describe('collections.removeHighlight', () => {
       details: { fields: [{ path: 'collectionId' }] },
     });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
-    expect(await trpcFailure(reader.collections.removeHighlight.mutate({ collectionId: collection.id, highlightId: highlight.id }))).toMatchObject({ httpStatus: 403 });
+    expect(await trpcFailure(reader.collections.removeHighlight.mutate({ collectionId: collection.id, highlightId: highlight.id }))).toMatchObject({
+      httpStatus: 403,
+    });
     expect(await t.em().execute(`select 1 from collection_items where collection_id = ?`, [collection.id])).toHaveLength(1);
   });
 });
 
 describe('collections.list', () => {
-  it('pages newest first with item counts, only the organization\'s', async () => {
+  it("pages newest first with item counts, only the organization's", async () => {
     const org = await organizationWithInterview();
     const made = [];
     for (let index = 0; index < 3; index++) made.push(await org.client.collections.create.mutate({ name: uniqueName() }));
@@ -237,7 +278,11 @@ describe('collections.list', () => {
   it('answers 403 without sessions:read, 400 for a bad cursor', async () => {
     const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(noRead.collections.list.query({}))).toMatchObject({ httpStatus: 403 });
-    expect(await trpcFailure(a.client.collections.list.query({ cursor: 'nope' }))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
+    expect(await trpcFailure(a.client.collections.list.query({ cursor: 'nope' }))).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      httpStatus: 400,
+      details: { fields: [{ path: 'cursor' }] },
+    });
   });
 });
 
@@ -253,7 +298,10 @@ describe('collections.update and collections.delete', () => {
       httpStatus: 409,
       details: { existingId: taken.id },
     });
-    expect(await trpcFailure(a.client.collections.update.mutate({ collectionId: collection.id, name: '' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'name' }] } });
+    expect(await trpcFailure(a.client.collections.update.mutate({ collectionId: collection.id, name: '' }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'name' }] },
+    });
   });
 
   it('deletes the collection and its items, keeping the highlights', async () => {
@@ -268,8 +316,14 @@ describe('collections.update and collections.delete', () => {
 
   it('answers 404 for another organization, 403 without sessions:write', async () => {
     const collection = await a.client.collections.create.mutate({ name: uniqueName() });
-    expect(await trpcFailure(b.client.collections.update.mutate({ collectionId: collection.id, name: 'Mine' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    expect(await trpcFailure(b.client.collections.delete.mutate({ collectionId: collection.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
+    expect(await trpcFailure(b.client.collections.update.mutate({ collectionId: collection.id, name: 'Mine' }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
+    expect(await trpcFailure(b.client.collections.delete.mutate({ collectionId: collection.id }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.collections.update.mutate({ collectionId: collection.id, name: 'x' }))).toMatchObject({ httpStatus: 403 });
     expect(await trpcFailure(reader.collections.delete.mutate({ collectionId: collection.id }))).toMatchObject({ httpStatus: 403 });

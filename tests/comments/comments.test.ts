@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-
 /** An active member with `role`, signed in: their tRPC client. */
 async function memberOf(organizationId: string, role: MemberRole, name: string) {
   const em = t.em();
@@ -105,8 +104,14 @@ describe('comments.create', () => {
     expect(await commentRow(reply.id)).toMatchObject({ parent_id: parent.id, utterance_id: a.utteranceId });
 
     const nested = await trpcFailure(ana.client.comments.create.mutate({ sessionId: a.sessionId, parentId: reply.id, body: 'Too deep' }));
-    expect(nested).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422, details: { fields: [{ path: 'parentId', message: expect.stringContaining('one level deep') }] } });
-    const elsewhere = await trpcFailure(ana.client.comments.create.mutate({ sessionId: a.sessionId, utteranceId: a.otherUtteranceId, parentId: parent.id, body: 'Wrong place' }));
+    expect(nested).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      httpStatus: 422,
+      details: { fields: [{ path: 'parentId', message: expect.stringContaining('one level deep') }] },
+    });
+    const elsewhere = await trpcFailure(
+      ana.client.comments.create.mutate({ sessionId: a.sessionId, utteranceId: a.otherUtteranceId, parentId: parent.id, body: 'Wrong place' }),
+    );
     expect(elsewhere).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'utteranceId' }] } });
   });
 
@@ -120,20 +125,38 @@ describe('comments.create', () => {
       httpStatus: 422,
       details: { fields: [{ path: 'body', message: 'must be at most 5000 characters' }] },
     });
-    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: a.sessionId } as never))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'body' }] } });
+    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: a.sessionId } as never))).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      httpStatus: 400,
+      details: { fields: [{ path: 'body' }] },
+    });
   });
 
   it("answers 404 for another organization's session, utterance or parent", async () => {
-    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: b.sessionId, body: 'Hi' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404, details: { fields: [{ path: 'sessionId' }] } });
-    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: a.sessionId, utteranceId: b.utteranceId, body: 'Hi' }))).toMatchObject({ httpStatus: 404, details: { fields: [{ path: 'utteranceId' }] } });
+    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: b.sessionId, body: 'Hi' }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+      details: { fields: [{ path: 'sessionId' }] },
+    });
+    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: a.sessionId, utteranceId: b.utteranceId, body: 'Hi' }))).toMatchObject({
+      httpStatus: 404,
+      details: { fields: [{ path: 'utteranceId' }] },
+    });
     const theirs = await b.client.comments.create.mutate({ sessionId: b.sessionId, body: 'Theirs' });
-    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: a.sessionId, parentId: theirs.id, body: 'Hi' }))).toMatchObject({ httpStatus: 404, details: { fields: [{ path: 'parentId' }] } });
+    expect(await trpcFailure(a.client.comments.create.mutate({ sessionId: a.sessionId, parentId: theirs.id, body: 'Hi' }))).toMatchObject({
+      httpStatus: 404,
+      details: { fields: [{ path: 'parentId' }] },
+    });
     expect(await t.em().execute(`select 1 from comments where session_id = ? and organization_id = ?`, [b.sessionId, a.tenant.organizationId])).toHaveLength(0);
   });
 
   it('answers 403 to a key without sessions:write', async () => {
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
-    expect(await trpcFailure(reader.comments.create.mutate({ sessionId: a.sessionId, body: 'Hi' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, details: { required: 'sessions:write' } });
+    expect(await trpcFailure(reader.comments.create.mutate({ sessionId: a.sessionId, body: 'Hi' }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+      details: { required: 'sessions:write' },
+    });
   });
 });
 
@@ -155,9 +178,15 @@ describe('comments.list', () => {
 
   it("answers 404 for another organization's session or an utterance of another session, 403 without sessions:read", async () => {
     expect(await trpcFailure(a.client.comments.list.query({ sessionId: b.sessionId }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    expect(await trpcFailure(a.client.comments.list.query({ sessionId: a.sessionId, utteranceId: b.utteranceId }))).toMatchObject({ httpStatus: 404, details: { fields: [{ path: 'utteranceId' }] } });
+    expect(await trpcFailure(a.client.comments.list.query({ sessionId: a.sessionId, utteranceId: b.utteranceId }))).toMatchObject({
+      httpStatus: 404,
+      details: { fields: [{ path: 'utteranceId' }] },
+    });
     const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
-    expect(await trpcFailure(noRead.comments.list.query({ sessionId: a.sessionId }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
+    expect(await trpcFailure(noRead.comments.list.query({ sessionId: a.sessionId }))).toMatchObject({
+      httpStatus: 403,
+      details: { required: 'sessions:read' },
+    });
     expect(await trpcFailure(a.client.comments.list.query({} as never))).toMatchObject({ httpStatus: 400, details: { fields: [{ path: 'sessionId' }] } });
   });
 });
@@ -176,15 +205,25 @@ describe('comments.update', () => {
     const comment = await ana.client.comments.create.mutate({ sessionId: a.sessionId, body: 'Mine' });
     for (const other of [ben.client, admin.client, a.client]) {
       const failure = await trpcFailure(other.comments.update.mutate({ commentId: comment.id, body: 'Changed' }));
-      expect(failure).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, message: `Only the author of comment ${comment.id} (Ana) can edit it.` });
+      expect(failure).toMatchObject({
+        appCode: 'INSUFFICIENT_PERMISSIONS',
+        httpStatus: 403,
+        message: `Only the author of comment ${comment.id} (Ana) can edit it.`,
+      });
     }
     expect(await commentRow(comment.id)).toMatchObject({ body: 'Mine', edited_at: null });
   });
 
   it('answers 404 for another organization, 422 for an empty body, 403 without sessions:write', async () => {
     const comment = await a.client.comments.create.mutate({ sessionId: a.sessionId, body: 'Key comment' });
-    expect(await trpcFailure(b.client.comments.update.mutate({ commentId: comment.id, body: 'x' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    expect(await trpcFailure(a.client.comments.update.mutate({ commentId: comment.id, body: '' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'body' }] } });
+    expect(await trpcFailure(b.client.comments.update.mutate({ commentId: comment.id, body: 'x' }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
+    expect(await trpcFailure(a.client.comments.update.mutate({ commentId: comment.id, body: '' }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'body' }] },
+    });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.comments.update.mutate({ commentId: comment.id, body: 'x' }))).toMatchObject({ httpStatus: 403 });
   });
@@ -207,7 +246,10 @@ describe('comments.delete', () => {
     expect(await commentRow(parent.id)).toMatchObject({ body: null, deleted_at: expect.anything() });
     // A tombstone takes no edits and no new replies.
     expect(await trpcFailure(org.client.comments.update.mutate({ commentId: parent.id, body: 'Back' }))).toMatchObject({ httpStatus: 404 });
-    expect(await trpcFailure(org.client.comments.create.mutate({ sessionId: org.sessionId, parentId: parent.id, body: 'Late' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'parentId', message: 'was deleted' }] } });
+    expect(await trpcFailure(org.client.comments.create.mutate({ sessionId: org.sessionId, parentId: parent.id, body: 'Late' }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'parentId', message: 'was deleted' }] },
+    });
 
     await org.client.comments.delete.mutate({ commentId: reply.id });
     expect(await commentRow(reply.id)).toBeUndefined();
@@ -219,7 +261,11 @@ describe('comments.delete', () => {
     const first = await ana.client.comments.create.mutate({ sessionId: a.sessionId, body: 'One' });
     const second = await ana.client.comments.create.mutate({ sessionId: a.sessionId, body: 'Two' });
     const refused = await trpcFailure(ben.client.comments.delete.mutate({ commentId: first.id }));
-    expect(refused).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, message: `Only the author of comment ${first.id}, an owner or an admin can delete it.` });
+    expect(refused).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+      message: `Only the author of comment ${first.id}, an owner or an admin can delete it.`,
+    });
     expect(await commentRow(first.id)).toBeDefined();
     await admin.client.comments.delete.mutate({ commentId: first.id });
     expect(await commentRow(first.id)).toBeUndefined();
@@ -231,7 +277,10 @@ describe('comments.delete', () => {
     const comment = await a.client.comments.create.mutate({ sessionId: a.sessionId, body: 'Stays' });
     expect(await trpcFailure(b.client.comments.delete.mutate({ commentId: comment.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read', 'organization:write']));
-    expect(await trpcFailure(reader.comments.delete.mutate({ commentId: comment.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:write' } });
+    expect(await trpcFailure(reader.comments.delete.mutate({ commentId: comment.id }))).toMatchObject({
+      httpStatus: 403,
+      details: { required: 'sessions:write' },
+    });
     expect(await commentRow(comment.id)).toBeDefined();
   });
 });

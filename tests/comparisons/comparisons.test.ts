@@ -64,7 +64,9 @@ describe('comparisons.compare', () => {
     sessions.b2 = await interview(campaignB.id, [OPEN, '3', 'yes', 'In-app chat', '8']);
 
     // An answer the engine could not read is stored as null: it counts as unreadable, not in the shares.
-    await sql(`update sessions set answers = answers || '[{"questionId":"recommend","value":null,"utteranceId":null}]'::jsonb where id = ?`, [sessions.aInProgress]);
+    await sql(`update sessions set answers = answers || '[{"questionId":"recommend","value":null,"utteranceId":null}]'::jsonb where id = ?`, [
+      sessions.aInProgress,
+    ]);
     await sql(`update sessions set status = 'abandoned', completion_status = 'abandoned', completed_at = now() where id = ?`, [sessions.aAbandoned]);
     const durations: Record<string, number> = { a1: 60, a2: 120, a3: 300, aAbandoned: 30, b1: 100, b2: 200 };
     for (const [key, seconds] of Object.entries(durations)) await sql(`update sessions set duration_seconds = ? where id = ?`, [seconds, sessions[key]]);
@@ -80,7 +82,7 @@ describe('comparisons.compare', () => {
     );
   });
 
-  it('states each segment\'s completion, durations, effective sentiment and answer distributions', async () => {
+  it("states each segment's completion, durations, effective sentiment and answer distributions", async () => {
     const report = await client.comparisons.compare.query({ segments: [{ campaignId: campaignA.id, label: 'Spring' }, { campaignId: campaignB.id }] });
     expect(report.sameScript).toBe(true);
     expect(report.questions.map((question) => [question.questionId, question.segments])).toEqual([
@@ -121,7 +123,17 @@ describe('comparisons.compare', () => {
       mean: 4.25,
       nps: null,
     });
-    expect(question(a, 'recommend')).toMatchObject({ type: 'yes_no', answered: 3, unreadable: 1, counts: [{ value: true, count: 2, share: 0.6667 }, { value: false, count: 1, share: 0.3333 }], mean: null, nps: null });
+    expect(question(a, 'recommend')).toMatchObject({
+      type: 'yes_no',
+      answered: 3,
+      unreadable: 1,
+      counts: [
+        { value: true, count: 2, share: 0.6667 },
+        { value: false, count: 1, share: 0.3333 },
+      ],
+      mean: null,
+      nps: null,
+    });
     expect(question(a, 'channel')).toMatchObject({
       type: 'multiple_choice',
       answered: 3,
@@ -132,7 +144,13 @@ describe('comparisons.compare', () => {
       ],
     });
     // 9, 10, 3 on 0–10: two promoters, one detractor.
-    expect(question(a, 'nps')).toMatchObject({ type: 'rating', scale: { min: 0, max: 10 }, answered: 3, mean: 7.33, nps: { promoters: 2, passives: 0, detractors: 1, score: 33.3 } });
+    expect(question(a, 'nps')).toMatchObject({
+      type: 'rating',
+      scale: { min: 0, max: 10 },
+      answered: 3,
+      mean: 7.33,
+      nps: { promoters: 2, passives: 0, detractors: 1, score: 33.3 },
+    });
     expect(question(a, 'nps').counts).toHaveLength(11);
     expect(question(b, 'ease')).toMatchObject({ answered: 2, mean: 2.5 });
     expect(question(b, 'channel').counts).toEqual([
@@ -178,7 +196,7 @@ describe('comparisons.compare', () => {
     }
   });
 
-  it('lists each segment\'s own questions when the campaigns follow different scripts, aligned by id', async () => {
+  it("lists each segment's own questions when the campaigns follow different scripts, aligned by id", async () => {
     const other = await createPublishedScript(api, {
       questions: [
         { id: 'ease', text: 'How easy was it?', type: 'rating', scale: { min: 1, max: 5 } },
@@ -203,7 +221,7 @@ describe('comparisons.compare', () => {
     ]);
   });
 
-  it('reads every segment\'s sessions in three statements, whatever the number of segments and sessions', async () => {
+  it("reads every segment's sessions in three statements, whatever the number of segments and sessions", async () => {
     const knex = t.runtime.orm.em.getConnection().getKnex();
     const statements: string[] = [];
     const record = (query: { sql: string }) => statements.push(query.sql);
@@ -238,12 +256,16 @@ describe('comparisons.compare', () => {
     const seven = await trpcFailure(client.comparisons.compare.query({ segments: Array.from({ length: 7 }, () => ({ campaignId: campaignA.id })) }));
     expect(seven.details.fields).toEqual([{ path: 'segments', message: 'compare at most 6 segments' }]);
     const backwards = await trpcFailure(
-      client.comparisons.compare.query({ segments: [{ campaignId: campaignA.id }, { campaignId: campaignB.id, from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }] }),
+      client.comparisons.compare.query({
+        segments: [{ campaignId: campaignA.id }, { campaignId: campaignB.id, from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }],
+      }),
     );
     expect(backwards).toMatchObject({ httpStatus: 422, appCode: 'VALIDATION_ERROR' });
     expect(backwards.details.fields).toEqual([{ path: 'segments[1].to', message: 'must be after from' }]);
     const badStatus = await trpcFailure(
-      client.comparisons.compare.query({ segments: [{ campaignId: campaignA.id }, { campaignId: campaignB.id, completionStatus: ['finished' as 'completed'] }] }),
+      client.comparisons.compare.query({
+        segments: [{ campaignId: campaignA.id }, { campaignId: campaignB.id, completionStatus: ['finished' as 'completed'] }],
+      }),
     );
     expect(badStatus.httpStatus).toBeGreaterThanOrEqual(400);
     expect(badStatus.httpStatus).toBeLessThan(500);

@@ -24,7 +24,12 @@ const QUESTIONS = [
   { id: 'experience', text: 'How was your first week with the product?', type: 'open', followUp: { enabled: false } },
   { id: 'nps', text: 'How likely are you to recommend us to a friend or colleague, from 0 to 10?', type: 'rating', scale: { min: 0, max: 10 } },
   { id: 'recommend', text: 'Would you use it again?', type: 'yes_no' },
-  { id: 'channel', text: 'Which support channel did you use most?', type: 'multiple_choice', options: ['Email', 'Phone call with a support engineer', LONG_OPTION] },
+  {
+    id: 'channel',
+    text: 'Which support channel did you use most?',
+    type: 'multiple_choice',
+    options: ['Email', 'Phone call with a support engineer', LONG_OPTION],
+  },
 ];
 const OPEN = 'The first week went fine overall, the setup guide was clear enough for our team to follow.';
 
@@ -50,9 +55,21 @@ beforeAll(async () => {
       ({ t, api } = app);
       const script = await createPublishedScript(api, { questions: QUESTIONS });
       campaign = await createCampaign(api, { scriptId: script.id, name: 'Onboarding study, spring cohort' });
-      await interview([OPEN, '9', 'yes', 'Email'], { cohort: 'beta', plan: 'pro' }, { overall_rating: 5, ease_of_use_rating: 4, would_recommend: true, comments: 'Quick and friendly, and the questions were clear.' });
-      await interview([OPEN, '10', 'yes', 'Phone call with a support engineer'], { cohort: 'beta', plan: 'free' }, { overall_rating: 4, would_recommend: true });
-      await interview([OPEN, '4', 'no', 'the in-app chat'], { cohort: 'gamma', plan: 'pro' }, { overall_rating: 2, would_recommend: false, technical_issues: 'The audio cut out once.' });
+      await interview(
+        [OPEN, '9', 'yes', 'Email'],
+        { cohort: 'beta', plan: 'pro' },
+        { overall_rating: 5, ease_of_use_rating: 4, would_recommend: true, comments: 'Quick and friendly, and the questions were clear.' },
+      );
+      await interview(
+        [OPEN, '10', 'yes', 'Phone call with a support engineer'],
+        { cohort: 'beta', plan: 'free' },
+        { overall_rating: 4, would_recommend: true },
+      );
+      await interview(
+        [OPEN, '4', 'no', 'the in-app chat'],
+        { cohort: 'gamma', plan: 'pro' },
+        { overall_rating: 2, would_recommend: false, technical_issues: 'The audio cut out once.' },
+      );
       await interview([OPEN, '6'], { cohort: 'gamma', plan: 'free' });
       await createInvite(api, campaign.id, { email: `${uniqueName('n').replace(' ', '-')}@example.com`, sendEmail: false, metadata: { cohort: 'gamma' } });
       // Answered in milliseconds: a duration a person would take, so the comparison draws bars.
@@ -94,7 +111,11 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     await page.getByRole('region', { name: 'All sessions' }).getByText('4 sessions', { exact: true }).waitFor();
     const funnel = page.getByRole('table', { name: 'Completion funnel' });
     expect(await funnel.getByRole('row').allInnerTexts()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Invited\s+5\s+100%\s+—$/), expect.stringMatching(/^Completed\s+3\s+60%\s+75%$/), expect.stringMatching(/^In progress\s+1\s+20%\s+25%$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^Invited\s+5\s+100%\s+—$/),
+        expect.stringMatching(/^Completed\s+3\s+60%\s+75%$/),
+        expect.stringMatching(/^In progress\s+1\s+20%\s+25%$/),
+      ]),
     );
     const nps = page.getByRole('article', { name: QUESTIONS[1]!.text });
     // 9, 10 promoters; 4, 6 detractors: (2 − 2) / 4.
@@ -109,7 +130,12 @@ describe.skipIf(!hasChromium)('campaign results in Chromium', () => {
     expect(await moments.count()).toBe(4);
     expect(await moments.first().getAttribute('href')).toMatch(/^\/app\/sessions\/[^/?]+\?u=[^&]+$/);
     const channel = page.getByRole('article', { name: 'Which support channel did you use most?' });
-    expect(await channel.getByRole('row').allInnerTexts()).toEqual(['Answer\tCount\tShare', 'Email\t1\t33.3%', 'Phone call with a support engineer\t1\t33.3%', `${LONG_OPTION}\t1\t33.3%`]);
+    expect(await channel.getByRole('row').allInnerTexts()).toEqual([
+      'Answer\tCount\tShare',
+      'Email\t1\t33.3%',
+      'Phone call with a support engineer\t1\t33.3%',
+      `${LONG_OPTION}\t1\t33.3%`,
+    ]);
     await page.getByText('Quick and friendly, and the questions were clear.').waitFor();
     await page.getByText('66.7% yes (2 of 3)').waitFor();
     await page.getByRole('table', { name: 'Sessions these filters keep' }).waitFor();

@@ -64,7 +64,9 @@ async function photograph(name: string): Promise<void> {
     fits: async () => {
       const overflow = await page.evaluate(() => ({
         page: document.documentElement.scrollWidth,
-        tables: [...document.querySelectorAll('.table-wrap')].filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
+        tables: [...document.querySelectorAll('.table-wrap')]
+          .filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1)
+          .map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
       }));
       expect(overflow, name).toEqual({ page: 390, tables: [] });
     },
@@ -82,7 +84,10 @@ function csv(rows: string[]): { name: string; mimeType: string; buffer: Buffer }
   return { name: 'participants.csv', mimeType: 'text/csv', buffer: Buffer.from(`email,name,language,plan\r\n${rows.join('\r\n')}\r\n`) };
 }
 
-const goodRows = Array.from({ length: 30 }, (_, index) => `person${index}@example.com,"Person ${index}, Jr.",${['en', 'nl', 'de'][index % 3]},${index % 2 ? 'pro' : 'free'}`);
+const goodRows = Array.from(
+  { length: 30 },
+  (_, index) => `person${index}@example.com,"Person ${index}, Jr.",${['en', 'nl', 'de'][index % 3]},${index % 2 ? 'pro' : 'free'}`,
+);
 
 describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in Chromium', () => {
   afterEach(async (context) => {
@@ -158,10 +163,12 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     await page.getByRole('button', { name: 'Create the campaign' }).click();
     await page.getByRole('heading', { name: 'Onboarding study, cohort B: Participants' }).waitFor();
     campaignId = new URL(page.url()).pathname.split('/')[3]!;
-    const [row] = await t.em().execute<{ name: string; participant_title: string; status: string; settings: Record<string, unknown>; invite_defaults: Record<string, unknown> }[]>(
-      `select name, participant_title, status, settings, invite_defaults from campaigns where id = ?`,
-      [campaignId],
-    );
+    const [row] = await t
+      .em()
+      .execute<{ name: string; participant_title: string; status: string; settings: Record<string, unknown>; invite_defaults: Record<string, unknown> }[]>(
+        `select name, participant_title, status, settings, invite_defaults from campaigns where id = ?`,
+        [campaignId],
+      );
     expect(row).toMatchObject({
       name: 'Onboarding study, cohort B',
       participant_title: 'Help us improve onboarding',
@@ -181,11 +188,17 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     await page.getByLabel('Invites expire after').fill('3w');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await page.getByText(/^Saved /).waitFor();
-    const [row] = await t.em().execute<{ participant_title: string | null; settings: Record<string, unknown>; invite_defaults: Record<string, unknown> }[]>(
-      `select participant_title, settings, invite_defaults from campaigns where id = ?`,
-      [campaignId],
-    );
-    expect(row).toEqual({ participant_title: null, settings: { language: 'nl', maxDuration: 2700, requireConsent: true }, invite_defaults: { expiresIn: '3w' } });
+    const [row] = await t
+      .em()
+      .execute<{ participant_title: string | null; settings: Record<string, unknown>; invite_defaults: Record<string, unknown> }[]>(
+        `select participant_title, settings, invite_defaults from campaigns where id = ?`,
+        [campaignId],
+      );
+    expect(row).toEqual({
+      participant_title: null,
+      settings: { language: 'nl', maxDuration: 2700, requireConsent: true },
+      invite_defaults: { expiresIn: '3w' },
+    });
     await expectAccessible(page);
     await photograph('settings');
   });
@@ -220,7 +233,9 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     const problems = await page.locator('.row-problems > li').allTextContents();
     expect(problems).toHaveLength(2);
     expect(problems[0]).toContain('Line 6 (not-an-address): email must be an email address');
-    expect(problems[1]).toMatch(/^Line 19 \(person17@example\.com\): language must be a language interviews are held in: en, nl, de, fr, es \(with or without a region, such as nl-BE\) Remove line 19$/);
+    expect(problems[1]).toMatch(
+      /^Line 19 \(person17@example\.com\): language must be a language interviews are held in: en, nl, de, fr, es \(with or without a region, such as nl-BE\) Remove line 19$/,
+    );
     expect(await page.getByRole('button', { name: 'Invite 30 participants' }).isDisabled()).toBe(true);
     expect(await invitesOf(campaignId)).toBe(0);
     await expectAccessible(page);
@@ -234,10 +249,12 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     await page.getByText('30 participants invited.').waitFor();
     expect(await page.locator('#csv-progress').getAttribute('value')).toBe('1');
     expect(await invitesOf(campaignId)).toBe(30);
-    const [metadata] = await t.em().execute<{ metadata: Record<string, unknown>; language: string; name: string }[]>(
-      `select metadata, language, name from invites where campaign_id = ? and email = 'person1@example.com'`,
-      [campaignId],
-    );
+    const [metadata] = await t
+      .em()
+      .execute<{ metadata: Record<string, unknown>; language: string; name: string }[]>(
+        `select metadata, language, name from invites where campaign_id = ? and email = 'person1@example.com'`,
+        [campaignId],
+      );
     expect(metadata).toEqual({ metadata: { plan: 'pro' }, language: 'nl', name: 'Person 1, Jr.' });
 
     // Chosen again: the page warns that every address is invited already and leaves them out.
@@ -293,7 +310,12 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     await first.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog', { name: 'Cancel this invite?' }).getByRole('button', { name: 'Cancel the invite' }).click();
     await page.getByText('The invite of person0@example.com is cancelled').waitFor();
-    const [row] = await t.em().execute<{ status: string; cancelled_at: Date | null }[]>(`select status, cancelled_at from invites where campaign_id = ? and email = 'person0@example.com'`, [campaignId]);
+    const [row] = await t
+      .em()
+      .execute<{ status: string; cancelled_at: Date | null }[]>(
+        `select status, cancelled_at from invites where campaign_id = ? and email = 'person0@example.com'`,
+        [campaignId],
+      );
     expect(row!.status).toBe('cancelled');
     expect(row!.cancelled_at).not.toBeNull();
     await page.getByLabel('Status', { exact: true }).selectOption('');
@@ -312,7 +334,12 @@ describe.skipIf(!hasChromium)('campaigns and participants from the dashboard in 
     await page.getByRole('button', { name: 'Create the link' }).click();
     const item = page.locator('li.share-link').first();
     await item.waitFor();
-    const [link] = await t.em().execute<{ id: string; max_respondents: number; expires_at: string; code: string }[]>(`select id, max_respondents, expires_at, code from share_links where campaign_id = ?`, [campaignId]);
+    const [link] = await t
+      .em()
+      .execute<{ id: string; max_respondents: number; expires_at: string; code: string }[]>(
+        `select id, max_respondents, expires_at, code from share_links where campaign_id = ?`,
+        [campaignId],
+      );
     expect(link!.max_respondents).toBe(25);
     expect(Math.abs(new Date(link!.expires_at).getTime() - (Date.now() + 10 * 86_400_000))).toBeLessThan(120_000);
     const url = await item.locator('input').inputValue();

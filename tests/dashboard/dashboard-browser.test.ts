@@ -46,7 +46,12 @@ beforeAll(async () => {
       await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
       const first = await completedTextInterview(t, api);
       sessionId = first.sessionId;
-      const second = await completedTextInterview(t, api, ['The mobile app crashed twice during the first week, which was frustrating.', ...TEXT_ANSWERS.slice(1)], { campaignId: first.campaign.id });
+      const second = await completedTextInterview(
+        t,
+        api,
+        ['The mobile app crashed twice during the first week, which was frustrating.', ...TEXT_ANSWERS.slice(1)],
+        { campaignId: first.campaign.id },
+      );
       secondSessionId = second.sessionId;
       const endpoint = await api.post('/api/webhooks', { url: 'https://127.0.0.1:9/hooks', events: ['*'], design: 'B' }).expect(201);
       endpointId = endpoint.body.id;
@@ -173,12 +178,23 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save highlight' }).click();
     await page.locator('.highlight-chip', { hasText: 'Onboarding' }).waitFor();
     const text = (await utterance(answerId)).text;
-    const rows = await t.em().execute<{ id: string; start_offset: number; end_offset: number; label: string; color: string; author_name: string }[]>(
-      `select id, start_offset, end_offset, label, color, author_name from highlights where utterance_id = ?`,
-      [answerId],
-    );
+    const rows = await t
+      .em()
+      .execute<{ id: string; start_offset: number; end_offset: number; label: string; color: string; author_name: string }[]>(
+        `select id, start_offset, end_offset, label, color, author_name from highlights where utterance_id = ?`,
+        [answerId],
+      );
     const start = text.indexOf('the onboarding emails had broken links');
-    expect(rows).toEqual([{ id: expect.any(String), start_offset: start, end_offset: start + 'the onboarding emails had broken links'.length, label: 'Onboarding', color: '#86efac', author_name: 'Rita Researcher' }]);
+    expect(rows).toEqual([
+      {
+        id: expect.any(String),
+        start_offset: start,
+        end_offset: start + 'the onboarding emails had broken links'.length,
+        label: 'Onboarding',
+        color: '#86efac',
+        author_name: 'Rita Researcher',
+      },
+    ]);
     highlightId = rows[0]!.id;
     expect(await page.locator(`[data-utterance-text="${answerId}"] mark`).textContent()).toBe('the onboarding emails had broken links');
   });
@@ -189,9 +205,11 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await dialog.getByLabel('New collection').fill('Onboarding pains');
     await dialog.getByRole('button', { name: 'Add' }).click();
     await dialog.getByText('Added to “Onboarding pains”.').waitFor();
-    const items = await t.em().execute<{ name: string; highlight_id: string; organization_id: string }[]>(
-      `select c.name, i.highlight_id, i.organization_id from collection_items i join collections c on c.id = i.collection_id`,
-    );
+    const items = await t
+      .em()
+      .execute<{ name: string; highlight_id: string; organization_id: string }[]>(
+        `select c.name, i.highlight_id, i.organization_id from collection_items i join collections c on c.id = i.collection_id`,
+      );
     expect(items).toEqual([{ name: 'Onboarding pains', highlight_id: highlightId, organization_id: tenant.organizationId }]);
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
@@ -208,17 +226,21 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     const text = (await utterance(answerId)).text;
     expect(text).toContain('reach me at [REDACTED] or');
     expect(text).not.toContain('lovelace');
-    const [audit] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ? and action = 'redact'`, [answerId]);
+    const [audit] = await t
+      .em()
+      .execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ? and action = 'redact'`, [answerId]);
     expect(audit!.count).toBe(1);
     // The highlight still marks its words.
     expect(await page.locator(`[data-utterance-text="${answerId}"] mark`).textContent()).toBe('the onboarding emails had broken links');
   });
 
   it('redacts nothing when the line changed after the selection (409), says so and shows the transcript as it is now', async () => {
-    const [other] = await t.em().execute<{ id: string; text: string }[]>(
-      `select id, text from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`,
-      [sessionId],
-    );
+    const [other] = await t
+      .em()
+      .execute<{ id: string; text: string }[]>(
+        `select id, text from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`,
+        [sessionId],
+      );
     await selectWords(other!.id, 'reporting dashboard');
     await page.getByRole('button', { name: 'Redact…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Redact permanently' });
@@ -249,10 +271,12 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await page.keyboard.press('ArrowDown');
     await line.getByLabel('Sentiment').selectOption('positive');
     await page.waitForTimeout(300);
-    const [before] = await t.em().execute<{ sentiment_override: string | null; audits: number }[]>(
-      `select sentiment_override, (select count(*)::int from transcript_audit_log where utterance_id = u.id and action like 'sentiment%') as audits from session_utterances u where id = ?`,
-      [answerId],
-    );
+    const [before] = await t
+      .em()
+      .execute<{ sentiment_override: string | null; audits: number }[]>(
+        `select sentiment_override, (select count(*)::int from transcript_audit_log where utterance_id = u.id and action like 'sentiment%') as audits from session_utterances u where id = ?`,
+        [answerId],
+      );
     expect(before).toEqual({ sentiment_override: null, audits: 0 });
     expect(await save.isEnabled()).toBe(true);
     await save.click();
@@ -260,7 +284,9 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await expect.poll(() => save.isDisabled()).toBe(true);
     const [row] = await t.em().execute<{ sentiment_override: string }[]>(`select sentiment_override from session_utterances where id = ?`, [answerId]);
     expect(row!.sentiment_override).toBe('positive');
-    const [audit] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ? and action like 'sentiment%'`, [answerId]);
+    const [audit] = await t
+      .em()
+      .execute<{ count: number }[]>(`select count(*)::int as count from transcript_audit_log where utterance_id = ? and action like 'sentiment%'`, [answerId]);
     expect(audit!.count).toBe(1);
     await expectAccessible(page);
     await photograph('session');
@@ -292,10 +318,15 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await comment.getByText('check every template.').waitFor();
     await comment.getByText('(edited', { exact: false }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Edit comment');
-    const comments = await t.em().execute<{ body: string; edited_at: Date | null }[]>(`select body, edited_at from comments where utterance_id = ?`, [answerId]);
+    const comments = await t
+      .em()
+      .execute<{ body: string; edited_at: Date | null }[]>(`select body, edited_at from comments where utterance_id = ?`, [answerId]);
     expect(comments).toEqual([{ body: 'Broken links in the emails: check every template.', edited_at: expect.anything() }]);
 
-    await line.locator('.highlight-chip', { hasText: 'Onboarding' }).getByRole('button', { name: /^Edit highlight/ }).click();
+    await line
+      .locator('.highlight-chip', { hasText: 'Onboarding' })
+      .getByRole('button', { name: /^Edit highlight/ })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Edit the highlight' });
     expect(await dialog.getByLabel('Label').inputValue()).toBe('Onboarding');
     expect(await dialog.getByLabel('Green').isChecked()).toBe(true);
@@ -304,7 +335,9 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await line.locator('.highlight-chip', { hasText: 'Onboarding emails' }).waitFor();
-    const [highlight] = await t.em().execute<{ label: string | null; color: string; note: string | null }[]>(`select label, color, note from highlights where id = ?`, [highlightId]);
+    const [highlight] = await t
+      .em()
+      .execute<{ label: string | null; color: string; note: string | null }[]>(`select label, color, note from highlights where id = ?`, [highlightId]);
     expect(highlight).toEqual({ label: 'Onboarding emails', color: '#86efac', note: null });
   });
 
@@ -323,10 +356,12 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const secret = await page.getByLabel('New signing secret').inputValue();
     expect(secret).toMatch(/^whsec_/);
-    const [after] = await t.em().execute<{ sealed_secret: string; sealed_previous_secret: string | null; secret_rotated_at: Date | null }[]>(
-      `select sealed_secret, sealed_previous_secret, secret_rotated_at from webhook_endpoints where id = ?`,
-      [endpointId],
-    );
+    const [after] = await t
+      .em()
+      .execute<{ sealed_secret: string; sealed_previous_secret: string | null; secret_rotated_at: Date | null }[]>(
+        `select sealed_secret, sealed_previous_secret, secret_rotated_at from webhook_endpoints where id = ?`,
+        [endpointId],
+      );
     expect(after!.secret_rotated_at).not.toBeNull();
     expect(after!.sealed_secret).not.toBe(before!.sealed_secret);
     expect(t.runtime.services.webhookSecrets.open(after!.sealed_secret)).toBe(secret);
@@ -339,7 +374,10 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   it('compares two campaigns with charts', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Compare' }).click();
     for (const index of [1, 2]) {
-      await page.getByRole('group', { name: `Segment ${index}` }).getByLabel('Campaign').selectOption({ index: 1 });
+      await page
+        .getByRole('group', { name: `Segment ${index}` })
+        .getByLabel('Campaign')
+        .selectOption({ index: 1 });
     }
     await page.getByRole('group', { name: 'Segment 2' }).getByLabel('Label (optional)').fill('Same campaign');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
@@ -381,12 +419,16 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     );
     await page.goto(`${origin}/app/sessions/${secondSessionId}`);
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();
-    const lines = await t.em().execute<{ id: string; start_time: number }[]>(
-      `select id, start_time from session_utterances where session_id = ? and text is not null order by seq`,
-      [secondSessionId],
-    );
+    const lines = await t
+      .em()
+      .execute<{ id: string; start_time: number }[]>(`select id, start_time from session_utterances where session_id = ? and text is not null order by seq`, [
+        secondSessionId,
+      ]);
     const third = lines[2]!;
-    await page.locator(`#u-${third.id}`).getByRole('button', { name: `Play from 0:0${third.start_time}` }).click();
+    await page
+      .locator(`#u-${third.id}`)
+      .getByRole('button', { name: `Play from 0:0${third.start_time}` })
+      .click();
     await page.locator(`#u-${third.id}.playing`).waitFor();
     await page.locator(`#u-${third.id}`).getByText('Playing').waitFor();
     const position = await page.evaluate(() => document.querySelector('audio').currentTime);
@@ -398,10 +440,11 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   });
 
   it('shows every highlight of a session, beyond the first page of 100', async () => {
-    const [line] = await t.em().execute<{ id: string }[]>(
-      `select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`,
-      [secondSessionId],
-    );
+    const [line] = await t
+      .em()
+      .execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`, [
+        secondSessionId,
+      ]);
     await t.em().execute(
       `insert into highlights (id, organization_id, session_id, utterance_id, start_offset, end_offset, label, color, note, author_kind, author_id, author_name, created_at, updated_at)
        select 'hlt_bulk' || lpad(n::text, 4, '0'), ?, ?, ?, 0, 7, 'Bulk ' || n, '#fde047', null, 'api_key', ?, 'test key', now() - n * interval '1 second', now()
@@ -416,11 +459,14 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   });
 
   it('shows a collection 50 items at a time, the rest behind "Show more"', async () => {
-    const [line] = await t.em().execute<{ id: string }[]>(
-      `select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`,
-      [secondSessionId],
-    );
-    const [collection] = await t.em().execute<{ id: string }[]>(`select id from collections where organization_id = ? and name = 'Onboarding pains'`, [tenant.organizationId]);
+    const [line] = await t
+      .em()
+      .execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'Support was quick%'`, [
+        secondSessionId,
+      ]);
+    const [collection] = await t
+      .em()
+      .execute<{ id: string }[]>(`select id from collections where organization_id = ? and name = 'Onboarding pains'`, [tenant.organizationId]);
     await t.em().execute(
       `insert into highlights (id, organization_id, session_id, utterance_id, start_offset, end_offset, label, color, note, author_kind, author_id, author_name, created_at, updated_at)
        select 'hlt_paged' || lpad(n::text, 4, '0'), ?, ?, ?, 0, 7, 'Paged ' || n, '#fde047', null, 'api_key', ?, 'test key', now(), now()
@@ -443,10 +489,11 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   });
 
   it('highlights words chosen in the line field at the stored offsets when the text has CRLF line breaks', async () => {
-    const [line] = await t.em().execute<{ id: string }[]>(
-      `select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'In-app chat%'`,
-      [secondSessionId],
-    );
+    const [line] = await t
+      .em()
+      .execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and speaker = 'participant' and text like 'In-app chat%'`, [
+        secondSessionId,
+      ]);
     const text = 'First line\r\nSecond line\r\nThird line with the words to keep';
     await t.em().execute(`update session_utterances set text = ? where id = ?`, [text, line!.id]);
     await page.goto(`${origin}/app/sessions/${secondSessionId}`);
@@ -463,7 +510,11 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await dialog.getByLabel('Label').fill('CRLF');
     await dialog.getByRole('button', { name: 'Save highlight' }).click();
     await page.locator('.highlight-chip', { hasText: 'CRLF' }).waitFor();
-    const [row] = await t.em().execute<{ start_offset: number; end_offset: number }[]>(`select start_offset, end_offset from highlights where utterance_id = ? and label = 'CRLF'`, [line!.id]);
+    const [row] = await t
+      .em()
+      .execute<{ start_offset: number; end_offset: number }[]>(`select start_offset, end_offset from highlights where utterance_id = ? and label = 'CRLF'`, [
+        line!.id,
+      ]);
     const start = text.indexOf('words to keep');
     expect(row).toEqual({ start_offset: start, end_offset: start + 'words to keep'.length });
     expect(await page.locator('.highlight-chip', { hasText: 'CRLF' }).textContent()).toContain('“words to keep”');
@@ -473,10 +524,11 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
   it('shows why each follow-up was asked: "Probe", its reason and the words it picked up', async () => {
     // Its own campaign, so the campaign pages above keep their two sessions.
     const probed = await probedTextInterview(t, api);
-    const [followUp] = await t.em().execute<{ id: string; probe: { reason: string } }[]>(
-      `select id, probe from session_utterances where session_id = ? and kind = 'follow_up'`,
-      [probed.sessionId],
-    );
+    const [followUp] = await t
+      .em()
+      .execute<{ id: string; probe: { reason: string } }[]>(`select id, probe from session_utterances where session_id = ? and kind = 'follow_up'`, [
+        probed.sessionId,
+      ]);
     await page.goto(`${origin}/app/sessions/${probed.sessionId}`);
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();
     const note = page.locator(`#u-${followUp!.id} .probe-note`);
@@ -485,14 +537,18 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(await page.locator('.probe-note').count()).toBe(1);
 
     // As an LLM's probe is recorded (tests/interviewer/probe-ledger.test.ts drives that through the API): a reason and the participant's words.
-    await t.em().execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
-      JSON.stringify({ reason: 'problem', pickedUp: 'gave up after two tries', source: 'llm', probeNumber: 1 }),
-      followUp!.id,
-    ]);
+    await t
+      .em()
+      .execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
+        JSON.stringify({ reason: 'problem', pickedUp: 'gave up after two tries', source: 'llm', probeNumber: 1 }),
+        followUp!.id,
+      ]);
     await page.reload();
     await note.waitFor();
     expect(await note.locator('[aria-hidden="true"]').textContent()).toBe('Probe · problem · “gave up after two tries”');
-    expect(await note.locator('.visually-hidden').textContent()).toBe("Probe 1, reason: problem, picking up the participant's words “gave up after two tries”; worded by the LLM.");
+    expect(await note.locator('.visually-hidden').textContent()).toBe(
+      "Probe 1, reason: problem, picking up the participant's words “gave up after two tries”; worded by the LLM.",
+    );
     await note.scrollIntoViewIfNeeded();
     await expectAccessible(page);
     await photograph('session-probe');
@@ -526,10 +582,12 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
       await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
       await copy.reload();
       await copy.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
-      const [row] = await t.em().execute<{ reused: number }[]>(
-        `select count(*)::int as reused from member_sessions s join members m on m.id = s.member_id where m.email = ? and s.revoked_reason = 'refresh_token_reused'`,
-        [EMAIL],
-      );
+      const [row] = await t
+        .em()
+        .execute<{ reused: number }[]>(
+          `select count(*)::int as reused from member_sessions s join members m on m.id = s.member_id where m.email = ? and s.revoked_reason = 'refresh_token_reused'`,
+          [EMAIL],
+        );
       expect(row!.reused).toBe(0);
     } finally {
       await copy.close();
@@ -544,10 +602,12 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the research dashboard' }).waitFor();
     expect(await page.evaluate(() => window.sessionStorage.getItem('dashboard.refresh'))).toBeNull();
-    const [row] = await t.em().execute<{ signed_out: number }[]>(
-      `select count(*)::int as signed_out from member_sessions s join members m on m.id = s.member_id where m.email = ? and s.revoked_reason = 'sign_out'`,
-      [EMAIL],
-    );
+    const [row] = await t
+      .em()
+      .execute<{ signed_out: number }[]>(
+        `select count(*)::int as signed_out from member_sessions s join members m on m.id = s.member_id where m.email = ? and s.revoked_reason = 'sign_out'`,
+        [EMAIL],
+      );
     expect(row!.signed_out).toBe(1);
   });
 

@@ -43,7 +43,12 @@ describe('script diff', () => {
 
   it('names each changed field of a question, scale and follow-up keys one by one', () => {
     const before = q('r', 1, { type: 'rating', scale: { min: 1, max: 5 }, followUp: { depth: 'low' } });
-    const after = q('r', 1, { type: 'rating', text: 'How likely are you to recommend us?', scale: { min: 0, max: 10, maxLabel: 'Very likely' }, followUp: { depth: 'deep', prompt: 'Ask why' } });
+    const after = q('r', 1, {
+      type: 'rating',
+      text: 'How likely are you to recommend us?',
+      scale: { min: 0, max: 10, maxLabel: 'Very likely' },
+      followUp: { depth: 'deep', prompt: 'Ask why' },
+    });
     const diff = diffScripts(version(1, [before]), version(2, [after]));
     expect(diff.questions).toEqual([
       {
@@ -79,8 +84,15 @@ describe('script diff', () => {
   });
 
   it('reports a changed system prompt and each changed setting', () => {
-    const diff = diffScripts(version(1, [q('a', 1)], { settings: { maxFollowUps: 2 } }), version(2, [q('a', 1)], { systemPrompt: 'Be brief.', settings: { language: 'nl' } }));
+    const diff = diffScripts(
+      version(1, [q('a', 1)], { settings: { maxFollowUps: 2 } }),
+      version(2, [q('a', 1)], { systemPrompt: 'Be brief.', settings: { language: 'nl' } }),
+    );
     expect(diff.systemPrompt).toEqual({ from: 'Be kind.', to: 'Be brief.' });
-    expect(describeDiff(diff)).toEqual(['The system prompt changed.', 'Setting language from not set to “nl”.', 'Setting most follow-ups per question from 2 to not set.']);
+    expect(describeDiff(diff)).toEqual([
+      'The system prompt changed.',
+      'Setting language from not set to “nl”.',
+      'Setting most follow-ups per question from 2 to not set.',
+    ]);
   });
 });

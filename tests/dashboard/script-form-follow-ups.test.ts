@@ -36,7 +36,8 @@ describe('the follow-up box of a question in the study builder', () => {
               const subject = question(type, Object.keys(followUp).length > 0 ? (followUp as TQuestion['followUp']) : undefined);
               const shown = followUpsOn(questionDraftOf(subject));
               const allowed = followUpLimitOf(subject, {}) > 0;
-              if (shown !== allowed) cases.push(`${type} ${JSON.stringify(followUp)}: box ${shown ? 'ticked' : 'clear'}, API allows ${followUpLimitOf(subject, {})}`);
+              if (shown !== allowed)
+                cases.push(`${type} ${JSON.stringify(followUp)}: box ${shown ? 'ticked' : 'clear'}, API allows ${followUpLimitOf(subject, {})}`);
             }
           }
         }

@@ -48,7 +48,13 @@ describe('the study builder’s live check', () => {
   });
 
   it('a note for a new version is checked with the version schema', () => {
-    const draft = scriptDraftOf({ name: 'x', description: null, systemPrompt: 'Hi', questions: [{ id: 'q1', text: 'Q?', type: 'open', required: true, order: 1 }], settings: {} });
+    const draft = scriptDraftOf({
+      name: 'x',
+      description: null,
+      systemPrompt: 'Hi',
+      questions: [{ id: 'q1', text: 'Q?', type: 'open', required: true, order: 1 }],
+      settings: {},
+    });
     expect(checkDraft('scr_1', draft, 'x'.repeat(2001))).toEqual([{ path: 'changelog', message: 'must be at most 2000 characters' }]);
   });
 });

@@ -62,7 +62,9 @@ async function overallSentiment(page: Page): Promise<string> {
 describe.skipIf(!hasChromium)('the session header', () => {
   it('shows the overall label with its own score: they agree', async () => {
     const { page, problems } = await signedIn(1280);
-    const stored = (await t.em().execute<{ sentiment: string; sentiment_score: number }[]>(`select sentiment, sentiment_score from sessions where id = ?`, [sessionId]))[0]!;
+    const stored = (
+      await t.em().execute<{ sentiment: string; sentiment_score: number }[]>(`select sentiment, sentiment_score from sessions where id = ?`, [sessionId])
+    )[0]!;
     const shown = await overallSentiment(page);
     expect(shown).toContain(stored.sentiment);
     expect(shown).toMatch(/score [+−]?\d\.\d\d$/);

@@ -50,7 +50,8 @@ const photograph = (page: Page, name: string) => photographIn(page, `stakeholder
 
 describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await screenshot(current ?? memberPage, `stakeholder-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (context.task.result?.state === 'fail')
+      await screenshot(current ?? memberPage, `stakeholder-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
   });
 
   it('a member shares an interview from its page: the URL is shown once, the link is listed', async () => {
@@ -68,10 +69,12 @@ describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
     sharedUrl = await shown.inputValue();
     expect(sharedUrl).toMatch(new RegExp(`^${origin}/shared/[0-9A-Za-z]{32}$`));
     await share.getByRole('cell', { name: 'with transcripts, PII redacted' }).waitFor();
-    const [row] = await t.em().execute<{ created_by_kind: string; created_by_name: string; redact_pii: boolean; include_transcripts: boolean }[]>(
-      `select created_by_kind, created_by_name, redact_pii, include_transcripts from stakeholder_links where target_id = ?`,
-      [sessionId],
-    );
+    const [row] = await t
+      .em()
+      .execute<{ created_by_kind: string; created_by_name: string; redact_pii: boolean; include_transcripts: boolean }[]>(
+        `select created_by_kind, created_by_name, redact_pii, include_transcripts from stakeholder_links where target_id = ?`,
+        [sessionId],
+      );
     expect(row).toEqual({ created_by_kind: 'member', created_by_name: 'Sam Sharer', redact_pii: true, include_transcripts: true });
     await share.scrollIntoViewIfNeeded();
     await expectAccessible(memberPage);

@@ -47,10 +47,14 @@ afterAll(async () => {
 const photograph = (name: string, options?: Parameters<typeof photographIn>[2]) => photographIn(page, `study-builder-${name}`, options);
 
 async function versions(id: string) {
-  return t.em().execute<{ version: number; status: string; changelog: string | null; questions: { id: string; type: string; text: string; order: number; options?: string[]; scale?: unknown; followUp?: unknown }[] }[]>(
-    `select version, status, changelog, questions from script_versions where script_id = ? order by version`,
-    [id],
-  );
+  return t.em().execute<
+    {
+      version: number;
+      status: string;
+      changelog: string | null;
+      questions: { id: string; type: string; text: string; order: number; options?: string[]; scale?: unknown; followUp?: unknown }[];
+    }[]
+  >(`select version, status, changelog, questions from script_versions where script_id = ? order by version`, [id]);
 }
 
 const question = (position: number) => page.locator('.question-card').nth(position - 1);
@@ -75,7 +79,9 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await page.getByRole('heading', { name: 'Onboarding study', level: 1 }).waitFor();
     scriptId = new URL(page.url()).pathname.split('/').at(-1)!;
     expect(scriptId).toMatch(/^scr_/);
-    const [script] = await t.em().execute<{ name: string; status: string; organization_id: string }[]>(`select name, status, organization_id from scripts where id = ?`, [scriptId]);
+    const [script] = await t
+      .em()
+      .execute<{ name: string; status: string; organization_id: string }[]>(`select name, status, organization_id from scripts where id = ?`, [scriptId]);
     expect(script).toEqual({ name: 'Onboarding study', status: 'draft', organization_id: tenant.organizationId });
     expect((await versions(scriptId)).map((row) => [row.version, row.status, row.questions.length])).toEqual([[1, 'draft', 1]]);
   });
@@ -195,8 +201,15 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     const image = rating.getByRole('img', { name: 'A scale from very hard (blue) to very easy (orange)' });
     await image.waitFor();
     await expect.poll(() => image.evaluate((element: any) => element.naturalWidth)).toBe(48);
-    const media = await t.em().execute<{ question_id: string; alt: string; kind: string; organization_id: string }[]>(`select question_id, alt, kind, organization_id from script_media where script_id = ?`, [scriptId]);
-    expect(media).toEqual([{ question_id: 'q2', alt: 'A scale from very hard (blue) to very easy (orange)', kind: 'image', organization_id: tenant.organizationId }]);
+    const media = await t
+      .em()
+      .execute<{ question_id: string; alt: string; kind: string; organization_id: string }[]>(
+        `select question_id, alt, kind, organization_id from script_media where script_id = ?`,
+        [scriptId],
+      );
+    expect(media).toEqual([
+      { question_id: 'q2', alt: 'A scale from very hard (blue) to very easy (orange)', kind: 'image', organization_id: tenant.organizationId },
+    ]);
     // Media are attached by question id: it is fixed now.
     await rating.getByText('More settings of question 2').click();
     expect(await rating.getByLabel('Question ID').getAttribute('readonly')).not.toBeNull();
@@ -210,7 +223,9 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await first.getByLabel('Alt text (what it shows or says)').fill('A short chime');
     await first.getByRole('button', { name: 'Upload to question 1' }).click();
     await first.locator('audio[aria-label="A short chime"]').waitFor();
-    const count = async () => (await t.em().execute<{ count: number }[]>(`select count(*)::int as count from script_media where script_id = ? and question_id = 'q1'`, [scriptId]))[0]!.count;
+    const count = async () =>
+      (await t.em().execute<{ count: number }[]>(`select count(*)::int as count from script_media where script_id = ? and question_id = 'q1'`, [scriptId]))[0]!
+        .count;
     expect(await count()).toBe(1);
     await first.getByRole('button', { name: 'Remove chime.wav' }).click();
     await first.getByText('No image or audio yet.').waitFor();
@@ -221,8 +236,12 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await page.getByRole('button', { name: 'Publish v1' }).click();
     await page.getByText('v1 published: new campaigns use it.').waitFor();
     // The next step: a new campaign with this script chosen.
-    expect(await page.getByRole('link', { name: 'Run it as a campaign' }).getAttribute('href')).toBe(`/app/campaigns/new?scriptId=${encodeURIComponent(scriptId)}`);
-    const [script] = await t.em().execute<{ status: string; published_version: number }[]>(`select status, published_version from scripts where id = ?`, [scriptId]);
+    expect(await page.getByRole('link', { name: 'Run it as a campaign' }).getAttribute('href')).toBe(
+      `/app/campaigns/new?scriptId=${encodeURIComponent(scriptId)}`,
+    );
+    const [script] = await t
+      .em()
+      .execute<{ status: string; published_version: number }[]>(`select status, published_version from scripts where id = ?`, [scriptId]);
     expect(script).toEqual({ status: 'published', published_version: 1 });
 
     await page.getByLabel('Question 1 text').fill('How did you first hear about our product?');
@@ -255,7 +274,12 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     expect(preview.url()).toMatch(/\/interview\/[\w-]+$/);
     // The link is shown on the editor's page too, and the invite lives on the script's hidden preview campaign.
     expect(await page.locator('p.notice a').first().getAttribute('href')).toBe(preview.url());
-    const campaigns = await t.em().execute(`select c.preview, count(i.id)::int as invites from campaigns c join invites i on i.campaign_id = c.id where c.script_id = ? group by c.preview`, [scriptId]);
+    const campaigns = await t
+      .em()
+      .execute(
+        `select c.preview, count(i.id)::int as invites from campaigns c join invites i on i.campaign_id = c.id where c.script_id = ? group by c.preview`,
+        [scriptId],
+      );
     expect(campaigns).toEqual([{ preview: true, invites: 1 }]);
     await preview.close();
   });
@@ -271,7 +295,10 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     expect(data.script.questions.map((row: { id: string }) => row.id)).toEqual(['q1', 'q2', 'q4']);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scripts' }).click();
-    await page.getByRole('row', { name: /Onboarding study/ }).getByText('v1 published, draft v2 open').waitFor();
+    await page
+      .getByRole('row', { name: /Onboarding study/ })
+      .getByText('v1 published, draft v2 open')
+      .waitFor();
     await expectAccessible(page);
     await photograph('scripts');
 
@@ -284,12 +311,17 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
     await page.getByLabel('Script file (JSON, as “Export JSON” saves it)').setInputFiles(brokenFile);
     const problems = page.locator('#import-problems');
     await problems.waitFor();
-    expect(await problems.getByRole('listitem').allTextContents()).toEqual(['script.questions[1].text: must not be empty', 'script.questions[2].type: must be one of: "open", "rating", "multiple_choice", "yes_no"']);
+    expect(await problems.getByRole('listitem').allTextContents()).toEqual([
+      'script.questions[1].text: must not be empty',
+      'script.questions[2].type: must be one of: "open", "rating", "multiple_choice", "yes_no"',
+    ]);
     expect(await page.getByRole('button', { name: 'Import as a new draft' }).isDisabled()).toBe(true);
     await expectAccessible(page);
     await photograph('import-errors');
 
-    await page.getByLabel('Script file (JSON, as “Export JSON” saves it)').setInputFiles({ name: 'onboarding-study-v2.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await page
+      .getByLabel('Script file (JSON, as “Export JSON” saves it)')
+      .setInputFiles({ name: 'onboarding-study-v2.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
     await page.getByText('“Onboarding study”: 3 questions, ready to import as a new draft.').waitFor();
     await page.getByRole('button', { name: 'Import as a new draft' }).click();
     await page.getByText('Draft v1, not published yet.').waitFor();

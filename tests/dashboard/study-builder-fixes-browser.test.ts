@@ -81,7 +81,13 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 }
 
-const RATING_WITH_FOLLOW_UP = { id: 'ease', text: 'How easy was the setup, from 1 to 5?', type: 'rating', scale: { min: 1, max: 5, minLabel: 'Hard', maxLabel: 'Easy' }, followUp: { enabled: true, prompt: 'What made you choose that?' } };
+const RATING_WITH_FOLLOW_UP = {
+  id: 'ease',
+  text: 'How easy was the setup, from 1 to 5?',
+  type: 'rating',
+  scale: { min: 1, max: 5, minLabel: 'Hard', maxLabel: 'Easy' },
+  followUp: { enabled: true, prompt: 'What made you choose that?' },
+};
 
 describe.skipIf(!hasChromium)("a rating's follow-up on the interview page", () => {
   for (const width of [1280, 390]) {
@@ -126,10 +132,14 @@ describe.skipIf(!hasChromium)('a 0–10 rating scale on the interview page', () 
       await page.getByLabel('Type my answers').check();
       await page.getByRole('button', { name: 'Start interview' }).click();
       await page.getByRole('heading', { name: question.text }).waitFor();
-      const tops = await page.locator('fieldset.rating .rating-option').evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().top)));
+      const tops = await page
+        .locator('fieldset.rating .rating-option')
+        .evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().top)));
       const perRow = [...new Set(tops)].map((top) => tops.filter((other) => other === top).length);
       expect(perRow).toEqual(rows);
-      const widths = await page.locator('fieldset.rating .rating-option').evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().width)));
+      const widths = await page
+        .locator('fieldset.rating .rating-option')
+        .evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().width)));
       expect(Math.max(...widths) - Math.min(...widths)).toBeLessThanOrEqual(1);
       await noSidewaysScroll(page);
       await page.screenshot({ path: path.join(SCREENS, `rating-0-10-${width}.png`), fullPage: true });

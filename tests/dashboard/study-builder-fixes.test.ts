@@ -34,7 +34,13 @@ afterAll(async () => {
   await mail?.close();
 });
 
-const RATING_WITH_FOLLOW_UP = { id: 'ease', text: 'How easy was the setup, from 1 to 5?', type: 'rating', scale: { min: 1, max: 5 }, followUp: { enabled: true, prompt: 'What made you choose that?' } };
+const RATING_WITH_FOLLOW_UP = {
+  id: 'ease',
+  text: 'How easy was the setup, from 1 to 5?',
+  type: 'rating',
+  scale: { min: 1, max: 5 },
+  followUp: { enabled: true, prompt: 'What made you choose that?' },
+};
 
 describe("a rating question's follow-up", () => {
   it('asks for words: the turn is `open` (the page shows a text box), and the typed answer is recorded as said', async () => {
@@ -47,13 +53,19 @@ describe("a rating question's follow-up", () => {
     expect(followUp.body.turn.question.scale).toBeUndefined();
     const done = await participant.answer('The setup wizard skipped the import step.').expect(200);
     expect(done.body.session.status).toBe('completed');
-    const [session] = await t.em().execute<{ answers: { questionId: string; value: unknown }[] }[]>(`select answers from sessions where id = ?`, [started.body.session.id]);
+    const [session] = await t
+      .em()
+      .execute<{ answers: { questionId: string; value: unknown }[] }[]>(`select answers from sessions where id = ?`, [started.body.session.id]);
     expect(session!.answers).toEqual([expect.objectContaining({ questionId: 'ease', value: 4 })]);
-    const [said] = await t.em().execute<{ text: string }[]>(`select text from session_utterances where session_id = ? and speaker = 'participant' order by seq desc limit 1`, [started.body.session.id]);
+    const [said] = await t
+      .em()
+      .execute<{ text: string }[]>(`select text from session_utterances where session_id = ? and speaker = 'participant' order by seq desc limit 1`, [
+        started.body.session.id,
+      ]);
     expect(said!.text).toBe('The setup wizard skipped the import step.');
   });
 
-  it('keeps the question\'s own controls where the turn asks for its value again: a confirmation is yes/no', async () => {
+  it("keeps the question's own controls where the turn asks for its value again: a confirmation is yes/no", async () => {
     const { invite } = await interviewFixture(api, { questions: [{ ...RATING_WITH_FOLLOW_UP, followUp: { enabled: false } }] });
     const participant = participantAs(t.http, invite.token);
     await participant.start().expect(201);
@@ -136,7 +148,10 @@ describe("a session's sentiment", () => {
     await t.em().execute(`update sessions set sentiment = 'negative', sentiment_score = 0.01 where id = ?`, [sessionId]);
     const migration = new Migration20261130020000PreviewAndSessionSentiment(t.runtime.orm.em.getDriver() as unknown as AbstractSqlDriver, t.runtime.orm.config);
     await migration.up();
-    const relabel = migration.getQueries().map(String).find((query) => query.startsWith('update "sessions"'));
+    const relabel = migration
+      .getQueries()
+      .map(String)
+      .find((query) => query.startsWith('update "sessions"'));
     expect(relabel).toBeDefined();
     await t.em().execute(relabel!);
     expect((await api.get(`/v1/sessions/${sessionId}`).expect(200)).body.sentiment).toEqual({ overall: 'neutral', score: 0.01 });

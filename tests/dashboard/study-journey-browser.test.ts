@@ -83,7 +83,9 @@ afterAll(async () => {
 
 async function expectAccessible(target: Page = page): Promise<void> {
   const violations = await seriousAxeViolations(target.mainFrame());
-  expect(violations.map((violation) => `${target.url()} ${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
+  expect(
+    violations.map((violation) => `${target.url()} ${violation.id}: ${violation.help} ${JSON.stringify(violation.nodes.map((node) => node.target))}`),
+  ).toEqual([]);
 }
 
 /** Photographs at 1280 and 390 px; at 390 px neither the page nor any table scrolls sideways. */
@@ -95,7 +97,9 @@ async function photograph(name: string, target: Page = page): Promise<void> {
       await expectPageFits(narrow, label);
       // A phone shows every column (a wrap made a focusable scroll region on purpose excepted).
       const scrolled = await narrow.evaluate(() =>
-        [...document.querySelectorAll('.table-wrap:not([role="region"][tabindex])')].filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1).map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
+        [...document.querySelectorAll('.table-wrap:not([role="region"][tabindex])')]
+          .filter((wrap: any) => wrap.scrollWidth > wrap.clientWidth + 1)
+          .map((wrap: any) => wrap.querySelector('caption')?.textContent ?? 'a table'),
       );
       expect(scrolled, label).toEqual([]);
     },
@@ -113,7 +117,11 @@ const conversationLength = (target: Page) => target.locator('ol.conversation > l
 
 /** Waits until the interview page has moved past the turn just answered (the conversation grew, or it is over). */
 async function turnAnswered(target: Page, before: number): Promise<void> {
-  await expect.poll(async () => (await target.getByRole('heading', { name: 'Thank you!' }).count()) > 0 || (await conversationLength(target)) > before, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(async () => (await target.getByRole('heading', { name: 'Thank you!' }).count()) > 0 || (await conversationLength(target)) > before, {
+      timeout: 10_000,
+    })
+    .toBe(true);
 }
 
 /** A participant through the participant API, answering each turn as its question asks. */
@@ -194,21 +202,27 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await page.getByText('All changes saved.').waitFor();
 
     // The image goes with the first question, so the preview shows it at once.
-    await question(1).getByLabel('Add an image or audio clip').setInputFiles({ name: 'first-screen.png', mimeType: 'image/png', buffer: twoBandPng(64, 40, 10) });
+    await question(1)
+      .getByLabel('Add an image or audio clip')
+      .setInputFiles({ name: 'first-screen.png', mimeType: 'image/png', buffer: twoBandPng(64, 40, 10) });
     await question(1).getByLabel('Alt text (what the image shows)').fill(ALT);
     await question(1).getByRole('button', { name: 'Upload to question 1' }).click();
     await question(1).getByRole('img', { name: ALT }).waitFor();
     await expectAccessible();
     await photograph('editor');
 
-    const [version] = await t.em().execute<{ questions: { id: string; type: string; scale?: unknown; options?: string[]; followUp?: unknown }[] }[]>(
-      `select questions from script_versions where script_id = ? order by version desc limit 1`,
-      [scriptId],
-    );
+    const [version] = await t
+      .em()
+      .execute<{ questions: { id: string; type: string; scale?: unknown; options?: string[]; followUp?: unknown }[] }[]>(
+        `select questions from script_versions where script_id = ? order by version desc limit 1`,
+        [scriptId],
+      );
     expect(version!.questions.map((row) => row.type)).toEqual(['open', 'rating', 'multiple_choice', 'yes_no']);
     expect(version!.questions[1]).toMatchObject({ scale: { min: 0, max: 10 }, followUp: { enabled: true, prompt: RATING_PROMPT } });
     expect(version!.questions[2]!.options).toEqual(OPTIONS);
-    expect(await count(`select count(*) as n from script_media where script_id = ? and question_id = ? and alt = ?`, [scriptId, version!.questions[0]!.id, ALT])).toBe(1);
+    expect(
+      await count(`select count(*) as n from script_media where script_id = ? and question_id = ? and alt = ?`, [scriptId, version!.questions[0]!.id, ALT]),
+    ).toBe(1);
   });
 
   it('"Preview as participant" opens the interview page in a new tab, marked as a preview; one answer there; then publishes', async () => {
@@ -234,10 +248,12 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await preview.getByRole('button', { name: 'Send' }).click();
     await turnAnswered(preview, 0);
     // The only session so far: a preview, on the script's hidden preview campaign.
-    const previewSessions = await t.em().execute<{ preview: boolean; campaign_preview: boolean }[]>(
-      `select s.preview, c.preview as campaign_preview from sessions s join campaigns c on c.id = s.campaign_id where s.organization_id = ?`,
-      [tenant.organizationId],
-    );
+    const previewSessions = await t
+      .em()
+      .execute<{ preview: boolean; campaign_preview: boolean }[]>(
+        `select s.preview, c.preview as campaign_preview from sessions s join campaigns c on c.id = s.campaign_id where s.organization_id = ?`,
+        [tenant.organizationId],
+      );
     expect(previewSessions).toEqual([{ preview: true, campaign_preview: true }]);
     await preview.close();
     current = page;
@@ -261,7 +277,9 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await page.getByRole('button', { name: 'Create the campaign' }).click();
     await page.getByRole('heading', { name: 'Onboarding, autumn: Participants' }).waitFor();
     campaignId = new URL(page.url()).pathname.split('/')[3]!;
-    expect(await count(`select count(*) as n from campaigns where id = ? and script_id = ? and status = 'active' and not preview`, [campaignId, scriptId])).toBe(1);
+    expect(
+      await count(`select count(*) as n from campaigns where id = ? and script_id = ? and status = 'active' and not preview`, [campaignId, scriptId]),
+    ).toBe(1);
   });
 
   it('imports 30 participants from a CSV file: two bad rows are reported and nobody is invited until the file is fixed', async () => {
@@ -326,9 +344,13 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
           ratingFollowUpInWords = true;
           expect(await interview.getByRole('radio').count()).toBe(0);
         }
-        await interview.getByRole('textbox', { name: 'Your answer' }).fill(
-          text === RATING_PROMPT ? 'The import just worked, and support answered within the hour.' : 'Our team imported the first project on day two, and the setup guide was clear.',
-        );
+        await interview
+          .getByRole('textbox', { name: 'Your answer' })
+          .fill(
+            text === RATING_PROMPT
+              ? 'The import just worked, and support answered within the hour.'
+              : 'Our team imported the first project on day two, and the setup guide was clear.',
+          );
         await interview.getByRole('button', { name: 'Send' }).click();
       }
       await turnAnswered(interview, before);
@@ -345,14 +367,20 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await participantContext.close();
     current = page;
 
-    const [browserSession] = await t.em().execute<{ id: string }[]>(`select s.id from sessions s join invites i on i.id = s.invite_id where i.email = 'person0@example.com' and s.status = 'completed'`);
+    const [browserSession] = await t
+      .em()
+      .execute<{ id: string }[]>(
+        `select s.id from sessions s join invites i on i.id = s.invite_id where i.email = 'person0@example.com' and s.status = 'completed'`,
+      );
     const sessions = [
       browserSession!.id,
       await interviewThroughApi('person1@example.com', { rating: '6', choice: 'Email', yesNo: 'no' }),
       await interviewThroughApi('person2@example.com', { rating: '10', choice: 'In-app chat', yesNo: 'yes' }),
     ];
     for (const sessionId of sessions) await runCompletionChain(t, sessionId);
-    expect(await count(`select count(*) as n from sessions where campaign_id = ? and status = 'completed' and transcript_generated_at is not null`, [campaignId])).toBe(3);
+    expect(
+      await count(`select count(*) as n from sessions where campaign_id = ? and status = 'completed' and transcript_generated_at is not null`, [campaignId]),
+    ).toBe(3);
   });
 
   it('the results tab shows the funnel and the charts; a segment filter changes them; the preview is counted nowhere', async () => {
@@ -361,7 +389,11 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await page.getByRole('region', { name: 'All sessions' }).getByText('3 sessions', { exact: true }).waitFor();
     const funnel = page.getByRole('table', { name: 'Completion funnel' });
     expect(await funnel.getByRole('row').allInnerTexts()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Invited\s+30\s+100%\s+—$/), expect.stringMatching(/^Started\s+3\s+10%\s+100%$/), expect.stringMatching(/^Completed\s+3\s+10%\s+100%$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^Invited\s+30\s+100%\s+—$/),
+        expect.stringMatching(/^Started\s+3\s+10%\s+100%$/),
+        expect.stringMatching(/^Completed\s+3\s+10%\s+100%$/),
+      ]),
     );
     const rating = page.getByRole('article', { name: QUESTIONS.rating });
     await rating.getByText('Net Promoter Score').waitFor();
@@ -370,7 +402,11 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     expect(await rating.getByRole('img').count()).toBe(1);
     const choice = page.getByRole('article', { name: QUESTIONS.choice });
     expect(await choice.getByRole('row').allInnerTexts()).toEqual(['Answer\tCount\tShare', 'Email\t1\t33.3%', 'Phone\t0\t0%', 'In-app chat\t2\t66.7%']);
-    expect(await page.getByRole('article', { name: QUESTIONS.yesNo }).getByRole('row').allInnerTexts()).toEqual(['Answer\tCount\tShare', 'Yes\t2\t66.7%', 'No\t1\t33.3%']);
+    expect(await page.getByRole('article', { name: QUESTIONS.yesNo }).getByRole('row').allInnerTexts()).toEqual([
+      'Answer\tCount\tShare',
+      'Yes\t2\t66.7%',
+      'No\t1\t33.3%',
+    ]);
     await page.getByText('Short and to the point.').waitFor();
     expect(await page.getByRole('table', { name: 'Sessions these filters keep' }).getByRole('row').count()).toBe(4);
     await expectAccessible();
@@ -394,7 +430,11 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     await page.getByRole('navigation', { name: 'Campaign sections' }).getByRole('link', { name: 'Overview' }).click();
     const sessionRows = page.locator('.sessions-table tbody tr');
     await sessionRows.first().waitFor();
-    expect((await sessionRows.allInnerTexts()).map((row) => row.split(/\s/)[0] + ' ' + row.split(/\s/)[1]).sort()).toEqual(['Person 0', 'Person 1', 'Person 2']);
+    expect((await sessionRows.allInnerTexts()).map((row) => row.split(/\s/)[0] + ' ' + row.split(/\s/)[1]).sort()).toEqual([
+      'Person 0',
+      'Person 1',
+      'Person 2',
+    ]);
     await page.getByText('1–3 of 3').waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Campaigns' }).click();
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
@@ -449,7 +489,9 @@ describe.skipIf(!hasChromium)('a study from an empty organization to a shared re
     current = page;
 
     const seconds = (Date.now() - journeyStartedAt) / 1000;
-    console.log(`study journey: empty organization to a shared (and revoked) results page in ${seconds.toFixed(1)} s of UI steps (the issue's bar: 15 minutes)`);
+    console.log(
+      `study journey: empty organization to a shared (and revoked) results page in ${seconds.toFixed(1)} s of UI steps (the issue's bar: 15 minutes)`,
+    );
     expect(seconds).toBeLessThan(15 * 60);
     expect(pageErrors).toEqual([]);
     expect(cspViolations).toEqual([]);

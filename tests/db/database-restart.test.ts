@@ -170,7 +170,12 @@ function serverLogExcerpt(): string {
     .slice(-8000);
 }
 
-async function send(label: string, method: string, urlPath: string, options: { authorization: string; idempotencyKey?: string; body?: unknown }): Promise<Exchange> {
+async function send(
+  label: string,
+  method: string,
+  urlPath: string,
+  options: { authorization: string; idempotencyKey?: string; body?: unknown },
+): Promise<Exchange> {
   const headers: Record<string, string> = { Authorization: options.authorization };
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -334,7 +339,11 @@ describe('PostgreSQL restarted under load', () => {
           'interview-invite',
           'POST',
           invitesPath,
-          { authorization, idempotencyKey: `interview-invite-${loop}-${n}-${randomBytes(4).toString('hex')}`, body: { email: newEmail(`participant-${loop}-${n}`), sendEmail: false } },
+          {
+            authorization,
+            idempotencyKey: `interview-invite-${loop}-${n}-${randomBytes(4).toString('hex')}`,
+            body: { email: newEmail(`participant-${loop}-${n}`), sendEmail: false },
+          },
           (e) => e.status === 201,
         );
         if (invite.last.status !== 201) {
@@ -414,10 +423,22 @@ describe('PostgreSQL restarted under load', () => {
       const starting = performance.now();
       await cluster!.start();
       const started = performance.now();
-      const healthyAfter = await waitUntil(() => exchanges.some((e) => e.label === 'health' && e.started >= started && e.status === 200), RECOVERY_BOUND_MS, '/healthz 200 after the restart');
+      const healthyAfter = await waitUntil(
+        () => exchanges.some((e) => e.label === 'health' && e.started >= started && e.status === 200),
+        RECOVERY_BOUND_MS,
+        '/healthz 200 after the restart',
+      );
       // Every loop may be retrying a key whose claim the outage left behind (409 until it lapses, 30 s).
-      const writingAfter = await waitUntil(() => exchanges.some((e) => e.label === 'invite' && e.started >= started && e.status === 201), CLAIM_LAPSE_MS + RECOVERY_BOUND_MS, 'an invite created after the restart');
-      const readingAfter = await waitUntil(() => exchanges.some((e) => e.label === 'read' && e.started >= started && e.status === 200), RECOVERY_BOUND_MS, 'a read after the restart');
+      const writingAfter = await waitUntil(
+        () => exchanges.some((e) => e.label === 'invite' && e.started >= started && e.status === 201),
+        CLAIM_LAPSE_MS + RECOVERY_BOUND_MS,
+        'an invite created after the restart',
+      );
+      const readingAfter = await waitUntil(
+        () => exchanges.some((e) => e.label === 'read' && e.started >= started && e.status === 200),
+        RECOVERY_BOUND_MS,
+        'a read after the restart',
+      );
       // A little more load on the restarted database, then the loops finish what they hold.
       await sleep(1500);
       stopLoad = true;
@@ -465,7 +486,9 @@ describe('PostgreSQL restarted under load', () => {
       // With the server's own log lines of each such request: what it failed on.
       const withServerLog = (e: Exchange) => [describeExchange(e), ...serverLinesOf(e.json?.error?.requestId)].join('\n');
       // Soft: the other guarantees below are still checked (and reported) when this one fails.
-      expect.soft(all.filter((e) => !expected(e)).map(withServerLog), 'answers other than 200, 201, 503 SERVICE_UNAVAILABLE, 409 IDEMPOTENCY_KEY_IN_USE').toEqual([]);
+      expect
+        .soft(all.filter((e) => !expected(e)).map(withServerLog), 'answers other than 200, 201, 503 SERVICE_UNAVAILABLE, 409 IDEMPOTENCY_KEY_IN_USE')
+        .toEqual([]);
       for (const e of all.filter((x) => x.status !== undefined && x.status >= 400)) {
         // The envelope, with Retry-After, and nothing of the server's insides.
         expect(e.contentType, describeExchange(e)).toMatch(/^application\/json/);
@@ -481,7 +504,11 @@ describe('PostgreSQL restarted under load', () => {
         expect(e.json.error.code).toBe('SERVICE_UNAVAILABLE');
         expect(e.retryAfter).toBe('5');
       }
-      for (const label of ['invite', 'read', 'health']) expect(downWindow.some((e) => e.label === label), label).toBe(true);
+      for (const label of ['invite', 'read', 'health'])
+        expect(
+          downWindow.some((e) => e.label === label),
+          label,
+        ).toBe(true);
       const downHealth = downWindow.filter((e) => e.label === 'health');
       expect(downHealth.every((e) => e.json.error.details?.databaseUp === false)).toBe(true);
       // /healthz's probe is bounded at 1 s; the API answers a refused connection at once.
@@ -495,14 +522,20 @@ describe('PostgreSQL restarted under load', () => {
 
       // --- Every logical invite finished, exists exactly once, and its replay answers the same invite.
       const logical = invites.flat();
-      expect(logical.filter((i) => i.last.status !== 201).map((i) => describeExchange(i.last)), 'logical invites that never succeeded').toEqual([]);
+      expect(
+        logical.filter((i) => i.last.status !== 201).map((i) => describeExchange(i.last)),
+        'logical invites that never succeeded',
+      ).toEqual([]);
       expect(new Set(logical.map((i) => i.last.json.id)).size).toBe(logical.length);
       const rows = await query<{ id: string; email: string }>(`select id, email from invites where campaign_id = $1`, [campaignId]);
       const interviewEmails = rows.filter((row) => row.email.startsWith('participant-'));
       const loadRows = rows.filter((row) => row.email.startsWith('invitee-'));
       const byEmail = new Map<string, string[]>();
       for (const row of loadRows) byEmail.set(row.email, [...(byEmail.get(row.email) ?? []), row.id]);
-      expect([...byEmail].filter(([, ids]) => ids.length > 1), 'emails invited twice').toEqual([]);
+      expect(
+        [...byEmail].filter(([, ids]) => ids.length > 1),
+        'emails invited twice',
+      ).toEqual([]);
       expect(loadRows.length).toBe(logical.length);
       for (const invite of logical) expect(byEmail.get(invite.email), invite.email).toEqual([invite.last.json.id]);
 
@@ -511,7 +544,11 @@ describe('PostgreSQL restarted under load', () => {
         replays.push(
           ...(await Promise.all(
             logical.slice(index, index + 16).map((invite, offset) =>
-              send('replay', 'POST', invitesPath, { authorization: `Bearer ${apiKeys[(index + offset) % INVITE_LOOPS]}`, idempotencyKey: invite.key, body: invite.body }),
+              send('replay', 'POST', invitesPath, {
+                authorization: `Bearer ${apiKeys[(index + offset) % INVITE_LOOPS]}`,
+                idempotencyKey: invite.key,
+                body: invite.body,
+              }),
             ),
           )),
         );
@@ -523,13 +560,19 @@ describe('PostgreSQL restarted under load', () => {
         expect(replay.replayed, describeExchange(replay)).toBe(true);
         expect(replay.json.id).toBe(invite.last.json.id);
       });
-      const keys = await query<{ key: string; status: string }>(`select key, status from idempotency_keys where organization_id = $1 and key like 'restart-%'`, [organizationId]);
+      const keys = await query<{ key: string; status: string }>(
+        `select key, status from idempotency_keys where organization_id = $1 and key like 'restart-%'`,
+        [organizationId],
+      );
       expect(keys.filter((row) => row.status !== 'completed')).toEqual([]);
       expect(keys.length).toBe(logical.length);
 
       // --- Interviews: each completed once, each charged once, nothing left held.
       // A loop ends only between two interviews, so every interview it began was completed.
-      expect(interviews.filter((i) => !i.completed).map((i) => i.failure ?? i.inviteId), 'interviews not completed').toEqual([]);
+      expect(
+        interviews.filter((i) => !i.completed).map((i) => i.failure ?? i.inviteId),
+        'interviews not completed',
+      ).toEqual([]);
       const completed = interviews;
       expect(completed.length).toBeGreaterThanOrEqual(INTERVIEW_LOOPS);
       expect(interviewEmails.length).toBe(interviews.length);
@@ -539,7 +582,10 @@ describe('PostgreSQL restarted under load', () => {
       );
       const sessionsPerInvite = new Map<string, number>();
       for (const session of sessions) sessionsPerInvite.set(session.invite_id, (sessionsPerInvite.get(session.invite_id) ?? 0) + 1);
-      expect([...sessionsPerInvite].filter(([, count]) => count > 1), 'invites with two sessions').toEqual([]);
+      expect(
+        [...sessionsPerInvite].filter(([, count]) => count > 1),
+        'invites with two sessions',
+      ).toEqual([]);
       expect(sessions.length).toBe(interviews.length);
       const ledger = await query<{ kind: string; amount: string; source: string | null }>(
         `select kind, amount, source from credit_transactions where organization_id = $1`,
@@ -552,7 +598,10 @@ describe('PostgreSQL restarted under load', () => {
         expect(session?.billing?.totalMinutes).toBeGreaterThanOrEqual(2);
         expect(session?.billing?.chargedCredits).toBe(session!.billing!.totalMinutes * 0.5);
         const charges = ledger.filter((row) => row.source === `session:${interview.sessionId}`);
-        expect(charges.map((row) => [row.kind, Number(row.amount)]), `charges of ${interview.sessionId}`).toEqual([['charge', -session!.billing!.chargedCredits]]);
+        expect(
+          charges.map((row) => [row.kind, Number(row.amount)]),
+          `charges of ${interview.sessionId}`,
+        ).toEqual([['charge', -session!.billing!.chargedCredits]]);
       }
       const billedSessions = sessions.filter((s) => s.billing !== null);
       expect(billedSessions.length).toBe(completed.length);
@@ -567,7 +616,9 @@ describe('PostgreSQL restarted under load', () => {
       expect(Number(organization!.credits_owed)).toBe(0);
       // Every start's hold was released by its finish.
       expect(Number(organization!.credits_held)).toBe(0);
-      const [usage] = await query<{ sessions: number; minutes: number }>(`select sessions, minutes from billing_usage where organization_id = $1`, [organizationId]);
+      const [usage] = await query<{ sessions: number; minutes: number }>(`select sessions, minutes from billing_usage where organization_id = $1`, [
+        organizationId,
+      ]);
       expect(usage).toMatchObject({ sessions: completed.length, minutes: billed('totalMinutes') });
     } catch (error) {
       console.log(`server log (request errors left out):\n${serverLogExcerpt()}`);

@@ -124,7 +124,11 @@ describe('embedded PostgreSQL ownership', () => {
     const worker = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, ['--role=worker']);
     let api: ReturnType<typeof startServer> | undefined;
     try {
-      await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 60_000, () => worker.output());
+      await waitFor(
+        async () => (worker.output().includes('worker started') ? true : undefined),
+        60_000,
+        () => worker.output(),
+      );
       api = startServer({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' }, ['--role=api']);
       await waitForHealthy(api!, port, 60_000);
       const { apiKey } = await createKey(dataDir);
@@ -245,13 +249,19 @@ describe('a crashed embedded PostgreSQL', () => {
       };
       await Promise.all([poll('health', '/healthz', {}), poll('api', '/v1/campaigns?limit=1', { Authorization: `Bearer ${apiKey}` })]);
       console.log(`answering 200 again ${Math.round(performance.now() - killedAt)} ms after kill -9 of the postmaster`);
-      const summary = () => `${JSON.stringify(seen.filter((e, index) => index === 0 || e.status !== seen[index - 1]!.status))}\n${server.output().slice(-6000)}`;
+      const summary = () =>
+        `${JSON.stringify(seen.filter((e, index) => index === 0 || e.status !== seen[index - 1]!.status))}\n${server.output().slice(-6000)}`;
 
       // Down: the envelope's 503 with Retry-After, never a 500 or a dropped connection.
       for (const what of ['health', 'api']) {
         const down = seen.filter((e) => e.what === what && e.status !== 200);
         expect(down.length, `${what} answered 503 while PostgreSQL was down: ${summary()}`).toBeGreaterThan(0);
-        for (const e of down) expect({ status: e.status, code: e.code, retryAfter: e.retryAfter }, summary()).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '5' });
+        for (const e of down)
+          expect({ status: e.status, code: e.code, retryAfter: e.retryAfter }, summary()).toEqual({
+            status: 503,
+            code: 'SERVICE_UNAVAILABLE',
+            retryAfter: '5',
+          });
       }
       // Up again by itself, within the bound, in the same process.
       for (const what of ['health', 'api']) expect(seen.filter((e) => e.what === what).at(-1)?.status, `${what} answered 200 again: ${summary()}`).toBe(200);
@@ -365,7 +375,11 @@ describe('restarting the embedded PostgreSQL', () => {
     try {
       failuresLeft = 4;
       children[0]!.emit('exit', null, 'SIGSEGV');
-      await waitFor(async () => (restarts().length === 1 ? true : undefined), 5000, () => JSON.stringify(lines));
+      await waitFor(
+        async () => (restarts().length === 1 ? true : undefined),
+        5000,
+        () => JSON.stringify(lines),
+      );
       expect(attempts().map((line) => [line.level, line.attempt, line.inMs])).toEqual([
         [40, 1, 40],
         [40, 2, 80],
@@ -379,13 +393,21 @@ describe('restarting the embedded PostgreSQL', () => {
 
       // It dies again soon after: the backoff goes on where it was.
       children[1]!.emit('exit', null, 'SIGKILL');
-      await waitFor(async () => (restarts().length === 2 ? true : undefined), 5000, () => JSON.stringify(lines));
+      await waitFor(
+        async () => (restarts().length === 2 ? true : undefined),
+        5000,
+        () => JSON.stringify(lines),
+      );
       expect(attempts().at(-1)).toMatchObject({ attempt: 6, inMs: 200, reason: 'the postmaster (pid 10001) exited (SIGKILL)' });
 
       // Up for longer than the healthy period: the next crash starts again from the first delay.
       await sleep(1700);
       children[2]!.emit('exit', 1, null);
-      await waitFor(async () => (restarts().length === 3 ? true : undefined), 5000, () => JSON.stringify(lines));
+      await waitFor(
+        async () => (restarts().length === 3 ? true : undefined),
+        5000,
+        () => JSON.stringify(lines),
+      );
       expect(attempts().at(-1)).toMatchObject({ attempt: 1, inMs: 40, reason: 'the postmaster (pid 10002) exited (code 1)' });
     } finally {
       supervisor.stop();

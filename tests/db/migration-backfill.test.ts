@@ -23,15 +23,19 @@ describe('Migration20261125000000Transcripts', () => {
     // Back to before this migration (and any later one), as a database of the earlier version is.
     await migrator.down({ to: 'Migration20261125000000Transcripts' });
     // What the earlier version's placeholder chain left behind: its steps' times, and no jobs.
-    await t.em().execute(`update sessions set transcript_generated_at = now(), insights_generated_at = now(), completion_announced_at = now() where id = ?`, [sessionId]);
+    await t
+      .em()
+      .execute(`update sessions set transcript_generated_at = now(), insights_generated_at = now(), completion_announced_at = now() where id = ?`, [sessionId]);
     await t.em().execute(`delete from graphile_worker._private_jobs`);
 
     await migrator.up();
 
-    const [row] = await t.em().execute<{ transcript_generated_at: string | null; insights_generated_at: string | null }[]>(
-      `select transcript_generated_at, insights_generated_at from sessions where id = ?`,
-      [sessionId],
-    );
+    const [row] = await t
+      .em()
+      .execute<{ transcript_generated_at: string | null; insights_generated_at: string | null }[]>(
+        `select transcript_generated_at, insights_generated_at from sessions where id = ?`,
+        [sessionId],
+      );
     expect(row).toEqual({ transcript_generated_at: null, insights_generated_at: null });
     const jobs = await t.em().execute<{ key: string }[]>(`select key from graphile_worker.jobs`);
     expect(jobs.map((job) => job.key)).toEqual([`session-transcript:${sessionId}`]);

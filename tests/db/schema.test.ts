@@ -28,7 +28,30 @@ describe('migrations', () => {
   it('are recorded once and are a no-op when run again', async () => {
     const migrator = t.runtime.orm.getMigrator();
     expect((await migrator.getPendingMigrations()).length).toBe(0);
-    expect((await migrator.getExecutedMigrations()).map((m) => m.name)).toEqual(['Migration20261122000000Initial', 'Migration20261122100000InvitesAndShareLinks', 'Migration20261122200000PlatformGuarantees', 'Migration20261122300000Sessions', 'Migration20261125000000Transcripts', 'Migration20261125100000Webhooks', 'Migration20261125200000InviteLanguage', 'Migration20261126000000MembersAndBilling', 'Migration20261126100000Highlights', 'Migration20261126110000TranscriptSearch', 'Migration20261126120000Redactions', 'Migration20261127000000RefreshGrace', 'Migration20261127010000WebhookUrlsAsParsed', 'Migration20261128000000SessionVoice', 'Migration20261128010000TurnTaking', 'Migration20261128020000SessionTracks', 'Migration20261128030000ConfirmTurnsAndMediaAlt', 'Migration20261129010000ProbeLedger', 'Migration20261129030000HeardChecks', 'Migration20261130000000StudyBuilder', 'Migration20261130010000StakeholderLinks', 'Migration20261130020000PreviewAndSessionSentiment']);
+    expect((await migrator.getExecutedMigrations()).map((m) => m.name)).toEqual([
+      'Migration20261122000000Initial',
+      'Migration20261122100000InvitesAndShareLinks',
+      'Migration20261122200000PlatformGuarantees',
+      'Migration20261122300000Sessions',
+      'Migration20261125000000Transcripts',
+      'Migration20261125100000Webhooks',
+      'Migration20261125200000InviteLanguage',
+      'Migration20261126000000MembersAndBilling',
+      'Migration20261126100000Highlights',
+      'Migration20261126110000TranscriptSearch',
+      'Migration20261126120000Redactions',
+      'Migration20261127000000RefreshGrace',
+      'Migration20261127010000WebhookUrlsAsParsed',
+      'Migration20261128000000SessionVoice',
+      'Migration20261128010000TurnTaking',
+      'Migration20261128020000SessionTracks',
+      'Migration20261128030000ConfirmTurnsAndMediaAlt',
+      'Migration20261129010000ProbeLedger',
+      'Migration20261129030000HeardChecks',
+      'Migration20261130000000StudyBuilder',
+      'Migration20261130010000StakeholderLinks',
+      'Migration20261130020000PreviewAndSessionSentiment',
+    ]);
   });
 
   it("install graphile-worker's schema", async () => {

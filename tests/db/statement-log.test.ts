@@ -77,16 +77,12 @@ describe.skipIf(!logFile)("PostgreSQL's log after a tour of the API with log_sta
 
   beforeAll(async () => {
     logStart = (await readFile(logFile!)).length;
-    t = await startTestApp(
-      { ...PARTICIPANT_BUDGET, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
-      undefined,
-      {
-        prepareDatabase: async (database) => {
-          databaseName = database.name;
-          await withAdmin((client) => client.query(`alter database ${database.name} set log_statement = 'all'`));
-        },
+    t = await startTestApp({ ...PARTICIPANT_BUDGET, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }, undefined, {
+      prepareDatabase: async (database) => {
+        databaseName = database.name;
+        await withAdmin((client) => client.query(`alter database ${database.name} set log_statement = 'all'`));
       },
-    );
+    });
     server = await listen(t);
   }, 120_000);
 
@@ -116,10 +112,17 @@ describe.skipIf(!logFile)("PostgreSQL's log after a tour of the API with log_sta
     secrets.webhookSecret = endpoint.secret;
 
     // A member accepts an invitation and signs in over tRPC: password, refresh and access tokens.
-    const invited = await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email: values.memberEmail, role: 'admin' });
+    const invited = await inviteMember(
+      { em: t.em(), services: t.runtime.services },
+      { organizationId: tenant.organizationId, permissions: PERMISSIONS },
+      { email: values.memberEmail, role: 'admin' },
+    );
     const client = trpcClient(server!.url);
     const invitationToken = new URL(invited.invitationUrl).searchParams.get('token')!;
-    await acceptInvitation({ em: t.em(), services: t.runtime.services }, { token: invitationToken, password: values.password, client: { ip: undefined, userAgent: undefined } });
+    await acceptInvitation(
+      { em: t.em(), services: t.runtime.services },
+      { token: invitationToken, password: values.password, client: { ip: undefined, userAgent: undefined } },
+    );
     const signedIn = await client.auth.signIn.mutate({ email: values.memberEmail, password: values.password });
     secrets.refreshToken = signedIn.refreshToken;
     secrets.accessToken = signedIn.accessToken;

@@ -12,7 +12,9 @@ afterAll(() => t?.close());
 describe('DATABASE_STATEMENT_TIMEOUT', () => {
   it('is set on every pooled connection; a slower statement is cancelled and the connection serves the next one', async () => {
     const connections = await Promise.all(
-      Array.from({ length: 4 }, () => t.em().execute<{ statement_timeout: string }[]>('select current_setting(\'statement_timeout\') as statement_timeout, pg_sleep(0.05)')),
+      Array.from({ length: 4 }, () =>
+        t.em().execute<{ statement_timeout: string }[]>("select current_setting('statement_timeout') as statement_timeout, pg_sleep(0.05)"),
+      ),
     );
     expect(connections.map(([row]) => row!.statement_timeout)).toEqual(['1s', '1s', '1s', '1s']);
     await expect(t.em().execute('select pg_sleep(2)')).rejects.toThrow(/statement timeout/);

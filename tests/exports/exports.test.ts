@@ -92,14 +92,16 @@ beforeAll(async () => {
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
   ffmpegAvailable = t.runtime.services.ffmpeg !== null;
-  if (!ffmpegAvailable) console.log('ffmpeg is not installed: the merged-audio assertions of the ZIP tests are skipped (a session with several recordings gets no merged audio)');
+  if (!ffmpegAvailable)
+    console.log('ffmpeg is not installed: the merged-audio assertions of the ZIP tests are skipped (a session with several recordings gets no merged audio)');
 });
 afterAll(() => t?.close());
 
 /** What the API itself answers for a session: the reference every export is compared with. */
 async function apiView(sessionId: string, options: { redact?: boolean } = {}) {
   const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body as Json;
-  const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript?include_keywords=true${options.redact ? '&redact_pii=true' : ''}`).expect(200)).body as Json;
+  const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript?include_keywords=true${options.redact ? '&redact_pii=true' : ''}`).expect(200))
+    .body as Json;
   return { session, transcript };
 }
 
@@ -222,7 +224,11 @@ describe('a campaign export (JSON and CSV)', () => {
     }
     // Structured answers carry their parsed value, as the transcript endpoint gives it.
     const trickySession = body.sessions.find((session: Json) => session.id === tricky);
-    expect(trickySession.transcript.utterances.filter((utterance: Json) => 'value' in utterance).map((utterance: Json) => utterance.value)).toEqual([3, false, 'Email']);
+    expect(trickySession.transcript.utterances.filter((utterance: Json) => 'value' in utterance).map((utterance: Json) => utterance.value)).toEqual([
+      3,
+      false,
+      'Email',
+    ]);
   });
 
   it('CSV: the header is CSV_COLUMNS and there is one row per utterance of every exported session, as the API answers them', async () => {
@@ -268,7 +274,9 @@ describe('a campaign export (JSON and CSV)', () => {
     expect(body.sessions.map((session: Json) => session.participant.email)).toEqual(['[EMAIL REDACTED]', '[EMAIL REDACTED]', '[EMAIL REDACTED]']);
     expect(body.sessions.map((session: Json) => session.participant.name)).toEqual(['Grace', 'Grace', 'Grace Hopper']);
     expect(body.sessions[2].metadata).toEqual({ ...METADATA, crmContact: 'Reach Ada at [EMAIL REDACTED]' });
-    const first = body.sessions[0].transcript.utterances.find((utterance: Json) => utterance.speaker === 'participant' && utterance.questionId === 'experience');
+    const first = body.sessions[0].transcript.utterances.find(
+      (utterance: Json) => utterance.speaker === 'participant' && utterance.questionId === 'experience',
+    );
     expect(first.text).toContain('[EMAIL REDACTED]');
     expect(first.text).toContain('[PHONE REDACTED]');
     // The same redaction as the transcript endpoint's.
@@ -436,10 +444,16 @@ describe('a ZIP with audio', () => {
 
   it.each([
     ['is gone from storage', () => Promise.reject(new FileNotFoundError('gone'))],
-    ['fails while it is read', async () => Readable.from((async function* () {
-      yield Buffer.from('RIFF');
-      throw new Error('disk read failed');
-    })())],
+    [
+      'fails while it is read',
+      async () =>
+        Readable.from(
+          (async function* () {
+            yield Buffer.from('RIFF');
+            throw new Error('disk read failed');
+          })(),
+        ),
+    ],
   ])('a recording that %s cuts the download short, and the service goes on answering', async (_case, open: () => Promise<Readable>) => {
     const [file] = await t.em().execute<{ storage_key: string }[]>(`select storage_key from session_files where session_id = ? and kind = 'audio'`, [oneClip]);
     const storage = t.runtime.services.storage;
@@ -452,7 +466,11 @@ describe('a ZIP with audio', () => {
     };
     try {
       const outcome = await asBytes(api.get(`/api/campaigns/${campaign.id}/transcripts?include_audio=true`)).then(
-        (response) => unzip(response.body as Buffer).then(() => 'a whole ZIP', () => 'a damaged ZIP'),
+        (response) =>
+          unzip(response.body as Buffer).then(
+            () => 'a whole ZIP',
+            () => 'a damaged ZIP',
+          ),
         (error: Error) => `cut short (${error.message})`,
       );
       expect(outcome).not.toBe('a whole ZIP');
@@ -530,7 +548,9 @@ describe('a project export', () => {
     const body = JSON.parse(response.text);
     expect(body.scope).toEqual({ type: 'project', id: projectId });
     expect(body.campaigns).toEqual(campaigns.map((campaign, index) => ({ id: campaign.id, name: campaign.name, slug: slugs()[index], projectId })));
-    expect(body.sessions.map((session: Json) => ({ id: session.id, campaignId: session.campaignId }))).toEqual([{ id: sessionId, campaignId: campaigns[1]!.id }]);
+    expect(body.sessions.map((session: Json) => ({ id: session.id, campaignId: session.campaignId }))).toEqual([
+      { id: sessionId, campaignId: campaigns[1]!.id },
+    ]);
   });
 
   it('a campaign with a non-Latin name is downloaded under its id; an empty CSV export still has its header', async () => {
@@ -546,7 +566,13 @@ describe('a project export', () => {
     const manifest = JSON.parse(entryOf(entries, 'manifest.json').data.toString('utf8'));
     expect(manifest.scope).toEqual({ type: 'project', id: projectId });
     expect(manifest.campaigns).toEqual(
-      campaigns.map((campaign, index) => ({ id: campaign.id, name: campaign.name, slug: slugs()[index], transcripts: `${slugs()[index]}/transcripts.json`, sessions: index === 1 ? 1 : 0 })),
+      campaigns.map((campaign, index) => ({
+        id: campaign.id,
+        name: campaign.name,
+        slug: slugs()[index],
+        transcripts: `${slugs()[index]}/transcripts.json`,
+        sessions: index === 1 ? 1 : 0,
+      })),
     );
     expect(manifest.sessions).toEqual([{ id: sessionId, campaignId: campaigns[1]!.id, audio: null }]);
     // Each folder's transcripts hold that campaign's sessions only.
@@ -631,7 +657,13 @@ describe('export errors', () => {
   });
 
   it('a key without sessions:read answers 403 INSUFFICIENT_PERMISSIONS', async () => {
-    const limited = apiAs(t.http, await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:read')));
+    const limited = apiAs(
+      t.http,
+      await t.createKey(
+        tenant.organizationId,
+        PERMISSIONS.filter((permission) => permission !== 'sessions:read'),
+      ),
+    );
     for (const path of paths()) expectError(await limited.get(path), 403, 'INSUFFICIENT_PERMISSIONS');
   });
 
@@ -677,7 +709,14 @@ describe('finished sessions without a transcript', () => {
 
   it('JSON: they are exported with transcript null and transcriptStatus none (nothing said) or pending (not made yet)', async () => {
     const body = JSON.parse((await api.get(`/api/campaigns/${campaignId}/transcripts`).expect(200)).text);
-    expect(body.sessions.map((session: Json) => ({ id: session.id, status: session.status, transcriptStatus: session.transcriptStatus, transcript: session.transcript }))).toEqual([
+    expect(
+      body.sessions.map((session: Json) => ({
+        id: session.id,
+        status: session.status,
+        transcriptStatus: session.transcriptStatus,
+        transcript: session.transcript,
+      })),
+    ).toEqual([
       { id: silent, status: 'abandoned', transcriptStatus: 'none', transcript: null },
       { id: pending, status: 'completed', transcriptStatus: 'pending', transcript: null },
     ]);

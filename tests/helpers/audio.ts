@@ -43,7 +43,22 @@ export function download(app: TestApp, url: string): supertest.Test {
 export async function silentOpus(ffmpeg: string, minutes: number, file: string): Promise<void> {
   const oneMinute = `${file}.minute.ogg`;
   const quiet = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
-  await run(ffmpeg, [...quiet, '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '60', '-c:a', 'libopus', '-b:a', '6k', '-frame_duration', '60', oneMinute]);
+  await run(ffmpeg, [
+    ...quiet,
+    '-f',
+    'lavfi',
+    '-i',
+    'anullsrc=r=48000:cl=mono',
+    '-t',
+    '60',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '6k',
+    '-frame_duration',
+    '60',
+    oneMinute,
+  ]);
   await run(ffmpeg, [...quiet, '-stream_loop', String(minutes - 1), '-i', oneMinute, '-c', 'copy', file]);
   await rm(oneMinute, { force: true });
 }

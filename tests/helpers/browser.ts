@@ -22,7 +22,14 @@ export function reportSkipped(suite: string): void {
 
 /** Headless Chromium with a fake microphone that plays `audioFile` (a WAV) when given. */
 export function launchChromium(options: { audioFile?: string } = {}): Promise<Browser> {
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'];
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+  ];
   if (options.audioFile) args.push(`--use-file-for-fake-audio-capture=${options.audioFile}`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args });
 }

@@ -71,7 +71,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const api = apiAs(t.http, tenant);
   await options.seed?.({ t, tenant, api });
   const { email, name, role } = options.member;
-  const invited = await inviteMember({ em: t.em(), services: t.runtime.services }, { organizationId: tenant.organizationId, permissions: PERMISSIONS }, { email, role, name });
+  const invited = await inviteMember(
+    { em: t.em(), services: t.runtime.services },
+    { organizationId: tenant.organizationId, permissions: PERMISSIONS },
+    { email, role, name },
+  );
   const token = new URL(invited.invitationUrl).searchParams.get('token')!;
   // The server's own dashboard routes, reading this file's build; everything else is the app.
   const service: Server = createServer(express().use(dashboardRoutes(t.runtime.services, distDir)).use(t.app));
@@ -125,7 +129,10 @@ export async function expectPageFits(page: Page, name: string): Promise<void> {
   const overflow = await page.evaluate(() => ({
     width: document.documentElement.scrollWidth,
     culprits: [...document.querySelectorAll('body *')]
-      .filter((element: any) => element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'))
+      .filter(
+        (element: any) =>
+          element.getBoundingClientRect().right > 391 && (!element.closest('.table-wrap, .mainnav ul') || getComputedStyle(element).position === 'absolute'),
+      )
       .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}`)
       .slice(0, 5),
   }));

@@ -1,5 +1,11 @@
 import type { TResolvedTurnTaking } from '../../shared/schemas/turn-taking.js';
-import { createBargeInDetector, createEndOfTurnDetector, DEFAULT_END_OF_TURN_RULE, type EndOfTurnRule, type StretchEnding } from '../../shared/voice/end-of-turn.js';
+import {
+  createBargeInDetector,
+  createEndOfTurnDetector,
+  DEFAULT_END_OF_TURN_RULE,
+  type EndOfTurnRule,
+  type StretchEnding,
+} from '../../shared/voice/end-of-turn.js';
 import { type FrameAnalysis, VOICE_FRAME_MS } from '../../shared/voice/types.js';
 import { generateEndOfTurnSet, type LabelledAnswer } from '../fixtures/end-of-turn/generate.js';
 import { analyseWav } from './voice-analysis.js';
@@ -98,7 +104,10 @@ export function figuresOf(turns: AnsweredTurn[]): TurnFigures {
 
 /** The figures table: per split, per language and all. */
 export function figuresTable(turns: AnsweredTurn[]): string {
-  const rows: string[] = ['| split | language | answers | premature | undecided | latency p50 | latency p95 | barge-in p95 |', '|---|---|---:|---:|---:|---:|---:|---:|'];
+  const rows: string[] = [
+    '| split | language | answers | premature | undecided | latency p50 | latency p95 | barge-in p95 |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
   const ms = (value: number | null) => (value === null ? '–' : `${Math.round(value)} ms`);
   for (const split of ['dev', 'heldout'] as const) {
     const ofSplit = turns.filter((turn) => turn.answer.split === split);
@@ -106,7 +115,9 @@ export function figuresTable(turns: AnsweredTurn[]): string {
     for (const language of [...languages, 'all']) {
       const group = language === 'all' ? ofSplit : ofSplit.filter((turn) => turn.answer.language === language);
       const f = figuresOf(group);
-      rows.push(`| ${split} | ${language} | ${f.answers} | ${f.premature} (${f.prematurePercent.toFixed(1)}%) | ${f.undecided} | ${ms(f.latencyP50Ms)} | ${ms(f.latencyP95Ms)} | ${ms(f.bargeInP95Ms)} |`);
+      rows.push(
+        `| ${split} | ${language} | ${f.answers} | ${f.premature} (${f.prematurePercent.toFixed(1)}%) | ${f.undecided} | ${ms(f.latencyP50Ms)} | ${ms(f.latencyP95Ms)} | ${ms(f.bargeInP95Ms)} |`,
+      );
     }
   }
   return rows.join('\n');

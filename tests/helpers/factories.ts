@@ -64,7 +64,11 @@ export interface InviteBody {
   expiresAt: string;
 }
 
-export async function createInvite(api: Api, campaignId: string, body: Record<string, unknown> = { email: `${uniqueName('p').replace(' ', '-')}@example.com` }) {
+export async function createInvite(
+  api: Api,
+  campaignId: string,
+  body: Record<string, unknown> = { email: `${uniqueName('p').replace(' ', '-')}@example.com` },
+) {
   const response = await api.post(`/v1/campaigns/${campaignId}/invites`, body).expect(201);
   return response.body as InviteBody;
 }
@@ -109,5 +113,11 @@ export async function inviteRow(app: TestApp, inviteId: string): Promise<InviteR
   const [row] = await app.em().execute<InviteRow[]>('select * from invites where id = ?', [inviteId]);
   if (!row) throw new Error(`No invite ${inviteId}`);
   const at = (value: unknown) => (value === null ? null : new Date(value as string));
-  return { ...row, expires_at: new Date(row.expires_at), started_at: at(row.started_at), completed_at: at(row.completed_at), cancelled_at: at(row.cancelled_at) };
+  return {
+    ...row,
+    expires_at: new Date(row.expires_at),
+    started_at: at(row.started_at),
+    completed_at: at(row.completed_at),
+    cancelled_at: at(row.cancelled_at),
+  };
 }

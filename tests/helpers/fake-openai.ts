@@ -81,7 +81,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 export function transcriptionReply(text: string, avgLogprob = -0.1): FakeOpenAiReply {
   return {
     status: 200,
-    body: { task: 'transcribe', language: 'english', duration: 1, text, segments: [{ id: 0, start: 0, end: 1, text, avg_logprob: avgLogprob, no_speech_prob: 0.01 }] },
+    body: {
+      task: 'transcribe',
+      language: 'english',
+      duration: 1,
+      text,
+      segments: [{ id: 0, start: 0, end: 1, text, avg_logprob: avgLogprob, no_speech_prob: 0.01 }],
+    },
   };
 }
 

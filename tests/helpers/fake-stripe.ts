@@ -78,4 +78,3 @@ export function customer(id: string, defaultPaymentMethod: unknown): Answer {
     body: { id, object: 'customer', invoice_settings: { default_payment_method: defaultPaymentMethod, custom_fields: null, footer: null } },
   };
 }
-

@@ -89,49 +89,52 @@ const ARRAY_NESTING = (depth: number): unknown => {
 
 /** Strings PostgreSQL, JavaScript, templates or people find awkward. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(
-    '',
-    ' ',
-    '\u0000',
-    'a\u0000b',
-    '\ud800',
-    '\udfff',
-    'emoji \ud83d',
-    '\udc00\ud800',
-    '\u202eevil\u202c',
-    '\u200f\u200e\u061c',
-    '\u200b\u200c\u200d\u2060',
-    '\ufeffbom',
-    '\uffff\ufffe',
-    '\u{10FFFF}',
-    '👩‍👩‍👧‍👦🏳️‍🌈',
-    'e\u0301\u0302\u0303\u0304\u0305\u0306\u0307\u0308\u0309\u030a',
-    'Z̷̡̧̛̛͓̟̰̳̝̫͔͇̝̦̗͍͔̈́̈́̓̀̓̓͂̂̾̄̚a̴l̸g̸o̸',
-    'ﬃ İ ß ǅ',
-    '\r\n\t\u000b\u000c\u0085\u2028\u2029',
-    '<script>alert(1)</script>',
-    "'; drop table projects; --",
-    '%00%ZZ%ED%A0%80',
-    '../../../etc/passwd',
-    '{{#x}}{{/x}}{{{y}}}${7*7}',
-    '%_\\',
-    '__proto__',
-    'constructor',
-    'NaN',
-    'Infinity',
-    '-1',
-    '1e308',
-    'null',
-    'true',
-    '[]',
-    '{}',
-    'javascript:alert(1)',
-    'https://127.0.0.1:9/hook',
-    'http://169.254.169.254/latest/meta-data/',
-    'prj_0000000000000000000000',
-    'a'.repeat(101),
-    'a'.repeat(256),
-  ) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      '\udfff',
+      'emoji \ud83d',
+      '\udc00\ud800',
+      '\u202eevil\u202c',
+      '\u200f\u200e\u061c',
+      '\u200b\u200c\u200d\u2060',
+      '\ufeffbom',
+      '\uffff\ufffe',
+      '\u{10FFFF}',
+      '👩‍👩‍👧‍👦🏳️‍🌈',
+      'e\u0301\u0302\u0303\u0304\u0305\u0306\u0307\u0308\u0309\u030a',
+      'Z̷̡̧̛̛͓̟̰̳̝̫͔͇̝̦̗͍͔̈́̈́̓̀̓̓͂̂̾̄̚a̴l̸g̸o̸',
+      'ﬃ İ ß ǅ',
+      '\r\n\t\u000b\u000c\u0085\u2028\u2029',
+      '<script>alert(1)</script>',
+      "'; drop table projects; --",
+      '%00%ZZ%ED%A0%80',
+      '../../../etc/passwd',
+      '{{#x}}{{/x}}{{{y}}}${7*7}',
+      '%_\\',
+      '__proto__',
+      'constructor',
+      'NaN',
+      'Infinity',
+      '-1',
+      '1e308',
+      'null',
+      'true',
+      '[]',
+      '{}',
+      'javascript:alert(1)',
+      'https://127.0.0.1:9/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'prj_0000000000000000000000',
+      'a'.repeat(101),
+      'a'.repeat(256),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom('x'.repeat(100_000), '😀'.repeat(25_000), 'é'.repeat(60_000), '\u0000'.repeat(1000)) },
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
@@ -210,7 +213,10 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
         {},
         new JsonEntries([['__proto__', { polluted: true }]]),
         new JsonEntries([['constructor', { prototype: { polluted: true } }]]),
-        new JsonEntries([['prototype', { polluted: true }], ['__proto__', null]]),
+        new JsonEntries([
+          ['prototype', { polluted: true }],
+          ['__proto__', null],
+        ]),
         NESTING(40, 'deep'),
         NESTING(10, 1),
         ARRAY_NESTING(60),
@@ -306,10 +312,7 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
     const matching = patternArbitrary(schema.pattern);
     if (matching) return matching.map((value) => value.slice(0, Math.max(max, min, 1)));
   }
-  return fc.oneof(
-    fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: max }),
-    fc.string({ unit: 'grapheme', minLength: min, maxLength: max }),
-  );
+  return fc.oneof(fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: max }), fc.string({ unit: 'grapheme', minLength: min, maxLength: max }));
 }
 
 /** Values that satisfy `schema` (as far as a schema says: cross-field rules are the server's). */
@@ -353,9 +356,10 @@ export function validArbitrary(schema: JsonSchema, context: SchemaContext, name?
       const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
       const names = Object.keys(properties);
       if (names.length === 0) {
-        const values = resolved.additionalProperties && typeof resolved.additionalProperties === 'object' && Object.keys(resolved.additionalProperties).length > 0
-          ? validArbitrary(resolved.additionalProperties, context)
-          : fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean());
+        const values =
+          resolved.additionalProperties && typeof resolved.additionalProperties === 'object' && Object.keys(resolved.additionalProperties).length > 0
+            ? validArbitrary(resolved.additionalProperties, context)
+            : fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean());
         const keys = resolved.propertyNames ? stringArbitrary(deref(context.document, resolved.propertyNames)) : fc.string({ minLength: 1, maxLength: 20 });
         return fc.dictionary(keys, values, { maxKeys: 4, noNullPrototype: true });
       }
@@ -565,14 +569,16 @@ export interface QueryCase {
  * bad percent-encoding).
  */
 export function queryArbitrary(parameters: QueryParameter[], context: SchemaContext, pathParameterNames: string[]): fc.Arbitrary<QueryCase> {
-  const validPairs = fc.tuple(
-    ...parameters.map((parameter) => {
-      const value = validArbitrary(parameter.schema, context, parameter.name).map((inner) => String(inner));
-      const pair = value.map((inner) => [parameter.name, inner] as const);
-      // Optional parameters are left out two times in three, so a valid query is often a plain one.
-      return parameter.required ? pair : fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pair });
-    }),
-  ).map((pairs) => pairs.filter((pair): pair is readonly [string, string] => pair !== undefined).map(([name, value]) => [name, value] as [string, string]));
+  const validPairs = fc
+    .tuple(
+      ...parameters.map((parameter) => {
+        const value = validArbitrary(parameter.schema, context, parameter.name).map((inner) => String(inner));
+        const pair = value.map((inner) => [parameter.name, inner] as const);
+        // Optional parameters are left out two times in three, so a valid query is often a plain one.
+        return parameter.required ? pair : fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pair });
+      }),
+    )
+    .map((pairs) => pairs.filter((pair): pair is readonly [string, string] => pair !== undefined).map(([name, value]) => [name, value] as [string, string]));
   const names = [...parameters.map((parameter) => parameter.name), 'unknown', 'Limit', 'limit[]', '__proto__', 'constructor', ...pathParameterNames];
   type Seed = { kind: 'value' | 'unknown' | 'repeat' | 'drop' | 'raw'; pick: number; value: string; name: string };
   const seed: fc.Arbitrary<Seed> = fc.record({
@@ -618,14 +624,23 @@ export function queryArbitrary(parameters: QueryParameter[], context: SchemaCont
     const text = [...pairs.map(([name, value]) => `${encodeQueryComponent(name)}=${encodeQueryComponent(value)}`), ...raw].join('&');
     return { text, label: labels.join('; ') };
   });
-  const valid = validPairs.map((pairs) => ({ text: pairs.map(([name, value]) => `${encodeQueryComponent(name)}=${encodeQueryComponent(value)}`).join('&'), label: 'valid' }));
+  const valid = validPairs.map((pairs) => ({
+    text: pairs.map(([name, value]) => `${encodeQueryComponent(name)}=${encodeQueryComponent(value)}`).join('&'),
+    label: 'valid',
+  }));
   return fc.oneof({ weight: 2, arbitrary: valid }, { weight: 5, arbitrary: mutated });
 }
 
 /** Queries for an operation that takes no parameters: never empty, so each must be refused. */
 export function unwantedQueryArbitrary(pathParameterNames: string[]): fc.Arbitrary<QueryCase> {
   return fc
-    .tuple(fc.oneof(fc.constantFrom('limit', 'offset', 'unknown', '__proto__', 'expand', ...pathParameterNames), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 })), hostileQueryValue)
+    .tuple(
+      fc.oneof(
+        fc.constantFrom('limit', 'offset', 'unknown', '__proto__', 'expand', ...pathParameterNames),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }),
+      ),
+      hostileQueryValue,
+    )
     .map(([name, value]) => ({ text: `${encodeQueryComponent(name)}=${encodeQueryComponent(value)}`, label: `extra ${name}` }));
 }
 
@@ -692,11 +707,16 @@ export function envelopeProblems(answer: Answer): string[] {
     problems.push('error.details is not an object');
     return problems;
   }
-  if (typeof error.requestId !== 'string' || error.requestId !== answer.headers['x-request-id']) problems.push('error.requestId missing or not the X-Request-Id header');
+  if (typeof error.requestId !== 'string' || error.requestId !== answer.headers['x-request-id'])
+    problems.push('error.requestId missing or not the X-Request-Id header');
   const fields = (details as { fields?: unknown }).fields;
   if (code === 'VALIDATION_ERROR' && !(Array.isArray(fields) && fields.length > 0)) problems.push('422 without details.fields');
   if (fields !== undefined) {
-    const wellFormed = Array.isArray(fields) && fields.every((field) => field && typeof field === 'object' && typeof field.path === 'string' && typeof field.message === 'string' && field.message.length > 0);
+    const wellFormed =
+      Array.isArray(fields) &&
+      fields.every(
+        (field) => field && typeof field === 'object' && typeof field.path === 'string' && typeof field.message === 'string' && field.message.length > 0,
+      );
     if (!wellFormed) problems.push(`details.fields is not a list of {path, message}: ${JSON.stringify(fields).slice(0, 300)}`);
   }
   return problems;
@@ -747,10 +767,12 @@ export function schemaViolation(schema: JsonSchema, value: unknown, document: Op
   }
   const type = jsonTypeOf(value);
   if ('const' in resolved && toJsonText(value) !== JSON.stringify(resolved.const)) return `${at} is not ${JSON.stringify(resolved.const)}`;
-  if (Array.isArray(resolved.enum) && !resolved.enum.some((option: unknown) => toJsonText(value) === JSON.stringify(option))) return `${at} is not one of its values`;
+  if (Array.isArray(resolved.enum) && !resolved.enum.some((option: unknown) => toJsonText(value) === JSON.stringify(option)))
+    return `${at} is not one of its values`;
   const declared = resolved.type ?? (resolved.properties ? 'object' : undefined);
   const types = (Array.isArray(declared) ? declared : declared === undefined ? [] : [declared]) as string[];
-  if (types.length > 0 && !types.some((allowed) => allowed === type || (allowed === 'integer' && type === 'number'))) return `${at} is ${type}, not ${types.join(' or ')}`;
+  if (types.length > 0 && !types.some((allowed) => allowed === type || (allowed === 'integer' && type === 'number')))
+    return `${at} is ${type}, not ${types.join(' or ')}`;
   switch (type) {
     case 'string': {
       const text = value as string;
@@ -842,7 +864,8 @@ export function bodyViolation(schema: JsonSchema, text: string, document: OpenAp
     const here = deepViolation(value, path);
     if (here) return here;
     if (Array.isArray(value)) value.forEach((item, index) => pending.push([item, `${path}[${index}]`]));
-    else if (value !== null && typeof value === 'object') for (const [key, member] of Object.entries(value)) pending.push([member, path ? `${path}.${key}` : key]);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, member] of Object.entries(value)) pending.push([member, path ? `${path}.${key}` : key]);
   }
   return schemaViolation(schema, parsed.value, document);
 }

@@ -24,5 +24,10 @@ export function twoBandPng(width: number, height: number, splitAt = Math.floor(h
     for (let x = 0; x < width; x++) row.set(y < splitAt ? [29, 78, 216] : [245, 158, 11], 1 + x * 3);
     rows.push(row);
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

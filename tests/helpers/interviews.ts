@@ -25,10 +25,20 @@ export const ONE_QUESTION = [{ id: 'improve', text: 'What should we improve firs
 export const PARTICIPANT_BUDGET = { RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000' };
 
 /** A campaign on a published script with these questions, and one invite to it. */
-export async function interviewFixture(api: Api, options: { questions?: unknown[]; settings?: Record<string, unknown>; scriptSettings?: Record<string, unknown> } = {}) {
-  const script = await createPublishedScript(api, { questions: options.questions ?? FOUR_QUESTIONS, ...(options.scriptSettings ? { settings: options.scriptSettings } : {}) });
+export async function interviewFixture(
+  api: Api,
+  options: { questions?: unknown[]; settings?: Record<string, unknown>; scriptSettings?: Record<string, unknown> } = {},
+) {
+  const script = await createPublishedScript(api, {
+    questions: options.questions ?? FOUR_QUESTIONS,
+    ...(options.scriptSettings ? { settings: options.scriptSettings } : {}),
+  });
   const campaign = await createCampaign(api, { scriptId: script.id, ...(options.settings ? { settings: options.settings } : {}) });
-  const invite = await createInvite(api, campaign.id, { email: `participant-${Math.random().toString(36).slice(2)}@example.com`, name: 'Ada', sendEmail: false });
+  const invite = await createInvite(api, campaign.id, {
+    email: `participant-${Math.random().toString(36).slice(2)}@example.com`,
+    name: 'Ada',
+    sendEmail: false,
+  });
   return { script, campaign, invite };
 }
 
@@ -58,8 +68,19 @@ export type Participant = ReturnType<typeof participantAs>;
  * A new invite to `campaignId` (a unique address, no email sent, `name` only when given) whose
  * participant starts and answers `answers` in order through the participant API.
  */
-export async function answeredInvite(t: Pick<TestApp, 'http'>, api: Api, campaignId: string, answers: string[], options: { metadata?: Record<string, string>; name?: string } = {}) {
-  const invite = await createInvite(api, campaignId, { email: `${uniqueName('p').replace(' ', '-')}@example.com`, ...(options.name ? { name: options.name } : {}), sendEmail: false, metadata: options.metadata ?? {} });
+export async function answeredInvite(
+  t: Pick<TestApp, 'http'>,
+  api: Api,
+  campaignId: string,
+  answers: string[],
+  options: { metadata?: Record<string, string>; name?: string } = {},
+) {
+  const invite = await createInvite(api, campaignId, {
+    email: `${uniqueName('p').replace(' ', '-')}@example.com`,
+    ...(options.name ? { name: options.name } : {}),
+    sendEmail: false,
+    metadata: options.metadata ?? {},
+  });
   const participant = participantAs(t.http, invite.token);
   const started = await participant.start().expect(201);
   for (const answer of answers) await participant.answer(answer).expect(200);
@@ -73,5 +94,9 @@ export async function answeredInvite(t: Pick<TestApp, 'http'>, api: Api, campaig
 export async function letTimePass(t: Pick<TestApp, 'em'>, sessionId: string, seconds: number): Promise<void> {
   await t
     .em()
-    .execute(`update sessions set started_at = started_at - make_interval(secs => ?), active_since = active_since - make_interval(secs => ?) where id = ?`, [seconds, seconds, sessionId]);
+    .execute(`update sessions set started_at = started_at - make_interval(secs => ?), active_since = active_since - make_interval(secs => ?) where id = ?`, [
+      seconds,
+      seconds,
+      sessionId,
+    ]);
 }

@@ -100,7 +100,10 @@ export function probingFigures(probed: readonly ProbedItem[]): ProbingFigures[] 
 const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(0)}%`);
 
 export function probingTable(rows: readonly ProbingFigures[]): string {
-  const lines = ['| split | language | picks up an acceptable phrase | no probe on a closed answer | at most one probe on a closed answer |', '|---|---|---|---|---|'];
+  const lines = [
+    '| split | language | picks up an acceptable phrase | no probe on a closed answer | at most one probe on a closed answer |',
+    '|---|---|---|---|---|',
+  ];
   for (const row of rows) {
     lines.push(
       `| ${row.split} | ${row.language} | ${percent(row.pickedUp, row.opening)} (${row.pickedUp}/${row.opening}) | ${percent(row.noProbe, row.closed)} (${row.noProbe}/${row.closed}) | ${percent(row.atMostOne, row.closed)} (${row.atMostOne}/${row.closed}) |`,

@@ -23,7 +23,11 @@ export const TEXT_ANSWERS = [
 /** Runs due jobs until the session's completion chain (transcript → insights → files → announcement) is through. */
 export async function runCompletionChain(t: TestApp, sessionId: string): Promise<void> {
   for (let pass = 0; pass < 6; pass++) {
-    const [row] = await t.em().execute<{ done: boolean }[]>(`select completion_announced_at is not null and files_prepared_at is not null as done from sessions where id = ?`, [sessionId]);
+    const [row] = await t
+      .em()
+      .execute<{ done: boolean }[]>(`select completion_announced_at is not null and files_prepared_at is not null as done from sessions where id = ?`, [
+        sessionId,
+      ]);
     if (row?.done) return;
     await runJobsOnce(t);
   }
@@ -32,9 +36,7 @@ export async function runCompletionChain(t: TestApp, sessionId: string): Promise
 
 /** A whole interview answered by text on a fresh campaign, its results generated. */
 export async function completedTextInterview(t: TestApp, api: Api, answers: string[] = TEXT_ANSWERS, options: { campaignId?: string; runJobs?: boolean } = {}) {
-  const fixture = options.campaignId
-    ? await inviteTo(api, options.campaignId)
-    : await interviewFixture(api, { questions: RESULTS_QUESTIONS });
+  const fixture = options.campaignId ? await inviteTo(api, options.campaignId) : await interviewFixture(api, { questions: RESULTS_QUESTIONS });
   const participant = participantAs(t.http, fixture.invite.token);
   const started = await participant.start().expect(201);
   const sessionId = started.body.session.id as string;
@@ -49,7 +51,9 @@ export async function completedTextInterview(t: TestApp, api: Api, answers: stri
 }
 
 async function inviteTo(api: Api, campaignId: string) {
-  const response = await api.post(`/v1/campaigns/${campaignId}/invites`, { email: `p-${Math.random().toString(36).slice(2)}@example.com`, name: 'Grace', sendEmail: false }).expect(201);
+  const response = await api
+    .post(`/v1/campaigns/${campaignId}/invites`, { email: `p-${Math.random().toString(36).slice(2)}@example.com`, name: 'Grace', sendEmail: false })
+    .expect(201);
   return { campaign: { id: campaignId }, invite: response.body as { id: string; token: string } };
 }
 
@@ -58,7 +62,9 @@ async function inviteTo(api: Api, campaignId: string) {
  * which draws a follow-up, then answered in full; its results generated.
  */
 export async function probedTextInterview(t: TestApp, api: Api, fullAnswer = 'The import failed, so I gave up after two tries and asked a colleague.') {
-  const fixture = await interviewFixture(api, { questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }] });
+  const fixture = await interviewFixture(api, {
+    questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }],
+  });
   const participant = participantAs(t.http, fixture.invite.token);
   const sessionId = (await participant.start().expect(201)).body.session.id as string;
   const probe = await participant.answer('ok').expect(200);

@@ -27,7 +27,9 @@ export async function waitForLockWaiters(holder: pg.Client, count = 1): Promise<
   let waiting = 0;
   for (let polls = 0; polls < 100; polls += 1) {
     await holder.query('select pg_stat_clear_snapshot()');
-    const { rows } = await holder.query<{ waiting: string }>(`select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+    const { rows } = await holder.query<{ waiting: string }>(
+      `select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+    );
     waiting = Number(rows[0]!.waiting);
     if (waiting >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -17,7 +17,12 @@ export async function makeTestCertificate(extraNames: string[] = []): Promise<Te
       { name: 'extKeyUsage', serverAuth: true },
       {
         name: 'subjectAltName',
-        altNames: [{ type: 2 as const, value: 'localhost' }, ...extraNames.map((value) => ({ type: 2 as const, value })), { type: 7 as const, ip: '127.0.0.1' }, { type: 7 as const, ip: '::1' }],
+        altNames: [
+          { type: 2 as const, value: 'localhost' },
+          ...extraNames.map((value) => ({ type: 2 as const, value })),
+          { type: 7 as const, ip: '127.0.0.1' },
+          { type: 7 as const, ip: '::1' },
+        ],
       },
     ],
   });

@@ -28,11 +28,12 @@ interface UtteranceRow {
 async function organizationWithInterview() {
   const tenant = await t.createTenant();
   const interview = await completedTextInterview(t, apiAs(t.http, tenant), undefined, { runJobs: false });
-  const utterances = await t.em().execute<UtteranceRow[]>(`select id, text, speaker, start_time from session_utterances where session_id = ? order by seq`, [interview.sessionId]);
+  const utterances = await t
+    .em()
+    .execute<UtteranceRow[]>(`select id, text, speaker, start_time from session_utterances where session_id = ? order by seq`, [interview.sessionId]);
   const answer = utterances.find((utterance) => utterance.speaker === 'participant' && utterance.text?.includes('broken links'))!;
   return { tenant, client: t.clientOf(tenant), sessionId: interview.sessionId, campaign: await campaignOf(interview.campaign.id), utterances, answer };
 }
-
 
 async function highlightRow(id: string) {
   const [row] = await t.em().execute<Record<string, unknown>[]>(`select * from highlights where id = ?`, [id]);
@@ -95,7 +96,14 @@ describe('highlights.create', () => {
   });
 
   it('normalizes a colour to lower-case #rrggbb and keeps a note', async () => {
-    const highlight = await a.client.highlights.create.mutate({ sessionId: a.sessionId, utteranceId: a.answer.id, start: 0, end: 8, color: '#A0F', note: 'Tone' });
+    const highlight = await a.client.highlights.create.mutate({
+      sessionId: a.sessionId,
+      utteranceId: a.answer.id,
+      start: 0,
+      end: 8,
+      color: '#A0F',
+      note: 'Tone',
+    });
     expect(highlight).toMatchObject({ color: '#aa00ff', note: 'Tone', quote: a.answer.text!.slice(0, 8), label: null });
   });
 
@@ -109,7 +117,11 @@ describe('highlights.create', () => {
       { path: 'end', message: `must be at most ${length} (the utterance's length)` },
     ]);
     const empty = await trpcFailure(a.client.highlights.create.mutate({ ...base, start: 5, end: 5 }));
-    expect(empty).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422, details: { fields: [{ path: 'end', message: 'must be greater than start' }] } });
+    expect(empty).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      httpStatus: 422,
+      details: { fields: [{ path: 'end', message: 'must be greater than start' }] },
+    });
     const colour = await trpcFailure(a.client.highlights.create.mutate({ ...base, start: 0, end: 3, color: 'red' }));
     expect(colour).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'color' }] } });
     const label = await trpcFailure(a.client.highlights.create.mutate({ ...base, start: 0, end: 3, label: 'x'.repeat(61) }));
@@ -219,9 +231,20 @@ describe('highlights.list', () => {
     const failure = await trpcFailure(a.client.highlights.list.query({ cursor: 'cur_bm90IGEgY3Vyc29y' }));
     expect(failure).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
     // Shaped like PostgreSQL's text of a timestamp, but no such moment: refused here, never a 500 from `::timestamptz`.
-    for (const when of ['2026-13-01 10:00:00+00', '2026-02-30 10:00:00+00', '2026-01-01 24:00:00+00', '2026-01-01 10:60:00+00', '2026-01-01 10:00:00+16', '0000-01-01 10:00:00+00']) {
+    for (const when of [
+      '2026-13-01 10:00:00+00',
+      '2026-02-30 10:00:00+00',
+      '2026-01-01 24:00:00+00',
+      '2026-01-01 10:60:00+00',
+      '2026-01-01 10:00:00+16',
+      '0000-01-01 10:00:00+00',
+    ]) {
       const cursor = `cur_${Buffer.from(JSON.stringify([when, 'hlt_x'])).toString('base64url')}`;
-      expect(await trpcFailure(a.client.highlights.list.query({ cursor })), when).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
+      expect(await trpcFailure(a.client.highlights.list.query({ cursor })), when).toMatchObject({
+        appCode: 'INVALID_REQUEST',
+        httpStatus: 400,
+        details: { fields: [{ path: 'cursor' }] },
+      });
     }
     // A real moment in every shape PostgreSQL writes is read.
     for (const when of ['2024-02-29 23:59:59.999999+00', '2026-11-26 10:15:30+05:30', '2026-11-26 10:15:30.1-08']) {
@@ -235,14 +258,21 @@ describe('highlights.list', () => {
   it("answers 404 for another organization's session or campaign, and never lists its highlights", async () => {
     await b.client.highlights.create.mutate({ sessionId: b.sessionId, utteranceId: b.answer.id, start: 0, end: 4 });
     expect(await trpcFailure(a.client.highlights.list.query({ sessionId: b.sessionId }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    expect(await trpcFailure(a.client.highlights.list.query({ campaignId: b.campaign.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', details: { fields: [{ path: 'campaignId' }] } });
+    expect(await trpcFailure(a.client.highlights.list.query({ campaignId: b.campaign.id }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      details: { fields: [{ path: 'campaignId' }] },
+    });
     const all = await a.client.highlights.list.query({ limit: 100 });
     expect(all.data.every((highlight) => highlight.sessionId === a.sessionId)).toBe(true);
   });
 
   it('answers 403 to a key without sessions:read', async () => {
     const writerOnly = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
-    expect(await trpcFailure(writerOnly.highlights.list.query({}))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, details: { required: 'sessions:read' } });
+    expect(await trpcFailure(writerOnly.highlights.list.query({}))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+      details: { required: 'sessions:read' },
+    });
   });
 });
 
@@ -258,8 +288,14 @@ describe('highlights.update', () => {
 
   it('answers 422 for a bad colour, 404 for another organization, 403 without sessions:write', async () => {
     const created = await a.client.highlights.create.mutate({ sessionId: a.sessionId, utteranceId: a.answer.id, start: 0, end: 4 });
-    expect(await trpcFailure(a.client.highlights.update.mutate({ highlightId: created.id, color: '#12345g' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'color' }] } });
-    expect(await trpcFailure(b.client.highlights.update.mutate({ highlightId: created.id, label: 'Mine' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
+    expect(await trpcFailure(a.client.highlights.update.mutate({ highlightId: created.id, color: '#12345g' }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'color' }] },
+    });
+    expect(await trpcFailure(b.client.highlights.update.mutate({ highlightId: created.id, label: 'Mine' }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.highlights.update.mutate({ highlightId: created.id, label: 'x' }))).toMatchObject({ httpStatus: 403 });
     expect(await highlightRow(created.id)).toMatchObject({ label: null, color: '#fde047' });

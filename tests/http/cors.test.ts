@@ -86,7 +86,7 @@ describe('/v1 and /api take secret keys, which do not belong in browsers', () =>
 });
 
 describe('OPTIONS', () => {
-  it('is answered before authentication and rate limiting: 204 with Allow, no key needed, the key\'s budget untouched', async () => {
+  it("is answered before authentication and rate limiting: 204 with Allow, no key needed, the key's budget untouched", async () => {
     const first = await t.http.get('/v1/projects').set('Authorization', tenant.authorization).expect(200);
     const before = Number(first.headers['x-ratelimit-remaining']);
     for (let i = 0; i < 5; i += 1) {

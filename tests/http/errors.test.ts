@@ -28,7 +28,9 @@ describe('error envelope', () => {
   it('an unknown path outside the API answers 404 in the envelope', async () => {
     const response = await t.http.get('/definitely/not/here');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: { code: 'RESOURCE_NOT_FOUND', message: 'No route GET /definitely/not/here.', details: {}, requestId: response.headers['x-request-id'] } });
+    expect(response.body).toEqual({
+      error: { code: 'RESOURCE_NOT_FOUND', message: 'No route GET /definitely/not/here.', details: {}, requestId: response.headers['x-request-id'] },
+    });
   });
 
   it('malformed JSON answers 400 INVALID_REQUEST', async () => {
@@ -38,7 +40,9 @@ describe('error envelope', () => {
       .set('Content-Type', 'application/json')
       .send('{"name": "unterminated');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.', details: {}, requestId: expect.stringMatching(/^req_/) } });
+    expect(response.body).toEqual({
+      error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.', details: {}, requestId: expect.stringMatching(/^req_/) },
+    });
   });
 
   it('a body over the JSON limit answers 413 PAYLOAD_TOO_LARGE', async () => {
@@ -52,22 +56,14 @@ describe('error envelope', () => {
     ['a string', '"name"'],
     ['null', 'null'],
   ])('a body that is %s answers 400 INVALID_REQUEST', async (_label, body) => {
-    const response = await t.http
-      .post('/v1/projects')
-      .set('Authorization', tenant.authorization)
-      .set('Content-Type', 'application/json')
-      .send(body);
+    const response = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', 'application/json').send(body);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject(ENVELOPE);
     expect(response.body.error.code).toBe('INVALID_REQUEST');
   });
 
   it('a body that is not JSON answers 415 UNSUPPORTED_MEDIA_TYPE naming the content type', async () => {
-    const response = await t.http
-      .post('/v1/projects')
-      .set('Authorization', tenant.authorization)
-      .set('Content-Type', 'text/plain')
-      .send('name=Project');
+    const response = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', 'text/plain').send('name=Project');
     expect(response.status).toBe(415);
     expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(response.body.error.message).toContain('application/json');

@@ -161,7 +161,11 @@ async function inviteFor(tenant: Tenant, campaignId: string) {
 /** Records of A that no fuzzed request names, and the GETs that read them. */
 async function seedWitnesses(tenant: Tenant): Promise<string[]> {
   const project = await createProject(tenant.api, { description: 'witness' });
-  const script = (await tenant.api.post('/v1/scripts', { name: uniqueName('Witness'), systemPrompt: 'You interview people.', questions: FOUR_QUESTIONS, projectId: project.id }).expect(201)).body;
+  const script = (
+    await tenant.api
+      .post('/v1/scripts', { name: uniqueName('Witness'), systemPrompt: 'You interview people.', questions: FOUR_QUESTIONS, projectId: project.id })
+      .expect(201)
+  ).body;
   await tenant.api.post(`/v1/scripts/${script.id}/publish`).expect(200);
   const campaign = (await tenant.api.post('/v1/campaigns', { name: uniqueName('Witness'), scriptId: script.id, projectId: project.id }).expect(201)).body;
   const invite = await inviteFor(tenant, campaign.id);
@@ -239,7 +243,9 @@ function operationsOf(doc: OpenApiDocument): Operation[] {
         template,
         operation,
         pathParameters: [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!),
-        query: parameters.filter((parameter) => parameter.in === 'query').map((parameter) => ({ name: parameter.name, required: parameter.required === true, schema: parameter.schema ?? {} })),
+        query: parameters
+          .filter((parameter) => parameter.in === 'query')
+          .map((parameter) => ({ name: parameter.name, required: parameter.required === true, schema: parameter.schema ?? {} })),
         jsonBody: content['application/json']?.schema,
         multipartOnly: Object.keys(content).length > 0 && !content['application/json'],
         participantOnly: (operation.security ?? []).length > 0 && (operation.security ?? []).every((scheme) => 'inviteToken' in scheme),
@@ -325,13 +331,22 @@ function schemaContext(ids: Record<string, string>): SchemaContext {
       startingAfter: fc.constantFrom(ids.projectId!, ids.campaignId!, 'c_not-a-cursor'),
       // Flags of the result downloads are strings `true` or `false` in the document.
       ...Object.fromEntries(
-        ['include_sentiment', 'include_keywords', 'include_insights', 'include_timestamps', 'include_audio', 'redact_pii'].map((name) => [name, fc.constantFrom('true', 'false')]),
+        ['include_sentiment', 'include_keywords', 'include_insights', 'include_timestamps', 'include_audio', 'redact_pii'].map((name) => [
+          name,
+          fc.constantFrom('true', 'false'),
+        ]),
       ),
     },
   };
 }
 
-async function send(method: Method, url: string, authorization: string, body?: { text: string; contentType: string }, headers: Record<string, string> = {}): Promise<Answer> {
+async function send(
+  method: Method,
+  url: string,
+  authorization: string,
+  body?: { text: string; contentType: string },
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const http = t.http;
   const call: Record<Method, (path: string) => supertest.Test> = {
     get: (path) => http.get(path),
@@ -378,10 +393,20 @@ interface Plan {
 const NO_QUERY: QueryCase = { text: '', label: '' };
 
 /** Media types a JSON operation must refuse (415), beside the JSON it takes. */
-const FOREIGN_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data; boundary=fuzz', 'application/xml', 'application/jsonx'];
+const FOREIGN_CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=utf-16',
+  'multipart/form-data; boundary=fuzz',
+  'application/xml',
+  'application/jsonx',
+];
 
 function contentTypeArbitrary(operation: Operation): fc.Arbitrary<string> {
-  const json = operation.method === 'patch' ? ['application/json', 'application/merge-patch+json', 'Application/JSON; charset=UTF-8'] : ['application/json', 'application/json; charset=utf-8'];
+  const json =
+    operation.method === 'patch'
+      ? ['application/json', 'application/merge-patch+json', 'Application/JSON; charset=UTF-8']
+      : ['application/json', 'application/json; charset=utf-8'];
   return fc.oneof({ weight: 10, arbitrary: fc.constantFrom(...json) }, { weight: 1, arbitrary: fc.constantFrom(...FOREIGN_CONTENT_TYPES) });
 }
 
@@ -425,7 +450,12 @@ function plansOf(operations: Operation[]): { plans: Plan[]; skipped: string[] } 
     } else if (operation.method === 'post') {
       plans.push({ operation, kind: 'unwanted body', weight: 0.5, arbitrary: input(strayQuery, unwantedBodyArbitrary) });
     } else if (operation.method === 'get') {
-      plans.push({ operation, kind: 'unwanted query', weight: 0.5 * slow, arbitrary: input(unwantedQueryArbitrary(operation.pathParameters), fc.constant(undefined)) });
+      plans.push({
+        operation,
+        kind: 'unwanted query',
+        weight: 0.5 * slow,
+        arbitrary: input(unwantedQueryArbitrary(operation.pathParameters), fc.constant(undefined)),
+      });
     } else {
       skipped.push(`${operation.key} (takes neither body nor query: ${operation.method.toUpperCase()} is covered by the cross-tenant and path checks)`);
     }
@@ -443,7 +473,8 @@ function violationOf(plan: Plan, input: Input): string | undefined {
   const key = input.headers['Idempotency-Key'];
   // docs/api.md: refused on PATCH and DELETE rather than ignored (a GET may carry one: nothing to replay).
   if (key !== undefined && ['patch', 'delete', 'put'].includes(operation.method)) return `Idempotency-Key on ${operation.method.toUpperCase()}`;
-  if (key !== undefined && parameters.includes('Idempotency-Key') && !/^[!-~]{1,255}$/.test(key)) return `Idempotency-Key ${JSON.stringify(key.slice(0, 20))} is not 1-255 visible ASCII characters`;
+  if (key !== undefined && parameters.includes('Idempotency-Key') && !/^[!-~]{1,255}$/.test(key))
+    return `Idempotency-Key ${JSON.stringify(key.slice(0, 20))} is not 1-255 visible ASCII characters`;
   // docs/api.md: "If-Match anywhere else is 400" than on PATCH and DELETE of a record (the document lists where).
   if (input.headers['If-Match'] !== undefined && !parameters.includes('If-Match')) return `If-Match on ${operation.key}, which does not take it`;
   if (input.body) {
@@ -451,7 +482,10 @@ function violationOf(plan: Plan, input: Input): string | undefined {
     const accepted = operation.method === 'patch' ? ['application/json', 'application/merge-patch+json'] : ['application/json'];
     if (!accepted.includes(mediaType) || /charset=(?!utf-8)/i.test(input.contentType)) return `Content-Type ${input.contentType}`;
   }
-  return (input.query.text ? queryViolation(operation.query, input.query.text) : undefined) ?? (input.body ? bodyViolation(operation.jsonBody ?? NO_BODY, input.body.text, document) : undefined);
+  return (
+    (input.query.text ? queryViolation(operation.query, input.query.text) : undefined) ??
+    (input.body ? bodyViolation(operation.jsonBody ?? NO_BODY, input.body.text, document) : undefined)
+  );
 }
 
 /** An answer whose status, or error code at that status, the operation's document does not list. */
@@ -460,7 +494,8 @@ function undocumented(operation: Operation, answer: Answer): string[] {
   if (!documented) return [`status ${answer.status} is not among the documented answers of ${operation.key}`];
   const code = (answer.body as { error?: { code?: string } } | undefined)?.error?.code;
   const codes = documented.content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum as string[] | undefined;
-  if (answer.status >= 400 && code && codes && !codes.includes(code)) return [`${code} is not among the documented ${answer.status} codes of ${operation.key} (${codes.join(', ')})`];
+  if (answer.status >= 400 && code && codes && !codes.includes(code))
+    return [`${code} is not among the documented ${answer.status} codes of ${operation.key} (${codes.join(', ')})`];
   return [];
 }
 
@@ -491,10 +526,14 @@ function contractProblems(plan: Plan, input: Input, answer: Answer): string[] {
   if (violation && answer.status < 400) problems.push(`accepted (${answer.status}) although it must be refused: ${violation}`);
   if (answer.status < 300) {
     const { responses } = plan.operation.operation;
-    const documented = (responses[String(answer.status)] ?? responses[Object.keys(responses).find((status) => status.startsWith('2')) ?? '']) as { content?: Record<string, unknown> } | undefined;
-    const mediaType = String(answer.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const documented = (responses[String(answer.status)] ?? responses[Object.keys(responses).find((status) => status.startsWith('2')) ?? '']) as
+      { content?: Record<string, unknown> } | undefined;
+    const mediaType = String(answer.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const listed = Object.keys(documented?.content ?? {});
-    if (listed.length > 0 && !listed.includes(mediaType)) problems.push(`${answer.status} answered as ${mediaType || 'no content type'}, not as ${listed.join(' or ')}`);
+    if (listed.length > 0 && !listed.includes(mediaType))
+      problems.push(`${answer.status} answered as ${mediaType || 'no content type'}, not as ${listed.join(' or ')}`);
   }
   return problems;
 }
@@ -528,7 +567,9 @@ function seedOf(key: string): number {
 function describeRequest(operation: Operation, url: string, input: Input): string {
   return [
     `${operation.method.toUpperCase()} ${url.length > 600 ? `${url.slice(0, 600)}…` : url} (${[input.query.label, input.body?.label].filter(Boolean).join('; ')})`,
-    ...Object.entries({ ...(input.body ? { 'Content-Type': input.contentType } : {}), ...input.headers }).map(([name, value]) => `${name}: ${JSON.stringify(value).slice(0, 80)}`),
+    ...Object.entries({ ...(input.body ? { 'Content-Type': input.contentType } : {}), ...input.headers }).map(
+      ([name, value]) => `${name}: ${JSON.stringify(value).slice(0, 80)}`,
+    ),
     ...(input.body ? [`body: ${describeBody(input.body.text)}`] : []),
   ].join('\n    ');
 }
@@ -552,10 +593,18 @@ async function fuzz(plan: Plan, numRuns: number): Promise<Outcome> {
     fc.asyncProperty(plan.arbitrary, async (input) => {
       if (last && --shrinkBudget < 0) return true; // bounded shrinking: keep the smallest failure found so far
       const url = fill(operation.template, ids) + (input.query.text ? `?${input.query.text}` : '');
-      const answer = await send(operation.method, url, authorization, input.body ? { text: input.body.text, contentType: input.contentType } : undefined, input.headers);
+      const answer = await send(
+        operation.method,
+        url,
+        authorization,
+        input.body ? { text: input.body.text, contentType: input.contentType } : undefined,
+        input.headers,
+      );
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       if (process.env.FUZZ_DEBUG && (input.body ?? input.query).label === 'valid' && answer.status >= 400) {
-        console.log(`valid input refused: ${operation.method.toUpperCase()} ${url} ${describeBody(input.body?.text)} → ${answer.status} ${(answer.text ?? '').slice(0, 400)}`);
+        console.log(
+          `valid input refused: ${operation.method.toUpperCase()} ${url} ${describeBody(input.body?.text)} → ${answer.status} ${(answer.text ?? '').slice(0, 400)}`,
+        );
       }
       const seen = () => ({
         operation: operation.key,
@@ -577,7 +626,15 @@ async function fuzz(plan: Plan, numRuns: number): Promise<Outcome> {
     { numRuns, seed },
   );
   // A property that threw (rather than answered false) is a failure of this test's own making: reported as such.
-  const thrown = details.failed && !last ? { operation: operation.key, request: JSON.stringify(details.counterexample).slice(0, 1500), answer: '(none)', problems: [`the property threw: ${String(details.errorInstance)}`] } : undefined;
+  const thrown =
+    details.failed && !last
+      ? {
+          operation: operation.key,
+          request: JSON.stringify(details.counterexample).slice(0, 1500),
+          answer: '(none)',
+          problems: [`the property threw: ${String(details.errorInstance)}`],
+        }
+      : undefined;
   const failure = details.failed ? { ...(last ?? thrown!), seed, path: details.counterexamplePath ?? '' } : undefined;
   return { plan, runs: details.numRuns, milliseconds: Date.now() - started, statuses, contract, ...(failure ? { failure } : {}) };
 }
@@ -637,17 +694,22 @@ describe('fuzzing every JSON operation of the REST API', () => {
         const code = (answer.body as { error?: { code?: string } })?.error?.code;
         const problems = [...envelopeProblems(answer), ...undocumented(operation, answer)];
         if (answer.status !== 404 || code !== 'RESOURCE_NOT_FOUND' || problems.length > 0) {
-          failures.push(`${operation.key} with ${label}: ${operation.method.toUpperCase()} ${url} answered ${answer.status} ${(answer.text ?? '').slice(0, 300)}`);
+          failures.push(
+            `${operation.key} with ${label}: ${operation.method.toUpperCase()} ${url} answered ${answer.status} ${(answer.text ?? '').slice(0, 300)}`,
+          );
         }
         // The message may name the id asked for, nothing else: B's record must not read differently from none.
         const message = String((answer.body as { error?: { message?: string } })?.error?.message ?? '');
         messages.push(owned.reduce((text, name) => text.replaceAll(ids[name]!, '<id>'), message));
         for (const name of operation.pathParameters) covered.add(name);
       }
-      if (new Set(messages).size > 1 && owned.length === 1) failures.push(`${operation.key}: B's id and an unknown id answer different messages: ${JSON.stringify([...new Set(messages)])}`);
+      if (new Set(messages).size > 1 && owned.length === 1)
+        failures.push(`${operation.key}: B's id and an unknown id answer different messages: ${JSON.stringify([...new Set(messages)])}`);
     }
     // The participant's invite token on another organization's session.
-    for (const operation of operationsOf(document).filter((candidate) => (candidate.operation.security ?? []).some((scheme) => 'inviteToken' in scheme) && candidate.pathParameters.includes('sessionId'))) {
+    for (const operation of operationsOf(document).filter(
+      (candidate) => (candidate.operation.security ?? []).some((scheme) => 'inviteToken' in scheme) && candidate.pathParameters.includes('sessionId'),
+    )) {
       const url = fill(operation.template, { sessionId: b.ids.sessionId! });
       const answer = await crossTenantRequest(operation, url, `Bearer ${live.token}`);
       if (answer.status !== 404) failures.push(`${operation.key} with A's invite token on B's session: ${answer.status} ${(answer.text ?? '').slice(0, 300)}`);
@@ -669,7 +731,8 @@ describe('fuzzing every JSON operation of the REST API', () => {
           const url = fill(operation.template, { ...a.ids, [name]: segment });
           const answer = await crossTenantRequest(operation, url, a.tenant.authorization);
           const problems = [...envelopeProblems(answer), ...undocumented(operation, answer)];
-          if (answer.status !== 404 || problems.length > 0) failures.push(`${operation.method.toUpperCase()} ${url}: ${answer.status} ${[...problems, (answer.text ?? '').slice(0, 300)].join('; ')}`);
+          if (answer.status !== 404 || problems.length > 0)
+            failures.push(`${operation.method.toUpperCase()} ${url}: ${answer.status} ${[...problems, (answer.text ?? '').slice(0, 300)].join('; ')}`);
         }
       }
     }
@@ -687,7 +750,15 @@ describe('fuzzing every JSON operation of the REST API', () => {
     const outcomes = await inPool(plans, CONCURRENCY, (plan) => fuzz(plan, Math.max(4, Math.round((FUZZ_REQUESTS * plan.weight) / totalWeight))));
     fuzzOutcomes = outcomes;
     const failures = outcomes.flatMap((outcome) => (outcome.failure ? [outcome.failure] : []));
-    const table = outcomes.map((outcome) => `  ${outcome.plan.operation.key.padEnd(58)} ${outcome.plan.kind.padEnd(14)} ${String(outcome.runs).padStart(4)} runs ${String(outcome.milliseconds).padStart(6)} ms  ${[...outcome.statuses].sort(([x], [y]) => x - y).map(([status, count]) => `${status}×${count}`).join(' ')}`);
+    const table = outcomes.map(
+      (outcome) =>
+        `  ${outcome.plan.operation.key.padEnd(58)} ${outcome.plan.kind.padEnd(14)} ${String(outcome.runs).padStart(4)} runs ${String(outcome.milliseconds).padStart(6)} ms  ${[
+          ...outcome.statuses,
+        ]
+          .sort(([x], [y]) => x - y)
+          .map(([status, count]) => `${status}×${count}`)
+          .join(' ')}`,
+    );
     console.log(
       [
         `fuzz: ${plans.length} operations, ${requests - before} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}`,
@@ -703,7 +774,9 @@ describe('fuzzing every JSON operation of the REST API', () => {
   it('refuses what the document and docs/api.md refuse, and answers only what the document lists (same run)', () => {
     expect(fuzzOutcomes, 'the fuzzing run above did not complete').toBeDefined();
     const departures = fuzzOutcomes!.flatMap((outcome) => [...outcome.contract.values()]);
-    const report = departures.map((example) => [`${example.operation}: ${example.problems.join('; ')}`, `    ${example.request}`, `    answer: ${example.answer.slice(0, 300)}`].join('\n'));
+    const report = departures.map((example) =>
+      [`${example.operation}: ${example.problems.join('; ')}`, `    ${example.request}`, `    answer: ${example.answer.slice(0, 300)}`].join('\n'),
+    );
     expect(report.join('\n\n'), `${departures.length} departures from the contract`).toBe('');
   });
 
@@ -720,7 +793,9 @@ describe('fuzzing every JSON operation of the REST API', () => {
       const stillThere = (await a.api.get(reader)).text.includes(ids[operation.pathParameters.at(-1)!]!);
       const problems = [...envelopeProblems(answer), ...undocumented(operation, answer)];
       if (answer.status !== 400 || problems.length > 0 || !stillThere) {
-        failures.push(`DELETE ${url}?${queries[index]!.text}: ${answer.status}${stillThere ? '' : ' and the record is gone'} ${[...problems, (answer.text ?? '').slice(0, 300)].join('; ')}`);
+        failures.push(
+          `DELETE ${url}?${queries[index]!.text}: ${answer.status}${stillThere ? '' : ' and the record is gone'} ${[...problems, (answer.text ?? '').slice(0, 300)].join('; ')}`,
+        );
       }
     }
     expect(failures, failures.join('\n')).toEqual([]);
@@ -741,7 +816,8 @@ describe('fuzzing every JSON operation of the REST API', () => {
         const response = await request.attach('file', PNG, 'stray.png');
         const answer = { status: response.status, headers: response.headers as Record<string, unknown>, body: response.body, text: response.text };
         const problems = [...envelopeProblems(answer), ...undocumented(operation, answer)];
-        if (answer.status !== 400 || problems.length > 0) failures.push(`${operation.key} with ${label} (POST ${url}${query}): ${answer.status} ${[...problems, answer.text.slice(0, 200)].join('; ')}`);
+        if (answer.status !== 400 || problems.length > 0)
+          failures.push(`${operation.key} with ${label} (POST ${url}${query}): ${answer.status} ${[...problems, answer.text.slice(0, 200)].join('; ')}`);
       }
     }
     expect(failures, failures.join('\n')).toEqual([]);
@@ -770,10 +846,14 @@ async function freshRecordsFor(operation: Operation): Promise<Record<string, str
         made.projectId = (await createProject(api)).id;
         break;
       case 'scriptId':
-        made.scriptId = (await api.post('/v1/scripts', { name: uniqueName('Doomed'), systemPrompt: 'You interview people.', questions: FOUR_QUESTIONS }).expect(201)).body.id;
+        made.scriptId = (
+          await api.post('/v1/scripts', { name: uniqueName('Doomed'), systemPrompt: 'You interview people.', questions: FOUR_QUESTIONS }).expect(201)
+        ).body.id;
         break;
       case 'mediaId':
-        made.mediaId = (await t.http.post(`/v1/scripts/${made.scriptId}/media`).set('Authorization', a.tenant.authorization).attach('file', PNG, 'doomed.png').expect(201)).body.id;
+        made.mediaId = (
+          await t.http.post(`/v1/scripts/${made.scriptId}/media`).set('Authorization', a.tenant.authorization).attach('file', PNG, 'doomed.png').expect(201)
+        ).body.id;
         break;
       case 'campaignId':
         made.campaignId = (await api.post('/v1/campaigns', { name: uniqueName('Doomed'), scriptId: a.ids.scriptId }).expect(201)).body.id;
@@ -782,7 +862,9 @@ async function freshRecordsFor(operation: Operation): Promise<Record<string, str
         made.endpointId = (await api.post('/api/webhooks', { url: 'https://127.0.0.1:9/doomed', events: ['*'] }).expect(201)).body.id;
         break;
       case 'memberId':
-        made.memberId = (await api.post('/v1/organization/members', { email: `${uniqueName('doomed').replace(' ', '-')}@example.com`, role: 'viewer' }).expect(201)).body.id;
+        made.memberId = (
+          await api.post('/v1/organization/members', { email: `${uniqueName('doomed').replace(' ', '-')}@example.com`, role: 'viewer' }).expect(201)
+        ).body.id;
         break;
       default:
         throw new Error(`No fresh record for ${name} (${operation.key})`);

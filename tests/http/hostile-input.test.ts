@@ -4,10 +4,7 @@ import { Campaign, Project } from '../../server/entities/index.js';
 import { apiAs, createCampaign, createProject, createPublishedScript, createScript, type Api } from '../helpers/factories.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAAAJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAAAJRU5ErkJggg==', 'base64');
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -148,10 +145,7 @@ describe('/trpc limits', () => {
 describe('multipart details', () => {
   it('keeps UTF-8 filenames and refuses a repeated questionId', async () => {
     const script = await createScript(api);
-    const stored = await t.http
-      .post(`/v1/scripts/${script.id}/media`)
-      .set('Authorization', tenant.authorization)
-      .attach('file', PNG, 'café.png');
+    const stored = await t.http.post(`/v1/scripts/${script.id}/media`).set('Authorization', tenant.authorization).attach('file', PNG, 'café.png');
     expect(stored.status).toBe(201);
     expect(stored.body.filename).toBe('café.png');
     const repeated = await t.http

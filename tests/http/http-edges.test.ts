@@ -74,7 +74,11 @@ describe('paths are exact', () => {
   });
 
   it('OPTIONS answers 204 with Allow on the media upload route as on every other API path', async () => {
-    for (const [path, allow] of [['/v1/scripts/scr_x/media', 'GET, HEAD, POST, OPTIONS'], ['/v1/campaigns', 'GET, HEAD, POST, OPTIONS'], ['/v1/projects/prj_x', 'GET, HEAD, PATCH, DELETE, OPTIONS']]) {
+    for (const [path, allow] of [
+      ['/v1/scripts/scr_x/media', 'GET, HEAD, POST, OPTIONS'],
+      ['/v1/campaigns', 'GET, HEAD, POST, OPTIONS'],
+      ['/v1/projects/prj_x', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
+    ]) {
       const response = await t.http.options(path!).set('Authorization', tenant.authorization);
       expect(response.status, path).toBe(204);
       expect(response.headers.allow, path).toBe(allow);
@@ -121,7 +125,9 @@ describe('health under load', () => {
     let load: Promise<number>[] = [];
     await whileCampaignLocked(t.database.url, campaign.id, async (holder) => {
       // Twice the pool (4 in tests): every connection waits on the lock, the rest wait for a connection.
-      load = Array.from({ length: 8 }, (_, i) => api.post(`/v1/campaigns/${campaign.id}/invites`, { email: `busy-${i}@example.com`, sendEmail: false }).then((r) => r.status));
+      load = Array.from({ length: 8 }, (_, i) =>
+        api.post(`/v1/campaigns/${campaign.id}/invites`, { email: `busy-${i}@example.com`, sendEmail: false }).then((r) => r.status),
+      );
       await waitForLockWaiters(holder, 4);
       const started = performance.now();
       const health = await t.http.get('/healthz');
@@ -190,16 +196,23 @@ describe('the database unreachable', () => {
 });
 
 describe('declared media types without a body', () => {
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream'])('POST /trpc and REST with Content-Type %s and no body answer 415', async (contentType) => {
-    for (const path of ['/trpc/projects.create', '/v1/projects']) {
-      const response = await t.http.post(path).set('Authorization', tenant.authorization).set('Content-Type', contentType).set('Content-Length', '0');
-      expect(response.status, path).toBe(415);
-      expect(response.body.error.data?.appCode ?? response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    }
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream'])(
+    'POST /trpc and REST with Content-Type %s and no body answer 415',
+    async (contentType) => {
+      for (const path of ['/trpc/projects.create', '/v1/projects']) {
+        const response = await t.http.post(path).set('Authorization', tenant.authorization).set('Content-Type', contentType).set('Content-Length', '0');
+        expect(response.status, path).toBe(415);
+        expect(response.body.error.data?.appCode ?? response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      }
+    },
+  );
 
   it('application/json with no body is an empty object, not 415', async () => {
-    const response = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', 'application/json').set('Content-Length', '0');
+    const response = await t.http
+      .post('/v1/projects')
+      .set('Authorization', tenant.authorization)
+      .set('Content-Type', 'application/json')
+      .set('Content-Length', '0');
     expect(response.status).toBe(400);
     expect(response.body.error.details.fields).toEqual([{ path: 'name', message: 'is required' }]);
   });
@@ -234,7 +247,9 @@ describe('the database lost during a request', () => {
 
   it('a failed call to another service is not reported as a database outage', async () => {
     const { describeError } = await import('../../server/http/error-envelope.js');
-    const fetchFailure = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
+    const fetchFailure = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+    });
     expect(describeError(fetchFailure).status).toBe(500);
     const protocolViolation = Object.assign(new Error('bind message has 70000 parameter formats'), { code: '08P01', severity: 'ERROR' });
     expect(describeError(protocolViolation).status).toBe(500);

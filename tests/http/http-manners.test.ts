@@ -39,7 +39,11 @@ describe('API-Version', () => {
 
 describe('HTTP manners', () => {
   it('PATCH takes JSON Merge Patch (application/merge-patch+json) as well as JSON; other methods do not', async () => {
-    const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).send({ name: 'Merge patch', description: 'before' }).expect(201);
+    const created = await t.http
+      .post('/v1/projects')
+      .set('Authorization', tenant.authorization)
+      .send({ name: 'Merge patch', description: 'before' })
+      .expect(201);
     const patched = await t.http
       .patch(`/v1/projects/${created.body.id}`)
       .set('Authorization', tenant.authorization)
@@ -47,16 +51,27 @@ describe('HTTP manners', () => {
       .send(JSON.stringify({ description: null }));
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id: created.body.id, name: 'Merge patch', description: null });
-    const posted = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Content-Type', 'application/merge-patch+json').send(JSON.stringify({ name: 'x' }));
+    const posted = await t.http
+      .post('/v1/projects')
+      .set('Authorization', tenant.authorization)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send(JSON.stringify({ name: 'x' }));
     expect(posted.status).toBe(415);
     expect(posted.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('Idempotency-Key on PATCH and DELETE is refused with 400 naming the header, and nothing changes', async () => {
     const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).send({ name: 'Keyed' }).expect(201);
-    const patched = await t.http.patch(`/v1/projects/${created.body.id}`).set('Authorization', tenant.authorization).set('Idempotency-Key', 'k-1').send({ name: 'Renamed' });
+    const patched = await t.http
+      .patch(`/v1/projects/${created.body.id}`)
+      .set('Authorization', tenant.authorization)
+      .set('Idempotency-Key', 'k-1')
+      .send({ name: 'Renamed' });
     expect(patched.status).toBe(400);
-    expect(patched.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on PATCH' }] } });
+    expect(patched.body.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on PATCH' }] },
+    });
     const deleted = await t.http.delete(`/v1/projects/${created.body.id}`).set('Authorization', tenant.authorization).set('Idempotency-Key', 'k-2');
     expect(deleted.status).toBe(400);
     const still = await t.http.get(`/v1/projects/${created.body.id}`).set('Authorization', tenant.authorization).expect(200);
@@ -66,9 +81,19 @@ describe('HTTP manners', () => {
 
 describe('Location on 201', () => {
   it('names where the created record is read, also on an idempotent replay; and it reads back', async () => {
-    const created = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Idempotency-Key', 'location-1').send({ name: 'Located' }).expect(201);
+    const created = await t.http
+      .post('/v1/projects')
+      .set('Authorization', tenant.authorization)
+      .set('Idempotency-Key', 'location-1')
+      .send({ name: 'Located' })
+      .expect(201);
     expect(created.headers.location).toBe(`/v1/projects/${created.body.id}`);
-    const replayed = await t.http.post('/v1/projects').set('Authorization', tenant.authorization).set('Idempotency-Key', 'location-1').send({ name: 'Located' }).expect(201);
+    const replayed = await t.http
+      .post('/v1/projects')
+      .set('Authorization', tenant.authorization)
+      .set('Idempotency-Key', 'location-1')
+      .send({ name: 'Located' })
+      .expect(201);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.headers.location).toBe(created.headers.location);
     const read = await t.http.get(created.headers.location!).set('Authorization', tenant.authorization).expect(200);
@@ -113,7 +138,13 @@ describe('ETag and If-Match', () => {
     const path = `/v1/projects/${created.body.id}`;
     const etag = (await t.http.get(path).set('Authorization', tenant.authorization)).headers.etag!;
     const answers = await Promise.all(
-      ['A', 'B', 'C'].map((name) => t.http.patch(path).set('Authorization', tenant.authorization).set('If-Match', etag).send({ name: `Contended ${name}` })),
+      ['A', 'B', 'C'].map((name) =>
+        t.http
+          .patch(path)
+          .set('Authorization', tenant.authorization)
+          .set('If-Match', etag)
+          .send({ name: `Contended ${name}` }),
+      ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412, 412]);
   });
@@ -139,7 +170,11 @@ describe('ETag and If-Match', () => {
       return created;
     };
 
-    const script = await createThenChange('/v1/scripts', { name: 'Tagged script', systemPrompt: 'You interview customers.', questions: [{ id: 'q1', text: 'How was it?', type: 'open' }] }, { name: 'Tagged script 2' });
+    const script = await createThenChange(
+      '/v1/scripts',
+      { name: 'Tagged script', systemPrompt: 'You interview customers.', questions: [{ id: 'q1', text: 'How was it?', type: 'open' }] },
+      { name: 'Tagged script 2' },
+    );
     await auth(t.http.post(`/v1/scripts/${script.body.id}/publish`)).expect(200);
     await createThenChange('/v1/projects', { name: 'Tagged' }, { name: 'Tagged 2' });
     await createThenChange('/v1/projects', { name: 'Tagged, deleted' }, 'delete');

@@ -47,8 +47,7 @@ function request(url: string, options: { method?: string; headers?: Record<strin
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     };
     const common = { method: options.method ?? 'GET', headers: options.headers, agent: false } as const;
-    const req =
-      target.protocol === 'https:' ? https.request(target, { ...common, ca: options.ca }, onResponse) : http.request(target, common, onResponse);
+    const req = target.protocol === 'https:' ? https.request(target, { ...common, ca: options.ca }, onResponse) : http.request(target, common, onResponse);
     req.on('error', reject);
     req.end(options.body);
   });
@@ -112,9 +111,7 @@ describe('HTTPS served by the server itself (TLS_CERT_FILE/TLS_KEY_FILE)', () =>
       );
       expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
       expect(health.headers['strict-transport-security']).toBe('max-age=31536000');
-      expect(server.output()).toContain(
-        `listening on https://localhost:${httpsPort} and http://localhost:${redirectPort} (redirects to HTTPS)`,
-      );
+      expect(server.output()).toContain(`listening on https://localhost:${httpsPort} and http://localhost:${redirectPort} (redirects to HTTPS)`);
 
       const get = await request(`http://127.0.0.1:${redirectPort}/v1/projects?limit=5`);
       expect(get.status).toBe(308);
@@ -206,10 +203,7 @@ describe('behind a trusted proxy (TRUST_PROXY=loopback)', () => {
   });
 
   it('the redirect goes to the host the proxy forwarded (X-Forwarded-Host)', async () => {
-    const response = await t.http
-      .get('/v1/projects?limit=5')
-      .set('X-Forwarded-Host', 'interviews.example.com')
-      .set('X-Forwarded-Proto', 'http');
+    const response = await t.http.get('/v1/projects?limit=5').set('X-Forwarded-Host', 'interviews.example.com').set('X-Forwarded-Proto', 'http');
     expect(response.headers.location).toBe('https://interviews.example.com/v1/projects?limit=5');
   });
 

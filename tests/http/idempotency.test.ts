@@ -13,10 +13,7 @@ import { whileCampaignLocked } from '../helpers/row-lock.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 
 /** A real 1×1 PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -39,7 +36,11 @@ function newKey(): string {
 }
 
 function postWithKey(path: string, body: unknown, key: string, as: TestTenant = tenant) {
-  return t.http.post(path).set('Authorization', as.authorization).set('Idempotency-Key', key).send(body as object);
+  return t.http
+    .post(path)
+    .set('Authorization', as.authorization)
+    .set('Idempotency-Key', key)
+    .send(body as object);
 }
 
 async function count(sql: string, params: unknown[]): Promise<number> {
@@ -50,10 +51,12 @@ async function count(sql: string, params: unknown[]): Promise<number> {
 const projectsNamed = (name: string) => count(`projects where name = ?`, [name]);
 
 async function storedKey(key: string, organizationId = tenant.organizationId) {
-  const [row] = await t.em().execute<{ status: string; response_status: number | null }[]>(
-    `select status, response_status from idempotency_keys where organization_id = ? and key = ?`,
-    [organizationId, key],
-  );
+  const [row] = await t
+    .em()
+    .execute<{ status: string; response_status: number | null }[]>(
+      `select status, response_status from idempotency_keys where organization_id = ? and key = ?`,
+      [organizationId, key],
+    );
   return row;
 }
 
@@ -92,7 +95,11 @@ describe('Idempotency-Key replays', () => {
     const name = uniqueName('Project');
     const first = await postWithKey('/v1/projects', { name }, key).expect(201);
     const [row] = await t.em().execute<{ response_headers: Record<string, string> }[]>(`select response_headers from idempotency_keys where key = ?`, [key]);
-    expect(row!.response_headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', Location: `/v1/projects/${first.body.id}`, ETag: first.headers.etag });
+    expect(row!.response_headers).toEqual({
+      'Content-Type': 'application/json; charset=utf-8',
+      Location: `/v1/projects/${first.body.id}`,
+      ETag: first.headers.etag,
+    });
     const replay = await postWithKey('/v1/projects', { name }, key).expect(201);
     expect(replay.headers['x-ratelimit-limit']).toBeDefined();
   });
@@ -412,14 +419,17 @@ describe('Idempotency-Key and slow requests', () => {
       const campaign = await createCampaign(ownerApi);
       const key = newKey();
       const body = { email: 'slow@example.com', sendEmail: false };
-      const post = () => slow.http.post(`/v1/campaigns/${campaign.id}/invites`).set('Authorization', owner.authorization).set('Idempotency-Key', key).send(body);
+      const post = () =>
+        slow.http.post(`/v1/campaigns/${campaign.id}/invites`).set('Authorization', owner.authorization).set('Idempotency-Key', key).send(body);
 
       await holder.connect();
       await holder.query('begin');
       await holder.query('select id from campaigns where id = $1 for update', [campaign.id]);
       expect((await post()).status).toBe(503);
       const lockedUntil = async () =>
-        Date.parse(((await holder.query<{ locked_until: Date }>('select locked_until from idempotency_keys where key = $1', [key])).rows[0]!).locked_until.toISOString());
+        Date.parse(
+          (await holder.query<{ locked_until: Date }>('select locked_until from idempotency_keys where key = $1', [key])).rows[0]!.locked_until.toISOString(),
+        );
       const before = await lockedUntil();
       // The claim is renewed while the first request still waits on the lock.
       await new Promise((resolve) => setTimeout(resolve, 11_000));

@@ -176,7 +176,9 @@ describe('request timeout', () => {
   it('a handler finishing after the timeout answered is not logged as a server error (REST and /trpc)', async () => {
     const campaign = await createCampaign(api);
     await whileCampaignLocked(t.database.url, campaign.id, async () => {
-      const rest = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'late-rest@example.com', sendEmail: false }).set('X-Request-Id', 'late-rest');
+      const rest = await api
+        .post(`/v1/campaigns/${campaign.id}/invites`, { email: 'late-rest@example.com', sendEmail: false })
+        .set('X-Request-Id', 'late-rest');
       const trpc = await t.http
         .post('/trpc/invites.create')
         .set('Authorization', tenant.authorization)
@@ -245,9 +247,21 @@ describe('input the API refuses rather than fails on', () => {
 
     const rest = await send('/v1/projects', deep, 'deep-rest');
     expect(rest.status).toBe(400);
-    expect(rest.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: expect.stringMatching(/^a(\.a){31}$/), message: 'must not nest deeper than 32 levels' }] } });
+    expect(rest.body.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { fields: [{ path: expect.stringMatching(/^a(\.a){31}$/), message: 'must not nest deeper than 32 levels' }] },
+    });
 
-    const trpcError = { code: -32600, message: expect.stringContaining('must not nest deeper than 32 levels'), data: { code: 'BAD_REQUEST', httpStatus: 400, appCode: 'INVALID_REQUEST', details: { fields: [{ path: expect.any(String), message: 'must not nest deeper than 32 levels' }] } } };
+    const trpcError = {
+      code: -32600,
+      message: expect.stringContaining('must not nest deeper than 32 levels'),
+      data: {
+        code: 'BAD_REQUEST',
+        httpStatus: 400,
+        appCode: 'INVALID_REQUEST',
+        details: { fields: [{ path: expect.any(String), message: 'must not nest deeper than 32 levels' }] },
+      },
+    };
     const single = await send('/trpc/projects.create', deep, 'deep-trpc');
     expect(single.status).toBe(400);
     expect(single.body.error).toMatchObject(trpcError);
@@ -275,7 +289,10 @@ describe('input the API refuses rather than fails on', () => {
       .set('Idempotency-Key', 'k-1')
       .send({ name: 'Over tRPC' });
     expect(response.status).toBe(400);
-    expect(response.body.error.data).toMatchObject({ appCode: 'INVALID_REQUEST', details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on /trpc' }] } });
+    expect(response.body.error.data).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      details: { fields: [{ path: 'Idempotency-Key', message: 'is not supported on /trpc' }] },
+    });
   });
 });
 
@@ -311,7 +328,10 @@ describe('participant budgets', () => {
       // A share code is public by design: many people join through it, each limited by address only.
       const link = (await owner.post(`/v1/campaigns/${campaign.id}/share-links`, {}).expect(201)).body;
       for (let i = 0; i < 6; i += 1) {
-        await limited.http.get(new URL(link.url).pathname).set('X-Forwarded-For', `192.0.2.${i + 1}`).expect(303);
+        await limited.http
+          .get(new URL(link.url).pathname)
+          .set('X-Forwarded-For', `192.0.2.${i + 1}`)
+          .expect(303);
       }
     } finally {
       await limited.close();

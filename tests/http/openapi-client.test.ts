@@ -75,9 +75,18 @@ describe('a client generated from /v1/openapi.json', () => {
         questions: RESULTS_QUESTIONS,
       },
       'POST /v1/campaigns': { name: 'Onboarding, November cohort', settings: { maxDuration: 900 } },
-      'POST /v1/campaigns/{campaignId}/invites': { email: 'ada.lovelace@example.com', name: 'Ada Lovelace', metadata: { external_id: 'cust_4821' }, sendEmail: false },
+      'POST /v1/campaigns/{campaignId}/invites': {
+        email: 'ada.lovelace@example.com',
+        name: 'Ada Lovelace',
+        metadata: { external_id: 'cust_4821' },
+        sendEmail: false,
+      },
       'POST /v1/campaigns/{campaignId}/share-links': { maxRespondents: 50, expiresIn: '14d' },
-      'POST /api/webhooks': { url: 'https://127.0.0.1:9/interviews', events: ['interview.completed', 'session.feedback_submitted'], description: 'Research CRM' },
+      'POST /api/webhooks': {
+        url: 'https://127.0.0.1:9/interviews',
+        events: ['interview.completed', 'session.feedback_submitted'],
+        description: 'Research CRM',
+      },
       'PATCH /v1/projects/{projectId}': { description: 'How new customers get through their first week' },
     };
     const expectCreated = (response: { status: number; body: any }) => {
@@ -140,13 +149,18 @@ describe('a client generated from /v1/openapi.json', () => {
       { path: '/v1/campaigns/{campaignId}/share-links', method: 'post', status: '201', body: shareLink },
       { path: '/api/webhooks', method: 'post', status: '201', body: endpoint },
       { path: '/api/webhooks/{endpointId}/test', method: 'post', status: '201', body: delivery },
-      { path: '/v1/projects/{projectId}', method: 'patch', status: '200', body: (await api.patch(`/v1/projects/${project.id}`, requests['PATCH /v1/projects/{projectId}']).expect(200)).body },
+      {
+        path: '/v1/projects/{projectId}',
+        method: 'patch',
+        status: '200',
+        body: (await api.patch(`/v1/projects/${project.id}`, requests['PATCH /v1/projects/{projectId}']).expect(200)).body,
+      },
     );
     const gets = Object.values<any>(document.paths).filter((item) => item.get).length;
     // Every JSON GET the document has is covered but those named in `skipped` (binary answers, ids this test does not make).
     expect(samples.filter((sample) => sample.method === 'get').length + skipped.length).toBe(gets);
     expect(samples.length).toBeGreaterThanOrEqual(25);
-    console.log(`openapi client: ${samples.length} live answers typed; skipped: ${skipped.join("; ")}`);
+    console.log(`openapi client: ${samples.length} live answers typed; skipped: ${skipped.join('; ')}`);
 
     const generated = astToString(await openapiTS(document as never));
     await writeFile(path.join(work, 'schema.d.ts'), generated);
@@ -168,10 +182,14 @@ describe('a client generated from /v1/openapi.json', () => {
     const exampleChecks = Object.entries(examples).map(([key, body], index) => {
       const [method, route, status] = key.split(' ');
       const operation = `paths[${JSON.stringify(route)}][${JSON.stringify(method!.toLowerCase())}]`;
-      const type = status === 'request' ? `NonNullable<${operation}['requestBody']>['content']['application/json']` : `${operation}['responses'][${status}]['content']['application/json']`;
+      const type =
+        status === 'request'
+          ? `NonNullable<${operation}['requestBody']>['content']['application/json']`
+          : `${operation}['responses'][${status}]['content']['application/json']`;
       return `export const example${index}: ${type} = ${JSON.stringify(body)};`;
     });
-    for (const sample of samples) expect(examples, 'record examples with UPDATE_OPENAPI_EXAMPLES=1').toHaveProperty([`${sample.method.toUpperCase()} ${sample.path} ${sample.status}`]);
+    for (const sample of samples)
+      expect(examples, 'record examples with UPDATE_OPENAPI_EXAMPLES=1').toHaveProperty([`${sample.method.toUpperCase()} ${sample.path} ${sample.status}`]);
     for (const operation of Object.keys(requests)) expect(examples, 'record examples with UPDATE_OPENAPI_EXAMPLES=1').toHaveProperty([`${operation} request`]);
     // (A run that records them serves the document it started with: the next run checks this.)
     for (const [key, body] of process.env.UPDATE_OPENAPI_EXAMPLES === '1' ? [] : Object.entries(examples)) {

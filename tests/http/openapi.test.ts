@@ -33,7 +33,8 @@ describe('GET /v1/openapi.json', () => {
       expect(Object.keys(operation.responses)).toContain(status);
       expect(operation['x-permission']).toEqual(route.meta.permission);
       // The participant API takes the invite token alone; the session lifecycle actions a key or the token.
-      const security = route.meta.permission === INVITE_TOKEN ? [{ inviteToken: [] }] : route.meta.participant ? [{ ApiKey: [] }, { inviteToken: [] }] : [{ ApiKey: [] }];
+      const security =
+        route.meta.permission === INVITE_TOKEN ? [{ inviteToken: [] }] : route.meta.participant ? [{ ApiKey: [] }, { inviteToken: [] }] : [{ ApiKey: [] }];
       expect(operation.security).toEqual(security);
     }
     expect(document.paths['/v1/scripts/{scriptId}/media'].post.responses['201']).toBeDefined();
@@ -61,7 +62,10 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents the list query parameters with their bounds', () => {
     const list = document.paths['/v1/campaigns'].get;
-    const names = list.parameters.filter((parameter: { name?: string }) => parameter.name).map((parameter: { name: string }) => parameter.name).sort();
+    const names = list.parameters
+      .filter((parameter: { name?: string }) => parameter.name)
+      .map((parameter: { name: string }) => parameter.name)
+      .sort();
     expect(names).toEqual(['limit', 'offset', 'order', 'projectId', 'search', 'sort', 'startingAfter', 'status']);
     const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
@@ -101,7 +105,11 @@ describe('an SDK-grade document', () => {
 
   it('closes no response schema (responses may gain fields), while request schemas stay closed', () => {
     const closedIn = (node: unknown): boolean =>
-      Array.isArray(node) ? node.some(closedIn) : !!node && typeof node === 'object' && Object.entries(node).some(([key, value]) => (key === 'additionalProperties' && value === false) || closedIn(value));
+      Array.isArray(node)
+        ? node.some(closedIn)
+        : !!node &&
+          typeof node === 'object' &&
+          Object.entries(node).some(([key, value]) => (key === 'additionalProperties' && value === false) || closedIn(value));
     const resolve = (node: any, seen = new Set<string>()): unknown => {
       if (!node || typeof node !== 'object') return node;
       if (typeof node.$ref === 'string') {
@@ -109,7 +117,9 @@ describe('an SDK-grade document', () => {
         if (seen.has(name)) return {};
         return resolve(document.components.schemas[name], new Set([...seen, name]));
       }
-      return Array.isArray(node) ? node.map((item) => resolve(item, seen)) : Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, seen)]));
+      return Array.isArray(node)
+        ? node.map((item) => resolve(item, seen))
+        : Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, seen)]));
     };
     for (const [path, item] of Object.entries<any>(document.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) expect(closedIn(resolve(operation.responses)), `${method} ${path}`).toBe(false);

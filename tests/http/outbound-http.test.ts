@@ -4,13 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestCertificate } from '../helpers/tls.js';
-import {
-  assertPublicHttpsUrl,
-  OutboundFailedError,
-  outboundRequest,
-  OutboundRefusedError,
-  type OutboundPolicy,
-} from '../../server/lib/outbound-http.js';
+import { assertPublicHttpsUrl, OutboundFailedError, outboundRequest, OutboundRefusedError, type OutboundPolicy } from '../../server/lib/outbound-http.js';
 
 type Answers = { address: string; family: 4 | 6 }[];
 

@@ -69,7 +69,11 @@ describe('pagination', () => {
 describe('cursor pagination (startingAfter and nextCursor)', () => {
   async function pageIds(client: Api, path: string): Promise<{ ids: string[]; next: string | null; total: number }> {
     const response = await client.get(path).expect(200);
-    return { ids: (response.body.data as { id: string }[]).map((item) => item.id), next: response.body.pagination.nextCursor, total: response.body.pagination.total };
+    return {
+      ids: (response.body.data as { id: string }[]).map((item) => item.id),
+      next: response.body.pagination.nextCursor,
+      total: response.body.pagination.total,
+    };
   }
 
   it('pages never repeat or skip while items are created and deleted between them', async () => {
@@ -139,12 +143,15 @@ describe('cursor pagination (startingAfter and nextCursor)', () => {
     expect([...first.body.data, ...rest.body.data].map((campaign: { name: string }) => campaign.name)).toEqual(names);
 
     const script = await createScript(own);
-    for (let i = 0; i < 3; i += 1) await own.post(`/v1/scripts/${script.id}/versions`, { systemPrompt: `Version ${i + 2} prompt for the interviewer.` }).expect(201);
+    for (let i = 0; i < 3; i += 1)
+      await own.post(`/v1/scripts/${script.id}/versions`, { systemPrompt: `Version ${i + 2} prompt for the interviewer.` }).expect(201);
     const versions = await own.get(`/v1/scripts/${script.id}/versions?limit=2`).expect(200);
     expect(versions.body.data.map((version: { version: number }) => version.version)).toEqual([4, 3]);
     const older = await own.get(`/v1/scripts/${script.id}/versions?limit=10&startingAfter=${versions.body.pagination.nextCursor}`).expect(200);
     const notANumber = `cur_${Buffer.from(JSON.stringify(['two', 'x'])).toString('base64url')}`;
-    expect((await own.get(`/v1/scripts/${script.id}/versions?startingAfter=${notANumber}`).expect(400)).body.error.details.fields).toEqual([{ path: 'startingAfter', message: expect.any(String) }]);
+    expect((await own.get(`/v1/scripts/${script.id}/versions?startingAfter=${notANumber}`).expect(400)).body.error.details.fields).toEqual([
+      { path: 'startingAfter', message: expect.any(String) },
+    ]);
     expect(older.body.data.map((version: { version: number }) => version.version)).toEqual([2, 1]);
     expect(older.body.pagination).toMatchObject({ hasMore: false, nextCursor: null });
 
@@ -158,8 +165,12 @@ describe('every list operation answers the pagination envelope', () => {
   type Schema = Record<string, any>;
 
   it('in the OpenAPI document: every GET that answers a list (a `data` array, a bare array, or a "List …" summary) answers data and pagination and takes limit, offset and startingAfter', async () => {
-    const document = (await t.http.get('/v1/openapi.json').expect(200)).body as { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
-    const resolve = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? document.components.schemas[String(schema.$ref).split('/').pop()!] : schema);
+    const document = (await t.http.get('/v1/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, Schema>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    const resolve = (schema: Schema | undefined): Schema | undefined =>
+      schema?.$ref ? document.components.schemas[String(schema.$ref).split('/').pop()!] : schema;
     const lists: string[] = [];
     const problems: string[] = [];
     for (const [path, item] of Object.entries(document.paths)) {
@@ -179,7 +190,16 @@ describe('every list operation answers the pagination envelope', () => {
     }
     expect(problems).toEqual([]);
     // The walk finds the lists (so it cannot pass by finding none), members and session files among them.
-    expect(lists).toEqual(expect.arrayContaining(['/v1/projects', '/v1/campaigns', '/v1/organization/members', '/v1/sessions/{sessionId}/files', '/api/session/{sessionId}/files', '/api/webhooks']));
+    expect(lists).toEqual(
+      expect.arrayContaining([
+        '/v1/projects',
+        '/v1/campaigns',
+        '/v1/organization/members',
+        '/v1/sessions/{sessionId}/files',
+        '/api/session/{sessionId}/files',
+        '/api/webhooks',
+      ]),
+    );
     expect(document.components.schemas.Pagination!.required).toEqual(expect.arrayContaining(['total', 'limit', 'offset', 'hasMore']));
   });
 
@@ -195,7 +215,9 @@ describe('every list operation answers the pagination envelope', () => {
     const rest = await own.get(`/v1/organization/members?limit=2&startingAfter=${first.body.pagination.nextCursor}`).expect(200);
     expect([...first.body.data, ...rest.body.data].map((member: { email: string }) => member.email)).toEqual(emails);
     expect((await own.get('/v1/organization/members?offset=2').expect(200)).body.data.map((member: { email: string }) => member.email)).toEqual([emails[2]]);
-    expect((await own.get('/v1/organization/members?limit=101').expect(400)).body.error.details.fields).toEqual([{ path: 'limit', message: 'must be at most 100' }]);
+    expect((await own.get('/v1/organization/members?limit=101').expect(400)).body.error.details.fields).toEqual([
+      { path: 'limit', message: 'must be at most 100' },
+    ]);
   });
 
   it("GET /v1/sessions/{sessionId}/files pages a session's files, oldest first", async () => {

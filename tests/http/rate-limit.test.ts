@@ -118,12 +118,14 @@ describe('participants (invite tokens)', () => {
 
   const participantFrom = (address: string, token: string) => ({
     start: () => shared.http.post('/api/interview/start').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
-    heartbeat: (sessionId: string) => shared.http.post(`/v1/sessions/${sessionId}/heartbeat`).set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
+    heartbeat: (sessionId: string) =>
+      shared.http.post(`/v1/sessions/${sessionId}/heartbeat`).set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
   });
 
   it('valid tokens are limited per token, not per address: 25 people interviewing from one office make 150 calls in a minute', async () => {
     const invites = [];
-    for (let i = 0; i < 25; i += 1) invites.push(await createInvite(api, campaignId, { email: `office-${i}-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false }));
+    for (let i = 0; i < 25; i += 1)
+      invites.push(await createInvite(api, campaignId, { email: `office-${i}-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false }));
     await atStartOfWindow(40);
     const statuses: number[] = [];
     const limits = new Set<string>();
@@ -161,7 +163,11 @@ describe('participants (invite tokens)', () => {
     await atStartOfWindow(30);
     const statuses: number[] = [];
     for (let i = 0; i < 121; i += 1) {
-      const guess = `inv_${randomBytes(48).toString('base64').replace(/[^0-9A-Za-z]/g, '').slice(0, 43).padEnd(43, '0')}`;
+      const guess = `inv_${randomBytes(48)
+        .toString('base64')
+        .replace(/[^0-9A-Za-z]/g, '')
+        .slice(0, 43)
+        .padEnd(43, '0')}`;
       statuses.push((await participantFrom('203.0.113.30', guess).start()).status);
     }
     expect(statuses.slice(0, 120).every((status) => status === 401)).toBe(true);
@@ -189,7 +195,8 @@ describe('participants who came through a share link', () => {
 
   const callsFrom = (address: string, token: string) => ({
     start: () => shared.http.post('/api/interview/start').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
-    heartbeat: (sessionId: string) => shared.http.post(`/v1/sessions/${sessionId}/heartbeat`).set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
+    heartbeat: (sessionId: string) =>
+      shared.http.post(`/v1/sessions/${sessionId}/heartbeat`).set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', address).send({}),
   });
 
   it('cannot multiply one address budget by visiting the link again and again: their calls from one address also meet a ceiling of ten address budgets', async () => {
@@ -197,7 +204,10 @@ describe('participants who came through a share link', () => {
     // Twelve visits (from addresses of their own, as /join is limited per address), twelve tokens.
     const tokens: string[] = [];
     for (let i = 0; i < 12; i += 1) {
-      const visit = await shared.http.get(`/join/${link.code}`).set('X-Forwarded-For', `198.51.100.${60 + i}`).expect(303);
+      const visit = await shared.http
+        .get(`/join/${link.code}`)
+        .set('X-Forwarded-For', `198.51.100.${60 + i}`)
+        .expect(303);
       tokens.push(String(visit.headers.location).split('/').pop()!);
     }
     const emailed = await createInvite(api, campaignId, { email: `office-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false });

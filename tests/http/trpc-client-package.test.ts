@@ -71,7 +71,9 @@ describe('@interview-service/trpc-client', () => {
     const sample = path.join(work, 'sample.ts');
     await writeFile(sample, SAMPLE);
     const program = ts.createProgram([sample], { ...VITE_STRICT, paths: { '@interview-service/trpc-client': [declarations] } });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').slice(0, 400)}`);
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').slice(0, 400)}`);
     // @trpc/client 11.22.1 (the version @trpc/tanstack-react-query pins) types its WebSocket
     // link with @trpc/server's Node adapters, whose declarations import `http`, `http2` and `ws`:
     // upstream, gone in 11.23. Those four lines are the only ones allowed; anything from our
@@ -79,7 +81,10 @@ describe('@interview-service/trpc-client', () => {
     const upstream = /\/node_modules\/@trpc\/server\/dist\/(index|ws)-[\w-]+\.d\.mts: Cannot find module '(http|http2|ws)'/;
     expect(diagnostics.filter((line) => !upstream.test(line))).toEqual([]);
     expect(diagnostics.length).toBeLessThanOrEqual(4);
-    const ours = program.getSourceFiles().map((file) => file.fileName).filter((file) => !file.includes('/node_modules/'));
+    const ours = program
+      .getSourceFiles()
+      .map((file) => file.fileName)
+      .filter((file) => !file.includes('/node_modules/'));
     expect(ours.sort()).toEqual([declarations, sample].sort());
     console.log(`trpc client package: ${program.getSourceFiles().length} files in the sample's typecheck (TypeScript's libs and @trpc/* included)`);
   }, 120_000);

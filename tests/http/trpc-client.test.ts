@@ -49,8 +49,13 @@ describe('first-party tRPC client', () => {
     expect((error as TRPCClientError<AppRouter>).data).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
   });
 
-  it('a 422 is tRPC\'s UNPROCESSABLE_CONTENT, with the field in details', async () => {
+  it("a 422 is tRPC's UNPROCESSABLE_CONTENT, with the field in details", async () => {
     const error = await client.projects.create.mutate({ name: 'Bad color', color: 'blue' }).catch((e: unknown) => e);
-    expect((error as TRPCClientError<AppRouter>).data).toMatchObject({ code: 'UNPROCESSABLE_CONTENT', httpStatus: 422, appCode: 'VALIDATION_ERROR', details: { fields: [{ path: 'color' }] } });
+    expect((error as TRPCClientError<AppRouter>).data).toMatchObject({
+      code: 'UNPROCESSABLE_CONTENT',
+      httpStatus: 422,
+      appCode: 'VALIDATION_ERROR',
+      details: { fields: [{ path: 'color' }] },
+    });
   });
 });

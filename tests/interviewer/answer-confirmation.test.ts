@@ -42,7 +42,9 @@ function measure(selected: Item[]): { tally: Tally; misses: string[] } {
     if (certaintyRight) tally.certainty += 1;
     if (actual.certainty === 'sure' && !valueRight) tally.wrongSure += 1;
     if (!valueRight || !certaintyRight) {
-      misses.push(`${item.id} ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify({ value: actual.value, certainty: actual.certainty, reasons: actual.reasons })}`);
+      misses.push(
+        `${item.id} ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify({ value: actual.value, certainty: actual.certainty, reasons: actual.reasons })}`,
+      );
     }
   }
   return { tally, misses };
@@ -68,7 +70,8 @@ const HELDOUT_MAX_WRONG_SURE = 1;
 describe('the confirmation rule on the labelled set', () => {
   it('dev: figures per language (the items the rule was tuned on; misses listed)', () => {
     const { tally, misses } = measure(items.filter((item) => item.split === 'dev'));
-    for (const language of LANGUAGES) console.log(line(`dev ${language}`, measure(items.filter((item) => item.split === 'dev' && item.language === language)).tally));
+    for (const language of LANGUAGES)
+      console.log(line(`dev ${language}`, measure(items.filter((item) => item.split === 'dev' && item.language === language)).tally));
     console.log(line('dev all', tally));
     if (misses.length > 0) console.log(misses.join('\n'));
     expect(tally.total).toBeGreaterThan(150);

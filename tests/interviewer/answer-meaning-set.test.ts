@@ -49,7 +49,10 @@ function measure(selected: readonly Item[]): { tally: Tally; misses: string[] } 
       tally.noneTotal += 1;
       if (assessed.value === null) tally.noneRight += 1;
     }
-    if (!right) misses.push(`${item.split} ${item.id} [${item.kind}] ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify(assessed.value)} (${assessed.confidence})`);
+    if (!right)
+      misses.push(
+        `${item.split} ${item.id} [${item.kind}] ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify(assessed.value)} (${assessed.confidence})`,
+      );
   }
   return { tally, misses };
 }
@@ -84,7 +87,8 @@ const MIN_NONE_RIGHT: Record<Item['split'], number> = { dev: 10, heldout: 5 };
 describe('multiple choice by meaning on the blind labelled set', () => {
   it('has both splits in five languages', () => {
     for (const split of ['dev', 'heldout'] as const) {
-      for (const language of LANGUAGES) expect(items.filter((item) => item.split === split && item.language === language).length, `${split} ${language}`).toBeGreaterThanOrEqual(15);
+      for (const language of LANGUAGES)
+        expect(items.filter((item) => item.split === split && item.language === language).length, `${split} ${language}`).toBeGreaterThanOrEqual(15);
     }
   });
 
@@ -92,7 +96,8 @@ describe('multiple choice by meaning on the blind labelled set', () => {
     it(`${split}: accuracy per language at or above the floors, few confident wrong values, none of those read as no option`, () => {
       const tallies = table(split);
       if (split === 'dev') console.log(measure(items.filter((item) => item.split === 'dev')).misses.join('\n'));
-      for (const [language, floor] of Object.entries(FLOORS[split])) expect(tallies[language]!.right / tallies[language]!.total, `${split} ${language}`).toBeGreaterThanOrEqual(floor);
+      for (const [language, floor] of Object.entries(FLOORS[split]))
+        expect(tallies[language]!.right / tallies[language]!.total, `${split} ${language}`).toBeGreaterThanOrEqual(floor);
       expect(tallies.all!.confidentWrong).toBeLessThanOrEqual(MAX_CONFIDENT_WRONG[split]);
       expect(tallies.all!.noneRight).toBeGreaterThanOrEqual(MIN_NONE_RIGHT[split]);
     });

@@ -19,7 +19,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const SOURCE = { id: 'source', text: 'How did you first hear about us?', type: 'multiple_choice', options: ['Search engine', 'Social media', 'Friend or colleague', 'Advertisement'] };
+const SOURCE = {
+  id: 'source',
+  text: 'How did you first hear about us?',
+  type: 'multiple_choice',
+  options: ['Search engine', 'Social media', 'Friend or colleague', 'Advertisement'],
+};
 const LAST = { id: 'why', text: 'Anything else?', type: 'open', followUp: { enabled: false } };
 
 async function started(questions: unknown[]) {

@@ -20,7 +20,9 @@ describe.each(['nl', 'de', 'fr', 'es'])('answers in %s', (language) => {
       if (actual === item.expected) correct += 1;
       else {
         if (actual !== null) wrong += 1;
-        misses.push(`${actual === null ? 'missed' : 'WRONG '} ${item.id} ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify(actual)}`);
+        misses.push(
+          `${actual === null ? 'missed' : 'WRONG '} ${item.id} ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify(actual)}`,
+        );
       }
     }
     const total = fixtures.structured.length;

@@ -18,19 +18,25 @@ describe('labelled answers', () => {
         // A wrong value is recorded as the participant's answer; a null only costs a re-ask.
         if (actual === null) tally.missed += 1;
         else tally.wrong += 1;
-        misses.push(`${actual === null ? 'missed' : 'WRONG '} ${item.id} ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify(actual)}`);
+        misses.push(
+          `${actual === null ? 'missed' : 'WRONG '} ${item.id} ${JSON.stringify(item.text)}: expected ${JSON.stringify(item.expected)}, got ${JSON.stringify(actual)}`,
+        );
       }
       byType.set(item.question.type, tally);
     }
     const overall = { total: 0, correct: 0, wrong: 0, missed: 0 };
     for (const [type, tally] of byType) {
-      console.log(`${type}: ${tally.correct}/${tally.total} (${percent(tally.correct, tally.total)}), wrong value ${tally.wrong}, missed (null) ${tally.missed}`);
+      console.log(
+        `${type}: ${tally.correct}/${tally.total} (${percent(tally.correct, tally.total)}), wrong value ${tally.wrong}, missed (null) ${tally.missed}`,
+      );
       overall.total += tally.total;
       overall.correct += tally.correct;
       overall.wrong += tally.wrong;
       overall.missed += tally.missed;
     }
-    console.log(`overall: ${overall.correct}/${overall.total} (${percent(overall.correct, overall.total)}), wrong value ${overall.wrong}, missed (null) ${overall.missed}`);
+    console.log(
+      `overall: ${overall.correct}/${overall.total} (${percent(overall.correct, overall.total)}), wrong value ${overall.wrong}, missed (null) ${overall.missed}`,
+    );
     if (misses.length > 0) console.log(misses.join('\n'));
 
     expect(fixtures.structured.length).toBeGreaterThanOrEqual(200);

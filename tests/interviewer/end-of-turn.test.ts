@@ -172,7 +172,9 @@ describe('barge-in on frame sequences', () => {
 
 describe('frame analysis', () => {
   const tone = (hz: number, harmonics = [1, 0.5, 0.3], samples = VOICE_FRAME_SAMPLES * 2) =>
-    Float32Array.from({ length: samples }, (_, n) => harmonics.reduce((sum, gain, k) => sum + 0.2 * gain * Math.sin((2 * Math.PI * hz * (k + 1) * n) / VOICE_SAMPLE_RATE), 0));
+    Float32Array.from({ length: samples }, (_, n) =>
+      harmonics.reduce((sum, gain, k) => sum + 0.2 * gain * Math.sin((2 * Math.PI * hz * (k + 1) * n) / VOICE_SAMPLE_RATE), 0),
+    );
 
   it('finds the pitch of a voice from a low man to a child within 2%, and none in noise or silence', () => {
     for (const hz of [75, 110, 180, 260, 380]) expect(Math.abs(pitchOf(tone(hz))! - hz) / hz).toBeLessThan(0.02);
@@ -201,7 +203,9 @@ describe('on the labelled audio set (Silero VAD, pitch and the rule, as on the p
     const started = Date.now();
     set = await analyseEndOfTurnSet();
     turns = set.map((answer) => runAnswer(answer, DEFAULT_TURN_TAKING));
-    console.log(`end of turn at the defaults (endOfTurnMs ${DEFAULT_TURN_TAKING.endOfTurnMs}, pauseMs ${DEFAULT_TURN_TAKING.pauseMs}), ${set.length} answers in ${Date.now() - started} ms:\n${figuresTable(turns)}`);
+    console.log(
+      `end of turn at the defaults (endOfTurnMs ${DEFAULT_TURN_TAKING.endOfTurnMs}, pauseMs ${DEFAULT_TURN_TAKING.pauseMs}), ${set.length} answers in ${Date.now() - started} ms:\n${figuresTable(turns)}`,
+    );
   }, 900_000);
 
   it('covers the whole set: 200 answers in five languages, every turn decided', () => {
@@ -230,7 +234,7 @@ describe('on the labelled audio set (Silero VAD, pitch and the rule, as on the p
   // and more speech, and nothing in the audio before that pause tells it from the end of an answer
   // (see the trade-off table `npm run eval:end-of-turn` prints). `it.fails` keeps that visible: it turns red the day a rule
   // meets both, and should then become a plain `it`.
-  it.fails('the issue\'s targets, NOT MET: held-out premature ≤ 5% and decision p50 ≤ 800 ms at the same settings', () => {
+  it.fails("the issue's targets, NOT MET: held-out premature ≤ 5% and decision p50 ≤ 800 ms at the same settings", () => {
     expect(heldout().prematurePercent).toBeLessThanOrEqual(5);
     expect(heldout().latencyP50Ms).toBeLessThanOrEqual(800);
   });

@@ -29,12 +29,30 @@ function parserWith(timeoutMs = 2000) {
   return { logger, parser: new LlmAnswerParser({ baseUrl: fake.baseUrl, apiKey: API_KEY, model: 'answers-model', timeoutMs, logger }) };
 }
 
-function requestFor(answer: string, question: StructuredAnswerRequest['question'] = CHOICE, recognitionConfidence: number | null = null): StructuredAnswerRequest {
-  return { question, answer, language: 'en', recognitionConfidence, builtin: assessStructuredAnswer(question, answer, 'en', { confidence: recognitionConfidence }) };
+function requestFor(
+  answer: string,
+  question: StructuredAnswerRequest['question'] = CHOICE,
+  recognitionConfidence: number | null = null,
+): StructuredAnswerRequest {
+  return {
+    question,
+    answer,
+    language: 'en',
+    recognitionConfidence,
+    builtin: assessStructuredAnswer(question, answer, 'en', { confidence: recognitionConfidence }),
+  };
 }
 
 function contentReply(content: string): FakeOpenAiReply {
-  return { status: 200, body: { id: 'x', object: 'chat.completion', model: 'answers-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] } };
+  return {
+    status: 200,
+    body: {
+      id: 'x',
+      object: 'chat.completion',
+      model: 'answers-model',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    },
+  };
 }
 
 describe('structured answers through the model', () => {
@@ -68,7 +86,12 @@ describe('structured answers through the model', () => {
   it('a model confidence below the threshold makes the value one to confirm', async () => {
     const { parser } = parserWith();
     fake.respond = () => chatReply({ value: 'Social media', confidence: 0.4 });
-    expect(await parser.assess(requestFor('saw something online'))).toMatchObject({ value: 'Social media', certainty: 'unsure', reasons: ['weak_match'], confidence: 0.4 });
+    expect(await parser.assess(requestFor('saw something online'))).toMatchObject({
+      value: 'Social media',
+      certainty: 'unsure',
+      reasons: ['weak_match'],
+      confidence: 0.4,
+    });
   });
 
   it("the built-in parser's hedge and the recogniser's doubt still count", async () => {

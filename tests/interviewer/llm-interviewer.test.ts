@@ -89,7 +89,12 @@ let handler: Handler;
 const received: RecordedRequest[] = [];
 
 function completion(content: string | null, extra: Record<string, unknown> = {}) {
-  return { id: 'chatcmpl-1', object: 'chat.completion', model: MODEL, choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: 'stop' }] };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    model: MODEL,
+    choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: 'stop' }],
+  };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -148,7 +153,7 @@ function lastRequest(): RecordedRequest {
 }
 
 describe('LLM interviewer: the request', () => {
-  it('posts to {baseUrl}/chat/completions with the bearer key, the model, the decision\'s JSON schema and a temperature', async () => {
+  it("posts to {baseUrl}/chat/completions with the bearer key, the model, the decision's JSON schema and a temperature", async () => {
     handler = answerWith('{"action":"next"}');
     const { llm } = interviewer();
     await llm.decide(interviewRequest());
@@ -159,7 +164,11 @@ describe('LLM interviewer: the request', () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.body.model).toBe(MODEL);
     expect(request.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'interviewer_decision', strict: true } });
-    const schema = request.body.response_format!.json_schema!.schema as { required: string[]; additionalProperties: boolean; properties: Record<string, { enum?: unknown[] }> };
+    const schema = request.body.response_format!.json_schema!.schema as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, { enum?: unknown[] }>;
+    };
     expect(schema.required).toEqual(['action', 'text', 'reason', 'pickedUp', 'transition']);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.action!.enum).toEqual(['follow_up', 'next']);
@@ -229,7 +238,7 @@ describe('LLM interviewer: the request', () => {
 });
 
 describe('LLM interviewer: decisions', () => {
-  it('returns a follow_up as the model worded it, with its ledger: the reason, the answer\'s words it picked up, source llm', async () => {
+  it("returns a follow_up as the model worded it, with its ledger: the reason, the answer's words it picked up, source llm", async () => {
     handler = answerWith(followUp('Which step of the setup was hardest?', 'problem', 'the "setup" part'));
     const { llm, fallback } = interviewer();
     await expect(llm.decide(interviewRequest({ followUpsAsked: 1 }))).resolves.toEqual({
@@ -258,7 +267,7 @@ describe('LLM interviewer: decisions', () => {
     expect(logger.entries).toHaveLength(0);
   });
 
-  it('records script_prompt when the model used the script\'s guidance', async () => {
+  it("records script_prompt when the model used the script's guidance", async () => {
     handler = answerWith(followUp('Which step was hardest?', 'script_prompt', null));
     const { llm } = interviewer();
     await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ probe: { reason: 'script_prompt', pickedUp: null, source: 'llm' } });
@@ -468,12 +477,15 @@ describe('LLM interviewer: probes are checked before they are asked', () => {
   it('asks a probe that passes every check', async () => {
     handler = answerWith(followUp('You said the setup part was fine, I guess. What would have made it better?', 'feeling', 'fine I guess'));
     const { llm, fallback, logger } = interviewer();
-    await expect(llm.decide(interviewRequest())).resolves.toMatchObject({ action: 'follow_up', probe: { reason: 'feeling', pickedUp: 'fine I guess', source: 'llm' } });
+    await expect(llm.decide(interviewRequest())).resolves.toMatchObject({
+      action: 'follow_up',
+      probe: { reason: 'feeling', pickedUp: 'fine I guess', source: 'llm' },
+    });
     expect(fallback.calls).toHaveLength(0);
     expect(logger.entries).toHaveLength(0);
   });
 
-  it('uses the built-in interviewer\'s decision after a refusal, marked as decided by it', async () => {
+  it("uses the built-in interviewer's decision after a refusal, marked as decided by it", async () => {
     handler = answerWith(followUp('The setup was confusing, right?', 'problem', null));
     const llm = new LlmInterviewer({ baseUrl, apiKey: API_KEY, model: MODEL, timeoutMs: 2000, fallback: new BuiltinInterviewer(), logger: recordingLogger() });
     const decision = await llm.decide(interviewRequest({ answer: 'ok' }));
@@ -527,7 +539,7 @@ describe('LLM interviewer: servers without JSON mode', () => {
   it('sends the request again without response_format when the server refuses it, and remembers', async () => {
     handler = (request, res) => {
       if (request.body.response_format) {
-        sendJson(res, 400, { error: { message: "Unrecognized request argument supplied: response_format", param: null, type: 'invalid_request_error' } });
+        sendJson(res, 400, { error: { message: 'Unrecognized request argument supplied: response_format', param: null, type: 'invalid_request_error' } });
         return;
       }
       sendJson(res, 200, completion(followUp('Which step?')));
@@ -548,7 +560,9 @@ describe('LLM interviewer: servers without JSON mode', () => {
   it('falls back to JSON mode when the server refuses json_schema, and remembers', async () => {
     handler = (request, res) => {
       if (request.body.response_format?.type === 'json_schema') {
-        sendJson(res, 400, { error: { message: "'response_format.type' must be 'json_object' or 'text'", param: 'response_format.type', type: 'invalid_request_error' } });
+        sendJson(res, 400, {
+          error: { message: "'response_format.type' must be 'json_object' or 'text'", param: 'response_format.type', type: 'invalid_request_error' },
+        });
         return;
       }
       sendJson(res, 200, completion(followUp('Which step of the setup was hardest?', 'problem', 'the "setup" part')));

@@ -46,7 +46,11 @@ interface UtteranceRow {
 }
 
 async function utterancesOf(t: TestApp, sessionId: string): Promise<UtteranceRow[]> {
-  return t.em().execute<UtteranceRow[]>(`select speaker, kind, text, question_id, decided_by, probe from session_utterances where session_id = ? order by seq`, [sessionId]);
+  return t
+    .em()
+    .execute<UtteranceRow[]>(`select speaker, kind, text, question_id, decided_by, probe from session_utterances where session_id = ? order by seq`, [
+      sessionId,
+    ]);
 }
 
 /** Answers `text` until the interview leaves `questionId`; the kinds of the turns it got. */
@@ -100,7 +104,12 @@ describe('the built-in interviewer through the participant API', () => {
       // Numbered on their question, each with a reason, words or null, and who worded it.
       expect(probes.map((row) => row.probe!.probeNumber)).toEqual(probes.map((_, index) => index + 1));
       for (const row of probes) {
-        expect(row.probe).toEqual({ reason: expect.any(String), pickedUp: row.probe!.pickedUp === null ? null : expect.any(String), source: expect.stringMatching(/^(builtin|script)$/), probeNumber: expect.any(Number) });
+        expect(row.probe).toEqual({
+          reason: expect.any(String),
+          pickedUp: row.probe!.pickedUp === null ? null : expect.any(String),
+          source: expect.stringMatching(/^(builtin|script)$/),
+          probeNumber: expect.any(Number),
+        });
       }
     }
     expect(rows.filter((row) => row.kind !== 'follow_up').every((row) => row.probe === null)).toBe(true);
@@ -115,14 +124,18 @@ describe('the built-in interviewer through the participant API', () => {
     expect(told.onQuestion.asked).toHaveLength(1 + deep.length);
 
     await runCompletionChain(t, sessionId);
-    const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body as { utterances: { id: string; speaker: string; text: string; probe: unknown }[] };
+    const transcript = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body as {
+      utterances: { id: string; speaker: string; text: string; probe: unknown }[];
+    };
     // Every utterance carries `probe`: the ledger on the follow-ups, null on everything else.
     expect(transcript.utterances.every((utterance) => 'probe' in utterance)).toBe(true);
     expect(transcript.utterances.filter((utterance) => utterance.probe !== null)).toEqual(
       followUps.map((row) => expect.objectContaining({ speaker: 'ai', text: row.text, probe: row.probe })),
     );
     // The campaign's JSON export carries the same transcript.
-    const exported = (await api.get(`/api/campaigns/${campaign.id}/transcripts`).expect(200)).body as { sessions: { id: string; transcript: { utterances: { id: string; probe: unknown }[] } }[] };
+    const exported = (await api.get(`/api/campaigns/${campaign.id}/transcripts`).expect(200)).body as {
+      sessions: { id: string; transcript: { utterances: { id: string; probe: unknown }[] } }[];
+    };
     const ledgerOf = (utterances: { id: string; probe: unknown }[]) => utterances.map(({ id, probe }) => ({ id, probe }));
     expect(ledgerOf(exported.sessions.find((entry) => entry.id === sessionId)!.transcript.utterances)).toEqual(ledgerOf(transcript.utterances));
   });
@@ -156,18 +169,34 @@ describe('an LLM interviewer (LLM_BASE_URL) through the participant API', () => 
   });
 
   it("stores the model's ledger (source llm, its words as the participant wrote them), tells it what was asked and picked up, and redacts picked-up PII in the transcript", async () => {
-    const { invite } = await interviewFixture(api, { questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'high' } }] });
+    const { invite } = await interviewFixture(api, {
+      questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'high' } }],
+    });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
 
-    llm.respond = () => chatReply({ action: 'follow_up', text: 'You said you gave up after two tries. What made you stop?', reason: 'problem', pickedUp: 'Gave up after two tries', transition: null });
+    llm.respond = () =>
+      chatReply({
+        action: 'follow_up',
+        text: 'You said you gave up after two tries. What made you stop?',
+        reason: 'problem',
+        pickedUp: 'Gave up after two tries',
+        transition: null,
+      });
     const first = await participant.answer('The import failed, so I gave up after two tries and mailed ada@example.com.').expect(200);
     expect(first.body.turn).toMatchObject({ kind: 'follow_up', text: 'You said you gave up after two tries. What made you stop?' });
     // The participant's turn says what to answer, not why it was asked.
     expect(first.body.turn).not.toHaveProperty('probe');
 
     const seen = llm.requests.length;
-    llm.respond = () => chatReply({ action: 'follow_up', text: 'Who did you write to at ada@example.com?', reason: 'event', pickedUp: 'mailed ada@example.com', transition: null });
+    llm.respond = () =>
+      chatReply({
+        action: 'follow_up',
+        text: 'Who did you write to at ada@example.com?',
+        reason: 'event',
+        pickedUp: 'mailed ada@example.com',
+        transition: null,
+      });
     await participant.answer('It kept timing out. I mailed ada@example.com about it.').expect(200);
     const system = llm.requests[seen]!.json.messages[0].content as string;
     expect(system).toContain('You said you gave up after two tries. What made you stop?');
@@ -185,12 +214,16 @@ describe('an LLM interviewer (LLM_BASE_URL) through the participant API', () => 
     await runCompletionChain(t, sessionId);
     const plain = (await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body.utterances as { probe: { pickedUp: string | null } | null }[];
     expect(plain.filter((u) => u.probe).map((u) => u.probe!.pickedUp)).toEqual(['gave up after two tries', 'mailed ada@example.com']);
-    const redacted = (await api.get(`/v1/sessions/${sessionId}/transcript?redact_pii=true`).expect(200)).body.utterances as { probe: { pickedUp: string | null } | null }[];
+    const redacted = (await api.get(`/v1/sessions/${sessionId}/transcript?redact_pii=true`).expect(200)).body.utterances as {
+      probe: { pickedUp: string | null } | null;
+    }[];
     expect(redacted.filter((u) => u.probe).map((u) => u.probe!.pickedUp)).toEqual(['gave up after two tries', 'mailed [EMAIL REDACTED]']);
   });
 
   it('a leading probe from the model is refused: the built-in interviewer decides and its ledger is stored', async () => {
-    const { invite } = await interviewFixture(api, { questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }] });
+    const { invite } = await interviewFixture(api, {
+      questions: [{ id: 'week', text: 'How did your first week go?', type: 'open', followUp: { depth: 'medium' } }],
+    });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
     llm.respond = () => chatReply({ action: 'follow_up', text: 'It was frustrating, right?', reason: 'feeling', pickedUp: null, transition: null });

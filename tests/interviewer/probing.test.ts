@@ -17,28 +17,136 @@ describe('planProbe: a question about what the participant said, in their words'
   // [language, answer, reason, picked-up words, probe]: one per reason and language, answers written for this test.
   const cases: [string, string, string, string, string][] = [
     ['en', 'I tried twice and gave up.', 'event', 'I tried twice and gave up', 'You said you tried twice and gave up. What made you stop?'],
-    ['en', 'The export crashes every time I add a photo.', 'problem', 'The export crashes every time I add a photo', 'You said the export crashes every time you add a photo. What do you do when that happens?'],
-    ['en', 'I just write the codes on a sticky note instead.', 'workaround', 'I just write the codes on a sticky note instead', 'You said you just write the codes on a sticky note instead. What made you do it that way instead?'],
+    [
+      'en',
+      'The export crashes every time I add a photo.',
+      'problem',
+      'The export crashes every time I add a photo',
+      'You said the export crashes every time you add a photo. What do you do when that happens?',
+    ],
+    [
+      'en',
+      'I just write the codes on a sticky note instead.',
+      'workaround',
+      'I just write the codes on a sticky note instead',
+      'You said you just write the codes on a sticky note instead. What made you do it that way instead?',
+    ],
     ['en', 'Honestly I was furious.', 'feeling', 'I was furious', 'You said you were furious. What makes you feel that way?'],
-    ['en', 'It is much faster than the old portal.', 'comparison', 'It is much faster than the old portal', 'You said it is much faster than the old portal. What makes the difference for you?'],
-    ['nl', 'Ik heb het twee keer geprobeerd en toen opgegeven.', 'event', 'Ik heb het twee keer geprobeerd en toen opgegeven', 'Je hebt het twee keer geprobeerd en toen opgegeven, zei je. Waardoor ben je gestopt?'],
-    ['nl', 'Ik schrijf de codes gewoon op een briefje.', 'workaround', 'Ik schrijf de codes gewoon op een briefje', 'Je schrijft de codes gewoon op een briefje, zei je. Hoe ben je zo gaan werken?'],
+    [
+      'en',
+      'It is much faster than the old portal.',
+      'comparison',
+      'It is much faster than the old portal',
+      'You said it is much faster than the old portal. What makes the difference for you?',
+    ],
+    [
+      'nl',
+      'Ik heb het twee keer geprobeerd en toen opgegeven.',
+      'event',
+      'Ik heb het twee keer geprobeerd en toen opgegeven',
+      'Je hebt het twee keer geprobeerd en toen opgegeven, zei je. Waardoor ben je gestopt?',
+    ],
+    [
+      'nl',
+      'Ik schrijf de codes gewoon op een briefje.',
+      'workaround',
+      'Ik schrijf de codes gewoon op een briefje',
+      'Je schrijft de codes gewoon op een briefje, zei je. Hoe ben je zo gaan werken?',
+    ],
     ['nl', 'Ik was echt teleurgesteld.', 'feeling', 'Ik was echt teleurgesteld', 'Je was echt teleurgesteld, zei je. Waardoor voel je je zo?'],
-    ['nl', 'Het is veel sneller dan het oude portaal.', 'comparison', 'Het is veel sneller dan het oude portaal', 'Het is veel sneller dan het oude portaal, zei je. Waar zit voor jou het verschil?'],
-    ['de', 'Ich habe es zweimal versucht und dann aufgegeben.', 'event', 'Ich habe es zweimal versucht und dann aufgegeben', 'Du hast es zweimal versucht und dann aufgegeben, sagst du. Was hat dich dazu gebracht aufzuhören?'],
-    ['de', 'Die App stürzt jedes Mal ab, wenn ich ein Foto hochlade.', 'problem', 'Die App stürzt jedes Mal ab', 'Die App stürzt jedes Mal ab, sagst du. Was machst du, wenn das passiert?'],
-    ['de', 'Ich schreibe die Codes einfach auf einen Zettel.', 'workaround', 'Ich schreibe die Codes einfach auf einen Zettel', 'Du schreibst die Codes einfach auf einen Zettel, sagst du. Wie bist du darauf gekommen, es so zu machen?'],
-    ['de', 'Ich war total enttäuscht.', 'feeling', 'Ich war total enttäuscht', 'Du warst total enttäuscht, sagst du. Was genau löst dieses Gefühl bei dir aus?'],
-    ['de', 'Das ist viel schneller als das alte Portal.', 'comparison', 'Das ist viel schneller als das alte Portal', 'Das ist viel schneller als das alte Portal, sagst du. Worin liegt für dich der Unterschied?'],
+    [
+      'nl',
+      'Het is veel sneller dan het oude portaal.',
+      'comparison',
+      'Het is veel sneller dan het oude portaal',
+      'Het is veel sneller dan het oude portaal, zei je. Waar zit voor jou het verschil?',
+    ],
+    [
+      'de',
+      'Ich habe es zweimal versucht und dann aufgegeben.',
+      'event',
+      'Ich habe es zweimal versucht und dann aufgegeben',
+      'Du hast es zweimal versucht und dann aufgegeben, sagst du. Was hat dich dazu gebracht aufzuhören?',
+    ],
+    [
+      'de',
+      'Die App stürzt jedes Mal ab, wenn ich ein Foto hochlade.',
+      'problem',
+      'Die App stürzt jedes Mal ab',
+      'Die App stürzt jedes Mal ab, sagst du. Was machst du, wenn das passiert?',
+    ],
+    [
+      'de',
+      'Ich schreibe die Codes einfach auf einen Zettel.',
+      'workaround',
+      'Ich schreibe die Codes einfach auf einen Zettel',
+      'Du schreibst die Codes einfach auf einen Zettel, sagst du. Wie bist du darauf gekommen, es so zu machen?',
+    ],
+    [
+      'de',
+      'Ich war total enttäuscht.',
+      'feeling',
+      'Ich war total enttäuscht',
+      'Du warst total enttäuscht, sagst du. Was genau löst dieses Gefühl bei dir aus?',
+    ],
+    [
+      'de',
+      'Das ist viel schneller als das alte Portal.',
+      'comparison',
+      'Das ist viel schneller als das alte Portal',
+      'Das ist viel schneller als das alte Portal, sagst du. Worin liegt für dich der Unterschied?',
+    ],
     ['fr', "J'ai essayé deux fois puis j'ai abandonné.", 'event', "j'ai abandonné", "Vous dites que vous avez abandonné. Qu'est-ce qui vous a fait arrêter ?"],
-    ['fr', "L'appli plante chaque fois que j'ajoute une photo.", 'problem', "L'appli plante chaque fois que j'ajoute une photo", "Vous dites que l'appli plante chaque fois que vous ajoutez une photo. Que faites-vous quand cela arrive ?"],
-    ['fr', 'Je note les codes sur un post-it à la place.', 'workaround', 'Je note les codes sur un post-it à la place', "Vous dites que vous notez les codes sur un post-it à la place. Qu'est-ce qui vous pousse à faire ainsi ?"],
-    ['fr', "J'étais vraiment déçue.", 'feeling', "J'étais vraiment déçue", "Vous dites que vous étiez vraiment déçue. Qu'est-ce qui vous fait ressentir cela ?"],
-    ['fr', "C'est beaucoup plus rapide que l'ancien portail.", 'comparison', "C'est beaucoup plus rapide que l'ancien portail", "Vous dites que c'est beaucoup plus rapide que l'ancien portail. Où se situe la différence pour vous ?"],
-    ['es', 'La app se queda colgada cada vez que subo una foto.', 'problem', 'La app se queda colgada cada vez que subo una foto', 'Dices que la app se queda colgada cada vez que subes una foto. ¿Qué haces cuando pasa eso?'],
-    ['es', 'Apunto los códigos en un papel a mano.', 'workaround', 'Apunto los códigos en un papel a mano', 'Dices que apuntas los códigos en un papel a mano. ¿Cómo llegaste a hacerlo así?'],
+    [
+      'fr',
+      "L'appli plante chaque fois que j'ajoute une photo.",
+      'problem',
+      "L'appli plante chaque fois que j'ajoute une photo",
+      "Vous dites que l'appli plante chaque fois que vous ajoutez une photo. Que faites-vous quand cela arrive ?",
+    ],
+    [
+      'fr',
+      'Je note les codes sur un post-it à la place.',
+      'workaround',
+      'Je note les codes sur un post-it à la place',
+      "Vous dites que vous notez les codes sur un post-it à la place. Qu'est-ce qui vous pousse à faire ainsi ?",
+    ],
+    [
+      'fr',
+      "J'étais vraiment déçue.",
+      'feeling',
+      "J'étais vraiment déçue",
+      "Vous dites que vous étiez vraiment déçue. Qu'est-ce qui vous fait ressentir cela ?",
+    ],
+    [
+      'fr',
+      "C'est beaucoup plus rapide que l'ancien portail.",
+      'comparison',
+      "C'est beaucoup plus rapide que l'ancien portail",
+      "Vous dites que c'est beaucoup plus rapide que l'ancien portail. Où se situe la différence pour vous ?",
+    ],
+    [
+      'es',
+      'La app se queda colgada cada vez que subo una foto.',
+      'problem',
+      'La app se queda colgada cada vez que subo una foto',
+      'Dices que la app se queda colgada cada vez que subes una foto. ¿Qué haces cuando pasa eso?',
+    ],
+    [
+      'es',
+      'Apunto los códigos en un papel a mano.',
+      'workaround',
+      'Apunto los códigos en un papel a mano',
+      'Dices que apuntas los códigos en un papel a mano. ¿Cómo llegaste a hacerlo así?',
+    ],
     ['es', 'Me sentí muy frustrada.', 'feeling', 'Me sentí muy frustrada', 'Dices que te sentiste muy frustrada. ¿De dónde viene esa sensación?'],
-    ['es', 'Es mucho más rápido que el portal antiguo.', 'comparison', 'Es mucho más rápido que el portal antiguo', 'Has dicho «es mucho más rápido que el portal antiguo». ¿Dónde está la diferencia para ti?'],
+    [
+      'es',
+      'Es mucho más rápido que el portal antiguo.',
+      'comparison',
+      'Es mucho más rápido que el portal antiguo',
+      'Has dicho «es mucho más rápido que el portal antiguo». ¿Dónde está la diferencia para ti?',
+    ],
   ];
   it.each(cases)('%s: "%s" → a %s probe', (language, answer, reason, pickedUp, text) => {
     expect(probe(language, answer)).toEqual({ text, ledger: { reason, pickedUp, source: 'builtin', probeNumber: 1 } });
@@ -48,7 +156,12 @@ describe('planProbe: a question about what the participant said, in their words'
     ['en', 'How many people use it?', 'Only about five of us.', 'You mentioned “only about five of us”. What is behind that number?'],
     ['nl', 'Hoeveel tijd kost het je?', 'Ongeveer drie uur per week.', 'Je noemde „ongeveer drie uur per week”. Wat zit er achter dat getal?'],
     ['de', 'Wie viel zahlst du im Monat?', 'Ungefähr vierzig Euro.', 'Du hast „ungefähr vierzig Euro“ gesagt. Was steckt hinter dieser Zahl?'],
-    ['fr', 'Combien de temps cela vous prend-il ?', 'Environ trois heures par semaine.', 'Vous avez dit « environ trois heures par semaine ». Que représente ce chiffre pour vous ?'],
+    [
+      'fr',
+      'Combien de temps cela vous prend-il ?',
+      'Environ trois heures par semaine.',
+      'Vous avez dit « environ trois heures par semaine ». Que représente ce chiffre pour vous ?',
+    ],
     ['es', '¿Cuánto tiempo te lleva?', 'Unas tres horas a la semana.', 'Has dicho «unas tres horas a la semana». ¿Qué hay detrás de esa cifra?'],
   ])('%s: a figure given to a question asking for an amount is asked about', (language, question, answer, text) => {
     expect(probe(language, answer, { question: { ...OPEN, text: question } })).toMatchObject({ text, ledger: { reason: 'number' } });
@@ -59,7 +172,9 @@ describe('planProbe: a question about what the participant said, in their words'
       const { text } = probe(language, answer)!;
       expect(text.match(/\?/g), text).toHaveLength(1);
       expect(text.endsWith('?'), text).toBe(true);
-      expect(text.split(/[.»“”]\s+/).pop(), text).not.toMatch(/^(¿)?(is|are|do|does|did|can|could|would|ist|hast|kannst|est-ce|es|estás|was it|heb|ben|kun)\b/i);
+      expect(text.split(/[.»“”]\s+/).pop(), text).not.toMatch(
+        /^(¿)?(is|are|do|does|did|can|could|would|ist|hast|kannst|est-ce|es|estás|was it|heb|ben|kun)\b/i,
+      );
     }
   });
 
@@ -69,7 +184,13 @@ describe('planProbe: a question about what the participant said, in their words'
   });
 
   it('an answer that closes the topic gets no probe, not even a vague one', () => {
-    for (const [language, answer] of [['en', 'No, nothing else, I think that covers it.'], ['nl', 'Nee, ik heb alles gezegd.'], ['de', 'Nee, passt so.'], ['fr', "Non, c'est tout."], ['es', 'No, eso es todo.']] as const) {
+    for (const [language, answer] of [
+      ['en', 'No, nothing else, I think that covers it.'],
+      ['nl', 'Nee, ik heb alles gezegd.'],
+      ['de', 'Nee, passt so.'],
+      ['fr', "Non, c'est tout."],
+      ['es', 'No, eso es todo.'],
+    ] as const) {
       expect(probe(language, answer), answer).toBeNull();
     }
   });
@@ -88,7 +209,13 @@ describe('planProbe: a question about what the participant said, in their words'
     expect(second.ledger.pickedUp).not.toBeNull();
     expect(tokenOverlap(second.ledger.pickedUp!, first.ledger.pickedUp!)).toBeLessThan(0.5);
     expect(second.ledger.probeNumber).toBe(2);
-    expect(probe('en', answer, { probesAsked: 2, askedOnQuestion: [OPEN.text, first.text, second.text], pickedUpBefore: [first.ledger.pickedUp!, second.ledger.pickedUp!] })).toBeNull();
+    expect(
+      probe('en', answer, {
+        probesAsked: 2,
+        askedOnQuestion: [OPEN.text, first.text, second.text],
+        pickedUpBefore: [first.ledger.pickedUp!, second.ledger.pickedUp!],
+      }),
+    ).toBeNull();
   });
 
   it('never repeats a question already asked on the question: the next wording for the same reason', () => {
@@ -99,7 +226,10 @@ describe('planProbe: a question about what the participant said, in their words'
   });
 
   it('the vague phrases are not repeated either: after both were asked, nothing', () => {
-    const asked = ['That is fine. Is there anything specific that comes to mind, even something small?', 'Thank you. Is there anything else you would like to add about that?'];
+    const asked = [
+      'That is fine. Is there anything specific that comes to mind, even something small?',
+      'Thank you. Is there anything else you would like to add about that?',
+    ];
     expect(probe('en', 'Good.', { askedOnQuestion: [OPEN.text, asked[0]!] })?.text).toBe(asked[1]);
     expect(probe('en', 'Good.', { askedOnQuestion: [OPEN.text, ...asked] })).toBeNull();
   });
@@ -111,18 +241,28 @@ describe('planProbe: the script prompt only where it fits the answer', () => {
 
   it('a prompt presupposing a difficulty is not asked after an answer that names none', () => {
     expect(probe('en', 'It was fine.', { question: hardest })).toMatchObject({ ledger: { reason: 'vague', source: 'builtin' } });
-    expect(probe('nl', 'Prima.', { question: { ...OPEN, followUp: { prompt: 'Wat was het moeilijkste?' } } as ProbeRequest['question'] })).toMatchObject({ ledger: { reason: 'vague' } });
+    expect(probe('nl', 'Prima.', { question: { ...OPEN, followUp: { prompt: 'Wat was het moeilijkste?' } } as ProbeRequest['question'] })).toMatchObject({
+      ledger: { reason: 'vague' },
+    });
   });
 
-  it('a prompt asking why fits a short answer: asked as written, recorded as the script\'s', () => {
-    expect(probe('en', 'It was fine.', { question: why })).toEqual({ text: 'Why is that?', ledger: { reason: 'script_prompt', pickedUp: null, source: 'script', probeNumber: 1 } });
+  it("a prompt asking why fits a short answer: asked as written, recorded as the script's", () => {
+    expect(probe('en', 'It was fine.', { question: why })).toEqual({
+      text: 'Why is that?',
+      ledger: { reason: 'script_prompt', pickedUp: null, source: 'script', probeNumber: 1 },
+    });
   });
 
   it('an answer with something to ask about gets its own probe first; a fitting prompt follows once its anchors are used', () => {
     const answer = 'The importer broke twice.';
     const first = probe('en', answer, { question: hardest })!;
     expect(first.ledger).toMatchObject({ reason: 'problem', source: 'builtin', pickedUp: 'The importer broke twice' });
-    const second = probe('en', answer, { question: hardest, probesAsked: 1, askedOnQuestion: [OPEN.text, first.text], pickedUpBefore: [first.ledger.pickedUp!] });
+    const second = probe('en', answer, {
+      question: hardest,
+      probesAsked: 1,
+      askedOnQuestion: [OPEN.text, first.text],
+      pickedUpBefore: [first.ledger.pickedUp!],
+    });
     expect(second).toEqual({ text: 'What was the hardest part?', ledger: { reason: 'script_prompt', pickedUp: null, source: 'script', probeNumber: 2 } });
   });
 

@@ -438,7 +438,10 @@ describe('cancel and resend', () => {
     const address = uniqueAddress('resend-in-flight');
     const invite = await createInvite(api, campaign.id, { email: address });
     const blocked = blockedMailer();
-    const running = sendInviteEmail({ em: t.em(), services: { ...t.runtime.services, mailer: blocked.mailer } }, { inviteId: invite.id, attempt: { number: 5, maxAttempts: 5 } });
+    const running = sendInviteEmail(
+      { em: t.em(), services: { ...t.runtime.services, mailer: blocked.mailer } },
+      { inviteId: invite.id, attempt: { number: 5, maxAttempts: 5 } },
+    );
     await blocked.inFlight;
     expect((await api.post(`/v1/invites/${invite.id}/resend`).expect(200)).body.emailStatus).toBe('queued');
     blocked.finish(Object.assign(new Error('try later'), { responseCode: 451, command: 'RCPT TO' }));
@@ -456,7 +459,10 @@ describe('cancel and resend', () => {
     const campaign = await namedCampaign(api);
     const invite = await createInvite(api, campaign.id, { email: uniqueAddress('cancel-in-flight') });
     const blocked = blockedMailer();
-    const running = sendInviteEmail({ em: t.em(), services: { ...t.runtime.services, mailer: blocked.mailer } }, { inviteId: invite.id, attempt: { number: 1, maxAttempts: 5 } });
+    const running = sendInviteEmail(
+      { em: t.em(), services: { ...t.runtime.services, mailer: blocked.mailer } },
+      { inviteId: invite.id, attempt: { number: 1, maxAttempts: 5 } },
+    );
     await blocked.inFlight;
     await api.post(`/v1/invites/${invite.id}/cancel`).expect(200);
     blocked.finish();

@@ -95,9 +95,8 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
     const campaign = await createCampaign(api);
     const unknown = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'q@example.com', sendEmail: false, emailTemplate: 'nope' }).expect(422);
     expect(unknown.body.error.details.fields).toEqual([{ path: 'emailTemplate', message: expect.stringContaining('"nope" is not a known template') }]);
-    const invite = (
-      await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'q@example.com', sendEmail: false, emailTemplate: 'reminder' }).expect(201)
-    ).body;
+    const invite = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'q@example.com', sendEmail: false, emailTemplate: 'reminder' }).expect(201))
+      .body;
     expect(invite.emailTemplate).toBe('reminder');
     const resent = await api.post(`/v1/invites/${invite.id}/resend`).expect(200);
     expect(resent.body.emailTemplate).toBe('reminder');
@@ -127,9 +126,17 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
       const campaign = await createCampaign(api, { inviteDefaults: { expiresIn: '3d' } });
       await inRolledBackTransaction(t, async (em) => {
         const input = (fields: Record<string, unknown>) => ZCreateInviteInput.parse({ campaignId: campaign.id, sendEmail: false, ...fields });
-        const byDefault = await createInviteInProcess({ em, services: t.runtime.services }, systemCaller(tenant.organizationId), input({ email: 'd@example.com' }));
+        const byDefault = await createInviteInProcess(
+          { em, services: t.runtime.services },
+          systemCaller(tenant.organizationId),
+          input({ email: 'd@example.com' }),
+        );
         expect(Math.round(secondsFromNow(byDefault.expiresAt) / 3600)).toBe(72);
-        const override = await createInviteInProcess({ em, services: t.runtime.services }, systemCaller(tenant.organizationId), input({ email: 'o@example.com', expiresIn: '90m' }));
+        const override = await createInviteInProcess(
+          { em, services: t.runtime.services },
+          systemCaller(tenant.organizationId),
+          input({ email: 'o@example.com', expiresIn: '90m' }),
+        );
         expect(Math.round(secondsFromNow(override.expiresAt) / 60)).toBe(90);
       });
       expect(await countInvites(campaign.id)).toBe(0);
@@ -144,7 +151,8 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
       expect(invite.error.details.fields).toEqual([{ path: 'expiresAt', message: 'must be at most 365 days ahead' }]);
       const soon = new Date(Date.now() + 86400 * 1000);
       const local = soon.toISOString().replace('Z', '+00:00');
-      const accepted = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'tz@example.com', sendEmail: false, expiresAt: local }).expect(201)).body;
+      const accepted = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'tz@example.com', sendEmail: false, expiresAt: local }).expect(201))
+        .body;
       expect(accepted.expiresAt).toBe(soon.toISOString());
     });
 
@@ -229,7 +237,9 @@ describe('POST /v1/campaigns/{campaignId}/invites/bulk', () => {
     expect(response.body.data).toHaveLength(500);
     expect(response.body.data.map((invite: { email: string }) => invite.email)).toEqual(items(500).map((item) => item.email));
     expect(new Set(response.body.data.map((invite: { token: string }) => invite.token)).size).toBe(500);
-    expect(response.body.data.every((invite: { status: string; emailStatus: string }) => invite.status === 'pending' && invite.emailStatus === 'queued')).toBe(true);
+    expect(response.body.data.every((invite: { status: string; emailStatus: string }) => invite.status === 'pending' && invite.emailStatus === 'queued')).toBe(
+      true,
+    );
     expect(await countInvites(campaign.id)).toBe(500);
     expect((await emailJobsFor(response.body.data.map((invite: { id: string }) => invite.id))).length).toBe(500);
 
@@ -482,10 +492,14 @@ describe('campaign stats', () => {
     const script = await createPublishedScript(api);
     const first = await createCampaign(api, { scriptId: script.id });
     const second = await createCampaign(api, { scriptId: script.id });
-    await api.post(`/v1/campaigns/${first.id}/invites/bulk`, { invites: [{ email: 'a@example.com' }, { email: 'b@example.com' }], sendEmail: false }).expect(201);
+    await api
+      .post(`/v1/campaigns/${first.id}/invites/bulk`, { invites: [{ email: 'a@example.com' }, { email: 'b@example.com' }], sendEmail: false })
+      .expect(201);
     await api.post(`/v1/campaigns/${second.id}/invites`, { email: 'c@example.com', sendEmail: false }).expect(201);
     const list = await api.get('/v1/campaigns?limit=100').expect(200);
-    const stats = Object.fromEntries(list.body.data.map((campaign: { id: string; stats: { totalInvites: number } }) => [campaign.id, campaign.stats.totalInvites]));
+    const stats = Object.fromEntries(
+      list.body.data.map((campaign: { id: string; stats: { totalInvites: number } }) => [campaign.id, campaign.stats.totalInvites]),
+    );
     expect(stats[first.id]).toBe(2);
     expect(stats[second.id]).toBe(1);
   });

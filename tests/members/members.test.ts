@@ -68,7 +68,7 @@ async function memberWithRole(api: Api, role: string, email = uniqueEmail(role))
 }
 
 describe('an owner invites a colleague, who signs in through the tRPC client', () => {
-  it('goes from the invitation email to a signed-in member with the role\'s permissions', async () => {
+  it("goes from the invitation email to a signed-in member with the role's permissions", async () => {
     const { tenant, api } = await newOrganization();
     await api.patch('/v1/organization', { name: 'Acme Research' }).expect(200);
     const owner = await memberWithRole(api, 'owner');
@@ -83,10 +83,12 @@ describe('an owner invites a colleague, who signs in through the tRPC client', (
     expect(message.email.subject).toBe('You are invited to join Acme Research');
     expect(message.email.text).toContain('as a member');
     const token = invitationTokenIn(message.email);
-    const [row] = await t.em().execute<{ invitation_token_hash: string; invitation_email_status: string }[]>(
-      `select invitation_token_hash, invitation_email_status from members where id = ?`,
-      [invited.id],
-    );
+    const [row] = await t
+      .em()
+      .execute<{ invitation_token_hash: string; invitation_email_status: string }[]>(
+        `select invitation_token_hash, invitation_email_status from members where id = ?`,
+        [invited.id],
+      );
     expect(row!.invitation_email_status).toBe('sent');
     expect(row!.invitation_token_hash).not.toContain(token.slice(4, 20));
 
@@ -95,16 +97,25 @@ describe('an owner invites a colleague, who signs in through the tRPC client', (
     expect(page.text).toContain('Join Acme Research');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.headers['referrer-policy']).toBe('no-referrer');
-    const mismatch = await t.http.post('/members/accept').type('form').send({ token, name: 'Ana B', password: PASSWORD, confirm: 'something else' }).expect(422);
+    const mismatch = await t.http
+      .post('/members/accept')
+      .type('form')
+      .send({ token, name: 'Ana B', password: PASSWORD, confirm: 'something else' })
+      .expect(422);
     expect(mismatch.text).toContain('The two passwords differ.');
     const tooShort = await t.http.post('/members/accept').type('form').send({ token, password: 'short', confirm: 'short' }).expect(422);
     expect(tooShort.text).toContain('10 to 200 characters');
     await t.http.post('/members/accept').type('form').send({ token, name: 'Ana B', password: PASSWORD, confirm: PASSWORD }).expect(200);
     // It works once.
     await t.http.get(`/members/accept?token=${token}`).expect(404);
-    expect(await trpcFailure(trpcClient(server.url).members.acceptInvitation.mutate({ token, password: PASSWORD }))).toMatchObject({ appCode: 'INVALID_INVITATION', httpStatus: 404 });
+    expect(await trpcFailure(trpcClient(server.url).members.acceptInvitation.mutate({ token, password: PASSWORD }))).toMatchObject({
+      appCode: 'INVALID_INVITATION',
+      httpStatus: 404,
+    });
 
-    const [stored] = await t.em().execute<{ password_hash: string; status: string; name: string }[]>(`select password_hash, status, name from members where id = ?`, [invited.id]);
+    const [stored] = await t
+      .em()
+      .execute<{ password_hash: string; status: string; name: string }[]>(`select password_hash, status, name from members where id = ?`, [invited.id]);
     expect(stored).toMatchObject({ status: 'active', name: 'Ana B' });
     expect(stored!.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(stored!.password_hash).not.toContain(PASSWORD);
@@ -117,12 +128,28 @@ describe('an owner invites a colleague, who signs in through the tRPC client', (
     const me = await ana.auth.me.query({});
     expect(me.member).toMatchObject({ id: invited.id, role: 'member', status: 'active' });
     expect(me.member.lastSignInAt).not.toBeNull();
-    expect(me.permissions).toEqual(['campaigns:read', 'campaigns:write', 'invites:read', 'invites:write', 'sessions:read', 'sessions:write', 'billing:read', 'organization:read']);
+    expect(me.permissions).toEqual([
+      'campaigns:read',
+      'campaigns:write',
+      'invites:read',
+      'invites:write',
+      'sessions:read',
+      'sessions:write',
+      'billing:read',
+      'organization:read',
+    ]);
 
     // A member works with campaigns but neither manages members nor buys credits.
-    await ana.projects.create.mutate({ name: 'Ana\'s project' });
-    expect(await trpcFailure(ana.members.invite.mutate({ email: uniqueEmail(), role: 'viewer' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403, details: { required: 'organization:write' } });
-    expect(await trpcFailure(ana.billing.purchaseCredits.mutate({ amount: 10 }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'billing:write' } });
+    await ana.projects.create.mutate({ name: "Ana's project" });
+    expect(await trpcFailure(ana.members.invite.mutate({ email: uniqueEmail(), role: 'viewer' }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+      details: { required: 'organization:write' },
+    });
+    expect(await trpcFailure(ana.billing.purchaseCredits.mutate({ amount: 10 }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      details: { required: 'billing:write' },
+    });
 
     const list = await api.get('/v1/organization/members').expect(200);
     expect(list.body.data.map((member: { email: string }) => member.email)).toEqual([owner.email, colleague]);
@@ -188,12 +215,25 @@ describe('member operations', () => {
     const owner = await memberWithRole(api, 'owner');
     const other = await memberWithRole(api, 'member');
     // An admin cannot raise anyone (themselves included) to owner, nor touch an owner.
-    expect(await trpcFailure(admin.client.members.update.mutate({ memberId: admin.id, role: 'owner' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', details: { required: 'owner' } });
-    expect(await trpcFailure(admin.client.members.invite.mutate({ email: uniqueEmail(), role: 'owner' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS' });
-    expect(await trpcFailure(admin.client.members.update.mutate({ memberId: owner.id, role: 'viewer' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS' });
+    expect(await trpcFailure(admin.client.members.update.mutate({ memberId: admin.id, role: 'owner' }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      details: { required: 'owner' },
+    });
+    expect(await trpcFailure(admin.client.members.invite.mutate({ email: uniqueEmail(), role: 'owner' }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+    });
+    expect(await trpcFailure(admin.client.members.update.mutate({ memberId: owner.id, role: 'viewer' }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+    });
     expect(await trpcFailure(admin.client.members.remove.mutate({ memberId: owner.id }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS' });
     // An API key lacking one permission cannot either.
-    const partialKey = apiAs(t.http, await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'billing:write')));
+    const partialKey = apiAs(
+      t.http,
+      await t.createKey(
+        tenant.organizationId,
+        PERMISSIONS.filter((permission) => permission !== 'billing:write'),
+      ),
+    );
     expect((await partialKey.patch(`/v1/organization/members/${other.id}`, { role: 'owner' }).expect(403)).body.error.details.required).toBe('owner');
     // A key with organization:write alone cannot make anyone admin (who could then mint keys), nor a member.
     const writeOnly = apiAs(t.http, await t.createKey(tenant.organizationId, ['organization:write']));
@@ -236,7 +276,9 @@ describe('member operations', () => {
     await api.delete(`/v1/organization/members/${viewer.id}`).expect(204);
     const after = await viewer.rest('get', '/v1/organization').expect(401);
     expect(after.body.error.code).toBe('INVALID_ACCESS_TOKEN');
-    expect(await trpcFailure(trpcClient(server.url).auth.refresh.mutate({ refreshToken: viewer.signedIn.refreshToken }))).toMatchObject({ appCode: 'INVALID_REFRESH_TOKEN' });
+    expect(await trpcFailure(trpcClient(server.url).auth.refresh.mutate({ refreshToken: viewer.signedIn.refreshToken }))).toMatchObject({
+      appCode: 'INVALID_REFRESH_TOKEN',
+    });
     const [row] = await t.em().execute<{ count: string }[]>(`select count(*) as count from member_sessions where member_id = ?`, [viewer.id]);
     expect(Number(row!.count)).toBe(0);
   });
@@ -257,8 +299,12 @@ describe('member operations', () => {
     await t.em().execute(`update members set invitation_expires_at = now() - interval '1 second' where id = ?`, [invited.body.id]);
     await t.http.get(`/members/accept?token=${token}`).expect(404);
     await t.http.post('/members/accept').type('form').send({ token, password: PASSWORD, confirm: PASSWORD }).expect(404);
-    expect(await trpcFailure(trpcClient(server.url).members.acceptInvitation.mutate({ token, password: PASSWORD }))).toMatchObject({ appCode: 'INVALID_INVITATION' });
-    const [row] = await t.em().execute<{ status: string; password_hash: string | null }[]>(`select status, password_hash from members where id = ?`, [invited.body.id]);
+    expect(await trpcFailure(trpcClient(server.url).members.acceptInvitation.mutate({ token, password: PASSWORD }))).toMatchObject({
+      appCode: 'INVALID_INVITATION',
+    });
+    const [row] = await t
+      .em()
+      .execute<{ status: string; password_hash: string | null }[]>(`select status, password_hash from members where id = ?`, [invited.body.id]);
     expect(row).toEqual({ status: 'invited', password_hash: null });
   });
 
@@ -267,7 +313,11 @@ describe('member operations', () => {
     const email = uniqueEmail();
     await api.post('/v1/organization/members', { email, role: 'viewer' }).expect(201);
     const token = await emailedToken(email);
-    expect(await trpcFailure(trpcClient(server.url).members.acceptInvitation.mutate({ token, password: 'short' }))).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422, details: { fields: [{ path: 'password' }] } });
+    expect(await trpcFailure(trpcClient(server.url).members.acceptInvitation.mutate({ token, password: 'short' }))).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      httpStatus: 422,
+      details: { fields: [{ path: 'password' }] },
+    });
     await trpcClient(server.url).members.acceptInvitation.mutate({ token, password: PASSWORD });
   });
 });

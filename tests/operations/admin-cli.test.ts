@@ -38,7 +38,10 @@ describe('admin CLI', { timeout: 60_000 }, () => {
 
   it('create-key prints a usable key once; the key works against the API (process)', async () => {
     const org = lastJsonLine((await runAdminInProcess(['create-org', '--name', 'Keys Inc', '--json'], env)).stdout);
-    const result = await runAdmin(['create-key', '--org', org.organizationId, '--name', 'ci', '--permissions', 'campaigns:read,campaigns:write', '--json'], env);
+    const result = await runAdmin(
+      ['create-key', '--org', org.organizationId, '--name', 'ci', '--permissions', 'campaigns:read,campaigns:write', '--json'],
+      env,
+    );
     expect(result.code).toBe(0);
     const key = lastJsonLine(result.stdout);
     expect(key).toEqual({
@@ -98,7 +101,9 @@ describe('admin CLI', { timeout: 60_000 }, () => {
 
   it('invite-member invites the first owner and prints the one-use link; set-payment-customer and roll-over-billing', async () => {
     const org = lastJsonLine((await runAdminInProcess(['create-org', '--name', 'Members', '--json'], env)).stdout);
-    const invited = lastJsonLine((await runAdminInProcess(['invite-member', '--org', org.organizationId, '--email', 'First.Owner@Example.com', '--role', 'owner', '--json'], env)).stdout);
+    const invited = lastJsonLine(
+      (await runAdminInProcess(['invite-member', '--org', org.organizationId, '--email', 'First.Owner@Example.com', '--role', 'owner', '--json'], env)).stdout,
+    );
     expect(invited).toEqual({
       memberId: expect.stringMatching(/^mem_/),
       organizationId: org.organizationId,
@@ -108,7 +113,9 @@ describe('admin CLI', { timeout: 60_000 }, () => {
     });
     const badRole = await runAdminInProcess(['invite-member', '--org', org.organizationId, '--email', 'x@example.com', '--role', 'king', '--json'], env);
     expect(badRole.code).toBe(2);
-    const customer = lastJsonLine((await runAdminInProcess(['set-payment-customer', '--org', org.organizationId, '--customer', 'cus_Test123', '--json'], env)).stdout);
+    const customer = lastJsonLine(
+      (await runAdminInProcess(['set-payment-customer', '--org', org.organizationId, '--customer', 'cus_Test123', '--json'], env)).stdout,
+    );
     expect(customer).toEqual({ organizationId: org.organizationId, paymentCustomerId: 'cus_Test123' });
     expect((await runAdminInProcess(['set-payment-customer', '--org', org.organizationId, '--customer', 'visa', '--json'], env)).code).toBe(2);
     const rolled = lastJsonLine((await runAdminInProcess(['roll-over-billing', '--json'], env)).stdout);
@@ -117,15 +124,23 @@ describe('admin CLI', { timeout: 60_000 }, () => {
 
   it('grant-credits --amount 99999999999999999999, 0x10, 1.23456 or ten is a usage error (exit 2) and books nothing', async () => {
     const org = lastJsonLine((await runAdminInProcess(['create-org', '--name', 'Amounts', '--json'], env)).stdout);
-    const before = await t.em().getConnection().execute<{ count: string }[]>('select count(*) from credit_transactions where organization_id = ?', [org.organizationId]);
+    const before = await t
+      .em()
+      .getConnection()
+      .execute<{ count: string }[]>('select count(*) from credit_transactions where organization_id = ?', [org.organizationId]);
     const amounts = ['99999999999999999999', '0x10', '1.23456', 'ten'];
-    const results = await Promise.all(amounts.map((amount) => runAdminInProcess(['grant-credits', '--org', org.organizationId, `--amount=${amount}`, '--json'], env)));
+    const results = await Promise.all(
+      amounts.map((amount) => runAdminInProcess(['grant-credits', '--org', org.organizationId, `--amount=${amount}`, '--json'], env)),
+    );
     for (const [index, result] of results.entries()) {
       expect(result.code, amounts[index]).toBe(2);
       expect(lastJsonLine(result.stdout).error.code, amounts[index]).toBe('INVALID_REQUEST');
       expect(result.stdout).not.toMatch(/at .*:\d+:\d+|insert into|select .* from|update \w+ set/i);
     }
-    const after = await t.em().getConnection().execute<{ count: string }[]>('select count(*) from credit_transactions where organization_id = ?', [org.organizationId]);
+    const after = await t
+      .em()
+      .getConnection()
+      .execute<{ count: string }[]>('select count(*) from credit_transactions where organization_id = ?', [org.organizationId]);
     expect(after[0]!.count).toBe(before[0]!.count);
   });
 

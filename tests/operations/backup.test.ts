@@ -36,7 +36,12 @@ function isRunning(pid: number): boolean {
 }
 
 /** Rewrites a backup archive entry by entry (a sound gzip and tar with other content), optionally adding entries. */
-async function repack(from: string, to: string, change: (name: string, content: Buffer) => Buffer, extra: { name: string; content: Buffer }[] = []): Promise<void> {
+async function repack(
+  from: string,
+  to: string,
+  change: (name: string, content: Buffer) => Buffer,
+  extra: { name: string; content: Buffer }[] = [],
+): Promise<void> {
   const extract = tar.extract();
   const pack = tar.pack();
   const written = pipeline(pack, createGzip(), createWriteStream(to));
@@ -81,7 +86,11 @@ function client(base: string, apiKey: string) {
   const headers = { Authorization: `Bearer ${apiKey}` };
   return {
     async post(pathname: string, body: unknown) {
-      const response = await fetch(`${base}${pathname}`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${base}${pathname}`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: response.status, body: (await response.json()) as Record<string, any> };
     },
     async get(pathname: string) {
@@ -165,13 +174,20 @@ describe('admin backup and restore on the embedded default', () => {
         const uploaded = await api.upload(`/v1/scripts/${script.body.id}/media`, PNG, 'churn.png');
         if (uploaded.status !== 201) failures.push(uploaded.status);
         else {
-          const deleted = await fetch(`${service.base}/v1/scripts/${script.body.id}/media/${uploaded.body.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${apiKey}` } });
+          const deleted = await fetch(`${service.base}/v1/scripts/${script.body.id}/media/${uploaded.body.id}`, {
+            method: 'DELETE',
+            headers: { Authorization: `Bearer ${apiKey}` },
+          });
           if (deleted.status !== 204) failures.push(deleted.status);
         }
       }
     };
     const writers = [writer(1), writer(2), churn()];
-    await waitFor(async () => (written.length >= 20 ? true : undefined), 30_000, () => 'writers made no projects');
+    await waitFor(
+      async () => (written.length >= 20 ? true : undefined),
+      30_000,
+      () => 'writers made no projects',
+    );
 
     const out = path.join(backupDir, 'manual.tar.gz');
     const backupStarted = Date.now();
@@ -240,7 +256,12 @@ describe('admin backup and restore on the embedded default', () => {
     for (const name of old) await writeFile(path.join(scheduledDir, name), 'old');
     await writeFile(path.join(scheduledDir, 'notes.txt'), 'not a backup');
 
-    const credentials = JSON.parse(await readFile(path.join(dataDir, 'postgres.json'), 'utf8')) as { user: string; password: string; port: number; database: string };
+    const credentials = JSON.parse(await readFile(path.join(dataDir, 'postgres.json'), 'utf8')) as {
+      user: string;
+      password: string;
+      port: number;
+      database: string;
+    };
     const db = new pg.Client({ host: '127.0.0.1', ...credentials });
     await db.connect();
     try {
@@ -254,7 +275,11 @@ describe('admin backup and restore on the embedded default', () => {
       () => `no scheduled backup appeared:\n${service.server.output().slice(-3000)}`,
     );
     // The archive is renamed into place whole; pruning follows at once.
-    await waitFor(async () => ((await readdir(scheduledDir)).includes(old[0]!) ? undefined : true), 10_000, () => 'the oldest backup was not pruned');
+    await waitFor(
+      async () => ((await readdir(scheduledDir)).includes(old[0]!) ? undefined : true),
+      10_000,
+      () => 'the oldest backup was not pruned',
+    );
     expect((await readdir(scheduledDir)).sort()).toEqual([old[1], made, 'notes.txt'].sort());
 
     const verified = await runAdmin(['backup', '--verify', path.join(scheduledDir, made), '--json'], {});
@@ -274,7 +299,10 @@ describe('admin backup and restore on the embedded default', () => {
     const archive = path.join(backupDir, 'manual.tar.gz');
     const result = await runAdmin(['restore', '--from', archive, '--json'], { DATA_DIR: occupied });
     expect(result.code).toBe(1);
-    expect(lastJsonLine(result.stdout).error).toEqual({ code: 'DATA_DIR_NOT_EMPTY', message: `${occupied} is not empty: restore into an empty or new DATA_DIR` });
+    expect(lastJsonLine(result.stdout).error).toEqual({
+      code: 'DATA_DIR_NOT_EMPTY',
+      message: `${occupied} is not empty: restore into an empty or new DATA_DIR`,
+    });
     expect(await readdir(occupied)).toEqual(['keep.txt']);
   }, 60_000);
 
@@ -292,7 +320,7 @@ describe('admin backup and restore on the embedded default', () => {
     await writeFile(cutFile, archive.subarray(0, Math.floor(archive.length * 0.8)));
     const verifyCut = await runAdmin(['backup', '--verify', cutFile, '--json'], {});
     expect(verifyCut.code, verifyCut.stderr).toBe(1);
-    expect(verifyCut.stdout, verifyCut.stderr).not.toBe("");
+    expect(verifyCut.stdout, verifyCut.stderr).not.toBe('');
     expect(lastJsonLine(verifyCut.stdout).error).toEqual({ code: 'BACKUP_INVALID', message: expect.stringMatching(/^the archive is cut short/) });
 
     const target = await tempDir('interview-failed-restore-');
@@ -308,20 +336,29 @@ describe('admin backup and restore on the embedded default', () => {
     await repack(archive, changed, (name, content) => (name.startsWith('files/') ? Buffer.concat([content, Buffer.from('x')]) : content));
     const verifyChanged = await runAdmin(['backup', '--verify', changed, '--json'], {});
     expect(verifyChanged.code, verifyChanged.stderr).toBe(1);
-    expect(lastJsonLine(verifyChanged.stdout).error).toEqual({ code: 'BACKUP_INVALID', message: expect.stringMatching(/^the archive does not match its manifest: files\/.+ has changed \(checksum\)/) });
+    expect(lastJsonLine(verifyChanged.stdout).error).toEqual({
+      code: 'BACKUP_INVALID',
+      message: expect.stringMatching(/^the archive does not match its manifest: files\/.+ has changed \(checksum\)/),
+    });
 
     const signalled = path.join(backupDir, 'signalled.tar.gz');
     await repack(archive, signalled, (_name, content) => content, [{ name: 'postgres/recovery.signal', content: Buffer.alloc(0) }]);
     const verifySignalled = await runAdmin(['backup', '--verify', signalled, '--json'], {});
     expect(verifySignalled.code, verifySignalled.stderr).toBe(1);
-    expect(lastJsonLine(verifySignalled.stdout).error).toEqual({ code: 'BACKUP_INVALID', message: 'the archive holds postgres/recovery.signal, which no backup of this service has' });
+    expect(lastJsonLine(verifySignalled.stdout).error).toEqual({
+      code: 'BACKUP_INVALID',
+      message: 'the archive holds postgres/recovery.signal, which no backup of this service has',
+    });
   }, 150_000);
 
   it('a mistyped DATA_DIR is an error, and no cluster is made there', async () => {
     const typo = path.join(await tempDir('interview-typo-'), 'dtaa');
     const result = await runAdmin(['backup', '--out', path.join(backupDir, 'typo.tar.gz'), '--json'], { DATA_DIR: typo });
     expect(result.code).toBe(1);
-    expect(lastJsonLine(result.stdout).error).toEqual({ code: 'NOTHING_TO_BACK_UP', message: `${typo} holds no embedded database (no postgres.json and cluster): check DATA_DIR` });
+    expect(lastJsonLine(result.stdout).error).toEqual({
+      code: 'NOTHING_TO_BACK_UP',
+      message: `${typo} holds no embedded database (no postgres.json and cluster): check DATA_DIR`,
+    });
     expect(await readdir(typo).catch(() => 'absent')).toBe('absent');
   }, 60_000);
 
@@ -335,13 +372,21 @@ describe('admin backup and restore on the embedded default', () => {
     );
     const clusterDir = path.join(dataDir, staging, 'postgres');
     // Interrupted while its temporary PostgreSQL replays the copy, the latest moment.
-    await waitFor(async () => ((await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')) ? true : undefined), 60_000, () => 'no temporary PostgreSQL');
+    await waitFor(
+      async () => ((await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')) ? true : undefined),
+      60_000,
+      () => 'no temporary PostgreSQL',
+    );
     const postmaster = Number((await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
     child.kill('SIGINT');
     expect(await exitOf(child)).toBe(130);
     expect((await readdir(dataDir)).filter((name) => name.startsWith('.backup-staging'))).toEqual([]);
     expect((await readdir(backupDir)).filter((name) => name.startsWith('interrupted'))).toEqual([]);
-    await waitFor(async () => (isRunning(postmaster) ? undefined : true), 15_000, () => `the temporary PostgreSQL (pid ${postmaster}) still runs`);
+    await waitFor(
+      async () => (isRunning(postmaster) ? undefined : true),
+      15_000,
+      () => `the temporary PostgreSQL (pid ${postmaster}) still runs`,
+    );
   }, 120_000);
 
   it('backup --out will not overwrite a file', async () => {
@@ -357,7 +402,10 @@ describe('admin backup and restore on the embedded default', () => {
 describe('backups with DATABASE_URL and their configuration', () => {
   it('with DATABASE_URL set, backup and restore say how to back up that PostgreSQL instead of pretending', async () => {
     const env = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DATA_DIR: await tempDir('interview-external-') };
-    for (const args of [['backup', '--out', path.join(env.DATA_DIR, 'x.tar.gz')], ['restore', '--from', path.join(env.DATA_DIR, 'x.tar.gz')]]) {
+    for (const args of [
+      ['backup', '--out', path.join(env.DATA_DIR, 'x.tar.gz')],
+      ['restore', '--from', path.join(env.DATA_DIR, 'x.tar.gz')],
+    ]) {
       const result = await runAdmin([...args, '--json'], env);
       expect(result.code).toBe(1);
       const { error } = lastJsonLine(result.stdout);

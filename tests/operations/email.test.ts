@@ -119,10 +119,7 @@ describe('SMTP mailer', () => {
       },
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    const mailer = createMailer(
-      { smtpUrl: `smtp://127.0.0.1:${(relay.server.address() as AddressInfo).port}`, emailFrom, dataDir: '/nonexistent' },
-      logger,
-    );
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${(relay.server.address() as AddressInfo).port}`, emailFrom, dataDir: '/nonexistent' }, logger);
     const error = await mailer.send(await outgoing('ada@example.test', '<inv_from.1@host>')).catch((e: unknown) => e);
     mailer.close();
     await new Promise<void>((resolve) => relay.close(resolve));
@@ -209,10 +206,34 @@ describe('invitation templates', () => {
   });
 
   it.each([
-    ['nl', 'Acme nodigt je uit voor een interview: Onboarding study', 'Hallo Ada,', 'Deze uitnodiging verloopt op 23 november 2026, 14:05 UTC.', 'Interview starten'],
-    ['de-AT', 'Acme lädt dich zu einem Interview ein: Onboarding study', 'Hallo Ada,', 'Diese Einladung läuft am 23. November 2026, 14:05 UTC ab.', 'Interview starten'],
-    ['fr', 'Acme vous invite à un entretien : Onboarding study', 'Bonjour Ada,', 'Cette invitation expire le 23 novembre 2026, 14:05 UTC.', "Commencer l&#39;entretien"],
-    ['es', 'Acme te invita a una entrevista: Onboarding study', 'Hola, Ada:', 'Esta invitación caduca el 23 de noviembre de 2026, 14:05 UTC.', 'Empezar la entrevista'],
+    [
+      'nl',
+      'Acme nodigt je uit voor een interview: Onboarding study',
+      'Hallo Ada,',
+      'Deze uitnodiging verloopt op 23 november 2026, 14:05 UTC.',
+      'Interview starten',
+    ],
+    [
+      'de-AT',
+      'Acme lädt dich zu einem Interview ein: Onboarding study',
+      'Hallo Ada,',
+      'Diese Einladung läuft am 23. November 2026, 14:05 UTC ab.',
+      'Interview starten',
+    ],
+    [
+      'fr',
+      'Acme vous invite à un entretien : Onboarding study',
+      'Bonjour Ada,',
+      'Cette invitation expire le 23 novembre 2026, 14:05 UTC.',
+      'Commencer l&#39;entretien',
+    ],
+    [
+      'es',
+      'Acme te invita a una entrevista: Onboarding study',
+      'Hola, Ada:',
+      'Esta invitación caduca el 23 de noviembre de 2026, 14:05 UTC.',
+      'Empezar la entrevista',
+    ],
   ])('the built-in invitation in %s: subject, greeting, date and button in that language', (language, subject, greeting, expiry, button) => {
     const email = templates.renderInvitation('default', invitation({ language }));
     expect(email.subject).toBe(subject);

@@ -54,7 +54,11 @@ async function startApi(): Promise<ApiProcess> {
   const child = startServer({ ...env, DATA_DIR: await ownDataDir(), PORT: String(port) }, ['--role=api']);
   processes.push(child);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => ((await fetch(`${url}/healthz`)).status === 200 ? true : undefined), 90_000, () => `API process never became healthy:\n${child.output()}`);
+  await waitFor(
+    async () => ((await fetch(`${url}/healthz`)).status === 200 ? true : undefined),
+    90_000,
+    () => `API process never became healthy:\n${child.output()}`,
+  );
   return { process: child, url, http: httpApi(url) };
 }
 
@@ -78,7 +82,11 @@ function httpApi(base: string): Api {
   const call = async (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${pathname}`, {
       method,
-      headers: { Authorization: tenant.authorization, ...(body === undefined || body instanceof FormData ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      headers: {
+        Authorization: tenant.authorization,
+        ...(body === undefined || body instanceof FormData ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -171,7 +179,10 @@ const QUESTIONS = [
 
 describe('two API and two worker processes on one PostgreSQL and one S3 store', () => {
   it('a file uploaded through one API process is served by the other, from the bucket, not a disk', async () => {
-    const script = await expectStatus(on(api1)('POST', '/v1/scripts', { name: 'Media script', systemPrompt: 'You are a friendly interviewer.', questions: QUESTIONS }), 201);
+    const script = await expectStatus(
+      on(api1)('POST', '/v1/scripts', { name: 'Media script', systemPrompt: 'You are a friendly interviewer.', questions: QUESTIONS }),
+      201,
+    );
     const form = new FormData();
     const audio = wav(1);
     form.append('file', new Blob([new Uint8Array(audio)]), 'intro.wav');
@@ -183,14 +194,26 @@ describe('two API and two worker processes on one PostgreSQL and one S3 store', 
   });
 
   it('interviews started on one API process and answered on the other complete; their jobs run once each across the workers', async () => {
-    const script = await expectStatus(on(api1)('POST', '/v1/scripts', { name: 'Shared script', systemPrompt: 'You are a friendly interviewer.', questions: QUESTIONS }), 201);
+    const script = await expectStatus(
+      on(api1)('POST', '/v1/scripts', { name: 'Shared script', systemPrompt: 'You are a friendly interviewer.', questions: QUESTIONS }),
+      201,
+    );
     await expectStatus(on(api1)('POST', `/v1/scripts/${script.body.id}/publish`), 200);
     const campaign = await expectStatus(on(api2)('POST', '/v1/campaigns', { name: 'Across processes', scriptId: script.body.id }), 201);
-    await expectStatus(on(api1)('POST', '/api/webhooks', { url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, events: ['interview.completed'] }), 201);
+    await expectStatus(
+      on(api1)('POST', '/api/webhooks', { url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, events: ['interview.completed'] }),
+      201,
+    );
 
     const sessions: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const invite = await expectStatus(on(api2)('POST', `/v1/campaigns/${campaign.body.id}/invites`, { email: `across-${i}-${randomBytes(3).toString('hex')}@example.test`, sendEmail: false }), 201);
+      const invite = await expectStatus(
+        on(api2)('POST', `/v1/campaigns/${campaign.body.id}/invites`, {
+          email: `across-${i}-${randomBytes(3).toString('hex')}@example.test`,
+          sendEmail: false,
+        }),
+        201,
+      );
       const participant = (api: ApiProcess) => (method: string, pathname: string, body?: unknown) =>
         fetch(`${api.url}${pathname}`, {
           method,
@@ -217,7 +240,11 @@ describe('two API and two worker processes on one PostgreSQL and one S3 store', 
       120_000,
       () => `completion chains did not finish:\n${worker1.output()}\n${worker2.output()}`,
     );
-    await waitFor(async () => (sessions.every((id) => webhookBodies.some((body) => body.includes(id))) ? true : undefined), 60_000, () => 'webhooks not delivered');
+    await waitFor(
+      async () => (sessions.every((id) => webhookBodies.some((body) => body.includes(id))) ? true : undefined),
+      60_000,
+      () => 'webhooks not delivered',
+    );
     for (const id of sessions) {
       expect(webhookBodies.filter((body) => body.includes(id))).toHaveLength(1);
       const transcript = await expectStatus(on(api2)('GET', `/v1/sessions/${id}/transcript`), 200);
@@ -242,7 +269,10 @@ describe('two API and two worker processes on one PostgreSQL and one S3 store', 
   }, 240_000);
 
   it('a worker stopped (SIGTERM) in the middle of a batch of emails finishes what it holds; the other sends the rest; each address gets one email', async () => {
-    const script = await expectStatus(on(api1)('POST', '/v1/scripts', { name: 'Mail script', systemPrompt: 'You are a friendly interviewer.', questions: QUESTIONS }), 201);
+    const script = await expectStatus(
+      on(api1)('POST', '/v1/scripts', { name: 'Mail script', systemPrompt: 'You are a friendly interviewer.', questions: QUESTIONS }),
+      201,
+    );
     await expectStatus(on(api1)('POST', `/v1/scripts/${script.body.id}/publish`), 200);
     const campaign = await expectStatus(on(api1)('POST', '/v1/campaigns', { name: 'Mailing', scriptId: script.body.id }), 201);
     const addresses = Array.from({ length: 40 }, (_, i) => `batch-${i}-${randomBytes(3).toString('hex')}@example.test`);
@@ -254,16 +284,26 @@ describe('two API and two worker processes on one PostgreSQL and one S3 store', 
       const [row] = await t.em().execute<{ count: string }[]>('select count(*) from graphile_worker._private_jobs where locked_by in (?)', [first!.worker_ids]);
       return Number(row!.count);
     };
-    await waitFor(async () => ((await holding()) > 0 ? true : undefined), 60_000, () => 'worker 1 never took a job');
+    await waitFor(
+      async () => ((await holding()) > 0 ? true : undefined),
+      60_000,
+      () => 'worker 1 never took a job',
+    );
     worker1.child.kill('SIGTERM');
     await exitWithin(worker1, 60_000);
     expect(worker1.child.exitCode).toBe(0);
     // It finished what it held rather than leaving it locked for another worker to recover.
     expect(await holding()).toBe(0);
 
-    await waitFor(async () => (addresses.every((address) => mailedTo.includes(address)) ? true : undefined), 90_000, () => `emails missing: ${addresses.filter((a) => !mailedTo.includes(a)).length}`);
+    await waitFor(
+      async () => (addresses.every((address) => mailedTo.includes(address)) ? true : undefined),
+      90_000,
+      () => `emails missing: ${addresses.filter((a) => !mailedTo.includes(a)).length}`,
+    );
     for (const address of addresses) expect(mailedTo.filter((to) => to === address)).toHaveLength(1);
-    const [sent] = await t.em().execute<{ count: string }[]>(`select count(*) from invites where campaign_id = ? and email_status = 'sent'`, [campaign.body.id]);
+    const [sent] = await t
+      .em()
+      .execute<{ count: string }[]>(`select count(*) from invites where campaign_id = ? and email_status = 'sent'`, [campaign.body.id]);
     expect(Number(sent!.count)).toBe(40);
   }, 240_000);
 });

@@ -23,7 +23,11 @@ describe('maintenance__sweep_orphan_files', () => {
   it('deletes files without a record once they are old enough, and keeps recorded and recent ones', async () => {
     const tenant = await t.createTenant();
     const script = await createScript(apiAs(t.http, tenant));
-    const media = await t.http.post(`/v1/scripts/${script.id}/media`).set('Authorization', tenant.authorization).attach('file', wav(0.5), 'intro.wav').expect(201);
+    const media = await t.http
+      .post(`/v1/scripts/${script.id}/media`)
+      .set('Authorization', tenant.authorization)
+      .attach('file', wav(0.5), 'intro.wav')
+      .expect(201);
     const [row] = await t.em().execute<{ storage_key: string }[]>('select storage_key from script_media where id = ?', [media.body.id]);
     const storage = t.runtime.services.storage;
     const orphans = [`sessions/${tenant.organizationId}/ses_gone/fil_1`, `script-media/${tenant.organizationId}/fil_gone`];

@@ -49,14 +49,20 @@ describe('the production build', () => {
     server.stdout.on('data', (chunk) => (output += chunk));
     try {
       const base = `http://127.0.0.1:${port}`;
-      await waitFor(async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined), 60_000, () => `dist/main.js never became healthy:\n${output}`);
+      await waitFor(
+        async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined),
+        60_000,
+        () => `dist/main.js never became healthy:\n${output}`,
+      );
       expect((await fetch(`${base}/sdk/latest/interview-sdk.js`)).status).toBe(200);
       const page = await fetch(`${base}/embed?invite=inv_unknown`);
       expect(page.status).toBe(404);
       const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
       expect(assets).toHaveLength(2);
       for (const asset of assets) expect((await fetch(`${base}${asset}`)).status).toBe(200);
-      const document = (await (await fetch(`${base}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>> };
+      const document = (await (await fetch(`${base}/v1/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>;
+      };
       expect(document.paths['/v1/projects']!.get!.responses['200']!.content!['application/json']!.example).toBeDefined();
     } finally {
       server.kill('SIGTERM');

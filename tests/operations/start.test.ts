@@ -62,7 +62,11 @@ describe('npm start on the embedded default', () => {
     const worker = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info', WORKER_METRICS_PORT: String(metricsPort) }, ['--role=worker']);
     let api: ReturnType<typeof startServer> | undefined;
     try {
-      await waitFor(async () => (worker.output().includes('worker started') ? true : undefined), 60_000, () => worker.output());
+      await waitFor(
+        async () => (worker.output().includes('worker started') ? true : undefined),
+        60_000,
+        () => worker.output(),
+      );
       // The worker-only process serves its own health and metrics (job outcomes are counted there).
       const workerHealth = await waitFor(
         async () => ((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status === 200 ? true : undefined),

@@ -71,7 +71,9 @@ describe('S3Storage against an S3 protocol server', () => {
     expect(await storage.put('sessions/org/ses/big.bin', source)).toEqual({ size: data.length });
     const back = await bytesOf(await storage.open('sessions/org/ses/big.bin'));
     expect(createHash('sha256').update(back).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
-    expect((await bytesOf(await storage.open('sessions/org/ses/big.bin', { start: 5_242_870, end: 5_242_889 }))).equals(data.subarray(5_242_870, 5_242_890))).toBe(true);
+    expect(
+      (await bytesOf(await storage.open('sessions/org/ses/big.bin', { start: 5_242_870, end: 5_242_889 }))).equals(data.subarray(5_242_870, 5_242_890)),
+    ).toBe(true);
   });
 
   it('replaces, lists under a prefix, deletes idempotently, and says when a file is absent', async () => {
@@ -126,7 +128,11 @@ describe.each(['local disk', 'S3'] as const)('the service on %s: uploads and sig
     const api = apiAs(t.http, tenant);
     const script = await createScript(api);
     const audio = wav(1.5);
-    const uploaded = await t.http.post(`/v1/scripts/${script.id}/media`).set('Authorization', tenant.authorization).attach('file', audio, 'intro.wav').expect(201);
+    const uploaded = await t.http
+      .post(`/v1/scripts/${script.id}/media`)
+      .set('Authorization', tenant.authorization)
+      .attach('file', audio, 'intro.wav')
+      .expect(201);
     const [row] = await t.em().execute<{ storage_key: string }[]>('select storage_key from script_media where id = ?', [uploaded.body.id]);
     const onDisk = await readdir(path.join(t.dataDir, 'files'), { recursive: true }).catch(() => []);
     if (backend === 'S3') {
@@ -138,11 +144,14 @@ describe.each(['local disk', 'S3'] as const)('the service on %s: uploads and sig
 
     const link = new URL(uploaded.body.url).pathname;
     const read = (range?: string) => {
-      const request = t.http.get(link).buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+      const request = t.http
+        .get(link)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
       return range ? request.set('Range', range) : request;
     };
     const whole = await read();
@@ -172,14 +181,22 @@ describe.each(['local disk', 'S3'] as const)('the service on %s: uploads and sig
   it('a download the client gives up closes its source (no S3 connection or file left open)', async () => {
     const tenant = await t.createTenant();
     const script = await createScript(apiAs(t.http, tenant));
-    const uploaded = await t.http.post(`/v1/scripts/${script.id}/media`).set('Authorization', tenant.authorization).attach('file', wav(60), 'long.wav').expect(201);
+    const uploaded = await t.http
+      .post(`/v1/scripts/${script.id}/media`)
+      .set('Authorization', tenant.authorization)
+      .attach('file', wav(60), 'long.wav')
+      .expect(201);
     const storage = t.runtime.services.storage;
     const opened: Readable[] = [];
     // A recording that never ends: only the service closing it stops it.
     t.runtime.services.storage = {
       put: (key, content) => storage.put(key, content),
       open: async () => {
-        const stream = new Readable({ read() { this.push(Buffer.alloc(64 * 1024)); } });
+        const stream = new Readable({
+          read() {
+            this.push(Buffer.alloc(64 * 1024));
+          },
+        });
         opened.push(stream);
         return stream;
       },
@@ -200,7 +217,11 @@ describe.each(['local disk', 'S3'] as const)('the service on %s: uploads and sig
         });
         request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
       });
-      await waitFor(async () => (opened[0]?.destroyed ? true : undefined), 5_000, () => 'the source stream was left open');
+      await waitFor(
+        async () => (opened[0]?.destroyed ? true : undefined),
+        5_000,
+        () => 'the source stream was left open',
+      );
     } finally {
       t.runtime.services.storage = storage;
       await new Promise((resolve) => server.close(resolve));
@@ -217,7 +238,11 @@ describe('admin copy-files', () => {
 
   it('copies DATA_DIR/files to the bucket, verifies every copy, and a second run finds them all there', async () => {
     const local = new LocalDiskStorage(path.join(dataDir, 'files'));
-    const files = { 'media/org_1/a.png': randomBytes(2000), 'sessions/org_1/ses_1/answer.webm': randomBytes(7 * 1024 * 1024), 'sessions/org_2/ses_9/empty.txt': Buffer.alloc(0) };
+    const files = {
+      'media/org_1/a.png': randomBytes(2000),
+      'sessions/org_1/ses_1/answer.webm': randomBytes(7 * 1024 * 1024),
+      'sessions/org_2/ses_9/empty.txt': Buffer.alloc(0),
+    };
     for (const [key, content] of Object.entries(files)) await local.put(key, Readable.from([content]));
     const env = { DATA_DIR: dataDir, ...S3RVER_CREDENTIALS };
     const to = s3.storageUrl('migrated');

@@ -54,13 +54,16 @@ describe('crash recovery', () => {
     await em().execute(`delete from graphile_worker._private_jobs`);
   });
 
-  it('a running worker records the id it locks jobs under; its jobs, however long they run, are not taken for a dead worker\'s', async () => {
+  it("a running worker records the id it locks jobs under; its jobs, however long they run, are not taken for a dead worker's", async () => {
     const worker = await startWorker(t.runtime.services, t.database.url);
     const [row] = await em().execute<{ worker_ids: string[] }[]>(`select worker_ids from worker_processes where id <> 'alive'`);
     // graphile-worker locks a job with its pool's id: that is what a live process must claim.
     expect(row!.worker_ids).toEqual([expect.stringMatching(/^pool-/)]);
     const job = await utils.addJob('maintenance__purge_rate_limits', {}, { runAt: new Date(Date.now() + 3_600_000) });
-    await em().execute(`update graphile_worker._private_jobs set locked_by = ?, locked_at = now() - interval '10 minutes' where id = ?`, [row!.worker_ids[0], job.id]);
+    await em().execute(`update graphile_worker._private_jobs set locked_by = ?, locked_at = now() - interval '10 minutes' where id = ?`, [
+      row!.worker_ids[0],
+      job.id,
+    ]);
     expect(await recoverStaleLocks(em())).toEqual([]);
     expect(await lockedBy(job.id)).toBe(row!.worker_ids[0]);
     await em().execute(`delete from graphile_worker._private_jobs where id = ?`, [job.id]);
@@ -89,7 +92,9 @@ describe('failed_jobs view', () => {
     const rows = await em().execute<{ id: string; task: string; payload: unknown; attempts: number; last_error: string }[]>(
       `select id, task, payload, attempts, last_error from failed_jobs`,
     );
-    expect(rows).toEqual([{ id: failed.id, task: 'invite__send_email', payload: { inviteId: 'inv_failed' }, attempts: 2, last_error: 'SMTP server replied 451' }]);
+    expect(rows).toEqual([
+      { id: failed.id, task: 'invite__send_email', payload: { inviteId: 'inv_failed' }, attempts: 2, last_error: 'SMTP server replied 451' },
+    ]);
     await em().execute(`delete from graphile_worker._private_jobs where id in (?, ?)`, [failed.id, waiting.id]);
   });
 });

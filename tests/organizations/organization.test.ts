@@ -246,9 +246,7 @@ describe('the custom domain in invite links', () => {
     const invite = (await api.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'ada@example.test', sendEmail: false }).expect(201)).body;
     expect(invite.inviteUrl).toBe(`https://${domain}/interview/${invite.token}`);
 
-    const bulk = await api
-      .post(`/v1/campaigns/${campaign.id}/invites/bulk`, { invites: [{ email: 'b@example.test' }], sendEmail: false })
-      .expect(201);
+    const bulk = await api.post(`/v1/campaigns/${campaign.id}/invites/bulk`, { invites: [{ email: 'b@example.test' }], sendEmail: false }).expect(201);
     expect(bulk.body.data[0].inviteUrl).toBe(`https://${domain}/interview/${bulk.body.data[0].token}`);
   });
 

@@ -87,7 +87,7 @@ describe('a successful quickstart', () => {
     expect(campaign.body).toMatchObject({ id: body.campaignId, name: title, scriptId: body.scriptId, status: 'active', settings: { language: 'nl' } });
   });
 
-  it('the share link is the campaign\'s and is listed under it', async () => {
+  it("the share link is the campaign's and is listed under it", async () => {
     const { body } = await api.post('/api/quickstart', quickstartBody()).expect(201);
     const link = await api.get(`/v1/share-links/${body.shareLinkId}`).expect(200);
     expect(link.body).toEqual(body.share_link);
@@ -102,10 +102,9 @@ describe('a successful quickstart', () => {
     expect(join.headers.location).toMatch(/^http:\/\/127\.0\.0\.1:3000\/interview\/inv_[0-9A-Za-z]{43}$/);
     const page = await t.http.get(new URL(join.headers.location as string).pathname);
     expect(page.status).toBe(200);
-    const [invite] = await t.em().execute<{ campaign_id: string; email: string | null }[]>(
-      'select campaign_id, email from invites where share_link_id = ?',
-      [body.shareLinkId],
-    );
+    const [invite] = await t
+      .em()
+      .execute<{ campaign_id: string; email: string | null }[]>('select campaign_id, email from invites where share_link_id = ?', [body.shareLinkId]);
     expect(invite).toEqual({ campaign_id: body.campaignId, email: null });
   });
 
@@ -150,7 +149,7 @@ describe('a successful quickstart', () => {
     expect(response.body.share_link.expiresAt).toBe(expiresAt);
   });
 
-  it("an organization with a custom domain gets the link on its domain", async () => {
+  it('an organization with a custom domain gets the link on its domain', async () => {
     const own = apiAs(t.http, await t.createTenant());
     await own.patch('/v1/organization', { domain: 'research.example.net' }).expect(200);
     const { body } = await own.post('/api/quickstart', quickstartBody()).expect(201);
@@ -216,12 +215,26 @@ describe('invalid requests', () => {
     ['a multiple_choice question without options', { questions: [{ id: 'q1', type: 'multiple_choice', text: 'Which plan?' }] }, 'questions[0].options'],
     [
       'a second question that is multiple_choice without options',
-      { questions: [{ id: 'q1', type: 'open', text: 'Why?' }, { id: 'q2', type: 'multiple_choice', text: 'Which plan?' }] },
+      {
+        questions: [
+          { id: 'q1', type: 'open', text: 'Why?' },
+          { id: 'q2', type: 'multiple_choice', text: 'Which plan?' },
+        ],
+      },
       'questions[1].options',
     ],
     ['options on an open question', { questions: [{ id: 'q1', type: 'open', text: 'Why?', options: ['a', 'b'] }] }, 'questions[0].options'],
     ['an unknown question type', { questions: [{ id: 'q1', type: 'essay', text: 'Why?' }] }, 'questions[0].type'],
-    ['duplicate question ids', { questions: [{ id: 'q1', type: 'open', text: 'A?' }, { id: 'q1', type: 'open', text: 'B?' }] }, 'questions[1].id'],
+    [
+      'duplicate question ids',
+      {
+        questions: [
+          { id: 'q1', type: 'open', text: 'A?' },
+          { id: 'q1', type: 'open', text: 'B?' },
+        ],
+      },
+      'questions[1].id',
+    ],
     ['no questions', { questions: [] }, 'questions'],
     ['an empty title', { title: '   ' }, 'title'],
     ['a title over 100 characters', { title: 't'.repeat(101) }, 'title'],
@@ -253,11 +266,7 @@ describe('invalid requests', () => {
   });
 
   it('a body that is not JSON answers 400 and creates nothing', async () => {
-    const response = await t.http
-      .post('/api/quickstart')
-      .set('Authorization', own.authorization)
-      .set('Content-Type', 'application/json')
-      .send('{"title": ');
+    const response = await t.http.post('/api/quickstart').set('Authorization', own.authorization).set('Content-Type', 'application/json').send('{"title": ');
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('INVALID_REQUEST');
     expect(await countsFor(own.organizationId)).toEqual({ scripts: 0, campaigns: 0, shareLinks: 0 });

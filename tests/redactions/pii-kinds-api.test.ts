@@ -41,10 +41,14 @@ describe('redact_kinds on the transcript', () => {
   });
 
   it('text with redact_kinds listing all six kinds (blanks and upper case allowed): every item is its marker, the date is not a phone number', async () => {
-    const response = await api.get(`/v1/sessions/${sessionId}/transcript?format=text&redact_kinds=${encodeURIComponent('name, ADDRESS,email,phone,card,ssn')}`).expect(200);
+    const response = await api
+      .get(`/v1/sessions/${sessionId}/transcript?format=text&redact_kinds=${encodeURIComponent('name, ADDRESS,email,phone,card,ssn')}`)
+      .expect(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     for (const value of [NAME, 'Jenkins', ADDRESS, 'NW1 6XE', EMAIL, '7946']) expect(response.text).not.toContain(value);
-    expect(response.text).toContain('My colleague [NAME REDACTED] sent the forms to [ADDRESS REDACTED] on 05.12.2024, and you can reach me at [EMAIL REDACTED] or [PHONE REDACTED].');
+    expect(response.text).toContain(
+      'My colleague [NAME REDACTED] sent the forms to [ADDRESS REDACTED] on 05.12.2024, and you can reach me at [EMAIL REDACTED] or [PHONE REDACTED].',
+    );
   });
 
   it('redact_pii=true alone is the four spec markers: the name and the address stay as they were', async () => {
@@ -64,7 +68,10 @@ describe('redact_kinds on the transcript', () => {
     expect(response.body.error.details.fields).toEqual([{ path: 'redact_kinds', message: expect.stringContaining('unknown: iban') }]);
     for (const path of [`/v1/sessions/${sessionId}/pdf`, `/v1/sessions/${sessionId}/insights`, `/api/campaigns/${campaignId}/transcripts`]) {
       const refused = await api.get(`${path}?redact_kinds=names`).expect(400);
-      expect(refused.body.error.details.fields.map((field: { path: string }) => field.path), path).toEqual(['redact_kinds']);
+      expect(
+        refused.body.error.details.fields.map((field: { path: string }) => field.path),
+        path,
+      ).toEqual(['redact_kinds']);
     }
   });
 });

@@ -54,10 +54,12 @@ interface UtteranceRow {
 }
 
 async function participantUtterances(sessionId: string): Promise<UtteranceRow[]> {
-  return t.em().execute<UtteranceRow[]>(
-    `select id, text, keywords, start_time, end_time, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
-    [sessionId],
-  );
+  return t
+    .em()
+    .execute<UtteranceRow[]>(
+      `select id, text, keywords, start_time, end_time, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
+      [sessionId],
+    );
 }
 
 async function pdfText(pdf: Buffer): Promise<string> {
@@ -94,7 +96,9 @@ async function rowsContaining(needle: string, sessionId: string): Promise<string
   const found: string[] = [];
   for (const table of ['sessions', ...tables.map((row) => row.table_name)]) {
     const column = table === 'sessions' ? 'id' : 'session_id';
-    const [row] = await t.em().execute<{ count: number }[]>(`select count(*)::int as count from "${table}" t where t."${column}" = ? and t::text ilike ?`, [sessionId, `%${needle}%`]);
+    const [row] = await t
+      .em()
+      .execute<{ count: number }[]>(`select count(*)::int as count from "${table}" t where t."${column}" = ? and t::text ilike ?`, [sessionId, `%${needle}%`]);
     if (row!.count > 0) found.push(table);
   }
   return found;
@@ -102,7 +106,11 @@ async function rowsContaining(needle: string, sessionId: string): Promise<string
 
 /** The session's stored export files (transcript JSON, PDF report) as text. */
 async function storedExports(sessionId: string): Promise<{ name: string; storageKey: string; text: string }[]> {
-  const files = await t.em().execute<{ name: string; storage_key: string }[]>(`select name, storage_key from session_files where session_id = ? and kind = 'export' order by name`, [sessionId]);
+  const files = await t
+    .em()
+    .execute<{ name: string; storage_key: string }[]>(`select name, storage_key from session_files where session_id = ? and kind = 'export' order by name`, [
+      sessionId,
+    ]);
   return Promise.all(
     files.map(async (file) => {
       const bytes = await stored(file.storage_key);
@@ -113,7 +121,11 @@ async function storedExports(sessionId: string): Promise<{ name: string; storage
 
 /** The storage__delete_files jobs waiting, their keys. */
 async function deletionJobs(): Promise<string[][]> {
-  const rows = await t.em().execute<{ payload: { keys: string[] } }[]>(`select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'storage__delete_files' order by j.id`);
+  const rows = await t
+    .em()
+    .execute<{ payload: { keys: string[] } }[]>(
+      `select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'storage__delete_files' order by j.id`,
+    );
   return rows.map((row) => row.payload.keys);
 }
 
@@ -121,7 +133,10 @@ async function deletionJobs(): Promise<string[][]> {
 async function pcm(audio: Buffer, rate: number): Promise<Int16Array> {
   const file = path.join(work, randomUUID());
   await writeFile(file, audio);
-  const { stdout } = await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'], {
+    encoding: 'buffer',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return new Int16Array(stdout.buffer, stdout.byteOffset, Math.floor(stdout.length / 2));
 }
 
@@ -153,17 +168,25 @@ describe('redactions.redact on a typed interview', () => {
 
     // Copies the service could hold: a quote and a summary sentence in the insights, a stored event's facts.
     const sentence = first!.text.slice(first!.text.indexOf('Honestly'), first!.text.indexOf('two days.') + 'two days.'.length);
-    await t.em().execute(
-      `update session_insights set key_quotes = key_quotes || ?::jsonb, summary = summary || ? where session_id = ?`,
-      [JSON.stringify([{ text: sentence, utteranceId: first!.id }]), ` They said: "${sentence.toLowerCase()}"`, sessionId],
-    );
+    await t
+      .em()
+      .execute(`update session_insights set key_quotes = key_quotes || ?::jsonb, summary = summary || ? where session_id = ?`, [
+        JSON.stringify([{ text: sentence, utteranceId: first!.id }]),
+        ` They said: "${sentence.toLowerCase()}"`,
+        sessionId,
+      ]);
     const eventId = randomUUID();
-    await t.em().execute(`insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values (?, ?, 'session.feedback_submitted', ?, ?::jsonb, now())`, [
-      eventId,
-      tenant.organizationId,
-      sessionId,
-      JSON.stringify({ sessionId, campaignId: campaign.id, feedback: { id: 'fbk_x', comments: `Again: ${SPAN}, really.` } }),
-    ]);
+    await t
+      .em()
+      .execute(
+        `insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values (?, ?, 'session.feedback_submitted', ?, ?::jsonb, now())`,
+        [
+          eventId,
+          tenant.organizationId,
+          sessionId,
+          JSON.stringify({ sessionId, campaignId: campaign.id, feedback: { id: 'fbk_x', comments: `Again: ${SPAN}, really.` } }),
+        ],
+      );
     // Highlights before, over and after the span.
     const highlight = (id: string, from: number, to: number) =>
       t.em().execute(
@@ -209,10 +232,12 @@ describe('redactions.redact on a typed interview', () => {
     const reportText = await pdfText(pdf.body as Buffer);
     expect(reportText).toContain('[REDACTED]');
     expect(reportText).not.toContain('took two days');
-    const files = await t.em().execute<{ id: string; name: string; storage_key: string; size_bytes: string; sha256: string }[]>(
-      `select id, name, storage_key, size_bytes, sha256 from session_files where session_id = ? and kind = 'export' order by name`,
-      [sessionId],
-    );
+    const files = await t
+      .em()
+      .execute<{ id: string; name: string; storage_key: string; size_bytes: string; sha256: string }[]>(
+        `select id, name, storage_key, size_bytes, sha256 from session_files where session_id = ? and kind = 'export' order by name`,
+        [sessionId],
+      );
     expect(files.map((file) => file.name)).toEqual([`report-${sessionId}.pdf`, `transcript-${sessionId}.json`]);
     for (const file of files) {
       const bytes = await stored(file.storage_key);
@@ -237,20 +262,24 @@ describe('redactions.redact on a typed interview', () => {
     expect(insights.summary).toContain('They said: "honestly the onboarding emails had broken links, and [REDACTED]."');
 
     // Search reads the index generated from the text; no table holds the words any more.
-    const [hits] = await t.em().execute<{ count: number }[]>(
-      `select count(*)::int as count from session_utterances where session_id = ? and search_vector @@ plainto_tsquery('english', 'took two days')`,
-      [sessionId],
-    );
+    const [hits] = await t
+      .em()
+      .execute<{ count: number }[]>(
+        `select count(*)::int as count from session_utterances where session_id = ? and search_vector @@ plainto_tsquery('english', 'took two days')`,
+        [sessionId],
+      );
     expect(hits!.count).toBe(0);
     expect(await rowsContaining('took two days', sessionId)).toEqual([]);
     const [event] = await t.em().execute<{ facts: { feedback: { comments: string } } }[]>(`select facts from webhook_events where id = ?`, [eventId]);
     expect(event!.facts.feedback.comments).toBe('Again: [REDACTED], really.');
 
     // Highlights: before unchanged, over widened to cover the marker, after moved by the change in length.
-    const highlights = await t.em().execute<{ id: string; start_offset: number; end_offset: number }[]>(
-      `select id, start_offset, end_offset from highlights where session_id = ? order by id`,
-      [sessionId],
-    );
+    const highlights = await t
+      .em()
+      .execute<{ id: string; start_offset: number; end_offset: number }[]>(
+        `select id, start_offset, end_offset from highlights where session_id = ? order by id`,
+        [sessionId],
+      );
     const delta = 10 - SPAN.length;
     expect(highlights).toEqual([
       { id: 'hlt_after', start_offset: end + 2 + delta, end_offset: end + 10 + delta },
@@ -260,10 +289,12 @@ describe('redactions.redact on a typed interview', () => {
     expect(row!.text.slice(end + 2 + delta, end + 10 + delta)).toBe(afterQuote);
 
     // The audit entry: offsets and what was scrubbed, never the words.
-    const [audit] = await t.em().execute<{ action: string; actor_kind: string; actor_id: string; reason: string; details: Record<string, unknown> }[]>(
-      `select action, actor_kind, actor_id, reason, details from transcript_audit_log where session_id = ?`,
-      [sessionId],
-    );
+    const [audit] = await t
+      .em()
+      .execute<{ action: string; actor_kind: string; actor_id: string; reason: string; details: Record<string, unknown> }[]>(
+        `select action, actor_kind, actor_id, reason, details from transcript_audit_log where session_id = ?`,
+        [sessionId],
+      );
     expect(audit).toMatchObject({ action: 'redact', actor_kind: 'api_key', actor_id: tenant.apiKeyId, reason: 'Identifying detail' });
     expect(audit!.details).toMatchObject({ requested: { start, end }, removed: { start, end, length: SPAN.length }, marker: { start, end: start + 10 } });
     expect(JSON.stringify(audit)).not.toMatch(/took|two days|setup/i);
@@ -275,12 +306,24 @@ describe('redactions.redact on a typed interview', () => {
     const { sessionId } = await completedTextInterview(t, api);
     const [first] = await participantUtterances(sessionId);
     const start = first!.text.indexOf('broken links');
-    const { text } = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end: start + 'broken links'.length, expectedText: 'broken links' });
+    const { text } = await client.redactions.redact.mutate({
+      sessionId,
+      utteranceId: first!.id,
+      start,
+      end: start + 'broken links'.length,
+      expectedText: 'broken links',
+    });
     const again = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: start + 1, end: start + 6, expectedText: 'REDAC' });
     expect(again).toMatchObject({ changed: false, marker: null, entry: null });
     // "had [RED" + "ACTED]": the span reaches into the marker, which goes whole with "had ".
     const had = text.indexOf('had ');
-    const cut = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start: had, end: had + 'had [RED'.length, expectedText: 'had [RED' });
+    const cut = await client.redactions.redact.mutate({
+      sessionId,
+      utteranceId: first!.id,
+      start: had,
+      end: had + 'had [RED'.length,
+      expectedText: 'had [RED',
+    });
     expect(cut.text).toContain('emails [REDACTED], and');
     expect(cut.marker).toEqual({ start: had, end: had + 10 });
     expect((await client.redactions.list.query({ sessionId })).data).toHaveLength(2);
@@ -292,11 +335,13 @@ describe('redactions.redact on a typed interview', () => {
     const length = first!.text.length;
     const span = (start: number, end: number) => ({ sessionId, utteranceId: first!.id, start, end, expectedText: first!.text.slice(start, end) });
     // expectedText is end - start long: a caller naming offsets beyond the text saw another, longer text.
-    expect(await trpcFailure(client.redactions.redact.mutate({ ...span(2, length), end: length + 1, expectedText: `${first!.text.slice(2)}.` }))).toMatchObject({
-      httpStatus: 409,
-      appCode: 'TRANSCRIPT_CHANGED',
-      details: { utteranceId: first!.id, requested: { start: 2, end: length + 1 }, current: null, length },
-    });
+    expect(await trpcFailure(client.redactions.redact.mutate({ ...span(2, length), end: length + 1, expectedText: `${first!.text.slice(2)}.` }))).toMatchObject(
+      {
+        httpStatus: 409,
+        appCode: 'TRANSCRIPT_CHANGED',
+        details: { utteranceId: first!.id, requested: { start: 2, end: length + 1 }, current: null, length },
+      },
+    );
     const wrongLength = await trpcFailure(client.redactions.redact.mutate({ ...span(0, 3), expectedText: 'Hon' + 'x' }));
     expect([400, 422]).toContain(wrongLength.httpStatus);
     expect(wrongLength.details.fields).toEqual([expect.objectContaining({ path: 'expectedText' })]);
@@ -321,7 +366,10 @@ describe('redactions.redact on a typed interview', () => {
     expect(await trpcFailure(outsider.redactions.redact.mutate(span(0, 3)))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
     expect(await trpcFailure(outsider.redactions.list.query({ sessionId }))).toMatchObject({ httpStatus: 404 });
 
-    const reader = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:write'));
+    const reader = await t.createKey(
+      tenant.organizationId,
+      PERMISSIONS.filter((permission) => permission !== 'sessions:write'),
+    );
     const readOnly = t.clientOf(reader);
     expect(await trpcFailure(readOnly.redactions.redact.mutate(span(0, 3)))).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
     expect(await readOnly.redactions.list.query({ sessionId })).toEqual({ data: [] });
@@ -330,8 +378,14 @@ describe('redactions.redact on a typed interview', () => {
 
     const { invite } = await interviewFixture(api);
     const running = await participantAs(t.http, invite.token).start().expect(201);
-    const [question] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? order by seq limit 1`, [running.body.session.id]);
-    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId: running.body.session.id, utteranceId: question!.id, start: 0, end: 3, expectedText: 'abc' }))).toMatchObject({
+    const [question] = await t
+      .em()
+      .execute<{ id: string }[]>(`select id from session_utterances where session_id = ? order by seq limit 1`, [running.body.session.id]);
+    expect(
+      await trpcFailure(
+        client.redactions.redact.mutate({ sessionId: running.body.session.id, utteranceId: question!.id, start: 0, end: 3, expectedText: 'abc' }),
+      ),
+    ).toMatchObject({
       httpStatus: 409,
       appCode: 'SESSION_NOT_ACTIVE',
     });
@@ -377,36 +431,40 @@ describe('redactions.redact against a changed text', () => {
 });
 
 describe('redactions.redact on text made from the utterance', () => {
-  it('removes the span and the parts of it that name someone or something from insights (summary, action items, topics), webhook facts and parsed answers; re-cuts the utterance\'s key quotes; drops topics left with nothing but markers', async () => {
+  it("removes the span and the parts of it that name someone or something from insights (summary, action items, topics), webhook facts and parsed answers; re-cuts the utterance's key quotes; drops topics left with nothing but markers", async () => {
     const SPAN = 'John Smith and I live at 12 Elm Road';
     const answer = `Honestly my name is ${SPAN}, so the office is a short walk and I really like the commute there.`;
     const { sessionId, campaign } = await completedTextInterview(t, api, [answer, ...TEXT_ANSWERS.slice(1)]);
     const [first] = await participantUtterances(sessionId);
     expect(first!.text).toBe(answer);
-    await t.em().execute(
-      `update session_insights set summary = ?, action_items = ?::jsonb, topics = ?::jsonb, key_quotes = ?::jsonb where session_id = ?`,
-      [
-        'The participant, John Smith, described a short walk to the office.',
-        JSON.stringify(['Lives at Elm Road: send the welcome pack there.', 'Fix the broken links.']),
-        JSON.stringify([
-          { label: 'Smith', utteranceIds: [first!.id] },
-          { label: 'Office walk', utteranceIds: [first!.id] },
-        ]),
-        JSON.stringify([{ text: answer, utteranceId: first!.id }]),
-        sessionId,
-      ],
-    );
-    await t.em().execute(
-      `update sessions set answers = (select jsonb_agg(case when a->>'questionId' = 'channel' then jsonb_set(a, '{value}', '"Chat with John"') else a end order by n) from jsonb_array_elements(answers) with ordinality as x(a, n)) where id = ?`,
-      [sessionId],
-    );
-    const eventId = randomUUID();
-    await t.em().execute(`insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values (?, ?, 'session.feedback_submitted', ?, ?::jsonb, now())`, [
-      eventId,
-      tenant.organizationId,
+    await t.em().execute(`update session_insights set summary = ?, action_items = ?::jsonb, topics = ?::jsonb, key_quotes = ?::jsonb where session_id = ?`, [
+      'The participant, John Smith, described a short walk to the office.',
+      JSON.stringify(['Lives at Elm Road: send the welcome pack there.', 'Fix the broken links.']),
+      JSON.stringify([
+        { label: 'Smith', utteranceIds: [first!.id] },
+        { label: 'Office walk', utteranceIds: [first!.id] },
+      ]),
+      JSON.stringify([{ text: answer, utteranceId: first!.id }]),
       sessionId,
-      JSON.stringify({ sessionId, campaignId: campaign.id, feedback: { id: 'fbk_y', comments: 'Smith said the walk from Elm Road takes 12 minutes.' } }),
     ]);
+    await t
+      .em()
+      .execute(
+        `update sessions set answers = (select jsonb_agg(case when a->>'questionId' = 'channel' then jsonb_set(a, '{value}', '"Chat with John"') else a end order by n) from jsonb_array_elements(answers) with ordinality as x(a, n)) where id = ?`,
+        [sessionId],
+      );
+    const eventId = randomUUID();
+    await t
+      .em()
+      .execute(
+        `insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values (?, ?, 'session.feedback_submitted', ?, ?::jsonb, now())`,
+        [
+          eventId,
+          tenant.organizationId,
+          sessionId,
+          JSON.stringify({ sessionId, campaignId: campaign.id, feedback: { id: 'fbk_y', comments: 'Smith said the walk from Elm Road takes 12 minutes.' } }),
+        ],
+      );
 
     const start = answer.indexOf(SPAN);
     const result = await client.redactions.redact.mutate({ sessionId, utteranceId: first!.id, start, end: start + SPAN.length, expectedText: SPAN });
@@ -434,10 +492,12 @@ describe('redactions.redact on text made from the utterance', () => {
     const [followUp] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and kind = 'follow_up'`, [sessionId]);
     const spanAnswer = (await participantUtterances(sessionId)).find((row) => row.text === answer)!;
     // The ledger as a probe that picked up these words records it (tests/interviewer/probe-ledger.test.ts records one through the API).
-    await t.em().execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
-      JSON.stringify({ reason: 'workaround', pickedUp: `asked ${SPAN} twice`, source: 'llm', probeNumber: 1 }),
-      followUp!.id,
-    ]);
+    await t
+      .em()
+      .execute(`update session_utterances set probe = ?::jsonb where id = ?`, [
+        JSON.stringify({ reason: 'workaround', pickedUp: `asked ${SPAN} twice`, source: 'llm', probeNumber: 1 }),
+        followUp!.id,
+      ]);
     const start = answer.indexOf(SPAN);
     await client.redactions.redact.mutate({ sessionId, utteranceId: spanAnswer.id, start, end: start + SPAN.length, expectedText: SPAN });
     const [row] = await t.em().execute<{ probe: unknown }[]>(`select probe from session_utterances where id = ?`, [followUp!.id]);
@@ -461,7 +521,8 @@ describe('redactions.redact on text made from the utterance', () => {
     await runCompletionChain(t, sessionId);
     const [contact] = await participantUtterances(sessionId);
     const session = async () => (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body as { answers: { questionId: string; value: unknown }[] };
-    const facts = async () => (await t.em().execute<{ facts: unknown }[]>(`select facts from webhook_events where session_id = ? order by id`, [sessionId])).map((row) => row.facts);
+    const facts = async () =>
+      (await t.em().execute<{ facts: unknown }[]>(`select facts from webhook_events where session_id = ? order by id`, [sessionId])).map((row) => row.facts);
     const reportText = async () => (await storedExports(sessionId)).find((file) => file.name.endsWith('.pdf'))!.text;
     const insightsBefore = await client.transcripts.insights.query({ sessionId });
     expect(insightsBefore.summary).toContain('3 min 14 s');
@@ -492,10 +553,13 @@ describe('redactions.redact on text made from the utterance', () => {
     expect(await rowsContaining('22 35 01', sessionId)).toEqual([]);
   });
 
-  it('a copy loses the span written another way and the names in it, and nothing else: not a digit group on its own, a common word, a name\'s lower-case homonym or a word that starts with the span', () => {
-    const scrubberFor = (original: string, span: string, language = 'en') => derivedTextScrubber(original, original.indexOf(span), original.indexOf(span) + span.length, language);
+  it("a copy loses the span written another way and the names in it, and nothing else: not a digit group on its own, a common word, a name's lower-case homonym or a word that starts with the span", () => {
+    const scrubberFor = (original: string, span: string, language = 'en') =>
+      derivedTextScrubber(original, original.indexOf(span), original.indexOf(span) + span.length, language);
     const phone = scrubberFor('Call me on +33 4 14 22 35 01 any weekday after lunch.', '+33 4 14 22 35 01');
-    expect(phone('Ring 04 14 22 35 01, 0414223501, +33 (0)4 14 22 35 01 or 0033 4 14 22 35 01.')).toBe('Ring [REDACTED], [REDACTED], [REDACTED] or [REDACTED].');
+    expect(phone('Ring 04 14 22 35 01, 0414223501, +33 (0)4 14 22 35 01 or 0033 4 14 22 35 01.')).toBe(
+      'Ring [REDACTED], [REDACTED], [REDACTED] or [REDACTED].',
+    );
     const unrelated = 'Completed in 3 min 14 s. Rate it from 1 (very easy) to 4 (very hard)? 4; 14 or more; 22 of 35 (0.01).';
     expect(phone(unrelated)).toBe(unrelated);
     const address = scrubberFor('Honestly my name is Will Turner and I live at 12 Elm Road, near the station.', 'Will Turner and I live at 12 Elm Road');
@@ -505,14 +569,23 @@ describe('redactions.redact on text made from the utterance', () => {
     expect(short('Also ask Al, or AL.')).toBe('Also ask [REDACTED], or [REDACTED].');
   });
 
-  it('takes a word for distinctive by the interview language\'s stop words: at least two letters or a digit', () => {
+  it("takes a word for distinctive by the interview language's stop words: at least two letters or a digit", () => {
     // Dutch: "de", "uit", "en", "ik", "in" are stop words; the name, the town, the postcode and "woon" are not.
-    expect(distinctiveWords('Marieke de Vries uit Utrecht, en ik woon in 3512 AB', 'nl-BE').sort()).toEqual(['3512', 'ab', 'marieke', 'utrecht', 'vries', 'woon']);
+    expect(distinctiveWords('Marieke de Vries uit Utrecht, en ik woon in 3512 AB', 'nl-BE').sort()).toEqual([
+      '3512',
+      'ab',
+      'marieke',
+      'utrecht',
+      'vries',
+      'woon',
+    ]);
     expect(distinctiveWords('I am J. [REDACTED] from B4', 'en').sort()).toEqual(['b4']);
     const original = 'Je kunt Marieke de Vries bellen, ze woont in Utrecht.';
     const span = 'Marieke de Vries';
     const scrub = derivedTextScrubber(original, original.indexOf(span), original.indexOf(span) + span.length, 'nl');
-    expect(scrub('Mevrouw De Vries (Marieke) is de contactpersoon; de VRIESKIST niet.')).toBe('Mevrouw De [REDACTED] ([REDACTED]) is de contactpersoon; de VRIESKIST niet.');
+    expect(scrub('Mevrouw De Vries (Marieke) is de contactpersoon; de VRIESKIST niet.')).toBe(
+      'Mevrouw De [REDACTED] ([REDACTED]) is de contactpersoon; de VRIESKIST niet.',
+    );
     expect(scrub('Geen namen hier.')).toBe('Geen namen hier.');
   });
 });
@@ -527,7 +600,13 @@ describe('redactions.redact and the stored exports', () => {
     expect(report.text.split('In-app chat').length - 1).toBeGreaterThanOrEqual(2);
     const jobsBefore = await deletionJobs();
 
-    const firstCut = await client.redactions.redact.mutate({ sessionId, utteranceId: channel.id, start: 0, end: 'In-app chat'.length, expectedText: 'In-app chat' });
+    const firstCut = await client.redactions.redact.mutate({
+      sessionId,
+      utteranceId: channel.id,
+      start: 0,
+      end: 'In-app chat'.length,
+      expectedText: 'In-app chat',
+    });
     const afterFirst = await storedExports(sessionId);
     for (const file of afterFirst) expect(file.text, file.name).not.toContain('In-app chat');
     expect(afterFirst.find((file) => file.name.endsWith('.pdf'))!.text).toContain('[REDACTED]');
@@ -539,7 +618,13 @@ describe('redactions.redact and the stored exports', () => {
     expect(await deletionJobs()).toEqual([]);
 
     const from = firstCut.text.indexOf('kept my history');
-    await client.redactions.redact.mutate({ sessionId, utteranceId: channel.id, start: from, end: from + 'kept my history'.length, expectedText: 'kept my history' });
+    await client.redactions.redact.mutate({
+      sessionId,
+      utteranceId: channel.id,
+      start: from,
+      end: from + 'kept my history'.length,
+      expectedText: 'kept my history',
+    });
     for (const file of await storedExports(sessionId)) {
       expect(file.text, file.name).not.toContain('In-app chat');
       expect(file.text, file.name).not.toContain('kept my history');
@@ -565,10 +650,12 @@ describe('redactions.redact on an audio answer', () => {
 
     const [answer] = await participantUtterances(sessionId);
     const audioFiles = async () =>
-      t.em().execute<{ id: string; kind: string; storage_key: string; size_bytes: string; sha256: string; content_type: string }[]>(
-        `select id, kind, storage_key, size_bytes, sha256, content_type from session_files where session_id = ? and kind in ('audio', 'merged_audio', 'participant_audio') order by kind`,
-        [sessionId],
-      );
+      t
+        .em()
+        .execute<{ id: string; kind: string; storage_key: string; size_bytes: string; sha256: string; content_type: string }[]>(
+          `select id, kind, storage_key, size_bytes, sha256, content_type from session_files where session_id = ? and kind in ('audio', 'merged_audio', 'participant_audio') order by kind`,
+          [sessionId],
+        );
     const before = await audioFiles();
     expect(before.map((file) => [file.kind, file.content_type])).toEqual([
       ['audio', 'audio/wav'],
@@ -584,7 +671,15 @@ describe('redactions.redact on an audio answer', () => {
     const audioEnd = answer!.start_time + 2;
     const jobsBefore = await deletionJobs();
     const began = performance.now();
-    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, expectedText: 'Ada Lovelace', audioStart, audioEnd });
+    const result = await client.redactions.redact.mutate({
+      sessionId,
+      utteranceId: answer!.id,
+      start: from,
+      end: from + 'Ada Lovelace'.length,
+      expectedText: 'Ada Lovelace',
+      audioStart,
+      audioEnd,
+    });
     const took = performance.now() - began;
     console.info(`redaction of an audio answer (two recordings silenced, exports made again): ${Math.round(took)} ms`);
     expect(took).toBeLessThan(10_000);
@@ -638,7 +733,13 @@ describe('redactions.redact on an audio answer', () => {
 
     // No word timings and no range: the whole answer's recording goes.
     const london = result.text.indexOf('London');
-    const whole = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: london, end: london + 'London'.length, expectedText: 'London' });
+    const whole = await client.redactions.redact.mutate({
+      sessionId,
+      utteranceId: answer!.id,
+      start: london,
+      end: london + 'London'.length,
+      expectedText: 'London',
+    });
     expect(whole.audio).toMatchObject({ mode: 'utterance', start: answer!.start_time });
     expect(whole.audio.end).toBeGreaterThanOrEqual(answer!.start_time + 2.99);
     const [silent] = await audioFiles();
@@ -661,10 +762,18 @@ describe('redactions.redact on an audio answer', () => {
     await t.em().execute(`update session_files set content_type = 'audio/flac' where id = ?`, [answer!.audio_file_id]);
     const jobsBefore = await deletionJobs();
     const from = answer!.text.indexOf('Ada Lovelace');
-    expect(await trpcFailure(client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, expectedText: 'Ada Lovelace' }))).toMatchObject({
+    expect(
+      await trpcFailure(
+        client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, expectedText: 'Ada Lovelace' }),
+      ),
+    ).toMatchObject({
       httpStatus: 422,
       appCode: 'VALIDATION_ERROR',
-      details: { fileId: answer!.audio_file_id, contentType: 'audio/flac', fields: [{ path: 'utteranceId', message: 'its recording (audio/flac) cannot be silenced' }] },
+      details: {
+        fileId: answer!.audio_file_id,
+        contentType: 'audio/flac',
+        fields: [{ path: 'utteranceId', message: 'its recording (audio/flac) cannot be silenced' }],
+      },
     });
     expect((await participantUtterances(sessionId))[0]!.text).toBe(answer!.text);
     expect(await deletionJobs()).toEqual(jobsBefore);

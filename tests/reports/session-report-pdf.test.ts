@@ -66,7 +66,8 @@ function logoPng(width = 96, height = 48, idat?: Buffer): Buffer {
   for (let row = 0; row < height; row++) {
     const line = Buffer.alloc(1 + width * 4);
     for (let col = 0; col < width; col++) {
-      const inside = (col - height / 2) ** 2 + (row - height / 2) ** 2 < (height / 2 - 2) ** 2 || (col > height && col < width - 4 && row > 14 && row < height - 14);
+      const inside =
+        (col - height / 2) ** 2 + (row - height / 2) ** 2 < (height / 2 - 2) ** 2 || (col > height && col < width - 4 && row > 14 && row < height - 14);
       line.set(inside ? [15, 118, 110, 255] : [0, 0, 0, 0], 1 + col * 4);
     }
     rows.push(line);
@@ -82,7 +83,11 @@ const QUESTIONS: [string, number | boolean | string | null, string][] = [
   ['Which payment method did you use?', 'Card', 'A debit card.'],
   ['Was the delivery date shown clearly?', true, 'Yes, right next to the price.'],
   ['How long did the checkout take, in minutes?', 4, 'Maybe four minutes.'],
-  ['Did anything make you hesitate?', 'The shipping cost appeared late', 'The shipping cost only showed up on the last step, and that made me stop for a moment.'],
+  [
+    'Did anything make you hesitate?',
+    'The shipping cost appeared late',
+    'The shipping cost only showed up on the last step, and that made me stop for a moment.',
+  ],
   ['How easy was it to enter your address, from 1 to 5?', 4, 'Four. The autocomplete found my street.'],
   ['Did you use a discount code?', true, 'Yes, the one from the newsletter.'],
   ['Did the code apply on the first try?', false, 'No, I had to type it twice because of a space at the end.'],
@@ -93,8 +98,16 @@ const QUESTIONS: [string, number | boolean | string | null, string][] = [
   ['Did you contact customer service?', true, `Once, and the reply came in Greek because my account is registered in Athens: «${WORLD.greek}».`],
   ['How long did delivery take?', '2 days', `Two days. My sister in Kazan wrote to me: «${WORLD.cyrillic}» — she had the same experience.`],
   ['Did you read the returns policy?', null, 'Hm, I am not sure, I might have skimmed it.'],
-  ['Was the order confirmation email clear?', true, `Yes. I also forwarded it to a colleague in Tel Aviv who only said ${WORLD.hebrew}, so I guess it was fine.`],
-  ['Anything else about the checkout?', 'Show shipping costs earlier', `Show the shipping earlier. And my Vietnamese friend said the site is fine: ${WORLD.vietnamese}.`],
+  [
+    'Was the order confirmation email clear?',
+    true,
+    `Yes. I also forwarded it to a colleague in Tel Aviv who only said ${WORLD.hebrew}, so I guess it was fine.`,
+  ],
+  [
+    'Anything else about the checkout?',
+    'Show shipping costs earlier',
+    `Show the shipping earlier. And my Vietnamese friend said the site is fine: ${WORLD.vietnamese}.`,
+  ],
   ['Any last words?', null, `Not really. Our office in Turkey sent a note: «${WORLD.turkish}».`],
 ];
 
@@ -113,7 +126,11 @@ function sampleReport(overrides: Partial<SessionReport> = {}): SessionReport {
     say('participant', reply, index % 5 === 3 ? 'negative' : index % 2 === 0 ? 'positive' : 'neutral');
     if (index === 6) {
       say('ai', 'You mentioned the shipping cost. What would have helped you there?', null);
-      say('participant', `Seeing it in the basket already. ${WORLD.hebrewSentence}, as my colleague would put it, but only once I know the full price.`, 'neutral');
+      say(
+        'participant',
+        `Seeing it in the basket already. ${WORLD.hebrewSentence}, as my colleague would put it, but only once I know the full price.`,
+        'neutral',
+      );
     }
     if (index === 9) {
       say('ai', 'Could you say more about the discount code?', null);
@@ -146,7 +163,11 @@ function sampleReport(overrides: Partial<SessionReport> = {}): SessionReport {
         { text: 'The field did not trim the space I pasted, so it said the code was invalid.', utteranceId: 'utt_26', startTime: 3725 },
         { text: WORLD.greek, utteranceId: 'utt_33', startTime: null },
       ],
-      actionItems: ['Show the shipping cost in the basket, before the address step.', 'Trim whitespace around discount codes before validating them.', 'Offer the returns policy as a short summary at checkout.'],
+      actionItems: [
+        'Show the shipping cost in the basket, before the address step.',
+        'Trim whitespace around discount codes before validating them.',
+        'Offer the returns policy as a short summary at checkout.',
+      ],
       topics: [
         { label: 'Shipping costs', utteranceCount: 5 },
         { label: 'Discount codes', utteranceCount: 4 },
@@ -277,7 +298,8 @@ function hasColour(pixels: Buffer, near?: string): boolean {
 
 async function saveArtifacts(file: string, name: string, pages: number[]): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
-  for (const page of pages) await run('pdftoppm', ['-png', '-r', '60', '-f', String(page), '-l', String(page), '-singlefile', file, path.join(ARTIFACTS, `${name}-p${page}`)]);
+  for (const page of pages)
+    await run('pdftoppm', ['-png', '-r', '60', '-f', String(page), '-l', String(page), '-singlefile', file, path.join(ARTIFACTS, `${name}-p${page}`)]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -503,7 +525,10 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
       ['not-an-image', Buffer.from('GIF89a but not really')],
       ['truncated-jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00])],
     ] as const) {
-      const file = await renderToFile(`custom-${name}`, sampleReport({ organization: { name: 'Northwind Research', logo, brandColor: null } }), { ...ALL_ON, branding: 'custom' });
+      const file = await renderToFile(`custom-${name}`, sampleReport({ organization: { name: 'Northwind Research', logo, brandColor: null } }), {
+        ...ALL_ON,
+        branding: 'custom',
+      });
       expect(await textOf(file, { first: 1, last: 1 })).toContain('Northwind Research');
       const { stdout } = await run('pdfimages', ['-list', file]);
       expect(stdout.trim().split('\n').length - 2).toBe(0);
@@ -513,7 +538,9 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
 
   it('keeps a right-to-left paragraph in reading order', async () => {
     const report = sampleReport();
-    report.utterances = [{ id: 'he', speaker: 'participant', text: `${WORLD.hebrewSentence}. ${WORLD.hebrew} 2026!`, startTime: 1, endTime: 5, sentiment: null }];
+    report.utterances = [
+      { id: 'he', speaker: 'participant', text: `${WORLD.hebrewSentence}. ${WORLD.hebrew} 2026!`, startTime: 1, endTime: 5, sentiment: null },
+    ];
     const text = await textOf(await renderToFile('hebrew', report, ALL_ON));
     expect(text).toContain(WORLD.hebrewSentence);
     expect(text).toContain(WORLD.hebrew);
@@ -522,7 +549,16 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
   it('renders an empty session and hostile text without failing', async () => {
     const empty = sampleReport({
       organization: { name: '', logo: null, brandColor: 'red' },
-      session: { ...sampleReport().session, participant: { name: null, email: null }, startedAt: null, completedAt: null, language: '', sentiment: null, completionStatus: null, status: 'in_progress' },
+      session: {
+        ...sampleReport().session,
+        participant: { name: null, email: null },
+        startedAt: null,
+        completedAt: null,
+        language: '',
+        sentiment: null,
+        completionStatus: null,
+        status: 'in_progress',
+      },
       answers: [],
       insights: { summary: '', keyQuotes: [], actionItems: [], topics: [] },
       utterances: [],
@@ -538,9 +574,23 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
     const hostile = sampleReport({
       campaign: { id: 'cmp', name: `A campaign whose name goes on and on ${'and on '.repeat(30)}` },
       utterances: [
-        { id: 'u1', speaker: 'participant', text: `First paragraph.\n\nSecond paragraph after a blank line.\r\nThird\tone.`, startTime: 1, endTime: 2, sentiment: 'neutral' },
+        {
+          id: 'u1',
+          speaker: 'participant',
+          text: `First paragraph.\n\nSecond paragraph after a blank line.\r\nThird\tone.`,
+          startTime: 1,
+          endTime: 2,
+          sentiment: 'neutral',
+        },
         { id: 'u2', speaker: 'participant', text: url, startTime: 3, endTime: 4, sentiment: null },
-        { id: 'u3', speaker: 'ai', text: 'Control \u0007 and override \u202Ereversed\u202C, a lone \uD800 surrogate, e\u0301 decomposed, 👩‍👩‍👧 family, ‏marks‎.', startTime: 5, endTime: 6, sentiment: 'negative' },
+        {
+          id: 'u3',
+          speaker: 'ai',
+          text: 'Control \u0007 and override \u202Ereversed\u202C, a lone \uD800 surrogate, e\u0301 decomposed, 👩‍👩‍👧 family, ‏marks‎.',
+          startTime: 5,
+          endTime: 6,
+          sentiment: 'negative',
+        },
         { id: 'u4', speaker: 'participant', text: '', startTime: 7, endTime: 8, sentiment: null },
       ],
     });

@@ -14,7 +14,6 @@ let campaignA: string;
 let projectA: string;
 let campaignB: string;
 
-
 beforeAll(async () => {
   t = await startListeningTestApp();
   const [tenantA, tenantB] = await Promise.all([t.createTenant(), t.createTenant()]);
@@ -51,7 +50,13 @@ describe('savedSearches.create', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect(await savedSearchRow(saved.id)).toMatchObject({ organization_id: a.tenant.organizationId, name: 'Churn talk', query: '"cancel my plan" -trial', filters: FILTERS, author_kind: 'api_key' });
+    expect(await savedSearchRow(saved.id)).toMatchObject({
+      organization_id: a.tenant.organizationId,
+      name: 'Churn talk',
+      query: '"cancel my plan" -trial',
+      filters: FILTERS,
+      author_kind: 'api_key',
+    });
   });
 
   it('defaults filters to none', async () => {
@@ -73,9 +78,17 @@ describe('savedSearches.create', () => {
   it("answers 404 with the field path for a campaign or project filter naming none of the organization's, and stores nothing", async () => {
     const name = uniqueName();
     const otherCampaign = await trpcFailure(a.client.savedSearches.create.mutate({ name, query: 'x', filters: { campaignIds: [campaignA, campaignB] } }));
-    expect(otherCampaign).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404, details: { resource: 'campaign', id: campaignB, fields: [{ path: 'filters.campaignIds[1]' }] } });
+    expect(otherCampaign).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+      details: { resource: 'campaign', id: campaignB, fields: [{ path: 'filters.campaignIds[1]' }] },
+    });
     const noProject = await trpcFailure(a.client.savedSearches.create.mutate({ name, query: 'x', filters: { projectIds: [projectA, 'prj_missing'] } }));
-    expect(noProject).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404, details: { resource: 'project', id: 'prj_missing', fields: [{ path: 'filters.projectIds[1]' }] } });
+    expect(noProject).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+      details: { resource: 'project', id: 'prj_missing', fields: [{ path: 'filters.projectIds[1]' }] },
+    });
     expect(await t.em().execute(`select 1 from saved_searches where name = ?`, [name])).toHaveLength(0);
     // The organization's own project is taken, even with no campaign in it.
     expect((await a.client.savedSearches.create.mutate({ name, query: 'x', filters: { projectIds: [projectA] } })).filters).toEqual({ projectIds: [projectA] });
@@ -86,10 +99,20 @@ describe('savedSearches.create', () => {
     expect(badFilter).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422, details: { fields: [{ path: 'filters.sentiment[0]' }] } });
     const unknown = await trpcFailure(a.client.savedSearches.create.mutate({ name: uniqueName(), query: 'x', filters: { colour: 'red' } as never }));
     expect(unknown).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'filters.colour', message: 'is not a known field' }] } });
-    expect(await trpcFailure(a.client.savedSearches.create.mutate({ name: uniqueName(), query: '  ' }))).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'query' }] } });
-    expect(await trpcFailure(a.client.savedSearches.create.mutate({ name: uniqueName() } as never))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'query' }] } });
+    expect(await trpcFailure(a.client.savedSearches.create.mutate({ name: uniqueName(), query: '  ' }))).toMatchObject({
+      httpStatus: 422,
+      details: { fields: [{ path: 'query' }] },
+    });
+    expect(await trpcFailure(a.client.savedSearches.create.mutate({ name: uniqueName() } as never))).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      httpStatus: 400,
+      details: { fields: [{ path: 'query' }] },
+    });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
-    expect(await trpcFailure(reader.savedSearches.create.mutate({ name: uniqueName(), query: 'x' }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
+    expect(await trpcFailure(reader.savedSearches.create.mutate({ name: uniqueName(), query: 'x' }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+    });
   });
 });
 
@@ -109,7 +132,11 @@ describe('savedSearches.list', () => {
   it('answers 403 without sessions:read, 400 for a bad cursor', async () => {
     const noRead = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read']));
     expect(await trpcFailure(noRead.savedSearches.list.query({}))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:read' } });
-    expect(await trpcFailure(a.client.savedSearches.list.query({ cursor: 'cur_xyz' }))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
+    expect(await trpcFailure(a.client.savedSearches.list.query({ cursor: 'cur_xyz' }))).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      httpStatus: 400,
+      details: { fields: [{ path: 'cursor' }] },
+    });
   });
 });
 
@@ -143,7 +170,9 @@ describe('savedSearches.update and savedSearches.delete', () => {
       httpStatus: 404,
       details: { resource: 'campaign', id: campaignB, fields: [{ path: 'filters.campaignIds[0]' }] },
     });
-    expect(await trpcFailure(a.client.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'y', filters: { projectIds: ['prj_missing'] } }))).toMatchObject({
+    expect(
+      await trpcFailure(a.client.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'y', filters: { projectIds: ['prj_missing'] } })),
+    ).toMatchObject({
       httpStatus: 404,
       details: { resource: 'project', fields: [{ path: 'filters.projectIds[0]' }] },
     });
@@ -158,8 +187,14 @@ describe('savedSearches.update and savedSearches.delete', () => {
 
   it('answers 404 for another organization, 403 without sessions:write', async () => {
     const saved = await a.client.savedSearches.create.mutate({ name: uniqueName(), query: 'x' });
-    expect(await trpcFailure(b.client.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'mine' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
-    expect(await trpcFailure(b.client.savedSearches.delete.mutate({ savedSearchId: saved.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
+    expect(await trpcFailure(b.client.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'mine' }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
+    expect(await trpcFailure(b.client.savedSearches.delete.mutate({ savedSearchId: saved.id }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
     const reader = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read']));
     expect(await trpcFailure(reader.savedSearches.update.mutate({ savedSearchId: saved.id, query: 'y' }))).toMatchObject({ httpStatus: 403 });
     expect(await trpcFailure(reader.savedSearches.delete.mutate({ savedSearchId: saved.id }))).toMatchObject({ httpStatus: 403 });

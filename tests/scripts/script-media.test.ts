@@ -9,10 +9,7 @@ import { interviewFixture, participantAs } from '../helpers/interviews.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 
 /** A real 1×1 PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** A real PCM WAV file of `samples` silent 16-bit mono samples at 8 kHz. */
 function wav(samples: number): Buffer {
@@ -75,11 +72,14 @@ describe('script media', () => {
     expect(expiresIn).toBeGreaterThan(3500_000);
     expect(expiresIn).toBeLessThanOrEqual(3600_000);
 
-    const download = await t.http.get(new URL(response.body.url).pathname).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const download = await t.http
+      .get(new URL(response.body.url).pathname)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toBe('image/png');
     expect(Buffer.compare(download.body as Buffer, PNG)).toBe(0);
@@ -206,7 +206,7 @@ describe('an upload the server cannot store', () => {
   });
   afterAll(() => broken?.close());
 
-  it('a malformed multipart body is still the client\'s 400, and no server error is logged', async () => {
+  it("a malformed multipart body is still the client's 400, and no server error is logged", async () => {
     const script = await createScript(brokenApi);
     const response = await broken.http
       .post(`/v1/scripts/${script.id}/media`)
@@ -233,7 +233,11 @@ describe('an upload the server cannot store', () => {
         ['/v1/sessions/{sessionId}/files', `/v1/sessions/${sessionId}/files`, 'session-file-disk-fault'],
       ] as const) {
         const before = await served(route, 500);
-        const response = await broken.http.post(url).set('Authorization', brokenTenant.authorization).set('X-Request-Id', requestId).attach('file', PNG, 'welcome.png');
+        const response = await broken.http
+          .post(url)
+          .set('Authorization', brokenTenant.authorization)
+          .set('X-Request-Id', requestId)
+          .attach('file', PNG, 'welcome.png');
         expect(response.status, JSON.stringify(response.body)).toBe(500);
         expect(response.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: expect.any(String), details: {}, requestId } });
         const [logged, ...more] = errorLines(requestId);

@@ -32,18 +32,22 @@ function tokenOf(url: string): string {
 }
 
 async function previewCampaignOf(scriptId: string) {
-  const rows = await t.em().execute<{ id: string; name: string; participant_title: string | null; status: string; project_id: string | null }[]>(
-    `select id, name, participant_title, status, project_id from campaigns where script_id = ? and preview`,
-    [scriptId],
-  );
+  const rows = await t
+    .em()
+    .execute<{ id: string; name: string; participant_title: string | null; status: string; project_id: string | null }[]>(
+      `select id, name, participant_title, status, project_id from campaigns where script_id = ? and preview`,
+      [scriptId],
+    );
   return rows;
 }
 
 async function inviteRowOfToken(token: string) {
-  const [row] = await t.em().execute<{ id: string; campaign_id: string; script_version: number | null; email: string | null; email_status: string }[]>(
-    `select id, campaign_id, script_version, email, email_status from invites where token_hash = ?`,
-    [hashInviteToken(token)],
-  );
+  const [row] = await t
+    .em()
+    .execute<{ id: string; campaign_id: string; script_version: number | null; email: string | null; email_status: string }[]>(
+      `select id, campaign_id, script_version, email, email_status from invites where token_hash = ?`,
+      [hashInviteToken(token)],
+    );
   return row!;
 }
 
@@ -73,7 +77,11 @@ describe('scripts.createPreview', () => {
 
   it('runs the draft by default, else the newest published version; a version asked for runs that one', async () => {
     const { client, api } = await organization();
-    const script = await client.scripts.create.mutate({ name: uniqueName('Versions'), systemPrompt: 'You are a researcher.', questions: ONE_QUESTION as never });
+    const script = await client.scripts.create.mutate({
+      name: uniqueName('Versions'),
+      systemPrompt: 'You are a researcher.',
+      questions: ONE_QUESTION as never,
+    });
     await api.post(`/v1/scripts/${script.id}/publish`).expect(200);
     expect((await client.scripts.createPreview.mutate({ scriptId: script.id })).version).toBe(1);
     const changed = [{ ...ONE_QUESTION[0]!, text: 'What should we fix before anything else?' }];
@@ -92,7 +100,11 @@ describe('scripts.createPreview', () => {
 
   it('refuses a version the script does not have with 422 naming the field `version`, and a malformed one with its field path', async () => {
     const { client } = await organization();
-    const script = await client.scripts.create.mutate({ name: uniqueName('Versions'), systemPrompt: 'You are a researcher.', questions: ONE_QUESTION as never });
+    const script = await client.scripts.create.mutate({
+      name: uniqueName('Versions'),
+      systemPrompt: 'You are a researcher.',
+      questions: ONE_QUESTION as never,
+    });
     const missing = await trpcFailure(client.scripts.createPreview.mutate({ scriptId: script.id, version: 7 }));
     expect(missing).toMatchObject({ httpStatus: 422, appCode: 'VALIDATION_ERROR' });
     expect(missing.details.fields).toEqual([{ path: 'version', message: expect.stringContaining('no version 7') }]);
@@ -107,16 +119,30 @@ describe('scripts.createPreview', () => {
   it("is 404 for an unknown script and for another organization's, and creates nothing", async () => {
     const a = await organization();
     const b = await organization();
-    const script = await a.client.scripts.create.mutate({ name: uniqueName('Theirs'), systemPrompt: 'You are a researcher.', questions: ONE_QUESTION as never });
+    const script = await a.client.scripts.create.mutate({
+      name: uniqueName('Theirs'),
+      systemPrompt: 'You are a researcher.',
+      questions: ONE_QUESTION as never,
+    });
     expect(await trpcFailure(b.client.scripts.createPreview.mutate({ scriptId: script.id }))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
-    expect(await trpcFailure(a.client.scripts.createPreview.mutate({ scriptId: 'scr_doesnotexist000000000' }))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
+    expect(await trpcFailure(a.client.scripts.createPreview.mutate({ scriptId: 'scr_doesnotexist000000000' }))).toMatchObject({
+      httpStatus: 404,
+      appCode: 'RESOURCE_NOT_FOUND',
+    });
     expect(await previewCampaignOf(script.id)).toEqual([]);
   });
 
   it('is 403 for a caller without campaigns:write', async () => {
     const { tenant, client } = await organization();
-    const script = await client.scripts.create.mutate({ name: uniqueName('Read only'), systemPrompt: 'You are a researcher.', questions: ONE_QUESTION as never });
-    const reader = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'campaigns:write'));
+    const script = await client.scripts.create.mutate({
+      name: uniqueName('Read only'),
+      systemPrompt: 'You are a researcher.',
+      questions: ONE_QUESTION as never,
+    });
+    const reader = await t.createKey(
+      tenant.organizationId,
+      PERMISSIONS.filter((permission) => permission !== 'campaigns:write'),
+    );
     const failure = await trpcFailure(t.clientOf(reader).scripts.createPreview.mutate({ scriptId: script.id }));
     expect(failure).toMatchObject({ httpStatus: 403, appCode: 'INSUFFICIENT_PERMISSIONS' });
     expect(await previewCampaignOf(script.id)).toEqual([]);
@@ -167,7 +193,7 @@ describe('a preview interview', () => {
   let before: { balance: string; held: string; owed: string; transactions: string; usage: string | null; events: string };
 
   const money = async () => {
-    const [row] = await t.em().execute<typeof before[]>(
+    const [row] = await t.em().execute<(typeof before)[]>(
       `select o.credit_balance::text as balance, o.credits_held::text as held, o.credits_owed::text as owed,
               (select count(*) from credit_transactions c where c.organization_id = o.id)::text as transactions,
               (select sum(sessions)::text from billing_usage u where u.organization_id = o.id) as usage,
@@ -200,10 +226,12 @@ describe('a preview interview', () => {
   }, 120_000);
 
   it('is marked preview, holds and charges no credits and adds no usage', async () => {
-    const [session] = await t.em().execute<{ preview: boolean; billing: unknown; hold_credits: string; transcript_status: string }[]>(
-      `select preview, billing, hold_credits::text, transcript_status from sessions where id = ?`,
-      [previewSessionId],
-    );
+    const [session] = await t
+      .em()
+      .execute<{ preview: boolean; billing: unknown; hold_credits: string; transcript_status: string }[]>(
+        `select preview, billing, hold_credits::text, transcript_status from sessions where id = ?`,
+        [previewSessionId],
+      );
     expect(session).toEqual({ preview: true, billing: null, hold_credits: '0.0000', transcript_status: 'ready' });
     expect(await money()).toEqual(before);
     const range = `from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}`;
@@ -213,7 +241,11 @@ describe('a preview interview', () => {
   });
 
   it('sends no webhook event: neither interview.completed nor session.feedback_submitted', async () => {
-    const events = await t.em().execute<{ session_id: string; type: string }[]>(`select session_id, type from webhook_events where organization_id = ? order by type`, [tenant.organizationId]);
+    const events = await t
+      .em()
+      .execute<{ session_id: string; type: string }[]>(`select session_id, type from webhook_events where organization_id = ? order by type`, [
+        tenant.organizationId,
+      ]);
     expect(events).toEqual([
       { session_id: control.sessionId, type: 'interview.completed' },
       { session_id: control.sessionId, type: 'session.feedback_submitted' },
@@ -224,13 +256,19 @@ describe('a preview interview', () => {
     expect((await client.search.query.query({ query: 'zebracorn' })).total).toBe(0);
     expect((await client.search.query.query({ query: 'quokka' })).total).toBe(1);
     expect((await client.search.query.query({ query: 'zebracorn', filters: { from: '2020-01-01T00:00:00Z' } })).total).toBe(0);
-    expect(await trpcFailure(client.search.query.query({ query: 'zebracorn', filters: { campaignIds: [previewCampaignId] } }))).toMatchObject({ httpStatus: 404 });
+    expect(await trpcFailure(client.search.query.query({ query: 'zebracorn', filters: { campaignIds: [previewCampaignId] } }))).toMatchObject({
+      httpStatus: 404,
+    });
     expect(await trpcFailure(client.summaries.create.mutate({ sessionIds: [previewSessionId] }))).toMatchObject({ httpStatus: 404 });
     expect(await trpcFailure(client.summaries.create.mutate({ campaignId: previewCampaignId }))).toMatchObject({ httpStatus: 404 });
     expect(await trpcFailure(client.anonymizedExports.create.mutate({ sessionIds: [previewSessionId] }))).toMatchObject({ httpStatus: 404 });
     expect(await trpcFailure(client.anonymizedExports.create.mutate({ campaignId: previewCampaignId }))).toMatchObject({ httpStatus: 404 });
-    const [utterance] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and speaker = 'participant'`, [previewSessionId]);
-    expect(await trpcFailure(client.highlights.create.mutate({ sessionId: previewSessionId, utteranceId: utterance!.id, start: 0, end: 4 }))).toMatchObject({ httpStatus: 404 });
+    const [utterance] = await t
+      .em()
+      .execute<{ id: string }[]>(`select id from session_utterances where session_id = ? and speaker = 'participant'`, [previewSessionId]);
+    expect(await trpcFailure(client.highlights.create.mutate({ sessionId: previewSessionId, utteranceId: utterance!.id, start: 0, end: 4 }))).toMatchObject({
+      httpStatus: 404,
+    });
   });
 
   it("is absent from session lists, exports and campaign stats, and from the comparisons of the script's campaigns", async () => {
@@ -263,10 +301,12 @@ describe('a preview costs no credits', () => {
     const started = await participantAs(t.http, tokenOf(preview.url)).start().expect(201);
     const done = await participantAs(t.http, tokenOf(preview.url)).answer('Nothing to add.').expect(200);
     expect(done.body.session.status).toBe('completed');
-    const [organizationRow] = await t.em().execute<{ credit_balance: string; credits_held: string; credits_owed: string }[]>(
-      `select credit_balance::text, credits_held::text, credits_owed::text from organizations where id = ?`,
-      [tenant.organizationId],
-    );
+    const [organizationRow] = await t
+      .em()
+      .execute<{ credit_balance: string; credits_held: string; credits_owed: string }[]>(
+        `select credit_balance::text, credits_held::text, credits_owed::text from organizations where id = ?`,
+        [tenant.organizationId],
+      );
     expect(organizationRow).toEqual({ credit_balance: '0.0000', credits_held: '0.0000', credits_owed: '0.0000' });
     expect(started.body.session.id).toMatch(/^ses_/);
   });
@@ -288,7 +328,12 @@ describe('the interview page of a preview', () => {
 
   it("says it in the interview's language", async () => {
     const { client } = await organization();
-    const script = await client.scripts.create.mutate({ name: uniqueName('Onboarding'), systemPrompt: 'Du bist Forscherin.', questions: ONE_QUESTION as never, settings: { language: 'de' } } as never);
+    const script = await client.scripts.create.mutate({
+      name: uniqueName('Onboarding'),
+      systemPrompt: 'Du bist Forscherin.',
+      questions: ONE_QUESTION as never,
+      settings: { language: 'de' },
+    } as never);
     const preview = await client.scripts.createPreview.mutate({ scriptId: script.id });
     const page = await t.http.get(new URL(preview.url).pathname).expect(200);
     expect(page.text).toContain('<html lang="de">');

@@ -20,7 +20,13 @@ describe('creating scripts', () => {
       systemPrompt: 'You are a curious interviewer.',
       settings: { maxFollowUps: 2, language: 'en', voice: 'alloy' },
       questions: [
-        { id: 'intro', text: 'Tell me about your team.', type: 'open', followUp: { enabled: true, maxFollowUps: 1, prompt: 'Ask for an example' }, maxDuration: 120 },
+        {
+          id: 'intro',
+          text: 'Tell me about your team.',
+          type: 'open',
+          followUp: { enabled: true, maxFollowUps: 1, prompt: 'Ask for an example' },
+          maxDuration: 120,
+        },
         { id: 'ease', text: 'How easy was it?', type: 'rating', required: false },
         { id: 'plan', text: 'Which plan?', type: 'multiple_choice', options: ['Free', 'Pro'] },
         { id: 'again', text: 'Would you buy again?', type: 'yes_no' },
@@ -35,7 +41,15 @@ describe('creating scripts', () => {
       systemPrompt: 'You are a curious interviewer.',
       settings: { maxFollowUps: 2, language: 'en', voice: 'alloy' },
       questions: [
-        { id: 'intro', text: 'Tell me about your team.', type: 'open', required: true, order: 1, followUp: { enabled: true, maxFollowUps: 1, prompt: 'Ask for an example' }, maxDuration: 120 },
+        {
+          id: 'intro',
+          text: 'Tell me about your team.',
+          type: 'open',
+          required: true,
+          order: 1,
+          followUp: { enabled: true, maxFollowUps: 1, prompt: 'Ask for an example' },
+          maxDuration: 120,
+        },
         { id: 'ease', text: 'How easy was it?', type: 'rating', required: false, order: 2, scale: { min: 1, max: 5 } },
         { id: 'plan', text: 'Which plan?', type: 'multiple_choice', required: true, order: 3, options: ['Free', 'Pro'] },
         { id: 'again', text: 'Would you buy again?', type: 'yes_no', required: true, order: 4 },
@@ -60,13 +74,16 @@ describe('creating scripts', () => {
 
   it('assigns order after the highest explicit order and returns questions sorted by order', async () => {
     const response = await api
-      .post('/v1/scripts', scriptBody({
-        questions: [
-          { id: 'a', text: 'A?', type: 'open', order: 10 },
-          { id: 'b', text: 'B?', type: 'open' },
-          { id: 'c', text: 'C?', type: 'open', order: 5 },
-        ],
-      }))
+      .post(
+        '/v1/scripts',
+        scriptBody({
+          questions: [
+            { id: 'a', text: 'A?', type: 'open', order: 10 },
+            { id: 'b', text: 'B?', type: 'open' },
+            { id: 'c', text: 'C?', type: 'open', order: 5 },
+          ],
+        }),
+      )
       .expect(201);
     expect(response.body.questions.map((q: { id: string; order: number }) => [q.id, q.order])).toEqual([
       ['c', 5],
@@ -76,7 +93,14 @@ describe('creating scripts', () => {
   });
 
   it.each([
-    ['duplicate question ids', [{ id: 'q', text: 'A?', type: 'open' }, { id: 'q', text: 'B?', type: 'open' }], 'questions[1].id'],
+    [
+      'duplicate question ids',
+      [
+        { id: 'q', text: 'A?', type: 'open' },
+        { id: 'q', text: 'B?', type: 'open' },
+      ],
+      'questions[1].id',
+    ],
     ['an unknown question type', [{ id: 'q', text: 'A?', type: 'essay' }], 'questions[0].type'],
     ['multiple_choice without options', [{ id: 'q', text: 'A?', type: 'multiple_choice' }], 'questions[0].options'],
     ['a single option', [{ id: 'q', text: 'A?', type: 'multiple_choice', options: ['only'] }], 'questions[0].options'],
@@ -85,7 +109,14 @@ describe('creating scripts', () => {
     ['options on an open question', [{ id: 'q', text: 'A?', type: 'open', options: ['a', 'b'] }], 'questions[0].options'],
     ['a scale on a yes_no question', [{ id: 'q', text: 'A?', type: 'yes_no', scale: { min: 1, max: 5 } }], 'questions[0].scale'],
     ['a scale with min above max', [{ id: 'q', text: 'A?', type: 'rating', scale: { min: 5, max: 3 } }], 'questions[0].scale.max'],
-    ['duplicate orders', [{ id: 'a', text: 'A?', type: 'open', order: 1 }, { id: 'b', text: 'B?', type: 'open', order: 1 }], 'questions[1].order'],
+    [
+      'duplicate orders',
+      [
+        { id: 'a', text: 'A?', type: 'open', order: 1 },
+        { id: 'b', text: 'B?', type: 'open', order: 1 },
+      ],
+      'questions[1].order',
+    ],
     ['no questions', [], 'questions'],
     ['an unknown question field', [{ id: 'q', text: 'A?', type: 'open', colour: 'red' }], 'questions[0].colour'],
   ])('rejects %s with 422 naming the field', async (_label, questions, path) => {
@@ -113,7 +144,7 @@ describe('creating scripts', () => {
     await api.post('/v1/scripts', scriptBody({ name: 's'.repeat(101) })).expect(422);
   });
 
-  it("a project of another organization answers 404 naming projectId", async () => {
+  it('a project of another organization answers 404 naming projectId', async () => {
     const other = apiAs(t.http, await t.createTenant());
     const foreignProject = await createProject(other);
     const response = await api.post('/v1/scripts', scriptBody({ projectId: foreignProject.id }));
@@ -158,9 +189,7 @@ describe('updating and versioning', () => {
 
   it('updating the content of a published script creates version 2 as a draft and keeps version 1 published', async () => {
     const script = await createPublishedScript(api);
-    const updated = await api
-      .patch(`/v1/scripts/${script.id}`, { questions: [{ id: 'only', text: 'Only question?', type: 'yes_no' }] })
-      .expect(200);
+    const updated = await api.patch(`/v1/scripts/${script.id}`, { questions: [{ id: 'only', text: 'Only question?', type: 'yes_no' }] }).expect(200);
     // Still usable by campaigns (status published); the open draft is version 2 > publishedVersion 1.
     expect(updated.body).toMatchObject({ version: 2, status: 'published', publishedVersion: 1 });
     const v2 = await api.get(`/v1/scripts/${script.id}/versions/2`).expect(200);

@@ -74,12 +74,39 @@ async function seedFixture(): Promise<void> {
       const sessionId = newId('ses');
       ids[session.key] = sessionId;
       sessionKeyById.set(sessionId, session.key);
-      sessions.push({ id: sessionId, campaign_id: created.id, invite_id: invite.id, language: campaign.language, started_at: session.startedAt, total_questions: Object.keys(campaign.questions).length });
+      sessions.push({
+        id: sessionId,
+        campaign_id: created.id,
+        invite_id: invite.id,
+        language: campaign.language,
+        started_at: session.startedAt,
+        total_questions: Object.keys(campaign.questions).length,
+      });
       let seq = 0;
       for (const [questionId, question] of Object.entries(campaign.questions)) {
         const [answer, sentiment] = session.answers[questionId]!;
-        utterances.push({ id: newId('utt'), session_id: sessionId, seq: seq++, speaker: 'ai', kind: 'question', text: question, question_id: questionId, sentiment: null, start_time: seq * 30 });
-        utterances.push({ id: newId('utt'), session_id: sessionId, seq: seq++, speaker: 'participant', kind: 'answer', text: answer, question_id: questionId, sentiment, start_time: seq * 30 });
+        utterances.push({
+          id: newId('utt'),
+          session_id: sessionId,
+          seq: seq++,
+          speaker: 'ai',
+          kind: 'question',
+          text: question,
+          question_id: questionId,
+          sentiment: null,
+          start_time: seq * 30,
+        });
+        utterances.push({
+          id: newId('utt'),
+          session_id: sessionId,
+          seq: seq++,
+          speaker: 'participant',
+          kind: 'answer',
+          text: answer,
+          question_id: questionId,
+          sentiment,
+          start_time: seq * 30,
+        });
       }
     }
   }
@@ -101,7 +128,10 @@ async function seedFixture(): Promise<void> {
 
 /** The participant's answer of a fixture session to one question. */
 async function answerRow(sessionKey: string, questionId: string) {
-  const [row] = await sql<{ id: string; text: string }>(`select id, text from session_utterances where session_id = ? and question_id = ? and speaker = 'participant'`, [ids[sessionKey], questionId]);
+  const [row] = await sql<{ id: string; text: string }>(
+    `select id, text from session_utterances where session_id = ? and question_id = ? and speaker = 'participant'`,
+    [ids[sessionKey], questionId],
+  );
   return row!;
 }
 
@@ -141,7 +171,11 @@ describe('search.query', () => {
       sentiment: 'negative',
       sessionStartedAt: '2026-09-08T09:15:00.000Z',
     });
-    expect(result.data[0]!.snippet.filter((segment) => segment.match).map((segment) => segment.text.toLowerCase())).toEqual(['import', 'spreadsheet', 'import']);
+    expect(result.data[0]!.snippet.filter((segment) => segment.match).map((segment) => segment.text.toLowerCase())).toEqual([
+      'import',
+      'spreadsheet',
+      'import',
+    ]);
     expect(result.data[0]!.snippet.map((segment) => segment.text).join('')).toBe(row.text);
     // Both the answer with the words side by side and the one with them apart match; the first wins.
     expect(result.data.map((hit) => sessionKeyById.get(hit.sessionId))).toEqual(['onb-import', 'onb-tracker']);
@@ -150,17 +184,27 @@ describe('search.query', () => {
     expect(result.data[0]!.rank).toBeLessThan(1);
   });
 
-  it('indexes each utterance in its language: the session\'s, or the one the participant answered in', async () => {
+  it("indexes each utterance in its language: the session's, or the one the participant answered in", async () => {
     const languages = await sql<{ session_id: string; search_language: string }>(
       `select distinct session_id, search_language from session_utterances where session_id = any(array[?]::text[])`,
       [[ids['nl-facturen'], ids['mob-crash'], ids['pr-seats']]],
     );
-    expect(Object.fromEntries(languages.map((row) => [sessionKeyById.get(row.session_id), row.search_language]))).toEqual({ 'nl-facturen': 'dutch', 'mob-crash': 'english', 'pr-seats': 'english' });
+    expect(Object.fromEntries(languages.map((row) => [sessionKeyById.get(row.session_id), row.search_language]))).toEqual({
+      'nl-facturen': 'dutch',
+      'mob-crash': 'english',
+      'pr-seats': 'english',
+    });
     // Dutch stemming: "factuur" finds "facturen".
-    expect((await client.search.query.query({ query: 'factuur' })).data.map((hit) => sessionKeyById.get(hit.sessionId)).sort()).toEqual(['nl-abonnement', 'nl-facturen']);
+    expect((await client.search.query.query({ query: 'factuur' })).data.map((hit) => sessionKeyById.get(hit.sessionId)).sort()).toEqual([
+      'nl-abonnement',
+      'nl-facturen',
+    ]);
 
     const row = await answerRow('pr-invoices', 'plan');
-    await sql(`update session_utterances set text = ?, detected_language = 'de' where id = ?`, ['Wir teilen uns einen Zugang, damit die Lizenzen günstig bleiben.', row.id]);
+    await sql(`update session_utterances set text = ?, detected_language = 'de' where id = ?`, [
+      'Wir teilen uns einen Zugang, damit die Lizenzen günstig bleiben.',
+      row.id,
+    ]);
     const [updated] = await sql<{ search_language: string }>(`select search_language from session_utterances where id = ?`, [row.id]);
     expect(updated!.search_language).toBe('german');
     // German stemming: "Lizenz" finds "Lizenzen".
@@ -179,9 +223,12 @@ describe('search.query', () => {
     expect(hit.text).not.toContain('Okta');
   });
 
-  it('filters on the effective sentiment: a researcher\'s override wins over the analysed one', async () => {
+  it("filters on the effective sentiment: a researcher's override wins over the analysed one", async () => {
     const row = await answerRow('pr-increase', 'price');
-    const negative = async () => (await client.search.query.query({ query: 'price increase', filters: { sentiment: ['negative'], speaker: 'participant' } })).data.map((hit) => hit.utteranceId);
+    const negative = async () =>
+      (await client.search.query.query({ query: 'price increase', filters: { sentiment: ['negative'], speaker: 'participant' } })).data.map(
+        (hit) => hit.utteranceId,
+      );
     expect(await negative()).toContain(row.id);
 
     await sql(`update session_utterances set sentiment_override = 'positive' where id = ?`, [row.id]);
@@ -191,8 +238,9 @@ describe('search.query', () => {
     await sql(`update session_utterances set sentiment_override = null where id = ?`, [row.id]);
   });
 
-  it('filters by campaign, project, date of the session\'s start, question and speaker', async () => {
-    const keys = async (query: string, filters: SearchFilters) => [...new Set((await client.search.query.query({ query, filters, limit: 100 })).data.map((hit) => sessionKeyById.get(hit.sessionId)))].sort();
+  it("filters by campaign, project, date of the session's start, question and speaker", async () => {
+    const keys = async (query: string, filters: SearchFilters) =>
+      [...new Set((await client.search.query.query({ query, filters, limit: 100 })).data.map((hit) => sessionKeyById.get(hit.sessionId)))].sort();
 
     expect(await keys('support', {})).toEqual(['onb-csm', 'onb-emails', 'onb-import', 'onb-sso', 'onb-tracker']);
     // The interviewer asks every pricing session about its "finance team".
@@ -207,10 +255,12 @@ describe('search.query', () => {
 
     const asked = await client.search.query.query({ query: 'support', filters: { speaker: 'ai' } });
     expect(asked.data.map((hit) => [hit.speaker, hit.questionId])).toEqual(Array(5).fill(['ai', 'support']));
-    expect((await client.search.query.query({ query: 'support', filters: { speaker: 'participant' } })).data.every((hit) => hit.speaker === 'participant')).toBe(true);
+    expect(
+      (await client.search.query.query({ query: 'support', filters: { speaker: 'participant' } })).data.every((hit) => hit.speaker === 'participant'),
+    ).toBe(true);
   });
 
-  it('ranks a participant\'s answer above the interviewer\'s question that uses the same words', async () => {
+  it("ranks a participant's answer above the interviewer's question that uses the same words", async () => {
     const result = await client.search.query.query({ query: 'support', limit: 100 });
     const speakers = result.data.map((hit) => hit.speaker);
     expect(speakers.indexOf('ai')).toBeGreaterThan(speakers.lastIndexOf('participant'));
@@ -257,7 +307,7 @@ describe('search.query', () => {
     expect(await otherClient.search.query.query({ query: '"tour number 7"' })).toMatchObject({ total: 1, totalCapped: false, hasMore: false });
   });
 
-  it('finds what the interview engine itself wrote, and only in the caller\'s organization', async () => {
+  it("finds what the interview engine itself wrote, and only in the caller's organization", async () => {
     const other = await t.createTenant();
     const otherApi = apiAs(t.http, other);
     const otherClient = t.clientOf(other);
@@ -316,14 +366,23 @@ describe('search.query', () => {
   it('refuses a cursor it did not make, or made for another search, with 400', async () => {
     const first = await client.search.query.query({ query: 'support', limit: 2 });
     expect(first.nextCursor).not.toBeNull();
-    expect(await trpcFailure(client.search.query.query({ query: 'support', cursor: 'nonsense' }))).toMatchObject({ httpStatus: 400, appCode: 'INVALID_REQUEST', details: { fields: [{ path: 'cursor' }] } });
-    expect(await trpcFailure(client.search.query.query({ query: 'team', limit: 2, cursor: first.nextCursor! }))).toMatchObject({ httpStatus: 400, details: { fields: [{ path: 'cursor' }] } });
-    expect(await trpcFailure(client.search.query.query({ query: 'support', limit: 2, filters: { speaker: 'ai' }, cursor: first.nextCursor! }))).toMatchObject({ httpStatus: 400 });
+    expect(await trpcFailure(client.search.query.query({ query: 'support', cursor: 'nonsense' }))).toMatchObject({
+      httpStatus: 400,
+      appCode: 'INVALID_REQUEST',
+      details: { fields: [{ path: 'cursor' }] },
+    });
+    expect(await trpcFailure(client.search.query.query({ query: 'team', limit: 2, cursor: first.nextCursor! }))).toMatchObject({
+      httpStatus: 400,
+      details: { fields: [{ path: 'cursor' }] },
+    });
+    expect(await trpcFailure(client.search.query.query({ query: 'support', limit: 2, filters: { speaker: 'ai' }, cursor: first.nextCursor! }))).toMatchObject({
+      httpStatus: 400,
+    });
     const second = await client.search.query.query({ query: 'support', limit: 2, cursor: first.nextCursor! });
     expect(second.data[0]!.utteranceId).not.toBe(first.data[1]!.utteranceId);
   });
 
-  it("refuses with 400 a cursor of this search whose rank PostgreSQL could not read as a real (never a 500)", async () => {
+  it('refuses with 400 a cursor of this search whose rank PostgreSQL could not read as a real (never a 500)', async () => {
     const first = await client.search.query.query({ query: 'support', limit: 2 });
     const id = first.data[1]!.utteranceId;
     for (const rank of ['', ' ', '0x10', '1e', '.5', 'Infinity', 'NaN', '1e50', '1e-50', '1_0', '٣']) {

@@ -36,7 +36,11 @@ interface Row {
 }
 
 async function utterances(sessionId: string): Promise<Row[]> {
-  return t.em().execute<Row[]>(`select id, speaker, sentiment, sentiment_override, sentiment_overridden_by from session_utterances where session_id = ? order by seq`, [sessionId]);
+  return t
+    .em()
+    .execute<Row[]>(`select id, speaker, sentiment, sentiment_override, sentiment_overridden_by from session_utterances where session_id = ? order by seq`, [
+      sessionId,
+    ]);
 }
 
 const OTHER = { positive: 'negative', neutral: 'negative', negative: 'positive' } as const;
@@ -57,11 +61,17 @@ describe('sentimentOverrides.set', () => {
       effective: override,
       changed: true,
       overriddenBy: { kind: 'api_key', id: tenant.apiKeyId, name: 'test key' },
-      entry: { action: 'sentiment_override', reason: 'Sarcasm', details: { analyzed, previousOverride: null, override, previousEffective: analyzed, effective: override } },
+      entry: {
+        action: 'sentiment_override',
+        reason: 'Sarcasm',
+        details: { analyzed, previousOverride: null, override, previousEffective: analyzed, effective: override },
+      },
     });
     const [row] = (await utterances(sessionId)).filter((candidate) => candidate.id === answer.id);
     expect(row).toMatchObject({ sentiment: analyzed, sentiment_override: override, sentiment_overridden_by: { kind: 'api_key', id: tenant.apiKeyId } });
-    const [session] = await t.em().execute<{ sentiment: string; sentiment_score: number }[]>(`select sentiment, sentiment_score from sessions where id = ?`, [sessionId]);
+    const [session] = await t
+      .em()
+      .execute<{ sentiment: string; sentiment_score: number }[]>(`select sentiment, sentiment_score from sessions where id = ?`, [sessionId]);
     expect(result.sessionSentiment).toEqual({ overall: session!.sentiment, score: session!.sentiment_score });
     expect((await api.get(`/v1/sessions/${sessionId}`).expect(200)).body.sentiment).toEqual(result.sessionSentiment);
 
@@ -76,15 +86,29 @@ describe('sentimentOverrides.set', () => {
     const exported = JSON.parse((await api.get(`/api/campaigns/${campaign.id}/transcripts?format=json`).expect(200)).text);
     expect(exported.sessions[0].transcript.utterances.find((u: { id: string }) => u.id === answer.id).sentiment).toBe(override);
     expect(exported.sessions[0].sentiment).toEqual(result.sessionSentiment);
-    const csv = parse((await api.get(`/api/campaigns/${campaign.id}/transcripts?format=csv`).expect(200)).text, { columns: true, record_delimiter: '\r\n' }) as Record<string, string>[];
+    const csv = parse((await api.get(`/api/campaigns/${campaign.id}/transcripts?format=csv`).expect(200)).text, {
+      columns: true,
+      record_delimiter: '\r\n',
+    }) as Record<string, string>[];
     expect(csv.find((record) => record.utterance_id === answer.id)!.sentiment).toBe(override);
 
     // The same value again: nothing changes, nothing is logged.
-    expect(await client.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: override })).toMatchObject({ changed: false, entry: null });
+    expect(await client.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: override })).toMatchObject({
+      changed: false,
+      entry: null,
+    });
 
     const cleared = await client.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: null });
-    expect(cleared).toMatchObject({ override: null, effective: analyzed, overriddenAt: null, overriddenBy: null, entry: { action: 'sentiment_override_cleared', details: { previousOverride: override, override: null, effective: analyzed } } });
-    expect((await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body.utterances.find((u: { id: string }) => u.id === answer.id).sentiment).toBe(analyzed);
+    expect(cleared).toMatchObject({
+      override: null,
+      effective: analyzed,
+      overriddenAt: null,
+      overriddenBy: null,
+      entry: { action: 'sentiment_override_cleared', details: { previousOverride: override, override: null, effective: analyzed } },
+    });
+    expect((await api.get(`/v1/sessions/${sessionId}/transcript`).expect(200)).body.utterances.find((u: { id: string }) => u.id === answer.id).sentiment).toBe(
+      analyzed,
+    );
 
     await client.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: 'neutral' });
     const listed = await client.sentimentOverrides.list.query({ sessionId });
@@ -99,7 +123,11 @@ describe('sentimentOverrides.set', () => {
     const answer = (await utterances(sessionId)).find((row) => row.speaker === 'participant' && row.sentiment !== 'positive')!;
     const override = OTHER[answer.sentiment as keyof typeof OTHER];
     const exportKeys = async () =>
-      (await t.em().execute<{ storage_key: string }[]>(`select storage_key from session_files where session_id = ? and kind = 'export' order by name`, [sessionId])).map((row) => row.storage_key);
+      (
+        await t
+          .em()
+          .execute<{ storage_key: string }[]>(`select storage_key from session_files where session_id = ? and kind = 'export' order by name`, [sessionId])
+      ).map((row) => row.storage_key);
     const before = await exportKeys();
     expect(before).toHaveLength(2);
     const storedTranscript = async () => {
@@ -117,8 +145,11 @@ describe('sentimentOverrides.set', () => {
 
     const after = await exportKeys();
     expect(after.filter((key) => before.includes(key))).toEqual([]);
-    const [job] = await t.em().execute<{ payload: { keys: string[] } }[]>(`select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-        where t.identifier = 'storage__delete_files' and (j.payload::jsonb)->'keys' @> jsonb_build_array(?::text)`, [before[0]]);
+    const [job] = await t.em().execute<{ payload: { keys: string[] } }[]>(
+      `select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = 'storage__delete_files' and (j.payload::jsonb)->'keys' @> jsonb_build_array(?::text)`,
+      [before[0]],
+    );
     expect([...job!.payload.keys].sort()).toEqual([...before].sort());
     await runJobsOnce(t, { tasks: ['storage__delete_files'] });
     for (const key of before) await expect(t.runtime.services.storage.open(key)).rejects.toBeInstanceOf(FileNotFoundError);
@@ -140,17 +171,27 @@ describe('sentimentOverrides.set', () => {
 
     const other = await t.createTenant();
     const outsider = t.clientOf(other);
-    expect(await trpcFailure(outsider.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: 'positive' }))).toMatchObject({ httpStatus: 404, appCode: 'RESOURCE_NOT_FOUND' });
+    expect(await trpcFailure(outsider.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: 'positive' }))).toMatchObject({
+      httpStatus: 404,
+      appCode: 'RESOURCE_NOT_FOUND',
+    });
     expect(await trpcFailure(outsider.sentimentOverrides.list.query({ sessionId }))).toMatchObject({ httpStatus: 404 });
 
-    const reader = await t.createKey(tenant.organizationId, PERMISSIONS.filter((permission) => permission !== 'sessions:write'));
+    const reader = await t.createKey(
+      tenant.organizationId,
+      PERMISSIONS.filter((permission) => permission !== 'sessions:write'),
+    );
     const readOnly = t.clientOf(reader);
-    expect(await trpcFailure(readOnly.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: 'positive' }))).toMatchObject({ httpStatus: 403 });
+    expect(await trpcFailure(readOnly.sentimentOverrides.set.mutate({ sessionId, utteranceId: answer.id, sentiment: 'positive' }))).toMatchObject({
+      httpStatus: 403,
+    });
     expect(await readOnly.sentimentOverrides.list.query({ sessionId })).toEqual({ overrides: [], history: [] });
 
     const pending = await completedTextInterview(t, api, undefined, { runJobs: false });
     const [pendingAnswer] = (await utterances(pending.sessionId)).filter((row) => row.speaker === 'participant');
-    expect(await trpcFailure(client.sentimentOverrides.set.mutate({ sessionId: pending.sessionId, utteranceId: pendingAnswer!.id, sentiment: 'positive' }))).toMatchObject({
+    expect(
+      await trpcFailure(client.sentimentOverrides.set.mutate({ sessionId: pending.sessionId, utteranceId: pendingAnswer!.id, sentiment: 'positive' })),
+    ).toMatchObject({
       httpStatus: 409,
       appCode: 'TRANSCRIPT_NOT_READY',
     });

@@ -36,10 +36,12 @@ const CHOICE = { id: 'channel', text: 'Which channel?', type: 'multiple_choice',
 const LAST = { id: 'why', text: 'Anything else?', type: 'open', followUp: { enabled: false } };
 
 async function utterances(sessionId: string) {
-  return t.em().execute<{ id: string; speaker: string; kind: string; text: string | null; question_id: string | null; value: unknown }[]>(
-    `select id, speaker, kind, text, question_id, value from session_utterances where session_id = ? order by seq`,
-    [sessionId],
-  );
+  return t
+    .em()
+    .execute<{ id: string; speaker: string; kind: string; text: string | null; question_id: string | null; value: unknown }[]>(
+      `select id, speaker, kind, text, question_id, value from session_utterances where session_id = ? order by seq`,
+      [sessionId],
+    );
 }
 
 describe('a confirmation turn over HTTP', () => {
@@ -86,7 +88,10 @@ describe('a confirmation turn over HTTP', () => {
     const { invite } = await interviewFixture(api, { questions: [RATING, LAST] });
     const participant = participantAs(t.http, invite.token);
     const { session } = (await participant.start().expect(201)).body;
-    expect((await participant.answer('three or four, probably four').expect(200)).body.turn).toMatchObject({ kind: 'confirm', text: "So that's a 4 — is that right?" });
+    expect((await participant.answer('three or four, probably four').expect(200)).body.turn).toMatchObject({
+      kind: 'confirm',
+      text: "So that's a 4 — is that right?",
+    });
     expect((await participant.answer('no, a three').expect(200)).body.turn).toMatchObject({ kind: 'question', questionId: 'why' });
     expect((await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers).toMatchObject([{ questionId: 'ease', value: 3 }]);
   });
@@ -96,7 +101,11 @@ describe('a confirmation turn over HTTP', () => {
     const participant = participantAs(t.http, invite.token);
     const { session } = (await participant.start().expect(201)).body;
     await participant.answer('maybe a 2').expect(200);
-    expect((await participant.answer('no').expect(200)).body.turn).toMatchObject({ kind: 're_ask', text: 'Then what would you give it, from 1 to 5?', question: { type: 'rating' } });
+    expect((await participant.answer('no').expect(200)).body.turn).toMatchObject({
+      kind: 're_ask',
+      text: 'Then what would you give it, from 1 to 5?',
+      question: { type: 'rating' },
+    });
     expect((await participant.answer('5').expect(200)).body.turn).toMatchObject({ questionId: 'why' });
     expect((await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers).toMatchObject([{ questionId: 'ease', value: 5 }]);
   });
@@ -116,10 +125,19 @@ describe('a confirmation turn over HTTP', () => {
     const { invite } = await interviewFixture(api, { questions: [YES_NO, CHOICE, LAST] });
     const participant = participantAs(t.http, invite.token);
     const { session } = (await participant.start().expect(201)).body;
-    expect((await participant.answer('not sure, probably yes').expect(200)).body.turn).toMatchObject({ kind: 'confirm', text: "So that's a yes — is that right?" });
+    expect((await participant.answer('not sure, probably yes').expect(200)).body.turn).toMatchObject({
+      kind: 'confirm',
+      text: "So that's a yes — is that right?",
+    });
     expect((await participant.answer('Yes').expect(200)).body.turn).toMatchObject({ kind: 'question', questionId: 'channel' });
-    expect((await participant.answer('the phone I think').expect(200)).body.turn).toMatchObject({ kind: 'confirm', text: "So that's “Phone call” — is that right?" });
-    expect((await participant.answer('No').expect(200)).body.turn).toMatchObject({ kind: 're_ask', text: 'Then which one: Email, Phone call, or In-app chat?' });
+    expect((await participant.answer('the phone I think').expect(200)).body.turn).toMatchObject({
+      kind: 'confirm',
+      text: "So that's “Phone call” — is that right?",
+    });
+    expect((await participant.answer('No').expect(200)).body.turn).toMatchObject({
+      kind: 're_ask',
+      text: 'Then which one: Email, Phone call, or In-app chat?',
+    });
     expect((await participant.answer('email').expect(200)).body.turn).toMatchObject({ questionId: 'why' });
     expect((await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers.map((a: { value: unknown }) => a.value)).toEqual([true, 'Email']);
   });
@@ -140,7 +158,7 @@ describe('a confirmation turn over HTTP', () => {
   });
 });
 
-describe('the rule is the parser\'s, for both interviewers', () => {
+describe("the rule is the parser's, for both interviewers", () => {
   let llmServer: Server;
   let llmRequests = 0;
   beforeAll(async () => {
@@ -149,7 +167,14 @@ describe('the rule is the parser\'s, for both interviewers', () => {
       req.on('end', () => {
         llmRequests += 1;
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '{"action":"next"}' }, finish_reason: 'stop' }] }));
+        res.end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            model: 'm',
+            choices: [{ index: 0, message: { role: 'assistant', content: '{"action":"next"}' }, finish_reason: 'stop' }],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => llmServer.listen(0, '127.0.0.1', resolve));
@@ -163,13 +188,27 @@ describe('the rule is the parser\'s, for both interviewers', () => {
   const start: FlowPosition = { questionIndex: 0, pending: 'question', followUpsAsked: 0, reAsked: false };
   const interviewers = (): Interviewer[] => [
     new BuiltinInterviewer(),
-    new LlmInterviewer({ baseUrl: `http://127.0.0.1:${(llmServer.address() as AddressInfo).port}/v1`, apiKey: 'k', model: 'm', timeoutMs: 2000, fallback: new BuiltinInterviewer() }),
+    new LlmInterviewer({
+      baseUrl: `http://127.0.0.1:${(llmServer.address() as AddressInfo).port}/v1`,
+      apiKey: 'k',
+      model: 'm',
+      timeoutMs: 2000,
+      fallback: new BuiltinInterviewer(),
+    }),
   ];
 
   it('an unsure answer becomes a confirm turn without asking the interviewer; the yes is then the answer it decides on', async () => {
     for (const interviewer of interviewers()) {
       llmRequests = 0;
-      const base = { questions: [rating, LAST as TQuestion], systemPrompt: '', settings: {}, language: 'en', conversation: [], onQuestion: { asked: [], pickedUp: [] }, interviewer };
+      const base = {
+        questions: [rating, LAST as TQuestion],
+        systemPrompt: '',
+        settings: {},
+        language: 'en',
+        conversation: [],
+        onQuestion: { asked: [], pickedUp: [] },
+        interviewer,
+      };
       const first = await decideAfterAnswer({ ...base, position: start, answer: 'maybe a four?' });
       expect(first.next, interviewer.name).toMatchObject({ kind: 'confirm', value: 4, decidedBy: 'engine' });
       expect(first.utteranceValue).toBeNull();
@@ -198,7 +237,11 @@ describe('the rule is the parser\'s, for both interviewers', () => {
   });
 
   it('a sure value heard with low recogniser confidence is confirmed; the same words typed are not', async () => {
-    expect(assessStructuredAnswer(rating, 'four', 'en', { confidence: LOW_RECOGNITION_CONFIDENCE - 0.1 })).toMatchObject({ value: 4, certainty: 'unsure', reasons: ['low_confidence'] });
+    expect(assessStructuredAnswer(rating, 'four', 'en', { confidence: LOW_RECOGNITION_CONFIDENCE - 0.1 })).toMatchObject({
+      value: 4,
+      certainty: 'unsure',
+      reasons: ['low_confidence'],
+    });
     expect(assessStructuredAnswer(rating, 'four', 'en', { confidence: 0.9 })).toMatchObject({ value: 4, certainty: 'sure' });
     expect(assessStructuredAnswer(rating, 'four', 'en')).toMatchObject({ value: 4, certainty: 'sure' });
   });

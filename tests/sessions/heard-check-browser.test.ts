@@ -149,12 +149,16 @@ describe.skipIf(skipReason !== null)('an answer heard unsurely, in Chromium', ()
     await page.getByRole('button', { name: 'Correct it' }).click();
     await page.getByRole('heading', { name: 'Thank you!' }).waitFor({ timeout: 90_000 });
 
-    const [session] = await t.em().execute<{ id: string; questions_answered: number }[]>('select id, questions_answered from sessions where invite_id = ?', [inviteId]);
+    const [session] = await t
+      .em()
+      .execute<{ id: string; questions_answered: number }[]>('select id, questions_answered from sessions where invite_id = ?', [inviteId]);
     expect(session!.questions_answered).toBe(1);
-    const answers = await t.em().execute<{ text: string; heard_check: string; heard_as: string; audio_file_id: string | null }[]>(
-      `select text, heard_check, heard_as, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
-      [session!.id],
-    );
+    const answers = await t
+      .em()
+      .execute<{ text: string; heard_check: string; heard_as: string; audio_file_id: string | null }[]>(
+        `select text, heard_check, heard_as, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
+        [session!.id],
+      );
     expect(answers).toEqual([{ text: CORRECTED, heard_check: 'corrected', heard_as: HEARD, audio_file_id: expect.any(String) }]);
     await page.context().close();
   }, 300_000);

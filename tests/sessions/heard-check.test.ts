@@ -51,10 +51,11 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function rows(sessionId: string) {
-  return t.em().execute<{ id: string; speaker: string; kind: string; text: string | null; confidence: number | null; heard_check: string | null; heard_as: string | null }[]>(
-    `select id, speaker, kind, text, confidence, heard_check, heard_as from session_utterances where session_id = ? order by seq`,
-    [sessionId],
-  );
+  return t
+    .em()
+    .execute<
+      { id: string; speaker: string; kind: string; text: string | null; confidence: number | null; heard_check: string | null; heard_as: string | null }[]
+    >(`select id, speaker, kind, text, confidence, heard_check, heard_as from session_utterances where session_id = ? order by seq`, [sessionId]);
 }
 
 async function startInterview(): Promise<{ participant: Participant; sessionId: string; utteranceId: string }> {
@@ -144,7 +145,8 @@ describe('an answer heard with low confidence', () => {
     expect(next.turn).toMatchObject({ kind: 'question', questionId: 'change' });
     expect(next.heard).toEqual({ text: 'the report export kept failing on large files' });
     expect(next.session.questionsAnswered).toBe(1);
-    const done = (await participant.answer('Exporting large reports should never fail, it is really frustrating to lose the whole afternoon.').expect(200)).body;
+    const done = (await participant.answer('Exporting large reports should never fail, it is really frustrating to lose the whole afternoon.').expect(200))
+      .body;
     expect(done.turn).toBeNull();
     await runCompletionChain(t, sessionId);
 
@@ -163,7 +165,10 @@ describe('an answer heard with low confidence', () => {
     const insights = (await api.get(`/v1/sessions/${sessionId}/insights`).expect(200)).body;
     expect(insights.excludedLowConfidence).toBe(2);
     const unclearIds = participantTurns.slice(0, 2).map((u: { id: string }) => u.id);
-    const cited = [...insights.keyQuotes.map((quote: { utteranceId: string }) => quote.utteranceId), ...insights.topics.flatMap((topic: { utteranceIds: string[] }) => topic.utteranceIds)];
+    const cited = [
+      ...insights.keyQuotes.map((quote: { utteranceId: string }) => quote.utteranceId),
+      ...insights.topics.flatMap((topic: { utteranceIds: string[] }) => topic.utteranceIds),
+    ];
     expect(cited.length).toBeGreaterThan(0);
     for (const id of unclearIds) expect(cited).not.toContain(id);
     expect(insights.summary).not.toContain('sport');

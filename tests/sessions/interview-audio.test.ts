@@ -57,13 +57,11 @@ interface UtteranceRow {
 }
 
 async function utterances(app: TestApp, sessionId: string, speaker?: 'ai' | 'participant'): Promise<UtteranceRow[]> {
-  return app
-    .em()
-    .execute<UtteranceRow[]>(
-      `select id, seq, speaker, kind, text, question_id, value, confidence, audio_file_id, decided_by from session_utterances
+  return app.em().execute<UtteranceRow[]>(
+    `select id, seq, speaker, kind, text, question_id, value, confidence, audio_file_id, decided_by from session_utterances
        where session_id = ? ${speaker ? 'and speaker = ?' : ''} order by seq`,
-      speaker ? [sessionId, speaker] : [sessionId],
-    );
+    speaker ? [sessionId, speaker] : [sessionId],
+  );
 }
 
 async function sessionFileCount(app: TestApp, sessionId: string): Promise<number> {
@@ -320,7 +318,11 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
       const sessionId: string = (await participantAs(t.http, invite.token).start().expect(201)).body.session.id;
       const notes = Buffer.from('Participant shared their screen at 02:10.\nFollow up about the importer.\n');
 
-      const created = await t.http.post(`/v1/sessions/${sessionId}/files`).set('Authorization', tenant.authorization).attach('file', notes, 'notes.txt').expect(201);
+      const created = await t.http
+        .post(`/v1/sessions/${sessionId}/files`)
+        .set('Authorization', tenant.authorization)
+        .attach('file', notes, 'notes.txt')
+        .expect(201);
 
       expect(created.body).toEqual({
         id: expect.stringMatching(/^fil_/),
@@ -347,7 +349,11 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
       const sessionId: string = (await participantAs(t.http, invite.token).start().expect(201)).body.session.id;
       const other = await t.createTenant();
 
-      const reply = await t.http.post(`/v1/sessions/${sessionId}/files`).set('Authorization', other.authorization).attach('file', Buffer.from('x'), 'x.txt').expect(404);
+      const reply = await t.http
+        .post(`/v1/sessions/${sessionId}/files`)
+        .set('Authorization', other.authorization)
+        .attach('file', Buffer.from('x'), 'x.txt')
+        .expect(404);
 
       expectEnvelope(reply.body, 'RESOURCE_NOT_FOUND');
       expect(await sessionFileCount(t, sessionId)).toBe(0);
@@ -358,7 +364,11 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
       const sessionId: string = (await participantAs(t.http, invite.token).start().expect(201)).body.session.id;
       const reader = await t.createKey(tenant.organizationId, ['sessions:read']);
 
-      const reply = await t.http.post(`/v1/sessions/${sessionId}/files`).set('Authorization', reader.authorization).attach('file', Buffer.from('x'), 'x.txt').expect(403);
+      const reply = await t.http
+        .post(`/v1/sessions/${sessionId}/files`)
+        .set('Authorization', reader.authorization)
+        .attach('file', Buffer.from('x'), 'x.txt')
+        .expect(403);
 
       expectEnvelope(reply.body, 'INSUFFICIENT_PERMISSIONS');
       expect(await sessionFileCount(t, sessionId)).toBe(0);
@@ -429,34 +439,38 @@ describe('audio answers with offline pocketsphinx (no STT_BASE_URL)', () => {
     return file;
   }
 
-  it.skipIf(pocketsphinxSkipReason !== null)('espeak-ng saying "four out of five" (WAV) and "two out of five" (WebM/Opus) give the ratings 4 and 2', async () => {
-    expect(t.runtime.services.speech.recognizer?.name).toBe('pocketsphinx');
-    const { invite } = await interviewFixture(api, { questions: RATINGS });
-    const participant = participantAs(t.http, invite.token);
-    const sessionId: string = (await participant.start().expect(201)).body.session.id;
+  it.skipIf(pocketsphinxSkipReason !== null)(
+    'espeak-ng saying "four out of five" (WAV) and "two out of five" (WebM/Opus) give the ratings 4 and 2',
+    async () => {
+      expect(t.runtime.services.speech.recognizer?.name).toBe('pocketsphinx');
+      const { invite } = await interviewFixture(api, { questions: RATINGS });
+      const participant = participantAs(t.http, invite.token);
+      const sessionId: string = (await participant.start().expect(201)).body.session.id;
 
-    const four = await readFile(await speak('four.wav', 'four out of five'));
-    const twoWav = await speak('two.wav', 'two out of five');
-    const twoWebm = path.join(dir, 'two.webm');
-    await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', twoWav, '-c:a', 'libopus', '-b:a', '32k', twoWebm]);
-    const two = await readFile(twoWebm);
+      const four = await readFile(await speak('four.wav', 'four out of five'));
+      const twoWav = await speak('two.wav', 'two out of five');
+      const twoWebm = path.join(dir, 'two.webm');
+      await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', twoWav, '-c:a', 'libopus', '-b:a', '32k', twoWebm]);
+      const two = await readFile(twoWebm);
 
-    const afterFirst = await participant.answerAudio(four, 'four.wav').expect(200);
-    expect(afterFirst.body.turn).toMatchObject({ questionId: 'support', kind: 'question' });
-    const afterSecond = await participant.answerAudio(two, 'two.webm').expect(200);
-    expect(afterSecond.body.turn).toBeNull();
+      const afterFirst = await participant.answerAudio(four, 'four.wav').expect(200);
+      expect(afterFirst.body.turn).toMatchObject({ questionId: 'support', kind: 'question' });
+      const afterSecond = await participant.answerAudio(two, 'two.webm').expect(200);
+      expect(afterSecond.body.turn).toBeNull();
 
-    const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
-    expect(session.answers.map((answer: { questionId: string; value: unknown }) => [answer.questionId, answer.value])).toEqual([
-      ['ease', 4],
-      ['support', 2],
-    ]);
-    const answers = await utterances(t, sessionId, 'participant');
-    expect(answers.map((row) => row.text)).toEqual([expect.stringContaining('four'), expect.stringContaining('two')]);
-    for (const row of answers) expect(row.confidence).toBeGreaterThan(0);
-    const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
-    expect(files.map((file: { contentType: string }) => file.contentType)).toEqual(['audio/wav', 'audio/webm']);
-  }, 60_000);
+      const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
+      expect(session.answers.map((answer: { questionId: string; value: unknown }) => [answer.questionId, answer.value])).toEqual([
+        ['ease', 4],
+        ['support', 2],
+      ]);
+      const answers = await utterances(t, sessionId, 'participant');
+      expect(answers.map((row) => row.text)).toEqual([expect.stringContaining('four'), expect.stringContaining('two')]);
+      for (const row of answers) expect(row.confidence).toBeGreaterThan(0);
+      const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
+      expect(files.map((file: { contentType: string }) => file.contentType)).toEqual(['audio/wav', 'audio/webm']);
+    },
+    60_000,
+  );
 });
 
 describe('the OpenAI-compatible interviewer (LLM_BASE_URL)', () => {

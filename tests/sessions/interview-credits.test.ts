@@ -21,7 +21,6 @@ import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app
  * of the jobs that follow it.
  */
 
-
 let t: TestApp;
 
 beforeAll(async () => {
@@ -141,7 +140,9 @@ describe('the hold at the start', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 402)).toHaveLength(40);
     for (const reply of replies.filter((candidate) => candidate.status === 402)) {
-      expect(reply.body).toEqual({ error: { code: 'INSUFFICIENT_CREDITS', message: expect.any(String), details: { required: 1 }, requestId: expect.stringMatching(/^req_/) } });
+      expect(reply.body).toEqual({
+        error: { code: 'INSUFFICIENT_CREDITS', message: expect.any(String), details: { required: 1 }, requestId: expect.stringMatching(/^req_/) },
+      });
     }
     expect(await credits(tenant.organizationId)).toEqual({ balance: 10, held: 10, owed: 0 });
     expect(samples.length).toBeGreaterThan(0);
@@ -153,7 +154,9 @@ describe('the hold at the start', () => {
 
     const sessions = await t
       .em()
-      .execute<{ invite_id: string; hold_credits: string; status: string }[]>('select invite_id, hold_credits, status from sessions where campaign_id = ?', [campaign.id]);
+      .execute<{ invite_id: string; hold_credits: string; status: string }[]>('select invite_id, hold_credits, status from sessions where campaign_id = ?', [
+        campaign.id,
+      ]);
     expect(sessions).toHaveLength(10);
     expect(sessions.every((session) => Number(session.hold_credits) === 1 && session.status === 'in_progress')).toBe(true);
     const started = new Set(replies.flatMap((reply, index) => (reply.status === 201 ? [invites[index]!.id] : [])));
@@ -200,12 +203,24 @@ describe('the charge at the finish', () => {
     const api = apiAs(t.http, tenant);
 
     const first = await completedInterview(api, 330); // 5.5 minutes → 6, all free
-    expect((await sessionRow(first)).billing).toMatchObject({ totalMinutes: 6, freeMinutesApplied: 6, billableMinutes: 0, amountCredits: 0, chargedCredits: 0 });
+    expect((await sessionRow(first)).billing).toMatchObject({
+      totalMinutes: 6,
+      freeMinutesApplied: 6,
+      billableMinutes: 0,
+      amountCredits: 0,
+      chargedCredits: 0,
+    });
     expect(await charges(tenant.organizationId)).toEqual([]);
     expect(await credits(tenant.organizationId)).toEqual({ balance: 30, held: 0, owed: 0 });
 
     const second = await completedInterview(api, 390); // 6.5 minutes → 7: the 4 free minutes left, then 3 paid
-    expect((await sessionRow(second)).billing).toMatchObject({ totalMinutes: 7, freeMinutesApplied: 4, billableMinutes: 3, amountCredits: 3, chargedCredits: 3 });
+    expect((await sessionRow(second)).billing).toMatchObject({
+      totalMinutes: 7,
+      freeMinutesApplied: 4,
+      billableMinutes: 3,
+      amountCredits: 3,
+      chargedCredits: 3,
+    });
     expect(await charges(tenant.organizationId)).toEqual([expect.objectContaining({ amount: -3, balance_after: 27, source: `session:${second}` })]);
     expect(await credits(tenant.organizationId)).toEqual({ balance: 27, held: 0, owed: 0 });
   });
@@ -217,7 +232,14 @@ describe('the charge at the finish', () => {
 
     const sessionId = await completedInterview(api, 870); // 14.5 minutes → 15: 10 free, 5 paid
 
-    expect((await sessionRow(sessionId)).billing).toMatchObject({ totalMinutes: 15, freeMinutesApplied: 10, billableMinutes: 5, amountCredits: 5, chargedCredits: 2, owedCredits: 3 });
+    expect((await sessionRow(sessionId)).billing).toMatchObject({
+      totalMinutes: 15,
+      freeMinutesApplied: 10,
+      billableMinutes: 5,
+      amountCredits: 5,
+      chargedCredits: 2,
+      owedCredits: 3,
+    });
     expect(await charges(tenant.organizationId)).toEqual([expect.objectContaining({ amount: -2, balance_after: 0, source: `session:${sessionId}` })]);
     expect(await credits(tenant.organizationId)).toEqual({ balance: 0, held: 0, owed: 3 });
   });
@@ -233,7 +255,14 @@ describe('the charge at the finish', () => {
     const ended = await participant.end().expect(200);
 
     expect(ended.body.session).toMatchObject({ status: 'abandoned', completionStatus: 'abandoned', duration: 0 });
-    expect((await sessionRow(sessionId)).billing).toMatchObject({ totalMinutes: 0, freeMinutesApplied: 0, billableMinutes: 0, amountCredits: 0, chargedCredits: 0, owedCredits: 0 });
+    expect((await sessionRow(sessionId)).billing).toMatchObject({
+      totalMinutes: 0,
+      freeMinutesApplied: 0,
+      billableMinutes: 0,
+      amountCredits: 0,
+      chargedCredits: 0,
+      owedCredits: 0,
+    });
     expect(await charges(tenant.organizationId)).toEqual([]);
     expect(await credits(tenant.organizationId)).toEqual({ balance: 30, held: 0, owed: 0 });
   });
@@ -314,7 +343,14 @@ describe('a crash between the finishing commit and its jobs', () => {
 
     const port = await freePort();
     const server = startServer(
-      { ...PARTICIPANT_BUDGET, DATABASE_URL: t.database.url, DATA_DIR: t.dataDir, PORT: String(port), PUBLIC_URL: 'http://127.0.0.1:3000', TEST_FAULTS: 'session:after-finish' },
+      {
+        ...PARTICIPANT_BUDGET,
+        DATABASE_URL: t.database.url,
+        DATA_DIR: t.dataDir,
+        PORT: String(port),
+        PUBLIC_URL: 'http://127.0.0.1:3000',
+        TEST_FAULTS: 'session:after-finish',
+      },
       ['--role=api'],
     );
     await waitForHealthy(server, port, 60_000);

@@ -25,7 +25,11 @@ const DUTCH_QUESTIONS = [
 ];
 
 async function participantAnswers(sessionId: string) {
-  return t.em().execute<{ text: string; value: unknown }[]>(`select text, value from session_utterances where session_id = ? and speaker = 'participant' order by seq`, [sessionId]);
+  return t
+    .em()
+    .execute<{ text: string; value: unknown }[]>(`select text, value from session_utterances where session_id = ? and speaker = 'participant' order by seq`, [
+      sessionId,
+    ]);
 }
 
 describe('interview languages', () => {
@@ -51,7 +55,10 @@ describe('interview languages', () => {
     expect(vague.turn).toMatchObject({ kind: 'follow_up', text: 'Dat is goed. Schiet je iets concreets te binnen, ook al is het klein?' });
     await participant.answer('De installatie ging vlot en de handleiding was duidelijk.').expect(200);
     const unreadable = (await participant.answer('moeilijk te zeggen').expect(200)).body;
-    expect(unreadable.turn).toMatchObject({ kind: 're_ask', text: 'Sorry, ik heb geen getal gehoord. Op een schaal van 1 tot 5: Hoe makkelijk was de installatie?' });
+    expect(unreadable.turn).toMatchObject({
+      kind: 're_ask',
+      text: 'Sorry, ik heb geen getal gehoord. Op een schaal van 1 tot 5: Hoe makkelijk was de installatie?',
+    });
     await participant.answer('vier van de vijf').expect(200);
     await participant.answer('ja hoor').expect(200);
     const done = (await participant.answer('de tweede').expect(200)).body;

@@ -27,10 +27,18 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function utterances(sessionId: string) {
-  return t.em().execute<{ speaker: string; kind: string; text: string | null; question_id: string | null; value: unknown; start_time: number; end_time: number; decided_by: string | null }[]>(
-    `select speaker, kind, text, question_id, value, start_time, end_time, decided_by from session_utterances where session_id = ? order by seq`,
-    [sessionId],
-  );
+  return t.em().execute<
+    {
+      speaker: string;
+      kind: string;
+      text: string | null;
+      question_id: string | null;
+      value: unknown;
+      start_time: number;
+      end_time: number;
+      decided_by: string | null;
+    }[]
+  >(`select speaker, kind, text, question_id, value, start_time, end_time, decided_by from session_utterances where session_id = ? order by seq`, [sessionId]);
 }
 
 async function sessionRow(sessionId: string) {
@@ -48,10 +56,12 @@ async function makeJobsDue(sessionId: string): Promise<void> {
 }
 
 async function jobsOf(sessionId: string): Promise<string[]> {
-  const rows = await t.em().execute<{ identifier: string }[]>(
-    `select t.identifier from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where j.payload->>'sessionId' = ? order by t.identifier`,
-    [sessionId],
-  );
+  const rows = await t
+    .em()
+    .execute<{ identifier: string }[]>(
+      `select t.identifier from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where j.payload->>'sessionId' = ? order by t.identifier`,
+      [sessionId],
+    );
   return rows.map((row) => row.identifier);
 }
 
@@ -60,7 +70,9 @@ describe('a whole interview by text', () => {
     const { campaign, invite } = await interviewFixture(api);
     const participant = participantAs(t.http, invite.token);
 
-    const started = await participant.start({}).set('User-Agent', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15');
+    const started = await participant
+      .start({})
+      .set('User-Agent', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15');
     expect(started.status).toBe(201);
     expect(started.body.session).toMatchObject({ status: 'in_progress', questionsAnswered: 0, totalQuestions: 4, language: 'en', consentRequired: false });
     expect(started.body.turn).toEqual({
@@ -143,13 +155,20 @@ describe('a whole interview by text', () => {
   });
 
   it('a required structured answer unreadable twice is recorded as null and the interview moves on', async () => {
-    const { invite } = await interviewFixture(api, { questions: [{ id: 'score', text: 'From 1 to 5?', type: 'rating' }, { id: 'why', text: 'Why?', type: 'open', followUp: { enabled: false } }] });
+    const { invite } = await interviewFixture(api, {
+      questions: [
+        { id: 'score', text: 'From 1 to 5?', type: 'rating' },
+        { id: 'why', text: 'Why?', type: 'open', followUp: { enabled: false } },
+      ],
+    });
     const participant = participantAs(t.http, invite.token);
     const { session } = (await participant.start().expect(201)).body;
     expect((await participant.answer('purple').expect(200)).body.turn.kind).toBe('re_ask');
     expect((await participant.answer('still purple').expect(200)).body.turn).toMatchObject({ kind: 'question', questionId: 'why' });
     await participant.answer('No reason.').expect(200);
-    expect((await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers).toEqual([{ questionId: 'score', value: null, utteranceId: expect.stringMatching(/^utt_/), confidence: null }]);
+    expect((await api.get(`/v1/sessions/${session.id}`).expect(200)).body.answers).toEqual([
+      { questionId: 'score', value: null, utteranceId: expect.stringMatching(/^utt_/), confidence: null },
+    ]);
   });
 
   it("the question's own follow-up prompt and limit win over the script's; enabled false means none", async () => {
@@ -443,10 +462,11 @@ describe('jobs', () => {
     await makeJobsDue(sessionId);
     await runJobsOnce(t, { tasks: ['session__time_out'] });
     expect((await sessionRow(sessionId)).status).toBe('in_progress');
-    const [rearmed] = await t.em().execute<{ seconds: number }[]>(
-      `select extract(epoch from run_at - now()) as seconds from graphile_worker._private_jobs where key = ?`,
-      [`session-timeout:${sessionId}`],
-    );
+    const [rearmed] = await t
+      .em()
+      .execute<{ seconds: number }[]>(`select extract(epoch from run_at - now()) as seconds from graphile_worker._private_jobs where key = ?`, [
+        `session-timeout:${sessionId}`,
+      ]);
     expect(Number(rearmed!.seconds)).toBeGreaterThan(20);
     expect(Number(rearmed!.seconds)).toBeLessThanOrEqual(31);
 
@@ -539,15 +559,25 @@ describe('reading sessions', () => {
       ids.push((await participant.start().expect(201)).body.session.id);
       if (name !== 'three') await participant.answer('yes').expect(200);
     }
-    await t.em().execute(`update sessions set active_seconds = case id when ? then 30 when ? then 90 else active_seconds end where id in (?, ?)`, [ids[0], ids[1], ids[0], ids[1]]);
+    await t
+      .em()
+      .execute(`update sessions set active_seconds = case id when ? then 30 when ? then 90 else active_seconds end where id in (?, ?)`, [
+        ids[0],
+        ids[1],
+        ids[0],
+        ids[1],
+      ]);
 
     const completed = (await api.get(`/v1/campaigns/${campaign.id}/sessions?status=completed`).expect(200)).body;
     expect(completed.pagination).toMatchObject({ total: 2, limit: 20, offset: 0, hasMore: false, nextCursor: null });
     const byDuration = (await api.get(`/v1/campaigns/${campaign.id}/sessions?sort=duration&order=desc`).expect(200)).body.data.map((s: { id: string }) => s.id);
     expect(byDuration.slice(0, 2)).toEqual([ids[1], ids[0]]);
-    const byCompletion = (await api.get(`/v1/campaigns/${campaign.id}/sessions?sort=completedAt&order=asc`).expect(200)).body.data.map((s: { id: string }) => s.id);
+    const byCompletion = (await api.get(`/v1/campaigns/${campaign.id}/sessions?sort=completedAt&order=asc`).expect(200)).body.data.map(
+      (s: { id: string }) => s.id,
+    );
     expect(byCompletion).toEqual([ids[0], ids[1], ids[2]]);
-    const future = (await api.get(`/v1/campaigns/${campaign.id}/sessions?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`).expect(200)).body;
+    const future = (await api.get(`/v1/campaigns/${campaign.id}/sessions?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`).expect(200))
+      .body;
     expect(future.pagination.total).toBe(0);
     const bad = await api.get(`/v1/campaigns/${campaign.id}/sessions?status=done`);
     expect(bad.status).toBe(400);

@@ -88,11 +88,14 @@ async function mediaInterview(image: Buffer = PNG, imageName = 'boxes.png') {
 
 /** Fetches a signed link as a browser would: no Authorization header. */
 function fetchLink(url: string) {
-  return t.http.get(new URL(url).pathname).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  return t.http
+    .get(new URL(url).pathname)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
 }
 
 describe('alt text at upload', () => {
@@ -216,7 +219,17 @@ describe.skipIf(!hasChromium)('the interview page in Chromium', () => {
         const box = img.getBoundingClientRect();
         const question = document.querySelector('.question').getBoundingClientRect();
         const answer = document.querySelector('.answer').getBoundingClientRect();
-        return { width: box.width, height: box.height, right: box.right, questionRight: question.right, answerTop: answer.top, imageBottom: box.bottom, innerHeight: window.innerHeight, naturalWidth: img.naturalWidth, alt: img.alt };
+        return {
+          width: box.width,
+          height: box.height,
+          right: box.right,
+          questionRight: question.right,
+          answerTop: answer.top,
+          imageBottom: box.bottom,
+          innerHeight: window.innerHeight,
+          naturalWidth: img.naturalWidth,
+          alt: img.alt,
+        };
       });
       expect(facts.naturalWidth).toBe(1200);
       expect(facts.alt).toBe(ALT);

@@ -53,7 +53,10 @@ afterAll(async () => {
 async function pcm(audio: Buffer, rate = 16_000): Promise<Int16Array> {
   const file = path.join(work, randomUUID());
   await writeFile(file, audio);
-  const { stdout } = await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', String(rate), '-'], {
+    encoding: 'buffer',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return new Int16Array(stdout.buffer, stdout.byteOffset, Math.floor(stdout.length / 2));
 }
 
@@ -82,7 +85,9 @@ async function cachedTurns(t: TestApp): Promise<string[]> {
 
 /** The session's timeline, start to end, in seconds (17 and the moments the test itself took). */
 async function sessionLength(t: TestApp, sessionId: string): Promise<number> {
-  const [row] = await t.em().execute<{ seconds: number }[]>(`select extract(epoch from completed_at - started_at)::float8 as seconds from sessions where id = ?`, [sessionId]);
+  const [row] = await t
+    .em()
+    .execute<{ seconds: number }[]>(`select extract(epoch from completed_at - started_at)::float8 as seconds from sessions where id = ?`, [sessionId]);
   expect(row!.seconds).toBeGreaterThanOrEqual(17);
   expect(row!.seconds).toBeLessThan(19);
   return row!.seconds;
@@ -129,13 +134,20 @@ async function voiceSession(
   await letTimePass(t, sessionId, 8);
   await participant.answerAudio(wav(5, 440), 'a1.wav', { text: 'My name is Ada Lovelace and the first week went well.', ...timing(0) }).expect(200);
   await letTimePass(t, sessionId, 9);
-  const last = (await participant.answerAudio(wav(5, 660), 'a2.wav', { text: 'The setup could be faster and the emails clearer.', ...timing(1) }).expect(200)).body;
+  const last = (await participant.answerAudio(wav(5, 660), 'a2.wav', { text: 'The setup could be faster and the emails clearer.', ...timing(1) }).expect(200))
+    .body;
   expect(last.session.status).toBe('completed');
   return { sessionId, firstAudioUrl: started.turn.audioUrl };
 }
 
 describe('placeAiTurns', () => {
-  const ai = (startTime: number, audioSeconds: number, heardAt: number | null = null): TimelineTurn => ({ speaker: 'ai', startTime, endTime: startTime + 2, audioSeconds, heardAt });
+  const ai = (startTime: number, audioSeconds: number, heardAt: number | null = null): TimelineTurn => ({
+    speaker: 'ai',
+    startTime,
+    endTime: startTime + 2,
+    audioSeconds,
+    heardAt,
+  });
   const answer = (startTime: number, endTime: number): TimelineTurn => ({ speaker: 'participant', startTime, endTime });
 
   it('places each turn at the time the server produced it, or where the page heard it when it said so', () => {
@@ -153,7 +165,9 @@ describe('placeAiTurns', () => {
   });
 
   it('shifts back a turn whose time falls after the following answer began, to end where it begins; leaves out what has no room', () => {
-    expect(placeAiTurns([answer(0, 1), ai(5, 2), answer(4, 6), ai(6, 2), answer(6, 7)], 7)).toEqual([{ index: 1, offsetSeconds: 2, seconds: 2, from: 'produced', adjusted: 'shifted' }]);
+    expect(placeAiTurns([answer(0, 1), ai(5, 2), answer(4, 6), ai(6, 2), answer(6, 7)], 7)).toEqual([
+      { index: 1, offsetSeconds: 2, seconds: 2, from: 'produced', adjusted: 'shifted' },
+    ]);
   });
 
   it('leaves out the closing words (said at the session end) and turns without audio; an unanswered last question ends with the session', () => {
@@ -181,147 +195,186 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
   });
   afterAll(() => t?.close());
 
-  it("completes with three recordings as long as the session: the participant's track silent where the AI spoke, the AI's track silent where the participant spoke, the merged one holding both", { timeout: 120_000 }, async () => {
-    const { sessionId, firstAudioUrl } = await voiceSession(t, api);
-    // The second question was spoken ahead when the spoken answer before it was decided; taken out
-    // of the cache, so the AI's track has to synthesize it.
-    await waitFor(async () => (await cachedTurns(t)).length === 1);
-    for (const key of await cachedTurns(t)) await t.runtime.services.storage.delete(key);
-    // The first question's audio was fetched by the page: cached. The second is not any more.
-    await asBytes(t.http.get(new URL(firstAudioUrl).pathname)).expect(200);
-    await waitFor(async () => (await cachedTurns(t)).length === 1);
+  it(
+    "completes with three recordings as long as the session: the participant's track silent where the AI spoke, the AI's track silent where the participant spoke, the merged one holding both",
+    { timeout: 120_000 },
+    async () => {
+      const { sessionId, firstAudioUrl } = await voiceSession(t, api);
+      // The second question was spoken ahead when the spoken answer before it was decided; taken out
+      // of the cache, so the AI's track has to synthesize it.
+      await waitFor(async () => (await cachedTurns(t)).length === 1);
+      for (const key of await cachedTurns(t)) await t.runtime.services.storage.delete(key);
+      // The first question's audio was fetched by the page: cached. The second is not any more.
+      await asBytes(t.http.get(new URL(firstAudioUrl).pathname)).expect(200);
+      await waitFor(async () => (await cachedTurns(t)).length === 1);
 
-    await runCompletionChain(t, sessionId);
-    const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
-    expect(session.duration).toBe(17);
-    const length = await sessionLength(t, sessionId);
-    const files = await filesOf(api, sessionId);
-    const recordings = Object.fromEntries(files.filter((file) => file.kind.endsWith('_audio')).map((file) => [file.kind, file]));
-    expect(Object.keys(recordings).sort()).toEqual(['ai_audio', 'merged_audio', 'participant_audio']);
-    expect(recordings.merged_audio).toMatchObject({ name: `${sessionId}.ogg`, contentType: 'audio/ogg' });
-    expect(recordings.participant_audio).toMatchObject({ name: `${sessionId}-participant.ogg`, contentType: 'audio/ogg' });
-    expect(recordings.ai_audio).toMatchObject({ name: `${sessionId}-ai.ogg`, contentType: 'audio/ogg' });
-    // The second question was spoken for the AI's track and is cached now; the closing words, said after the end, were not.
-    expect(await cachedTurns(t)).toHaveLength(2);
+      await runCompletionChain(t, sessionId);
+      const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
+      expect(session.duration).toBe(17);
+      const length = await sessionLength(t, sessionId);
+      const files = await filesOf(api, sessionId);
+      const recordings = Object.fromEntries(files.filter((file) => file.kind.endsWith('_audio')).map((file) => [file.kind, file]));
+      expect(Object.keys(recordings).sort()).toEqual(['ai_audio', 'merged_audio', 'participant_audio']);
+      expect(recordings.merged_audio).toMatchObject({ name: `${sessionId}.ogg`, contentType: 'audio/ogg' });
+      expect(recordings.participant_audio).toMatchObject({ name: `${sessionId}-participant.ogg`, contentType: 'audio/ogg' });
+      expect(recordings.ai_audio).toMatchObject({ name: `${sessionId}-ai.ogg`, contentType: 'audio/ogg' });
+      // The second question was spoken for the AI's track and is cached now; the closing words, said after the end, were not.
+      expect(await cachedTurns(t)).toHaveLength(2);
 
-    const decoded: Record<string, Int16Array> = {};
-    for (const kind of ['participant_audio', 'ai_audio', 'merged_audio']) {
-      const file = recordings[kind]!;
-      const response = await download(t, file.url).expect(200);
-      expect(response.headers['content-disposition']).toMatch(/^inline;/);
-      const bytes = response.body as Buffer;
-      expect(file.durationSeconds, kind).toBeCloseTo(length, 1);
-      const probed = await probedSeconds(bytes);
-      expect(probed, kind).toBeCloseTo(length, 1);
-      console.info(`${kind}: ${probed} s by ffprobe, the session ${length.toFixed(3)} s`);
-      decoded[kind] = await pcm(bytes);
-    }
-    const { participant_audio: participant, ai_audio: aiTrack, merged_audio: merged } = decoded as Record<string, Int16Array>;
-    // Windows on the session's timeline from the utterances as recorded (the test's own moments shift them a little).
-    const rows = await t.em().execute<{ speaker: string; start_time: number; end_time: number }[]>(`select speaker, start_time, end_time from session_utterances where session_id = ? order by seq`, [sessionId]);
-    const [q1, a1, q2, a2] = rows;
-    expect(rows.map((row) => row.speaker)).toEqual(['ai', 'participant', 'ai', 'participant', 'ai']);
-    const windows = {
-      firstQuestion: [q1!.start_time + 0.3, q1!.start_time + 1.5],
-      firstAnswer: [a1!.start_time + 0.3, a1!.end_time - 0.3],
-      secondQuestion: [q2!.start_time + 0.3, q2!.start_time + 1.3],
-      secondAnswer: [a2!.start_time + 0.3, a2!.end_time - 0.3],
-      nobody: [q2!.start_time + 2.5, a2!.start_time - 0.3],
-    } as const;
-    const level = (samples: Int16Array, window: keyof typeof windows) => rms(samples, windows[window][0], windows[window][1]);
-    const figures = Object.fromEntries(
-      Object.entries(decoded).map(([kind, samples]) => [kind, Object.fromEntries(Object.keys(windows).map((window) => [window, Math.round(level(samples, window as keyof typeof windows))]))]),
-    );
-    console.info(`RMS per window (16-bit): ${JSON.stringify(figures)}`);
-    for (const window of ['firstQuestion', 'secondQuestion'] as const) {
-      expect(level(participant!, window), `participant track, ${window}`).toBeLessThan(30);
-      expect(level(aiTrack!, window), `AI track, ${window}`).toBeGreaterThan(500);
-      expect(level(merged!, window), `merged, ${window}`).toBeGreaterThan(500);
-    }
-    for (const window of ['firstAnswer', 'secondAnswer'] as const) {
-      expect(level(participant!, window), `participant track, ${window}`).toBeGreaterThan(2000);
-      expect(level(aiTrack!, window), `AI track, ${window}`).toBeLessThan(30);
-      expect(level(merged!, window), `merged, ${window}`).toBeGreaterThan(2000);
-    }
-    for (const samples of [participant!, aiTrack!, merged!]) expect(level(samples, 'nobody')).toBeLessThan(30);
-  });
+      const decoded: Record<string, Int16Array> = {};
+      for (const kind of ['participant_audio', 'ai_audio', 'merged_audio']) {
+        const file = recordings[kind]!;
+        const response = await download(t, file.url).expect(200);
+        expect(response.headers['content-disposition']).toMatch(/^inline;/);
+        const bytes = response.body as Buffer;
+        expect(file.durationSeconds, kind).toBeCloseTo(length, 1);
+        const probed = await probedSeconds(bytes);
+        expect(probed, kind).toBeCloseTo(length, 1);
+        console.info(`${kind}: ${probed} s by ffprobe, the session ${length.toFixed(3)} s`);
+        decoded[kind] = await pcm(bytes);
+      }
+      const { participant_audio: participant, ai_audio: aiTrack, merged_audio: merged } = decoded as Record<string, Int16Array>;
+      // Windows on the session's timeline from the utterances as recorded (the test's own moments shift them a little).
+      const rows = await t
+        .em()
+        .execute<{ speaker: string; start_time: number; end_time: number }[]>(
+          `select speaker, start_time, end_time from session_utterances where session_id = ? order by seq`,
+          [sessionId],
+        );
+      const [q1, a1, q2, a2] = rows;
+      expect(rows.map((row) => row.speaker)).toEqual(['ai', 'participant', 'ai', 'participant', 'ai']);
+      const windows = {
+        firstQuestion: [q1!.start_time + 0.3, q1!.start_time + 1.5],
+        firstAnswer: [a1!.start_time + 0.3, a1!.end_time - 0.3],
+        secondQuestion: [q2!.start_time + 0.3, q2!.start_time + 1.3],
+        secondAnswer: [a2!.start_time + 0.3, a2!.end_time - 0.3],
+        nobody: [q2!.start_time + 2.5, a2!.start_time - 0.3],
+      } as const;
+      const level = (samples: Int16Array, window: keyof typeof windows) => rms(samples, windows[window][0], windows[window][1]);
+      const figures = Object.fromEntries(
+        Object.entries(decoded).map(([kind, samples]) => [
+          kind,
+          Object.fromEntries(Object.keys(windows).map((window) => [window, Math.round(level(samples, window as keyof typeof windows))])),
+        ]),
+      );
+      console.info(`RMS per window (16-bit): ${JSON.stringify(figures)}`);
+      for (const window of ['firstQuestion', 'secondQuestion'] as const) {
+        expect(level(participant!, window), `participant track, ${window}`).toBeLessThan(30);
+        expect(level(aiTrack!, window), `AI track, ${window}`).toBeGreaterThan(500);
+        expect(level(merged!, window), `merged, ${window}`).toBeGreaterThan(500);
+      }
+      for (const window of ['firstAnswer', 'secondAnswer'] as const) {
+        expect(level(participant!, window), `participant track, ${window}`).toBeGreaterThan(2000);
+        expect(level(aiTrack!, window), `AI track, ${window}`).toBeLessThan(30);
+        expect(level(merged!, window), `merged, ${window}`).toBeGreaterThan(2000);
+      }
+      for (const samples of [participant!, aiTrack!, merged!]) expect(level(samples, 'nobody')).toBeLessThan(30);
+    },
+  );
 
-  it("places each AI turn where the page heard it (its report, on a clock 17 minutes off), trimmed where the participant's answer began", { timeout: 120_000 }, async () => {
-    // The page's clock: anything, only differences count.
-    const clock = Date.now() - 17 * 60_000;
-    // The first question heard from 2 s (the answer, 3–8 s, began before its audio was over: trimmed at 3 s); the second 1 s after it was put.
-    const { sessionId } = await voiceSession(t, api, [
-      { aiAudioStartedAt: clock + 2000, speechEndedAt: clock + 7900, endOfTurnAt: clock + 8000, bargeIn: true },
-      { aiAudioStartedAt: clock + 10_000, speechEndedAt: clock + 16_900, endOfTurnAt: clock + 17_000 },
-    ]);
-    await runCompletionChain(t, sessionId);
-    const rows = await t.em().execute<{ speaker: string; start_time: number; end_time: number }[]>(`select speaker, start_time, end_time from session_utterances where session_id = ? order by seq`, [sessionId]);
-    const [q1, a1, q2, a2] = rows;
-    const firstHeard = a1!.end_time - 6;
-    const secondHeard = a2!.end_time - 7;
-    expect(firstHeard).toBeGreaterThan(q1!.start_time + 1.5);
-    expect(secondHeard).toBeGreaterThan(q2!.start_time + 0.8);
-    const files = await filesOf(api, sessionId);
-    const aiTrack = await pcm((await download(t, files.find((file) => file.kind === 'ai_audio')!.url).expect(200)).body as Buffer);
-    const levels = {
-      beforeFirstHeard: rms(aiTrack, 0.2, firstHeard - 0.2),
-      firstHeard: rms(aiTrack, firstHeard + 0.2, a1!.start_time - 0.1),
-      firstAnswer: rms(aiTrack, a1!.start_time + 0.1, a1!.end_time),
-      beforeSecondHeard: rms(aiTrack, a1!.end_time + 0.1, secondHeard - 0.2),
-      secondHeard: rms(aiTrack, secondHeard + 0.2, secondHeard + 1.2),
-    };
-    console.info(`AI track RMS where heard: ${JSON.stringify(Object.fromEntries(Object.entries(levels).map(([key, value]) => [key, Math.round(value)])))}`);
-    expect(levels.beforeFirstHeard).toBeLessThan(30);
-    expect(levels.firstHeard).toBeGreaterThan(500);
-    // Trimmed where the answer began: the rest of the question is not under the participant's answer.
-    expect(levels.firstAnswer).toBeLessThan(30);
-    expect(levels.beforeSecondHeard).toBeLessThan(30);
-    expect(levels.secondHeard).toBeGreaterThan(500);
-  });
+  it(
+    "places each AI turn where the page heard it (its report, on a clock 17 minutes off), trimmed where the participant's answer began",
+    { timeout: 120_000 },
+    async () => {
+      // The page's clock: anything, only differences count.
+      const clock = Date.now() - 17 * 60_000;
+      // The first question heard from 2 s (the answer, 3–8 s, began before its audio was over: trimmed at 3 s); the second 1 s after it was put.
+      const { sessionId } = await voiceSession(t, api, [
+        { aiAudioStartedAt: clock + 2000, speechEndedAt: clock + 7900, endOfTurnAt: clock + 8000, bargeIn: true },
+        { aiAudioStartedAt: clock + 10_000, speechEndedAt: clock + 16_900, endOfTurnAt: clock + 17_000 },
+      ]);
+      await runCompletionChain(t, sessionId);
+      const rows = await t
+        .em()
+        .execute<{ speaker: string; start_time: number; end_time: number }[]>(
+          `select speaker, start_time, end_time from session_utterances where session_id = ? order by seq`,
+          [sessionId],
+        );
+      const [q1, a1, q2, a2] = rows;
+      const firstHeard = a1!.end_time - 6;
+      const secondHeard = a2!.end_time - 7;
+      expect(firstHeard).toBeGreaterThan(q1!.start_time + 1.5);
+      expect(secondHeard).toBeGreaterThan(q2!.start_time + 0.8);
+      const files = await filesOf(api, sessionId);
+      const aiTrack = await pcm((await download(t, files.find((file) => file.kind === 'ai_audio')!.url).expect(200)).body as Buffer);
+      const levels = {
+        beforeFirstHeard: rms(aiTrack, 0.2, firstHeard - 0.2),
+        firstHeard: rms(aiTrack, firstHeard + 0.2, a1!.start_time - 0.1),
+        firstAnswer: rms(aiTrack, a1!.start_time + 0.1, a1!.end_time),
+        beforeSecondHeard: rms(aiTrack, a1!.end_time + 0.1, secondHeard - 0.2),
+        secondHeard: rms(aiTrack, secondHeard + 0.2, secondHeard + 1.2),
+      };
+      console.info(`AI track RMS where heard: ${JSON.stringify(Object.fromEntries(Object.entries(levels).map(([key, value]) => [key, Math.round(value)])))}`);
+      expect(levels.beforeFirstHeard).toBeLessThan(30);
+      expect(levels.firstHeard).toBeGreaterThan(500);
+      // Trimmed where the answer began: the rest of the question is not under the participant's answer.
+      expect(levels.firstAnswer).toBeLessThan(30);
+      expect(levels.beforeSecondHeard).toBeLessThan(30);
+      expect(levels.secondHeard).toBeGreaterThan(500);
+    },
+  );
 
-  it("a synthesizer that fails at merge time (a provider down): no AI track, the participant's and the merged recordings (the answers alone) still made, logged", { timeout: 60_000 }, async () => {
-    const { sessionId } = await voiceSession(t, api);
-    await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
-    const real = t.runtime.services.turnAudio!.synthesizer;
-    const down: SpeechSynthesizer = {
-      name: real.name,
-      contentType: real.contentType,
-      voices: real.voices,
-      defaultVoice: real.defaultVoice,
-      cacheScope: 'down',
-      synthesize: async () => {
-        throw new SpeechSynthesisError('provider_error', 'speech provider answered 503');
-      },
-    };
-    const { logger } = t.runtime.services;
-    const warn = vi.spyOn(logger, 'warn');
-    let warnings: unknown[];
-    try {
-      await prepareSessionFiles({ em: t.em(), services: { ...t.runtime.services, turnAudio: new TurnAudio(down, t.runtime.services.storage, logger) } }, { sessionId });
-      warnings = warn.mock.calls.map((call) => call[1]);
-    } finally {
-      warn.mockRestore();
-    }
-    const files = await filesOf(api, sessionId);
-    expect(files.map((file) => file.kind).sort()).toEqual(['audio', 'audio', 'export', 'export', 'merged_audio', 'participant_audio']);
-    expect(warnings).toEqual(["AI's track not made; the session's other files are"]);
-    const merged = await pcm((await download(t, files.find((file) => file.kind === 'merged_audio')!.url).expect(200)).body as Buffer);
-    expect(rms(merged, 0.3, 1.5)).toBeLessThan(30);
-  });
+  it(
+    "a synthesizer that fails at merge time (a provider down): no AI track, the participant's and the merged recordings (the answers alone) still made, logged",
+    { timeout: 60_000 },
+    async () => {
+      const { sessionId } = await voiceSession(t, api);
+      await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
+      const real = t.runtime.services.turnAudio!.synthesizer;
+      const down: SpeechSynthesizer = {
+        name: real.name,
+        contentType: real.contentType,
+        voices: real.voices,
+        defaultVoice: real.defaultVoice,
+        cacheScope: 'down',
+        synthesize: async () => {
+          throw new SpeechSynthesisError('provider_error', 'speech provider answered 503');
+        },
+      };
+      const { logger } = t.runtime.services;
+      const warn = vi.spyOn(logger, 'warn');
+      let warnings: unknown[];
+      try {
+        await prepareSessionFiles(
+          { em: t.em(), services: { ...t.runtime.services, turnAudio: new TurnAudio(down, t.runtime.services.storage, logger) } },
+          { sessionId },
+        );
+        warnings = warn.mock.calls.map((call) => call[1]);
+      } finally {
+        warn.mockRestore();
+      }
+      const files = await filesOf(api, sessionId);
+      expect(files.map((file) => file.kind).sort()).toEqual(['audio', 'audio', 'export', 'export', 'merged_audio', 'participant_audio']);
+      expect(warnings).toEqual(["AI's track not made; the session's other files are"]);
+      const merged = await pcm((await download(t, files.find((file) => file.kind === 'merged_audio')!.url).expect(200)).body as Buffer);
+      expect(rms(merged, 0.3, 1.5)).toBeLessThan(30);
+    },
+  );
 
   it("a redaction silences the answer in the participant's track as in the merged one, and leaves the AI's track as it was", { timeout: 120_000 }, async () => {
     const { sessionId } = await voiceSession(t, api);
     await runCompletionChain(t, sessionId);
     const before = Object.fromEntries((await filesOf(api, sessionId)).map((file) => [file.kind, file]));
-    const [answer, second] = await t.em().execute<{ id: string; text: string; start_time: number; end_time: number }[]>(
-      `select id, text, start_time, end_time from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
-      [sessionId],
-    );
+    const [answer, second] = await t
+      .em()
+      .execute<{ id: string; text: string; start_time: number; end_time: number }[]>(
+        `select id, text, start_time, end_time from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
+        [sessionId],
+      );
     const from = answer!.text.indexOf('Ada Lovelace');
-    const result = await client.redactions.redact.mutate({ sessionId, utteranceId: answer!.id, start: from, end: from + 'Ada Lovelace'.length, expectedText: 'Ada Lovelace' });
+    const result = await client.redactions.redact.mutate({
+      sessionId,
+      utteranceId: answer!.id,
+      start: from,
+      end: from + 'Ada Lovelace'.length,
+      expectedText: 'Ada Lovelace',
+    });
     expect(result.audio.mode).toBe('utterance');
     expect(result.audio.files.map((file) => file.kind).sort()).toEqual(['audio', 'merged_audio', 'participant_audio']);
-    expect(result.audio.files.find((file) => file.kind === 'participant_audio')).toMatchObject({ fileId: before.participant_audio!.id, start: answer!.start_time });
+    expect(result.audio.files.find((file) => file.kind === 'participant_audio')).toMatchObject({
+      fileId: before.participant_audio!.id,
+      start: answer!.start_time,
+    });
 
     const after = Object.fromEntries((await filesOf(api, sessionId)).map((file) => [file.kind, file]));
     const participant = await pcm((await download(t, after.participant_audio!.url).expect(200)).body as Buffer);
@@ -331,7 +384,9 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
     const merged = await pcm((await download(t, after.merged_audio!.url).expect(200)).body as Buffer);
     expect(rms(merged, answer!.start_time + 0.1, answer!.end_time - 0.1)).toBeLessThan(30);
     // The AI's track holds no participant speech: the same file, not rewritten.
-    const [aiRow] = await t.em().execute<{ updated_at: Date; created_at: Date }[]>(`select created_at, updated_at from session_files where id = ?`, [before.ai_audio!.id]);
+    const [aiRow] = await t
+      .em()
+      .execute<{ updated_at: Date; created_at: Date }[]>(`select created_at, updated_at from session_files where id = ?`, [before.ai_audio!.id]);
     expect(aiRow!.updated_at).toEqual(aiRow!.created_at);
     expect(after.ai_audio!.id).toBe(before.ai_audio!.id);
   });
@@ -340,7 +395,10 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
     const refused = await api
       .post('/v1/scripts', { name: 'Voices', systemPrompt: 'Be kind.', questions: TWO_QUESTIONS, settings: { voice: 'Samantha' } })
       .expect(422);
-    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'settings.voice', message: expect.stringContaining('"Samantha" is not a voice') }] } });
+    expect(refused.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { fields: [{ path: 'settings.voice', message: expect.stringContaining('"Samantha" is not a voice') }] },
+    });
     expect((await api.get('/v1/scripts').expect(200)).body.data.map((script: { name: string }) => script.name)).not.toContain('Voices');
 
     const script = await createScript(api, { settings: { voice: 'onyx' } });
@@ -355,9 +413,13 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
     await api.patch(`/v1/scripts/${script.id}`, { settings: { voice: null } }).expect(200);
 
     const exported = (await api.get(`/v1/scripts/${script.id}/export`).expect(200)).body;
-    const imported = await api.post('/v1/scripts/import', { ...exported, script: { ...exported.script, settings: { ...exported.script.settings, voice: 'Daniel' } } }).expect(422);
+    const imported = await api
+      .post('/v1/scripts/import', { ...exported, script: { ...exported.script, settings: { ...exported.script.settings, voice: 'Daniel' } } })
+      .expect(422);
     expect(imported.body.error.details.fields).toEqual([{ path: 'script.settings.voice', message: expect.stringContaining('"Daniel" is not a voice') }]);
-    await api.post('/v1/scripts/import', { ...exported, script: { ...exported.script, settings: { ...exported.script.settings, voice: 'shimmer' } } }).expect(201);
+    await api
+      .post('/v1/scripts/import', { ...exported, script: { ...exported.script, settings: { ...exported.script.settings, voice: 'shimmer' } } })
+      .expect(201);
   });
 
   it('the spoken-turn cache: entries not used for TTS_CACHE_MAX_AGE_DAYS (30 here) are pruned daily; fresh ones, and old ones served again, are kept', async () => {
@@ -368,7 +430,9 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
       await utimes(path.join(filesRoot, key), when, when);
     };
     // A turn spoken (and cached) for an interview, then everything in the cache made 40 days old.
-    const { invite } = await interviewFixture(api, { questions: [{ id: 'weekend', text: 'What did you do last weekend?', type: 'open', followUp: { enabled: false } }] });
+    const { invite } = await interviewFixture(api, {
+      questions: [{ id: 'weekend', text: 'What did you do last weekend?', type: 'open', followUp: { enabled: false } }],
+    });
     const started = (await participantAs(t.http, invite.token).start().expect(201)).body;
     await asBytes(t.http.get(new URL(started.turn.audioUrl).pathname)).expect(200);
     const turnAudio = t.runtime.services.turnAudio!;

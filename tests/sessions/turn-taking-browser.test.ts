@@ -29,7 +29,11 @@ const LATENCIES = [850, 1300, 1100, 2400];
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  dashboard = await startDashboard({ member: { email: EMAIL, role: 'owner', name: 'Rita Researcher' }, env: PARTICIPANT_BUDGET, seed: ({ t, api }) => seedVoiceInterview(t, api) });
+  dashboard = await startDashboard({
+    member: { email: EMAIL, role: 'owner', name: 'Rita Researcher' },
+    env: PARTICIPANT_BUDGET,
+    seed: ({ t, api }) => seedVoiceInterview(t, api),
+  });
   origin = dashboard.origin;
   page = await dashboard.newPage();
 }, 180_000);
@@ -39,7 +43,6 @@ afterAll(async () => {
 });
 
 async function seedVoiceInterview(t: Dashboard['t'], api: Dashboard['api']): Promise<void> {
-
   // A voice interview: every answer carries the page's timing report.
   const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS });
   const participant = participantAs(t.http, invite.token);
@@ -76,7 +79,12 @@ describe.skipIf(!hasChromium)("the dashboard's session view of a voice interview
     expect(await summary.locator('dt').allTextContents()).toEqual(['Response time, median', 'Response time, 95th percentile', 'Cut-offs', 'Barge-ins']);
     expect(await summary.locator('dd').allTextContents()).toEqual(['1.1 s', '2.4 s', '1', '1']);
     await page.getByText('over 4 measured turns').waitFor();
-    expect(await page.locator('.utterance.ai .latency-badge').allTextContents()).toEqual(['Responded in 850 ms', 'Responded in 1.3 s', 'Responded in 1.1 s', 'Responded in 2.4 s']);
+    expect(await page.locator('.utterance.ai .latency-badge').allTextContents()).toEqual([
+      'Responded in 850 ms',
+      'Responded in 1.3 s',
+      'Responded in 1.1 s',
+      'Responded in 2.4 s',
+    ]);
     expect(await page.locator('.utterance.ai .barge-in-badge').count()).toBe(1);
     expect(await page.locator('.utterance.participant .cut-off-badge').count()).toBe(1);
     expect(await page.locator('.utterance.ai').first().locator('.server-times').count()).toBe(0);

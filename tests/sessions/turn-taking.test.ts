@@ -37,7 +37,15 @@ async function startProviders(): Promise<string> {
       if (req.url?.endsWith('/audio/transcriptions')) {
         setTimeout(() => {
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, text: 'It went well overall.', segments: [{ id: 0, start: 0, end: 1, text: 'It went well overall.', avg_logprob: -0.1, no_speech_prob: 0.01 }] }));
+          res.end(
+            JSON.stringify({
+              task: 'transcribe',
+              language: 'english',
+              duration: 1,
+              text: 'It went well overall.',
+              segments: [{ id: 0, start: 0, end: 1, text: 'It went well overall.', avg_logprob: -0.1, no_speech_prob: 0.01 }],
+            }),
+          );
         }, STT_DELAY_MS);
       } else if (req.url?.endsWith('/audio/speech')) {
         setTimeout(() => {
@@ -100,7 +108,12 @@ async function timingRows(sessionId: string): Promise<TimingRow[]> {
 
 /** Open questions without follow-ups: each answer is followed by the next question. */
 function openQuestions(count: number) {
-  return Array.from({ length: count }, (_, index) => ({ id: `q${index + 1}`, text: `Question number ${index + 1}, please tell me more?`, type: 'open', followUp: { enabled: false } }));
+  return Array.from({ length: count }, (_, index) => ({
+    id: `q${index + 1}`,
+    text: `Question number ${index + 1}, please tell me more?`,
+    type: 'open',
+    followUp: { enabled: false },
+  }));
 }
 
 function fieldPaths(body: any): string[] {
@@ -110,7 +123,9 @@ function fieldPaths(body: any): string[] {
 describe('settings.turnTaking', () => {
   it('is stored on a campaign and answered as given', async () => {
     const script = await createPublishedScript(api);
-    const created = await api.post('/v1/campaigns', { name: 'Voice campaign', scriptId: script.id, settings: { turnTaking: { endOfTurnMs: 900, bargeIn: false } } }).expect(201);
+    const created = await api
+      .post('/v1/campaigns', { name: 'Voice campaign', scriptId: script.id, settings: { turnTaking: { endOfTurnMs: 900, bargeIn: false } } })
+      .expect(201);
     expect(created.body.settings.turnTaking).toEqual({ endOfTurnMs: 900, bargeIn: false });
     const read = await api.get(`/v1/campaigns/${created.body.id}`).expect(200);
     expect(read.body.settings.turnTaking).toEqual({ endOfTurnMs: 900, bargeIn: false });
@@ -123,7 +138,12 @@ describe('settings.turnTaking', () => {
       .post('/v1/campaigns', { name, scriptId: script.id, settings: { turnTaking: { endOfTurnMs: 100, pauseMs: 20_000, bargeIn: 'yes', silenceMs: 5 } } })
       .expect(422);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
-    expect(fieldPaths(response.body).sort()).toEqual(['settings.turnTaking.bargeIn', 'settings.turnTaking.endOfTurnMs', 'settings.turnTaking.pauseMs', 'settings.turnTaking.silenceMs']);
+    expect(fieldPaths(response.body).sort()).toEqual([
+      'settings.turnTaking.bargeIn',
+      'settings.turnTaking.endOfTurnMs',
+      'settings.turnTaking.pauseMs',
+      'settings.turnTaking.silenceMs',
+    ]);
     const list = await api.get('/v1/campaigns?limit=100').expect(200);
     expect(list.body.data.map((campaign: { name: string }) => campaign.name)).not.toContain(name);
   });
@@ -136,7 +156,9 @@ describe('settings.turnTaking', () => {
 
   it('updates are merge patches: a key replaces, null removes a key, null for turnTaking removes it all', async () => {
     const script = await createPublishedScript(api);
-    const created = await api.post('/v1/campaigns', { name: 'Patch me', scriptId: script.id, settings: { voice: 'alloy', turnTaking: { endOfTurnMs: 900, pauseMs: 3000 } } }).expect(201);
+    const created = await api
+      .post('/v1/campaigns', { name: 'Patch me', scriptId: script.id, settings: { voice: 'alloy', turnTaking: { endOfTurnMs: 900, pauseMs: 3000 } } })
+      .expect(201);
     const path = `/v1/campaigns/${created.body.id}`;
     const patched = await api.patch(path, { settings: { turnTaking: { pauseMs: 2500, bargeIn: false } } }).expect(200);
     expect(patched.body.settings.turnTaking).toEqual({ endOfTurnMs: 900, pauseMs: 2500, bargeIn: false });
@@ -158,11 +180,20 @@ describe('settings.turnTaking', () => {
     const script = await createPublishedScript(api, { settings: { turnTaking: { endOfTurnMs: 1200, pauseMs: 4000 } } });
     const read = await api.get(`/v1/scripts/${script.id}`).expect(200);
     expect(read.body.settings.turnTaking).toEqual({ endOfTurnMs: 1200, pauseMs: 4000 });
-    const bad = await api.post('/v1/scripts', { name: 'Bad script', systemPrompt: 'You interview.', questions: [{ id: 'q', text: 'Why?', type: 'open' }], settings: { turnTaking: { endOfTurnMs: 6000 } } });
+    const bad = await api.post('/v1/scripts', {
+      name: 'Bad script',
+      systemPrompt: 'You interview.',
+      questions: [{ id: 'q', text: 'Why?', type: 'open' }],
+      settings: { turnTaking: { endOfTurnMs: 6000 } },
+    });
     expect(bad.status).toBe(422);
     expect(fieldPaths(bad.body)).toEqual(['settings.turnTaking.endOfTurnMs']);
 
-    expect(campaignTurnTaking({ settings: { turnTaking: { endOfTurnMs: 800 } } }, read.body.settings)).toEqual({ endOfTurnMs: 800, pauseMs: 4000, bargeIn: true });
+    expect(campaignTurnTaking({ settings: { turnTaking: { endOfTurnMs: 800 } } }, read.body.settings)).toEqual({
+      endOfTurnMs: 800,
+      pauseMs: 4000,
+      bargeIn: true,
+    });
     expect(campaignTurnTaking({ settings: {} }, null)).toEqual(DEFAULT_TURN_TAKING);
     expect(campaignTurnTaking({ settings: { turnTaking: { bargeIn: false } } })).toEqual({ ...DEFAULT_TURN_TAKING, bargeIn: false });
   });
@@ -270,7 +301,7 @@ describe('a voice interview over the participant API', () => {
     expect(view.utterances.find((utterance) => utterance.id === turn.utteranceId)!.timing).toMatchObject({ synthesisMs: row.synthesis_ms });
   });
 
-  it("another organization sees none of it: 404 for the session and the view, and no summary under its id", async () => {
+  it('another organization sees none of it: 404 for the session and the view, and no summary under its id', async () => {
     const other = await t.createTenant();
     await apiAs(t.http, other).get(`/v1/sessions/${sessionId}`).expect(404);
     await expect(trpcAs(other.authorization).workspace.session.query({ sessionId })).rejects.toMatchObject({ data: { httpStatus: 404 } });
@@ -335,7 +366,9 @@ describe('a bad voiceTiming report', () => {
     const { participant, sessionId, turnId } = await pendingSession();
     const notJson = await participant.answerAudio(wav(1), 'answer.wav', { text: 'Spoken words.', voiceTiming: '{speechEndedAt: 5' }).expect(422);
     expect(notJson.body.error.details.fields).toEqual([{ path: 'voiceTiming', message: 'must be a JSON object' }]);
-    const badValue = await participant.answerAudio(wav(1), 'answer.wav', { text: 'Spoken words.', voiceTiming: JSON.stringify({ endOfTurnAt: 'soon', manual: 1 }) }).expect(422);
+    const badValue = await participant
+      .answerAudio(wav(1), 'answer.wav', { text: 'Spoken words.', voiceTiming: JSON.stringify({ endOfTurnAt: 'soon', manual: 1 }) })
+      .expect(422);
     expect(fieldPaths(badValue.body).sort()).toEqual(['voiceTiming.endOfTurnAt', 'voiceTiming.manual']);
     const early = await participant
       .answerAudio(wav(1), 'answer.wav', { text: 'Spoken words.', voiceTiming: JSON.stringify({ speechEndedAt: T0 + 1000, endOfTurnAt: T0 }) })

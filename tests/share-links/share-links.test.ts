@@ -272,7 +272,7 @@ describe('joining through /join/{code}', () => {
       email_status: 'not_sent',
       started_at: null,
     });
-    const jobs = await t.em().execute("select 1 from graphile_worker.jobs where key = ?", [`invite-email:${row.id}`]);
+    const jobs = await t.em().execute('select 1 from graphile_worker.jobs where key = ?', [`invite-email:${row.id}`]);
     expect(jobs).toEqual([]);
   });
 
@@ -466,7 +466,7 @@ describe('joining through /join/{code}', () => {
     expect(await invitesOfLink(link.id)).toBe(1);
   });
 
-  it("an invite from the link answers 410 on the interview page once it is cancelled", async () => {
+  it('an invite from the link answers 410 on the interview page once it is cancelled', async () => {
     const { link } = await campaignWithLink();
     const redirect = await visit(link).expect(303);
     await api.post(`/v1/invites/${await inviteIdOf(redirect)}/cancel`).expect(200);
@@ -475,7 +475,7 @@ describe('joining through /join/{code}', () => {
     expect(page.text).toContain('This invitation was withdrawn by its sender.');
   });
 
-  it("an invite from the link answers 410 on the interview page once it expired", async () => {
+  it('an invite from the link answers 410 on the interview page once it expired', async () => {
     const { link } = await campaignWithLink();
     const redirect = await visit(link).expect(303);
     await t.em().execute("update invites set expires_at = now() - interval '1 minute' where id = ?", [await inviteIdOf(redirect)]);
@@ -541,10 +541,9 @@ describe('the respondent cap', () => {
       expect((result.reason as AppError).code).toBe('SHARE_LINK_CLOSED');
       expect((result.reason as AppError).details).toMatchObject({ shareLinkId: link.id, status: 'full' });
     }
-    const [started] = await t.em().execute<{ count: string }[]>(
-      'select count(*) as count from invites where share_link_id = ? and started_at is not null',
-      [link.id],
-    );
+    const [started] = await t
+      .em()
+      .execute<{ count: string }[]>('select count(*) as count from invites where share_link_id = ? and started_at is not null', [link.id]);
     expect(Number(started!.count)).toBe(3);
     expect((await api.get(`/v1/share-links/${link.id}`).expect(200)).body).toMatchObject({ respondents: 3, status: 'full' });
   });
@@ -570,7 +569,7 @@ describe('the respondent cap', () => {
     expect((await inviteRow(t, second)).status).toBe('pending');
   });
 
-  it("the interview page of a visitor who has not started says the link is full once it filled (410)", async () => {
+  it('the interview page of a visitor who has not started says the link is full once it filled (410)', async () => {
     const { link } = await campaignWithLink({ maxRespondents: 1 });
     const first = await visit(link).expect(303);
     const second = await visit(link).expect(303);

@@ -82,10 +82,7 @@ describe('probeAudio', () => {
 
   it('answers null for a PNG, random bytes, text and an empty file', async () => {
     const png = path.join(dir, 'pixel.png');
-    await writeFile(
-      png,
-      Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
-    );
+    await writeFile(png, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
     const random = path.join(dir, 'random.bin');
     await writeFile(random, randomBytes(8192));
     const text = path.join(dir, 'notes.txt');
@@ -138,7 +135,20 @@ describe('probeAudio', () => {
     it('answers null for a WebM that holds video, recorded as a file or as a stream', async ({ skip }) => {
       if (!hasFfmpeg) skip();
       const video = (name: string, extra: string[]): Promise<void> =>
-        run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=32x32:rate=5:duration=1', '-c:v', 'libvpx', ...extra, path.join(dir, name)]).then(() => undefined);
+        run('ffmpeg', [
+          '-nostdin',
+          '-loglevel',
+          'error',
+          '-y',
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc=size=32x32:rate=5:duration=1',
+          '-c:v',
+          'libvpx',
+          ...extra,
+          path.join(dir, name),
+        ]).then(() => undefined);
       await video('video.webm', []);
       await video('video-streamed.webm', ['-live', '1', '-f', 'webm']);
       const recorded = path.join(dir, 'video-mediarecorder.webm');

@@ -203,9 +203,7 @@ describe('OpenAI-compatible speech-to-text', () => {
     };
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const error = await failure(
-      recognizer().transcribe({ file: audioFile, contentType: 'audio/webm', language: 'en', signal: controller.signal }),
-    );
+    const error = await failure(recognizer().transcribe({ file: audioFile, contentType: 'audio/webm', language: 'en', signal: controller.signal }));
     expect(error.reason).toBe('aborted');
   });
 

@@ -60,7 +60,7 @@ describe('JSGF grammars from question hints', () => {
 
   it('turns options into word sequences, digits spelled and ranges read as "to"', () => {
     expect(optionWords('1-2 times a week!')).toEqual(['one', 'to', 'two', 'times', 'a', 'week']);
-    expect(optionWords("Don’t know")).toEqual(["don't", 'know']);
+    expect(optionWords('Don’t know')).toEqual(["don't", 'know']);
     const grammar = buildJsgfGrammar({ questionType: 'multiple_choice', options: ['Live chat', 'E-mail', '1-2 times a week'] }, everyWord)!;
     expect(grammar.text).toContain('<option> = (live chat) | (e mail) | (one to two times a week);');
   });

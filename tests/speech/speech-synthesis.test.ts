@@ -95,7 +95,11 @@ describe('OpenAI-compatible text-to-speech against a local server', () => {
     const rest = await readAll(stream);
     expect(Buffer.concat([first, rest])).toEqual(Buffer.concat(OGG_PARTS));
     expect(received).toEqual([
-      { url: '/v1/audio/speech', authorization: `Bearer ${API_KEY}`, json: { model: 'tts-test', input: 'How was your week?', voice: 'nova', response_format: 'opus' } },
+      {
+        url: '/v1/audio/speech',
+        authorization: `Bearer ${API_KEY}`,
+        json: { model: 'tts-test', input: 'How was your week?', voice: 'nova', response_format: 'opus' },
+      },
     ]);
   });
 
@@ -109,7 +113,9 @@ describe('OpenAI-compatible text-to-speech against a local server', () => {
 
   it('a slow server: no answer within the timeout is a timeout, and so is a stream that stalls part-way', async () => {
     handler = () => undefined; // never answers
-    const error = await provider({ timeoutMs: 300 }).synthesize({ text: 'Hello', voice: 'alloy', language: 'en' }).catch((caught: unknown) => caught);
+    const error = await provider({ timeoutMs: 300 })
+      .synthesize({ text: 'Hello', voice: 'alloy', language: 'en' })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SpeechSynthesisError);
     expect((error as SpeechSynthesisError).reason).toBe('timeout');
 
@@ -139,7 +145,9 @@ describe('OpenAI-compatible text-to-speech against a local server', () => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `failed for key ${API_KEY}` } }));
       };
-      const error = (await provider().synthesize({ text: 'Hello', voice: 'alloy', language: 'en' }).catch((caught: unknown) => caught)) as SpeechSynthesisError;
+      const error = (await provider()
+        .synthesize({ text: 'Hello', voice: 'alloy', language: 'en' })
+        .catch((caught: unknown) => caught)) as SpeechSynthesisError;
       expect(error).toBeInstanceOf(SpeechSynthesisError);
       expect([error.reason, error.status]).toEqual([reason, status]);
       expect(error.message).toContain(`answered ${status}`);
@@ -166,14 +174,20 @@ describe('OpenAI-compatible text-to-speech against a local server', () => {
     expect(none).toEqual({ synthesizer: null, description: expect.stringContaining("the browser's own") });
     const browser = await createSpeechSynthesizer({ provider: 'browser', ffmpeg: '/usr/bin/ffmpeg', timeoutMs: 1000 });
     expect(browser.synthesizer).toBeNull();
-    await expect(createSpeechSynthesizer({ provider: 'espeak-ng', ffmpeg: null, timeoutMs: 1000, espeakPath: null })).rejects.toThrow(/espeak-ng and ffmpeg is not installed/);
+    await expect(createSpeechSynthesizer({ provider: 'espeak-ng', ffmpeg: null, timeoutMs: 1000, espeakPath: null })).rejects.toThrow(
+      /espeak-ng and ffmpeg is not installed/,
+    );
   });
 });
 
 const espeak = await findExecutable('espeak-ng');
 const ffmpeg = await findExecutable('ffmpeg');
 const ffprobe = await findExecutable('ffprobe');
-const offlineSkip = !espeak ? 'espeak-ng not found (apt-get install espeak-ng)' : !ffmpeg || !ffprobe ? 'ffmpeg/ffprobe not found (apt-get install ffmpeg)' : null;
+const offlineSkip = !espeak
+  ? 'espeak-ng not found (apt-get install espeak-ng)'
+  : !ffmpeg || !ffprobe
+    ? 'ffmpeg/ffprobe not found (apt-get install ffmpeg)'
+    : null;
 if (offlineSkip) console.log(`skipping espeak-ng text-to-speech tests: ${offlineSkip}`);
 
 const SENTENCES: Record<(typeof INTERVIEW_LANGUAGES)[number], string> = {
@@ -195,25 +209,49 @@ describe.skipIf(offlineSkip !== null)('espeak-ng text-to-speech (offline)', () =
 
   const synthesizer = () => new EspeakSpeechSynthesizer({ espeak: espeak!, ffmpeg: ffmpeg!, timeoutMs: 20_000 });
 
-  it.each([...INTERVIEW_LANGUAGES])('speaks %s as Ogg Opus (ffprobe: codec opus, duration > 0)', async (language) => {
-    const audio = await readAll(await synthesizer().synthesize({ text: SENTENCES[language], voice: 'nova', language }));
-    const file = path.join(work, `${language}.ogg`);
-    await writeFile(file, audio);
-    const { stdout } = await promisify(execFile)(ffprobe!, ['-v', 'error', '-show_entries', 'stream=codec_name:format=format_name,duration', '-of', 'json', file]);
-    const probe = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { format_name: string; duration: string } };
-    expect(probe.streams.map((stream) => stream.codec_name)).toEqual(['opus']);
-    expect(probe.format.format_name).toBe('ogg');
-    expect(Number(probe.format.duration)).toBeGreaterThan(0.5);
-  }, 30_000);
+  it.each([...INTERVIEW_LANGUAGES])(
+    'speaks %s as Ogg Opus (ffprobe: codec opus, duration > 0)',
+    async (language) => {
+      const audio = await readAll(await synthesizer().synthesize({ text: SENTENCES[language], voice: 'nova', language }));
+      const file = path.join(work, `${language}.ogg`);
+      await writeFile(file, audio);
+      const { stdout } = await promisify(execFile)(ffprobe!, [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_name:format=format_name,duration',
+        '-of',
+        'json',
+        file,
+      ]);
+      const probe = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { format_name: string; duration: string } };
+      expect(probe.streams.map((stream) => stream.codec_name)).toEqual(['opus']);
+      expect(probe.format.format_name).toBe('ogg');
+      expect(Number(probe.format.duration)).toBeGreaterThan(0.5);
+    },
+    30_000,
+  );
 
   it('regions take their own espeak voice where it has one; other tags their language', () => {
-    expect(['en', 'en-GB', 'nl-BE', 'de-AT', 'fr-BE', 'fr-CA', 'es', 'es-MX', 'ja'].map(espeakVoiceFor)).toEqual(['en-us', 'en-gb', 'nl', 'de', 'fr-be', 'fr-fr', 'es', 'es-419', null]);
+    expect(['en', 'en-GB', 'nl-BE', 'de-AT', 'fr-BE', 'fr-CA', 'es', 'es-MX', 'ja'].map(espeakVoiceFor)).toEqual([
+      'en-us',
+      'en-gb',
+      'nl',
+      'de',
+      'fr-be',
+      'fr-fr',
+      'es',
+      'es-419',
+      null,
+    ]);
   });
 
   it('text that looks like an option is spoken, not taken as one; an unknown voice is refused', async () => {
     const audio = await readAll(await synthesizer().synthesize({ text: '--help me -v', voice: 'alloy', language: 'en' }));
     expect(audio.subarray(0, 4).toString()).toBe('OggS');
-    const error = await synthesizer().synthesize({ text: 'Hello', voice: 'Samantha', language: 'en' }).catch((caught: unknown) => caught);
+    const error = await synthesizer()
+      .synthesize({ text: 'Hello', voice: 'Samantha', language: 'en' })
+      .catch((caught: unknown) => caught);
     expect((error as SpeechSynthesisError).reason).toBe('rejected');
   }, 30_000);
 
@@ -221,7 +259,10 @@ describe.skipIf(offlineSkip !== null)('espeak-ng text-to-speech (offline)', () =
     const app = await startTestApp({ ...PARTICIPANT_BUDGET, TTS_PROVIDER: 'espeak-ng' });
     try {
       const api = apiAs(app.http, await app.createTenant());
-      const { invite } = await interviewFixture(api, { settings: { language: 'de', voice: 'onyx' }, questions: [{ id: 'q', text: SENTENCES.de, type: 'open' }] });
+      const { invite } = await interviewFixture(api, {
+        settings: { language: 'de', voice: 'onyx' },
+        questions: [{ id: 'q', text: SENTENCES.de, type: 'open' }],
+      });
       const started = (await participantAs(app.http, invite.token).start().expect(201)).body;
       const get = () =>
         app.http
@@ -298,7 +339,10 @@ describe('spoken turns in the participant API (OpenAI-compatible provider on a l
   });
 
   it('every AI turn of start and answer carries a signed audioUrl that streams the audio in the session voice, cached by text, voice and language', async () => {
-    const { invite } = await interviewFixture(api, { settings: { voice: 'onyx', language: 'nl' }, questions: [...ONE_QUESTION, { id: 'second', text: 'En verder?', type: 'open', followUp: { enabled: false } }] });
+    const { invite } = await interviewFixture(api, {
+      settings: { voice: 'onyx', language: 'nl' },
+      questions: [...ONE_QUESTION, { id: 'second', text: 'En verder?', type: 'open', followUp: { enabled: false } }],
+    });
     const participant = participantAs(t.http, invite.token);
     const started = (await participant.start({ voice: 'shimmer' }).expect(201)).body;
     expect(started.turn.audioUrl).toEqual(expect.any(String));
@@ -335,17 +379,26 @@ describe('spoken turns in the participant API (OpenAI-compatible provider on a l
   });
 
   it("a spoken answer's next turn is synthesized as soon as it is decided, and its link streams that synthesis; a typed answer's only when fetched", async () => {
-    const questions = ['Spoken ahead, first?', 'Spoken ahead, second?', 'Spoken ahead, third?'].map((text, i) => ({ id: `q${i}`, text, type: 'open', followUp: { enabled: false } }));
+    const questions = ['Spoken ahead, first?', 'Spoken ahead, second?', 'Spoken ahead, third?'].map((text, i) => ({
+      id: `q${i}`,
+      text,
+      type: 'open',
+      followUp: { enabled: false },
+    }));
     const { invite } = await interviewFixture(api, { settings: { voice: 'nova' }, questions });
     const participant = participantAs(t.http, invite.token);
     const started = (await participant.start().expect(201)).body;
 
     handler = speaking(200);
     received.length = 0;
-    const spoken = (await participant.answerAudio(wav(0.5), 'answer.wav', { text: 'Faster support, please.', utteranceId: started.turn.utteranceId }).expect(200)).body;
+    const spoken = (
+      await participant.answerAudio(wav(0.5), 'answer.wav', { text: 'Faster support, please.', utteranceId: started.turn.utteranceId }).expect(200)
+    ).body;
     expect(spoken.turn.questionId).toBe('q1');
     // Asked without the link being fetched, in the voice and language the link speaks.
-    await vi.waitFor(() => expect(received.map((request) => request.json)).toEqual([{ model: 'tts-test', input: 'Spoken ahead, second?', voice: 'nova', response_format: 'opus' }]));
+    await vi.waitFor(() =>
+      expect(received.map((request) => request.json)).toEqual([{ model: 'tts-test', input: 'Spoken ahead, second?', voice: 'nova', response_format: 'opus' }]),
+    );
     const audio = await fetchAudio(spoken.turn.audioUrl).expect(200);
     expect(audio.body).toEqual(Buffer.concat(OGG_PARTS));
     expect(received).toHaveLength(1);
@@ -378,7 +431,9 @@ describe('spoken turns in the participant API (OpenAI-compatible provider on a l
   });
 
   it('a provider that fails before any audio: 503 with Retry-After, and nothing cached', async () => {
-    const { invite } = await interviewFixture(api, { questions: [{ id: 'q', text: 'Something nobody asked before?', type: 'open', followUp: { enabled: false } }] });
+    const { invite } = await interviewFixture(api, {
+      questions: [{ id: 'q', text: 'Something nobody asked before?', type: 'open', followUp: { enabled: false } }],
+    });
     const started = (await participantAs(t.http, invite.token).start().expect(201)).body;
     handler = (_request, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });

@@ -87,7 +87,12 @@ describe('stakeholderLinks.create', () => {
     expect(days).toBeLessThan(30.01);
     const token = tokenOf(link.url);
     const row = await linkRow(link.id);
-    expect(row).toMatchObject({ organization_id: a.tenant.organizationId, kind: 'session', target_id: a.sessionId, token_hash: createHash('sha256').update(token).digest('hex') });
+    expect(row).toMatchObject({
+      organization_id: a.tenant.organizationId,
+      kind: 'session',
+      target_id: a.sessionId,
+      token_hash: createHash('sha256').update(token).digest('hex'),
+    });
     // The token itself is in no column.
     expect(JSON.stringify(row)).not.toContain(token);
     // Not in the list either.
@@ -100,12 +105,19 @@ describe('stakeholderLinks.create', () => {
     const link = await sessionLink(a, { expiresInDays: 365 });
     expect((Date.parse(link.expiresAt) - Date.parse(link.createdAt)) / 86_400_000).toBeCloseTo(365, 3);
     for (const expiresInDays of [0, 366, 1.5]) {
-      const create = a.client.stakeholderLinks.create.mutate({ target: { kind: 'session', id: a.sessionId }, includeTranscripts: true, redactPii: false, expiresInDays });
+      const create = a.client.stakeholderLinks.create.mutate({
+        target: { kind: 'session', id: a.sessionId },
+        includeTranscripts: true,
+        redactPii: false,
+        expiresInDays,
+      });
       expect(await trpcFailure(create)).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422, details: { fields: [{ path: 'expiresInDays' }] } });
     }
-    expect(
-      await trpcFailure(a.client.stakeholderLinks.create.mutate({ includeTranscripts: true, redactPii: true } as never)),
-    ).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'target' }] } });
+    expect(await trpcFailure(a.client.stakeholderLinks.create.mutate({ includeTranscripts: true, redactPii: true } as never))).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      httpStatus: 400,
+      details: { fields: [{ path: 'target' }] },
+    });
     expect(
       await trpcFailure(a.client.stakeholderLinks.create.mutate({ target: { kind: 'project', id: 'x' }, includeTranscripts: true, redactPii: true } as never)),
     ).toMatchObject({ httpStatus: 422, details: { fields: [{ path: 'target.kind' }] } });
@@ -126,30 +138,57 @@ describe('stakeholderLinks.create', () => {
     }
     const preview = await completedTextInterview(t, apiAs(t.http, a.tenant), ANSWERS, { runJobs: false });
     await t.em().execute(`update sessions set preview = true where id = ?`, [preview.sessionId]);
-    expect(await trpcFailure(a.client.stakeholderLinks.create.mutate({ target: { kind: 'session', id: preview.sessionId }, includeTranscripts: true, redactPii: false }))).toMatchObject({ httpStatus: 404 });
+    expect(
+      await trpcFailure(
+        a.client.stakeholderLinks.create.mutate({ target: { kind: 'session', id: preview.sessionId }, includeTranscripts: true, redactPii: false }),
+      ),
+    ).toMatchObject({ httpStatus: 404 });
   });
 
   it('answers 403 without sessions:write (a read-only member publishes nothing), and for a campaign without campaigns:read', async () => {
     const readOnly = t.clientOf(await t.createKey(a.tenant.organizationId, ['campaigns:read', 'sessions:read']));
-    expect(await trpcFailure(readOnly.stakeholderLinks.create.mutate({ target: { kind: 'session', id: a.sessionId }, includeTranscripts: false, redactPii: true }))).toMatchObject({
+    expect(
+      await trpcFailure(readOnly.stakeholderLinks.create.mutate({ target: { kind: 'session', id: a.sessionId }, includeTranscripts: false, redactPii: true })),
+    ).toMatchObject({
       appCode: 'INSUFFICIENT_PERMISSIONS',
       httpStatus: 403,
       details: { required: 'sessions:write' },
     });
     const sessionsOnly = t.clientOf(await t.createKey(a.tenant.organizationId, ['sessions:read', 'sessions:write']));
-    expect(await trpcFailure(sessionsOnly.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: false, redactPii: true }))).toMatchObject({
+    expect(
+      await trpcFailure(
+        sessionsOnly.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: false, redactPii: true }),
+      ),
+    ).toMatchObject({
       appCode: 'INSUFFICIENT_PERMISSIONS',
       httpStatus: 403,
       details: { required: 'campaigns:read' },
     });
     // A session it may share.
-    const shared = await sessionsOnly.stakeholderLinks.create.mutate({ target: { kind: 'session', id: a.sessionId }, includeTranscripts: false, redactPii: true });
-    expect(await trpcFailure(readOnly.stakeholderLinks.revoke.mutate({ linkId: shared.id }))).toMatchObject({ httpStatus: 403, details: { required: 'sessions:write' } });
+    const shared = await sessionsOnly.stakeholderLinks.create.mutate({
+      target: { kind: 'session', id: a.sessionId },
+      includeTranscripts: false,
+      redactPii: true,
+    });
+    expect(await trpcFailure(readOnly.stakeholderLinks.revoke.mutate({ linkId: shared.id }))).toMatchObject({
+      httpStatus: 403,
+      details: { required: 'sessions:write' },
+    });
   });
 
   it('creates a campaign link for a caller with campaigns:read and sessions:read', async () => {
-    const link = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: false, redactPii: true, expiresInDays: 7 });
-    expect(link).toMatchObject({ target: { kind: 'campaign', id: a.campaignId, name: expect.any(String) }, status: 'active', redactPii: true, includeTranscripts: false });
+    const link = await a.client.stakeholderLinks.create.mutate({
+      target: { kind: 'campaign', id: a.campaignId },
+      includeTranscripts: false,
+      redactPii: true,
+      expiresInDays: 7,
+    });
+    expect(link).toMatchObject({
+      target: { kind: 'campaign', id: a.campaignId, name: expect.any(String) },
+      status: 'active',
+      redactPii: true,
+      includeTranscripts: false,
+    });
   });
 });
 
@@ -183,7 +222,11 @@ describe('stakeholderLinks.list, opens and revoke', () => {
     await anonymous.stakeholderLinks.view.query({ token });
     const revoked = await a.client.stakeholderLinks.revoke.mutate({ linkId: link.id });
     expect(revoked).toMatchObject({ id: link.id, status: 'revoked', revokedAt: expect.any(String), openCount: 1 });
-    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token }))).toMatchObject({ appCode: 'STAKEHOLDER_LINK_GONE', httpStatus: 410, details: { reason: 'revoked' } });
+    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token }))).toMatchObject({
+      appCode: 'STAKEHOLDER_LINK_GONE',
+      httpStatus: 410,
+      details: { reason: 'revoked' },
+    });
     const again = await a.client.stakeholderLinks.revoke.mutate({ linkId: link.id });
     expect(again.revokedAt).toBe(revoked.revokedAt);
     // The refused read is not an open.
@@ -192,12 +235,23 @@ describe('stakeholderLinks.list, opens and revoke', () => {
 
   it("answers 404 for another organization's link (revoke and opens), 403 without sessions:read, 400 without linkId", async () => {
     const theirs = await sessionLink(b);
-    expect(await trpcFailure(a.client.stakeholderLinks.revoke.mutate({ linkId: theirs.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404, details: { fields: [{ path: 'linkId' }] } });
+    expect(await trpcFailure(a.client.stakeholderLinks.revoke.mutate({ linkId: theirs.id }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+      details: { fields: [{ path: 'linkId' }] },
+    });
     expect(await trpcFailure(a.client.stakeholderLinks.opens.query({ linkId: theirs.id }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     expect((await linkRow(theirs.id)).revoked_at).toBeNull();
     const noSessions = t.clientOf(await t.createKey(b.tenant.organizationId, ['campaigns:read', 'campaigns:write']));
-    expect(await trpcFailure(noSessions.stakeholderLinks.revoke.mutate({ linkId: theirs.id }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
-    expect(await trpcFailure(a.client.stakeholderLinks.revoke.mutate({} as never))).toMatchObject({ appCode: 'INVALID_REQUEST', httpStatus: 400, details: { fields: [{ path: 'linkId' }] } });
+    expect(await trpcFailure(noSessions.stakeholderLinks.revoke.mutate({ linkId: theirs.id }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+    });
+    expect(await trpcFailure(a.client.stakeholderLinks.revoke.mutate({} as never))).toMatchObject({
+      appCode: 'INVALID_REQUEST',
+      httpStatus: 400,
+      details: { fields: [{ path: 'linkId' }] },
+    });
   });
 });
 
@@ -205,7 +259,13 @@ describe('stakeholderLinks.view (public)', () => {
   it('shows the session without any credentials: answers and transcript, the participant named when PII is not redacted', async () => {
     const link = await sessionLink(a);
     const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) });
-    expect(view.link).toMatchObject({ kind: 'session', includeTranscripts: true, redactPii: false, expiresAt: link.expiresAt, organizationName: 'Test organization' });
+    expect(view.link).toMatchObject({
+      kind: 'session',
+      includeTranscripts: true,
+      redactPii: false,
+      expiresAt: link.expiresAt,
+      organizationName: 'Test organization',
+    });
     expect(view.campaign).toBeNull();
     expect(view.collection).toBeNull();
     expect(view.session).toMatchObject({ id: a.sessionId, participant: 'Ada', status: 'completed' });
@@ -260,22 +320,42 @@ describe('stakeholderLinks.view (public)', () => {
     }
     const link = await sessionLink(a);
     await t.em().execute(`update stakeholder_links set expires_at = now() - interval '1 second' where id = ?`, [link.id]);
-    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) }))).toMatchObject({ appCode: 'STAKEHOLDER_LINK_GONE', httpStatus: 410, details: { reason: 'expired' } });
+    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) }))).toMatchObject({
+      appCode: 'STAKEHOLDER_LINK_GONE',
+      httpStatus: 410,
+      details: { reason: 'expired' },
+    });
     const [listed] = (await a.client.stakeholderLinks.list.query({ kind: 'session', targetId: a.sessionId, limit: 1 })).data;
     expect(listed).toMatchObject({ id: link.id, status: 'expired', openCount: 0 });
   });
 
   it('never shows a preview session: a link whose session became a preview answers 410', async () => {
     const other = await completedTextInterview(t, apiAs(t.http, a.tenant), ANSWERS, { runJobs: false });
-    const link = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'session', id: other.sessionId }, includeTranscripts: true, redactPii: false });
+    const link = await a.client.stakeholderLinks.create.mutate({
+      target: { kind: 'session', id: other.sessionId },
+      includeTranscripts: true,
+      redactPii: false,
+    });
     await t.em().execute(`update sessions set preview = true where id = ?`, [other.sessionId]);
-    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) }))).toMatchObject({ httpStatus: 410, details: { reason: 'removed' } });
+    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) }))).toMatchObject({
+      httpStatus: 410,
+      details: { reason: 'removed' },
+    });
   });
 
   it("shows a collection's quotes with their question and context, leaving out quotes of preview sessions", async () => {
-    const other = await completedTextInterview(t, apiAs(t.http, a.tenant), ['The preview answer about pricing pages.', ...TEXT_ANSWERS.slice(1)], { runJobs: false });
+    const other = await completedTextInterview(t, apiAs(t.http, a.tenant), ['The preview answer about pricing pages.', ...TEXT_ANSWERS.slice(1)], {
+      runJobs: false,
+    });
     const utterance = async (sessionId: string) =>
-      (await t.em().execute<{ id: string; text: string }[]>(`select id, text from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`, [sessionId]))[0]!;
+      (
+        await t
+          .em()
+          .execute<{ id: string; text: string }[]>(
+            `select id, text from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`,
+            [sessionId],
+          )
+      )[0]!;
     const mine = await utterance(a.sessionId);
     const previewed = await utterance(other.sessionId);
     const collection = await a.client.collections.create.mutate({ name: 'For the board', description: 'Quotes for the board' });
@@ -285,7 +365,11 @@ describe('stakeholderLinks.view (public)', () => {
     await a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: hidden.id });
     await t.em().execute(`update sessions set preview = true where id = ?`, [other.sessionId]);
 
-    const plain = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'collection', id: collection.id }, includeTranscripts: true, redactPii: false });
+    const plain = await a.client.stakeholderLinks.create.mutate({
+      target: { kind: 'collection', id: collection.id },
+      includeTranscripts: true,
+      redactPii: false,
+    });
     const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(plain.url) });
     expect(view.collection).toEqual({
       name: 'For the board',
@@ -304,7 +388,11 @@ describe('stakeholderLinks.view (public)', () => {
       ],
     });
 
-    const redacted = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'collection', id: collection.id }, includeTranscripts: false, redactPii: true });
+    const redacted = await a.client.stakeholderLinks.create.mutate({
+      target: { kind: 'collection', id: collection.id },
+      includeTranscripts: false,
+      redactPii: true,
+    });
     const safe = await anonymous.stakeholderLinks.view.query({ token: tokenOf(redacted.url) });
     expect(safe.collection!.items).toHaveLength(1);
     expect(safe.collection!.items[0]).toMatchObject({ context: null });
@@ -318,7 +406,9 @@ describe('stakeholderLinks.view (public)', () => {
     expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token }))).toMatchObject({ httpStatus: 410, details: { reason: 'expired' } });
     await a.client.stakeholderLinks.revoke.mutate({ linkId: link.id });
     expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token }))).toMatchObject({ httpStatus: 410, details: { reason: 'revoked' } });
-    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token: token.replace(/.$/, (last) => (last === 'a' ? 'b' : 'a')) }))).toMatchObject({ httpStatus: 404 });
+    expect(await trpcFailure(anonymous.stakeholderLinks.view.query({ token: token.replace(/.$/, (last) => (last === 'a' ? 'b' : 'a')) }))).toMatchObject({
+      httpStatus: 404,
+    });
     // The view reads the results with the viewer's filter, and the read is an open.
     const live = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: true, redactPii: true });
     const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(live.url), filter: { completion: 'completed' } });
@@ -329,13 +419,21 @@ describe('stakeholderLinks.view (public)', () => {
   });
 
   it("shows open answers' quotes on a campaign link, without transcripts too, redacted on a redacting link", async () => {
-    const plain = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: false, redactPii: false });
+    const plain = await a.client.stakeholderLinks.create.mutate({
+      target: { kind: 'campaign', id: a.campaignId },
+      includeTranscripts: false,
+      redactPii: false,
+    });
     const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(plain.url) });
     const experience = view.campaign!.results.questions.find((question) => question.questionId === ANSWER_QUESTION)!;
     expect(experience).toMatchObject({ type: 'open', answered: 1, quotes: [{ sessionId: a.sessionId, text: ANSWERS[0] }] });
     expect(view.campaign!.sessions).toBeNull();
 
-    const redacting = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: a.campaignId }, includeTranscripts: false, redactPii: true });
+    const redacting = await a.client.stakeholderLinks.create.mutate({
+      target: { kind: 'campaign', id: a.campaignId },
+      includeTranscripts: false,
+      redactPii: true,
+    });
     const safe = await anonymous.stakeholderLinks.view.query({ token: tokenOf(redacting.url) });
     const [quote] = safe.campaign!.results.questions.find((question) => question.questionId === ANSWER_QUESTION)!.quotes;
     expect(quote!.text).toContain('[EMAIL REDACTED]');
@@ -349,9 +447,15 @@ describe('stakeholderLinks.view with PII redacted: invite metadata', () => {
   /** Two participants of one campaign in team Platform, each with their own employee id; the first says both. */
   async function platformCampaign() {
     const api = apiAs(t.http, a.tenant);
-    const first = await completedTextInterview(t, api, ['Ada here: the platform team set up my account, and my employee id E-48213 still shows on every invoice.', ...TEXT_ANSWERS.slice(1)]);
+    const first = await completedTextInterview(t, api, [
+      'Ada here: the platform team set up my account, and my employee id E-48213 still shows on every invoice.',
+      ...TEXT_ANSWERS.slice(1),
+    ]);
     const second = await completedTextInterview(t, api, TEXT_ANSWERS, { campaignId: first.campaign.id });
-    for (const [session, employeeId] of [[first.sessionId, 'E-48213'], [second.sessionId, 'E-51007']] as const) {
+    for (const [session, employeeId] of [
+      [first.sessionId, 'E-48213'],
+      [second.sessionId, 'E-51007'],
+    ] as const) {
       const metadata = JSON.stringify({ team: 'Platform', employeeId });
       await t.em().execute(`update sessions set metadata = ?::jsonb where id = ?`, [metadata, session]);
       await t.em().execute(`update invites set metadata = ?::jsonb where id = (select invite_id from sessions where id = ?)`, [metadata, session]);
@@ -363,7 +467,9 @@ describe('stakeholderLinks.view with PII redacted: invite metadata', () => {
     const { campaignId, sessionId } = await platformCampaign();
     const link = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'campaign', id: campaignId }, includeTranscripts: true, redactPii: true });
     const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) });
-    const said = view.campaign!.sessions!.find((session) => session.id === sessionId)!.transcript!.find((utterance) => utterance.speaker === 'participant')!.text;
+    const said = view
+      .campaign!.sessions!.find((session) => session.id === sessionId)!
+      .transcript!.find((utterance) => utterance.speaker === 'participant')!.text;
     expect(said).toBe('[NAME REDACTED] here: the platform team set up my account, and my employee id [REDACTED] still shows on every invoice.');
 
     const session = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'session', id: sessionId }, includeTranscripts: true, redactPii: true });
@@ -376,19 +482,42 @@ describe('stakeholderLinks.view with PII redacted: invite metadata', () => {
     // Another campaign of the organization with two participants in team Platform: they do not count for this one.
     await platformCampaign();
     const { sessionId } = await platformCampaign();
-    const [utterance] = await t.em().execute<{ id: string; text: string }[]>(`select id, text from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`, [sessionId]);
+    const [utterance] = await t
+      .em()
+      .execute<{ id: string; text: string }[]>(
+        `select id, text from session_utterances where session_id = ? and speaker = 'participant' order by seq limit 1`,
+        [sessionId],
+      );
     const highlight = await a.client.highlights.create.mutate({ sessionId, utteranceId: utterance!.id, start: 0, end: utterance!.text.length });
     const collection = await a.client.collections.create.mutate({ name: 'Teams' });
     await a.client.collections.addHighlight.mutate({ collectionId: collection.id, highlightId: highlight.id });
-    const link = await a.client.stakeholderLinks.create.mutate({ target: { kind: 'collection', id: collection.id }, includeTranscripts: false, redactPii: true });
+    const link = await a.client.stakeholderLinks.create.mutate({
+      target: { kind: 'collection', id: collection.id },
+      includeTranscripts: false,
+      redactPii: true,
+    });
     const view = await anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) });
-    expect(view.collection!.items[0]!.quote).toBe('[NAME REDACTED] here: the platform team set up my account, and my employee id [REDACTED] still shows on every invoice.');
+    expect(view.collection!.items[0]!.quote).toBe(
+      '[NAME REDACTED] here: the platform team set up my account, and my employee id [REDACTED] still shows on every invoice.',
+    );
 
     // One participant of the campaign left in team Platform (the other moved): the value names them, so it is redacted.
-    await t.em().execute(`update sessions set metadata = '{}'::jsonb where campaign_id = (select campaign_id from sessions where id = ?) and id <> ?`, [sessionId, sessionId]);
-    await t.em().execute(`update invites set metadata = '{}'::jsonb where id in (select invite_id from sessions where campaign_id = (select campaign_id from sessions where id = ?) and id <> ?)`, [sessionId, sessionId]);
+    await t
+      .em()
+      .execute(`update sessions set metadata = '{}'::jsonb where campaign_id = (select campaign_id from sessions where id = ?) and id <> ?`, [
+        sessionId,
+        sessionId,
+      ]);
+    await t
+      .em()
+      .execute(
+        `update invites set metadata = '{}'::jsonb where id in (select invite_id from sessions where campaign_id = (select campaign_id from sessions where id = ?) and id <> ?)`,
+        [sessionId, sessionId],
+      );
     const again = await anonymous.stakeholderLinks.view.query({ token: tokenOf(link.url) });
-    expect(again.collection!.items[0]!.quote).toBe('[NAME REDACTED] here: the [REDACTED] team set up my account, and my employee id [REDACTED] still shows on every invoice.');
+    expect(again.collection!.items[0]!.quote).toBe(
+      '[NAME REDACTED] here: the [REDACTED] team set up my account, and my employee id [REDACTED] still shows on every invoice.',
+    );
   });
 });
 
@@ -408,7 +537,12 @@ describe('the /shared/{token} page', () => {
     const shared = await page.get(new URL(link.url).pathname).expect(200);
     expect(shared.text).toBe(app.text);
     expect(shared.headers['content-security-policy']).toBe(app.headers['content-security-policy']);
-    expect(shared.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow', 'x-frame-options': 'DENY' });
+    expect(shared.headers).toMatchObject({
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      'x-robots-tag': 'noindex, nofollow',
+      'x-frame-options': 'DENY',
+    });
     expect(shared.headers['set-cookie']).toBeUndefined();
     await page.get(`/shared/${'B'.repeat(32)}`).expect(404);
     await a.client.stakeholderLinks.revoke.mutate({ linkId: link.id });
@@ -429,7 +563,11 @@ describe('logs', () => {
       const tenant = await logged.createTenant();
       const client = trpcClient(server.url, { token: () => tenant.apiKey });
       const collection = await client.collections.create.mutate({ name: 'Logged' });
-      const link = await client.stakeholderLinks.create.mutate({ target: { kind: 'collection', id: collection.id }, includeTranscripts: true, redactPii: true });
+      const link = await client.stakeholderLinks.create.mutate({
+        target: { kind: 'collection', id: collection.id },
+        includeTranscripts: true,
+        redactPii: true,
+      });
       const token = tokenOf(link.url);
       const stranger = trpcClient(server.url);
       await stranger.stakeholderLinks.view.query({ token });

@@ -36,7 +36,10 @@ const ANSWERS: Record<string, string[]> = {
     'Our finance department complained about the pricing when the renewal invoice arrived.',
     `Nothing much else, though you can reach me on ${PHONE} for details.`,
   ],
-  p4: ['The dashboard loads slowly when we have many projects open at the same time.', 'Exporting reports from the dashboard to PDF would help our managers a lot.'],
+  p4: [
+    'The dashboard loads slowly when we have many projects open at the same time.',
+    'Exporting reports from the dashboard to PDF would help our managers a lot.',
+  ],
   p5: ['I check the dashboard every morning before our standup meeting starts.', 'The mobile app crashes sometimes when I upload photos from my phone camera.'],
 };
 
@@ -56,7 +59,16 @@ beforeAll(async () => {
   t = await startListeningTestApp(PARTICIPANT_BUDGET);
   // The same runtime and database, served once more with an LLM configured (the built app reads it per call).
   const services = t.runtime.services;
-  const llmApp = createApp({ ...services, config: { ...services.config, llm: { baseUrl: fake.baseUrl, apiKey: 'sk-test-summary', model: 'summary-model', timeoutMs: 5000, analysisTimeoutMs: 5000 } } }, { isReady: () => true });
+  const llmApp = createApp(
+    {
+      ...services,
+      config: {
+        ...services.config,
+        llm: { baseUrl: fake.baseUrl, apiKey: 'sk-test-summary', model: 'summary-model', timeoutMs: 5000, analysisTimeoutMs: 5000 },
+      },
+    },
+    { isReady: () => true },
+  );
   llmServer = await listen({ app: llmApp } as TestApp);
   tenant = await t.createTenant();
   api = apiAs(t.http, tenant);
@@ -89,9 +101,12 @@ function sessionKey(sessionId: string): string {
 /** Each quote is its utterance's words, from a participant of the session it names. */
 async function expectQuotesFromTheirSessions(themes: { quotes: { sessionId: string; utteranceId: string; text: string }[] }[]) {
   const quotes = themes.flatMap((theme) => theme.quotes);
-  const rows = await t.em().execute<{ id: string; session_id: string; speaker: string; text: string }[]>(`select id, session_id, speaker, text from session_utterances where id = any(array[?]::text[])`, [
-    quotes.map((quote) => quote.utteranceId),
-  ]);
+  const rows = await t
+    .em()
+    .execute<{ id: string; session_id: string; speaker: string; text: string }[]>(
+      `select id, session_id, speaker, text from session_utterances where id = any(array[?]::text[])`,
+      [quotes.map((quote) => quote.utteranceId)],
+    );
   for (const quote of quotes) {
     const row = rows.find((candidate) => candidate.id === quote.utteranceId)!;
     expect(row).toMatchObject({ session_id: quote.sessionId, speaker: 'participant' });
@@ -131,8 +146,13 @@ describe('summaries.create, extractive', () => {
     expect(JSON.stringify(summary)).not.toContain('7946');
   });
 
-  it('summarizes a campaign\'s answered sessions, with the sentiment a researcher set', async () => {
-    await t.em().execute(`update session_utterances set sentiment_override = 'negative' where session_id in (select id from sessions where campaign_id = ?) and speaker = 'participant'`, [campaignId]);
+  it("summarizes a campaign's answered sessions, with the sentiment a researcher set", async () => {
+    await t
+      .em()
+      .execute(
+        `update session_utterances set sentiment_override = 'negative' where session_id in (select id from sessions where campaign_id = ?) and speaker = 'participant'`,
+        [campaignId],
+      );
     try {
       const summary = await client.summaries.create.mutate({ campaignId });
       expect(summary).toMatchObject({ method: 'extractive', sessionCount: 5, capped: false });
@@ -140,7 +160,9 @@ describe('summaries.create, extractive', () => {
       const none = await client.summaries.create.mutate({ campaignId, from: '2020-01-01T00:00:00Z', to: '2020-02-01T00:00:00Z' });
       expect(none).toMatchObject({ sessionCount: 0, themes: [], summary: '' });
     } finally {
-      await t.em().execute(`update session_utterances set sentiment_override = null where session_id in (select id from sessions where campaign_id = ?)`, [campaignId]);
+      await t
+        .em()
+        .execute(`update session_utterances set sentiment_override = null where session_id in (select id from sessions where campaign_id = ?)`, [campaignId]);
     }
   });
 
@@ -221,11 +243,18 @@ describe('summaries.create with an LLM', () => {
       });
     };
     const summary = await llmClient.summaries.create.mutate({ sessionIds: Object.values(sessions) });
-    expect(summary).toMatchObject({ method: 'llm', fallbackReason: null, summary: 'Participants find the pricing steep and like the dashboard.', sessionCount: 5 });
+    expect(summary).toMatchObject({
+      method: 'llm',
+      fallbackReason: null,
+      summary: 'Participants find the pricing steep and like the dashboard.',
+      sessionCount: 5,
+    });
     expect(summary.themes).toHaveLength(1);
     expect(summary.themes[0]).toMatchObject({ title: 'Pricing is too high', sessionCount: 3 });
     // Sessions reach the model in the order they started: p1's answer about pricing comes first.
-    expect(summary.themes[0]!.quotes).toEqual([{ sessionId: sessions.p1, utteranceId: expect.any(String), text: 'The pricing is far too high for a small company like ours' }]);
+    expect(summary.themes[0]!.quotes).toEqual([
+      { sessionId: sessions.p1, utteranceId: expect.any(String), text: 'The pricing is far too high for a small company like ours' },
+    ]);
     await expectQuotesFromTheirSessions(summary.themes);
 
     const [request] = summaryRequests();
@@ -254,7 +283,8 @@ describe('summaries.create with an LLM', () => {
   });
 
   it('falls back when no quote the model gives is verbatim', async () => {
-    fake.respond = () => chatReply({ summary: 'Made up.', themes: [{ title: 'Nothing real', utteranceIds: [], quotes: [{ utteranceId: 'u1', text: 'never said this' }] }] });
+    fake.respond = () =>
+      chatReply({ summary: 'Made up.', themes: [{ title: 'Nothing real', utteranceIds: [], quotes: [{ utteranceId: 'u1', text: 'never said this' }] }] });
     const summary = await llmClient.summaries.create.mutate({ campaignId });
     expect(summary).toMatchObject({ method: 'extractive', fallbackReason: 'invalid_answer' });
   });

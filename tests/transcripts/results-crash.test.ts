@@ -93,7 +93,13 @@ describe('a worker killed inside the transcript job', () => {
     expect(doomed.child.signalCode).toBe('SIGKILL');
 
     // Nothing of the analysis was kept, and the job is still there, held by the dead worker.
-    expect(await sessionRow(sessionId)).toMatchObject({ transcript_generated_at: null, insights_generated_at: null, analyzed_by: null, sentiment: null, sentiment_score: null });
+    expect(await sessionRow(sessionId)).toMatchObject({
+      transcript_generated_at: null,
+      insights_generated_at: null,
+      analyzed_by: null,
+      sentiment: null,
+      sentiment_score: null,
+    });
     const before = await utteranceRows(sessionId);
     expect(before.filter((row) => row.sentiment !== null || row.keywords !== null)).toEqual([]);
     expect(await insightsRows(sessionId)).toEqual([]);

@@ -69,7 +69,11 @@ async function pdfImages(pdf: Buffer): Promise<number> {
     await writeFile(path.join(dir, 'report.pdf'), pdf);
     const listing = (await run('pdfimages', ['-list', path.join(dir, 'report.pdf')])).stdout;
     // Rows after the two header lines; a transparent image adds an `smask` row of its own.
-    return listing.trim().split('\n').slice(2).filter((row) => row.trim().split(/\s+/)[2] === 'image').length;
+    return listing
+      .trim()
+      .split('\n')
+      .slice(2)
+      .filter((row) => row.trim().split(/\s+/)[2] === 'image').length;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -141,11 +145,13 @@ describe('the transcript (JSON)', () => {
     expect(answers[1]!.sentiment).toBe('positive');
   });
 
-  it('is the same under the spec\'s /api/session prefix, and is stored once (reads do not change it)', async () => {
+  it("is the same under the spec's /api/session prefix, and is stored once (reads do not change it)", async () => {
     const first = await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_keywords=true`).expect(200);
     const again = await api.get(`/api/session/${interview.sessionId}/transcript?include_keywords=true`).expect(200);
     expect(again.body).toEqual(first.body);
-    const [row] = await t.em().execute<{ analyzed_by: string; transcript_status: string }[]>(`select analyzed_by, transcript_status from sessions where id = ?`, [interview.sessionId]);
+    const [row] = await t
+      .em()
+      .execute<{ analyzed_by: string; transcript_status: string }[]>(`select analyzed_by, transcript_status from sessions where id = ?`, [interview.sessionId]);
     expect(row).toEqual({ analyzed_by: 'builtin', transcript_status: 'ready' });
   });
 
@@ -189,7 +195,9 @@ describe('the transcript (JSON)', () => {
 describe('the transcript for typed clients (tRPC transcripts.get)', () => {
   let server: HttpServer;
   const clientFor = (authorization: string) =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/trpc`, headers: { Authorization: authorization } })] });
+    createTRPCClient<AppRouter>({
+      links: [httpBatchLink({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/trpc`, headers: { Authorization: authorization } })],
+    });
 
   beforeAll(async () => {
     server = t.app.listen(0, '127.0.0.1');
@@ -205,7 +213,11 @@ describe('the transcript for typed clients (tRPC transcripts.get)', () => {
   });
 
   it('takes the options as booleans: include_keywords and speaker as over REST', async () => {
-    const transcript = await clientFor(tenant.authorization).transcripts.get.query({ sessionId: interview.sessionId, include_keywords: true, speaker: 'participant' });
+    const transcript = await clientFor(tenant.authorization).transcripts.get.query({
+      sessionId: interview.sessionId,
+      include_keywords: true,
+      speaker: 'participant',
+    });
     expect(transcript).toEqual((await api.get(`/v1/sessions/${interview.sessionId}/transcript?include_keywords=true&speaker=participant`).expect(200)).body);
     expect(transcript.utterances.every((utterance) => utterance.speaker === 'participant' && Array.isArray(utterance.keywords))).toBe(true);
   });
@@ -247,12 +259,19 @@ describe('the transcript as text, SRT and WebVTT', () => {
       // At the utterance's time, unless the previous cue still shows then (these answers came back to back).
       expect(cue.data.start).toBe(Math.max(Math.round(utterance.startTime * 1000), previousEnd));
       // Half a second at least; past that, to the utterance's end but not into the next utterance.
-      expect(cue.data.end).toBe(Math.max(cue.data.start + 500, Math.min(Math.round(utterance.endTime * 1000), next ? Math.round(next.startTime * 1000) : Infinity)));
+      expect(cue.data.end).toBe(
+        Math.max(cue.data.start + 500, Math.min(Math.round(utterance.endTime * 1000), next ? Math.round(next.startTime * 1000) : Infinity)),
+      );
       expect(cue.data.text).toBe(`${utterance.speaker === 'ai' ? 'Interviewer' : 'Participant'}: ${utterance.text}`);
       previousEnd = cue.data.end;
     });
     // Cue numbers count from 1, in order.
-    const numbers = response.text.split('\r\n').join('\n').split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]);
+    const numbers = response.text
+      .split('\r\n')
+      .join('\n')
+      .split('\n\n')
+      .filter(Boolean)
+      .map((block) => block.split('\n')[0]);
     expect(numbers).toEqual(json.utterances.map((_: unknown, index: number) => String(index + 1)));
   });
 
@@ -273,7 +292,7 @@ describe('the transcript as text, SRT and WebVTT', () => {
     });
   });
 
-  it('SRT and WebVTT of an interview answered back to back: every cue lasts at least half a second, starts once the previous one ended, in the utterances\' order', async () => {
+  it("SRT and WebVTT of an interview answered back to back: every cue lasts at least half a second, starts once the previous one ended, in the utterances' order", async () => {
     // `interview` was answered as fast as the API answers: each answer came while its question was still being "said".
     const json = (await api.get(`/v1/sessions/${interview.sessionId}/transcript`).expect(200)).body;
     const srt = parseSrt((await api.get(`/v1/sessions/${interview.sessionId}/transcript?format=srt`).expect(200)).text)
@@ -293,9 +312,10 @@ describe('the transcript as text, SRT and WebVTT', () => {
         expect(cue.start, what).toBeGreaterThanOrEqual(json.utterances[index].startTime - 0.0005);
         if (index > 0) expect(cue.start, what).toBeGreaterThanOrEqual(cues[index - 1]!.end);
       });
-      expect(cues.map((cue) => cue.text.split('\n')[0]!.replace(/^<v (Interviewer|Participant)>|^(Interviewer|Participant): /, '')), format).toEqual(
-        json.utterances.map((utterance: { text: string }) => utterance.text),
-      );
+      expect(
+        cues.map((cue) => cue.text.split('\n')[0]!.replace(/^<v (Interviewer|Participant)>|^(Interviewer|Participant): /, '')),
+        format,
+      ).toEqual(json.utterances.map((utterance: { text: string }) => utterance.text));
     }
   });
 
@@ -475,7 +495,9 @@ describe('the PDF report', () => {
   });
 
   it.skipIf(!hasPoppler)('follows its options: no insights, no timestamps, redacted', async () => {
-    const response = await asBytes(api.get(`/api/session/${interview.sessionId}/pdf?include_insights=false&include_timestamps=false&redact_pii=true`)).expect(200);
+    const response = await asBytes(api.get(`/api/session/${interview.sessionId}/pdf?include_insights=false&include_timestamps=false&redact_pii=true`)).expect(
+      200,
+    );
     const text = await pdfText(response.body as Buffer);
     expect(text).not.toContain('Key quotes');
     expect(text).not.toMatch(/\[00:00\]/);
@@ -590,65 +612,77 @@ describe('session files', () => {
     expect(await probedSeconds(bytes)).toBeCloseTo(merged[0].durationSeconds, 1);
   });
 
-  it.skipIf(!hasFfmpeg)('an answer recording longer than its turn (20 minutes of silence, 3 s into the session) is refused 422, and neither the file nor an answer is kept', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'results-long-'));
-    try {
-      await silentOpus('ffmpeg', 20, path.join(dir, 'silence.ogg'));
-      const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS.slice(0, 2) });
-      const participant = participantAs(t.http, invite.token);
-      const sessionId = (await participant.start().expect(201)).body.session.id;
-      await letTimePass(t, sessionId, 3);
-      const reply = await participant.answerAudio(await readFile(path.join(dir, 'silence.ogg')), 'silence.ogg');
-      expect(reply.status).toBe(422);
-      expect(reply.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'audio', message: expect.stringMatching(/^lasts 1200 s, longer than this turn: its question was asked 3 s ago$/) }] } });
-      expect(await t.em().execute(`select id from session_files where session_id = ?`, [sessionId])).toEqual([]);
-      expect(await t.em().execute(`select id from session_utterances where session_id = ? and speaker = 'participant'`, [sessionId])).toEqual([]);
-      expect(await storedUnder(`sessions/${tenant.organizationId}/${sessionId}`)).toEqual([]);
-      // The same question still waits for its answer.
-      await participant.answerAudio(wav(2), 'a1.wav', { text: 'The setup took two days.' }).expect(200);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!hasFfmpeg)(
+    'an answer recording longer than its turn (20 minutes of silence, 3 s into the session) is refused 422, and neither the file nor an answer is kept',
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'results-long-'));
+      try {
+        await silentOpus('ffmpeg', 20, path.join(dir, 'silence.ogg'));
+        const { invite } = await interviewFixture(api, { questions: RESULTS_QUESTIONS.slice(0, 2) });
+        const participant = participantAs(t.http, invite.token);
+        const sessionId = (await participant.start().expect(201)).body.session.id;
+        await letTimePass(t, sessionId, 3);
+        const reply = await participant.answerAudio(await readFile(path.join(dir, 'silence.ogg')), 'silence.ogg');
+        expect(reply.status).toBe(422);
+        expect(reply.body.error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          details: { fields: [{ path: 'audio', message: expect.stringMatching(/^lasts 1200 s, longer than this turn: its question was asked 3 s ago$/) }] },
+        });
+        expect(await t.em().execute(`select id from session_files where session_id = ?`, [sessionId])).toEqual([]);
+        expect(await t.em().execute(`select id from session_utterances where session_id = ? and speaker = 'participant'`, [sessionId])).toEqual([]);
+        expect(await storedUnder(`sessions/${tenant.organizationId}/${sessionId}`)).toEqual([]);
+        // The same question still waits for its answer.
+        await participant.answerAudio(wav(2), 'a1.wav', { text: 'The setup took two days.' }).expect(200);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
-  it.skipIf(!hasFfmpeg)('a recording longer than its answer (stored before such uploads were refused) is cut to the answer in the merge, and the merge to the session: ffmpeg never decodes the rest', { timeout: 60_000 }, async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'results-long-'));
-    try {
-      await silentOpus('ffmpeg', 20, path.join(dir, 'silence.ogg'));
-      const { invite } = await interviewFixture(api, { questions: ONE_QUESTION });
-      const participant = participantAs(t.http, invite.token);
-      const sessionId = (await participant.start().expect(201)).body.session.id;
-      await letTimePass(t, sessionId, 4);
-      await participant.answerAudio(wav(2), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.' }).expect(200);
-      // What an earlier version kept: 20 minutes of audio for an answer of 2 s, 4 s into the session.
-      const [answer] = await t.em().execute<{ id: string; storage_key: string; start_time: number; end_time: number }[]>(
-        `select f.id, f.storage_key, u.start_time, u.end_time from session_utterances u join session_files f on f.id = u.audio_file_id where u.session_id = ?`,
-        [sessionId],
-      );
-      expect([answer!.start_time, answer!.end_time]).toEqual([expect.closeTo(2, 0), expect.closeTo(4, 0)]);
-      const { size } = await t.runtime.services.storage.put(answer!.storage_key, createReadStream(path.join(dir, 'silence.ogg')));
-      await t.em().execute(`update session_files set content_type = 'audio/ogg', size_bytes = ?, duration_seconds = 1200 where id = ?`, [size, answer!.id]);
+  it.skipIf(!hasFfmpeg)(
+    'a recording longer than its answer (stored before such uploads were refused) is cut to the answer in the merge, and the merge to the session: ffmpeg never decodes the rest',
+    { timeout: 60_000 },
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'results-long-'));
+      try {
+        await silentOpus('ffmpeg', 20, path.join(dir, 'silence.ogg'));
+        const { invite } = await interviewFixture(api, { questions: ONE_QUESTION });
+        const participant = participantAs(t.http, invite.token);
+        const sessionId = (await participant.start().expect(201)).body.session.id;
+        await letTimePass(t, sessionId, 4);
+        await participant.answerAudio(wav(2), 'a1.wav', { text: 'The onboarding emails had broken links and the setup took two days.' }).expect(200);
+        // What an earlier version kept: 20 minutes of audio for an answer of 2 s, 4 s into the session.
+        const [answer] = await t
+          .em()
+          .execute<{ id: string; storage_key: string; start_time: number; end_time: number }[]>(
+            `select f.id, f.storage_key, u.start_time, u.end_time from session_utterances u join session_files f on f.id = u.audio_file_id where u.session_id = ?`,
+            [sessionId],
+          );
+        expect([answer!.start_time, answer!.end_time]).toEqual([expect.closeTo(2, 0), expect.closeTo(4, 0)]);
+        const { size } = await t.runtime.services.storage.put(answer!.storage_key, createReadStream(path.join(dir, 'silence.ogg')));
+        await t.em().execute(`update session_files set content_type = 'audio/ogg', size_bytes = ?, duration_seconds = 1200 where id = ?`, [size, answer!.id]);
 
-      await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
-      const began = performance.now();
-      await runJobsOnce(t, { tasks: ['session__prepare_files'] });
-      // Decoding the 20 minutes takes ffmpeg about 10 CPU-seconds here (20 s of wall time); two seconds of it, a fraction of one.
-      console.info(`prepare_files: ${Math.round(performance.now() - began)} ms`);
-      expect(performance.now() - began).toBeLessThan(8_000);
+        await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
+        const began = performance.now();
+        await runJobsOnce(t, { tasks: ['session__prepare_files'] });
+        // Decoding the 20 minutes takes ffmpeg about 10 CPU-seconds here (20 s of wall time); two seconds of it, a fraction of one.
+        console.info(`prepare_files: ${Math.round(performance.now() - began)} ms`);
+        expect(performance.now() - began).toBeLessThan(8_000);
 
-      const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
-      const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
-      const merged = files.find((file: any) => file.kind === 'merged_audio');
-      const seconds = await probedSeconds((await download(t, merged.url).expect(200)).body as Buffer);
-      expect(seconds).toBeLessThanOrEqual(session.duration + 1);
-      expect(seconds).toBeGreaterThan(3.5);
-      expect(merged.durationSeconds).toBeCloseTo(seconds, 1);
-      // The answer's own file is kept as stored.
-      expect(files.find((file: any) => file.kind === 'audio')).toMatchObject({ id: answer!.id, durationSeconds: 1200 });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+        const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
+        const files = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
+        const merged = files.find((file: any) => file.kind === 'merged_audio');
+        const seconds = await probedSeconds((await download(t, merged.url).expect(200)).body as Buffer);
+        expect(seconds).toBeLessThanOrEqual(session.duration + 1);
+        expect(seconds).toBeGreaterThan(3.5);
+        expect(merged.durationSeconds).toBeCloseTo(seconds, 1);
+        // The answer's own file is kept as stored.
+        expect(files.find((file: any) => file.kind === 'audio')).toMatchObject({ id: answer!.id, durationSeconds: 1200 });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('a merge that fails (an ffmpeg that exits 1) leaves out the merged file, never the exports nor the announcement', async () => {
     const sessionId = await voiceInterview();
@@ -656,7 +690,9 @@ describe('session files', () => {
     await prepareSessionFiles({ em: t.em(), services: { ...t.runtime.services, ffmpeg: '/bin/false' } }, { sessionId });
     const after = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
     expect(after.map((file: any) => file.kind).sort()).toEqual(['audio', 'audio', 'export', 'export']);
-    const [queued] = await t.em().execute<{ task_identifier: string }[]>(`select task_identifier from graphile_worker.jobs where key = ?`, [`session-announce:${sessionId}`]);
+    const [queued] = await t
+      .em()
+      .execute<{ task_identifier: string }[]>(`select task_identifier from graphile_worker.jobs where key = ?`, [`session-announce:${sessionId}`]);
     expect(queued?.task_identifier).toBe('session__announce_completion');
   });
 });

@@ -6,16 +6,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSdkVersion } from '../../server/web/build-web-assets.js';
 import { type Api, apiAs, createInvite } from '../helpers/factories.js';
-import {
-  hasChromium,
-  hasEspeak,
-  launchChromium,
-  reportSkipped,
-  screenshot,
-  seriousAxeViolations,
-  speechWav,
-  startHostSite,
-} from '../helpers/browser.js';
+import { hasChromium, hasEspeak, launchChromium, reportSkipped, screenshot, seriousAxeViolations, speechWav, startHostSite } from '../helpers/browser.js';
 import { FOUR_QUESTIONS, interviewFixture } from '../helpers/interviews.js';
 import { freePort } from '../helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
@@ -120,7 +111,10 @@ async function openHostPage(options: { fakeClock?: boolean } = {}): Promise<Open
 }
 
 /** What a customer writes: mount, and listen (here, every event into `window.<log>`). */
-async function mount(page: Page, options: { container?: string; invite: string; log?: string; extra?: Record<string, unknown>; handle?: string }): Promise<void> {
+async function mount(
+  page: Page,
+  options: { container?: string; invite: string; log?: string; extra?: Record<string, unknown>; handle?: string },
+): Promise<void> {
   await page.evaluate(
     ({ container, invite, baseUrl, log, extra, handle, types }) => {
       const w = window as unknown as Record<string, any>;
@@ -164,7 +158,9 @@ const eventsOf = (page: Page, log = 'events'): Promise<{ type: string; payload: 
 
 async function expectAccessible(frame: Frame, screen: string): Promise<void> {
   const violations = await seriousAxeViolations(frame);
-  expect(violations.map((violation) => `${screen}: ${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.map((node) => node.target))}`)).toEqual([]);
+  expect(
+    violations.map((violation) => `${screen}: ${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.map((node) => node.target))}`),
+  ).toEqual([]);
 }
 
 async function sessionOfInvite(inviteId: string): Promise<Record<string, any>> {
@@ -173,10 +169,12 @@ async function sessionOfInvite(inviteId: string): Promise<Record<string, any>> {
 }
 
 async function participantAnswers(sessionId: string) {
-  return t.em().execute<{ text: string | null; question_id: string; audio_file_id: string | null }[]>(
-    `select text, question_id, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
-    [sessionId],
-  );
+  return t
+    .em()
+    .execute<{ text: string | null; question_id: string; audio_file_id: string | null }[]>(
+      `select text, question_id, audio_file_id from session_utterances where session_id = ? and speaker = 'participant' order by seq`,
+      [sessionId],
+    );
 }
 
 describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
@@ -192,7 +190,10 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     expect(latest.text).toBe(pinned.text);
     expect((await t.http.get('/sdk/v0.9.0/interview-sdk.js').expect(404)).body.error.code).toBe('RESOURCE_NOT_FOUND');
     expect((await t.http.get(`/sdk/v${sdkVersion}/other.js`).expect(404)).body.error.code).toBe('RESOURCE_NOT_FOUND');
-    await t.http.get(`/sdk/v${sdkVersion}/interview-sdk.js`).set('If-None-Match', pinned.headers.etag as string).expect(304);
+    await t.http
+      .get(`/sdk/v${sdkVersion}/interview-sdk.js`)
+      .set('If-None-Match', pinned.headers.etag as string)
+      .expect(304);
   });
 
   it('a host page on another origin embeds the interview; typed, clicked and paused, it completes with its events in order', async () => {
@@ -208,7 +209,13 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     expect(await iframe.getAttribute('allow')).toBe('microphone; autoplay');
     const box = await iframe.evaluate((element) => {
       const style = getComputedStyle(element);
-      return { height: style.height, borderRadius: style.borderRadius, borderWidth: style.borderTopWidth, width: element.getBoundingClientRect().width, parent: element.parentElement!.getBoundingClientRect().width };
+      return {
+        height: style.height,
+        borderRadius: style.borderRadius,
+        borderWidth: style.borderTopWidth,
+        width: element.getBoundingClientRect().width,
+        parent: element.parentElement!.getBoundingClientRect().width,
+      };
     });
     expect(box).toMatchObject({ height: '700px', borderRadius: '12px', borderWidth: '0px' });
     expect(box.width).toBe(box.parent);
@@ -276,7 +283,9 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     expect(feedback).toEqual({ overall_rating: 5, comments: 'Pleasant and quick.' });
 
     // Nothing but the two origins was asked for (a blob: URL is the page's own memory: the silent clip that unlocks audio on phones), and the page's policy was never broken.
-    expect(requests.filter((url) => !url.startsWith(`${host.origin}/`) && !url.startsWith(`${serviceOrigin}/`) && !url.startsWith(`blob:${serviceOrigin}/`))).toEqual([]);
+    expect(
+      requests.filter((url) => !url.startsWith(`${host.origin}/`) && !url.startsWith(`${serviceOrigin}/`) && !url.startsWith(`blob:${serviceOrigin}/`)),
+    ).toEqual([]);
     expect(cspViolations).toEqual([]);
     await context.close();
   }, 90_000);
@@ -289,7 +298,9 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     await mount(page, { invite: invite.token });
     await mount(page, { container: '#second', invite: expired.token, log: 'secondEvents', handle: 'second' });
 
-    await expect.poll(() => eventsOf(page, 'secondEvents'), { timeout: 15_000 }).toEqual([{ type: 'error', payload: { message: expect.stringContaining('expired') } }]);
+    await expect
+      .poll(() => eventsOf(page, 'secondEvents'), { timeout: 15_000 })
+      .toEqual([{ type: 'error', payload: { message: expect.stringContaining('expired') } }]);
     const expiredFrame = await embedFrame(page, 1);
     await expiredFrame.getByRole('alert').waitFor();
     await expectAccessible(expiredFrame, 'expired invite');
@@ -402,7 +413,11 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     await context.route('**/api/interview/answer', async (route) => {
       if (mode === 'online') return route.continue();
       if (mode === 'offline') return route.abort('connectionreset');
-      return route.fulfill({ status: 413, contentType: 'application/json', body: JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Too large.', details: {} } }) });
+      return route.fulfill({
+        status: 413,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Too large.', details: {} } }),
+      });
     });
     const typed = 'A long answer that the network lost on its way, and that must not be lost by the page.';
     await frame.getByLabel('Your answer').fill(typed);
@@ -438,27 +453,37 @@ describe.skipIf(!hasChromium)('the embed SDK in Chromium', () => {
     await context.close();
   }, 60_000);
 
-  it.skipIf(!hasEspeak)('a voice answer: the fake microphone is recorded, uploaded, and kept in the session files', async () => {
-    const { invite, page, context, frame } = await startEmbeddedInterview();
-    await frame.getByRole('button', { name: 'Record' }).click();
-    await frame.getByRole('button', { name: 'Stop recording' }).waitFor();
-    await screenshot(page, 'embed-10-recording');
-    await page.waitForTimeout(3000);
-    await frame.getByRole('button', { name: 'Stop recording' }).click();
-    // The next turn: the second question, or a follow-up when the offline recogniser made the answer out as vague.
-    await frame.getByText('Voice answer').waitFor({ timeout: 30_000 });
-    expect(await frame.locator('#question-text').innerText()).not.toBe(FOUR_QUESTIONS[0]!.text);
+  it.skipIf(!hasEspeak)(
+    'a voice answer: the fake microphone is recorded, uploaded, and kept in the session files',
+    async () => {
+      const { invite, page, context, frame } = await startEmbeddedInterview();
+      await frame.getByRole('button', { name: 'Record' }).click();
+      await frame.getByRole('button', { name: 'Stop recording' }).waitFor();
+      await screenshot(page, 'embed-10-recording');
+      await page.waitForTimeout(3000);
+      await frame.getByRole('button', { name: 'Stop recording' }).click();
+      // The next turn: the second question, or a follow-up when the offline recogniser made the answer out as vague.
+      await frame.getByText('Voice answer').waitFor({ timeout: 30_000 });
+      expect(await frame.locator('#question-text').innerText()).not.toBe(FOUR_QUESTIONS[0]!.text);
 
-    const session = await sessionOfInvite(invite.id);
-    const files = (await api.get(`/v1/sessions/${session.id}/files`).expect(200)).body.data as { id: string; kind: string; contentType: string; size: number; durationSeconds: number | null }[];
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatchObject({ kind: 'audio', contentType: 'audio/webm' });
-    expect(files[0]!.size).toBeGreaterThan(10_000);
-    expect(files[0]!.durationSeconds).toBeGreaterThan(2);
-    const [answer] = await participantAnswers(session.id);
-    expect(answer!.audio_file_id).toBe(files[0]!.id);
-    await context.close();
-  }, 60_000);
+      const session = await sessionOfInvite(invite.id);
+      const files = (await api.get(`/v1/sessions/${session.id}/files`).expect(200)).body.data as {
+        id: string;
+        kind: string;
+        contentType: string;
+        size: number;
+        durationSeconds: number | null;
+      }[];
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatchObject({ kind: 'audio', contentType: 'audio/webm' });
+      expect(files[0]!.size).toBeGreaterThan(10_000);
+      expect(files[0]!.durationSeconds).toBeGreaterThan(2);
+      const [answer] = await participantAnswers(session.id);
+      expect(answer!.audio_file_id).toBe(files[0]!.id);
+      await context.close();
+    },
+    60_000,
+  );
 });
 
 describe.skipIf(!hasChromium)('an interview in Dutch', () => {
@@ -492,7 +517,9 @@ describe.skipIf(!hasChromium)('an interview in Dutch', () => {
     await frame.getByRole('button', { name: 'Feedback versturen' }).waitFor();
     const session = await sessionOfInvite(invite.id);
     expect(session.language).toBe('nl');
-    const rows = await t.em().execute<{ value: unknown }[]>(`select value from session_utterances where session_id = ? and speaker = 'participant' order by seq`, [session.id]);
+    const rows = await t
+      .em()
+      .execute<{ value: unknown }[]>(`select value from session_utterances where session_id = ? and speaker = 'participant' order by seq`, [session.id]);
     expect(rows.map((row) => row.value)).toEqual([true, 4]);
     await context.close();
   }, 60_000);
@@ -541,7 +568,10 @@ describe.skipIf(!hasChromium)('the full interview page behind the invite link', 
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: FOUR_QUESTIONS[2]!.text }).waitFor();
     const session = await sessionOfInvite(invite.id);
-    expect((await participantAnswers(session.id)).map((answer) => answer.text)).toEqual(['Everything worked on the first try, and the onboarding call helped a lot.', '3']);
+    expect((await participantAnswers(session.id)).map((answer) => answer.text)).toEqual([
+      'Everything worked on the first try, and the onboarding call helped a lot.',
+      '3',
+    ]);
     await context.close();
   }, 60_000);
 });

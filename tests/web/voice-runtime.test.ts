@@ -64,7 +64,10 @@ describe('the voice runtime files', () => {
     expect(compressed.headers.vary).toBe('Accept-Encoding');
     expect(Number(compressed.headers['content-length'])).toBeLessThan(original.length / 3);
 
-    const revalidated = await t.http.get(`/assets/${voice.wasm.name}`).set('If-None-Match', plain.headers.etag as string).expect(304);
+    const revalidated = await t.http
+      .get(`/assets/${voice.wasm.name}`)
+      .set('If-None-Match', plain.headers.etag as string)
+      .expect(304);
     expect(revalidated.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
@@ -118,7 +121,9 @@ describe.runIf(hasChromium && hasEspeak)('in Chromium, under the interview page 
     const started = Date.now();
     // What web/interview/voice/vad-runtime.ts does, with the names the page's build gives it.
     // A string, run in the page (vitest would rewrite a function's import()).
-    await page.evaluate(`import(${JSON.stringify(files.module)}).then(async (engine) => { window.analyse = await engine.createVoiceAnalyser(${JSON.stringify(files)}); })`);
+    await page.evaluate(
+      `import(${JSON.stringify(files.module)}).then(async (engine) => { window.analyse = await engine.createVoiceAnalyser(${JSON.stringify(files)}); })`,
+    );
     const loadMs = Date.now() - started;
 
     // A voiced vowel-like buzz (harmonics of 120 Hz) after silence: the frames' analysis as the rule receives it.
@@ -126,10 +131,16 @@ describe.runIf(hasChromium && hasEspeak)('in Chromium, under the interview page 
       const out = [];
       for (let i = 0; i < 40; i++) {
         const frame = new Float32Array(512);
-        if (i >= 10) for (let n = 0; n < 512; n++) {
-          const time = (i * 512 + n) / 16000;
-          frame[n] = 0.2 * (Math.sin(2 * Math.PI * 120 * time) + 0.6 * Math.sin(2 * Math.PI * 240 * time) + 0.4 * Math.sin(2 * Math.PI * 360 * time) + 0.3 * Math.sin(2 * Math.PI * 720 * time));
-        }
+        if (i >= 10)
+          for (let n = 0; n < 512; n++) {
+            const time = (i * 512 + n) / 16000;
+            frame[n] =
+              0.2 *
+              (Math.sin(2 * Math.PI * 120 * time) +
+                0.6 * Math.sin(2 * Math.PI * 240 * time) +
+                0.4 * Math.sin(2 * Math.PI * 360 * time) +
+                0.3 * Math.sin(2 * Math.PI * 720 * time));
+          }
         out.push(await window.analyse!(frame));
       }
       return out;
@@ -148,7 +159,9 @@ describe.runIf(hasChromium && hasEspeak)('in Chromium, under the interview page 
     // set, frame by frame in the browser (fresh model state, as in Node), against Node's analysis.
     const [answer] = await generateEndOfTurnSet({ ids: ['en-17'] });
     const samples = decodeWav(await readFile(answer!.file));
-    await page.evaluate(`import(${JSON.stringify(files.module)}).then(async (engine) => { window.analyse = await engine.createVoiceAnalyser(${JSON.stringify(files)}); })`);
+    await page.evaluate(
+      `import(${JSON.stringify(files.module)}).then(async (engine) => { window.analyse = await engine.createVoiceAnalyser(${JSON.stringify(files)}); })`,
+    );
     const browserRun = await page.evaluate(async (audio: number[]) => {
       const frames = [];
       const started = performance.now();

@@ -98,14 +98,21 @@ describe('the @interview-service/embed package', () => {
       skipLibCheck: false,
       types: [],
     });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
     expect(diagnostics).toEqual([]);
   }, 60_000);
 });
 
 describe('theme contrast', () => {
   it('keeps the requested colours when they read well', () => {
-    expect(resolveTheme({ primary: '#7c3aed', background: '#ffffff', text: '#111827' })).toMatchObject({ primary: '#7c3aed', onPrimary: '#ffffff', accent: '#7c3aed', text: '#111827' });
+    expect(resolveTheme({ primary: '#7c3aed', background: '#ffffff', text: '#111827' })).toMatchObject({
+      primary: '#7c3aed',
+      onPrimary: '#ffffff',
+      accent: '#7c3aed',
+      text: '#111827',
+    });
   });
 
   it('replaces text that does not reach 4.5:1 on the background, and labels a light primary in black', () => {
@@ -183,8 +190,14 @@ describe('GET /embed and /interview/{token}', () => {
   });
 
   it("voice mode's turn-taking in the page config: the campaign's settings.turnTaking over the script's, key by key, over the defaults", async () => {
-    const { invite } = await interviewFixture(api, { settings: { turnTaking: { endOfTurnMs: 1200, bargeIn: false } }, scriptSettings: { turnTaking: { endOfTurnMs: 900, pauseMs: 3000 } } });
-    for (const response of [await t.http.get(`/interview/${invite.token}`).expect(200), await t.http.get('/embed').query({ invite: invite.token }).expect(200)]) {
+    const { invite } = await interviewFixture(api, {
+      settings: { turnTaking: { endOfTurnMs: 1200, bargeIn: false } },
+      scriptSettings: { turnTaking: { endOfTurnMs: 900, pauseMs: 3000 } },
+    });
+    for (const response of [
+      await t.http.get(`/interview/${invite.token}`).expect(200),
+      await t.http.get('/embed').query({ invite: invite.token }).expect(200),
+    ]) {
       expect(configOf(response.text).turnTaking).toEqual({ endOfTurnMs: 1200, pauseMs: 3000, bargeIn: false });
     }
   });
@@ -229,7 +242,7 @@ describe('GET /embed and /interview/{token}', () => {
     }
   });
 
-  it('past the participant budget, /embed is still the interview page, saying so (framable, for the SDK\'s error event)', async () => {
+  it("past the participant budget, /embed is still the interview page, saying so (framable, for the SDK's error event)", async () => {
     const limited = await startTestApp({ RATE_LIMIT_PARTICIPANT_PER_MINUTE: '1' });
     try {
       const query = { invite: `inv_${'0'.repeat(43)}`, parentOrigin: 'https://customer.example' };

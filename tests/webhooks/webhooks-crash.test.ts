@@ -70,7 +70,14 @@ afterAll(async () => {
 /** A worker process (`--role=worker`) on the test app's database, allowed to reach the loopback receiver. */
 function startWorkerProcess(env: Record<string, string> = {}) {
   const worker = startServer(
-    { DATABASE_URL: t.database.url, DATA_DIR: t.dataDir, PUBLIC_URL: 'http://127.0.0.1:3000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: caFile, ...env },
+    {
+      DATABASE_URL: t.database.url,
+      DATA_DIR: t.dataDir,
+      PUBLIC_URL: 'http://127.0.0.1:3000',
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      WEBHOOK_CA_FILE: caFile,
+      ...env,
+    },
     ['--role=worker'],
   );
   children.push(worker.child);
@@ -87,13 +94,11 @@ function requestsFor(sessionId: string, design: 'A' | 'B'): Received[] {
 
 /** The delivery's jobs still in graphile-worker's queue (a job that ran to its end is deleted; the public view has no payload). */
 function deliveryJobs(deliveryId: string) {
-  return t
-    .em()
-    .execute<{ id: string; payload: { deliveryId: string; attempt: number }; locked_by: string | null; attempts: number }[]>(
-      `select j.id, j.payload, j.locked_by, j.attempts from graphile_worker._private_jobs j join graphile_worker._private_tasks task on task.id = j.task_id
+  return t.em().execute<{ id: string; payload: { deliveryId: string; attempt: number }; locked_by: string | null; attempts: number }[]>(
+    `select j.id, j.payload, j.locked_by, j.attempts from graphile_worker._private_jobs j join graphile_worker._private_tasks task on task.id = j.task_id
         where task.identifier = 'webhook__deliver' and j.payload->>'deliveryId' = ? order by j.id`,
-      [deliveryId],
-    );
+    [deliveryId],
+  );
 }
 
 /**
@@ -122,10 +127,10 @@ async function deliveryAcrossACrash(design: 'A' | 'B') {
       await runJobsOnce(t, { tasks: CHAIN_BEFORE_DELIVERY });
       const [row] = await t
         .em()
-        .execute<{ id: string }[]>(`select d.id from webhook_deliveries d join webhook_events e on e.id = d.event_id where d.endpoint_id = ? and e.session_id = ?`, [
-          endpoint.body.id,
-          sessionId,
-        ]);
+        .execute<{ id: string }[]>(
+          `select d.id from webhook_deliveries d join webhook_events e on e.id = d.event_id where d.endpoint_id = ? and e.session_id = ?`,
+          [endpoint.body.id, sessionId],
+        );
       return row?.id;
     },
     15_000,
@@ -170,7 +175,10 @@ async function deliveryAcrossACrash(design: 'A' | 'B') {
   const requests = requestsFor(sessionId, design);
   expect(requests).toHaveLength(2);
   for (const request of requests) {
-    const signed = design === 'A' ? verifyWebhookA(request.body, request.headers['x-webhook-signature'] as string, secret) : verifyWebhookB(request.body, request.headers, secret);
+    const signed =
+      design === 'A'
+        ? verifyWebhookA(request.body, request.headers['x-webhook-signature'] as string, secret)
+        : verifyWebhookB(request.body, request.headers, secret);
     expect(signed, 'each request is signed with the endpoint secret').toBe(true);
   }
 

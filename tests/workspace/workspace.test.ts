@@ -33,13 +33,14 @@ interface UtteranceRow {
   start_time: number;
 }
 
-
 async function organizationWithInterview() {
   const tenant = await t.createTenant();
   const interview = await completedTextInterview(t, apiAs(t.http, tenant));
   const utterances = await t
     .em()
-    .execute<UtteranceRow[]>(`select id, text, speaker, sentiment, start_time from session_utterances where session_id = ? and text is not null order by seq`, [interview.sessionId]);
+    .execute<UtteranceRow[]>(`select id, text, speaker, sentiment, start_time from session_utterances where session_id = ? and text is not null order by seq`, [
+      interview.sessionId,
+    ]);
   const answer = utterances.find((utterance) => utterance.speaker === 'participant' && utterance.text?.includes('broken links'))!;
   return { tenant, client: t.clientOf(tenant), sessionId: interview.sessionId, campaignId: interview.campaign.id, utterances, answer };
 }
@@ -92,7 +93,11 @@ describe('workspace.session', () => {
     const [row] = await t.em().execute<{ sentiment_override: string }[]>(`select sentiment_override from session_utterances where id = ?`, [answer.id]);
     expect(row!.sentiment_override).toBe(other);
     const view = await client.workspace.session.query({ sessionId });
-    expect(view.utterances.find((utterance) => utterance.id === answer.id)).toMatchObject({ sentiment: other, analysedSentiment: answer.sentiment, sentimentOverridden: true });
+    expect(view.utterances.find((utterance) => utterance.id === answer.id)).toMatchObject({
+      sentiment: other,
+      analysedSentiment: answer.sentiment,
+      sentimentOverridden: true,
+    });
   });
 
   it('reads the view in three statements (four when the script is not cached), however many lines the transcript has', async () => {
@@ -132,7 +137,10 @@ describe('workspace.session', () => {
 
   it('needs sessions:read (403 for a key without it)', async () => {
     const key = await t.createKey(a.tenant.organizationId, ['campaigns:read', 'billing:read']);
-    expect(await trpcFailure(t.clientOf(key).workspace.session.query({ sessionId: a.sessionId }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
+    expect(await trpcFailure(t.clientOf(key).workspace.session.query({ sessionId: a.sessionId }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+    });
     const reader = await t.createKey(a.tenant.organizationId, ['sessions:read']);
     expect((await t.clientOf(reader).workspace.session.query({ sessionId: a.sessionId })).session.id).toBe(a.sessionId);
   });
@@ -150,11 +158,14 @@ describe('workspace.sessionDownload and its /files/{token} links', () => {
     const link = await a.client.workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'pdf' });
     expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/files\/[A-Za-z0-9_.-]+$/);
     expect(Date.parse(link.expiresAt) - before).toBeGreaterThan(3590_000);
-    const pdf = await t.http.get(pathOf(link.url)).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const pdf = await t.http
+      .get(pathOf(link.url))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.headers['content-disposition']).toBe(`attachment; filename="interview-${a.sessionId}.pdf"`);
@@ -186,7 +197,10 @@ describe('workspace.sessionDownload and its /files/{token} links', () => {
   });
 
   it("answers 404 for another organization's session, 403 without sessions:read, 422 for an unknown format", async () => {
-    expect(await trpcFailure(a.client.workspace.sessionDownload.mutate({ sessionId: b.sessionId, format: 'pdf' }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
+    expect(await trpcFailure(a.client.workspace.sessionDownload.mutate({ sessionId: b.sessionId, format: 'pdf' }))).toMatchObject({
+      appCode: 'RESOURCE_NOT_FOUND',
+      httpStatus: 404,
+    });
     const key = await t.createKey(a.tenant.organizationId, ['billing:read']);
     expect(await trpcFailure(t.clientOf(key).workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'pdf' }))).toMatchObject({ httpStatus: 403 });
     const failure = await trpcFailure(a.client.workspace.sessionDownload.mutate({ sessionId: a.sessionId, format: 'docx' as 'pdf' }));
@@ -206,7 +220,10 @@ describe('workspace.invoiceDownload', () => {
 
     expect(await trpcFailure(b.client.workspace.invoiceDownload.mutate({ invoiceId }))).toMatchObject({ appCode: 'RESOURCE_NOT_FOUND', httpStatus: 404 });
     const key = await t.createKey(a.tenant.organizationId, ['sessions:read']);
-    expect(await trpcFailure(t.clientOf(key).workspace.invoiceDownload.mutate({ invoiceId }))).toMatchObject({ appCode: 'INSUFFICIENT_PERMISSIONS', httpStatus: 403 });
+    expect(await trpcFailure(t.clientOf(key).workspace.invoiceDownload.mutate({ invoiceId }))).toMatchObject({
+      appCode: 'INSUFFICIENT_PERMISSIONS',
+      httpStatus: 403,
+    });
     expect(await trpcFailure(a.client.workspace.invoiceDownload.mutate({ invoiceId: '' }))).toMatchObject({ appCode: 'VALIDATION_ERROR', httpStatus: 422 });
   });
 });

@@ -25,7 +25,11 @@ const sourcesAt = Math.max(...sources.map(newest));
 if (builtAt > sourcesAt) process.exit(0);
 
 console.log(builtAt ? 'The dashboard sources changed: building web/dashboard (vite build)…' : 'Building the dashboard (web/dashboard, vite build), once…');
-const result = spawnSync(process.execPath, [path.join(here, '..', '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', path.join(here, 'vite.config.ts'), '--logLevel', 'warn'], {
-  stdio: 'inherit',
-});
+const result = spawnSync(
+  process.execPath,
+  [path.join(here, '..', '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', path.join(here, 'vite.config.ts'), '--logLevel', 'warn'],
+  {
+    stdio: 'inherit',
+  },
+);
 process.exit(result.status ?? 1);

@@ -36,7 +36,10 @@ type ErrorBody = { error?: { code?: string; message?: string } };
 async function passing(response: Response): Promise<boolean> {
   if (response.status === 429 || response.status >= 500) return true;
   if (response.status !== 409) return false;
-  const body = (await response.clone().json().catch(() => null)) as ErrorBody | null;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as ErrorBody | null;
   return body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
 }
 

@@ -67,7 +67,11 @@ function evenScale(fieldset: HTMLFieldSetElement, points: number): HTMLFieldSetE
   return fieldset;
 }
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string | boolean>> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<Record<string, string | boolean>> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(props)) {
     if (value === false || value === undefined) continue;
@@ -178,14 +182,28 @@ function showWelcome(): void {
   const readAloud = h('input', { type: 'checkbox', id: 'read-aloud', checked: true });
   const readAloudOption = h('p', { class: 'option' }, readAloud, h('label', { for: 'read-aloud' }, t('page.readAloud')));
   const canListen = Microphone.supported() && !!config.voiceAssets;
-  const byVoice = h('input', { type: 'radio', name: 'answer-mode', id: 'mode-voice', value: 'voice', checked: canListen, disabled: !canListen, 'aria-describedby': 'mode-voice-hint' });
+  const byVoice = h('input', {
+    type: 'radio',
+    name: 'answer-mode',
+    id: 'mode-voice',
+    value: 'voice',
+    checked: canListen,
+    disabled: !canListen,
+    'aria-describedby': 'mode-voice-hint',
+  });
   const byTyping = h('input', { type: 'radio', name: 'answer-mode', id: 'mode-typing', value: 'typing', checked: !canListen });
   const noMicrophone = h('p', { class: 'muted', role: 'status' }, canListen ? '' : t('page.mode.noMicrophone'));
   const modes = h(
     'fieldset',
     { class: 'modes' },
     h('legend', {}, t('page.mode.legend')),
-    h('div', { class: 'mode' }, byVoice, h('label', { for: 'mode-voice' }, t('page.mode.voice')), h('p', { class: 'muted mode-hint', id: 'mode-voice-hint' }, t('page.mode.voiceHint'))),
+    h(
+      'div',
+      { class: 'mode' },
+      byVoice,
+      h('label', { for: 'mode-voice' }, t('page.mode.voice')),
+      h('p', { class: 'muted mode-hint', id: 'mode-voice-hint' }, t('page.mode.voiceHint')),
+    ),
     h('div', { class: 'mode' }, byTyping, h('label', { for: 'mode-typing' }, t('page.mode.typing'))),
   );
   // Reading aloud is a choice of text mode: voice mode always speaks.
@@ -214,8 +232,18 @@ function showWelcome(): void {
     void startInterview();
   });
   show(
-    h('h1', {}, (config.campaignName ?? '')),
-    config.organizationName ? h('p', {}, t('page.welcome.invitedBy', { organization: config.organizationName, name: config.participantName ?? '', hasName: config.participantName ? 'yes' : 'no' })) : null,
+    h('h1', {}, config.campaignName ?? ''),
+    config.organizationName
+      ? h(
+          'p',
+          {},
+          t('page.welcome.invitedBy', {
+            organization: config.organizationName,
+            name: config.participantName ?? '',
+            hasName: config.participantName ? 'yes' : 'no',
+          }),
+        )
+      : null,
     h('p', {}, t('page.welcome.how')),
     h('p', { class: 'muted' }, t('page.welcome.privacy')),
     modes,
@@ -280,7 +308,16 @@ function showConsent(): void {
       emit('error', { message: 'The participant did not consent; the interview did not take place.' });
     });
   };
-  show(h('h1', {}, t('page.consent.heading')), h('p', {}, t('page.consent.text')), h('div', { class: 'actions' }, button(t('page.consent.agree'), () => decide(true)), button(t('page.consent.decline'), () => decide(false), 'secondary')));
+  show(
+    h('h1', {}, t('page.consent.heading')),
+    h('p', {}, t('page.consent.text')),
+    h(
+      'div',
+      { class: 'actions' },
+      button(t('page.consent.agree'), () => decide(true)),
+      button(t('page.consent.decline'), () => decide(false), 'secondary'),
+    ),
+  );
 }
 
 function conversationLog(): HTMLElement | null {
@@ -288,7 +325,9 @@ function conversationLog(): HTMLElement | null {
   return h(
     'ol',
     { class: 'conversation', 'aria-label': 'Conversation so far' },
-    ...conversation.map((entry) => h('li', { class: entry.who }, h('span', { class: 'who' }, entry.who === 'ai' ? t('page.interviewer') : t('page.you')), ' ', entry.text)),
+    ...conversation.map((entry) =>
+      h('li', { class: entry.who }, h('span', { class: 'who' }, entry.who === 'ai' ? t('page.interviewer') : t('page.you')), ' ', entry.text),
+    ),
   );
 }
 
@@ -296,8 +335,18 @@ function header(): HTMLElement {
   const { session, turn } = state!;
   // A follow-up or a question asked again is still the same question.
   const current = Math.max(1, Math.min(session.questionsAnswered + (turn?.kind === 'question' ? 1 : 0), session.totalQuestions));
-  const progress = h('progress', { max: String(session.totalQuestions), value: String(session.questionsAnswered), 'aria-label': t('page.progress', { current, total: session.totalQuestions }) });
-  return h('div', { class: 'header' }, h('span', { class: 'muted' }, t('page.progress', { current, total: session.totalQuestions })), progress, button(t('page.pause'), pauseInterview, 'secondary'));
+  const progress = h('progress', {
+    max: String(session.totalQuestions),
+    value: String(session.questionsAnswered),
+    'aria-label': t('page.progress', { current, total: session.totalQuestions }),
+  });
+  return h(
+    'div',
+    { class: 'header' },
+    h('span', { class: 'muted' }, t('page.progress', { current, total: session.totalQuestions })),
+    progress,
+    button(t('page.pause'), pauseInterview, 'secondary'),
+  );
 }
 
 type Control = HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement;
@@ -313,7 +362,12 @@ interface QuestionOptions {
  * Sends an answer to `turn`; `shown` is what the conversation keeps of it (a spoken answer: what
  * the service heard). A refusal that leaves the question open draws it again through `refused`.
  */
-function submitAnswer(turn: TTurn, body: Record<string, unknown> | FormData, shown: (next: TInterviewState) => string, refused: (notice: string) => void): void {
+function submitAnswer(
+  turn: TTurn,
+  body: Record<string, unknown> | FormData,
+  shown: (next: TInterviewState) => string,
+  refused: (notice: string) => void,
+): void {
   recorder.cancel();
   void attempt(
     api!.post<TInterviewState>('/api/interview/answer', body),
@@ -374,11 +428,25 @@ function heardCheckControls(turn: TTurn, sendText: (text: string) => void, contr
   });
   controls.push(box, confirm, correct);
   sync();
-  return h('div', { class: 'answer heard-check' }, h('label', { for: 'heard' }, t('page.heard.label')), box, h('p', { class: 'muted' }, t('page.heard.hint')), h('div', { class: 'actions' }, confirm, correct));
+  return h(
+    'div',
+    { class: 'answer heard-check' },
+    h('label', { for: 'heard' }, t('page.heard.label')),
+    box,
+    h('p', { class: 'muted' }, t('page.heard.hint')),
+    h('div', { class: 'actions' }, confirm, correct),
+  );
 }
 
 /** The question's own answer controls: the text box (and Record), the choices, or the rating scale. */
-function answerControls(turn: TTurn, sendText: (text: string) => void, submit: (body: FormData, shown: string) => void, controls: Control[], status: HTMLElement, record: boolean): HTMLElement {
+function answerControls(
+  turn: TTurn,
+  sendText: (text: string) => void,
+  submit: (body: FormData, shown: string) => void,
+  controls: Control[],
+  status: HTMLElement,
+  record: boolean,
+): HTMLElement {
   if (turn.kind === 'check_heard') {
     const check = heardCheckControls(turn, sendText, controls);
     // Saying it again is an answer too.
@@ -408,7 +476,10 @@ function answerControls(turn: TTurn, sendText: (text: string) => void, submit: (
       fieldset.append(h('label', { class: 'rating-option' }, radio, String(value)));
     }
     evenScale(fieldset, max - min + 1);
-    const scaleLabels = question.scale?.minLabel || question.scale?.maxLabel ? h('p', { class: 'muted scale' }, `${min}: ${question.scale?.minLabel ?? ''} · ${max}: ${question.scale?.maxLabel ?? ''}`) : null;
+    const scaleLabels =
+      question.scale?.minLabel || question.scale?.maxLabel
+        ? h('p', { class: 'muted scale' }, `${min}: ${question.scale?.minLabel ?? ''} · ${max}: ${question.scale?.maxLabel ?? ''}`)
+        : null;
     const send = button(t('page.send'), () => {
       const picked = fieldset.querySelector<HTMLInputElement>('input:checked');
       if (picked) sendText(picked.value);
@@ -430,13 +501,24 @@ function answerControls(turn: TTurn, sendText: (text: string) => void, submit: (
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) send.click();
     });
     controls.push(textarea, send);
-    answerArea.append(h('label', { for: 'answer' }, t('page.yourAnswer')), textarea, h('div', { class: 'actions' }, send, record ? recordButton(turn, submit, controls, status) : null));
+    answerArea.append(
+      h('label', { for: 'answer' }, t('page.yourAnswer')),
+      textarea,
+      h('div', { class: 'actions' }, send, record ? recordButton(turn, submit, controls, status) : null),
+    );
   }
   return answerArea;
 }
 
 function questionSection(turn: TTurn, ...children: Child[]): HTMLElement {
-  return h('section', { class: 'question', 'aria-labelledby': 'question-text' }, h('p', { class: 'who' }, t('page.interviewer')), h('h2', { id: 'question-text' }, turn.text), renderQuestionMedia(turn), ...children);
+  return h(
+    'section',
+    { class: 'question', 'aria-labelledby': 'question-text' },
+    h('p', { class: 'who' }, t('page.interviewer')),
+    h('h2', { id: 'question-text' }, turn.text),
+    renderQuestionMedia(turn),
+    ...children,
+  );
 }
 
 function showQuestion(turn: TTurn, options: QuestionOptions = {}): void {
@@ -449,7 +531,12 @@ function showQuestion(turn: TTurn, options: QuestionOptions = {}): void {
   const submit = (body: Record<string, unknown> | FormData, shown: string) => {
     busy(true);
     status.textContent = t('page.sending');
-    submitAnswer(turn, body, () => shown, (notice) => showQuestion(turn, { notice }));
+    submitAnswer(
+      turn,
+      body,
+      () => shown,
+      (notice) => showQuestion(turn, { notice }),
+    );
   };
   const sendText = (text: string) => submit({ text, utteranceId: turn.utteranceId }, text);
 
@@ -495,13 +582,25 @@ function showVoiceQuestion(turn: TTurn, options: QuestionOptions): void {
   const controls: Control[] = [];
   const submitTyped = (body: Record<string, unknown>, shown: string) => {
     controls.forEach((control) => (control.disabled = true));
-    submitAnswer(turn, body, () => shown, (notice) => showQuestion(turn, { notice }));
+    submitAnswer(
+      turn,
+      body,
+      () => shown,
+      (notice) => showQuestion(turn, { notice }),
+    );
   };
   const sendText = (text: string) => submitTyped({ text, utteranceId: turn.utteranceId, voiceTiming: conversationNow.typedTiming() }, text);
   const backToVoice = button(t('page.voice.speak'), () => conversationNow.setTyping(false), 'secondary');
   // A read-back is answered by voice (yes, or the answer again) or in its box, both in view; typing in the box holds the listening.
   const check = turn.kind === 'check_heard' ? heardCheckControls(turn, sendText, controls, () => conversationNow.setHeld(true)) : null;
-  const typing = check ? h('div', { class: 'typing' }) : h('div', { class: 'typing' }, answerControls(turn, sendText, () => undefined, controls, status, false), h('div', { class: 'actions' }, backToVoice));
+  const typing = check
+    ? h('div', { class: 'typing' })
+    : h(
+        'div',
+        { class: 'typing' },
+        answerControls(turn, sendText, () => undefined, controls, status, false),
+        h('div', { class: 'actions' }, backToVoice),
+      );
 
   const render = (voiceState: VoiceState) => {
     panel.dataset.state = voiceState;
@@ -656,7 +755,14 @@ function feedbackForm(sending: boolean): HTMLElement {
   const form = h('form', { class: 'feedback', 'aria-labelledby': 'feedback-heading' });
   const rating = h('fieldset', { class: 'rating' }, h('legend', {}, t('page.feedback.overall')));
   for (let value = 1; value <= 5; value++) {
-    rating.append(h('label', { class: 'rating-option' }, h('input', { type: 'radio', name: 'overall', value: String(value), 'aria-label': t('page.feedback.ratingLabel', { value, max: 5 }) }), String(value)));
+    rating.append(
+      h(
+        'label',
+        { class: 'rating-option' },
+        h('input', { type: 'radio', name: 'overall', value: String(value), 'aria-label': t('page.feedback.ratingLabel', { value, max: 5 }) }),
+        String(value),
+      ),
+    );
   }
   evenScale(rating, 5);
   const comments = h('textarea', { id: 'feedback-comments', rows: '3', maxlength: '5000' });

@@ -45,7 +45,13 @@ function betterOf(background: string, candidates: string[]): string {
 function mix(hex: string, toward: string, amount: number): string {
   const a = channels(hex);
   const b = channels(toward);
-  return `#${a.map((channel, i) => Math.round(channel + (b[i]! - channel) * amount).toString(16).padStart(2, '0')).join('')}`;
+  return `#${a
+    .map((channel, i) =>
+      Math.round(channel + (b[i]! - channel) * amount)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 export function resolveTheme(requested: { primary?: string | null; background?: string | null; text?: string | null }): ResolvedTheme {

@@ -30,7 +30,8 @@ export async function buildSdkPackage(outDir = path.join(here, 'dist')): Promise
   });
   const emitted = program.emit();
   const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
-  if (problems.length > 0) throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => here, getNewLine: () => '\n' }));
+  if (problems.length > 0)
+    throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => here, getNewLine: () => '\n' }));
   return ['interview-sdk.js', 'interview-sdk.mjs', 'index.d.ts', 'sdk.d.ts'].map((file) => path.join(outDir, file));
 }
 

@@ -26,7 +26,7 @@ async function* jsonDocument(em: EntityManager, scope: AnonymizedScope, campaign
   const head = {
     exportedAt: new Date().toISOString(),
     anonymized: true,
-    note: 'Ids are pseudonyms, consistent within this file only; times are seconds from each session\'s start.',
+    note: "Ids are pseudonyms, consistent within this file only; times are seconds from each session's start.",
     campaigns: campaigns.map((campaign) => ({ id: pseudonyms.of('campaign', campaign.id), name: campaign.name })),
   };
   yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;
@@ -60,7 +60,12 @@ const ANONYMIZED_CSV_COLUMNS = [
   'value',
 ] as const;
 
-async function* csvRows(em: EntityManager, scope: AnonymizedScope, campaigns: ExportedCampaign[], tally: Tally): AsyncGenerator<Record<(typeof ANONYMIZED_CSV_COLUMNS)[number], string | number | null>> {
+async function* csvRows(
+  em: EntityManager,
+  scope: AnonymizedScope,
+  campaigns: ExportedCampaign[],
+  tally: Tally,
+): AsyncGenerator<Record<(typeof ANONYMIZED_CSV_COLUMNS)[number], string | number | null>> {
   const pseudonyms = new Pseudonyms();
   const names = new Map(campaigns.map((campaign) => [pseudonyms.of('campaign', campaign.id), campaign.name]));
   for await (const session of anonymizedSessions(em, scope, pseudonyms)) {
@@ -93,7 +98,12 @@ async function* csvRows(em: EntityManager, scope: AnonymizedScope, campaigns: Ex
 /** The export's bytes as a stream: JSON (one document) or CSV (RFC 4180, one row per utterance). */
 export function anonymizedFile(em: EntityManager, scope: AnonymizedScope, campaigns: ExportedCampaign[], format: 'json' | 'csv', tally: Tally): Readable {
   if (format === 'json') return Readable.from(jsonDocument(em, scope, campaigns, tally));
-  const csv = stringify({ header: true, columns: [...ANONYMIZED_CSV_COLUMNS], record_delimiter: 'windows', cast: { number: (value) => String(value), boolean: (value) => String(value) } });
+  const csv = stringify({
+    header: true,
+    columns: [...ANONYMIZED_CSV_COLUMNS],
+    record_delimiter: 'windows',
+    cast: { number: (value) => String(value), boolean: (value) => String(value) },
+  });
   const source = Readable.from(csvRows(em, scope, campaigns, tally));
   source.on('error', (error) => csv.destroy(error));
   return source.pipe(csv);

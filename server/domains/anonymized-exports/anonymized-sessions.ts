@@ -52,15 +52,13 @@ export function anonymizedSessions(em: EntityManager, scope: AnonymizedScope, ps
   return finishedSessions(em, scope, (row, spoken) => anonymize(em, row, spoken, pseudonyms));
 }
 
-async function anonymize(
-  em: EntityManager,
-  row: FinishedSessionRow,
-  spoken: TranscriptRow[],
-  pseudonyms: Pseudonyms,
-): Promise<AnonymizedSession> {
+async function anonymize(em: EntityManager, row: FinishedSessionRow, spoken: TranscriptRow[], pseudonyms: Pseudonyms): Promise<AnonymizedSession> {
   const plan = await loadPlan(em, { scriptId: row.script_id, scriptVersion: row.script_version });
   const questions = new Map(plan.questions.map((question) => [question.id, question]));
-  const scrubber = sessionScrubber(row, spoken.map((utterance) => utterance.text));
+  const scrubber = sessionScrubber(
+    row,
+    spoken.map((utterance) => utterance.text),
+  );
   const clean = (value: TParsedAnswer['value']) => (typeof value === 'string' ? scrubber.piece(value) : value);
   // The same person answering twice (one address, two invites) is one participant of the export.
   const email = row.participant_email ?? row.invite_email;
@@ -81,7 +79,10 @@ async function anonymize(
       return { questionId: answer.questionId, question: question?.text ?? null, type: question?.type ?? null, value: clean(answer.value) };
     }),
     utterances: spoken.map((utterance, index) => {
-      const structured = utterance.speaker === 'participant' && utterance.questionId !== null && isStructuredQuestion({ type: questions.get(utterance.questionId)?.type ?? 'open' });
+      const structured =
+        utterance.speaker === 'participant' &&
+        utterance.questionId !== null &&
+        isStructuredQuestion({ type: questions.get(utterance.questionId)?.type ?? 'open' });
       return {
         index,
         speaker: utterance.speaker,

@@ -24,7 +24,11 @@ export interface AnonymizedExportServices {
 }
 
 /** The campaigns and sessions the input names, all of the caller's organization (404 naming the field otherwise). */
-async function resolveScope(em: EntityManager, organizationId: string, input: TCreateAnonymizedExportInput): Promise<{ scope: AnonymizedScope; campaigns: ExportedCampaign[]; stored: unknown }> {
+async function resolveScope(
+  em: EntityManager,
+  organizationId: string,
+  input: TCreateAnonymizedExportInput,
+): Promise<{ scope: AnonymizedScope; campaigns: ExportedCampaign[]; stored: unknown }> {
   if (input.campaignId !== undefined) {
     const campaigns = await exportedCampaign.rows(em, { organizationId, campaignId: input.campaignId });
     if (campaigns.length === 0) throw notFound('campaign', input.campaignId, 'campaignId');
@@ -41,9 +45,13 @@ async function resolveScope(em: EntityManager, organizationId: string, input: TC
   const found = new Map(rows.map((row) => [row.id, row]));
   const missing = input.sessionIds!.findIndex((id) => !found.has(id));
   if (missing !== -1) throw notFound('session', input.sessionIds![missing]!, `sessionIds[${missing}]`);
-  const unfinished = input.sessionIds!.map((id, index) => ({ index, row: found.get(id)! })).filter(({ row }) => row.status !== 'completed' && row.status !== 'abandoned');
+  const unfinished = input
+    .sessionIds!.map((id, index) => ({ index, row: found.get(id)! }))
+    .filter(({ row }) => row.status !== 'completed' && row.status !== 'abandoned');
   if (unfinished.length > 0) {
-    throw validationError(unfinished.map(({ index, row }) => ({ path: `sessionIds[${index}]`, message: `is ${row.status}; only finished sessions are exported` })));
+    throw validationError(
+      unfinished.map(({ index, row }) => ({ path: `sessionIds[${index}]`, message: `is ${row.status}; only finished sessions are exported` })),
+    );
   }
   const campaigns = await campaignsOfSessions.rows(em, { organizationId, campaignIds: [...new Set(rows.map((row) => row.campaign_id))] });
   return { scope: { organizationId, sessionIds }, campaigns, stored: { type: 'sessions', count: sessionIds.length } };

@@ -78,6 +78,7 @@ export const insertAnonymizedExport = defineQuery({
 /** An export that has not expired. */
 export const unexpiredAnonymizedExport = defineQuery({
   columns: { id: 'text', format: 'text', storage_key: 'text', size_bytes: 'bigint' },
-  statement: ({ exportId }: { exportId: string }) => sql`select id, format, storage_key, size_bytes from anonymized_exports where id = ${exportId} and expires_at > now()`,
+  statement: ({ exportId }: { exportId: string }) =>
+    sql`select id, format, storage_key, size_bytes from anonymized_exports where id = ${exportId} and expires_at > now()`,
   example: { exportId: 'anx_example' },
 });

@@ -36,7 +36,11 @@ export async function createApiKey({ em }: Pick<Deps, 'em'>, caller: Caller, inp
  * `apiKeys.create` for a signed-in member: a key never holds a permission its creator lacks
  * (an admin cannot mint billing:write), and an expiry must lie ahead.
  */
-export async function createApiKeyAs(deps: Pick<Deps, 'em'>, caller: CustomerAuth, input: { name: string; permissions: Permission[]; expiresAt?: string | undefined }): Promise<{ apiKey: ApiKey; secret: string }> {
+export async function createApiKeyAs(
+  deps: Pick<Deps, 'em'>,
+  caller: CustomerAuth,
+  input: { name: string; permissions: Permission[]; expiresAt?: string | undefined },
+): Promise<{ apiKey: ApiKey; secret: string }> {
   const beyond = input.permissions.filter((permission) => !caller.permissions.includes(permission));
   if (beyond.length > 0) {
     throw new AppError('INSUFFICIENT_PERMISSIONS', `A key cannot hold permissions its creator lacks: ${beyond.join(', ')}.`, { required: beyond[0] });

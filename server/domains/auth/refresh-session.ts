@@ -35,37 +35,39 @@ export async function refreshMemberSession(
   const tokenHash = hashSecretToken(input.refreshToken);
   const userAgent = client.userAgent?.slice(0, 500) ?? null;
   const now = new Date();
-  return em.transactional(async (tx) => {
-    // Siblings (pairs the grace gave from one parent) are spent one at a time: the parent's row is
-    // the lock, so the check below sees a sibling spent by a concurrent call.
-    await lockRefreshTokenParent.rows(tx, { tokenHash });
-    // Of concurrent uses, the first wins here; the others wait for its commit and take the path below.
-    const spent = await spendRefreshToken.rows(tx, { tokenHash, userAgent });
-    let sessionId = spent[0]?.session_id;
-    if (spent[0]?.forked) {
-      // The grace gave this token's parent two successors and the other one has moved on: this
-      // branch is a copy (a real second tab takes the newest pair from the others), so the sign-in
-      // ends, as for any reuse. A stolen token can thus not keep a second chain alive.
-      await revokeReusedSignIn.rows(tx, { sessionId: sessionId! });
-      return { reused: true } as const;
-    }
-    if (!sessionId) {
-      const known = await presentedRefreshToken.first(tx, { tokenHash, userAgent, graceSeconds: REUSE_GRACE_SECONDS });
-      if (!known) throw invalidRefreshToken('unknown');
-      if (!known.used) throw invalidRefreshToken('expired');
-      if (!known.benign) {
-        await revokeReusedSignIn.rows(tx, { sessionId: known.session_id });
-        // Committed even though the call fails: the reuse must end the sign-in.
+  return em
+    .transactional(async (tx) => {
+      // Siblings (pairs the grace gave from one parent) are spent one at a time: the parent's row is
+      // the lock, so the check below sees a sibling spent by a concurrent call.
+      await lockRefreshTokenParent.rows(tx, { tokenHash });
+      // Of concurrent uses, the first wins here; the others wait for its commit and take the path below.
+      const spent = await spendRefreshToken.rows(tx, { tokenHash, userAgent });
+      let sessionId = spent[0]?.session_id;
+      if (spent[0]?.forked) {
+        // The grace gave this token's parent two successors and the other one has moved on: this
+        // branch is a copy (a real second tab takes the newest pair from the others), so the sign-in
+        // ends, as for any reuse. A stolen token can thus not keep a second chain alive.
+        await revokeReusedSignIn.rows(tx, { sessionId: sessionId! });
         return { reused: true } as const;
       }
-      sessionId = known.session_id;
-    }
-    const session = await tx.findOne(MemberSession, { id: sessionId }, { populate: ['member', 'member.organization'] });
-    if (!session || session.revokedAt || session.expiresAt <= now || session.member.status !== 'active') throw invalidRefreshToken('signed_out');
-    session.lastRefreshedAt = now;
-    return signedInAnswer(tx, services.memberTokens, session.member, session, now, tokenHash);
-  }).then((answer) => {
-    if ('reused' in answer) throw invalidRefreshToken('reused');
-    return answer;
-  });
+      if (!sessionId) {
+        const known = await presentedRefreshToken.first(tx, { tokenHash, userAgent, graceSeconds: REUSE_GRACE_SECONDS });
+        if (!known) throw invalidRefreshToken('unknown');
+        if (!known.used) throw invalidRefreshToken('expired');
+        if (!known.benign) {
+          await revokeReusedSignIn.rows(tx, { sessionId: known.session_id });
+          // Committed even though the call fails: the reuse must end the sign-in.
+          return { reused: true } as const;
+        }
+        sessionId = known.session_id;
+      }
+      const session = await tx.findOne(MemberSession, { id: sessionId }, { populate: ['member', 'member.organization'] });
+      if (!session || session.revokedAt || session.expiresAt <= now || session.member.status !== 'active') throw invalidRefreshToken('signed_out');
+      session.lastRefreshedAt = now;
+      return signedInAnswer(tx, services.memberTokens, session.member, session, now, tokenHash);
+    })
+    .then((answer) => {
+      if ('reused' in answer) throw invalidRefreshToken('reused');
+      return answer;
+    });
 }

@@ -48,14 +48,22 @@ export async function purchaseCredits(
     });
   } catch (error) {
     if (error instanceof PaymentProviderUnavailableError) {
-      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', 'The payment provider could not be reached; nothing was charged or booked. Retry with the same Idempotency-Key.', {
-        provider: error.provider,
-      });
+      throw new AppError(
+        'PAYMENT_PROVIDER_UNAVAILABLE',
+        'The payment provider could not be reached; nothing was charged or booked. Retry with the same Idempotency-Key.',
+        {
+          provider: error.provider,
+        },
+      );
     }
     throw error;
   }
   if (outcome.status === 'declined') {
-    throw new AppError('PAYMENT_DECLINED', `The payment was declined: ${outcome.reason}`, { code: outcome.code, reason: outcome.reason, provider: payments.name });
+    throw new AppError('PAYMENT_DECLINED', `The payment was declined: ${outcome.reason}`, {
+      code: outcome.code,
+      reason: outcome.reason,
+      provider: payments.name,
+    });
   }
   const paymentId = outcome.paymentId;
   return em.transactional(async (tx) => {

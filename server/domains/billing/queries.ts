@@ -9,7 +9,14 @@ export const insertCreditTransaction = defineQuery({
      values (${p.id}, ${p.organizationId}, ${p.kind}, ${p.amount}, 0, ${p.source}, ${p.description}, now())
      on conflict (organization_id, source) do nothing
      returning id`,
-  example: { id: 'txn_example', organizationId: 'org_example', kind: 'grant', amount: 1, source: 'grant:example' as string | null, description: 'example' as string | null },
+  example: {
+    id: 'txn_example',
+    organizationId: 'org_example',
+    kind: 'grant',
+    amount: 1,
+    source: 'grant:example' as string | null,
+    description: 'example' as string | null,
+  },
 });
 
 /** The movement a source already booked, with the organization's balance now. */

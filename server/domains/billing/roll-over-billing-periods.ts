@@ -60,7 +60,14 @@ async function rollOverOrganization(
         status: 'open',
         currency: terms.currency,
         period: ended,
-        lines: [{ description: `Interview minutes beyond the credit balance (${owed} credits)`, quantity: owed, unitAmount: terms.pricePerCreditMinor, amount: priceOfCredits(owed, terms.pricePerCreditMinor) }],
+        lines: [
+          {
+            description: `Interview minutes beyond the credit balance (${owed} credits)`,
+            quantity: owed,
+            unitAmount: terms.pricePerCreditMinor,
+            amount: priceOfCredits(owed, terms.pricePerCreditMinor),
+          },
+        ],
         issuedAt: now,
         paymentId: null,
         source: `period:${periodLabel(ended)}`,

@@ -23,7 +23,7 @@ const tags = ['Billing'];
 export const billingRouter = router({
   plan: apiProcedure
     .meta({
-      openapi: { method: 'GET', path: '/v1/billing/plan', tags, summary: 'Get the plan, this period\'s credits and the next invoice' },
+      openapi: { method: 'GET', path: '/v1/billing/plan', tags, summary: "Get the plan, this period's credits and the next invoice" },
       permission: 'billing:read',
     })
     .input(z.strictObject({}))
@@ -53,7 +53,7 @@ export const billingRouter = router({
         tags,
         summary: 'Buy credits',
         description:
-          'Charges the payment method (the organization\'s default when omitted), then books the credits and a paid invoice. Send an `Idempotency-Key`: a retry then charges once. 402 PAYMENT_DECLINED books nothing.',
+          "Charges the payment method (the organization's default when omitted), then books the credits and a paid invoice. Send an `Idempotency-Key`: a retry then charges once. 402 PAYMENT_DECLINED books nothing.",
       },
       permission: 'billing:write',
       successStatus: 201,

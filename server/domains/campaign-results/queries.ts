@@ -2,7 +2,6 @@ import type { TResultsFilter } from '../../../shared/schemas/campaign-results.js
 import { defineQuery } from '../../db/query.js';
 import { isoTimestamp, joinSql, rawSql, type Sql, sql } from '../../db/sql.js';
 
-
 /** How each completion filter reads on a session row. */
 const COMPLETION_CONDITIONS: Record<NonNullable<TResultsFilter['completion']>, Sql> = {
   completed: sql`s.completion_status = 'completed'`,
@@ -52,7 +51,8 @@ export function keptInvitesFilter(filter: TResultsFilter = {}): Sql {
     sql`not exists (select 1 from sessions p where p.invite_id = i.id and p.preview)`,
   ];
   conditions.push(...segmentConditions('i', filter.segment));
-  if (filter.language) conditions.push(languageCondition(sql`coalesce(i.language, c.settings ->> 'language', sv.settings ->> 'language', '')`, filter.language));
+  if (filter.language)
+    conditions.push(languageCondition(sql`coalesce(i.language, c.settings ->> 'language', sv.settings ->> 'language', '')`, filter.language));
   if (filter.from) conditions.push(sql`i.created_at >= ${filter.from}::timestamptz`);
   if (filter.to) conditions.push(sql`i.created_at < ${filter.to}::timestamptz`);
   return joinSql(conditions, ' and ');

@@ -17,10 +17,14 @@ export async function deleteCampaign({ em }: Pick<Deps, 'em'>, caller: Caller, i
     const campaign = await loadCampaign(tx, caller, { campaignId: input.campaignId, lockMode: LockMode.PESSIMISTIC_WRITE });
     const active = await tx.count(Session, { campaign: campaign.id, status: { $in: [...UNFINISHED_SESSION_STATUSES] } });
     if (active > 0) {
-      throw new AppError('CAMPAIGN_HAS_ACTIVE_SESSIONS', `Campaign ${campaign.id} has ${active} interview(s) under way; archive it, or delete it once they end.`, {
-        campaignId: campaign.id,
-        activeSessions: active,
-      });
+      throw new AppError(
+        'CAMPAIGN_HAS_ACTIVE_SESSIONS',
+        `Campaign ${campaign.id} has ${active} interview(s) under way; archive it, or delete it once they end.`,
+        {
+          campaignId: campaign.id,
+          activeSessions: active,
+        },
+      );
     }
     await tx.nativeDelete(Campaign, { id: campaign.id });
   });

@@ -10,11 +10,7 @@ import type { EmailTemplates } from '../../email/templates.js';
 export const DEFAULT_EMAIL_TEMPLATE = 'default';
 
 /** `expiresAt` wins over `expiresIn`, which wins over the campaign default, else 7 days. */
-export function resolveInviteExpiry(
-  campaign: InviteCampaign,
-  input: { expiresAt?: string | undefined; expiresIn?: string | undefined },
-  now: Date,
-): Date {
+export function resolveInviteExpiry(campaign: InviteCampaign, input: { expiresAt?: string | undefined; expiresIn?: string | undefined }, now: Date): Date {
   if (input.expiresAt) return new Date(input.expiresAt);
   const expiresIn = input.expiresIn ?? campaign.inviteDefaults.expiresIn ?? DEFAULT_INVITE_EXPIRES_IN;
   return new Date(now.getTime() + parseDurationSeconds(expiresIn)! * 1000);

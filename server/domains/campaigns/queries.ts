@@ -101,7 +101,16 @@ export const campaignPage = defineQuery({
         ) as p ${WITH_STATS}
         order by p.${column} ${direction}, p.id ${direction}`;
   },
-  example: { organizationId: 'org_example', status: 'active', projectId: 'prj_example', namePattern: '%a%', sort: 'createdAt', order: 'desc', limit: 20, offset: 0 },
+  example: {
+    organizationId: 'org_example',
+    status: 'active',
+    projectId: 'prj_example',
+    namePattern: '%a%',
+    sort: 'createdAt',
+    order: 'desc',
+    limit: 20,
+    offset: 0,
+  },
 });
 
 /** How many campaigns the filters match (a page past the end has no row to carry the total). */

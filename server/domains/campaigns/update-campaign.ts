@@ -25,9 +25,7 @@ export async function updateCampaign({ em, services }: CampaignWriteDeps, caller
   return em.transactional(async (tx) => {
     const current = await loadCampaign(tx, caller, { campaignId: input.campaignId });
     const project =
-      input.projectId === undefined || input.projectId === null
-        ? input.projectId
-        : await loadProjectForAssignment(tx, caller, { projectId: input.projectId });
+      input.projectId === undefined || input.projectId === null ? input.projectId : await loadProjectForAssignment(tx, caller, { projectId: input.projectId });
     const script =
       input.scriptId !== undefined && input.scriptId !== current.script.id ? await loadUsableScript(tx, caller, { scriptId: input.scriptId }) : undefined;
     const campaign = await loadCampaign(tx, caller, { campaignId: input.campaignId, lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -22,7 +22,9 @@ export async function deleteComment({ em }: Pick<Deps, 'em'>, auth: CustomerAuth
     const target = await commentToDelete.first(tx, { organizationId, commentId });
     if (!target) throw notFound('comment', commentId, 'commentId');
     if (!isAuthor(auth, { kind: target.author_kind, id: target.author_id }) && !auth.permissions.includes('organization:write')) {
-      throw new AppError('INSUFFICIENT_PERMISSIONS', `Only the author of comment ${commentId}, an owner or an admin can delete it.`, { required: 'author or organization:write' });
+      throw new AppError('INSUFFICIENT_PERMISSIONS', `Only the author of comment ${commentId}, an owner or an admin can delete it.`, {
+        required: 'author or organization:write',
+      });
     }
     // A statement of its own, after the lock: it sees replies committed while this waited.
     const replies = await replyCount.first(tx, { commentId });

@@ -11,7 +11,8 @@ import { cursorAfter, type CursorValueType, decodeCursor } from './keyset-page.j
 /** The sort value a workspace list's `cursor` holds, as `type`; 400 on `cursor` for anything else. */
 export function cursorValueOf(cursor: string, type: CursorValueType): { value: string; id: string } {
   const position = decodeCursor(cursor, type);
-  if (!position) throw new AppError('INVALID_REQUEST', 'cursor is not a cursor this API made.', { fields: [{ path: 'cursor', message: 'is not a cursor this API made' }] });
+  if (!position)
+    throw new AppError('INVALID_REQUEST', 'cursor is not a cursor this API made.', { fields: [{ path: 'cursor', message: 'is not a cursor this API made' }] });
   return position;
 }
 

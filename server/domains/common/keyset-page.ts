@@ -130,11 +130,20 @@ export async function findPage<E extends { id: string }>(
     const hasMore = request.offset + items.length < total;
     const last = items.at(-1);
     const lastValue = hasMore && last ? await valueOf(last.id) : undefined;
-    return { items, total, limit: request.limit, offset: request.offset, hasMore, nextCursor: lastValue !== undefined ? encodeCursor({ value: lastValue, id: last!.id }) : null };
+    return {
+      items,
+      total,
+      limit: request.limit,
+      offset: request.offset,
+      hasMore,
+      nextCursor: lastValue !== undefined ? encodeCursor({ value: lastValue, id: last!.id }) : null,
+    };
   }
 
   if (request.offset > 0) {
-    throw new AppError('INVALID_REQUEST', 'offset cannot be combined with startingAfter.', { fields: [{ path: 'offset', message: 'cannot be combined with startingAfter' }] });
+    throw new AppError('INVALID_REQUEST', 'offset cannot be combined with startingAfter.', {
+      fields: [{ path: 'offset', message: 'cannot be combined with startingAfter' }],
+    });
   }
   let position: Position | undefined;
   if (request.startingAfter.startsWith(CURSOR_PREFIX)) {
@@ -155,7 +164,14 @@ export async function findPage<E extends { id: string }>(
   const items = hasMore ? rows.slice(0, request.limit) : rows;
   const last = items.at(-1);
   const lastValue = hasMore && last ? await valueOf(last.id) : undefined;
-  return { items, total, limit: request.limit, offset: 0, hasMore, nextCursor: lastValue !== undefined ? encodeCursor({ value: lastValue, id: last!.id }) : null };
+  return {
+    items,
+    total,
+    limit: request.limit,
+    offset: 0,
+    hasMore,
+    nextCursor: lastValue !== undefined ? encodeCursor({ value: lastValue, id: last!.id }) : null,
+  };
 }
 
 /** The envelope of a found page, its items turned into their API shape. */

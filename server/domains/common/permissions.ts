@@ -8,7 +8,7 @@ import type { CustomerAuth, RequestAuth } from './caller.js';
  * It lives with the caller, not in server/trpc, so domain code may use it without knowing HTTP.
  */
 export function assertPermission(auth: RequestAuth | null | undefined, requirement: PermissionRequirement): CustomerAuth {
-  if (!auth) throw new AppError('INVALID_API_KEY', 'A valid API key (or a signed-in member\'s access token) is required.');
+  if (!auth) throw new AppError('INVALID_API_KEY', "A valid API key (or a signed-in member's access token) is required.");
   if (auth.kind === 'participant') {
     throw new AppError('INVALID_API_KEY', 'This operation needs an API key; an invite token only acts on its own interview.');
   }

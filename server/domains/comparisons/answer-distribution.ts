@@ -2,7 +2,6 @@ import { DEFAULT_RATING_SCALE, isStructuredQuestion, type TQuestion, type TStruc
 import type { TQuestionDistribution } from '../../../shared/schemas/comparisons.js';
 import type { TAnswerValue } from '../../../shared/schemas/sessions.js';
 
-
 export function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   return Math.round(value * factor) / factor;

@@ -25,7 +25,11 @@ export async function compareSegments({ em }: Pick<Deps, 'em'>, caller: Caller, 
 
   const compared = { organizationId, segments: input.segments };
   // Three independent reads of the same segments, side by side.
-  const [stats, sentiments, answers] = await Promise.all([segmentStats.rows(em, compared), segmentSentiments.rows(em, compared), segmentAnswers.rows(em, compared)]);
+  const [stats, sentiments, answers] = await Promise.all([
+    segmentStats.rows(em, compared),
+    segmentSentiments.rows(em, compared),
+    segmentAnswers.rows(em, compared),
+  ]);
 
   const statsBySegment = new Map(stats.map((row) => [row.segment, row]));
   // The script versions each segment's sessions followed; the published one stands in for a segment without sessions.
@@ -50,7 +54,9 @@ export async function compareSegments({ em }: Pick<Deps, 'em'>, caller: Caller, 
     }
     const rated = sentimentCounts.positive + sentimentCounts.neutral + sentimentCounts.negative;
 
-    const versions = versionsBySegment[index]!.map(([scriptId, version]) => versionByKey.get(`${scriptId}@${version}`)).filter((version) => version !== undefined);
+    const versions = versionsBySegment[index]!.map(([scriptId, version]) => versionByKey.get(`${scriptId}@${version}`)).filter(
+      (version) => version !== undefined,
+    );
     const answersOfSegment = answers.filter((answer) => answer.segment === index);
     const questions = structuredQuestions(versions).map((question) => {
       const values: ValueCounts = answersOfSegment
@@ -83,7 +89,11 @@ export async function compareSegments({ em }: Pick<Deps, 'em'>, caller: Caller, 
       },
       sentiment: {
         ...sentimentCounts,
-        shares: { positive: share(sentimentCounts.positive, rated), neutral: share(sentimentCounts.neutral, rated), negative: share(sentimentCounts.negative, rated) },
+        shares: {
+          positive: share(sentimentCounts.positive, rated),
+          neutral: share(sentimentCounts.neutral, rated),
+          negative: share(sentimentCounts.negative, rated),
+        },
       },
       questions,
     };

@@ -11,7 +11,12 @@ import { joinSql, type Sql, sql } from '../../db/sql.js';
 function segmentSessionsSql(organizationId: string, segments: TComparisonSegmentInput[]): Sql {
   const selects = segments.map((segment, index) => {
     // Previews ("Preview as participant") are never results.
-    const conditions: Sql[] = [sql`s.organization_id = ${organizationId}`, sql`s.campaign_id = ${segment.campaignId}`, sql`s.started_at is not null`, sql`not s.preview`];
+    const conditions: Sql[] = [
+      sql`s.organization_id = ${organizationId}`,
+      sql`s.campaign_id = ${segment.campaignId}`,
+      sql`s.started_at is not null`,
+      sql`not s.preview`,
+    ];
     if (segment.from) conditions.push(sql`s.started_at >= ${segment.from}::timestamptz`);
     if (segment.to) conditions.push(sql`s.started_at < ${segment.to}::timestamptz`);
     if (segment.completionStatus) {
@@ -37,7 +42,14 @@ interface SegmentsParams {
 const segmentsExample: SegmentsParams = {
   organizationId: 'org_example',
   segments: [
-    { campaignId: 'cmp_example', from: '2026-01-01T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z', completionStatus: ['completed'], metadata: { plan: 'pro' }, language: 'en' },
+    {
+      campaignId: 'cmp_example',
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-02-01T00:00:00.000Z',
+      completionStatus: ['completed'],
+      metadata: { plan: 'pro' },
+      language: 'en',
+    },
     { campaignId: 'cmp_other' },
   ],
 };

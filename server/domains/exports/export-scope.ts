@@ -58,7 +58,11 @@ function uniqueSlugs(campaigns: Omit<ExportCampaign, 'slug'>[]): ExportCampaign[
 }
 
 /** The campaigns of a campaign or project export (404 for another organization's). */
-export async function resolveExportScope(em: EntityManager, organizationId: string, target: { campaignId: string } | { projectId: string }): Promise<ExportScope> {
+export async function resolveExportScope(
+  em: EntityManager,
+  organizationId: string,
+  target: { campaignId: string } | { projectId: string },
+): Promise<ExportScope> {
   let campaigns: Omit<ExportCampaign, 'slug'>[];
   let name: string;
   if ('campaignId' in target) {

@@ -14,7 +14,18 @@ import { zipFinishedSessionCount, zipFinishedSessions } from './queries.js';
 /** One finished session as exports carry it: fields of the session record (`GET /v1/sessions/{id}`), and its transcript. */
 type ExportedSession = Pick<
   TSession,
-  'id' | 'campaignId' | 'status' | 'completionStatus' | 'participant' | 'metadata' | 'startedAt' | 'completedAt' | 'duration' | 'language' | 'sentiment' | 'answers'
+  | 'id'
+  | 'campaignId'
+  | 'status'
+  | 'completionStatus'
+  | 'participant'
+  | 'metadata'
+  | 'startedAt'
+  | 'completedAt'
+  | 'duration'
+  | 'language'
+  | 'sentiment'
+  | 'answers'
 > & {
   /** `ready`, `none` (nothing to transcribe) or `pending` (still being made). */
   transcriptStatus: 'ready' | 'none' | 'pending';
@@ -95,11 +106,18 @@ export async function zipSessions(em: EntityManager, campaignIds: string[]): Pro
   const rows = await zipFinishedSessions.rows(em, { campaignIds, limit: ZIP_EXPORT_MAX_SESSIONS + 1 });
   if (rows.length > ZIP_EXPORT_MAX_SESSIONS) {
     const { count } = (await zipFinishedSessionCount.first(em, { campaignIds }))!;
-    throw new AppError('EXPORT_TOO_LARGE', `This export holds ${count} sessions; a ZIP with audio holds at most ${ZIP_EXPORT_MAX_SESSIONS}. Export per campaign, or without audio.`, {
-      sessions: count,
-      limit: ZIP_EXPORT_MAX_SESSIONS,
-    });
+    throw new AppError(
+      'EXPORT_TOO_LARGE',
+      `This export holds ${count} sessions; a ZIP with audio holds at most ${ZIP_EXPORT_MAX_SESSIONS}. Export per campaign, or without audio.`,
+      {
+        sessions: count,
+        limit: ZIP_EXPORT_MAX_SESSIONS,
+      },
+    );
   }
-  const recordings = await sessionRecordings(em, rows.map((row) => row.id));
+  const recordings = await sessionRecordings(
+    em,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({ id: row.id, campaignId: row.campaign_id, recording: recordings.get(row.id) ?? null }));
 }

@@ -43,7 +43,11 @@ export function inert(text: string | null): string | null {
   return text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] }): AsyncGenerator<CsvRow> {
+async function* rows(
+  em: EntityManager,
+  campaigns: ExportCampaign[],
+  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
+): AsyncGenerator<CsvRow> {
   for (const campaign of campaigns) {
     for await (const session of exportedSessions(em, campaign, options)) {
       if (!session.transcript) continue;
@@ -83,7 +87,11 @@ async function* rows(em: EntityManager, campaigns: ExportCampaign[], options: { 
  * The flattened CSV (RFC 4180: a header row, CRLF line ends, fields quoted where they need it),
  * one row per utterance of every finished session with a transcript, streamed.
  */
-export function transcriptsCsv(em: EntityManager, campaigns: ExportCampaign[], options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] }): Transform {
+export function transcriptsCsv(
+  em: EntityManager,
+  campaigns: ExportCampaign[],
+  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
+): Transform {
   const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', cast: { number: (value) => String(value) } });
   const source = Readable.from(rows(em, campaigns, options));
   source.on('error', (error) => csv.destroy(error));

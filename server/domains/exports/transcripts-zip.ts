@@ -59,7 +59,8 @@ export function transcriptsZip(
     const transcripts = `${campaign.slug}/transcripts.${options.format}`;
     zip.addReadStreamLazy(transcripts, { mtime }, (done) => {
       const entryOptions = { redactKinds: options.redactKinds, sessionIds };
-      const stream = options.format === 'json' ? Readable.from(transcriptsJson(em, scope, [campaign], entryOptions)) : transcriptsCsv(em, [campaign], entryOptions);
+      const stream =
+        options.format === 'json' ? Readable.from(transcriptsJson(em, scope, [campaign], entryOptions)) : transcriptsCsv(em, [campaign], entryOptions);
       done(null, track(stream));
     });
     manifest.campaigns.push({ id: campaign.id, name: campaign.name, slug: campaign.slug, transcripts, sessions: listed.length });
@@ -69,7 +70,10 @@ export function transcriptsZip(
       manifest.sessions.push({ id: session.id, campaignId: campaign.id, audio: entry });
       if (!recording || !entry) continue;
       zip.addReadStreamLazy(entry, { mtime, compress: false }, (done) => {
-        storage.open(recording.storageKey).then((stream) => done(null, track(stream)), (error: Error) => done(error, undefined as never));
+        storage.open(recording.storageKey).then(
+          (stream) => done(null, track(stream)),
+          (error: Error) => done(error, undefined as never),
+        );
       });
     }
   }

@@ -10,7 +10,11 @@ import { highlightFiltersExist, highlightFromRow, highlightPage } from './querie
 /** 404 for a session or campaign filter naming another organization's (or no) record, rather than an empty page. */
 async function assertFiltersExist(em: EntityManager, scope: OrganizationScope, input: TListHighlightsInput): Promise<void> {
   if (input.sessionId === undefined && input.campaignId === undefined) return;
-  const row = await highlightFiltersExist.first(em, { organizationId: scope.organizationId, sessionId: input.sessionId ?? null, campaignId: input.campaignId ?? null });
+  const row = await highlightFiltersExist.first(em, {
+    organizationId: scope.organizationId,
+    sessionId: input.sessionId ?? null,
+    campaignId: input.campaignId ?? null,
+  });
   if (input.sessionId !== undefined && !row?.session_found) throw notFound('session', input.sessionId, 'sessionId');
   if (input.campaignId !== undefined && !row?.campaign_found) throw notFound('campaign', input.campaignId, 'campaignId');
 }

@@ -25,7 +25,10 @@ type SessionFacts = Omit<RowOf<typeof insightsSessionFacts.columns>, 'completion
  *
  * No caller: the job names a session, whose row says its organization.
  */
-export async function generateInsights({ em, services }: Pick<Deps, 'em'> & { services: { analyzer: TextAnalyzer } }, input: { sessionId: string }): Promise<boolean> {
+export async function generateInsights(
+  { em, services }: Pick<Deps, 'em'> & { services: { analyzer: TextAnalyzer } },
+  input: { sessionId: string },
+): Promise<boolean> {
   const { sessionId } = input;
   const session = (await insightsSessionFacts.first(em, { sessionId })) as SessionFacts | undefined;
   if (!session?.ready_for_insights) return false;

@@ -41,7 +41,10 @@ export async function getInsights({ em }: Pick<Deps, 'em'>, caller: Caller, inpu
     return toInsightsDto(insights, session.id, redactor);
   }
   if (session.transcriptStatus === 'none') {
-    throw new AppError('INSIGHTS_NOT_READY', `Session ${session.id} has no insights: it has no transcript to draw them from.`, { sessionId: session.id, status: 'none' });
+    throw new AppError('INSIGHTS_NOT_READY', `Session ${session.id} has no insights: it has no transcript to draw them from.`, {
+      sessionId: session.id,
+      status: 'none',
+    });
   }
   throw new AppError('INSIGHTS_NOT_READY', `Session ${session.id} has no insights yet; they are made after its transcript.`, {
     sessionId: session.id,

@@ -5,7 +5,11 @@ import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 
 /** All or nothing: the request was validated as a whole before this runs, and inserts in one statement. */
-export async function bulkCreateInvites({ em, services }: Pick<Deps, 'em'> & { services: InviteServices }, caller: Caller, input: TBulkCreateInvitesInput): Promise<TBulkCreateInvitesResult> {
+export async function bulkCreateInvites(
+  { em, services }: Pick<Deps, 'em'> & { services: InviteServices },
+  caller: Caller,
+  input: TBulkCreateInvitesInput,
+): Promise<TBulkCreateInvitesResult> {
   const { campaign, owner } = await loadInviteCampaign(em, caller, { campaignId: input.campaignId });
   // One statement: every invite and its email job, or none.
   const rows = await insertInvites(em, services, campaign, input.invites, input);

@@ -44,13 +44,11 @@ export async function createScriptPreview(
     const campaign = await upsertPreviewCampaign.first(tx, { organizationId, scriptId: script.id, scriptName: script.name });
     if (!campaign) throw new Error(`Script ${script.id} has no preview campaign after creating it`);
     const expiresAt = new Date(Date.now() + PREVIEW_LIFETIME_MS);
-    const [invite] = await insertInvites(
-      tx,
-      services,
-      { id: campaign.id, organizationId, status: 'active', inviteDefaults: {} },
-      [{ email: null }],
-      { sendEmail: false, expiresAt: expiresAt.toISOString(), scriptVersion: version },
-    );
+    const [invite] = await insertInvites(tx, services, { id: campaign.id, organizationId, status: 'active', inviteDefaults: {} }, [{ email: null }], {
+      sendEmail: false,
+      expiresAt: expiresAt.toISOString(),
+      scriptVersion: version,
+    });
     const organization = await tx.findOneOrFail(Organization, organizationId, { fields: ['domain'] });
     return {
       url: services.links.inviteUrl({ domain: organization.domain ?? null }, services.inviteTokens.tokenFor(invite!.id)),

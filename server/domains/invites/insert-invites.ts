@@ -120,5 +120,7 @@ export async function loadInviteCampaign(
   if (!row) throw notFound('campaign', campaignId);
   // The columns hold what the schema allows (a check constraint, jsonb written from the campaign schema).
   return {
-    campaign: { id: row.id, organizationId, status: row.status as Campaign['status'], inviteDefaults: row.invite_defaults as Campaign['inviteDefaults'] }, owner: { domain: row.domain } };
+    campaign: { id: row.id, organizationId, status: row.status as Campaign['status'], inviteDefaults: row.invite_defaults as Campaign['inviteDefaults'] },
+    owner: { domain: row.domain },
+  };
 }

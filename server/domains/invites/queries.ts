@@ -65,7 +65,11 @@ export const recordInviteEmailOutcome = defineQuery({
     return sql`update invites set ${values}, updated_at = now()
        where id = ${inviteId} and email_status = 'queued' and email_queued_at is not distinct from ${queuedAt}`;
   },
-  example: { inviteId: 'inv_example', queuedAt: new Date('2026-11-01T00:00:00Z') as Date | null, outcome: { status: 'failed', error: 'example' } as InviteEmailRecord },
+  example: {
+    inviteId: 'inv_example',
+    queuedAt: new Date('2026-11-01T00:00:00Z') as Date | null,
+    outcome: { status: 'failed', error: 'example' } as InviteEmailRecord,
+  },
 });
 
 /** Delivered is a fact: recorded even when the invite was cancelled during the send, but never over a newer request. */
@@ -92,7 +96,17 @@ export const inviteCampaignWithDomain = defineQuery({
  */
 export const insertInviteRows = defineQuery({
   columns: { inserted: 'bigint', jobs: 'bigint' },
-  statement: ({ organizationId, campaignId, records, emailJobs }: { organizationId: string; campaignId: string; records: unknown[]; emailJobs: JobSpec[] | null }) => {
+  statement: ({
+    organizationId,
+    campaignId,
+    records,
+    emailJobs,
+  }: {
+    organizationId: string;
+    campaignId: string;
+    records: unknown[];
+    emailJobs: JobSpec[] | null;
+  }) => {
     const jobs = emailJobs ? addJobsSql(emailJobs, sql`spec.payload->>'inviteId' in (select id from inserted)`) : sql`(select 0)`;
     return sql`with campaign as (
           select c.id, c.organization_id from campaigns c

@@ -16,7 +16,11 @@ import type { Deps } from '../common/deps.js';
  * Queues the invitation email again (also for invites created with sendEmail false). Only a
  * pending invite of an active campaign, with an email address, can be resent.
  */
-export async function resendInvite({ em, services }: Pick<Deps, 'em'> & { services: InviteServices }, caller: Caller, input: { inviteId: string }): Promise<TInvite> {
+export async function resendInvite(
+  { em, services }: Pick<Deps, 'em'> & { services: InviteServices },
+  caller: Caller,
+  input: { inviteId: string },
+): Promise<TInvite> {
   return em.transactional(async (tx) => {
     const invite = await loadInvite(tx, caller, { inviteId: input.inviteId, lockMode: LockMode.PESSIMISTIC_WRITE });
     assertInviteModifiable(invite, 'resent');

@@ -15,7 +15,12 @@ import { toMemberDto } from './serialize.js';
  * A refresh token of the session: valid 30 days, never past the session's own end. `parentHash`
  * names the spent token it replaces (null for a sign-in's first).
  */
-export async function issueRefreshToken(em: EntityManager, session: MemberSession, now: Date, parentHash: string | null = null): Promise<{ token: string; expiresAt: Date }> {
+export async function issueRefreshToken(
+  em: EntityManager,
+  session: MemberSession,
+  now: Date,
+  parentHash: string | null = null,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecretToken('rft');
   const expiresAt = new Date(Math.min(now.getTime() + REFRESH_TOKEN_SECONDS * 1000, session.expiresAt.getTime()));
   em.create(RefreshToken, { tokenHash: hashSecretToken(token), session, expiresAt, usedAt: null, parentHash, usedUserAgent: null });
@@ -24,7 +29,14 @@ export async function issueRefreshToken(em: EntityManager, session: MemberSessio
 }
 
 /** What a sign-in, a refresh and an accepted invitation answer: a fresh token pair (a refresh passes the spent token's hash). */
-export async function signedInAnswer(em: EntityManager, tokens: MemberTokens, member: Member, session: MemberSession, now: Date, parentHash: string | null = null): Promise<TSignedIn> {
+export async function signedInAnswer(
+  em: EntityManager,
+  tokens: MemberTokens,
+  member: Member,
+  session: MemberSession,
+  now: Date,
+  parentHash: string | null = null,
+): Promise<TSignedIn> {
   const refresh = await issueRefreshToken(em, session, now, parentHash);
   const access = await tokens.issueAccessToken({ memberId: member.id, organizationId: member.organization.id, sessionId: session.id }, now);
   return {

@@ -16,10 +16,14 @@ export type MembersActor = Pick<CustomerAuth, 'organizationId' | 'permissions'>;
 export function assertMayManageRole(actor: MembersActor, role: MemberRole): void {
   const missing = ROLE_PERMISSIONS[role].filter((permission) => !actor.permissions.includes(permission));
   if (missing.length > 0) {
-    throw new AppError('INSUFFICIENT_PERMISSIONS', `Only a caller holding every permission of the ${role} role can give, change or remove it; missing: ${missing.join(', ')}.`, {
-      required: role,
-      missing,
-    });
+    throw new AppError(
+      'INSUFFICIENT_PERMISSIONS',
+      `Only a caller holding every permission of the ${role} role can give, change or remove it; missing: ${missing.join(', ')}.`,
+      {
+        required: role,
+        missing,
+      },
+    );
   }
 }
 

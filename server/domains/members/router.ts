@@ -22,7 +22,10 @@ const tags = ['Organization'];
 /** The organization's people (design.md "Records of the product": Member). */
 export const membersRouter = router({
   list: customerProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/organization/members', tags, summary: 'List members and invitations, with their roles' }, permission: 'organization:read' })
+    .meta({
+      openapi: { method: 'GET', path: '/v1/organization/members', tags, summary: 'List members and invitations, with their roles' },
+      permission: 'organization:read',
+    })
     .input(ZListMembersInput)
     .output(ZMemberPage)
     .query(({ ctx, input }) => listMembers(ctx, ctx.auth, input)),
@@ -52,7 +55,8 @@ export const membersRouter = router({
         path: '/v1/organization/members/{memberId}',
         tags,
         summary: "Change a member's role",
-        description: 'Takes effect on the member\'s next request. Making, changing or removing an owner needs every permission; the last active owner cannot be demoted (409 LAST_OWNER).',
+        description:
+          "Takes effect on the member's next request. Making, changing or removing an owner needs every permission; the last active owner cannot be demoted (409 LAST_OWNER).",
       },
       permission: 'organization:write',
       errors: ['LAST_OWNER'],

@@ -33,12 +33,16 @@ export async function createOrganization({ em }: Pick<Deps, 'em'>, input: Create
     });
     await tx.flush();
     if (credits > 0) {
-      await bookCreditMovement({ em: tx }, { organizationId: organization.id }, {
-        amount: credits,
-        kind: input.credits === undefined ? 'plan_included' : 'grant',
-        source: 'organization_created',
-        description: input.credits === undefined ? `Included credits of the ${plan} plan` : 'Initial credits',
-      });
+      await bookCreditMovement(
+        { em: tx },
+        { organizationId: organization.id },
+        {
+          amount: credits,
+          kind: input.credits === undefined ? 'plan_included' : 'grant',
+          source: 'organization_created',
+          description: input.credits === undefined ? `Included credits of the ${plan} plan` : 'Initial credits',
+        },
+      );
       await tx.refresh(organization);
     }
     return organization;

@@ -11,7 +11,11 @@ export interface SetPlanInput {
 }
 
 /** The admin CLI's plan change for the caller's organization. */
-export async function setPlan({ em }: Pick<Deps, 'em'>, caller: Caller, input: SetPlanInput): Promise<{ organization: Organization; rateLimitPerMinute: number }> {
+export async function setPlan(
+  { em }: Pick<Deps, 'em'>,
+  caller: Caller,
+  input: SetPlanInput,
+): Promise<{ organization: Organization; rateLimitPerMinute: number }> {
   if (input.rateLimitPerMinute !== undefined) {
     if (input.plan !== 'enterprise') {
       throw validationError([{ path: 'rateLimitPerMinute', message: 'a custom rate limit needs the enterprise plan' }]);

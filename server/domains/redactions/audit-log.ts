@@ -26,7 +26,15 @@ function toEntry(row: AuditRow): TTranscriptAuditEntry {
  */
 export async function writeAuditEntry(
   em: EntityManager,
-  entry: { organizationId: string; sessionId: string; utteranceId: string; action: TTranscriptAuditAction; actor: TAuditActor; reason: string | null; details: Record<string, unknown> },
+  entry: {
+    organizationId: string;
+    sessionId: string;
+    utteranceId: string;
+    action: TTranscriptAuditAction;
+    actor: TAuditActor;
+    reason: string | null;
+    details: Record<string, unknown>;
+  },
 ): Promise<TTranscriptAuditEntry> {
   const row = await insertAuditEntry.first(em, { id: newId('tau'), ...entry });
   return toEntry(row!);

@@ -4,7 +4,9 @@ import { isoTimestamp, rawSql, type Sql, sql } from '../../db/sql.js';
 
 // The transcript audit log.
 
-const AUDIT_COLUMNS = rawSql(`id, session_id, utterance_id, action, actor_kind, actor_id, actor_name, reason, details, ${isoTimestamp('created_at')} as created_at`);
+const AUDIT_COLUMNS = rawSql(
+  `id, session_id, utterance_id, action, actor_kind, actor_id, actor_name, reason, details, ${isoTimestamp('created_at')} as created_at`,
+);
 
 const auditColumns = {
   id: 'text',
@@ -158,7 +160,8 @@ export const updateSessionAnswers = defineQuery({
 
 export const sessionInsightsForUpdate = defineQuery({
   columns: { summary: 'text', key_quotes: 'jsonb', action_items: 'jsonb', topics: 'jsonb' },
-  statement: ({ sessionId }: { sessionId: string }) => sql`select summary, key_quotes, action_items, topics from session_insights where session_id = ${sessionId} for update`,
+  statement: ({ sessionId }: { sessionId: string }) =>
+    sql`select summary, key_quotes, action_items, topics from session_insights where session_id = ${sessionId} for update`,
   example: { sessionId: 'ses_example' },
 });
 

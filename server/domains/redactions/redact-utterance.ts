@@ -83,12 +83,16 @@ function transcriptChanged(utteranceId: string, text: string, input: Pick<TRedac
   for (let at = text.indexOf(input.expectedText); at !== -1; at = text.indexOf(input.expectedText, at + 1)) {
     if (nearest === null || Math.abs(at - input.start) < Math.abs(nearest - input.start)) nearest = at;
   }
-  return new AppError('TRANSCRIPT_CHANGED', `Utterance ${utteranceId}'s text at ${input.start}–${input.end} is not the expectedText any more; nothing was redacted. Read the transcript again and redact from it.`, {
-    utteranceId,
-    requested: { start: input.start, end: input.end },
-    current: nearest === null ? null : { start: nearest, end: nearest + input.expectedText.length },
-    length: text.length,
-  });
+  return new AppError(
+    'TRANSCRIPT_CHANGED',
+    `Utterance ${utteranceId}'s text at ${input.start}–${input.end} is not the expectedText any more; nothing was redacted. Read the transcript again and redact from it.`,
+    {
+      utteranceId,
+      requested: { start: input.start, end: input.end },
+      current: nearest === null ? null : { start: nearest, end: nearest + input.expectedText.length },
+      length: text.length,
+    },
+  );
 }
 
 /**
@@ -98,10 +102,17 @@ function transcriptChanged(utteranceId: string, text: string, input: Pick<TRedac
  */
 function assertRedactable(session: { id: string; status: string; filesPreparedAt?: Date | null | undefined }): void {
   if (session.status !== 'completed' && session.status !== 'abandoned') {
-    throw new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is ${session.status}; only a finished session's transcript can be redacted.`, { sessionId: session.id, status: session.status });
+    throw new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is ${session.status}; only a finished session's transcript can be redacted.`, {
+      sessionId: session.id,
+      status: session.status,
+    });
   }
   if (!session.filesPreparedAt) {
-    throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id}'s results are still being made; redact once they are (retry shortly).`, { sessionId: session.id, status: 'pending', sessionStatus: session.status });
+    throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id}'s results are still being made; redact once they are (retry shortly).`, {
+      sessionId: session.id,
+      status: 'pending',
+      sessionStatus: session.status,
+    });
   }
 }
 
@@ -121,7 +132,12 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
     if (input.audioEnd! > recordedUntil + TIME_SLACK) {
       throw validationError([{ path: 'audioEnd', message: `must be within the utterance (until ${recordedUntil} s)` }]);
     }
-    return { mode: 'range' as const, start: input.audioStart!, end: input.audioEnd!, inAnswer: { start: input.audioStart! - utterance.start_time, end: input.audioEnd! - utterance.start_time } };
+    return {
+      mode: 'range' as const,
+      start: input.audioStart!,
+      end: input.audioEnd!,
+      inAnswer: { start: input.audioStart! - utterance.start_time, end: input.audioEnd! - utterance.start_time },
+    };
   }
   return { mode: 'utterance' as const, start: utterance.start_time, end: recordedUntil, inAnswer: { start: 0, end: WHOLE_FILE } };
 }
@@ -142,15 +158,21 @@ function audioPlan(utterance: UtteranceRow, answerAudio: AudioRow | null, input:
  * words. Changes to one session's transcript run one after another (lockSessionTranscript), so two
  * never rewrite the same recording from the same original.
  */
-export async function redactUtterance({ em, services }: { em: EntityManager; services: RedactionServices }, auth: CustomerAuth, input: TRedactInput): Promise<TRedaction> {
+export async function redactUtterance(
+  { em, services }: { em: EntityManager; services: RedactionServices },
+  auth: CustomerAuth,
+  input: TRedactInput,
+): Promise<TRedaction> {
   const session = await loadSession(em, auth, { sessionId: input.sessionId });
   assertRedactable(session);
   const actor = await authorOf(em, auth);
   const obsolete: string[] = [];
   return changeSessionTranscript(em, services, session.id, async ({ tx, work, written }) => {
-    const utterance = (await utteranceForRedaction.first(tx, { organizationId: auth.organizationId, sessionId: session.id, utteranceId: input.utteranceId })) as
-      | UtteranceRow
-      | undefined;
+    const utterance = (await utteranceForRedaction.first(tx, {
+      organizationId: auth.organizationId,
+      sessionId: session.id,
+      utteranceId: input.utteranceId,
+    })) as UtteranceRow | undefined;
     if (!utterance) throw notFound('utterance', input.utteranceId, 'utteranceId');
     const original = utterance.text;
     if (original === null) throw validationError([{ path: 'utteranceId', message: 'has no text to redact (an audio answer nothing could transcribe)' }]);
@@ -171,19 +193,31 @@ export async function redactUtterance({ em, services }: { em: EntityManager; ser
       } satisfies TRedaction;
     }
 
-    const audioRows = (await recordingsToSilence.rows(tx, { sessionId: session.id, audioFileId: utterance.audio_file_id, timelineKinds: [...SESSION_TIMELINE_KINDS] })) as AudioRow[];
+    const audioRows = (await recordingsToSilence.rows(tx, {
+      sessionId: session.id,
+      audioFileId: utterance.audio_file_id,
+      timelineKinds: [...SESSION_TIMELINE_KINDS],
+    })) as AudioRow[];
     const answerAudio = audioRows.find((row) => row.id === utterance.audio_file_id) ?? null;
     const audio = audioPlan(utterance, answerAudio, input);
     const toSilence = audio ? audioRows : [];
     if (toSilence.length > 0 && !services.ffmpeg) {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The recording cannot be silenced: ffmpeg is not installed on the server (FFMPEG_PATH). Nothing was redacted.', { reason: 'ffmpeg_missing' });
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The recording cannot be silenced: ffmpeg is not installed on the server (FFMPEG_PATH). Nothing was redacted.',
+        { reason: 'ffmpeg_missing' },
+      );
     }
     const unsupported = toSilence.find((row) => !canSilence(row.content_type));
     if (unsupported) {
       throw new AppError(
         'VALIDATION_ERROR',
         `The ${RECORDING_NAMES[unsupported.kind]} is ${unsupported.content_type}, which cannot be silenced (only ${SILENCEABLE_TYPES.join(', ')}); nothing was redacted.`,
-        { fields: [{ path: 'utteranceId', message: `its recording (${unsupported.content_type}) cannot be silenced` }], fileId: unsupported.id, contentType: unsupported.content_type },
+        {
+          fields: [{ path: 'utteranceId', message: `its recording (${unsupported.content_type}) cannot be silenced` }],
+          fileId: unsupported.id,
+          contentType: unsupported.content_type,
+        },
       );
     }
 
@@ -192,11 +226,23 @@ export async function redactUtterance({ em, services }: { em: EntityManager; ser
     // A parsed value is a copy too when it is text (a choice as the participant worded it).
     const value = typeof utterance.value === 'string' ? sql`, value = ${JSON.stringify(scrub(utterance.value))}::jsonb` : sql``;
     const heardAs = utterance.heard_as === null ? sql`` : sql`, heard_as = ${scrub(utterance.heard_as)}`;
-    await redactUtteranceText.rows(tx, { utteranceId: utterance.id, text: plan.text, keywords: keywords === null ? null : JSON.stringify(keywords), also: sql`${value}${heardAs}` });
+    await redactUtteranceText.rows(tx, {
+      utteranceId: utterance.id,
+      text: plan.text,
+      keywords: keywords === null ? null : JSON.stringify(keywords),
+      also: sql`${value}${heardAs}`,
+    });
 
     // Offsets after the span move with it; a highlight over any part of it widens to the whole marker.
     const markerLength = REDACTION_MARKER.length;
-    const adjusted = await adjustHighlights.rows(tx, { organizationId: auth.organizationId, utteranceId: utterance.id, start: plan.start, end: plan.end, delta: plan.delta, markerLength });
+    const adjusted = await adjustHighlights.rows(tx, {
+      organizationId: auth.organizationId,
+      utteranceId: utterance.id,
+      start: plan.start,
+      end: plan.end,
+      delta: plan.delta,
+      markerLength,
+    });
 
     const stored = (await sessionAnswers.first(tx, { sessionId: session.id }))!.answers as TParsedAnswer[];
     const answers = stored.map((answer) => (typeof answer.value === 'string' ? { ...answer, value: scrub(answer.value) } : answer));
@@ -213,7 +259,13 @@ export async function redactUtterance({ em, services }: { em: EntityManager; ser
       const stored: StoredAudio = { id: row.id, storageKey: row.storage_key, contentType: row.content_type, durationSeconds: row.duration_seconds };
       const copy = await silenceStoredAudio({ storage: services.storage, ffmpeg: services.ffmpeg! }, stored, range, work);
       written.push(copy.storageKey);
-      await replaceSilencedFile.rows(tx, { fileId: row.id, storageKey: copy.storageKey, size: copy.size, sha256: copy.sha256, durationSeconds: copy.durationSeconds });
+      await replaceSilencedFile.rows(tx, {
+        fileId: row.id,
+        storageKey: copy.storageKey,
+        size: copy.size,
+        sha256: copy.sha256,
+        durationSeconds: copy.durationSeconds,
+      });
       obsolete.push(row.storage_key);
       silenced.push({ fileId: row.id, kind: row.kind, start: range.start, end: Math.min(range.end, copy.durationSeconds ?? range.end) });
     }
@@ -223,7 +275,9 @@ export async function redactUtterance({ em, services }: { em: EntityManager; ser
     obsolete.push(...exports.obsoleteKeys);
     if (obsolete.length > 0) await addJobs(tx, [deleteFilesJob(obsolete)]);
 
-    const audioResult = audio ? { mode: audio.mode, start: audio.start, end: audio.end, files: silenced } : { mode: 'none' as const, start: null, end: null, files: [] };
+    const audioResult = audio
+      ? { mode: audio.mode, start: audio.start, end: audio.end, files: silenced }
+      : { mode: 'none' as const, start: null, end: null, files: [] };
     const entry = await writeAuditEntry(tx, {
       organizationId: auth.organizationId,
       sessionId: session.id,
@@ -237,7 +291,14 @@ export async function redactUtterance({ em, services }: { em: EntityManager; ser
         marker: { start: plan.markerStart, end: plan.markerEnd },
         audio: audioResult,
         highlightsAdjusted: adjusted.map((row) => row.id),
-        scrubbed: { answers: answersScrubbed, insights: insightsScrubbed, probeLedgers: probesScrubbed, webhookEvents: eventsScrubbed, exportsRewritten: exports.rewritten, exportsDeleted: exports.deleted },
+        scrubbed: {
+          answers: answersScrubbed,
+          insights: insightsScrubbed,
+          probeLedgers: probesScrubbed,
+          webhookEvents: eventsScrubbed,
+          exportsRewritten: exports.rewritten,
+          exportsDeleted: exports.deleted,
+        },
       },
     });
     return {
@@ -276,7 +337,10 @@ async function scrubInsights(
   const next: InsightsRow = {
     summary: scrub(row.summary),
     key_quotes: row.key_quotes
-      .map((quote) => ({ ...quote, text: (quote.utteranceId === redacted.utteranceId ? recutQuote(quote.text, redacted.original, redacted.plan) : null) ?? scrub(quote.text) }))
+      .map((quote) => ({
+        ...quote,
+        text: (quote.utteranceId === redacted.utteranceId ? recutQuote(quote.text, redacted.original, redacted.plan) : null) ?? scrub(quote.text),
+      }))
       .filter((quote) => !onlyMarkers(quote.text)),
     action_items: row.action_items.map(scrub),
     topics: row.topics.map((topic) => ({ ...topic, label: scrub(topic.label) })).filter((topic) => !onlyMarkers(topic.label)),

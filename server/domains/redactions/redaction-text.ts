@@ -165,7 +165,10 @@ const SENTENCE_START = /(?:^|[.!?…]["'”’)\]]*\s+|\n\s*|["“‘]\s*)$/u;
 function spanWordsOf(original: string, start: number, end: number, language: string | null | undefined): SpanWord[] {
   const stopwords = stopwordsOf(language);
   const span = original.slice(start, end).split(REDACTION_MARKER).join(' '.repeat(REDACTION_MARKER.length));
-  const emailLocalParts = [...span.matchAll(/[\p{L}\p{N}._%+-]+(?=@[\p{L}\p{N}-]+\.)/gu)].map((match) => ({ from: match.index, to: match.index + match[0].length }));
+  const emailLocalParts = [...span.matchAll(/[\p{L}\p{N}._%+-]+(?=@[\p{L}\p{N}-]+\.)/gu)].map((match) => ({
+    from: match.index,
+    to: match.index + match[0].length,
+  }));
   return [...span.matchAll(WORD)].map((match) => {
     const word = match[0];
     const at = match.index;
@@ -307,7 +310,12 @@ export function derivedTextScrubber(original: string, start: number, end: number
 
 /** Whether a text holds nothing but markers, spaces and punctuation (a label with nothing left to say). */
 export function onlyMarkers(text: string): boolean {
-  return text.split(REDACTION_MARKER).join('').replace(/[\s\p{P}\p{S}]/gu, '') === '';
+  return (
+    text
+      .split(REDACTION_MARKER)
+      .join('')
+      .replace(/[\s\p{P}\p{S}]/gu, '') === ''
+  );
 }
 
 /**

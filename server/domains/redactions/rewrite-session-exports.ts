@@ -79,7 +79,10 @@ export async function changeSessionTranscript<T>(
   } catch (error) {
     for (const key of written) {
       await services.storage.delete(key).catch((failure: unknown) => {
-        services.logger.warn({ key, err: failure instanceof Error ? { name: failure.name, message: failure.message } : failure }, 'a file written for a rolled-back transcript change could not be deleted');
+        services.logger.warn(
+          { key, err: failure instanceof Error ? { name: failure.name, message: failure.message } : failure },
+          'a file written for a rolled-back transcript change could not be deleted',
+        );
       });
     }
     throw error;
@@ -105,7 +108,13 @@ export interface RewrittenExports {
  * not know how to make again is deleted rather than left holding the old words. The caller deletes
  * `obsoleteKeys` through deleteReplacedFilesJob in the same transaction.
  */
-export async function rewriteSessionExports(em: EntityManager, tx: EntityManager, services: ExportServices, sessionId: string, work: string): Promise<RewrittenExports> {
+export async function rewriteSessionExports(
+  em: EntityManager,
+  tx: EntityManager,
+  services: ExportServices,
+  sessionId: string,
+  work: string,
+): Promise<RewrittenExports> {
   const files = await sessionExportFiles.rows(tx, { sessionId });
   const outcome: RewrittenExports = { rewritten: [], deleted: [], obsoleteKeys: [], writtenKeys: [] };
   if (files.length === 0) return outcome;
@@ -120,8 +129,14 @@ export async function rewriteSessionExports(em: EntityManager, tx: EntityManager
     } else if (source && file.name === `report-${session.id}.pdf`) {
       made = path.join(work, `report-${file.id}.pdf`);
       // What a redaction cannot change is read outside the transaction (its connection takes one query at a time); the insights inside it.
-      const reportSource = { ...(await loadSessionReportSource(em, services.logos, session, source, { ...REPORT_OPTIONS, include_insights: false })), insights: await findInsights(tx, session.id) };
-      await pipeline(renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }), createWriteStream(made));
+      const reportSource = {
+        ...(await loadSessionReportSource(em, services.logos, session, source, { ...REPORT_OPTIONS, include_insights: false })),
+        insights: await findInsights(tx, session.id),
+      };
+      await pipeline(
+        renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }),
+        createWriteStream(made),
+      );
     }
     outcome.obsoleteKeys.push(file.storage_key);
     if (!made) {

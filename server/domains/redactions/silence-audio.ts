@@ -54,14 +54,36 @@ function seconds(value: number): string {
  * keeps its sound), under a new key: the stored original is untouched until the caller swaps the
  * record over to the copy, so a failure never leaves a half-written recording behind.
  */
-export async function silenceStoredAudio(deps: { storage: FileStorage; ffmpeg: string }, audio: StoredAudio, range: { start: number; end: number }, work: string): Promise<SilencedAudio> {
+export async function silenceStoredAudio(
+  deps: { storage: FileStorage; ffmpeg: string },
+  audio: StoredAudio,
+  range: { start: number; end: number },
+  work: string,
+): Promise<SilencedAudio> {
   const encoder = ENCODERS[audio.contentType];
   if (!encoder) throw new Error(`cannot rewrite ${audio.contentType} audio`);
   const input = path.join(work, `${audio.id}-in`);
   const output = path.join(work, `${audio.id}-out`);
   await pipeline(await deps.storage.open(audio.storageKey), createWriteStream(input));
   const filter = `aeval=exprs='val(ch)*(1-between(t,${seconds(range.start)},${seconds(range.end)}))':c=same`;
-  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', input, '-vn', '-sn', '-dn', '-map_metadata', '0', '-af', filter, ...encoder, output];
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-y',
+    '-i',
+    input,
+    '-vn',
+    '-sn',
+    '-dn',
+    '-map_metadata',
+    '0',
+    '-af',
+    filter,
+    ...encoder,
+    output,
+  ];
   const result = await runCommand(deps.ffmpeg, args, AbortSignal.timeout(SILENCE_TIMEOUT_MS));
   if (result.code !== 0) throw new Error(`ffmpeg could not silence the recording: ${lastLine(result.stderr)}`);
   const facts = await probeAudio(output);

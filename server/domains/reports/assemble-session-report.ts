@@ -57,7 +57,10 @@ export async function loadSessionReportSource(
 }
 
 /** The report from what was read, redacted here when asked, so the renderer only lays out what it is given. */
-export function buildSessionReport(source: SessionReportSource, options: Pick<TPdfQuery, 'redact_pii'> & Partial<Pick<TPdfQuery, 'redact_kinds'>>): SessionReport {
+export function buildSessionReport(
+  source: SessionReportSource,
+  options: Pick<TPdfQuery, 'redact_pii'> & Partial<Pick<TPdfQuery, 'redact_kinds'>>,
+): SessionReport {
   const { session, transcript, insights } = source;
   const redactor = redactorFor(transcript, requestedPiiKinds(options));
   const clean = redactor ? (text: string) => redactor.piece(text) : (text: string) => text;
@@ -85,7 +88,11 @@ export function buildSessionReport(source: SessionReportSource, options: Pick<TP
     insights: insights
       ? {
           summary: clean(insights.summary),
-          keyQuotes: insights.keyQuotes.map((quote) => ({ text: clean(quote.text), utteranceId: quote.utteranceId, startTime: startTimes.get(quote.utteranceId) ?? null })),
+          keyQuotes: insights.keyQuotes.map((quote) => ({
+            text: clean(quote.text),
+            utteranceId: quote.utteranceId,
+            startTime: startTimes.get(quote.utteranceId) ?? null,
+          })),
           actionItems: insights.actionItems.map(clean),
           topics: insights.topics.map((topic) => ({ label: clean(topic.label), utteranceCount: topic.utteranceIds.length })),
         }

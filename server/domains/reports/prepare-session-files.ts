@@ -67,7 +67,10 @@ interface PreparedFile extends Omit<MadeFile, 'file'> {
  * Here, with the reports, rather than in sessions: it renders the session's transcript and PDF
  * report, and sessions sit below transcripts and reports. No caller: the job names a session.
  */
-export async function prepareSessionFiles({ em, services }: Pick<Deps, 'em'> & { services: PrepareFilesServices }, input: { sessionId: string }): Promise<boolean> {
+export async function prepareSessionFiles(
+  { em, services }: Pick<Deps, 'em'> & { services: PrepareFilesServices },
+  input: { sessionId: string },
+): Promise<boolean> {
   const { sessionId } = input;
   const session = await em.findOne(Session, sessionId);
   const finished = session?.status === 'completed' || session?.status === 'abandoned';
@@ -81,7 +84,13 @@ export async function prepareSessionFiles({ em, services }: Pick<Deps, 'em'> & {
     if (tracks) {
       const { extension, contentType } = MERGED_AUDIO;
       made.push({ ...tracks.merged, kind: 'merged_audio', name: `${sessionId}.${extension}`, contentType, storageKey: `${prefix}/merged-audio` });
-      made.push({ ...tracks.participant, kind: 'participant_audio', name: `${sessionId}-participant.${extension}`, contentType, storageKey: `${prefix}/participant-audio` });
+      made.push({
+        ...tracks.participant,
+        kind: 'participant_audio',
+        name: `${sessionId}-participant.${extension}`,
+        contentType,
+        storageKey: `${prefix}/participant-audio`,
+      });
       if (tracks.ai) made.push({ ...tracks.ai, kind: 'ai_audio', name: `${sessionId}-ai.${extension}`, contentType, storageKey: `${prefix}/ai-audio` });
     }
 
@@ -93,13 +102,32 @@ export async function prepareSessionFiles({ em, services }: Pick<Deps, 'em'> & {
         await writeFile(file, JSON.stringify(shapeTranscript(source, FULL_TRANSCRIPT), null, 2));
         return file;
       });
-      if (json) made.push({ file: json, kind: 'export', name: `transcript-${sessionId}.json`, contentType: 'application/json', storageKey: `${prefix}/transcript.json`, durationSeconds: null });
+      if (json)
+        made.push({
+          file: json,
+          kind: 'export',
+          name: `transcript-${sessionId}.json`,
+          contentType: 'application/json',
+          storageKey: `${prefix}/transcript.json`,
+          durationSeconds: null,
+        });
       const pdf = await optionalFile(services, sessionId, 'PDF report', async () => {
         const file = path.join(work, 'report.pdf');
-        await pipeline(renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }), createWriteStream(file));
+        await pipeline(
+          renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }),
+          createWriteStream(file),
+        );
         return file;
       });
-      if (pdf) made.push({ file: pdf, kind: 'export', name: `report-${sessionId}.pdf`, contentType: 'application/pdf', storageKey: `${prefix}/report.pdf`, durationSeconds: null });
+      if (pdf)
+        made.push({
+          file: pdf,
+          kind: 'export',
+          name: `report-${sessionId}.pdf`,
+          contentType: 'application/pdf',
+          storageKey: `${prefix}/report.pdf`,
+          durationSeconds: null,
+        });
     }
 
     const prepared: PreparedFile[] = [];
@@ -112,7 +140,16 @@ export async function prepareSessionFiles({ em, services }: Pick<Deps, 'em'> & {
         await insertPreparedFiles.rows(tx, {
           organizationId,
           sessionId,
-          files: prepared.map((file) => ({ id: newId('fil'), kind: file.kind, name: file.name, content_type: file.contentType, size_bytes: file.size, duration_seconds: file.durationSeconds, sha256: file.sha256, storage_key: file.storageKey })),
+          files: prepared.map((file) => ({
+            id: newId('fil'),
+            kind: file.kind,
+            name: file.name,
+            content_type: file.contentType,
+            size_bytes: file.size,
+            duration_seconds: file.durationSeconds,
+            sha256: file.sha256,
+            storage_key: file.storageKey,
+          })),
         });
       }
       await addJobs(tx, [announceCompletionJob(sessionId)]);
@@ -141,7 +178,10 @@ async function optionalFile<T>(services: PrepareFilesServices, sessionId: string
 }
 
 function notMade(services: PrepareFilesServices, sessionId: string, what: string, error: unknown): void {
-  services.logger.warn({ sessionId, err: error instanceof Error ? { name: error.name, message: error.message } : error }, `${what} not made; the session's other files are`);
+  services.logger.warn(
+    { sessionId, err: error instanceof Error ? { name: error.name, message: error.message } : error },
+    `${what} not made; the session's other files are`,
+  );
 }
 
 /** A session's recordings, made in the job's work directory; the AI's track only when it could be made. */
@@ -253,7 +293,11 @@ async function aiTrackClips(services: PrepareFilesServices, session: Session, ro
     notMade(services, session.id, "AI's track", error);
     return [];
   }
-  return placeAiTurns(turns, sessionEnd).map((placement) => ({ file: files.get(placement.index)!, offsetSeconds: placement.offsetSeconds, seconds: placement.seconds }));
+  return placeAiTurns(turns, sessionEnd).map((placement) => ({
+    file: files.get(placement.index)!,
+    offsetSeconds: placement.offsetSeconds,
+    seconds: placement.seconds,
+  }));
 }
 
 /**

@@ -30,7 +30,9 @@ export const insertPreparedFiles = defineQuery({
   example: {
     organizationId: 'org_example',
     sessionId: 'ses_example',
-    files: [{ id: 'fil_example', kind: 'export', name: 'x', content_type: 'application/json', size_bytes: 1, duration_seconds: null, sha256: '', storage_key: 'k' }] as PreparedFileRow[],
+    files: [
+      { id: 'fil_example', kind: 'export', name: 'x', content_type: 'application/json', size_bytes: 1, duration_seconds: null, sha256: '', storage_key: 'k' },
+    ] as PreparedFileRow[],
   },
 });
 

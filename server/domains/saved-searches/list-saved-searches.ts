@@ -7,7 +7,11 @@ import { savedSearchesPage } from './queries.js';
 import { savedSearchFromRow } from './saved-search-rows.js';
 
 /** `savedSearches.list`: the organization's saved searches, newest first. */
-export async function listSavedSearches({ em }: Pick<Deps, 'em'>, caller: Caller, input: { cursor?: string | undefined; limit: number }): Promise<CursorPage<TSavedSearch>> {
+export async function listSavedSearches(
+  { em }: Pick<Deps, 'em'>,
+  caller: Caller,
+  input: { cursor?: string | undefined; limit: number },
+): Promise<CursorPage<TSavedSearch>> {
   const rows = await savedSearchesPage.rows(em, { organizationId: caller.organizationId, cursor: input.cursor, limit: input.limit });
   return cursorPage(rows, input.limit, savedSearchFromRow);
 }

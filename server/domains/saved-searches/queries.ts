@@ -35,7 +35,14 @@ export const insertSavedSearch = defineQuery({
           on conflict do nothing
           returning *)
         select ${SAVED_SEARCH_COLUMNS} from ss`,
-  example: { id: 'svs_example', organizationId: 'org_example', name: 'Pricing', query: 'price', filters: {}, author: authorColumns({ kind: 'api_key', organizationId: 'org_example', apiKeyId: 'key_example', permissions: [] }) },
+  example: {
+    id: 'svs_example',
+    organizationId: 'org_example',
+    name: 'Pricing',
+    query: 'price',
+    filters: {},
+    author: authorColumns({ kind: 'api_key', organizationId: 'org_example', apiKeyId: 'key_example', permissions: [] }),
+  },
 });
 
 /** Deletes the organization's saved search: its id, or no row when there is none. */
@@ -69,5 +76,11 @@ export const updateSavedSearchRow = defineQuery({
               where id = ${change.savedSearchId} and organization_id = ${change.organizationId}
               returning *)
             select ${SAVED_SEARCH_COLUMNS} from ss`,
-  example: { organizationId: 'org_example', savedSearchId: 'svs_example', name: 'Pricing' as string | null, query: null as string | null, filters: '{}' as string | null },
+  example: {
+    organizationId: 'org_example',
+    savedSearchId: 'svs_example',
+    name: 'Pricing' as string | null,
+    query: null as string | null,
+    filters: '{}' as string | null,
+  },
 });

@@ -24,7 +24,11 @@ export async function createScript({ em, services }: ScriptWriteDeps, caller: Ca
 export async function insertScript(
   em: EntityManager,
   scope: OrganizationScope,
-  { script: input, synthesizer, settingsPath }: { script: TCreateScriptInput; synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null; settingsPath: string },
+  {
+    script: input,
+    synthesizer,
+    settingsPath,
+  }: { script: TCreateScriptInput; synthesizer: Pick<SpeechSynthesizer, 'voices' | 'name'> | null; settingsPath: string },
 ): Promise<TScript> {
   const { organizationId } = scope;
   assertKnownVoice(synthesizer, input.settings?.voice, `${settingsPath}.voice`);

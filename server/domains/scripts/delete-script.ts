@@ -21,10 +21,14 @@ export async function deleteScript({ em }: Pick<Deps, 'em'>, caller: Caller, inp
       { fields: ['id'], limit: 10, orderBy: { createdAt: 'asc' } },
     );
     if (users.length > 0) {
-      throw new AppError('SCRIPT_IN_USE', `Script ${script.id} is used by ${users.length === 10 ? 'at least 10' : users.length} active or paused campaign(s); archive them first.`, {
-        scriptId: script.id,
-        campaignIds: users.map((campaign) => campaign.id),
-      });
+      throw new AppError(
+        'SCRIPT_IN_USE',
+        `Script ${script.id} is used by ${users.length === 10 ? 'at least 10' : users.length} active or paused campaign(s); archive them first.`,
+        {
+          scriptId: script.id,
+          campaignIds: users.map((campaign) => campaign.id),
+        },
+      );
     }
     script.deletedAt = new Date();
     await tx.flush();

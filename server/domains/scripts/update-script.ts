@@ -21,9 +21,7 @@ export async function updateScript({ em, services }: ScriptWriteDeps, caller: Ca
     // Lock order: project, then script (deleteProject locks the project, then its scripts).
     await loadScript(tx, caller, { scriptId: input.scriptId });
     const project =
-      input.projectId === undefined || input.projectId === null
-        ? input.projectId
-        : await loadProjectForAssignment(tx, caller, { projectId: input.projectId });
+      input.projectId === undefined || input.projectId === null ? input.projectId : await loadProjectForAssignment(tx, caller, { projectId: input.projectId });
     const script = await loadScript(tx, caller, { scriptId: input.scriptId, lockMode: LockMode.PESSIMISTIC_WRITE });
     assertNotArchived(script);
     if (input.name !== undefined) script.name = input.name;

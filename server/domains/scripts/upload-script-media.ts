@@ -51,7 +51,10 @@ export interface UploadScriptMediaInput {
 
 function sanitizeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(0, 200);
   return cleaned || 'file';
 }
 

@@ -5,7 +5,10 @@ import { matchesSearch, rowRegconfig, rowTsquery, SEARCH_LANGUAGES, type SearchL
 
 /** The search text parsed in every configuration, one column each, and whether any word of it can be found. */
 export const parsedSearchText = defineQuery({
-  columns: { ...(Object.fromEntries(SEARCH_LANGUAGES.map((language) => [language, 'text'])) as Record<SearchLanguage, 'text'>), indexable: 'boolean' } satisfies Record<string, ColumnSpec>,
+  columns: {
+    ...(Object.fromEntries(SEARCH_LANGUAGES.map((language) => [language, 'text'])) as Record<SearchLanguage, 'text'>),
+    indexable: 'boolean',
+  } satisfies Record<string, ColumnSpec>,
   statement: ({ text }: { text: string }) => {
     const columns = SEARCH_LANGUAGES.map((language) => sql`websearch_to_tsquery(${rawSql(`'${language}'::regconfig`)}, ${text})::text as ${rawSql(language)}`);
     return sql`select ${joinSql(columns)}, querytree(websearch_to_tsquery('simple', ${text})) <> 'T' as indexable`;
@@ -42,7 +45,9 @@ function matchConditions(organizationId: string, tsqueries: SearchTsqueries, fil
   if (filters.from) sessionConditions.push(sql`s.started_at >= ${filters.from}::timestamptz`);
   if (filters.to) sessionConditions.push(sql`s.started_at < ${filters.to}::timestamptz`);
   if (sessionConditions.length > 0) {
-    conditions.push(sql`u.session_id in (select s.id from sessions s where s.organization_id = ${organizationId} and not s.preview and ${joinSql(sessionConditions, ' and ')})`);
+    conditions.push(
+      sql`u.session_id in (select s.id from sessions s where s.organization_id = ${organizationId} and not s.preview and ${joinSql(sessionConditions, ' and ')})`,
+    );
   } else {
     // Previews are never results; they are few, so one hashed list, not a lookup per match.
     conditions.push(sql`u.session_id not in (select s.id from sessions s where s.organization_id = ${organizationId} and s.preview)`);
@@ -139,19 +144,23 @@ export const searchMatchCount = defineQuery({
 export const campaignScopeRows = defineQuery({
   columns: { kind: 'text', id: 'text', position: 'bigint | null' },
   statement: ({ organizationId, campaignIds, projectIds }: { organizationId: string; campaignIds: string[] | undefined; projectIds: string[] | undefined }) => {
-  const parts: Sql[] = [];
-  if (campaignIds) {
-    parts.push(sql`select 'campaign' as kind, id, ordinality - 1 as position from unnest(${campaignIds}::text[]) with ordinality as given(id, ordinality)
+    const parts: Sql[] = [];
+    if (campaignIds) {
+      parts.push(sql`select 'campaign' as kind, id, ordinality - 1 as position from unnest(${campaignIds}::text[]) with ordinality as given(id, ordinality)
                     where not exists (select 1 from campaigns c where c.id = given.id and c.organization_id = ${organizationId} and not c.preview)`);
-  }
-  if (projectIds) {
-    parts.push(sql`select 'project' as kind, id, ordinality - 1 as position from unnest(${projectIds}::text[]) with ordinality as given(id, ordinality)
+    }
+    if (projectIds) {
+      parts.push(sql`select 'project' as kind, id, ordinality - 1 as position from unnest(${projectIds}::text[]) with ordinality as given(id, ordinality)
                     where not exists (select 1 from projects p where p.id = given.id and p.organization_id = ${organizationId})`);
-    parts.push(sql`select 'scope' as kind, c.id, null as position from campaigns c
+      parts.push(sql`select 'scope' as kind, c.id, null as position from campaigns c
                     where c.organization_id = ${organizationId} and c.project_id = any(${projectIds}::text[])
                       ${campaignIds ? sql`and c.id = any(${campaignIds}::text[])` : sql``}`);
-  }
+    }
     return sql`${joinSql(parts, ' union all ')}`;
   },
-  example: { organizationId: 'org_example', campaignIds: ['cmp_example'], projectIds: ['prj_example'] } as { organizationId: string; campaignIds: string[] | undefined; projectIds: string[] | undefined },
+  example: { organizationId: 'org_example', campaignIds: ['cmp_example'], projectIds: ['prj_example'] } as {
+    organizationId: string;
+    campaignIds: string[] | undefined;
+    projectIds: string[] | undefined;
+  },
 });

@@ -16,8 +16,15 @@ const PREFIX = 'srch_';
 
 /** Same query and filters, same fingerprint, whatever order the keys came in. */
 function fingerprint(query: string, filters: SearchFilters): string {
-  const canonical = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)));
-  return createHash('sha256').update(JSON.stringify([query, canonical])).digest('base64url').slice(0, 12);
+  const canonical = Object.fromEntries(
+    Object.entries(filters)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  return createHash('sha256')
+    .update(JSON.stringify([query, canonical]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 export function encodeSearchCursor(query: string, filters: SearchFilters, position: SearchPosition): string {

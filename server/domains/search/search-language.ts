@@ -54,7 +54,9 @@ function inGroup(alias: string, group: TsqueryGroup): Sql {
 export function matchesSearch(alias: string, tsqueries: SearchTsqueries): Sql {
   const vector = rawSql(`${alias}.search_vector`);
   const arms = tsqueries.groups.map((group) =>
-    group.languages.length === SEARCH_LANGUAGES.length ? sql`${vector} @@ ${group.tsquery}::tsquery` : sql`(${inGroup(alias, group)} and ${vector} @@ ${group.tsquery}::tsquery)`,
+    group.languages.length === SEARCH_LANGUAGES.length
+      ? sql`${vector} @@ ${group.tsquery}::tsquery`
+      : sql`(${inGroup(alias, group)} and ${vector} @@ ${group.tsquery}::tsquery)`,
   );
   return sql`(${joinSql(arms, ' or ')})`;
 }

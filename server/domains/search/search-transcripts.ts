@@ -1,11 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  SEARCH_TOTAL_CAP,
-  type SearchFilters,
-  type TSearchHit,
-  type TSearchResult,
-  type TSearchSnippetSegment,
-} from '../../../shared/schemas/search.js';
+import { SEARCH_TOTAL_CAP, type SearchFilters, type TSearchHit, type TSearchResult, type TSearchSnippetSegment } from '../../../shared/schemas/search.js';
 import type { RowOf } from '../../db/query.js';
 import type { Caller, OrganizationScope } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
@@ -115,7 +109,10 @@ export function snippetSegments(headline: string, text: string): TSearchSnippetS
       push(part.slice(stop + 1).replaceAll(SNIPPET_STOP, ''), false);
     }
   }
-  const excerpt = segments.map((segment) => segment.text).join('').trim();
+  const excerpt = segments
+    .map((segment) => segment.text)
+    .join('')
+    .trim();
   const whole = text.replace(/[\uE000\uE001]/g, '').trim();
   if (excerpt !== '' && !whole.startsWith(excerpt)) segments.unshift({ text: '… ', match: false });
   if (excerpt !== '' && !whole.endsWith(excerpt)) segments.push({ text: ' …', match: false });

@@ -4,7 +4,9 @@ import { defineQuery } from '../../db/query.js';
 import { isoTimestamp, rawSql, sql } from '../../db/sql.js';
 
 /** An utterance's sentiment as the analysis made it and as a researcher set it. */
-const UTTERANCE_SENTIMENT_COLUMNS = rawSql(`id, sentiment, sentiment_override, ${isoTimestamp('sentiment_overridden_at')} as sentiment_overridden_at, sentiment_overridden_by`);
+const UTTERANCE_SENTIMENT_COLUMNS = rawSql(
+  `id, sentiment, sentiment_override, ${isoTimestamp('sentiment_overridden_at')} as sentiment_overridden_at, sentiment_overridden_by`,
+);
 
 const utteranceSentimentColumns = {
   id: 'text',

@@ -1,4 +1,9 @@
-import { ZListSentimentOverridesInput, ZSentimentOverride, ZSentimentOverrideList, ZSetSentimentOverrideInput } from '../../../shared/schemas/sentiment-overrides.js';
+import {
+  ZListSentimentOverridesInput,
+  ZSentimentOverride,
+  ZSentimentOverrideList,
+  ZSetSentimentOverrideInput,
+} from '../../../shared/schemas/sentiment-overrides.js';
 import { customerProcedure, router } from '../../trpc/trpc.js';
 import { listSentimentOverrides } from './list-sentiment-overrides.js';
 import { setSentimentOverride } from './set-sentiment-override.js';

@@ -49,7 +49,12 @@ async function refreshSessionSentiment(tx: EntityManager, sessionId: string): Pr
 }
 
 /** The built-in summary states the overall sentiment in one sentence: that sentence follows the session's. */
-async function refreshSummarySentence(tx: EntityManager, sessionId: string, before: { overall: TSentiment; score: number } | null, after: { overall: TSentiment; score: number } | null): Promise<void> {
+async function refreshSummarySentence(
+  tx: EntityManager,
+  sessionId: string,
+  before: { overall: TSentiment; score: number } | null,
+  after: { overall: TSentiment; score: number } | null,
+): Promise<void> {
   if (!before || !after || (before.overall === after.overall && before.score === after.score)) return;
   await replaceSummarySentence.rows(tx, { sessionId, before: sentimentSentence(before), after: sentimentSentence(after) });
 }
@@ -113,7 +118,7 @@ export async function setSentimentOverride(
         sessionSentiment: { before, after },
         exportsRewritten: exports.rewritten,
       },
-  });
-  return { ...toUtteranceSentiment(updated!), sessionId: session.id, changed: true, sessionSentiment: after, entry };
+    });
+    return { ...toUtteranceSentiment(updated!), sessionId: session.id, changed: true, sessionSentiment: after, entry };
   });
 }

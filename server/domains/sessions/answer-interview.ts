@@ -15,7 +15,15 @@ import { type AudioFacts, audioExtensionOf, probeAudio } from '../../speech/audi
 import { SpeechRecognitionError } from '../../speech/speech-recognizer.js';
 import { finishSession } from './finish-session.js';
 import { type AnswerOutcome, decideAfterAnswer, type FlowPosition, type QuestionHistory } from './interview-flow.js';
-import { type HeardCheckReply, heardCheckText, isLowConfidence, needsHeardCheck, type PendingHeardCheck, pendingHeardCheckOf, settleHeardCheck } from './heard-check.js';
+import {
+  type HeardCheckReply,
+  heardCheckText,
+  isLowConfidence,
+  needsHeardCheck,
+  type PendingHeardCheck,
+  pendingHeardCheckOf,
+  settleHeardCheck,
+} from './heard-check.js';
 import { phrasesFor } from '../../interviewer/phrases.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
 import { speakAhead } from './turn-audio-link.js';
@@ -108,7 +116,10 @@ export async function prepareAnswer(
   }
   if (session.status !== 'in_progress') {
     throw session.status === 'created'
-      ? new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is waiting for consent; it cannot take answers yet.`, { sessionId: session.id, status: session.status })
+      ? new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is waiting for consent; it cannot take answers yet.`, {
+          sessionId: session.id,
+          status: session.status,
+        })
       : sessionNotActive(session, 'answered');
   }
   if (answer.utteranceId !== undefined && answer.utteranceId !== session.pendingUtteranceId) throw turnAlreadyAnswered(session.id);
@@ -183,7 +194,9 @@ export async function prepareAnswer(
     heardCheck: check && reply ? { check, reply } : undefined,
   };
   try {
-    const conversation = services.interviewer.usesConversation ? [...earlier.conversation, { speaker: 'participant' as const, text: flowAnswer ?? '', questionId: question.id }] : [];
+    const conversation = services.interviewer.usesConversation
+      ? [...earlier.conversation, { speaker: 'participant' as const, text: flowAnswer ?? '', questionId: question.id }]
+      : [];
     const deciding = performance.now();
     const outcome: AnswerOutcome =
       !check && needsHeardCheck(question, position, text, confidence)
@@ -224,9 +237,13 @@ export async function prepareAnswer(
 }
 
 function turnAlreadyAnswered(sessionId: string): AppError {
-  return new AppError('TURN_ALREADY_ANSWERED', 'This question was answered by another request meanwhile; start the interview again to get the current question.', {
-    sessionId,
-  });
+  return new AppError(
+    'TURN_ALREADY_ANSWERED',
+    'This question was answered by another request meanwhile; start the interview again to get the current question.',
+    {
+      sessionId,
+    },
+  );
 }
 
 /** Writes a prepared answer and the next turn in one transaction, if the answered turn is still the pending one. */
@@ -282,19 +299,33 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
       // An answer read back counts once it is settled.
       if (position.pending === 'question' && outcome.next.kind !== 'check_heard') locked.questionsAnswered += 1;
       if (outcome.finalValue !== undefined) {
-        locked.answers = withAnswer(locked.answers, { questionId: question.id, value: outcome.finalValue, utteranceId: answerId, confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null) });
+        locked.answers = withAnswer(locked.answers, {
+          questionId: question.id,
+          value: outcome.finalValue,
+          utteranceId: answerId,
+          confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null),
+        });
       }
       locked.lastActivityAt = now;
 
       let closing: string | undefined;
       let asked: SessionUtterance | undefined;
-      const timedOut = locked.maxDurationSeconds !== null && locked.maxDurationSeconds !== undefined && activeSecondsAt(locked, now) >= locked.maxDurationSeconds;
+      const timedOut =
+        locked.maxDurationSeconds !== null && locked.maxDurationSeconds !== undefined && activeSecondsAt(locked, now) >= locked.maxDurationSeconds;
       if (timedOut) {
         await finishSession(tx, locked, 'timed_out', now);
       } else if (outcome.next.kind === 'closing') {
         closing = outcome.next.text;
         const at = Math.max(offsetAt(locked, now), endTime);
-        const said = recordUtterance(tx, locked, { speaker: 'ai', kind: 'closing', text: closing, questionId: null, startTime: at, endTime: at + speakingSeconds(closing), decidedBy: outcome.next.decidedBy });
+        const said = recordUtterance(tx, locked, {
+          speaker: 'ai',
+          kind: 'closing',
+          text: closing,
+          questionId: null,
+          startTime: at,
+          endTime: at + speakingSeconds(closing),
+          decidedBy: outcome.next.decidedBy,
+        });
         Object.assign(said, serverTiming);
         await finishSession(tx, locked, 'completed', now);
       } else {
@@ -321,7 +352,8 @@ export async function commitAnswer(em: EntityManager, services: SessionServices,
         locked.durationSeconds = durationAt(locked, now);
       }
       await tx.flush();
-      const heard = heardCheck?.reply.kind === 'corrected' ? heardCheck.reply.text : heardCheck?.reply.kind === 'confirmed' && !audio ? heardCheck.check.heard : text;
+      const heard =
+        heardCheck?.reply.kind === 'corrected' ? heardCheck.reply.text : heardCheck?.reply.kind === 'confirmed' && !audio ? heardCheck.check.heard : text;
       const state = {
         ...(await interviewStateOf(tx, services, locked, plan, now, asked)),
         heard: { text: heard, ...(outcome.next.kind === 'check_heard' ? { lowConfidence: true } : {}) },
@@ -445,13 +477,20 @@ async function checkAnswerAudio(file: string, longestSeconds: number): Promise<A
   }
   if (facts.durationSeconds !== null && facts.durationSeconds > longestSeconds) {
     const asked = Math.max(0, Math.floor(longestSeconds - CLOCK_SLACK_SECONDS));
-    throw validationError([{ path: 'audio', message: `lasts ${Math.round(facts.durationSeconds)} s, longer than this turn: its question was asked ${asked} s ago` }]);
+    throw validationError([
+      { path: 'audio', message: `lasts ${Math.round(facts.durationSeconds)} s, longer than this turn: its question was asked ${asked} s ago` },
+    ]);
   }
   return facts;
 }
 
 /** A checked recording stored as a session file (its hash as the route computed it, when it did). */
-async function storeAnswerAudio(services: SessionServices, session: Session, recording: { file: string; sha256?: string | undefined }, facts: AudioFacts): Promise<AudioAnswer> {
+async function storeAnswerAudio(
+  services: SessionServices,
+  session: Session,
+  recording: { file: string; sha256?: string | undefined },
+  facts: AudioFacts,
+): Promise<AudioAnswer> {
   const { file } = recording;
   const fileId = newId('fil');
   const storageKey = `sessions/${session.organization.id}/${session.id}/${fileId}`;
@@ -496,4 +535,3 @@ async function transcribe(
     return { text: null, confidence: null };
   }
 }
-

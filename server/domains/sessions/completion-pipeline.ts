@@ -21,7 +21,12 @@ export async function announceCompletion({ em }: Pick<Deps, 'em'>, input: { sess
     // A preview is the researcher trying the script: no receiver hears of it (its chain still ends here).
     if (session.preview) return true;
     const facts = await loadCompletedFacts(tx, sessionId);
-    await publishEvent({ em: tx }, systemCaller(session.organization_id), { type: 'interview.completed', sessionId, facts, occurredAt: new Date(session.announced_at) });
+    await publishEvent({ em: tx }, systemCaller(session.organization_id), {
+      type: 'interview.completed',
+      sessionId,
+      facts,
+      occurredAt: new Date(session.announced_at),
+    });
     return true;
   });
 }

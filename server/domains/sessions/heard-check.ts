@@ -34,7 +34,12 @@ export function isLowConfidence(confidence: number | null | undefined): boolean 
  * Whether this answer is read back before it counts: speech (the server's recognition, or the
  * browser's with its confidence) heard unsurely, on free text, and not itself the reply to a check.
  */
-export function needsHeardCheck(question: Pick<TQuestion, 'type'>, position: Pick<FlowPosition, 'pending'>, text: string | null, confidence: number | null): boolean {
+export function needsHeardCheck(
+  question: Pick<TQuestion, 'type'>,
+  position: Pick<FlowPosition, 'pending'>,
+  text: string | null,
+  confidence: number | null,
+): boolean {
   if (text === null || !isLowConfidence(confidence)) return false;
   if (position.pending === 'check_heard' || position.pending === 'confirm') return false;
   return question.type === 'open' || position.pending === 'follow_up';
@@ -56,7 +61,11 @@ export type HeardCheckReply =
   | { kind: 'denied' };
 
 function normalized(text: string): string {
-  return text.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** How the reply to a check settles it (see the module comment). */
@@ -93,6 +102,21 @@ export interface PendingHeardCheck {
 export async function pendingHeardCheckOf(em: EntityManager, session: { id: string; pendingUtteranceId?: string | null }): Promise<PendingHeardCheck | null> {
   const rows = await heardCheckTurns.rows(em, { sessionId: session.id, checkId: session.pendingUtteranceId ?? null });
   const [check, answer, answered] = rows.map((row) => ({ ...row, kind: row.kind as TTurnKind | 'answer' }));
-  if (!check || check.kind !== 'check_heard' || !answer || answer.speaker !== 'participant' || answer.heard_check !== 'unclear' || answer.text === null || !answered) return null;
-  return { answerId: answer.id, heard: answer.text, confidence: answer.confidence, answeredKind: answered.kind === 'answer' ? 'question' : answered.kind, checkEndTime: check.end_time };
+  if (
+    !check ||
+    check.kind !== 'check_heard' ||
+    !answer ||
+    answer.speaker !== 'participant' ||
+    answer.heard_check !== 'unclear' ||
+    answer.text === null ||
+    !answered
+  )
+    return null;
+  return {
+    answerId: answer.id,
+    heard: answer.text,
+    confidence: answer.confidence,
+    answeredKind: answered.kind === 'answer' ? 'question' : answered.kind,
+    checkEndTime: check.end_time,
+  };
 }

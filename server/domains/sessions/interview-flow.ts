@@ -188,7 +188,13 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
   const next = questions[nextIndex];
   if (!next) {
     const closing = phrasesFor(language).closing;
-    return { utteranceValue, finalValue, finalConfidence, next: { kind: 'closing', text: transition ? `${transition} ${closing}` : closing, decidedBy }, position };
+    return {
+      utteranceValue,
+      finalValue,
+      finalConfidence,
+      next: { kind: 'closing', text: transition ? `${transition} ${closing}` : closing, decidedBy },
+      position,
+    };
   }
   return {
     utteranceValue,
@@ -219,7 +225,8 @@ export function settleConfirmation(
     let assessed = assessStructuredAnswer(question, reply, language, { confidence });
     const rest = assessed.value === null ? withoutLeadingAnswer(reply, language) : null;
     if (rest !== null) assessed = assessStructuredAnswer(question, rest, language, { confidence });
-    if (assessed.certainty === 'sure' && assessed.value !== null && assessed.value !== candidate) return { value: assessed.value, confidence: assessed.confidence };
+    if (assessed.certainty === 'sure' && assessed.value !== null && assessed.value !== candidate)
+      return { value: assessed.value, confidence: assessed.confidence };
     if (assessed.value !== null && assessed.value !== candidate) return null;
   }
   if (polarity !== true) return null;

@@ -91,7 +91,9 @@ export async function interviewStateOf(
   let turn: TInterviewState['turn'] = null;
   if (session.pendingUtteranceId && (session.status === 'in_progress' || session.status === 'paused')) {
     const utterance =
-      asked?.id === session.pendingUtteranceId ? asked : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind', 'value'] });
+      asked?.id === session.pendingUtteranceId
+        ? asked
+        : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind', 'value'] });
     turn = toTurn(utterance, plan.questions[session.questionIndex]!);
     const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
     if (audioUrl) turn.audioUrl = audioUrl;

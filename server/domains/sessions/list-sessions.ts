@@ -34,7 +34,10 @@ export async function listSessions({ em }: Pick<Deps, 'em'>, caller: Caller, inp
   if (input.sort === 'createdAt') {
     const page = await findPage(em, Session, where, input, { ...NEWEST_FIRST, direction: input.order }, { disableIdentityMap: true });
     const turnTaking = await turnTakingSummaries(em, caller, { sessionIds: page.items.map((session) => session.id) });
-    return pageFrom(page, page.items.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)));
+    return pageFrom(
+      page,
+      page.items.map((session) => toSessionDto(session, turnTaking.get(session.id) ?? null, now)),
+    );
   }
   // completedAt is null until a session ends and a duration grows while it runs: no keyset holds.
   if (input.startingAfter !== undefined) {

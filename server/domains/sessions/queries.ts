@@ -60,7 +60,8 @@ export const holdCredits = defineQuery({
  */
 export const lockOrganizationForCharge = defineQuery({
   columns: { plan: 'text', credit_balance: 'numeric' },
-  statement: ({ organizationId }: { organizationId: string }) => sql`select plan, credit_balance from organizations where id = ${organizationId} for no key update`,
+  statement: ({ organizationId }: { organizationId: string }) =>
+    sql`select plan, credit_balance from organizations where id = ${organizationId} for no key update`,
   example: { organizationId: 'org_example' },
 });
 
@@ -183,13 +184,27 @@ export const answeredTurnAndPrevious = defineQuery({
 /** What the page reported of an AI turn: when its audio started, whether it was barged in on, the latency. */
 export const recordAiTurnTiming = defineQuery({
   columns: {},
-  statement: (turn: { organizationId: string; sessionId: string; answeredTurnId: string; audioStartedAt: Date | null; bargeIn: boolean | null; latencyMs: number | null }) =>
+  statement: (turn: {
+    organizationId: string;
+    sessionId: string;
+    answeredTurnId: string;
+    audioStartedAt: Date | null;
+    bargeIn: boolean | null;
+    latencyMs: number | null;
+  }) =>
     sql`update session_utterances
              set audio_started_at = ${turn.audioStartedAt},
                  barge_in = ${turn.bargeIn},
                  latency_ms = ${turn.latencyMs}
            where id = ${turn.answeredTurnId} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId}`,
-  example: { organizationId: 'org_example', sessionId: 'ses_example', answeredTurnId: 'utt_example', audioStartedAt: null as Date | null, bargeIn: null as boolean | null, latencyMs: null as number | null },
+  example: {
+    organizationId: 'org_example',
+    sessionId: 'ses_example',
+    answeredTurnId: 'utt_example',
+    audioStartedAt: null as Date | null,
+    bargeIn: null as boolean | null,
+    latencyMs: null as number | null,
+  },
 });
 
 /** Whether the page cut the participant off on an answer. */

@@ -103,7 +103,7 @@ export const sessionsRouter = router({
         tags,
         summary: "Record the participant's consent",
         description:
-          'Granted on a session waiting for it: the interview begins (its first question is asked). Refused: the session is abandoned. `ip` defaults to the caller\'s address.',
+          "Granted on a session waiting for it: the interview begins (its first question is asked). Refused: the session is abandoned. `ip` defaults to the caller's address.",
       },
       ...lifecycle,
     })
@@ -140,7 +140,10 @@ export const participantApiRouter = router({
     .input(ZStartInterviewInput.optional())
     .output(ZInterviewState)
     .mutation(async ({ ctx, input }) => {
-      const { state, created } = await startInterview(ctx.em, ctx.services, ctx.auth, { device: input?.device ?? deviceFromUserAgent(ctx.req.get('user-agent')), voice: input?.voice });
+      const { state, created } = await startInterview(ctx.em, ctx.services, ctx.auth, {
+        device: input?.device ?? deviceFromUserAgent(ctx.req.get('user-agent')),
+        voice: input?.voice,
+      });
       // A resumed interview creates nothing: 200 with the same session and its pending turn.
       ctx.answer.status = created ? 201 : 200;
       return state;

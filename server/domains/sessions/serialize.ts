@@ -55,14 +55,22 @@ export function toParticipantSessionDto(session: Session, now: Date = new Date()
 }
 
 /** The record the actor may see: the full session for an API key, the participant's view for a token. */
-export async function sessionViewFor(em: EntityManager, actor: { kind: string }, session: Session, now: Date = new Date()): Promise<TSession | TParticipantSession> {
+export async function sessionViewFor(
+  em: EntityManager,
+  actor: { kind: string },
+  session: Session,
+  now: Date = new Date(),
+): Promise<TSession | TParticipantSession> {
   if (actor.kind === 'participant') return toParticipantSessionDto(session, now);
   return toSessionDto(session, await turnTakingSummary(em, { organizationId: session.organization.id }, { sessionId: session.id }), now);
 }
 
 /** The pending AI utterance as the participant's client sees it. */
 export function toTurn(utterance: Pick<SessionUtterance, 'id' | 'text' | 'kind'> & Partial<Pick<SessionUtterance, 'value'>>, question: TQuestion): TTurn {
-  const kind = utterance.kind === 'follow_up' || utterance.kind === 're_ask' || utterance.kind === 'confirm' || utterance.kind === 'check_heard' ? utterance.kind : 'question';
+  const kind =
+    utterance.kind === 'follow_up' || utterance.kind === 're_ask' || utterance.kind === 'confirm' || utterance.kind === 'check_heard'
+      ? utterance.kind
+      : 'question';
   return {
     utteranceId: utterance.id,
     text: utterance.text ?? '',

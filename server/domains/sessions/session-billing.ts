@@ -48,12 +48,16 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   const chargedCredits = Math.min(amountCredits, Number(organization?.credit_balance ?? 0));
   const owedCredits = roundCredits(amountCredits - chargedCredits);
   if (chargedCredits > 0) {
-    await bookCreditMovement({ em: tx }, { organizationId: session.organization.id }, {
-      amount: -chargedCredits,
-      kind: 'charge',
-      source: `session:${session.id}`,
-      description: `Interview ${session.id}: ${billableMinutes} billable minute(s) of ${totalMinutes}`,
-    });
+    await bookCreditMovement(
+      { em: tx },
+      { organizationId: session.organization.id },
+      {
+        amount: -chargedCredits,
+        kind: 'charge',
+        source: `session:${session.id}`,
+        description: `Interview ${session.id}: ${billableMinutes} billable minute(s) of ${totalMinutes}`,
+      },
+    );
   }
   if (owedCredits > 0) {
     await addOwedCredits.rows(tx, { organizationId: session.organization.id, credits: owedCredits });

@@ -13,7 +13,10 @@ import { loadPlan } from './load-session.js';
 import { findUnfinishedSession, loadParticipantInvite } from './participant-access.js';
 import { holdStartingCredits } from './session-billing.js';
 
-export type SessionServices = Pick<AppServices, 'config' | 'interviewer' | 'speech' | 'storage' | 'logger' | 'transcriptions' | 'signer' | 'synthesis' | 'turnAudio' | 'answerParser'>;
+export type SessionServices = Pick<
+  AppServices,
+  'config' | 'interviewer' | 'speech' | 'storage' | 'logger' | 'transcriptions' | 'signer' | 'synthesis' | 'turnAudio' | 'answerParser'
+>;
 
 export interface StartInterviewInput {
   /** What the client says about its device; else what its User-Agent says (parsed by the caller). */

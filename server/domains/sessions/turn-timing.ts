@@ -111,7 +111,11 @@ export function summaryFromRow(row: TurnTakingAggregates): TTurnTakingSummary | 
  * cut-offs and barge-ins. null for a session without voice turns (no answer ever carried a
  * report).
  */
-export async function turnTakingSummaries(em: EntityManager, scope: OrganizationScope, input: { sessionIds: string[] }): Promise<Map<string, TTurnTakingSummary | null>> {
+export async function turnTakingSummaries(
+  em: EntityManager,
+  scope: OrganizationScope,
+  input: { sessionIds: string[] },
+): Promise<Map<string, TTurnTakingSummary | null>> {
   const { sessionIds } = input;
   const summaries = new Map<string, TTurnTakingSummary | null>(sessionIds.map((id) => [id, null]));
   if (sessionIds.length === 0) return summaries;

@@ -13,7 +13,12 @@ import { toSessionFileDto } from './session-file-dto.js';
 
 function sanitizeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200) || 'file';
+  return (
+    base
+      .replace(/[\u0000-\u001f\u007f"]/g, '')
+      .trim()
+      .slice(0, 200) || 'file'
+  );
 }
 
 /**

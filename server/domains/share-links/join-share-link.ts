@@ -36,11 +36,17 @@ export async function joinShareLink(em: EntityManager, services: InviteServices,
     const now = new Date();
     const byCampaignDefault = resolveInviteExpiry(campaign, {}, now);
     const expiresAt = link.expiresAt && link.expiresAt < byCampaignDefault ? link.expiresAt : byCampaignDefault;
-    const [invite] = await insertInvites(tx, services, { id: campaign.id, organizationId: organization.id, status: campaign.status, inviteDefaults: campaign.inviteDefaults }, [{ email: null }], {
-      sendEmail: false,
-      expiresAt: expiresAt.toISOString(),
-      shareLinkId: link.id,
-    });
+    const [invite] = await insertInvites(
+      tx,
+      services,
+      { id: campaign.id, organizationId: organization.id, status: campaign.status, inviteDefaults: campaign.inviteDefaults },
+      [{ email: null }],
+      {
+        sendEmail: false,
+        expiresAt: expiresAt.toISOString(),
+        shareLinkId: link.id,
+      },
+    );
     const token = services.inviteTokens.tokenFor(invite!.id);
     return { kind: 'joined', inviteUrl: services.links.inviteUrl(organization, token), organization, campaign };
   });

@@ -15,7 +15,7 @@ export const shareLinksRouter = router({
         path: '/v1/campaigns/{campaignId}/share-links',
         tags,
         summary: 'Create a share link',
-        description: 'Each visit to the link\'s `/join/{code}` URL creates a fresh anonymous invite, up to `maxRespondents` participants who start.',
+        description: "Each visit to the link's `/join/{code}` URL creates a fresh anonymous invite, up to `maxRespondents` participants who start.",
       },
       permission: 'invites:write',
       successStatus: 201,
@@ -27,7 +27,10 @@ export const shareLinksRouter = router({
     .mutation(({ ctx, input }) => createShareLink(ctx, ctx.auth, input)),
 
   list: apiProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/campaigns/{campaignId}/share-links', tags, summary: "List a campaign's share links" }, permission: 'invites:read' })
+    .meta({
+      openapi: { method: 'GET', path: '/v1/campaigns/{campaignId}/share-links', tags, summary: "List a campaign's share links" },
+      permission: 'invites:read',
+    })
     .input(ZListShareLinksInput)
     .output(ZShareLinkPage)
     .query(({ ctx, input }) => listShareLinks(ctx, ctx.auth, input)),

@@ -15,7 +15,13 @@ import { readSharedSessions } from './shared-sessions.js';
 export async function getSharedView({ em }: Pick<Deps, 'em'>, input: TSharedViewInput): Promise<TSharedView> {
   const link = await findSharedLink(em, input.token);
   const view: TSharedView = {
-    link: { kind: link.kind, includeTranscripts: link.includeTranscripts, redactPii: link.redactPii, expiresAt: link.expiresAt, organizationName: link.organizationName },
+    link: {
+      kind: link.kind,
+      includeTranscripts: link.includeTranscripts,
+      redactPii: link.redactPii,
+      expiresAt: link.expiresAt,
+      organizationName: link.organizationName,
+    },
     campaign: null,
     collection: null,
     session: null,
@@ -23,7 +29,11 @@ export async function getSharedView({ em }: Pick<Deps, 'em'>, input: TSharedView
   if (link.kind === 'campaign') view.campaign = await readSharedCampaign(em, link, input.filter);
   else if (link.kind === 'collection') view.collection = await readSharedCollection(em, link);
   else {
-    const [session] = await readSharedSessions(em, link.organizationId, sql`s.id = ${link.targetId}`, { includeTranscripts: link.includeTranscripts, redactPii: link.redactPii, limit: 1 });
+    const [session] = await readSharedSessions(em, link.organizationId, sql`s.id = ${link.targetId}`, {
+      includeTranscripts: link.includeTranscripts,
+      redactPii: link.redactPii,
+      limit: 1,
+    });
     view.session = session ?? null;
   }
   await recordOpen(em, link.id);

@@ -13,7 +13,11 @@ import { shareableKinds } from './target-access.js';
  * (their audit stays), optionally of one kind or one target. Links of a kind the caller may not
  * share (a campaign's without `campaigns:read`) are left out.
  */
-export async function listStakeholderLinks({ em }: Pick<Deps, 'em'>, auth: CustomerAuth, input: TListStakeholderLinksInput): Promise<CursorPage<TStakeholderLink>> {
+export async function listStakeholderLinks(
+  { em }: Pick<Deps, 'em'>,
+  auth: CustomerAuth,
+  input: TListStakeholderLinksInput,
+): Promise<CursorPage<TStakeholderLink>> {
   const kinds = shareableKinds(auth).filter((kind) => input.kind === undefined || kind === input.kind);
   const rows = await readLinks(
     em,

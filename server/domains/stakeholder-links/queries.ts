@@ -115,7 +115,8 @@ export const campaignTarget = defineQuery({
 
 export const collectionTarget = defineQuery({
   columns: { id: 'text' },
-  statement: ({ organizationId, id }: { organizationId: string; id: string }) => sql`select id from collections where id = ${id} and organization_id = ${organizationId}`,
+  statement: ({ organizationId, id }: { organizationId: string; id: string }) =>
+    sql`select id from collections where id = ${id} and organization_id = ${organizationId}`,
   example: { organizationId: 'org_example', id: 'col_example' },
 });
 

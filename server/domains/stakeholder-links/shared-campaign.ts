@@ -46,7 +46,11 @@ function redactResults(results: TCampaignResults): TCampaignResults {
  * filter keeps (the results' own predicate, so the list and the charts agree), newest first, at
  * most 100.
  */
-export async function readSharedCampaign(em: EntityManager, link: SharedLink, filter: TResultsFilter | undefined): Promise<NonNullable<TSharedView['campaign']>> {
+export async function readSharedCampaign(
+  em: EntityManager,
+  link: SharedLink,
+  filter: TResultsFilter | undefined,
+): Promise<NonNullable<TSharedView['campaign']>> {
   const campaign = await sharedCampaignName.first(em, { organizationId: link.organizationId, campaignId: link.targetId });
   const results = await getCampaignResults({ em }, systemCaller(link.organizationId), { campaignId: link.targetId, ...(filter ? { filter } : {}) });
   const sessions = link.includeTranscripts

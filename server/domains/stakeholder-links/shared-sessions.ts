@@ -40,13 +40,20 @@ export async function readSharedSessions(
 ): Promise<TSharedSession[]> {
   const rows = (await sharedSessionRows.rows(em, { organizationId, where, limit: options.limit })) as SessionRow[];
   // The words are read to find the PII in them even when the transcript is not shown: a free-text answer is cut from them.
-  const spoken = await readTranscriptUtterances(em, options.includeTranscripts || options.redactPii ? rows.filter((row) => row.transcript_status === 'ready').map((row) => row.id) : []);
+  const spoken = await readTranscriptUtterances(
+    em,
+    options.includeTranscripts || options.redactPii ? rows.filter((row) => row.transcript_status === 'ready').map((row) => row.id) : [],
+  );
   const sharedMetadata = options.redactPii ? await readSharedMetadata(em, organizationId, rows) : null;
   const sessions: TSharedSession[] = [];
   for (const row of rows) {
     const utterances: TranscriptRow[] = spoken.get(row.id) ?? [];
     const scrubber = sharedMetadata
-      ? sessionScrubber(row, utterances.map((utterance) => utterance.text), { sharedMetadata: sharedMetadata(row.campaign_id) })
+      ? sessionScrubber(
+          row,
+          utterances.map((utterance) => utterance.text),
+          { sharedMetadata: sharedMetadata(row.campaign_id) },
+        )
       : null;
     const plan = await loadPlan(em, { scriptId: row.script_id, scriptVersion: row.script_version });
     const questions = new Map(plan.questions.map((question) => [question.id, question]));

@@ -31,7 +31,8 @@ function chatFor(llm: NonNullable<Config['llm']>, logger: LlmLogger | undefined)
     chat = new ChatCompletions({
       ...llm,
       timeoutMs: llm.analysisTimeoutMs,
-      onFieldRefused: (field, status) => logger?.warn({ provider: 'llm', field, status }, `LLM endpoint refused ${field}; sending summary requests without it from now on`),
+      onFieldRefused: (field, status) =>
+        logger?.warn({ provider: 'llm', field, status }, `LLM endpoint refused ${field}; sending summary requests without it from now on`),
     });
     clients.set(llm, chat);
   }
@@ -59,7 +60,8 @@ export async function createSummary(
   const excludedLowConfidence = rows.length - utterances.length;
   const sessionCount = new Set(utterances.map((utterance) => utterance.sessionId)).size;
   const generatedAt = new Date().toISOString();
-  if (sessionCount === 0) return { method: 'extractive', fallbackReason: null, summary: '', themes: [], sessionCount: 0, excludedLowConfidence, capped, generatedAt };
+  if (sessionCount === 0)
+    return { method: 'extractive', fallbackReason: null, summary: '', themes: [], sessionCount: 0, excludedLowConfidence, capped, generatedAt };
 
   let result: SessionSetSummary | undefined;
   let fallbackReason: string | null = null;
@@ -70,7 +72,10 @@ export async function createSummary(
       const failure = ChatFailure.from(error);
       fallbackReason = failure.reason;
       try {
-        services.logger?.warn({ provider: 'llm', model: llm.model, reason: failure.reason, ...failure.detail, sessionCount }, 'LLM summary failed; the built-in extractive summary stands in');
+        services.logger?.warn(
+          { provider: 'llm', model: llm.model, reason: failure.reason, ...failure.detail, sessionCount },
+          'LLM summary failed; the built-in extractive summary stands in',
+        );
       } catch {
         // A broken logger must not turn a summary into an error.
       }

@@ -50,7 +50,12 @@ export const newestAnsweredSessions = defineQuery({
            and exists (select 1 from session_utterances u where u.session_id = s.id and ${ANSWERED})
          order by s.started_at desc, s.id
          limit ${SUMMARY_LIMITS.maxSessions + 1}`,
-  example: { organizationId: 'org_example', campaignId: 'cam_example', from: '2026-01-01T00:00:00Z' as string | undefined, to: '2026-02-01T00:00:00Z' as string | undefined },
+  example: {
+    organizationId: 'org_example',
+    campaignId: 'cam_example',
+    from: '2026-01-01T00:00:00Z' as string | undefined,
+    to: '2026-02-01T00:00:00Z' as string | undefined,
+  },
 });
 
 /** The questions of the script versions the sessions were asked, oldest version first. */

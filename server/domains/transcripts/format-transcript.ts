@@ -29,7 +29,11 @@ function spokenText(utterance: TTranscriptUtterance): string {
 
 /** Cue text may not hold a blank line (it would end the cue) nor, in WebVTT, the "-->" arrow. */
 function cueText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/\n{2,}/g, '\n').replace(/-->/g, '->').trim();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n{2,}/g, '\n')
+    .replace(/-->/g, '->')
+    .trim();
 }
 
 /**
@@ -57,11 +61,7 @@ function cueTimes(utterances: TTranscriptUtterance[]): { start: number; end: num
 
 /** Readable text: a header, then "[00:01:05] Participant: …" per utterance. */
 function transcriptAsText(transcript: TTranscript): string {
-  const lines = [
-    `Transcript of session ${transcript.sessionId}`,
-    `Language: ${transcript.language} · Duration: ${clock(transcript.duration, null)}`,
-    '',
-  ];
+  const lines = [`Transcript of session ${transcript.sessionId}`, `Language: ${transcript.language} · Duration: ${clock(transcript.duration, null)}`, ''];
   for (const utterance of transcript.utterances) {
     lines.push(`[${clock(utterance.startTime, null)}] ${SPEAKER_LABELS[utterance.speaker]}: ${spokenText(utterance).replace(/\r\n?/g, '\n')}`);
     const note = annotation(utterance);
@@ -77,7 +77,12 @@ function transcriptAsSrt(transcript: TTranscript): string {
     .map((utterance, index) => {
       const { start, end } = times[index]!;
       const note = annotation(utterance);
-      return [String(index + 1), `${clock(start, ',')} --> ${clock(end, ',')}`, `${SPEAKER_LABELS[utterance.speaker]}: ${cueText(spokenText(utterance))}`, ...(note ? [note] : [])].join('\n');
+      return [
+        String(index + 1),
+        `${clock(start, ',')} --> ${clock(end, ',')}`,
+        `${SPEAKER_LABELS[utterance.speaker]}: ${cueText(spokenText(utterance))}`,
+        ...(note ? [note] : []),
+      ].join('\n');
     })
     .map((cue) => `${cue}\n\n`)
     .join('');
@@ -90,12 +95,20 @@ function transcriptAsVtt(transcript: TTranscript): string {
   const cues = transcript.utterances.map((utterance, index) => {
     const { start, end } = times[index]!;
     const note = annotation(utterance);
-    return [utterance.id, `${clock(start, '.')} --> ${clock(end, '.')}`, `<v ${SPEAKER_LABELS[utterance.speaker]}>${escape(cueText(spokenText(utterance)))}`, ...(note ? [escape(note)] : [])].join('\n');
+    return [
+      utterance.id,
+      `${clock(start, '.')} --> ${clock(end, '.')}`,
+      `<v ${SPEAKER_LABELS[utterance.speaker]}>${escape(cueText(spokenText(utterance)))}`,
+      ...(note ? [escape(note)] : []),
+    ].join('\n');
   });
   return `WEBVTT\n\n${cues.map((cue) => `${cue}\n\n`).join('')}`;
 }
 
-export const TRANSCRIPT_MEDIA_TYPES: Record<Exclude<TTranscriptFormat, 'json'>, { contentType: string; extension: string; render: (transcript: TTranscript) => string }> = {
+export const TRANSCRIPT_MEDIA_TYPES: Record<
+  Exclude<TTranscriptFormat, 'json'>,
+  { contentType: string; extension: string; render: (transcript: TTranscript) => string }
+> = {
   text: { contentType: 'text/plain; charset=utf-8', extension: 'txt', render: transcriptAsText },
   srt: { contentType: 'application/x-subrip; charset=utf-8', extension: 'srt', render: transcriptAsSrt },
   vtt: { contentType: 'text/vtt; charset=utf-8', extension: 'vtt', render: transcriptAsVtt },

@@ -54,11 +54,24 @@ export async function generateTranscript(
   if (!noneReason) {
     analysis = await services.analyzer.analyzeTranscript({
       language: session.language,
-      utterances: withText.map((row, index) => ({ id: row.id, speaker: row.speaker, text: row.text, questionId: row.question_id, detectedLanguage: detectedLanguages[index] })),
+      utterances: withText.map((row, index) => ({
+        id: row.id,
+        speaker: row.speaker,
+        text: row.text,
+        questionId: row.question_id,
+        detectedLanguage: detectedLanguages[index],
+      })),
     });
   }
   const overall = analysis
-    ? sessionSentiment(withText.map((row, index) => ({ speaker: row.speaker, text: row.text, sentiment: analysis!.utterances[index]!.sentiment, score: analysis!.utterances[index]!.score })))
+    ? sessionSentiment(
+        withText.map((row, index) => ({
+          speaker: row.speaker,
+          text: row.text,
+          sentiment: analysis!.utterances[index]!.sentiment,
+          score: analysis!.utterances[index]!.score,
+        })),
+      )
     : null;
 
   return em.transactional(async (tx) => {

@@ -19,10 +19,16 @@ export async function structuredQuestionIdsOf(em: EntityManager, session: Pick<S
 function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'transcriptStatus' | 'transcriptNoneReason'>): AppError {
   if (session.transcriptStatus === 'none') {
     const reason = session.transcriptNoneReason as TTranscriptNoneReason;
-    const why = reason === 'too_little_speech' ? `the participant spoke for less than ${MIN_SPEECH_SECONDS} seconds in all` : 'the participant gave no answer that could be transcribed';
+    const why =
+      reason === 'too_little_speech'
+        ? `the participant spoke for less than ${MIN_SPEECH_SECONDS} seconds in all`
+        : 'the participant gave no answer that could be transcribed';
     return new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has no transcript: ${why}.`, { sessionId: session.id, status: 'none', reason });
   }
-  const when = session.status === 'completed' || session.status === 'abandoned' ? 'it is being generated; retry shortly' : `the session is ${session.status}; it is made once the session ends`;
+  const when =
+    session.status === 'completed' || session.status === 'abandoned'
+      ? 'it is being generated; retry shortly'
+      : `the session is ${session.status}; it is made once the session ends`;
   return new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id} has no transcript yet: ${when}.`, {
     sessionId: session.id,
     status: 'pending',
@@ -31,7 +37,11 @@ function transcriptNotReady(session: Pick<Session, 'id' | 'status' | 'transcript
 }
 
 /** A session's generated transcript (409 TRANSCRIPT_NOT_READY before it exists, 404 for another organization's session). */
-export async function loadTranscriptSource(em: EntityManager, scope: OrganizationScope, input: { sessionId: string }): Promise<{ session: Session; source: TranscriptSource }> {
+export async function loadTranscriptSource(
+  em: EntityManager,
+  scope: OrganizationScope,
+  input: { sessionId: string },
+): Promise<{ session: Session; source: TranscriptSource }> {
   const session = await loadSession(em, scope, input);
   return { session, source: await transcriptSourceOf(em, session) };
 }

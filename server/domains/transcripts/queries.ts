@@ -31,7 +31,14 @@ export const utterancesToAnalyze = defineQuery({
 /** Stores the transcript's outcome on the session, once: no row when another run did (or the session is not finished). */
 export const claimTranscript = defineQuery({
   columns: { id: 'text' },
-  statement: (outcome: { sessionId: string; status: 'ready' | 'none'; noneReason: string | null; analyzedBy: string | null; sentiment: string | null; sentimentScore: number | null }) =>
+  statement: (outcome: {
+    sessionId: string;
+    status: 'ready' | 'none';
+    noneReason: string | null;
+    analyzedBy: string | null;
+    sentiment: string | null;
+    sentimentScore: number | null;
+  }) =>
     sql`update sessions set transcript_generated_at = now(), transcript_status = ${outcome.status}, transcript_none_reason = ${outcome.noneReason}, analyzed_by = ${outcome.analyzedBy}, sentiment = ${outcome.sentiment}, sentiment_score = ${outcome.sentimentScore}, updated_at = now()
         where id = ${outcome.sessionId} and transcript_generated_at is null and status in ('completed', 'abandoned') returning id`,
   example: {
@@ -59,7 +66,10 @@ export const storeUtteranceAnalysis = defineQuery({
     sql`update session_utterances u set sentiment = v.sentiment, sentiment_score = v.score, keywords = v.keywords, detected_language = v.detected_language
            from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id text, sentiment text, score double precision, keywords jsonb, detected_language text)
           where u.id = v.id and u.session_id = ${sessionId}`,
-  example: { sessionId: 'ses_example', values: [{ id: 'utt_example', sentiment: 'neutral', score: 0, keywords: [], detected_language: null }] as UtteranceAnalysis[] },
+  example: {
+    sessionId: 'ses_example',
+    values: [{ id: 'utt_example', sentiment: 'neutral', score: 0, keywords: [], detected_language: null }] as UtteranceAnalysis[],
+  },
 });
 
 /**

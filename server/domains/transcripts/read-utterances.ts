@@ -26,7 +26,6 @@ export interface TranscriptRow {
   heardAs: string | null;
 }
 
-
 /**
  * The transcript utterances of several sessions in one query (an export reads sessions in
  * batches, never one query per session), in conversation order. Utterances without text (an

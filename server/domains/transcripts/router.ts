@@ -14,4 +14,3 @@ export const transcriptsRouter = router({
     .output(ZTranscript)
     .query(({ ctx, input }) => getTranscript(ctx, ctx.auth, input)),
 });
-

@@ -14,7 +14,8 @@ export interface TranscriptSource {
   rows: TranscriptRow[];
 }
 
-export type TranscriptOptions = Pick<TTranscriptQuery, 'include_sentiment' | 'include_keywords' | 'redact_pii' | 'speaker'> & Partial<Pick<TTranscriptQuery, 'redact_kinds'>>;
+export type TranscriptOptions = Pick<TTranscriptQuery, 'include_sentiment' | 'include_keywords' | 'redact_pii' | 'speaker'> &
+  Partial<Pick<TTranscriptQuery, 'redact_kinds'>>;
 
 /** Everything a stored transcript holds: what exports and reports start from. */
 export const FULL_TRANSCRIPT: TranscriptOptions = { include_sentiment: true, include_keywords: true, redact_pii: false, speaker: 'all' };
@@ -25,7 +26,11 @@ export const FULL_TRANSCRIPT: TranscriptOptions = { include_sentiment: true, inc
  * keyword that touches an email or a phone number is left out). A caller that redacts more of the
  * session passes the redactor it made for it (with `redact_pii`/`redact_kinds`), so there is one per session.
  */
-export function shapeTranscript(source: TranscriptSource, options: TranscriptOptions, redactor: SessionRedactor | null = redactorFor(source, requestedPiiKinds(options))): TTranscript {
+export function shapeTranscript(
+  source: TranscriptSource,
+  options: TranscriptOptions,
+  redactor: SessionRedactor | null = redactorFor(source, requestedPiiKinds(options)),
+): TTranscript {
   const utterances: TTranscriptUtterance[] = [];
   for (const row of source.rows) {
     if (options.speaker !== 'all' && row.speaker !== options.speaker) continue;
@@ -61,14 +66,22 @@ export function shapeTranscript(source: TranscriptSource, options: TranscriptOpt
 
 /** Redaction of these kinds (the spec's four unless told) for pieces of this transcript (see SessionRedactor); none for no kind. */
 export function redactorFor(source: Pick<TranscriptSource, 'rows'>, kinds: readonly TPiiKind[] = SPEC_PII_KINDS): SessionRedactor | null {
-  return kinds.length === 0 ? null : new SessionRedactor(source.rows.map((row) => row.text), kinds);
+  return kinds.length === 0
+    ? null
+    : new SessionRedactor(
+        source.rows.map((row) => row.text),
+        kinds,
+      );
 }
 
 /**
  * The participant as results show them: with a redactor, the email is its marker and the name is
  * redacted as a piece (share-link participants type their own name; some type an address or a number).
  */
-export function redactedParticipant(participant: { email: string | null; name: string | null }, redactor: SessionRedactor | null): { email: string | null; name: string | null } {
+export function redactedParticipant(
+  participant: { email: string | null; name: string | null },
+  redactor: SessionRedactor | null,
+): { email: string | null; name: string | null } {
   if (!redactor) return participant;
   return { email: participant.email === null ? null : PII_MARKERS.email, name: participant.name === null ? null : redactor.piece(participant.name) };
 }

@@ -1,5 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DESIGN_A_SIGNATURE_HEADER, DESIGN_B_SIGNATURE_HEADER, DESIGN_B_TIMESTAMP_HEADER, signWebhookA, signWebhookB } from '../../../shared/webhook-signatures.js';
+import {
+  DESIGN_A_SIGNATURE_HEADER,
+  DESIGN_B_SIGNATURE_HEADER,
+  DESIGN_B_TIMESTAMP_HEADER,
+  signWebhookA,
+  signWebhookB,
+} from '../../../shared/webhook-signatures.js';
 import type { TDeliveryAttempt, TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import type { Config } from '../../config.js';
 import { type OutboundPolicy, OutboundFailedError, OutboundRefusedError, outboundRequest } from '../../lib/outbound-http.js';
@@ -55,7 +61,13 @@ interface Sent {
 }
 
 /** One HTTP request of an attempt; never throws (every outcome is an attempt record). */
-async function send(services: DeliveryServices, row: AttemptContext, body: string, secret: { secret: string; signedWith: 'current' | 'previous' }, number: number): Promise<Sent> {
+async function send(
+  services: DeliveryServices,
+  row: AttemptContext,
+  body: string,
+  secret: { secret: string; signedWith: 'current' | 'previous' },
+  number: number,
+): Promise<Sent> {
   const at = new Date();
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
   if (row.design === 'A') {
@@ -89,7 +101,13 @@ async function send(services: DeliveryServices, row: AttemptContext, body: strin
     const known = error instanceof OutboundRefusedError || error instanceof OutboundFailedError;
     if (!known) services.logger.warn({ err: error, deliveryId: row.id }, 'webhook attempt failed unexpectedly');
     return {
-      attempt: { ...base, statusCode: null, durationMs: Date.now() - at.getTime(), error: known ? `${error.reason}: ${error.message}` : 'unexpected error', responseBody: null },
+      attempt: {
+        ...base,
+        statusCode: null,
+        durationMs: Date.now() - at.getTime(),
+        error: known ? `${error.reason}: ${error.message}` : 'unexpected error',
+        responseBody: null,
+      },
       succeeded: false,
       gone: false,
       reachedOut: true,
@@ -99,7 +117,12 @@ async function send(services: DeliveryServices, row: AttemptContext, body: strin
 
 /** An attempt that sent nothing, and why. */
 function unsent(number: number, at: Date, error: string): Sent {
-  return { attempt: { number, at: at.toISOString(), statusCode: null, durationMs: 0, error, responseBody: null, signedWith: 'current' }, succeeded: false, gone: false, reachedOut: false };
+  return {
+    attempt: { number, at: at.toISOString(), statusCode: null, durationMs: 0, error, responseBody: null, signedWith: 'current' },
+    succeeded: false,
+    gone: false,
+    reachedOut: false,
+  };
 }
 
 /**
@@ -114,7 +137,12 @@ async function attemptRequests(services: DeliveryServices, row: AttemptContext, 
     const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
     body = webhookBody(row.design, event, await eventLinks(services.signer, services.config.publicUrl, event, now));
     secrets = signingSecretsOf(
-      { design: row.design, sealedSecret: row.sealed_secret, sealedPreviousSecret: row.sealed_previous_secret, previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null },
+      {
+        design: row.design,
+        sealedSecret: row.sealed_secret,
+        sealedPreviousSecret: row.sealed_previous_secret,
+        previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null,
+      },
       services.webhookSecrets,
       now,
     );
@@ -139,7 +167,10 @@ async function attemptRequests(services: DeliveryServices, row: AttemptContext, 
  * No caller: the job names a delivery, whose row says its organization (its payload carries no
  * organization id, and jobs already queued must keep working).
  */
-export async function deliverWebhook({ em, services }: { em: EntityManager; services: DeliveryServices }, input: { deliveryId: string; attempt: number }): Promise<void> {
+export async function deliverWebhook(
+  { em, services }: { em: EntityManager; services: DeliveryServices },
+  input: { deliveryId: string; attempt: number },
+): Promise<void> {
   const { deliveryId, attempt: number } = input;
   const row = (await attemptContext.first(em, { deliveryId })) as AttemptContext | undefined;
   // Gone (its endpoint deleted), finished, or past this attempt already.
@@ -158,13 +189,18 @@ export async function deliverWebhook({ em, services }: { em: EntityManager; serv
 
   const outcome = succeeded ? 'succeeded' : gone ? 'gone' : retryAt ? 'retrying' : 'failed';
   services.metrics.webhookDeliveries.inc({ design: row.design, event: row.event_type, outcome });
-  for (const request of sent) if (request.reachedOut) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
+  for (const request of sent)
+    if (request.reachedOut) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
   // Event to delivery: what a receiver waits. A redelivery or a test event would measure an operator's click.
   if (succeeded && !row.redelivery_of && row.event_type !== 'test.webhook') {
     services.metrics.webhookLatency.observe({ design: row.design }, (finishedAt.getTime() - new Date(row.occurred_at).getTime()) / 1000);
   }
   if (gone) services.logger.info({ endpointId: row.endpoint_id }, 'webhook endpoint answered 410 Gone: disabled');
-  if (status === 'failed') services.logger.warn({ deliveryId, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) }, 'webhook delivery failed for good');
+  if (status === 'failed')
+    services.logger.warn(
+      { deliveryId, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) },
+      'webhook delivery failed for good',
+    );
 }
 
 /** Records the attempt unless another run did (recordWebhookAttempt). False: already recorded. */

@@ -57,7 +57,16 @@ export function sampleFacts(): CompletedFacts {
     questionsAnswered: 8,
     questionsTotal: 8,
     completionStatus: 'completed',
-    billing: { totalMinutes: 13, freeMinutesApplied: 10, billableMinutes: 3, amountCredits: 3, chargedCredits: 3, owedCredits: 0, plan: 'starter', pricePerMinuteCredits: 1 },
+    billing: {
+      totalMinutes: 13,
+      freeMinutesApplied: 10,
+      billableMinutes: 3,
+      amountCredits: 3,
+      chargedCredits: 3,
+      owedCredits: 0,
+      plan: 'starter',
+      pricePerMinuteCredits: 1,
+    },
     recordingFileId: null,
   };
 }
@@ -162,4 +171,3 @@ export function webhookBody(design: TWebhookDesign, event: StoredEvent, links: E
   }
   return JSON.stringify({ id: event.id, type: event.type, created_at: event.occurredAt.toISOString(), data });
 }
-

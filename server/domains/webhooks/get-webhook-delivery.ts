@@ -8,7 +8,11 @@ import { toDeliveryDto } from './serialize.js';
 /** `GET /api/webhooks/deliveries/{deliveryId}`: one delivery of the organization with every attempt, or 404. */
 export async function getDelivery({ em }: Pick<Deps, 'em'>, caller: Caller, input: { deliveryId: string }): Promise<TWebhookDelivery> {
   const { deliveryId } = input;
-  const delivery = await em.findOne(WebhookDelivery, { id: deliveryId, organization: caller.organizationId }, { populate: ['event'], disableIdentityMap: true });
+  const delivery = await em.findOne(
+    WebhookDelivery,
+    { id: deliveryId, organization: caller.organizationId },
+    { populate: ['event'], disableIdentityMap: true },
+  );
   if (!delivery) throw notFound('webhookDelivery', deliveryId);
   return toDeliveryDto(delivery);
 }

@@ -17,7 +17,11 @@ export function endpointDisabled(endpointId: string): AppError {
  * disabled or deleted before the delivery made to it commits: 404 if it is not the
  * organization's, 409 WEBHOOK_ENDPOINT_DISABLED if it is disabled.
  */
-export async function lockEnabledEndpoint(tx: EntityManager, scope: OrganizationScope, input: { endpointId: string }): Promise<{ id: string; design: TWebhookDesign }> {
+export async function lockEnabledEndpoint(
+  tx: EntityManager,
+  scope: OrganizationScope,
+  input: { endpointId: string },
+): Promise<{ id: string; design: TWebhookDesign }> {
   const { endpointId } = input;
   const endpoint = await lockEndpointForDelivery.first(tx, { organizationId: scope.organizationId, endpointId });
   if (!endpoint) throw notFound('webhookEndpoint', endpointId);
@@ -43,6 +47,9 @@ export async function insertDeliveries(
     redeliveryOf: delivery.redeliveryOf ?? null,
     deliveries: delivery.endpoints.map((endpoint, index) => ({ id: ids[index]!, endpoint_id: endpoint.id, design: endpoint.design })),
   });
-  await addJobs(tx, ids.map((id) => deliverWebhookJob(id, 1)));
+  await addJobs(
+    tx,
+    ids.map((id) => deliverWebhookJob(id, 1)),
+  );
   return ids;
 }

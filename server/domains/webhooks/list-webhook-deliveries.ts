@@ -13,5 +13,8 @@ export async function listWebhookDeliveries({ em }: Pick<Deps, 'em'>, caller: Ca
   const endpoint = await loadWebhookEndpoint(em, caller, input);
   const where = { endpoint: endpoint.id, ...(input.status ? { status: input.status } : {}) };
   const page = await findPage(em, WebhookDelivery, where, input, undefined, { populate: ['event'], disableIdentityMap: true });
-  return pageFrom(page, page.items.map((delivery) => toDeliveryDto(delivery as Loaded<WebhookDelivery, 'event'>)));
+  return pageFrom(
+    page,
+    page.items.map((delivery) => toDeliveryDto(delivery as Loaded<WebhookDelivery, 'event'>)),
+  );
 }

@@ -12,7 +12,11 @@ export async function loadWebhookEndpoint(
   options: { lockMode?: LockMode } = {},
 ): Promise<WebhookEndpoint> {
   const { endpointId } = input;
-  const endpoint = await em.findOne(WebhookEndpoint, { id: endpointId, organization: scope.organizationId }, options.lockMode ? { lockMode: options.lockMode, refresh: true } : {});
+  const endpoint = await em.findOne(
+    WebhookEndpoint,
+    { id: endpointId, organization: scope.organizationId },
+    options.lockMode ? { lockMode: options.lockMode, refresh: true } : {},
+  );
   if (!endpoint) throw notFound('webhookEndpoint', endpointId);
   return endpoint;
 }

@@ -34,11 +34,21 @@ export const lockEndpointForDelivery = defineQuery({
 /** Deliveries of one event, pending, one per endpoint (each keeps its endpoint's design). */
 export const insertWebhookDeliveries = defineQuery({
   columns: {},
-  statement: (delivery: { organizationId: string; eventId: string; redeliveryOf: string | null; deliveries: { id: string; endpoint_id: string; design: string }[] }) =>
+  statement: (delivery: {
+    organizationId: string;
+    eventId: string;
+    redeliveryOf: string | null;
+    deliveries: { id: string; endpoint_id: string; design: string }[];
+  }) =>
     sql`insert into webhook_deliveries (id, organization_id, endpoint_id, event_id, status, design, attempts, attempt_count, next_attempt_at, redelivery_of, created_at, updated_at)
      select d.id, ${delivery.organizationId}, d.endpoint_id, ${delivery.eventId}, 'pending', d.design, '[]'::jsonb, 0, now(), ${delivery.redeliveryOf}, now(), now()
        from jsonb_to_recordset(${JSON.stringify(delivery.deliveries)}::jsonb) as d(id text, endpoint_id text, design text)`,
-  example: { organizationId: 'org_example', eventId: 'evt_example', redeliveryOf: null as string | null, deliveries: [{ id: 'whd_example', endpoint_id: 'whe_example', design: 'A' }] },
+  example: {
+    organizationId: 'org_example',
+    eventId: 'evt_example',
+    redeliveryOf: null as string | null,
+    deliveries: [{ id: 'whd_example', endpoint_id: 'whe_example', design: 'A' }],
+  },
 });
 
 /** What one attempt reads: the delivery, its endpoint and its event, in one query. */

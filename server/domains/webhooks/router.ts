@@ -68,7 +68,11 @@ export const webhooksRouter = router({
     .mutation(({ ctx, input }) => updateWebhookEndpoint(ctx, ctx.auth, input)),
 
   delete: apiProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/api/webhooks/{endpointId}', tags, summary: 'Delete a webhook endpoint and its deliveries' }, permission: 'organization:write', successStatus: 204 })
+    .meta({
+      openapi: { method: 'DELETE', path: '/api/webhooks/{endpointId}', tags, summary: 'Delete a webhook endpoint and its deliveries' },
+      permission: 'organization:write',
+      successStatus: 204,
+    })
     .input(ZWebhookEndpointIdInput)
     .output(z.void())
     .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx, ctx.auth, input)),
@@ -109,7 +113,12 @@ export const webhooksRouter = router({
 
   listDeliveries: apiProcedure
     .meta({
-      openapi: { method: 'GET', path: '/api/webhooks/{endpointId}/deliveries', tags, summary: "List an endpoint's deliveries, newest first, with every attempt" },
+      openapi: {
+        method: 'GET',
+        path: '/api/webhooks/{endpointId}/deliveries',
+        tags,
+        summary: "List an endpoint's deliveries, newest first, with every attempt",
+      },
       permission: 'organization:read',
     })
     .input(ZListDeliveriesInput)
@@ -117,7 +126,10 @@ export const webhooksRouter = router({
     .query(({ ctx, input }) => listWebhookDeliveries(ctx, ctx.auth, input)),
 
   getDelivery: apiProcedure
-    .meta({ openapi: { method: 'GET', path: '/api/webhooks/deliveries/{deliveryId}', tags, summary: 'Get a delivery with every attempt' }, permission: 'organization:read' })
+    .meta({
+      openapi: { method: 'GET', path: '/api/webhooks/deliveries/{deliveryId}', tags, summary: 'Get a delivery with every attempt' },
+      permission: 'organization:read',
+    })
     .input(ZDeliveryIdInput)
     .output(ZWebhookDelivery)
     .query(({ ctx, input }) => getDelivery(ctx, ctx.auth, input)),

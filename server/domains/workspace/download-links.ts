@@ -14,7 +14,11 @@ import { loadSession } from '../sessions/index.js';
  */
 type SigningDeps = Pick<Deps, 'em'> & { services: Pick<AppServices, 'signer'> };
 
-export async function signSessionDownload({ em, services }: SigningDeps, caller: Caller, input: { sessionId: string; format: 'pdf' | 'text' }): Promise<TSignedDownload> {
+export async function signSessionDownload(
+  { em, services }: SigningDeps,
+  caller: Caller,
+  input: { sessionId: string; format: 'pdf' | 'text' },
+): Promise<TSignedDownload> {
   await loadSession(em, caller, { sessionId: input.sessionId });
   return signedDownload(services.signer, input.format === 'pdf' ? 'session_report_pdf' : 'session_transcript_text', input.sessionId);
 }

@@ -15,7 +15,13 @@ type UtteranceRow = RowOf<typeof workspaceUtteranceRows.columns>;
 
 function timingOf(row: UtteranceRow): TWorkspaceUtterance['timing'] {
   if (row.speaker === 'participant') return { cutOff: row.cut_off };
-  return { latencyMs: row.latency_ms, recognitionMs: row.recognition_ms, interviewerMs: row.interviewer_ms, synthesisMs: row.synthesis_ms, bargeIn: row.barge_in };
+  return {
+    latencyMs: row.latency_ms,
+    recognitionMs: row.recognition_ms,
+    interviewerMs: row.interviewer_ms,
+    synthesisMs: row.synthesis_ms,
+    bargeIn: row.barge_in,
+  };
 }
 
 /**

@@ -155,13 +155,17 @@ function byMeaning(
 ): { options: Map<number, ConceptEvidence>; none: boolean; conflict: boolean } {
   const excluded = (all: readonly Token[], start: number) => isExcluded(all, start, lexicon);
   const noneAt = noneOfTheseAt(tokens, lexicon, concepts);
-  const optionStems = new Set(options.flatMap((option) => option.terms.filter((term) => !lexicon.stopwords.has(term.text)).map((term) => lexicon.stem(term.text))));
+  const optionStems = new Set(
+    options.flatMap((option) => option.terms.filter((term) => !lexicon.stopwords.has(term.text)).map((term) => lexicon.stem(term.text))),
+  );
   const evoked = evokedConcepts(tokens, lexicon, concepts, excluded, 'answer', optionStems);
   const pointed = new Map<number, ConceptEvidence>();
   // Options the answer shares a word with, though not enough to name them ("a google ad" and "Google search").
   const answerStems = new Set(tokens.filter(isWord).map((token) => lexicon.stem(token.text)));
   const touched = new Set(
-    options.flatMap((option, index) => (option.terms.some((term) => !lexicon.functionWords.has(term.text) && answerStems.has(lexicon.stem(term.text))) ? [index] : [])),
+    options.flatMap((option, index) =>
+      option.terms.some((term) => !lexicon.functionWords.has(term.text) && answerStems.has(lexicon.stem(term.text))) ? [index] : [],
+    ),
   );
   options.forEach((option, index) => {
     // A none-of-these option is named only by none-of-these ("Neither", "None of the above").
@@ -376,8 +380,7 @@ function positionReferences(
     }
   }
   tokens.forEach((token, index) => {
-    const ordinal =
-      token.kind === 'ordinal' ? token.value : isWord(token) ? lexicon.ordinals.get(token.text) : undefined;
+    const ordinal = token.kind === 'ordinal' ? token.value : isWord(token) ? lexicon.ordinals.get(token.text) : undefined;
     const last = isWord(token) && lexicon.lastWords.has(token.text);
     if (ordinal === undefined && !last) return;
     // "the second (one)", but not "first I tried email" or "chat first" (first = mainly).

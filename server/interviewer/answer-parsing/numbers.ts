@@ -91,12 +91,7 @@ export interface NumberContextOptions {
  * neighbour a function word", so nouns never need listing; an unknown neighbour makes the number
  * a non-value, which errs towards null.
  */
-export function numberRole(
-  tokens: readonly Token[],
-  mention: NumberMention,
-  lexicon: CompiledLexicon,
-  options: NumberContextOptions = {},
-): NumberRole {
+export function numberRole(tokens: readonly Token[], mention: NumberMention, lexicon: CompiledLexicon, options: NumberContextOptions = {}): NumberRole {
   if (!lexicon.knowsWords) return 'value';
   const previous = tokens[mention.start - 1];
   const next = tokens[mention.end];
@@ -134,13 +129,7 @@ export function numberRole(
 }
 
 function isFunctionLike(word: string, lexicon: CompiledLexicon): boolean {
-  return (
-    lexicon.functionWords.has(word) ||
-    lexicon.referenceWords.has(word) ||
-    lexicon.units.has(word) ||
-    lexicon.tens.has(word) ||
-    lexicon.negators.has(word)
-  );
+  return lexicon.functionWords.has(word) || lexicon.referenceWords.has(word) || lexicon.units.has(word) || lexicon.tens.has(word) || lexicon.negators.has(word);
 }
 
 /** Length of an "out of" phrase at `index`, which is right after a number. */
@@ -181,11 +170,7 @@ export interface Interval {
  * "between 25 and 34" → [25, 34], "under 18" → [.., 17], "45 or older" → [45, ..], "more than
  * 5" → [6, ..]. Used on both sides of a multiple-choice question whose options are numeric.
  */
-export function readIntervals(
-  tokens: readonly Token[],
-  mentions: readonly NumberMention[],
-  lexicon: CompiledLexicon,
-): Interval[] {
+export function readIntervals(tokens: readonly Token[], mentions: readonly NumberMention[], lexicon: CompiledLexicon): Interval[] {
   const intervals: Interval[] = [];
   for (let index = 0; index < mentions.length; index += 1) {
     const mention = mentions[index]!;

@@ -22,16 +22,12 @@ export function assessOpen(text: string, lexicon: CompiledLexicon): VaguenessRea
   const consumedBy = new Map<number, 'nonCommittal' | 'filler'>();
   for (const hit of hits) for (let index = hit.start; index < hit.end; index += 1) consumedBy.set(index, hit.tag);
   const said = tokens.flatMap((token, index) =>
-    (token.kind === 'word' || token.kind === 'number' || token.kind === 'ordinal') && consumedBy.get(index) !== 'filler'
-      ? [{ token, index }]
-      : [],
+    (token.kind === 'word' || token.kind === 'number' || token.kind === 'ordinal') && consumedBy.get(index) !== 'filler' ? [{ token, index }] : [],
   );
   if (said.length === 0) return 'empty';
   const free = said.filter(({ index }) => !consumedBy.has(index));
   const content = free.filter(
-    ({ token }) =>
-      token.kind !== 'word' ||
-      !(lexicon.functionWords.has(token.text) || lexicon.verdicts.has(token.text) || lexicon.generic.has(token.text)),
+    ({ token }) => token.kind !== 'word' || !(lexicon.functionWords.has(token.text) || lexicon.verdicts.has(token.text) || lexicon.generic.has(token.text)),
   );
   if (content.length === 0) {
     const nonCommittal = hits.some((hit) => hit.tag === 'nonCommittal') || free.some(({ token }) => lexicon.verdicts.has(token.text));

@@ -41,17 +41,14 @@ export function readPolarity(
   const covered = new Set<number>();
   for (const hit of hits) for (let index = hit.start; index < hit.end; index += 1) covered.add(index);
   const hitStarts = new Set(hits.map((hit) => hit.start));
-  const startsCue = (index: number) =>
-    hitStarts.has(index) || (isWord(tokens[index]) && lexicon.noParticles.has(tokens[index]!.text));
-  const onlyTailFollows = (index: number) =>
-    isEdge(tokens[index]) || lexicon.answerTail.has(tokens[index]!.text) || startsCue(index);
+  const startsCue = (index: number) => hitStarts.has(index) || (isWord(tokens[index]) && lexicon.noParticles.has(tokens[index]!.text));
+  const onlyTailFollows = (index: number) => isEdge(tokens[index]) || lexicon.answerTail.has(tokens[index]!.text) || startsCue(index);
 
   const cues: Cue[] = [];
   for (const hit of hits) {
     if (hit.tag === 'unsure') {
       if (!options.setUncertaintyAside) cues.push({ kind: 'unsure', strong: true });
-    }
-    else if (hit.tag === 'yes') cues.push({ kind: isNegated(tokens, hit.start, lexicon) ? 'no' : 'yes', strong: true });
+    } else if (hit.tag === 'yes') cues.push({ kind: isNegated(tokens, hit.start, lexicon) ? 'no' : 'yes', strong: true });
     else if (hit.tag === 'no') cues.push({ kind: 'no', strong: true });
     else if (hit.tag === 'clauseNo') cues.push({ kind: 'no', strong: false });
     else if (onlyTailFollows(hit.end)) cues.push({ kind: hit.tag === 'shortYes' ? 'yes' : 'no', strong: false });
@@ -59,9 +56,7 @@ export function readPolarity(
   tokens.forEach((token, index) => {
     if (covered.has(index) || !isWord(token)) return;
     const next = tokens[index + 1];
-    const particle =
-      lexicon.noParticles.has(token.text) &&
-      (isEdge(next) || lexicon.particleFollowers.has(next!.text) || startsCue(index + 1));
+    const particle = lexicon.noParticles.has(token.text) && (isEdge(next) || lexicon.particleFollowers.has(next!.text) || startsCue(index + 1));
     const clauseFinal = lexicon.clauseFinalNegators.has(token.text) && isEdge(next);
     if (particle || clauseFinal) {
       cues.push({ kind: 'no', strong: true });

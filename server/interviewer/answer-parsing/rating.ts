@@ -1,16 +1,6 @@
 import type { CompiledLexicon } from './lexicon.js';
 import { denominatorFollows, isDenominator, numberRole, readIntervals, readNumbers, type NumberMention } from './numbers.js';
-import {
-  isNegated,
-  isWord,
-  matchPhrase,
-  phraseAt,
-  phraseEndingAt,
-  scanPhrases,
-  tokenize,
-  type PhrasePattern,
-  type Token,
-} from './text.js';
+import { isNegated, isWord, matchPhrase, phraseAt, phraseEndingAt, scanPhrases, tokenize, type PhrasePattern, type Token } from './text.js';
 
 export interface RatingScale {
   min: number;
@@ -32,9 +22,7 @@ export function parseRating(scale: RatingScale, text: string, lexicon: CompiledL
   const percentIsUnit = scale.max === 100;
   let candidates: { value: number; fractional: boolean; start: number }[] = [];
   const mentions = readNumbers(tokens, lexicon);
-  const scaleRestated = readIntervals(tokens, mentions, lexicon).filter(
-    (interval) => interval.low === scale.min && interval.high === scale.max,
-  );
+  const scaleRestated = readIntervals(tokens, mentions, lexicon).filter((interval) => interval.low === scale.min && interval.high === scale.max);
   for (const mention of mentions) {
     if (mention.count) continue;
     // "on a scale of 1 to 5, a 4": the participant repeating the scale, not answering.
@@ -86,18 +74,11 @@ function labelValue(scale: RatingScale, tokens: readonly Token[], lexicon: Compi
   const labels = [
     { text: scale.minLabel, value: scale.min },
     { text: scale.maxLabel, value: scale.max },
-  ].flatMap((label) =>
-    label.text ? [{ text: label.text, words: tokenize(label.text, lexicon.source.apostrophes).filter(isWord), value: label.value }] : [],
-  );
+  ].flatMap((label) => (label.text ? [{ text: label.text, words: tokenize(label.text, lexicon.source.apostrophes).filter(isWord), value: label.value }] : []));
   if (labels.length === 0) return null;
   const [first, second] = labels.map((label) => new Set(label.words.map((token) => token.text)));
   const leaveOutable = (word: string) =>
-    first !== undefined &&
-    second !== undefined &&
-    first.has(word) &&
-    second.has(word) &&
-    !lexicon.intensifiers.has(word) &&
-    !lexicon.negators.has(word);
+    first !== undefined && second !== undefined && first.has(word) && second.has(word) && !lexicon.intensifiers.has(word) && !lexicon.negators.has(word);
   const matched = new Set<number>();
   for (const label of labels) {
     const pattern: PhrasePattern = {

@@ -132,10 +132,7 @@ export interface PhraseHit<TTag> {
  * Scans left to right; at each position the longest phrase of any table wins and its tokens are
  * consumed. Longest-first is what lets "not really sure" be uncertainty rather than "not really".
  */
-export function scanPhrases<TTag>(
-  tokens: readonly Token[],
-  tables: readonly { tag: TTag; patterns: readonly PhrasePattern[] }[],
-): PhraseHit<TTag>[] {
+export function scanPhrases<TTag>(tokens: readonly Token[], tables: readonly { tag: TTag; patterns: readonly PhrasePattern[] }[]): PhraseHit<TTag>[] {
   const hits: PhraseHit<TTag>[] = [];
   let position = 0;
   while (position < tokens.length) {

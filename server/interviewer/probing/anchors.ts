@@ -222,7 +222,9 @@ export function findAnchors(answer: string, questionText: string, language: Prob
       lexicon.subjectStarters.has(first.norm) ||
       (language.startsWithVerb?.(words) ?? false) ||
       language.firstPerson.has(first.norm) ||
-      (lexicon.frontedAdverbs.has(first.norm) && second !== undefined && words.slice(1, 4).some((word) => lexicon.subjectStarters.has(word.norm) || language.firstPerson.has(word.norm)));
+      (lexicon.frontedAdverbs.has(first.norm) &&
+        second !== undefined &&
+        words.slice(1, 4).some((word) => lexicon.subjectStarters.has(word.norm) || language.firstPerson.has(word.norm)));
     const score = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
     const cueQuestion = cueQuestions.get(best);
     anchors.push({

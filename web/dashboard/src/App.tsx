@@ -39,7 +39,8 @@ function route(path: string): ReactNode {
   if (path === '/' || path === '') return <CampaignsView />;
   if (path === '/campaigns/new') return <NewCampaignView />;
   if ((params = matchPath('/campaigns/:id', path))) return <CampaignView key={params.id} campaignId={params.id!} />;
-  if ((params = matchPath('/campaigns/:id/:tab', path)) && isCampaignTab(params.tab!)) return <CampaignView key={params.id} campaignId={params.id!} tab={params.tab} />;
+  if ((params = matchPath('/campaigns/:id/:tab', path)) && isCampaignTab(params.tab!))
+    return <CampaignView key={params.id} campaignId={params.id!} tab={params.tab} />;
   if ((params = matchPath('/sessions/:id', path))) return <SessionView sessionId={params.id!} />;
   if (path === '/studies/new') return <NewStudyView />;
   if (path === '/scripts') return <ScriptsView />;

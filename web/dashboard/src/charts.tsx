@@ -87,7 +87,14 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
   return (
     <figure className="chart">
       <figcaption id={`${id}-title`}>{title}</figcaption>
-      <svg width={LABEL_WIDTH + chartWidth + valueRoom} height={height} viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg
+        width={LABEL_WIDTH + chartWidth + valueRoom}
+        height={height}
+        viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`}
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        preserveAspectRatio="xMinYMin meet"
+      >
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {bars.map((bar, index) => {
           const width = bar.value === null ? 0 : (bar.value / max) * chartWidth;
@@ -117,9 +124,22 @@ interface Series {
  * Bars grouped by category, one bar per series (a comparison's segments), with a legend naming
  * each series by colour and by a pattern of text: each bar also carries its series' number.
  */
-export function GroupedBarChart({ title, categories, series, unit = '', format }: { title: string; categories: string[]; series: Series[]; unit?: string; format?: (value: number) => string }) {
+export function GroupedBarChart({
+  title,
+  categories,
+  series,
+  unit = '',
+  format,
+}: {
+  title: string;
+  categories: string[];
+  series: Series[];
+  unit?: string;
+  format?: (value: number) => string;
+}) {
   const id = useId();
-  const show = (value: number | null | undefined) => (value === null || value === undefined ? NO_VALUE : format ? format(value) : `${Math.round(value * 10) / 10}${unit}`);
+  const show = (value: number | null | undefined) =>
+    value === null || value === undefined ? NO_VALUE : format ? format(value) : `${Math.round(value * 10) / 10}${unit}`;
   const max = Math.max(1e-9, ...series.flatMap((entry) => entry.values.map((value) => value ?? 0)));
   const barHeight = 16;
   const chartWidth = 180;
@@ -143,7 +163,14 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
           </li>
         ))}
       </ul>
-      <svg width={LABEL_WIDTH + chartWidth + valueRoom} height={height} viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
+      <svg
+        width={LABEL_WIDTH + chartWidth + valueRoom}
+        height={height}
+        viewBox={`0 0 ${LABEL_WIDTH + chartWidth + valueRoom} ${height}`}
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        preserveAspectRatio="xMinYMin meet"
+      >
         <desc id={`${id}-desc`}>{description || 'No data'}</desc>
         {categories.map((category, categoryIndex) => {
           const top = tops[categoryIndex]!;
@@ -156,7 +183,9 @@ export function GroupedBarChart({ title, categories, series, unit = '', format }
                 const y = top + seriesIndex * (barHeight + 4);
                 return (
                   <g key={`${seriesIndex}-${entry.name}`}>
-                    {value !== null && value > 0 && <rect x={LABEL_WIDTH} y={y} width={Math.max(width, 2)} height={barHeight} fill={colourOf(seriesIndex)} rx="2" />}
+                    {value !== null && value > 0 && (
+                      <rect x={LABEL_WIDTH} y={y} width={Math.max(width, 2)} height={barHeight} fill={colourOf(seriesIndex)} rx="2" />
+                    )}
                     <text x={LABEL_WIDTH + width + 6} y={y + 12} className="chart-value">
                       {seriesIndex + 1}: {show(value)}
                     </text>

@@ -22,7 +22,13 @@ export async function restCall<T>(accessToken: () => Promise<string | undefined>
     const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
     const details = error?.details ?? {};
     const fields = Array.isArray(details.fields) ? (details.fields as { path: string; message: string }[]) : [];
-    throw new RestError({ message: error?.message ?? `The server answered ${response.status}.`, appCode: error?.code, httpStatus: response.status, fields, details });
+    throw new RestError({
+      message: error?.message ?? `The server answered ${response.status}.`,
+      appCode: error?.code,
+      httpStatus: response.status,
+      fields,
+      details,
+    });
   }
   return body as T;
 }

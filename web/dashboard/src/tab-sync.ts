@@ -45,11 +45,7 @@ export function newSignInId(): string {
  * `current()` answers this tab's pair for the other tabs' questions; `onRotated` and `onSignedOut`
  * are the other tabs' news for this sign-in. Without BroadcastChannel every call is a no-op.
  */
-export function openTabSync<T>(handlers: {
-  current(): SharedPair<T> | undefined;
-  onRotated(pair: SharedPair<T>): void;
-  onSignedOut(): void;
-}): TabSync<T> {
+export function openTabSync<T>(handlers: { current(): SharedPair<T> | undefined; onRotated(pair: SharedPair<T>): void; onSignedOut(): void }): TabSync<T> {
   if (typeof BroadcastChannel === 'undefined') {
     return { rotated() {}, ask: async () => undefined, signedOut() {}, close() {} };
   }

@@ -145,7 +145,19 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
 }
 
 /** Previous / "a–b of n" / Next under a table paged by offset; `shown` is how many rows this page has. */
-export function Pager({ offset, pageSize, shown, pagination, onOffset }: { offset: number; pageSize: number; shown: number; pagination: { total: number; hasMore: boolean }; onOffset: (offset: number) => void }) {
+export function Pager({
+  offset,
+  pageSize,
+  shown,
+  pagination,
+  onOffset,
+}: {
+  offset: number;
+  pageSize: number;
+  shown: number;
+  pagination: { total: number; hasMore: boolean };
+  onOffset: (offset: number) => void;
+}) {
   return (
     <div className="pager">
       <button type="button" className="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - pageSize))}>

@@ -78,7 +78,11 @@ export class VoiceConversation {
   }
 
   /** Starts a turn: speaks it (unless `speak` is false: an answer refused, listened for again), then listens. */
-  startTurn(turn: { text: string; audioUrl?: string | undefined }, handlers: VoiceTurnHandlers, options: { speak?: boolean; clips?: HTMLMediaElement[] } = {}): void {
+  startTurn(
+    turn: { text: string; audioUrl?: string | undefined },
+    handlers: VoiceTurnHandlers,
+    options: { speak?: boolean; clips?: HTMLMediaElement[] } = {},
+  ): void {
     const seq = ++this.turnSeq;
     this.handlers = handlers;
     this.held = false;
@@ -241,7 +245,13 @@ export class VoiceConversation {
 
   /** The timing report of an answer typed in voice mode (the participant ended it themselves). */
   typedTiming(): TVoiceTiming {
-    const report: TVoiceTiming = { endOfTurnAt: Date.now(), aiAudioStartedAt: this.aiAudioStartedAt, bargeIn: this.bargedIn, previousCutOff: this.previousCutOff, manual: true };
+    const report: TVoiceTiming = {
+      endOfTurnAt: Date.now(),
+      aiAudioStartedAt: this.aiAudioStartedAt,
+      bargeIn: this.bargedIn,
+      previousCutOff: this.previousCutOff,
+      manual: true,
+    };
     this.previousCutOff = false;
     this.phase = 'after';
     this.cutOffWatchSince = null;

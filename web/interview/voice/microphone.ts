@@ -47,7 +47,9 @@ export class Microphone {
 
   async start(): Promise<void> {
     if (this.stream) return;
-    const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 } });
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 },
+    });
     try {
       if (!this.workletLoaded) {
         await this.context.audioWorklet.addModule(this.workletUrl);

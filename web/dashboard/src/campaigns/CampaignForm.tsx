@@ -124,9 +124,14 @@ export function CampaignForm({
   const [local, setLocal] = useState<{ path: string; message: string }[]>([]);
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((current) => ({ ...current, [key]: value }));
   // Only scripts with a published version can run a campaign; the current one stays listed whatever it is now.
-  const usable = (scripts.data?.data ?? []).filter((script) => (script.publishedVersion !== null && script.status !== 'archived') || script.id === campaign?.scriptId);
+  const usable = (scripts.data?.data ?? []).filter(
+    (script) => (script.publishedVersion !== null && script.status !== 'archived') || script.id === campaign?.scriptId,
+  );
 
-  const messages = (path: string) => [...local.filter((field) => field.path === path || field.path.startsWith(`${path}.`)).map((field) => field.message), ...fieldMessages(error, path)];
+  const messages = (path: string) => [
+    ...local.filter((field) => field.path === path || field.path.startsWith(`${path}.`)).map((field) => field.message),
+    ...fieldMessages(error, path),
+  ];
   const minutesMessages = () => messages('settings.maxDuration').map((message) => `${message} (seconds: 1 to 240 minutes)`);
   const describedBy = (id: string, path: string) => (messages(path).length > 0 ? `${id}-error` : undefined);
 
@@ -145,7 +150,14 @@ export function CampaignForm({
     }
   };
 
-  const text = (id: string, label: string, key: 'name' | 'participantTitle' | 'voice' | 'expiresIn' | 'emailTemplate', path: string, hint?: string, required = false) => (
+  const text = (
+    id: string,
+    label: string,
+    key: 'name' | 'participantTitle' | 'voice' | 'expiresIn' | 'emailTemplate',
+    path: string,
+    hint?: string,
+    required = false,
+  ) => (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {hint && (
@@ -168,10 +180,22 @@ export function CampaignForm({
   return (
     <form className="panel campaign-form" onSubmit={submit} noValidate>
       {text('campaign-name', 'Name', 'name', 'name', 'Internal: only your team sees it.', true)}
-      {text('campaign-participant-title', 'Title for participants', 'participantTitle', 'participantTitle', 'What participants see on the interview page and in the email. Empty: they see the name.')}
+      {text(
+        'campaign-participant-title',
+        'Title for participants',
+        'participantTitle',
+        'participantTitle',
+        'What participants see on the interview page and in the email. Empty: they see the name.',
+      )}
       <div className="field">
         <label htmlFor="campaign-description">Description</label>
-        <textarea id="campaign-description" rows={2} value={values.description} onChange={(event) => set('description', event.target.value)} aria-describedby={describedBy('campaign-description', 'description')} />
+        <textarea
+          id="campaign-description"
+          rows={2}
+          value={values.description}
+          onChange={(event) => set('description', event.target.value)}
+          aria-describedby={describedBy('campaign-description', 'description')}
+        />
         <FieldError id="campaign-description-error" messages={messages('description')} />
       </div>
       <div className="field">
@@ -181,7 +205,12 @@ export function CampaignForm({
             No script is published yet. Build and publish one in the study builder first.
           </p>
         )}
-        <select id="campaign-script" value={values.scriptId} onChange={(event) => set('scriptId', event.target.value)} aria-describedby={describedBy('campaign-script', 'scriptId')}>
+        <select
+          id="campaign-script"
+          value={values.scriptId}
+          onChange={(event) => set('scriptId', event.target.value)}
+          aria-describedby={describedBy('campaign-script', 'scriptId')}
+        >
           <option value="">Choose a published script…</option>
           {usable.map((script) => (
             <option key={script.id} value={script.id}>
@@ -196,7 +225,12 @@ export function CampaignForm({
         <legend>Interview</legend>
         <div className="field">
           <label htmlFor="campaign-language">Language</label>
-          <select id="campaign-language" value={values.language} onChange={(event) => set('language', event.target.value)} aria-describedby={describedBy('campaign-language', 'settings.language')}>
+          <select
+            id="campaign-language"
+            value={values.language}
+            onChange={(event) => set('language', event.target.value)}
+            aria-describedby={describedBy('campaign-language', 'settings.language')}
+          >
             <option value="">The script's language</option>
             {INTERVIEW_LANGUAGES.map((language) => (
               <option key={language} value={language}>
@@ -226,8 +260,20 @@ export function CampaignForm({
       </fieldset>
       <fieldset>
         <legend>Invite defaults</legend>
-        {text('campaign-expires-in', 'Invites expire after', 'expiresIn', 'inviteDefaults.expiresIn', 'A number and m, h, d or w, such as 7d or 2w. Empty: 7 days.')}
-        {text('campaign-email-template', 'Email template', 'emailTemplate', 'inviteDefaults.emailTemplate', 'The id of the invitation email template. Empty: default.')}
+        {text(
+          'campaign-expires-in',
+          'Invites expire after',
+          'expiresIn',
+          'inviteDefaults.expiresIn',
+          'A number and m, h, d or w, such as 7d or 2w. Empty: 7 days.',
+        )}
+        {text(
+          'campaign-email-template',
+          'Email template',
+          'emailTemplate',
+          'inviteDefaults.emailTemplate',
+          'The id of the invitation email template. Empty: default.',
+        )}
       </fieldset>
       <Problem error={error} />
       {local.length > 0 && (

@@ -53,7 +53,10 @@ function AddInviteForm({ campaignId }: { campaignId: string }) {
       },
     }),
   );
-  const messages = (path: string) => [...local.filter((field) => field.path === path || field.path.startsWith(`${path}.`)).map((field) => field.message), ...fieldMessages(create.error, path)];
+  const messages = (path: string) => [
+    ...local.filter((field) => field.path === path || field.path.startsWith(`${path}.`)).map((field) => field.message),
+    ...fieldMessages(create.error, path),
+  ];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -78,7 +81,13 @@ function AddInviteForm({ campaignId }: { campaignId: string }) {
     <form className="panel add-invite" onSubmit={submit} noValidate aria-labelledby="add-invite-title">
       <h2 id="add-invite-title">Invite one participant</h2>
       <label htmlFor="invite-email">Email</label>
-      <input id="invite-email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} aria-describedby={messages('email').length ? 'invite-email-error' : undefined} />
+      <input
+        id="invite-email"
+        type="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        aria-describedby={messages('email').length ? 'invite-email-error' : undefined}
+      />
       <FieldError id="invite-email-error" messages={messages('email')} />
       <label htmlFor="invite-name">Name (optional)</label>
       <input id="invite-name" value={name} onChange={(event) => setName(event.target.value)} />
@@ -99,11 +108,21 @@ function AddInviteForm({ campaignId }: { campaignId: string }) {
             <label className="visually-hidden" htmlFor={`invite-meta-key-${index}`}>
               Key {index + 1}
             </label>
-            <input id={`invite-meta-key-${index}`} placeholder="key, e.g. plan" value={pair.key} onChange={(event) => setMetadata(metadata.map((item, at) => (at === index ? { ...item, key: event.target.value } : item)))} />
+            <input
+              id={`invite-meta-key-${index}`}
+              placeholder="key, e.g. plan"
+              value={pair.key}
+              onChange={(event) => setMetadata(metadata.map((item, at) => (at === index ? { ...item, key: event.target.value } : item)))}
+            />
             <label className="visually-hidden" htmlFor={`invite-meta-value-${index}`}>
               Value {index + 1}
             </label>
-            <input id={`invite-meta-value-${index}`} placeholder="value, e.g. pro" value={pair.value} onChange={(event) => setMetadata(metadata.map((item, at) => (at === index ? { ...item, value: event.target.value } : item)))} />
+            <input
+              id={`invite-meta-value-${index}`}
+              placeholder="value, e.g. pro"
+              value={pair.value}
+              onChange={(event) => setMetadata(metadata.map((item, at) => (at === index ? { ...item, value: event.target.value } : item)))}
+            />
             <button type="button" className="link danger" onClick={() => setMetadata(metadata.filter((_, at) => at !== index))}>
               Remove<span className="visually-hidden"> key {index + 1}</span>
             </button>
@@ -142,7 +161,11 @@ async function invitedEmails(client: ReturnType<typeof useTRPCClient>, campaignI
   return { emails, complete: false };
 }
 
-type Upload = { state: 'idle' } | { state: 'sending'; progress: UploadProgress } | { state: 'done'; progress: UploadProgress } | { state: 'failed'; progress: UploadProgress; error: unknown };
+type Upload =
+  | { state: 'idle' }
+  | { state: 'sending'; progress: UploadProgress }
+  | { state: 'done'; progress: UploadProgress }
+  | { state: 'failed'; progress: UploadProgress; error: unknown };
 
 /**
  * A CSV file of participants: read and checked in the browser with the API's schemas, shown as
@@ -216,7 +239,8 @@ function CsvImport({ campaignId }: { campaignId: string }) {
     <section className="panel" aria-labelledby="csv-title">
       <h2 id="csv-title">Import participants from a CSV file</h2>
       <p className="muted small">
-        Columns <code>email</code> (required), <code>name</code> and <code>language</code>; every other column becomes metadata you can filter results by. Nothing is invited until every row is right.
+        Columns <code>email</code> (required), <code>name</code> and <code>language</code>; every other column becomes metadata you can filter results by.
+        Nothing is invited until every row is right.
       </p>
       <label htmlFor="csv-file">CSV file</label>
       <input id="csv-file" type="file" accept=".csv,text/csv" onChange={(event) => void choose(event)} />
@@ -264,7 +288,11 @@ function CsvImport({ campaignId }: { campaignId: string }) {
           {alreadyRows.length > 0 && (
             <div className="advice" role="note">
               <p>
-                {alreadyRows.length} address{alreadyRows.length === 1 ? ' is' : 'es are'} already invited to this campaign: {alreadyRows.slice(0, 5).map((row) => row.item.email).join(', ')}
+                {alreadyRows.length} address{alreadyRows.length === 1 ? ' is' : 'es are'} already invited to this campaign:{' '}
+                {alreadyRows
+                  .slice(0, 5)
+                  .map((row) => row.item.email)
+                  .join(', ')}
                 {alreadyRows.length > 5 ? ` and ${alreadyRows.length - 5} more` : ''}.
               </p>
               <label className="choice">
@@ -295,7 +323,9 @@ function CsvImport({ campaignId }: { campaignId: string }) {
       {upload.state === 'done' && (
         <p role="status" className="success">
           {upload.progress.invited} participant{upload.progress.invited === 1 ? '' : 's'} invited.
-          {upload.progress.replayed > 0 ? ` ${upload.progress.replayed} batch${upload.progress.replayed === 1 ? ' was' : 'es were'} sent before: answered from the first import, nobody invited twice.` : ''}
+          {upload.progress.replayed > 0
+            ? ` ${upload.progress.replayed} batch${upload.progress.replayed === 1 ? ' was' : 'es were'} sent before: answered from the first import, nobody invited twice.`
+            : ''}
         </p>
       )}
       {upload.state === 'failed' && (
@@ -319,7 +349,10 @@ function PreviewTable({ file, rows }: { file: InviteFile; rows: InviteFile['rows
     <div className="table-wrap">
       <table className="stacked">
         <caption>
-          Preview{rows.length > shown.length ? ` (${bad.length ? `every row with a problem and the first good ones: ${shown.length} of ${rows.length} rows` : `the first ${shown.length} of ${rows.length} rows`})` : ''}
+          Preview
+          {rows.length > shown.length
+            ? ` (${bad.length ? `every row with a problem and the first good ones: ${shown.length} of ${rows.length} rows` : `the first ${shown.length} of ${rows.length} rows`})`
+            : ''}
         </caption>
         <thead>
           <tr>
@@ -450,7 +483,8 @@ function InviteList({ campaignId }: { campaignId: string }) {
                             onConfirm={() => cancel.mutate({ inviteId: invite.id })}
                           >
                             <p>
-                              The link of {invite.email ?? 'this participant'} stops working at once. This cannot be undone; you can invite the address again later.
+                              The link of {invite.email ?? 'this participant'} stops working at once. This cannot be undone; you can invite the address again
+                              later.
                             </p>
                           </ConfirmButton>
                         )}

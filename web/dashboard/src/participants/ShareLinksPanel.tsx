@@ -42,7 +42,9 @@ export function ShareLinksPanel({ campaignId, active }: { campaignId: string; ac
     <>
       <form className="panel" onSubmit={submit} noValidate aria-labelledby="new-link-title">
         <h2 id="new-link-title">New share link</h2>
-        <p className="muted small">Anyone with the link can take part, without an invite: post it in a newsletter or a community. Each visitor gets their own interview.</p>
+        <p className="muted small">
+          Anyone with the link can take part, without an invite: post it in a newsletter or a community. Each visitor gets their own interview.
+        </p>
         {!active && <p className="advice">The campaign is not active: resume it to create share links.</p>}
         <div className="two-columns">
           <div>
@@ -96,11 +98,22 @@ export function ShareLinksPanel({ campaignId, active }: { campaignId: string; ac
                   {link.closedAt ? ` · closed ${formatDateTime(link.closedAt)}` : ''} · created {formatDateTime(link.createdAt)}
                 </p>
                 <div className="row">
-                  <button type="button" className="secondary" aria-expanded={showing === link.id} onClick={() => setShowing(showing === link.id ? null : link.id)}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-expanded={showing === link.id}
+                    onClick={() => setShowing(showing === link.id ? null : link.id)}
+                  >
                     {showing === link.id ? 'Hide respondents' : 'See respondents'}
                   </button>
                   {link.status !== 'closed' && (
-                    <ConfirmButton label="Close the link" title="Close this share link?" confirmLabel="Close it" danger onConfirm={() => close.mutate({ shareLinkId: link.id })}>
+                    <ConfirmButton
+                      label="Close the link"
+                      title="Close this share link?"
+                      confirmLabel="Close it"
+                      danger
+                      onConfirm={() => close.mutate({ shareLinkId: link.id })}
+                    >
                       <p>Nobody new can start through it; interviews already started can be finished. Closing is final.</p>
                     </ConfirmButton>
                   )}
@@ -154,9 +167,7 @@ function Respondents({ campaignId, shareLinkId }: { campaignId: string; shareLin
           </tbody>
         </table>
       </div>
-      {page.pagination.total > 25 && (
-        <Pager offset={offset} pageSize={25} shown={page.data.length} pagination={page.pagination} onOffset={setOffset} />
-      )}
+      {page.pagination.total > 25 && <Pager offset={offset} pageSize={25} shown={page.data.length} pagination={page.pagination} onOffset={setOffset} />}
     </>
   );
 }

@@ -48,7 +48,12 @@ export async function uploadInvites({
   startAt?: number;
 }): Promise<UploadProgress> {
   const batches = batchesOf(items);
-  const progress: UploadProgress = { done: startAt, total: batches.length, invited: batches.slice(0, startAt).reduce((sum, batch) => sum + batch.length, 0), replayed: 0 };
+  const progress: UploadProgress = {
+    done: startAt,
+    total: batches.length,
+    invited: batches.slice(0, startAt).reduce((sum, batch) => sum + batch.length, 0),
+    replayed: 0,
+  };
   onProgress({ ...progress });
   for (let index = startAt; index < batches.length; index++) {
     const body = { invites: batches[index]!, sendEmail };
@@ -74,10 +79,8 @@ export async function uploadInvites({
 async function problemOfResponse(response: Response, batchIndex: number): Promise<RestProblem> {
   const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null;
   const error = body?.error;
-  return new RestProblem(
-    `Batch ${batchIndex + 1} was refused: ${error?.message ?? `the server answered ${response.status}`}`,
-    error?.code,
-    response.status,
-    { ...(error?.details ?? {}), batchIndex },
-  );
+  return new RestProblem(`Batch ${batchIndex + 1} was refused: ${error?.message ?? `the server answered ${response.status}`}`, error?.code, response.status, {
+    ...(error?.details ?? {}),
+    batchIndex,
+  });
 }

@@ -194,7 +194,11 @@ function QuestionResult({ question, heading: Q }: { question: TQuestionResult; h
         <div className="result-pair">
           <BarChart
             title={`${question.text}: answers`}
-            bars={question.counts.map((entry) => ({ label: answerLabel(question, entry.value), value: entry.count, display: `${entry.count} (${percent(entry.count, total)})` }))}
+            bars={question.counts.map((entry) => ({
+              label: answerLabel(question, entry.value),
+              value: entry.count,
+              display: `${entry.count} (${percent(entry.count, total)})`,
+            }))}
           />
           <div className="table-wrap">
             <table>
@@ -296,7 +300,8 @@ function Feedback({ feedback }: { feedback: TCampaignResults['feedback'] }) {
               )}
               <p className="muted small">
                 {comment.participant ?? 'Anonymous participant'}
-                {comment.overallRating !== null && ` · overall ${comment.overallRating} / 5`} · {new Date(comment.submittedAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}
+                {comment.overallRating !== null && ` · overall ${comment.overallRating} / 5`} ·{' '}
+                {new Date(comment.submittedAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}
               </p>
             </li>
           ))}

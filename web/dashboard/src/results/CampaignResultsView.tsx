@@ -83,7 +83,11 @@ export function CampaignResultsView({ campaignId }: { campaignId: string }) {
   const filterB = filterOf(formB);
 
   const resultsA = useQuery({ ...trpc.campaignResults.get.queryOptions({ campaignId, filter: filterA }), placeholderData: keepPreviousData });
-  const resultsB = useQuery({ ...trpc.campaignResults.get.queryOptions({ campaignId, filter: filterB }), placeholderData: keepPreviousData, enabled: comparing });
+  const resultsB = useQuery({
+    ...trpc.campaignResults.get.queryOptions({ campaignId, filter: filterB }),
+    placeholderData: keepPreviousData,
+    enabled: comparing,
+  });
 
   const update = (change: (next: URLSearchParams) => void) => {
     const next = new URLSearchParams(query);
@@ -120,7 +124,11 @@ export function CampaignResultsView({ campaignId }: { campaignId: string }) {
       <ErrorNote error={resultsA.error ?? (comparing ? resultsB.error : null)} />
       <div className={comparing ? 'results-columns' : undefined} aria-busy={resultsA.isFetching || (comparing && resultsB.isFetching)}>
         {resultsA.data ? (
-          <CampaignResultsPanel results={resultsA.data} title={comparing ? `Segment A: ${describeFilter(resultsA.data.filter)}` : describeFilter(resultsA.data.filter)} headingLevel="h3" />
+          <CampaignResultsPanel
+            results={resultsA.data}
+            title={comparing ? `Segment A: ${describeFilter(resultsA.data.filter)}` : describeFilter(resultsA.data.filter)}
+            headingLevel="h3"
+          />
         ) : (
           !resultsA.error && <Loading what="Loading the results" />
         )}
@@ -132,12 +140,26 @@ export function CampaignResultsView({ campaignId }: { campaignId: string }) {
           ))}
       </div>
 
-      <ResultSessions campaignId={campaignId} filter={filterA} title={comparing ? `Sessions of segment A (${describeFilter(filterA)})` : `Sessions (${describeFilter(filterA)})`} />
+      <ResultSessions
+        campaignId={campaignId}
+        filter={filterA}
+        title={comparing ? `Sessions of segment A (${describeFilter(filterA)})` : `Sessions (${describeFilter(filterA)})`}
+      />
     </section>
   );
 }
 
-function FilterBar({ legend, form, facets, onChange }: { legend: string; form: FilterForm; facets: TCampaignResults | undefined; onChange: (form: FilterForm) => void }) {
+function FilterBar({
+  legend,
+  form,
+  facets,
+  onChange,
+}: {
+  legend: string;
+  form: FilterForm;
+  facets: TCampaignResults | undefined;
+  onChange: (form: FilterForm) => void;
+}) {
   const id = useId();
   // The address holds a segment only once it has a value: the key chosen before that lives here.
   const [key, setKey] = useState(form.key);
@@ -275,7 +297,9 @@ function ResultSessions({ campaignId, filter, title }: { campaignId: string; fil
                     </th>
                     <td data-label="Status">{STATUS_WORDS[session.completionStatus ?? session.status] ?? session.status}</td>
                     <td data-label="Started">{formatDateTime(session.startedAt)}</td>
-                    <td data-label="Duration" className="num">{session.startedAt ? formatDuration(session.duration) : '—'}</td>
+                    <td data-label="Duration" className="num">
+                      {session.startedAt ? formatDuration(session.duration) : '—'}
+                    </td>
                     <td data-label="Sentiment">{session.sentiment ? <SentimentBadge sentiment={session.sentiment} /> : '—'}</td>
                     <td data-label="Segment">{metadataText(session.segment)}</td>
                   </tr>

@@ -53,7 +53,9 @@ export function SharedView({ token }: { token: string }) {
   const data = view.data;
   const title = !data
     ? 'Shared with you'
-    : (data.campaign?.name ?? data.collection?.name ?? (data.session?.participant ? `Interview with ${data.session.participant}` : KIND_TITLES[data.link.kind]));
+    : (data.campaign?.name ??
+      data.collection?.name ??
+      (data.session?.participant ? `Interview with ${data.session.participant}` : KIND_TITLES[data.link.kind]));
   useEffect(() => {
     if (data) document.title = `${title} · shared by ${data.link.organizationName}`;
   }, [data, title]);
@@ -218,7 +220,11 @@ function SharedCampaignView({
       <form className="panel toolbar" aria-label="Filter the results" onSubmit={(event) => event.preventDefault()}>
         <div>
           <label htmlFor={`${id}-completion`}>Show sessions</label>
-          <select id={`${id}-completion`} value={filter.completion ?? ''} onChange={(event) => set({ completion: (event.target.value || undefined) as TResultsFilter['completion'] })}>
+          <select
+            id={`${id}-completion`}
+            value={filter.completion ?? ''}
+            onChange={(event) => set({ completion: (event.target.value || undefined) as TResultsFilter['completion'] })}
+          >
             <option value="">All</option>
             {Object.entries(COMPLETION_LABELS).map(([value, label]) => (
               <option key={value} value={value}>

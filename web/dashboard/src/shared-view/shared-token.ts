@@ -3,4 +3,3 @@ export function sharedTokenOf(pathname: string): string | null {
   const match = /^\/shared\/([^/]+)\/?$/.exec(pathname);
   return match ? match[1]! : null;
 }
-

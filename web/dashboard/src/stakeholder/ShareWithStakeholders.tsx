@@ -71,13 +71,17 @@ export function ShareWithStakeholders({ target }: { target: StakeholderTarget })
   return (
     <section aria-labelledby={`${id}-title`} className="panel stakeholder-share">
       <h2 id={`${id}-title`}>Share with stakeholders</h2>
-      <p className="muted small">A read-only link to {WHAT[target.kind]} that works without an account, until it expires or you revoke it. Each opening is recorded.</p>
+      <p className="muted small">
+        A read-only link to {WHAT[target.kind]} that works without an account, until it expires or you revoke it. Each opening is recorded.
+      </p>
       <form onSubmit={submit}>
         <label className="choice">
-          <input type="checkbox" checked={includeTranscripts} onChange={(event) => setIncludeTranscripts(event.target.checked)} /> {TRANSCRIPT_LABELS[target.kind]}
+          <input type="checkbox" checked={includeTranscripts} onChange={(event) => setIncludeTranscripts(event.target.checked)} />{' '}
+          {TRANSCRIPT_LABELS[target.kind]}
         </label>
         <label className="choice">
-          <input type="checkbox" checked={redactPii} onChange={(event) => setRedactPii(event.target.checked)} /> Redact personal data (emails, phone numbers, names; no participant named)
+          <input type="checkbox" checked={redactPii} onChange={(event) => setRedactPii(event.target.checked)} /> Redact personal data (emails, phone numbers,
+          names; no participant named)
         </label>
         <label htmlFor={`${id}-days`}>Expires after (days, 1 to 365)</label>
         <input id={`${id}-days`} type="number" inputMode="numeric" min={1} max={365} required value={days} onChange={(event) => setDays(event.target.value)} />
@@ -119,7 +123,12 @@ export function ShareWithStakeholders({ target }: { target: StakeholderTarget })
                   <td data-label="Expires">{formatDate(link.expiresAt)}</td>
                   <td data-label="Opened">
                     {link.openCount} {link.openCount === 1 ? 'time' : 'times'}
-                    {link.lastOpenedAt && <span className="muted small"><br />last {formatDateTime(link.lastOpenedAt)}</span>}
+                    {link.lastOpenedAt && (
+                      <span className="muted small">
+                        <br />
+                        last {formatDateTime(link.lastOpenedAt)}
+                      </span>
+                    )}
                   </td>
                   <td data-label="Status">
                     <LinkStatus link={link} /> <RevokeButton link={link} onRevoked={refresh} />

@@ -51,8 +51,8 @@ export function StakeholderLinksView() {
     <>
       <PageHeading title="Stakeholder links" />
       <p className="muted">
-        Read-only links to a campaign's results, a collection or an interview, for people without an account. Create one from “Share with stakeholders” on what you want to
-        share. Each opening is recorded with its time only.
+        Read-only links to a campaign's results, a collection or an interview, for people without an account. Create one from “Share with stakeholders” on what
+        you want to share. Each opening is recorded with its time only.
       </p>
       <ErrorNote error={links.error} />
       {links.isPending ? (
@@ -71,8 +71,8 @@ export function StakeholderLinksView() {
                 <LinkStatus link={link} /> · {linkTerms(link)} · expires {formatDate(link.expiresAt)}
               </p>
               <p className="muted small">
-                Created by {link.createdBy.name} ({link.createdBy.kind === 'member' ? 'member' : 'API key'}), {formatDateTime(link.createdAt)} · opened {link.openCount}{' '}
-                {link.openCount === 1 ? 'time' : 'times'}
+                Created by {link.createdBy.name} ({link.createdBy.kind === 'member' ? 'member' : 'API key'}), {formatDateTime(link.createdAt)} · opened{' '}
+                {link.openCount} {link.openCount === 1 ? 'time' : 'times'}
                 {link.lastOpenedAt ? `, last ${formatDateTime(link.lastOpenedAt)}` : ''}
               </p>
               <details>

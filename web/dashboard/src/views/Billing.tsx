@@ -66,11 +66,14 @@ export function BillingView() {
         {usage.data && (
           <>
             <p>
-              {countOf(usage.data.totals.sessions, 'interview')}, {countOf(usage.data.totals.minutes, 'minute')}, {countOf(usage.data.totals.credits, 'credit')}.
+              {countOf(usage.data.totals.sessions, 'interview')}, {countOf(usage.data.totals.minutes, 'minute')}, {countOf(usage.data.totals.credits, 'credit')}
+              .
             </p>
             <BarChart
               title="Interview minutes per day"
-              bars={usage.data.rows.filter((row) => row.minutes > 0 || row.sessions > 0).map((row) => ({ label: formatDate(row.period), value: row.minutes, display: `${row.minutes} min` }))}
+              bars={usage.data.rows
+                .filter((row) => row.minutes > 0 || row.sessions > 0)
+                .map((row) => ({ label: formatDate(row.period), value: row.minutes, display: `${row.minutes} min` }))}
             />
             {usage.data.rows.every((row) => row.minutes === 0 && row.sessions === 0) && <p className="muted">No interviews in these 30 days.</p>}
           </>
@@ -90,7 +93,9 @@ export function BillingView() {
                   <th scope="col">Number</th>
                   <th scope="col">Kind</th>
                   <th scope="col">Status</th>
-                  <th scope="col" className="num">Amount</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
                   <th scope="col">Issued</th>
                   <th scope="col">PDF</th>
                 </tr>

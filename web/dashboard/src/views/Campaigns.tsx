@@ -47,9 +47,15 @@ export function CampaignsView() {
               <tr>
                 <th scope="col">Campaign</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="num">Invites</th>
-                <th scope="col" className="num">Completed</th>
-                <th scope="col" className="num">Average duration</th>
+                <th scope="col" className="num">
+                  Invites
+                </th>
+                <th scope="col" className="num">
+                  Completed
+                </th>
+                <th scope="col" className="num">
+                  Average duration
+                </th>
                 <th scope="col">Created</th>
               </tr>
             </thead>
@@ -60,9 +66,15 @@ export function CampaignsView() {
                     <Link to={`/campaigns/${campaign.id}`}>{campaign.name}</Link>
                   </th>
                   <td data-label="Status">{campaign.status}</td>
-                  <td data-label="Invites" className="num">{campaign.stats.totalInvites}</td>
-                  <td data-label="Completed" className="num">{campaign.stats.completedSessions}</td>
-                  <td data-label="Average duration" className="num">{formatDuration(campaign.stats.averageDuration)}</td>
+                  <td data-label="Invites" className="num">
+                    {campaign.stats.totalInvites}
+                  </td>
+                  <td data-label="Completed" className="num">
+                    {campaign.stats.completedSessions}
+                  </td>
+                  <td data-label="Average duration" className="num">
+                    {formatDuration(campaign.stats.averageDuration)}
+                  </td>
                   <td data-label="Created">{formatDateTime(campaign.createdAt)}</td>
                 </tr>
               ))}
@@ -113,7 +125,10 @@ export function NewCampaignView() {
       <CampaignForm
         initialScriptId={query.get('scriptId') ?? undefined}
         submitLabel="Create the campaign"
-        pending={create.isPending} error={create.error} onSubmitCreate={(input) => create.mutate(input)} />
+        pending={create.isPending}
+        error={create.error}
+        onSubmitCreate={(input) => create.mutate(input)}
+      />
     </>
   );
 }
@@ -178,15 +193,34 @@ function StatusActions({ campaign }: { campaign: TCampaign }) {
   return (
     <div className="status-actions">
       {campaign.status === 'active' ? (
-        <ConfirmButton label="Pause" title="Pause the campaign?" confirmLabel="Pause the campaign" disabled={pending} onConfirm={() => pause.mutate({ campaignId: campaign.id })}>
+        <ConfirmButton
+          label="Pause"
+          title="Pause the campaign?"
+          confirmLabel="Pause the campaign"
+          disabled={pending}
+          onConfirm={() => pause.mutate({ campaignId: campaign.id })}
+        >
           <p>Invite links stop working and share links take nobody new until you resume it. Interviews under way can be finished. Nothing is deleted.</p>
         </ConfirmButton>
       ) : (
-        <ConfirmButton label="Resume" title="Resume the campaign?" confirmLabel="Resume the campaign" disabled={pending} onConfirm={() => resume.mutate({ campaignId: campaign.id })}>
+        <ConfirmButton
+          label="Resume"
+          title="Resume the campaign?"
+          confirmLabel="Resume the campaign"
+          disabled={pending}
+          onConfirm={() => resume.mutate({ campaignId: campaign.id })}
+        >
           <p>Invite links work again and new participants can be invited.</p>
         </ConfirmButton>
       )}
-      <ConfirmButton label="Archive" title="Archive the campaign?" confirmLabel="Archive it for good" danger disabled={pending} onConfirm={() => archive.mutate({ campaignId: campaign.id })}>
+      <ConfirmButton
+        label="Archive"
+        title="Archive the campaign?"
+        confirmLabel="Archive it for good"
+        danger
+        disabled={pending}
+        onConfirm={() => archive.mutate({ campaignId: campaign.id })}
+      >
         <p>Archiving is final: the campaign can no longer be changed, resumed or given invites, and its share links close. Its sessions and results stay.</p>
       </ConfirmButton>
       <Problem error={pause.error ?? resume.error ?? archive.error} />
@@ -260,7 +294,8 @@ function CampaignOverview({ campaign }: { campaign: TCampaign }) {
           <Loading what="Loading sessions" />
         ) : page.data.length === 0 ? (
           <p>
-            No sessions yet. <Link to={`/campaigns/${campaignId}/participants`}>Invite participants</Link> or <Link to={`/campaigns/${campaignId}/share-links`}>share a link</Link>.
+            No sessions yet. <Link to={`/campaigns/${campaignId}/participants`}>Invite participants</Link> or{' '}
+            <Link to={`/campaigns/${campaignId}/share-links`}>share a link</Link>.
           </p>
         ) : (
           <>
@@ -272,7 +307,9 @@ function CampaignOverview({ campaign }: { campaign: TCampaign }) {
                     <th scope="col">Participant</th>
                     <th scope="col">Status</th>
                     <th scope="col">Started</th>
-                    <th scope="col" className="num">Duration</th>
+                    <th scope="col" className="num">
+                      Duration
+                    </th>
                     <th scope="col">Sentiment</th>
                   </tr>
                 </thead>
@@ -284,7 +321,9 @@ function CampaignOverview({ campaign }: { campaign: TCampaign }) {
                       </th>
                       <td data-label="Status">{session.completionStatus ?? session.status}</td>
                       <td data-label="Started">{formatDateTime(session.startedAt)}</td>
-                      <td data-label="Duration" className="num">{formatDuration(session.duration)}</td>
+                      <td data-label="Duration" className="num">
+                        {formatDuration(session.duration)}
+                      </td>
                       <td data-label="Sentiment">
                         <SentimentBadge sentiment={session.sentiment?.overall} />
                       </td>
@@ -337,8 +376,7 @@ function CampaignSummary({ campaignId }: { campaignId: string }) {
               <ul>
                 {theme.quotes.map((quote) => (
                   <li key={quote.utteranceId}>
-                    <blockquote>“{quote.text}”</blockquote>{' '}
-                    <Link to={`/sessions/${quote.sessionId}?u=${quote.utteranceId}`}>Open in the session</Link>
+                    <blockquote>“{quote.text}”</blockquote> <Link to={`/sessions/${quote.sessionId}?u=${quote.utteranceId}`}>Open in the session</Link>
                   </li>
                 ))}
               </ul>

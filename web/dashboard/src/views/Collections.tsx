@@ -42,7 +42,8 @@ export function CollectionsView() {
               </h2>
               {collection.description && <p>{collection.description}</p>}
               <p className="muted small">
-                {collection.itemCount} {collection.itemCount === 1 ? 'highlight' : 'highlights'} · by {collection.author.name} · {formatDateTime(collection.updatedAt)}
+                {collection.itemCount} {collection.itemCount === 1 ? 'highlight' : 'highlights'} · by {collection.author.name} ·{' '}
+                {formatDateTime(collection.updatedAt)}
               </p>
             </li>
           ))}

@@ -39,7 +39,8 @@ export function CompareView() {
   const [submitted, setSubmitted] = useState<SegmentInput[] | null>(null);
   const report = useQuery({ ...trpc.comparisons.compare.queryOptions({ segments: submitted ?? [] }), enabled: submitted !== null });
 
-  const update = (key: number, patch: Partial<SegmentForm>) => setSegments(segments.map((segment) => (segment.key === key ? { ...segment, ...patch } : segment)));
+  const update = (key: number, patch: Partial<SegmentForm>) =>
+    setSegments(segments.map((segment) => (segment.key === key ? { ...segment, ...patch } : segment)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(
@@ -62,7 +63,12 @@ export function CompareView() {
             <legend>Segment {index + 1}</legend>
             <div>
               <label htmlFor={`seg-${segment.key}-campaign`}>Campaign</label>
-              <select id={`seg-${segment.key}-campaign`} value={segment.campaignId} onChange={(event) => update(segment.key, { campaignId: event.target.value })} required>
+              <select
+                id={`seg-${segment.key}-campaign`}
+                value={segment.campaignId}
+                onChange={(event) => update(segment.key, { campaignId: event.target.value })}
+                required
+              >
                 <option value="">Choose…</option>
                 {campaigns.data?.data.map((campaign) => (
                   <option key={campaign.id} value={campaign.id}>
@@ -73,7 +79,12 @@ export function CompareView() {
             </div>
             <div>
               <label htmlFor={`seg-${segment.key}-label`}>Label (optional)</label>
-              <input id={`seg-${segment.key}-label`} value={segment.label} onChange={(event) => update(segment.key, { label: event.target.value })} maxLength={100} />
+              <input
+                id={`seg-${segment.key}-label`}
+                value={segment.label}
+                onChange={(event) => update(segment.key, { label: event.target.value })}
+                maxLength={100}
+              />
             </div>
             <div>
               <label htmlFor={`seg-${segment.key}-from`}>Started from</label>
@@ -95,7 +106,9 @@ export function CompareView() {
             <button
               type="button"
               className="secondary"
-              onClick={() => setSegments([...segments, { key: Math.max(...segments.map((segment) => segment.key)) + 1, campaignId: '', label: '', from: '', to: '' }])}
+              onClick={() =>
+                setSegments([...segments, { key: Math.max(...segments.map((segment) => segment.key)) + 1, campaignId: '', label: '', from: '', to: '' }])
+              }
             >
               Add a segment
             </button>
@@ -113,7 +126,8 @@ export function CompareView() {
 function ComparisonReport({ report }: { report: Comparison }) {
   const names = report.segments.map((segment) => segment.label);
   // Null (no completed session, no answer) stays null: the chart draws no bar and writes "—", as the table does.
-  const series = (values: (segment: Comparison['segments'][number]) => (number | null)[]) => report.segments.map((segment) => ({ name: segment.label, values: values(segment) }));
+  const series = (values: (segment: Comparison['segments'][number]) => (number | null)[]) =>
+    report.segments.map((segment) => ({ name: segment.label, values: values(segment) }));
   return (
     <section aria-labelledby="report-title">
       <h2 id="report-title">Report</h2>
@@ -124,11 +138,21 @@ function ComparisonReport({ report }: { report: Comparison }) {
           <thead>
             <tr>
               <th scope="col">Segment</th>
-              <th scope="col" className="num">Started</th>
-              <th scope="col" className="num">Completed</th>
-              <th scope="col" className="num">Abandoned</th>
-              <th scope="col" className="num">Completion</th>
-              <th scope="col" className="num">Median duration</th>
+              <th scope="col" className="num">
+                Started
+              </th>
+              <th scope="col" className="num">
+                Completed
+              </th>
+              <th scope="col" className="num">
+                Abandoned
+              </th>
+              <th scope="col" className="num">
+                Completion
+              </th>
+              <th scope="col" className="num">
+                Median duration
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -163,7 +187,11 @@ function ComparisonReport({ report }: { report: Comparison }) {
         />
         {report.questions.map((question) => {
           const perSegment = report.segments.map((segment) => segment.questions.find((item) => item.questionId === question.questionId));
-          const values = [...new Map(perSegment.flatMap((distribution) => distribution?.counts.map((count) => [valueKey(count.value), count.value] as const) ?? [])).entries()];
+          const values = [
+            ...new Map(
+              perSegment.flatMap((distribution) => distribution?.counts.map((count) => [valueKey(count.value), count.value] as const) ?? []),
+            ).entries(),
+          ];
           return (
             <GroupedBarChart
               key={question.questionId}

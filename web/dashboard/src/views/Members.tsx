@@ -64,7 +64,11 @@ export function MembersView() {
                     <label className="visually-hidden" htmlFor={`role-${member.id}`}>
                       Role of {member.email}
                     </label>
-                    <select id={`role-${member.id}`} value={member.role} onChange={(event) => update.mutate({ memberId: member.id, role: event.target.value as MemberRole })}>
+                    <select
+                      id={`role-${member.id}`}
+                      value={member.role}
+                      onChange={(event) => update.mutate({ memberId: member.id, role: event.target.value as MemberRole })}
+                    >
                       {MEMBER_ROLES.map((option) => (
                         <option key={option} value={option}>
                           {option}

@@ -40,7 +40,10 @@ export function SearchView() {
   const saved = useQuery(trpc.savedSearches.list.queryOptions({ limit: 100 }));
   // Pages are asked one by one with the previous page's cursor (the input is strict: no infinite-query extras).
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const firstPage = useQuery({ ...trpc.search.query.queryOptions({ query: submitted?.query ?? ' ', filters: submitted?.filters ?? {}, limit: 20 }), enabled: Boolean(submitted) });
+  const firstPage = useQuery({
+    ...trpc.search.query.queryOptions({ query: submitted?.query ?? ' ', filters: submitted?.filters ?? {}, limit: 20 }),
+    enabled: Boolean(submitted),
+  });
   const save = useMutation(
     trpc.savedSearches.create.mutationOptions({
       onSuccess: () => {
@@ -49,7 +52,9 @@ export function SearchView() {
       },
     }),
   );
-  const removeSaved = useMutation(trpc.savedSearches.delete.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.savedSearches.pathFilter()) }));
+  const removeSaved = useMutation(
+    trpc.savedSearches.delete.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.savedSearches.pathFilter()) }),
+  );
 
   const run = (event: FormEvent) => {
     event.preventDefault();
@@ -146,40 +151,46 @@ export function SearchView() {
             <Loading what="Searching" />
           ) : (
             first && (
-            <>
-              <p role="status">
-                {first.total}
-                {first.totalCapped ? '+' : ''} {first.total === 1 ? 'match' : 'matches'} for “{submitted.query}”
-              </p>
-              <ol className="hits">
-                <Hits hits={first.data} />
-                {cursors.slice(1).map((cursor) => (
-                  <MoreHits key={cursor} search={submitted} cursor={cursor!} loaded={cursors} onNext={(next) => setCursors((list) => (list.includes(next) ? list : [...list, next]))} />
-                ))}
-              </ol>
-              {first.hasMore && cursors.length === 1 && first.nextCursor && (
-                <button type="button" className="secondary" onClick={() => setCursors([undefined, first.nextCursor!])}>
-                  More results
-                </button>
-              )}
-              <form
-                className="save-search"
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  save.mutate({ name: saveName, query: submitted.query, filters: submitted.filters });
-                }}
-              >
-                <label htmlFor="save-name">Save this search as</label>
-                <div className="row">
-                  <input id="save-name" value={saveName} onChange={(event) => setSaveName(event.target.value)} maxLength={100} />
-                  <button type="submit" className="secondary" disabled={!saveName.trim() || save.isPending}>
-                    Save search
+              <>
+                <p role="status">
+                  {first.total}
+                  {first.totalCapped ? '+' : ''} {first.total === 1 ? 'match' : 'matches'} for “{submitted.query}”
+                </p>
+                <ol className="hits">
+                  <Hits hits={first.data} />
+                  {cursors.slice(1).map((cursor) => (
+                    <MoreHits
+                      key={cursor}
+                      search={submitted}
+                      cursor={cursor!}
+                      loaded={cursors}
+                      onNext={(next) => setCursors((list) => (list.includes(next) ? list : [...list, next]))}
+                    />
+                  ))}
+                </ol>
+                {first.hasMore && cursors.length === 1 && first.nextCursor && (
+                  <button type="button" className="secondary" onClick={() => setCursors([undefined, first.nextCursor!])}>
+                    More results
                   </button>
-                </div>
-                <ErrorNote error={save.error} />
-                {save.isSuccess && <p role="status">Saved.</p>}
-              </form>
-            </>
+                )}
+                <form
+                  className="save-search"
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    save.mutate({ name: saveName, query: submitted.query, filters: submitted.filters });
+                  }}
+                >
+                  <label htmlFor="save-name">Save this search as</label>
+                  <div className="row">
+                    <input id="save-name" value={saveName} onChange={(event) => setSaveName(event.target.value)} maxLength={100} />
+                    <button type="submit" className="secondary" disabled={!saveName.trim() || save.isPending}>
+                      Save search
+                    </button>
+                  </div>
+                  <ErrorNote error={save.error} />
+                  {save.isSuccess && <p role="status">Saved.</p>}
+                </form>
+              </>
             )
           )}
         </section>
@@ -229,11 +240,31 @@ function Hits({ hits }: { hits: Hit[] }) {
 }
 
 /** A following page of results, and the button for the one after it. */
-function MoreHits({ search, cursor, loaded, onNext }: { search: { query: string; filters: Filters }; cursor: string; loaded: (string | undefined)[]; onNext: (cursor: string) => void }) {
+function MoreHits({
+  search,
+  cursor,
+  loaded,
+  onNext,
+}: {
+  search: { query: string; filters: Filters };
+  cursor: string;
+  loaded: (string | undefined)[];
+  onNext: (cursor: string) => void;
+}) {
   const trpc = useTRPC();
   const page = useQuery(trpc.search.query.queryOptions({ query: search.query, filters: search.filters, limit: 20, cursor }));
-  if (page.error) return <li><ErrorNote error={page.error} /></li>;
-  if (!page.data) return <li><Loading what="Loading more results" /></li>;
+  if (page.error)
+    return (
+      <li>
+        <ErrorNote error={page.error} />
+      </li>
+    );
+  if (!page.data)
+    return (
+      <li>
+        <Loading what="Loading more results" />
+      </li>
+    );
   return (
     <>
       <Hits hits={page.data.data} />

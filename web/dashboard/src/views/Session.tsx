@@ -51,7 +51,8 @@ function segmentsOf(text: string, highlights: Highlight[]) {
   for (let index = 0; index < sorted.length - 1; index++) {
     const start = sorted[index]!;
     const end = sorted[index + 1]!;
-    if (end > start) segments.push({ start, end, text: text.slice(start, end), covering: highlights.filter((highlight) => highlight.start <= start && highlight.end >= end) });
+    if (end > start)
+      segments.push({ start, end, text: text.slice(start, end), covering: highlights.filter((highlight) => highlight.start <= start && highlight.end >= end) });
   }
   return segments;
 }
@@ -232,7 +233,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           )}
           <p className="muted small">Select words in an answer to highlight or redact them, or use “Annotate” on a line.</p>
           {session.transcriptStatus !== 'ready' && (
-            <p role="status">{session.transcriptStatus === 'none' ? 'This session has no transcript.' : 'The transcript is being generated; reload shortly.'}</p>
+            <p role="status">
+              {session.transcriptStatus === 'none' ? 'This session has no transcript.' : 'The transcript is being generated; reload shortly.'}
+            </p>
           )}
           <ol className="transcript" onMouseUp={onMouseUp} onKeyUp={(event) => event.shiftKey && onMouseUp()}>
             {utterances.map((utterance, index) => (
@@ -241,7 +244,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
                 sessionId={sessionId}
                 utterance={utterance}
                 // The interviewer's line is the question; an answer shown without it gets its wording above.
-                showQuestion={utterance.speaker === 'participant' && utterance.questionText !== null && utterance.questionId !== utterances[index - 1]?.questionId}
+                showQuestion={
+                  utterance.speaker === 'participant' && utterance.questionText !== null && utterance.questionId !== utterances[index - 1]?.questionId
+                }
                 highlights={byUtterance.get(utterance.id) ?? []}
                 threads={threadsByUtterance.get(utterance.id) ?? []}
                 playing={playingId === utterance.id}
@@ -277,25 +282,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         />
       )}
       <Dialog title="Highlight the selection" open={dialog === 'highlight' && Boolean(selection?.text)} onClose={() => setDialog(null)}>
-        {selection && (
-          <NewHighlight
-            sessionId={sessionId}
-            selection={selection}
-            onDone={finishSelection}
-            onCancel={() => setDialog(null)}
-          />
-        )}
+        {selection && <NewHighlight sessionId={sessionId} selection={selection} onDone={finishSelection} onCancel={() => setDialog(null)} />}
       </Dialog>
       <Dialog title="Redact permanently" open={dialog === 'redact' && Boolean(selection?.text)} onClose={() => setDialog(null)}>
-        {selection && (
-          <RedactForm
-            sessionId={sessionId}
-            selection={selection}
-            onStale={refresh}
-            onDone={finishSelection}
-            onCancel={() => setDialog(null)}
-          />
-        )}
+        {selection && <RedactForm sessionId={sessionId} selection={selection} onStale={refresh} onDone={finishSelection} onCancel={() => setDialog(null)} />}
       </Dialog>
       <Dialog title="Add to a collection" open={collecting !== null} onClose={() => setCollecting(null)}>
         {collecting && <AddToCollection highlight={collecting} onDone={() => setCollecting(null)} />}
@@ -392,7 +382,13 @@ function UtteranceItem(props: {
       {highlights.length > 0 && (
         <ul className="highlight-list" aria-label="Highlights on this line">
           {highlights.map((highlight) => (
-            <HighlightChip key={highlight.id} highlight={highlight} onCollect={() => props.onCollect(highlight)} onEdit={() => props.onEdit(highlight)} onChanged={props.onChanged} />
+            <HighlightChip
+              key={highlight.id}
+              highlight={highlight}
+              onCollect={() => props.onCollect(highlight)}
+              onEdit={() => props.onEdit(highlight)}
+              onChanged={props.onChanged}
+            />
           ))}
         </ul>
       )}
@@ -403,7 +399,14 @@ function UtteranceItem(props: {
         <button type="button" className="link" aria-expanded={showComments} onClick={() => setShowComments(!showComments)}>
           Comments ({commentCount})
         </button>
-        {utterance.speaker === 'participant' && <SentimentOverride key={`${utterance.sentimentOverridden}:${utterance.sentiment}`} sessionId={props.sessionId} utterance={utterance} onChanged={props.onChanged} />}
+        {utterance.speaker === 'participant' && (
+          <SentimentOverride
+            key={`${utterance.sentimentOverridden}:${utterance.sentiment}`}
+            sessionId={props.sessionId}
+            utterance={utterance}
+            onChanged={props.onChanged}
+          />
+        )}
       </div>
       {showComments && <Comments sessionId={props.sessionId} utteranceId={utterance.id} threads={props.threads} onChanged={props.onChanged} />}
     </li>
@@ -444,8 +447,9 @@ function TurnTakingSummary({ summary }: { summary: NonNullable<View['session']['
         </div>
       </dl>
       <p className="muted small">
-        Response time: from the end of the participant's speech to the interviewer's voice starting, over {summary.turns} measured {summary.turns === 1 ? 'turn' : 'turns'}. A cut-off
-        is an answer ended for the participant while they went on speaking; a barge-in, the participant speaking over the interviewer.
+        Response time: from the end of the participant's speech to the interviewer's voice starting, over {summary.turns} measured{' '}
+        {summary.turns === 1 ? 'turn' : 'turns'}. A cut-off is an answer ended for the participant while they went on speaking; a barge-in, the participant
+        speaking over the interviewer.
       </p>
     </section>
   );
@@ -508,7 +512,17 @@ function ServerTimes({ timing }: { timing: Utterance['timing'] }) {
   return <p className="muted small server-times">Server: {parts.join(' · ')}</p>;
 }
 
-function HighlightChip({ highlight, onCollect, onEdit, onChanged }: { highlight: Highlight; onCollect: () => void; onEdit: () => void; onChanged: () => void }) {
+function HighlightChip({
+  highlight,
+  onCollect,
+  onEdit,
+  onChanged,
+}: {
+  highlight: Highlight;
+  onCollect: () => void;
+  onEdit: () => void;
+  onChanged: () => void;
+}) {
   const trpc = useTRPC();
   const remove = useMutation(trpc.highlights.delete.mutationOptions({ onSuccess: onChanged }));
   return (
@@ -568,7 +582,14 @@ function SentimentOverride({ sessionId, utterance, onChanged }: { sessionId: str
  * What to do with selected words. Keyboard users get here with “Annotate”: the line's text is in
  * a read-only field where Shift+arrows select words.
  */
-function SelectionBar({ selection, utterance, onChange, onHighlight, onRedact, onClose }: {
+function SelectionBar({
+  selection,
+  utterance,
+  onChange,
+  onHighlight,
+  onRedact,
+  onClose,
+}: {
   selection: Selection;
   utterance: Utterance;
   onChange: (selection: Selection) => void;
@@ -629,7 +650,15 @@ interface HighlightDetails {
 }
 
 /** The label, colour and note of a highlight: the one form for creating a highlight and for editing it. */
-function HighlightForm({ quote, initial, submitLabel, pending, error, onSubmit, onCancel }: {
+function HighlightForm({
+  quote,
+  initial,
+  submitLabel,
+  pending,
+  error,
+  onSubmit,
+  onCancel,
+}: {
   quote: string;
   initial?: HighlightDetails;
   submitLabel: string;
@@ -643,7 +672,10 @@ function HighlightForm({ quote, initial, submitLabel, pending, error, onSubmit, 
   const [colour, setColour] = useState(initial?.colour ?? COLOURS[0]!.value);
   const [note, setNote] = useState(initial?.note ?? '');
   // A colour set through the API need not be one of ours: it stays a choice, so saving keeps it.
-  const colours = !initial || COLOURS.some((option) => option.value === initial.colour) ? COLOURS : [...COLOURS, { name: `Current (${initial.colour})`, value: initial.colour }];
+  const colours =
+    !initial || COLOURS.some((option) => option.value === initial.colour)
+      ? COLOURS
+      : [...COLOURS, { name: `Current (${initial.colour})`, value: initial.colour }];
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit({ label: label.trim(), colour, note: note.trim() });
@@ -719,7 +751,19 @@ function EditHighlight({ highlight, onDone, onCancel }: { highlight: Highlight; 
   );
 }
 
-function RedactForm({ sessionId, selection, onDone, onStale, onCancel }: { sessionId: string; selection: Selection; onDone: () => void; onStale: () => void; onCancel: () => void }) {
+function RedactForm({
+  sessionId,
+  selection,
+  onDone,
+  onStale,
+  onCancel,
+}: {
+  sessionId: string;
+  selection: Selection;
+  onDone: () => void;
+  onStale: () => void;
+  onCancel: () => void;
+}) {
   const trpc = useTRPC();
   const [reason, setReason] = useState('');
   const redact = useMutation(
@@ -756,8 +800,8 @@ function RedactForm({ sessionId, selection, onDone, onStale, onCancel }: { sessi
       <input id="redact-reason" value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} autoFocus />
       {stale ? (
         <div className="error" role="alert">
-          <strong>Nothing was redacted:</strong> this line changed after you selected the words (someone else may have redacted or edited it). The transcript has been
-          reloaded; close this dialog and select the words again.
+          <strong>Nothing was redacted:</strong> this line changed after you selected the words (someone else may have redacted or edited it). The transcript
+          has been reloaded; close this dialog and select the words again.
         </div>
       ) : (
         <ErrorNote error={redact.error} />

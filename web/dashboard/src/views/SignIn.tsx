@@ -51,7 +51,13 @@ export function SignInView() {
             <legend>This email belongs to several organizations. Which one?</legend>
             {organizations.map((organization) => (
               <label key={organization.id} className="choice">
-                <input type="radio" name="organization" value={organization.id} checked={organizationId === organization.id} onChange={() => setOrganizationId(organization.id)} />{' '}
+                <input
+                  type="radio"
+                  name="organization"
+                  value={organization.id}
+                  checked={organizationId === organization.id}
+                  onChange={() => setOrganizationId(organization.id)}
+                />{' '}
                 {organization.name}
               </label>
             ))}

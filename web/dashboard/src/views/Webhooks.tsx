@@ -30,7 +30,14 @@ export function WebhooksView() {
       <form onSubmit={submit} className="panel">
         <h2>New endpoint</h2>
         <label htmlFor="hook-url">URL (https)</label>
-        <input id="hook-url" type="url" value={url} onChange={(event) => setUrl(event.target.value)} required placeholder="https://hooks.example.com/interviews" />
+        <input
+          id="hook-url"
+          type="url"
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          required
+          placeholder="https://hooks.example.com/interviews"
+        />
         <fieldset className="inline">
           <legend>Events</legend>
           {(['*', 'interview.completed', 'session.feedback_submitted'] as const).map((name) => (
@@ -86,7 +93,8 @@ function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
           type="button"
           className="secondary"
           onClick={() => {
-            if (window.confirm('Rotate the signing secret? Receivers need the new secret (Design B signs with both for a while).')) rotate.mutate({ endpointId: endpoint.id });
+            if (window.confirm('Rotate the signing secret? Receivers need the new secret (Design B signs with both for a while).'))
+              rotate.mutate({ endpointId: endpoint.id });
           }}
           disabled={rotate.isPending}
         >

@@ -52,7 +52,10 @@ export function NewStudyView() {
         <Link to="/scripts">Scripts</Link> › New study
       </p>
       <PageHeading title="New study" />
-      <p>A study starts with its interview script: what the AI interviewer asks, and how. Name it, then write the questions in the editor. Once it is published, run it as a campaign.</p>
+      <p>
+        A study starts with its interview script: what the AI interviewer asks, and how. Name it, then write the questions in the editor. Once it is published,
+        run it as a campaign.
+      </p>
       <form onSubmit={submit} className="panel" noValidate>
         <h2>Start from scratch</h2>
         <label htmlFor={fieldId('name')}>Study name</label>
@@ -105,7 +108,13 @@ function ImportScript() {
     <form onSubmit={(event) => void submit(event)} className="panel">
       <h2>Import a script</h2>
       <label htmlFor="import-file">Script file (JSON, as “Export JSON” saves it)</label>
-      <input id="import-file" type="file" accept="application/json,.json" onChange={(event) => void choose(event.target.files?.[0])} aria-describedby={check && !check.ok ? 'import-problems' : undefined} />
+      <input
+        id="import-file"
+        type="file"
+        accept="application/json,.json"
+        onChange={(event) => void choose(event.target.files?.[0])}
+        aria-describedby={check && !check.ok ? 'import-problems' : undefined}
+      />
       {check && !check.ok && (
         <div className="error" role="alert" id="import-problems">
           <strong>{check.message}</strong>
@@ -122,7 +131,8 @@ function ImportScript() {
       )}
       {check?.ok && (
         <p role="status">
-          “{check.input.script.name}”: {check.input.script.questions.length} {check.input.script.questions.length === 1 ? 'question' : 'questions'}, ready to import as a new draft.
+          “{check.input.script.name}”: {check.input.script.questions.length} {check.input.script.questions.length === 1 ? 'question' : 'questions'}, ready to
+          import as a new draft.
         </p>
       )}
       <ErrorNote error={error} />

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 import { SCRIPT_LIMITS } from '../../../../../shared/schemas/scripts';
 import { FieldProblem, fieldProps, TextField } from './fields';
-import { DEPTH_LABELS, FOLLOW_UP_DEPTHS, type FieldMessages, fieldId, followUpsOn, type QuestionDraft, QUESTION_TYPE_LABELS, QUESTION_TYPES, type QuestionType } from './script-form';
+import {
+  DEPTH_LABELS,
+  FOLLOW_UP_DEPTHS,
+  type FieldMessages,
+  fieldId,
+  followUpsOn,
+  type QuestionDraft,
+  QUESTION_TYPE_LABELS,
+  QUESTION_TYPES,
+  type QuestionType,
+} from './script-form';
 
 /**
  * One question of the script: text, type, the type's options or scale, follow-up settings and
@@ -48,10 +58,24 @@ export function QuestionEditor({
       </legend>
       <div className="question-tools">
         {dragHandle}
-        <button type="button" className="secondary small-button" data-move={`${question.key}:up`} aria-label={`Move question ${position} up`} disabled={index === 0} onClick={() => onMove(-1)}>
+        <button
+          type="button"
+          className="secondary small-button"
+          data-move={`${question.key}:up`}
+          aria-label={`Move question ${position} up`}
+          disabled={index === 0}
+          onClick={() => onMove(-1)}
+        >
           <span aria-hidden="true">↑</span> Up
         </button>
-        <button type="button" className="secondary small-button" data-move={`${question.key}:down`} aria-label={`Move question ${position} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
+        <button
+          type="button"
+          className="secondary small-button"
+          data-move={`${question.key}:down`}
+          aria-label={`Move question ${position} down`}
+          disabled={index === count - 1}
+          onClick={() => onMove(1)}
+        >
           <span aria-hidden="true">↓</span> Down
         </button>
         <button type="button" className="danger secondary small-button" aria-label={`Remove question ${position}`} disabled={count === 1} onClick={onRemove}>
@@ -60,7 +84,15 @@ export function QuestionEditor({
       </div>
       <FieldProblem path={base} errors={errors} />
 
-      <TextField path={`${base}.text`} label={`Question ${position} text`} value={question.text} onChange={(text) => set({ text })} errors={errors} multiline rows={2} />
+      <TextField
+        path={`${base}.text`}
+        label={`Question ${position} text`}
+        value={question.text}
+        onChange={(text) => set({ text })}
+        errors={errors}
+        multiline
+        rows={2}
+      />
 
       <div className="field">
         <label htmlFor={fieldId(`${base}.type`)}>Answer type</label>
@@ -82,7 +114,13 @@ export function QuestionEditor({
             {question.options.map((option, at) => (
               <li key={at}>
                 <div className="option-row">
-                  <TextField path={`${base}.options[${at}]`} label={`Option ${at + 1}`} value={option} onChange={(value) => setOption(at, value)} errors={errors} />
+                  <TextField
+                    path={`${base}.options[${at}]`}
+                    label={`Option ${at + 1}`}
+                    value={option}
+                    onChange={(value) => setOption(at, value)}
+                    errors={errors}
+                  />
                   <button
                     type="button"
                     className="link danger small"
@@ -96,7 +134,12 @@ export function QuestionEditor({
               </li>
             ))}
           </ol>
-          <button type="button" className="secondary small-button" disabled={question.options.length >= SCRIPT_LIMITS.maxOptions} onClick={() => set({ options: [...question.options, ''] })}>
+          <button
+            type="button"
+            className="secondary small-button"
+            disabled={question.options.length >= SCRIPT_LIMITS.maxOptions}
+            onClick={() => set({ options: [...question.options, ''] })}
+          >
             Add an option
           </button>
         </fieldset>
@@ -107,10 +150,38 @@ export function QuestionEditor({
           <legend>Rating scale</legend>
           <FieldProblem path={`${base}.scale`} errors={errors} />
           <div className="field-grid">
-            <TextField path={`${base}.scale.min`} label="Lowest rating" type="number" inputMode="numeric" value={question.scale.min} onChange={(min) => setScale({ min })} errors={errors} />
-            <TextField path={`${base}.scale.max`} label="Highest rating" type="number" inputMode="numeric" value={question.scale.max} onChange={(max) => setScale({ max })} errors={errors} />
-            <TextField path={`${base}.scale.minLabel`} label="Label of the lowest (optional)" value={question.scale.minLabel} onChange={(minLabel) => setScale({ minLabel })} errors={errors} />
-            <TextField path={`${base}.scale.maxLabel`} label="Label of the highest (optional)" value={question.scale.maxLabel} onChange={(maxLabel) => setScale({ maxLabel })} errors={errors} />
+            <TextField
+              path={`${base}.scale.min`}
+              label="Lowest rating"
+              type="number"
+              inputMode="numeric"
+              value={question.scale.min}
+              onChange={(min) => setScale({ min })}
+              errors={errors}
+            />
+            <TextField
+              path={`${base}.scale.max`}
+              label="Highest rating"
+              type="number"
+              inputMode="numeric"
+              value={question.scale.max}
+              onChange={(max) => setScale({ max })}
+              errors={errors}
+            />
+            <TextField
+              path={`${base}.scale.minLabel`}
+              label="Label of the lowest (optional)"
+              value={question.scale.minLabel}
+              onChange={(minLabel) => setScale({ minLabel })}
+              errors={errors}
+            />
+            <TextField
+              path={`${base}.scale.maxLabel`}
+              label="Label of the highest (optional)"
+              value={question.scale.maxLabel}
+              onChange={(maxLabel) => setScale({ maxLabel })}
+              errors={errors}
+            />
           </div>
         </fieldset>
       )}
@@ -126,7 +197,11 @@ export function QuestionEditor({
           <div className="field-grid">
             <div className="field">
               <label htmlFor={fieldId(`${base}.followUp.depth`)}>Depth</label>
-              <select {...fieldProps(`${base}.followUp.depth`, errors)} value={question.followUp.depth} onChange={(event) => setFollowUp({ depth: event.target.value as QuestionDraft['followUp']['depth'] })}>
+              <select
+                {...fieldProps(`${base}.followUp.depth`, errors)}
+                value={question.followUp.depth}
+                onChange={(event) => setFollowUp({ depth: event.target.value as QuestionDraft['followUp']['depth'] })}
+              >
                 <option value="">The script's default</option>
                 {FOLLOW_UP_DEPTHS.map((depth) => (
                   <option key={depth} value={depth}>

@@ -101,7 +101,9 @@ export function QuestionMedia({
                 <p className="small">
                   <strong>{item.filename}</strong> <span className="muted">({Math.ceil(item.size / 1024)} KB)</span>
                 </p>
-                <p className="small">{item.alt ? <>Alt text: {item.alt}</> : <span className="field-error">No alt text: participants who cannot see it miss it.</span>}</p>
+                <p className="small">
+                  {item.alt ? <>Alt text: {item.alt}</> : <span className="field-error">No alt text: participants who cannot see it miss it.</span>}
+                </p>
                 <button type="button" className="link danger small" disabled={disabled} onClick={() => void remove(item)}>
                   Remove {item.filename}
                 </button>

@@ -144,7 +144,10 @@ function ScriptEditor({ script }: { script: TScript }) {
     void queryClient.invalidateQueries(trpc.scripts.list.queryFilter());
     // The saved content as the API stored it (trimmed, defaults applied), on the form's own keys.
     const stored = scriptDraftOf(next);
-    const keyed = stored.questions.length === draft.questions.length ? { ...stored, questions: stored.questions.map((question, i) => ({ ...question, key: draft.questions[i]!.key })) } : stored;
+    const keyed =
+      stored.questions.length === draft.questions.length
+        ? { ...stored, questions: stored.questions.map((question, i) => ({ ...question, key: draft.questions[i]!.key })) }
+        : stored;
     setSaved(keyed);
     setDraft(keyed);
   };
@@ -317,8 +320,11 @@ function ScriptEditor({ script }: { script: TScript }) {
       </p>
       {preview && (
         <p role="status" className="notice">
-          Preview of v{preview.version}: <a href={preview.url} target="_blank" rel="noopener noreferrer">open the interview as a participant</a> (a new tab; it costs no credits and is left
-          out of results; valid until {formatDateTime(preview.expiresAt)}).
+          Preview of v{preview.version}:{' '}
+          <a href={preview.url} target="_blank" rel="noopener noreferrer">
+            open the interview as a participant
+          </a>{' '}
+          (a new tab; it costs no credits and is left out of results; valid until {formatDateTime(preview.expiresAt)}).
         </p>
       )}
 
@@ -351,9 +357,18 @@ function ScriptEditor({ script }: { script: TScript }) {
               <div className="field-grid">
                 <div className="field">
                   <label htmlFor={fieldId('settings.language')}>Language</label>
-                  <select {...fieldProps('settings.language', errors)} value={draft.settings.language} onChange={(event) => edit({ ...draft, settings: { ...draft.settings, language: event.target.value } })}>
+                  <select
+                    {...fieldProps('settings.language', errors)}
+                    value={draft.settings.language}
+                    onChange={(event) => edit({ ...draft, settings: { ...draft.settings, language: event.target.value } })}
+                  >
                     <option value="">Not set (the campaign's or the participant's)</option>
-                    {[...INTERVIEW_LANGUAGES, ...(draft.settings.language && !(INTERVIEW_LANGUAGES as readonly string[]).includes(draft.settings.language) ? [draft.settings.language] : [])].map((tag) => (
+                    {[
+                      ...INTERVIEW_LANGUAGES,
+                      ...(draft.settings.language && !(INTERVIEW_LANGUAGES as readonly string[]).includes(draft.settings.language)
+                        ? [draft.settings.language]
+                        : []),
+                    ].map((tag) => (
                       <option key={tag} value={tag}>
                         {LANGUAGE_NAMES[tag] ? `${LANGUAGE_NAMES[tag]} (${tag})` : tag}
                       </option>
@@ -386,7 +401,11 @@ function ScriptEditor({ script }: { script: TScript }) {
               {draft.questions.map((question, index) => {
                 const questionMedia = allMedia.filter((item) => item.questionId === question.id);
                 return (
-                  <li key={question.key} className={`question-card${dropAt === index && dragFrom !== index ? ' drop-target' : ''}${dragFrom === index ? ' dragging' : ''}`} {...dragProps(index, question.key)}>
+                  <li
+                    key={question.key}
+                    className={`question-card${dropAt === index && dragFrom !== index ? ' drop-target' : ''}${dragFrom === index ? ' dragging' : ''}`}
+                    {...dragProps(index, question.key)}
+                  >
                     <QuestionEditor
                       question={question}
                       index={index}
@@ -400,7 +419,13 @@ function ScriptEditor({ script }: { script: TScript }) {
                         setAnnouncement(`Question ${index + 1} removed.`);
                       }}
                       dragHandle={
-                        <span className="drag-handle" title="Drag to reorder" aria-hidden="true" onMouseDown={() => setArmed(question.key)} onMouseUp={() => setArmed(null)}>
+                        <span
+                          className="drag-handle"
+                          title="Drag to reorder"
+                          aria-hidden="true"
+                          onMouseDown={() => setArmed(question.key)}
+                          onMouseUp={() => setArmed(null)}
+                        >
                           ⠿
                         </span>
                       }
@@ -437,20 +462,25 @@ function ScriptEditor({ script }: { script: TScript }) {
             <ErrorNote error={media.error} />
             {unattached.length > 0 && (
               <p className="muted small">
-                {unattached.length} media {unattached.length === 1 ? 'file belongs' : 'files belong'} to questions no longer in the script ({unattached.map((item) => item.filename).join(', ')}).
+                {unattached.length} media {unattached.length === 1 ? 'file belongs' : 'files belong'} to questions no longer in the script (
+                {unattached.map((item) => item.filename).join(', ')}).
               </p>
             )}
           </section>
 
           <div className="save-bar">
             {asksNote && (
-              <TextField path="changelog" label={`Note for draft v${script.version + 1} (optional)`} value={changelog} onChange={setChangelog} errors={errors} />
+              <TextField
+                path="changelog"
+                label={`Note for draft v${script.version + 1} (optional)`}
+                value={changelog}
+                onChange={setChangelog}
+                errors={errors}
+              />
             )}
             {shownFields.length > 0 && (
               <div className="error save-problems" role="status">
-                <strong>
-                  {shownFields.length === 1 ? '1 problem' : `${shownFields.length} problems`} to fix before saving:
-                </strong>
+                <strong>{shownFields.length === 1 ? '1 problem' : `${shownFields.length} problems`} to fix before saving:</strong>
                 <ul>
                   {shownFields.map((field) => (
                     <li key={`${field.path}:${field.message}`}>
@@ -485,7 +515,13 @@ function ScriptEditor({ script }: { script: TScript }) {
         </fieldset>
       </form>
 
-      {versions.data ? <Versions script={script} versions={versions.data.data} /> : versions.error ? <ErrorNote error={versions.error} /> : <Loading what="Loading the versions" />}
+      {versions.data ? (
+        <Versions script={script} versions={versions.data.data} />
+      ) : versions.error ? (
+        <ErrorNote error={versions.error} />
+      ) : (
+        <Loading what="Loading the versions" />
+      )}
     </>
   );
 }

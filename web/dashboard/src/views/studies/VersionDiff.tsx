@@ -49,7 +49,11 @@ export function Versions({ script, versions }: { script: TScript; versions: TScr
           </tbody>
         </table>
       </div>
-      {versions.length > 1 ? <VersionDiff scriptId={script.id} versions={versions} /> : <p className="muted">Once there is a second version, compare it with the first here.</p>}
+      {versions.length > 1 ? (
+        <VersionDiff scriptId={script.id} versions={versions} />
+      ) : (
+        <p className="muted">Once there is a second version, compare it with the first here.</p>
+      )}
     </section>
   );
 }

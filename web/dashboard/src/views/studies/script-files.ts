@@ -17,7 +17,12 @@ export function downloadJson(data: unknown, filename: string): void {
 
 /** `Onboarding study` v3 → `onboarding-study-v3.json`. */
 export function exportFilename(name: string, version: number): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'script';
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'script';
   return `${slug}-v${version}.json`;
 }
 
