@@ -6,3 +6,4 @@ export { offsetAt } from './session-clock.js';
 export { announceCompletionJob, generateInsightsJob, prepareSessionFilesJob } from './session-jobs.js';
 export { type SessionRecording, sessionRecordings } from './session-recordings.js';
 export { summaryFromRow, TURN_TAKING_AGGREGATES, type TurnTakingAggregates } from './turn-timing.js';
+export { TURN_TAKING_COLUMNS } from './queries.js';

@@ -227,17 +227,19 @@ export const TURN_TAKING_AGGREGATES = rawSql(
                     or audio_started_at is not null or barge_in is not null), false) as tt_voiced`,
 );
 
+/** The columns TURN_TAKING_AGGREGATES adds to a row, for the statements that select it. */
+export const TURN_TAKING_COLUMNS = {
+  tt_turns: 'integer',
+  tt_p50: 'integer | null',
+  tt_p95: 'integer | null',
+  tt_cut_offs: 'integer',
+  tt_barge_ins: 'integer',
+  tt_voiced: 'boolean',
+} as const;
+
 /** The turn-taking aggregates of each of the sessions. */
 export const turnTakingAggregates = defineQuery({
-  columns: {
-    session_id: 'text',
-    tt_turns: 'integer',
-    tt_p50: 'integer | null',
-    tt_p95: 'integer | null',
-    tt_cut_offs: 'integer',
-    tt_barge_ins: 'integer',
-    tt_voiced: 'boolean',
-  },
+  columns: { session_id: 'text', ...TURN_TAKING_COLUMNS },
   statement: ({ organizationId, sessionIds }: { organizationId: string; sessionIds: string[] }) =>
     sql`select session_id, ${TURN_TAKING_AGGREGATES}
           from session_utterances

@@ -1,6 +1,6 @@
 import { defineQuery } from '../../db/query.js';
 import { isoTimestamp, rawSql, sql } from '../../db/sql.js';
-import { TURN_TAKING_AGGREGATES } from '../sessions/index.js';
+import { TURN_TAKING_AGGREGATES, TURN_TAKING_COLUMNS } from '../sessions/index.js';
 
 /** The organization's session as the workspace shows it, with its campaign, live comment count and turn-taking aggregates. */
 export const workspaceSessionRow = defineQuery({
@@ -23,13 +23,7 @@ export const workspaceSessionRow = defineQuery({
     script_id: 'text',
     script_version: 'integer',
     comment_count: 'integer',
-    // TURN_TAKING_AGGREGATES (sessions/turn-timing.ts)
-    tt_turns: 'integer',
-    tt_p50: 'integer | null',
-    tt_p95: 'integer | null',
-    tt_cut_offs: 'integer',
-    tt_barge_ins: 'integer',
-    tt_voiced: 'boolean',
+    ...TURN_TAKING_COLUMNS,
   },
   statement: ({ organizationId, sessionId }: { organizationId: string; sessionId: string }) =>
     sql`select s.id, s.campaign_id, c.name as campaign_name, c.project_id, s.status, s.completion_status, s.participant_name, s.participant_email,
