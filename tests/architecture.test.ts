@@ -10,21 +10,7 @@ import { ROOT } from './helpers/processes.js';
  * - no import cycle between domains;
  * - domain code knows no HTTP: nothing under server/domains imports server/http, and only a
  *   domain's router.ts imports server/trpc.
- *
- * The lists below hold what is not yet moved to the rules; they only shrink.
  */
-
-/** Files that still call `execute` on the ORM outside server/db. */
-const EXECUTE_NOT_YET_MOVED = new Set<string>([]);
-
-/** Domains whose index.ts is not yet the only way in. */
-const DOMAINS_WITHOUT_INDEX = new Set<string>([]);
-
-/** Cycles between domains not yet broken, as "a -> b" edges that close one. */
-const CYCLE_EDGES_NOT_YET_BROKEN = new Set<string>([]);
-
-/** Domain files that still import server/http, or server/trpc outside router.ts. */
-const HTTP_IMPORTS_NOT_YET_MOVED = new Set<string>(['server/domains/billing/router.ts -> server/http/idempotency.ts']);
 
 const DOMAINS_DIR = path.join(ROOT, 'server', 'domains');
 /** Shared by every domain (caller, deps, paging, authorship): not a domain itself. */
@@ -64,9 +50,7 @@ describe('the code keeps its shape', () => {
       .filter((file) => !relative(file).startsWith('server/db/'))
       .filter((file) => /\.execute\s*(<|\()/.test(readFileSync(file, 'utf8')))
       .map(relative);
-    expect(offenders.filter((file) => !EXECUTE_NOT_YET_MOVED.has(file))).toEqual([]);
-    // A file moved to the rules leaves the list.
-    expect([...EXECUTE_NOT_YET_MOVED].filter((file) => !offenders.includes(file))).toEqual([]);
+    expect(offenders).toEqual([]);
   });
 
   it('uses another domain only through its index.ts', () => {
@@ -77,7 +61,6 @@ describe('the code keeps its shape', () => {
         const to = domainOf(imported);
         if (!from || !to || to === from) continue;
         if (path.basename(imported) === 'index.ts' && path.dirname(imported) === path.join(DOMAINS_DIR, to)) continue;
-        if (DOMAINS_WITHOUT_INDEX.has(to)) continue;
         offenders.push(`${relative(file)} -> ${relative(imported)}`);
       }
     }
@@ -91,7 +74,7 @@ describe('the code keeps its shape', () => {
       if (!from) continue;
       for (const imported of importsOf(file)) {
         const to = domainOf(imported);
-        if (to && to !== from && !CYCLE_EDGES_NOT_YET_BROKEN.has(`${from} -> ${to}`)) {
+        if (to && to !== from) {
           if (!edges.has(from)) edges.set(from, new Set());
           edges.get(from)!.add(to);
         }
@@ -106,7 +89,6 @@ describe('the code keeps its shape', () => {
       for (const imported of importsOf(file)) {
         const target = relative(imported);
         const edge = `${relative(file)} -> ${target}`;
-        if (HTTP_IMPORTS_NOT_YET_MOVED.has(edge)) continue;
         if (target.startsWith('server/http/')) offenders.push(edge);
         if (target.startsWith('server/trpc/') && path.basename(file) !== 'router.ts') offenders.push(edge);
       }

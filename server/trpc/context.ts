@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { RequestAuth } from '../domains/common/caller.js';
 import type { AppServices } from '../services.js';
+import { idempotencyKeyOf } from '../http/idempotency.js';
 
 /**
  * Per request. The EntityManager is not here: `apiProcedure` forks one per procedure call, so
@@ -22,12 +23,14 @@ export interface Context {
    * REST answers instead of the meta's `successStatus`; `/trpc` has no statuses to choose.
    */
   answer: { status?: 200 | 201 };
+  /** The request's `Idempotency-Key`, checked (400 when malformed), for an operation that hands it to a provider. */
+  idempotencyKey(): string | undefined;
   req: Request;
   res: Response;
 }
 
 export function createContext(services: AppServices, req: Request, res: Response, via: Context['via']): Context {
-  return { auth: req.auth ?? null, services, via, answer: {}, req, res };
+  return { auth: req.auth ?? null, services, via, answer: {}, idempotencyKey: () => idempotencyKeyOf(req), req, res };
 }
 
 /** The one permission check lives with the caller (domain operations use it too); the edges import it from here as before. */

@@ -10,7 +10,6 @@ import {
   ZUsage,
   ZUsageInput,
 } from '../../../shared/schemas/billing.js';
-import { idempotencyKeyOf } from '../../http/idempotency.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { getBillingPlan } from './get-billing-plan.js';
 import { getUsage } from './get-usage.js';
@@ -61,7 +60,7 @@ export const billingRouter = router({
     })
     .input(ZPurchaseCreditsInput)
     .output(ZCreditPurchase)
-    .mutation(({ ctx, input }) => purchaseCredits(ctx, ctx.auth, { ...input, idempotencyKey: idempotencyKeyOf(ctx.req) })),
+    .mutation(({ ctx, input }) => purchaseCredits(ctx, ctx.auth, { ...input, idempotencyKey: ctx.idempotencyKey() })),
 
   invoices: apiProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/billing/invoices', tags, summary: 'List invoices, newest first' }, permission: 'billing:read' })
