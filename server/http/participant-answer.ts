@@ -72,14 +72,14 @@ export const answerInterviewOperation = defineStreamOperation({
     const audioRules = { field: 'audio', maxBytes: config.sessionAudioMaxBytes, maxFields: Object.keys(ZAudioAnswerFields.shape).length };
     const parseAudio = uploadParser(config.dataDir, audioRules);
     // Storing and transcribing audio and asking the interviewer happen before the transaction that writes the turn.
-    const commit = async ({ em }: IdempotentUnit, prepared: PreparedAnswer) => ({ status: 200, body: await commitAnswer(em, services, prepared) });
+    const commit = async ({ em }: IdempotentUnit, prepared: PreparedAnswer) => ({ status: 200, body: await commitAnswer({ em, services }, prepared) });
     return async ({ operation, req, res, caller: participant }) => {
       let uploaded: string | undefined;
       try {
         const answering = (answer: ParticipantAnswer) => ({
           preparation: {
-            prepare: (em: EntityManager) => prepareAnswer(em, services, participant, answer),
-            discard: (prepared: PreparedAnswer) => discardAnswer(services, prepared),
+            prepare: (em: EntityManager) => prepareAnswer({ em, services }, participant, answer),
+            discard: (prepared: PreparedAnswer) => discardAnswer({ services }, prepared),
           },
         });
         if (req.is('multipart/form-data')) {

@@ -47,7 +47,7 @@ export const uploadSessionFileOperation = defineStreamOperation({
           services,
           async ({ em }) => ({
             status: 201,
-            body: await uploadSessionFile(em, services, { organizationId: caller.organizationId, sessionId, originalName: originalname, uploadedFile: file }),
+            body: await uploadSessionFile({ em, services }, caller, { sessionId, originalName: originalname, uploadedFile: file }),
           }),
         );
         sendJsonAnswer(res, answer);

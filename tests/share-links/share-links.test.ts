@@ -2,6 +2,7 @@ import pg from 'pg';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInviteByToken } from '../../server/domains/invites/find-invite-by-token.js';
+import { systemCaller } from '../../server/domains/common/caller.js';
 import { startInvite } from '../../server/domains/invites/start-invite.js';
 import type { AppError } from '../../server/errors.js';
 import { type Api, apiAs, createCampaign, createShareLink, inviteRow, type ShareLinkBody } from '../helpers/factories.js';
@@ -48,8 +49,9 @@ async function invitesOfLink(shareLinkId: string): Promise<number> {
   return Number(row!.count);
 }
 
-function start(inviteId: string) {
-  return t.em().transactional((tx) => startInvite(tx, inviteId));
+async function start(inviteId: string) {
+  const { organization_id: organizationId } = await inviteRow(t, inviteId);
+  return t.em().transactional((tx) => startInvite({ em: tx }, systemCaller(organizationId), { inviteId }));
 }
 
 /** The error a rejected startInvite threw. */
@@ -531,7 +533,7 @@ describe('the respondent cap', () => {
     for (let i = 0; i < 12; i++) inviteIds.push(await inviteIdOf(await visit(link).expect(303)));
     expect(new Set(inviteIds).size).toBe(12);
 
-    const results = await Promise.allSettled(inviteIds.map((inviteId) => t.em().transactional((tx) => startInvite(tx, inviteId))));
+    const results = await Promise.allSettled(inviteIds.map((inviteId) => start(inviteId)));
 
     const fulfilled = results.filter((result) => result.status === 'fulfilled');
     const rejected = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');

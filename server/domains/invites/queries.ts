@@ -32,8 +32,9 @@ export const inviteCredentialByTokenHash = defineQuery({
 
 export const inviteCampaignId = defineQuery({
   columns: { campaign_id: 'text' },
-  statement: ({ inviteId }: { inviteId: string }) => sql`select campaign_id from invites where id = ${inviteId}`,
-  example: { inviteId: 'inv_example' },
+  statement: ({ organizationId, inviteId }: { organizationId: string; inviteId: string }) =>
+    sql`select campaign_id from invites where id = ${inviteId} and organization_id = ${organizationId}`,
+  example: { organizationId: 'org_example', inviteId: 'inv_example' },
 });
 
 /** The language, voice and turn-taking of the version an invite runs (its own, else the published one). */

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OrganizationScope } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { Campaign, Invite, ShareLink } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import { assessShareLink } from './share-link-status.js';
@@ -13,10 +14,11 @@ import { inviteCampaignId } from './queries.js';
  * link's row is locked while its started invites are counted, so concurrent starts queue up and
  * exactly `maxRespondents` get through.
  */
-export async function startInvite(tx: EntityManager, inviteId: string): Promise<Invite> {
+export async function startInvite({ em: tx }: Pick<Deps, 'em'>, scope: OrganizationScope, input: { inviteId: string }): Promise<Invite> {
+  const { inviteId } = input;
   // Lock order campaign → invite → share link, the order a campaign delete (campaign, then its
   // invites by cascade) and invite creation use, so the two cannot deadlock.
-  const row = await inviteCampaignId.first(tx, { inviteId });
+  const row = await inviteCampaignId.first(tx, { organizationId: scope.organizationId, inviteId });
   if (!row) throw notFound('invite', inviteId);
   const campaign = await tx.findOne(Campaign, row.campaign_id, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
   // Gone while this waited for the lock: the campaign (and its invites) was deleted.

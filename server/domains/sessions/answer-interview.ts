@@ -1,4 +1,5 @@
 import type { ParticipantAuth } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { createReadStream } from 'node:fs';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -96,15 +97,17 @@ export interface PreparedAnswer {
  * last answer completes the session (and bills it). The answer operation runs them (server/http/participant-answer.ts).
  */
 
-/** The answer was not recorded: its audio must not stay behind as an orphan file. */
-export async function discardAnswer(services: Pick<SessionServices, 'storage'>, prepared: PreparedAnswer): Promise<void> {
+/**
+ * The answer was not recorded: its audio must not stay behind as an orphan file. No caller: the
+ * prepared answer was checked against the participant by `prepareAnswer`, which made it.
+ */
+export async function discardAnswer({ services }: { services: Pick<SessionServices, 'storage'> }, prepared: PreparedAnswer): Promise<void> {
   if (prepared.audio) await services.storage.delete(prepared.audio.storageKey).catch(() => undefined);
 }
 
 /** Reads the session, stores and transcribes audio, and asks the interviewer: everything slow, outside any transaction. */
 export async function prepareAnswer(
-  em: EntityManager,
-  services: SessionServices,
+  { em, services }: Pick<Deps, 'em'> & { services: SessionServices },
   participant: ParticipantAuth,
   answer: ParticipantAnswer,
 ): Promise<PreparedAnswer> {
@@ -231,7 +234,7 @@ export async function prepareAnswer(
     if (answer.audio && outcome.next.kind !== 'closing') speakAhead(services, session, outcome.next.text);
     return { ...prepared, outcome, serverTiming: { recognitionMs, interviewerMs } };
   } catch (error) {
-    await discardAnswer(services, { ...prepared, outcome: undefined as never, serverTiming: undefined as never });
+    await discardAnswer({ services }, { ...prepared, outcome: undefined as never, serverTiming: undefined as never });
     throw error;
   }
 }
@@ -246,8 +249,11 @@ function turnAlreadyAnswered(sessionId: string): AppError {
   );
 }
 
-/** Writes a prepared answer and the next turn in one transaction, if the answered turn is still the pending one. */
-export async function commitAnswer(em: EntityManager, services: SessionServices, prepared: PreparedAnswer): Promise<TInterviewState> {
+/**
+ * Writes a prepared answer and the next turn in one transaction, if the answered turn is still the
+ * pending one. No caller: the prepared answer was checked against the participant by `prepareAnswer`.
+ */
+export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { services: SessionServices }, prepared: PreparedAnswer): Promise<TInterviewState> {
   const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming, heardCheck } = prepared;
   // A typed reply to a read-back settles the answer it checks and is not an answer of its own.
   const settlesInPlace = heardCheck !== undefined && !audio && (heardCheck.reply.kind === 'confirmed' || heardCheck.reply.kind === 'corrected');

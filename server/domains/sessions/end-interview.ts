@@ -1,6 +1,6 @@
 import type { ParticipantAuth } from '../common/caller.js';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TParticipantSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
@@ -11,9 +11,10 @@ import { toParticipantSessionDto } from './serialize.js';
 /**
  * `POST /api/interview/end`: the participant leaves. An unfinished session is abandoned (billed
  * for its minutes, its transcript generated); a finished one is returned as it is. The invite
- * may start a new session afterwards, unless its interview was completed.
+ * may start a new session afterwards, unless its interview was completed. It takes no input: the
+ * body is `{}`, and the participant's token says which invite's interview ends.
  */
-export async function endInterview(em: EntityManager, participant: ParticipantAuth): Promise<{ session: TParticipantSession }> {
+export async function endInterview({ em }: Pick<Deps, 'em'>, participant: ParticipantAuth): Promise<{ session: TParticipantSession }> {
   return em.transactional(async (tx) => {
     const { inviteId } = participant;
     const unfinished = await findUnfinishedSession(tx, inviteId);

@@ -140,7 +140,7 @@ export const participantApiRouter = router({
     .input(ZStartInterviewInput.optional())
     .output(ZInterviewState)
     .mutation(async ({ ctx, input }) => {
-      const { state, created } = await startInterview(ctx.em, ctx.services, ctx.auth, {
+      const { state, created } = await startInterview(ctx, ctx.auth, {
         device: input?.device ?? deviceFromUserAgent(ctx.req.get('user-agent')),
         voice: input?.voice,
       });
@@ -165,7 +165,7 @@ export const participantApiRouter = router({
     })
     .input(z.strictObject({}))
     .output(z.object({ session: ZParticipantSession }))
-    .mutation(({ ctx }) => endInterview(ctx.em, ctx.auth)),
+    .mutation(({ ctx }) => endInterview(ctx, ctx.auth)),
 
   feedback: participantProcedure
     .meta({
@@ -183,7 +183,7 @@ export const participantApiRouter = router({
     })
     .input(ZFeedbackInput)
     .output(z.object({ feedback: ZFeedback }))
-    .mutation(({ ctx, input }) => submitFeedback(ctx.em, ctx.auth, input)),
+    .mutation(({ ctx, input }) => submitFeedback(ctx, ctx.auth, input)),
 });
 
 /**

@@ -1,5 +1,5 @@
 import type { ParticipantAuth } from '../common/caller.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TDevice, TInterviewState } from '../../../shared/schemas/sessions.js';
 import { Script, ScriptVersion, Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
@@ -34,8 +34,7 @@ export interface StartInterviewInput {
  * `/v1/sessions/{id}/consent`).
  */
 export async function startInterview(
-  em: EntityManager,
-  services: SessionServices,
+  { em, services }: Pick<Deps, 'em'> & { services: SessionServices },
   participant: ParticipantAuth,
   input: StartInterviewInput,
 ): Promise<{ state: TInterviewState; created: boolean }> {
@@ -50,7 +49,7 @@ export async function startInterview(
       throw new AppError('INVITE_ALREADY_USED', 'This interview has been completed; the invite cannot start another.', { inviteId: invite.id });
     }
     // Locks campaign → invite → share link and checks them (expired, campaign paused, link full).
-    await startInvite(tx, invite.id);
+    await startInvite({ em: tx }, participant, { inviteId: invite.id });
     // A start that raced this one on the same token got the invite lock first and opened the session.
     const raced = await findUnfinishedSession(tx, invite.id);
     if (raced) return resume(raced);

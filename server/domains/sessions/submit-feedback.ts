@@ -1,6 +1,7 @@
 import type { ParticipantAuth } from '../common/caller.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TFeedback, TFeedbackInput } from '../../../shared/schemas/sessions.js';
 import { type Session, type SessionFeedback as SessionFeedbackRow, SessionFeedback } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
@@ -28,7 +29,7 @@ function toFeedbackDto(feedback: SessionFeedbackRow): TFeedback {
  * (409 FEEDBACK_ALREADY_SUBMITTED after that), and its `session.feedback_submitted` event with
  * its deliveries, in the same transaction.
  */
-export async function submitFeedback(em: EntityManager, participant: ParticipantAuth, input: TFeedbackInput): Promise<{ feedback: TFeedback }> {
+export async function submitFeedback({ em }: Pick<Deps, 'em'>, participant: ParticipantAuth, input: TFeedbackInput): Promise<{ feedback: TFeedback }> {
   const session = await findLatestSession(em, participant.inviteId);
   if (!session || session.status !== 'completed') {
     throw new AppError('SESSION_NOT_ACTIVE', 'Feedback is taken once the interview is completed.', { status: session?.status ?? null });

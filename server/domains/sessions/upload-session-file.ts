@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { fileTypeFromFile } from 'file-type';
 import type { TSessionFile } from '../../../shared/schemas/sessions.js';
 import { SessionFile } from '../../entities/index.js';
@@ -8,6 +7,8 @@ import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { FileStorage } from '../../storage/file-storage.js';
+import type { Caller } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { loadSession } from './load-session.js';
 import { toSessionFileDto } from './session-file-dto.js';
 
@@ -28,21 +29,22 @@ function sanitizeFilename(name: string): string {
  * as a download. A failed insert removes the stored bytes again.
  */
 export async function uploadSessionFile(
-  em: EntityManager,
-  deps: { storage: FileStorage; signer: UrlSigner },
-  input: { organizationId: string; sessionId: string; originalName: string; uploadedFile: string },
+  { em, services }: Pick<Deps, 'em'> & { services: { storage: FileStorage; signer: UrlSigner } },
+  caller: Caller,
+  input: { sessionId: string; originalName: string; uploadedFile: string },
 ): Promise<TSessionFile> {
-  const session = await loadSession(em, { organizationId: input.organizationId }, input);
+  const { organizationId } = caller;
+  const session = await loadSession(em, caller, input);
   const detected = await fileTypeFromFile(input.uploadedFile).catch(() => undefined);
   const id = newId('fil');
-  const storageKey = `sessions/${input.organizationId}/${session.id}/${id}`;
+  const storageKey = `sessions/${organizationId}/${session.id}/${id}`;
   const sha256 = await sha256OfFile(input.uploadedFile);
   const size = (await stat(input.uploadedFile)).size;
-  await deps.storage.put(storageKey, createReadStream(input.uploadedFile));
+  await services.storage.put(storageKey, createReadStream(input.uploadedFile));
   try {
     const file = em.create(SessionFile, {
       id,
-      organization: input.organizationId,
+      organization: organizationId,
       session,
       kind: 'upload',
       name: sanitizeFilename(input.originalName),
@@ -53,9 +55,9 @@ export async function uploadSessionFile(
       storageKey,
     });
     await em.flush();
-    return toSessionFileDto(file, deps.signer);
+    return toSessionFileDto(file, services.signer);
   } catch (error) {
-    await deps.storage.delete(storageKey);
+    await services.storage.delete(storageKey);
     throw error;
   }
 }
