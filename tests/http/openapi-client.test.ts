@@ -198,7 +198,7 @@ describe('a client generated from /v1/openapi.json', () => {
       const content = status === 'request' ? operation.requestBody.content['application/json'] : operation.responses[status!].content['application/json'];
       expect(content.example, key).toEqual(body);
     }
-    await writeFile(path.join(work, 'client.ts'), [`import type { paths } from '../schema';`, ...checks, ...exampleChecks].join('\n'));
+    await writeFile(path.join(work, 'client.ts'), [`import type { paths } from './schema';`, ...checks, ...exampleChecks].join('\n'));
     expect(compile([path.join(work, 'schema.d.ts')])).toEqual([]);
     const problems = compile([path.join(work, 'client.ts')]);
     expect(problems, `skipped: ${skipped.join('; ')}`).toEqual([]);
@@ -210,7 +210,7 @@ describe('a client generated from /v1/openapi.json', () => {
       `export const extraField: ${projectType} = ${JSON.stringify({ ...project, surprise: true })};`,
       `export const missingField: ${projectType} = ${JSON.stringify({ ...project, name: undefined })};`,
     ];
-    await writeFile(path.join(work, 'wrong.ts'), [`import type { paths } from '../schema';`, ...wrong].join('\n'));
+    await writeFile(path.join(work, 'wrong.ts'), [`import type { paths } from './schema';`, ...wrong].join('\n'));
     expect(compile([path.join(work, 'wrong.ts')])).toHaveLength(3);
   }, 120_000);
 });

@@ -1257,7 +1257,7 @@ describe('what cannot stop a delivery', () => {
 
 /** The failed-deliveries query exactly as docs/operations.md's Observability section prints it (wrapped lines joined). */
 async function documentedFailedDeliveriesQuery(): Promise<string> {
-  const operations = await readFile(path.join(import.meta.dirname, '..', 'docs', 'operations.md'), 'utf8');
+  const operations = await readFile(path.join(import.meta.dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
   const query = /\*\*Failed webhook deliveries\*\*: `([^`]+)`/.exec(operations)?.[1];
   if (!query) throw new Error('docs/operations.md names no failed-deliveries query');
   return query.replace(/\s*\n\s*/g, ' ');
