@@ -22,13 +22,13 @@ export interface StepCost {
  * the redundant ones can be priced. `token`'s invite must have an interview in progress.
  */
 export async function measureStepCosts(fork: () => EntityManager, token: string, calls = 200): Promise<StepCost[]> {
-  const invite = (await findInviteByToken(fork(), token))!;
+  const invite = (await findInviteByToken({ em: fork() }, { token }))!;
   const participant = { kind: 'participant' as const, organizationId: invite.organization.id, inviteId: invite.id };
   const session = (await findUnfinishedSession(fork(), invite.id))!;
   const rows = await fork().count(SessionUtterance, { session: session.id });
   const steps: { step: string; statements: number; perTurn: number; run: (em: EntityManager) => Promise<unknown> }[] = [
     { step: 'rate-limit upsert (consumeRateLimit)', statements: 1, perTurn: 2, run: (em) => consumeRateLimit(em, `bench-step:${invite.id}`, 1_000_000) },
-    { step: 'invite + campaign + organization (findInviteByToken)', statements: 1, perTurn: 1, run: (em) => findInviteByToken(em, token) },
+    { step: 'invite + campaign + organization (findInviteByToken)', statements: 1, perTurn: 1, run: (em) => findInviteByToken({ em }, { token }) },
     { step: 'the same again (loadParticipantInvite)', statements: 1, perTurn: 1, run: (em) => loadParticipantInvite(em, participant) },
     { step: 'session, unlocked (findUnfinishedSession)', statements: 1, perTurn: 1, run: (em) => findUnfinishedSession(em, invite.id) },
     { step: 'script version (loadPlan)', statements: 1, perTurn: 1, run: (em) => loadPlan(em, session) },

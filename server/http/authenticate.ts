@@ -46,7 +46,7 @@ function bearerToken(req: Request): string | undefined {
  */
 async function authenticateParticipant(em: EntityManager, services: AppServices, req: Request, res: Response, token: string): Promise<ParticipantAuth> {
   // Looked up first: which budget counts depends on it (one indexed read, as before).
-  const invite = await findInviteCredential(em, token);
+  const invite = await findInviteCredential({ em }, { token });
   const valid = invite !== null && invite.status !== 'cancelled';
   const state = await consumeParticipantBudget(em, services.config, req, valid ? { token, viaShareLink: invite.viaShareLink } : undefined, callsIn(req));
   setRateLimitHeaders(res, state);

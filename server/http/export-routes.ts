@@ -1,14 +1,10 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { requestedPiiKinds } from '../../shared/schemas/pii.js';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { ZExportQuery, ZIP_EXPORT_MAX_SESSIONS } from '../../shared/schemas/transcripts.js';
-import { resolveExportScope } from '../domains/exports/export-scope.js';
-import { transcriptsCsv } from '../domains/exports/transcripts-csv.js';
-import { transcriptsJson } from '../domains/exports/transcripts-json.js';
-import { zipSessions } from '../domains/exports/exported-sessions.js';
-import { transcriptsZip } from '../domains/exports/transcripts-zip.js';
+import { exportTranscripts } from '../domains/exports/export-transcripts.js';
 import type { Logger } from '../logger.js';
 import { defineStreamOperation, type PathParams } from './stream-operation.js';
 
@@ -68,25 +64,10 @@ const exportOperation = <const Path extends string>(
     handler:
       (services) =>
       async ({ res, caller, path: pathValues, query }) => {
-        const em = services.orm.em.fork();
-        const scope = await resolveExportScope(em, caller.organizationId, target(pathValues));
-        const options = { redactKinds: requestedPiiKinds(query) };
-        const name = `${scope.slug}-transcripts`;
-        if (query.include_audio) {
-          const sessions = await zipSessions(
-            em,
-            scope.campaigns.map((campaign) => campaign.id),
-          );
-          const zip = transcriptsZip(em, services.storage, scope, sessions, { format: query.format, redactKinds: options.redactKinds });
-          await send(res, services.logger, zip, { contentType: 'application/zip', filename: `${name}.zip` });
-        } else if (query.format === 'csv') {
-          await send(res, services.logger, transcriptsCsv(em, scope.campaigns, options), { contentType: 'text/csv; charset=utf-8', filename: `${name}.csv` });
-        } else {
-          await send(res, services.logger, Readable.from(transcriptsJson(em, scope, scope.campaigns, options)), {
-            contentType: 'application/json; charset=utf-8',
-            filename: `${name}.json`,
-          });
-        }
+        const deps = { em: services.orm.em.fork(), services };
+        const input = { ...target(pathValues), format: query.format, includeAudio: query.include_audio, redactKinds: requestedPiiKinds(query) };
+        const { body, ...headers } = await exportTranscripts(deps, caller, input);
+        await send(res, services.logger, body, headers);
       },
   });
 

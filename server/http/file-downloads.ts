@@ -65,7 +65,7 @@ const PLAYABLE_KINDS: ReadonlySet<TSessionFileKind> = new Set(['audio', 'merged_
 /** One way to open each purpose a link can carry: a link made for one never opens another. */
 const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, services: AppServices) => Promise<Download | null>> = {
   script_media: async (em, mediaId) => {
-    const media = await findScriptMediaForDownload(em, mediaId);
+    const media = await findScriptMediaForDownload({ em }, { mediaId });
     return (
       media && { kind: 'file', storageKey: media.storageKey, contentType: media.contentType, size: media.sizeBytes, filename: media.filename, inline: true }
     );
@@ -88,7 +88,7 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
   session_transcript: async (em, sessionId) => ({ kind: 'json', body: await getTranscriptForLink(em, sessionId) }),
   // anonymizedExports.create's file, while it has not expired.
   anonymized_export: async (em, exportId) => {
-    const file = await findAnonymizedExportForDownload(em, exportId);
+    const file = await findAnonymizedExportForDownload({ em }, { exportId });
     return file && { kind: 'file', storageKey: file.storageKey, contentType: file.contentType, size: file.size, filename: file.filename, inline: false };
   },
   // The dashboard's downloads (workspace.sessionDownload, workspace.invoiceDownload), which check

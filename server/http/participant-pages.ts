@@ -181,7 +181,7 @@ export function participantPageRoutes(services: AppServices): Router {
     async (req: Request<Record<string, string>>, res: Response, next: NextFunction): Promise<void> => {
       try {
         const token = tokenOf?.(req);
-        const invite = token ? await findInviteCredential(em(), token) : null;
+        const invite = token ? await findInviteCredential({ em: em() }, { token }) : null;
         const credential = token && invite && invite.status !== 'cancelled' ? { token, viaShareLink: invite.viaShareLink } : undefined;
         const state = await consumeParticipantBudget(em(), services.config, req, credential);
         if (res.headersSent) return; // answered by the request timeout meanwhile
@@ -200,7 +200,7 @@ export function participantPageRoutes(services: AppServices): Router {
 
   routes.get('/join/:code', labelled('/join/{code}'), limited(), async (req: Request<{ code: string }>, res: Response, next: NextFunction) => {
     try {
-      const outcome = await joinShareLink(em(), services, req.params.code, { preview: req.method === 'HEAD' });
+      const outcome = await joinShareLink({ em: em(), services }, { code: req.params.code, preview: req.method === 'HEAD' });
       if (outcome.kind === 'not_found') {
         sendPage(res, 404, { title: 'Link not found', heading: 'This link is not valid', paragraphs: ['Check that you copied the whole link.'] });
       } else if (outcome.kind === 'unavailable') {
@@ -225,7 +225,7 @@ export function participantPageRoutes(services: AppServices): Router {
    */
   const serveInterview = async (res: Response, token: string | undefined, embed: EmbedOptions | null) => {
     const assets = await webAssets();
-    const outcome = token ? await openInvitePage(em(), token) : ({ kind: 'not_found' } as const);
+    const outcome = token ? await openInvitePage({ em: em() }, { token }) : ({ kind: 'not_found' } as const);
     const config = pageConfig(embed);
     let status = 200;
     let text: InterviewPageText;

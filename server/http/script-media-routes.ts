@@ -73,15 +73,7 @@ export const uploadScriptMediaOperation = defineStreamOperation({
           services,
           async ({ em }) => ({
             status: 201,
-            body: await uploadScriptMedia(
-              em,
-              {
-                storage: services.storage,
-                signer: services.signer,
-                limits: { maxImageBytes: config.mediaMaxImageBytes, maxAudioBytes: config.mediaMaxAudioBytes },
-              },
-              { organizationId: caller.organizationId, scriptId, questionId, alt, originalName: originalname, uploadedFile: file },
-            ),
+            body: await uploadScriptMedia({ em, services }, caller, { scriptId, questionId, alt, originalName: originalname, uploadedFile: file }),
           }),
         );
         sendJsonAnswer(res, answer);

@@ -39,7 +39,7 @@ function tokenOf(redirect: supertest.Response): string {
 }
 
 async function inviteIdOf(redirect: supertest.Response): Promise<string> {
-  const invite = await findInviteByToken(t.em(), tokenOf(redirect));
+  const invite = await findInviteByToken({ em: t.em() }, { token: tokenOf(redirect) });
   expect(invite).not.toBeNull();
   return invite!.id;
 }

@@ -31,7 +31,7 @@ async function* jsonDocument(em: EntityManager, scope: AnonymizedScope, campaign
   };
   yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;
   let first = true;
-  for await (const session of anonymizedSessions(em, scope, pseudonyms)) {
+  for await (const session of anonymizedSessions({ em }, { scope, pseudonyms })) {
     tally.sessions += 1;
     yield `${first ? '' : ','}\n${JSON.stringify(session)}`;
     first = false;
@@ -68,7 +68,7 @@ async function* csvRows(
 ): AsyncGenerator<Record<(typeof ANONYMIZED_CSV_COLUMNS)[number], string | number | null>> {
   const pseudonyms = new Pseudonyms();
   const names = new Map(campaigns.map((campaign) => [pseudonyms.of('campaign', campaign.id), campaign.name]));
-  for await (const session of anonymizedSessions(em, scope, pseudonyms)) {
+  for await (const session of anonymizedSessions({ em }, { scope, pseudonyms })) {
     tally.sessions += 1;
     for (const utterance of session.utterances) {
       yield {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TCompletionStatus, TParsedAnswer, TSessionStatus } from '../../../shared/schemas/sessions.js';
 import type { TSentiment } from '../../../shared/schemas/transcripts.js';
 import { loadPlan } from '../sessions/index.js';
@@ -48,7 +49,10 @@ export type AnonymizedScope = { organizationId: string } & ({ campaignIds: strin
  * (exports/finished-sessions.ts): each session's text scrubbed of PII and of its participant's
  * identity, ids replaced by `pseudonyms`.
  */
-export function anonymizedSessions(em: EntityManager, scope: AnonymizedScope, pseudonyms: Pseudonyms): AsyncGenerator<AnonymizedSession> {
+export function anonymizedSessions(
+  { em }: Pick<Deps, 'em'>,
+  { scope, pseudonyms }: { scope: AnonymizedScope; pseudonyms: Pseudonyms },
+): AsyncGenerator<AnonymizedSession> {
   return finishedSessions(em, scope, (row, spoken) => anonymize(em, row, spoken, pseudonyms));
 }
 

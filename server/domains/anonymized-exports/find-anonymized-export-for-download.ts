@@ -1,12 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import { unexpiredAnonymizedExport } from './queries.js';
 
 const CONTENT_TYPES = { json: 'application/json', csv: 'text/csv; charset=utf-8' } as const;
 
-/** For the signed-link download route: an anonymized export that has not expired (its link is the credential). */
+/**
+ * For the signed-link download route: an anonymized export that has not expired. No caller: the
+ * signed link is its own credential.
+ */
 export async function findAnonymizedExportForDownload(
-  em: EntityManager,
-  exportId: string,
+  { em }: Pick<Deps, 'em'>,
+  { exportId }: { exportId: string },
 ): Promise<{ storageKey: string; contentType: string; size: number; filename: string } | null> {
   const row = await unexpiredAnonymizedExport.first(em, { exportId });
   if (!row) return null;

@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OrganizationScope } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { loadCampaign } from '../campaigns/index.js';
 import { loadProject } from '../projects/index.js';
 import { projectExportCampaigns } from './queries.js';
@@ -12,6 +13,9 @@ export interface ExportCampaign {
   /** Whose campaign it is: the sessions an export reads are scoped to it. */
   organizationId: string;
 }
+
+/** What is exported: one campaign or one project. */
+export type ExportTarget = { campaignId: string } | { projectId: string };
 
 /** What an export covers: one campaign, or every campaign of a project. */
 export interface ExportScope {
@@ -58,11 +62,7 @@ function uniqueSlugs(campaigns: Omit<ExportCampaign, 'slug'>[]): ExportCampaign[
 }
 
 /** The campaigns of a campaign or project export (404 for another organization's). */
-export async function resolveExportScope(
-  em: EntityManager,
-  organizationId: string,
-  target: { campaignId: string } | { projectId: string },
-): Promise<ExportScope> {
+export async function resolveExportScope({ em }: Pick<Deps, 'em'>, { organizationId }: OrganizationScope, target: ExportTarget): Promise<ExportScope> {
   let campaigns: Omit<ExportCampaign, 'slug'>[];
   let name: string;
   if ('campaignId' in target) {

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TPiiKind } from '../../../shared/schemas/pii.js';
 import type { TSession } from '../../../shared/schemas/sessions.js';
 import { type TTranscript, ZIP_EXPORT_MAX_SESSIONS } from '../../../shared/schemas/transcripts.js';
@@ -10,6 +10,12 @@ import { storedSentiment } from '../common/stored-sentiment.js';
 import type { ExportCampaign } from './export-scope.js';
 import { finishedSessions, type FinishedSessionRow } from './finished-sessions.js';
 import { zipFinishedSessionCount, zipFinishedSessions } from './queries.js';
+
+/** How an export's transcripts are read: the PII kinds to redact, and (in a ZIP) the sessions listed beforehand. */
+export interface TranscriptOptions {
+  redactKinds: readonly TPiiKind[];
+  sessionIds?: readonly string[];
+}
 
 /** One finished session as exports carry it: fields of the session record (`GET /v1/sessions/{id}`), and its transcript. */
 type ExportedSession = Pick<
@@ -63,9 +69,8 @@ function toExportedSession(row: FinishedSessionRow, transcript: TTranscript | nu
  * narrows it to sessions listed beforehand (a ZIP's manifest and its transcripts must agree).
  */
 export function exportedSessions(
-  em: EntityManager,
-  campaign: ExportCampaign,
-  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
+  { em }: Pick<Deps, 'em'>,
+  { campaign, ...options }: { campaign: ExportCampaign } & TranscriptOptions,
 ): AsyncGenerator<ExportedSession> {
   const scope = { organizationId: campaign.organizationId, campaignIds: [campaign.id], sessionIds: options.sessionIds };
   return finishedSessions(em, scope, async (row, ready) => {
@@ -101,7 +106,7 @@ export interface ZipSession {
  * hold the same sessions even when another one finishes meanwhile. More than
  * ZIP_EXPORT_MAX_SESSIONS is 422 EXPORT_TOO_LARGE, found before anything else is read.
  */
-export async function zipSessions(em: EntityManager, campaignIds: string[]): Promise<ZipSession[]> {
+export async function zipSessions({ em }: Pick<Deps, 'em'>, { campaignIds }: { campaignIds: string[] }): Promise<ZipSession[]> {
   if (campaignIds.length === 0) return [];
   const rows = await zipFinishedSessions.rows(em, { campaignIds, limit: ZIP_EXPORT_MAX_SESSIONS + 1 });
   if (rows.length > ZIP_EXPORT_MAX_SESSIONS) {

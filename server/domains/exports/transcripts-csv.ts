@@ -1,9 +1,8 @@
 import { Readable, type Transform } from 'node:stream';
-import type { TPiiKind } from '../../../shared/schemas/pii.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { stringify } from 'csv-stringify';
 import type { ExportCampaign } from './export-scope.js';
-import { exportedSessions } from './exported-sessions.js';
+import type { Deps } from '../common/deps.js';
+import { exportedSessions, type TranscriptOptions } from './exported-sessions.js';
 
 /** The columns of the flattened CSV, one row per utterance. */
 export const CSV_COLUMNS = [
@@ -43,13 +42,9 @@ export function inert(text: string | null): string | null {
   return text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-async function* rows(
-  em: EntityManager,
-  campaigns: ExportCampaign[],
-  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
-): AsyncGenerator<CsvRow> {
+async function* rows(deps: Pick<Deps, 'em'>, { campaigns, ...options }: { campaigns: ExportCampaign[] } & TranscriptOptions): AsyncGenerator<CsvRow> {
   for (const campaign of campaigns) {
-    for await (const session of exportedSessions(em, campaign, options)) {
+    for await (const session of exportedSessions(deps, { campaign, ...options })) {
       if (!session.transcript) continue;
       let index = 0;
       for (const utterance of session.transcript.utterances) {
@@ -87,13 +82,9 @@ async function* rows(
  * The flattened CSV (RFC 4180: a header row, CRLF line ends, fields quoted where they need it),
  * one row per utterance of every finished session with a transcript, streamed.
  */
-export function transcriptsCsv(
-  em: EntityManager,
-  campaigns: ExportCampaign[],
-  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
-): Transform {
+export function transcriptsCsv(deps: Pick<Deps, 'em'>, input: { campaigns: ExportCampaign[] } & TranscriptOptions): Transform {
   const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', cast: { number: (value) => String(value) } });
-  const source = Readable.from(rows(em, campaigns, options));
+  const source = Readable.from(rows(deps, input));
   source.on('error', (error) => csv.destroy(error));
   // A download given up stops the reading of rows too.
   csv.on('close', () => source.destroy());

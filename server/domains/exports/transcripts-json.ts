@@ -1,17 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TPiiKind } from '../../../shared/schemas/pii.js';
+import type { Deps } from '../common/deps.js';
 import type { ExportCampaign, ExportScope } from './export-scope.js';
-import { exportedSessions } from './exported-sessions.js';
+import { exportedSessions, type TranscriptOptions } from './exported-sessions.js';
 
 /**
  * One JSON document of the sessions of some campaigns, written piece by piece:
  * `{exportedAt, scope, redacted, campaigns: [...], sessions: [...]}`, one session per line.
  */
 export async function* transcriptsJson(
-  em: EntityManager,
-  scope: ExportScope,
-  campaigns: ExportCampaign[],
-  options: { redactKinds: readonly TPiiKind[]; sessionIds?: readonly string[] },
+  deps: Pick<Deps, 'em'>,
+  { scope, campaigns, ...options }: { scope: ExportScope; campaigns: ExportCampaign[] } & TranscriptOptions,
 ): AsyncGenerator<string> {
   const head = {
     exportedAt: new Date().toISOString(),
@@ -23,7 +20,7 @@ export async function* transcriptsJson(
   yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;
   let first = true;
   for (const campaign of campaigns) {
-    for await (const session of exportedSessions(em, campaign, options)) {
+    for await (const session of exportedSessions(deps, { campaign, ...options })) {
       yield `${first ? '' : ','}\n${JSON.stringify(session)}`;
       first = false;
     }

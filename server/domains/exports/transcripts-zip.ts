@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
 import type { TPiiKind } from '../../../shared/schemas/pii.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
 import { audioExtensionOf } from '../../speech/audio-probe.js';
-import type { FileStorage } from '../../storage/file-storage.js';
+import type { Deps } from '../common/deps.js';
 import type { ExportScope } from './export-scope.js';
 import type { ZipSession } from './exported-sessions.js';
 import { transcriptsCsv } from './transcripts-csv.js';
@@ -18,12 +17,10 @@ import { transcriptsJson } from './transcripts-json.js';
  * recordings are stored, not recompressed. Recordings are never redacted.
  */
 export function transcriptsZip(
-  em: EntityManager,
-  storage: FileStorage,
-  scope: ExportScope,
-  sessions: readonly ZipSession[],
-  options: { format: 'json' | 'csv'; redactKinds: readonly TPiiKind[] },
+  { em, services }: Pick<Deps, 'em' | 'services'>,
+  { scope, sessions, ...options }: { scope: ExportScope; sessions: readonly ZipSession[]; format: 'json' | 'csv'; redactKinds: readonly TPiiKind[] },
 ): Readable {
+  const { storage } = services;
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
   // Entries being read: a download given up (or failed) must close them, or each abandoned
@@ -58,9 +55,8 @@ export function transcriptsZip(
     const sessionIds = listed.map((session) => session.id);
     const transcripts = `${campaign.slug}/transcripts.${options.format}`;
     zip.addReadStreamLazy(transcripts, { mtime }, (done) => {
-      const entryOptions = { redactKinds: options.redactKinds, sessionIds };
-      const stream =
-        options.format === 'json' ? Readable.from(transcriptsJson(em, scope, [campaign], entryOptions)) : transcriptsCsv(em, [campaign], entryOptions);
+      const entry = { campaigns: [campaign], redactKinds: options.redactKinds, sessionIds };
+      const stream = options.format === 'json' ? Readable.from(transcriptsJson({ em }, { scope, ...entry })) : transcriptsCsv({ em }, entry);
       done(null, track(stream));
     });
     manifest.campaigns.push({ id: campaign.id, name: campaign.name, slug: campaign.slug, transcripts, sessions: listed.length });

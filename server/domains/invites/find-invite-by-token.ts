@@ -1,6 +1,6 @@
 import type { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Invite } from '../../entities/index.js';
+import type { Deps } from '../common/deps.js';
 import { hashInviteToken, isWellFormedInviteToken } from '../../lib/invite-tokens.js';
 import { inviteCredentialByTokenHash } from './queries.js';
 
@@ -14,7 +14,8 @@ export interface InviteCredential {
 }
 
 /** The invite of a participant token, lean (null: malformed or unknown); cancelled ones are returned, callers decide. */
-export async function findInviteCredential(em: EntityManager, token: string): Promise<InviteCredential | null> {
+// No caller: the token finds it (and with it the organization).
+export async function findInviteCredential({ em }: Pick<Deps, 'em'>, { token }: { token: string }): Promise<InviteCredential | null> {
   if (!isWellFormedInviteToken(token)) return null;
   const row = await inviteCredentialByTokenHash.first(em, { tokenHash: hashInviteToken(token) });
   // The column holds what the schema allows (a check constraint).
@@ -22,7 +23,8 @@ export async function findInviteCredential(em: EntityManager, token: string): Pr
 }
 
 /** The invite a participant token belongs to, or null (malformed, unknown). Cancelled invites are returned: callers decide. */
-export async function findInviteByToken(em: EntityManager, token: string, options: { lockMode?: LockMode } = {}): Promise<Invite | null> {
+// No caller: the token finds it (and with it the organization).
+export async function findInviteByToken({ em }: Pick<Deps, 'em'>, { token, ...options }: { token: string; lockMode?: LockMode }): Promise<Invite | null> {
   if (!isWellFormedInviteToken(token)) return null;
   return em.findOne(
     Invite,

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TResolvedTurnTaking, TTurnTaking } from '../../../shared/schemas/turn-taking.js';
 import { type Campaign, type Invite, type Organization, ShareLink } from '../../entities/index.js';
 import { campaignTurnTaking } from '../campaigns/index.js';
@@ -34,8 +34,9 @@ export type InvitePageOutcome =
  * read why the interview is closed, or take it. A visitor who arrived through a share link
  * before it filled up or closed cannot start any more.
  */
-export async function openInvitePage(em: EntityManager, token: string): Promise<InvitePageOutcome> {
-  const invite = await findInviteByToken(em, token);
+// No caller: the token finds the invite (and with it the organization).
+export async function openInvitePage({ em }: Pick<Deps, 'em'>, { token }: { token: string }): Promise<InvitePageOutcome> {
+  const invite = await findInviteByToken({ em }, { token });
   if (!invite) return { kind: 'not_found' };
   const { campaign, organization } = invite;
   const closed = (reason: InvitePageClosedReason): InvitePageOutcome => ({

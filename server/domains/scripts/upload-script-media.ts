@@ -1,15 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { fileTypeFromFile } from 'file-type';
 import type { TScriptMedia } from '../../../shared/schemas/scripts.js';
 import { ScriptMedia } from '../../entities/index.js';
 import { AppError, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
-import type { UrlSigner } from '../../lib/signed-urls.js';
-import type { FileStorage } from '../../storage/file-storage.js';
+import type { CustomerAuth } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
 import { assertNotArchived, loadLatestVersion, loadScript } from './load-script.js';
 import { toScriptMediaDto } from './script-media-dto.js';
 
@@ -33,13 +32,7 @@ const ACCEPTED_MEDIA: Record<string, { kind: 'image' | 'audio'; contentType: str
 
 export const ACCEPTED_MEDIA_DESCRIPTION = 'images (PNG, JPEG, GIF, WebP) or audio (MP3, WAV, OGG/Opus, M4A/AAC, FLAC, WebM)';
 
-export interface MediaLimits {
-  maxImageBytes: number;
-  maxAudioBytes: number;
-}
-
 export interface UploadScriptMediaInput {
-  organizationId: string;
   scriptId: string;
   questionId?: string | undefined;
   /** Text alternative (checked by the route: trimmed, at most MEDIA_ALT_MAX_LENGTH). */
@@ -64,8 +57,8 @@ function sanitizeFilename(name: string): string {
  * stored; a failed insert removes the stored file again.
  */
 export async function uploadScriptMedia(
-  em: EntityManager,
-  deps: { storage: FileStorage; signer: UrlSigner; limits: MediaLimits },
+  { em, services }: Pick<Deps, 'em' | 'services'>,
+  caller: CustomerAuth,
   input: UploadScriptMediaInput,
 ): Promise<TScriptMedia> {
   const detected = await fileTypeFromFile(input.uploadedFile);
@@ -74,7 +67,7 @@ export async function uploadScriptMedia(
     throw validationError([{ path: 'file', message: `must be one of ${ACCEPTED_MEDIA_DESCRIPTION}` }], 'Unsupported media type.');
   }
   const size = (await stat(input.uploadedFile)).size;
-  const limit = accepted.kind === 'image' ? deps.limits.maxImageBytes : deps.limits.maxAudioBytes;
+  const limit = accepted.kind === 'image' ? services.config.mediaMaxImageBytes : services.config.mediaMaxAudioBytes;
   if (size > limit) {
     throw new AppError('PAYLOAD_TOO_LARGE', `${accepted.kind === 'image' ? 'Images' : 'Audio files'} may be at most ${limit} bytes.`, {
       limitBytes: limit,
@@ -83,13 +76,13 @@ export async function uploadScriptMedia(
   }
 
   const id = newId('fil');
-  const storageKey = `script-media/${input.organizationId}/${id}`;
+  const storageKey = `script-media/${caller.organizationId}/${id}`;
   let stored = false;
   try {
     // The script row is share-locked until the record is in, so an archive or delete cannot
     // slip between the check and the insert.
     return await em.transactional(async (tx) => {
-      const script = await loadScript(tx, input, { scriptId: input.scriptId, lockMode: LockMode.PESSIMISTIC_READ });
+      const script = await loadScript(tx, caller, { scriptId: input.scriptId, lockMode: LockMode.PESSIMISTIC_READ });
       assertNotArchived(script);
       if (input.questionId !== undefined) {
         const latest = await loadLatestVersion(tx, script);
@@ -98,11 +91,11 @@ export async function uploadScriptMedia(
         }
       }
       const sha256 = await sha256OfFile(input.uploadedFile);
-      await deps.storage.put(storageKey, createReadStream(input.uploadedFile));
+      await services.storage.put(storageKey, createReadStream(input.uploadedFile));
       stored = true;
       const media = tx.create(ScriptMedia, {
         id,
-        organization: input.organizationId,
+        organization: caller.organizationId,
         script,
         questionId: input.questionId ?? null,
         kind: accepted.kind,
@@ -114,10 +107,10 @@ export async function uploadScriptMedia(
         storageKey,
       });
       await tx.flush();
-      return toScriptMediaDto(media, deps.signer);
+      return toScriptMediaDto(media, services.signer);
     });
   } catch (error) {
-    if (stored) await deps.storage.delete(storageKey);
+    if (stored) await services.storage.delete(storageKey);
     throw error;
   }
 }

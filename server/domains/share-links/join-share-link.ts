@@ -20,7 +20,11 @@ export type JoinOutcome =
  * here to turn visitors away early, and enforced race-free when an interview starts (startInvite).
  * `preview` (HEAD requests, link unfurlers) reports the outcome without creating an invite.
  */
-export async function joinShareLink(em: EntityManager, services: InviteServices, code: string, options: { preview?: boolean } = {}): Promise<JoinOutcome> {
+// No caller: the code finds the organization (a share link is public by design).
+export async function joinShareLink(
+  { em, services }: { em: EntityManager; services: InviteServices },
+  { code, ...options }: { code: string; preview?: boolean },
+): Promise<JoinOutcome> {
   if (!isWellFormedShareCode(code)) return { kind: 'not_found' };
   return em.transactional(async (tx) => {
     const link = await tx.findOne(ShareLink, { code }, { populate: ['organization'] });
