@@ -9,6 +9,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * and one worker ran one of them alone for minutes while the other sat idle (the sentiment test,
  * 147 s, was the last file of such a run). By file name, so a file moved to another folder keeps
  * its place; a name no file has any more changes nothing.
+ *
+ * database-restart.test.ts is left out on purpose: it bounds how long an outage may take to be
+ * seen, and started among the files that spawn servers and clusters it missed that bound on a
+ * PostgreSQL 15 run (it passes alone and in vitest's own order).
  */
 const LONGEST_FIRST = [
   'end-of-turn.test.ts',
@@ -20,7 +24,6 @@ const LONGEST_FIRST = [
   'trpc-client-package.test.ts',
   'multi-process.test.ts',
   'embed-browser.test.ts',
-  'database-restart.test.ts',
   'storage-s3.test.ts',
   'study-journey-browser.test.ts',
   'session-tracks.test.ts',
