@@ -64,6 +64,11 @@ interface VerboseSegment {
 export class OpenAiSpeechRecognizer implements SpeechRecognizer {
   readonly name = 'openai';
   readonly runsLocally = false;
+
+  /** The provider is told the language; which ones it knows is its own business. */
+  hears(): boolean {
+    return true;
+  }
   private readonly endpoint: string;
   private readonly responseFormat: 'verbose_json' | 'json';
 

@@ -123,8 +123,13 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
 
   constructor(private readonly options: PocketsphinxSpeechRecognizerOptions) {}
 
+  /** The installed acoustic model is English. */
+  hears(language: string): boolean {
+    return twoLetterLanguage(language) === 'en';
+  }
+
   async transcribe(input: TranscribeInput): Promise<Transcription | null> {
-    if (twoLetterLanguage(input.language) !== 'en') return null;
+    if (!this.hears(input.language)) return null;
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timeout = AbortSignal.timeout(timeoutMs);
     // Ends whatever still runs when a step fails.

@@ -2,6 +2,8 @@
  * Speech-to-text for participant answers given as audio. The engine asks the configured
  * recognizer once per audio answer; `null` means "nothing recognisable" (silence, noise, or a
  * language the recognizer cannot handle), and the engine then stores the audio without text.
+ * In a language the recognizer hears (`hears`), nothing recognisable on a required structured
+ * question is asked again once, as an answer that cannot be read is.
  */
 export interface SpeechRecognizer {
   /** `openai` (any OpenAI-compatible endpoint) or `pocketsphinx` (offline, English only). */
@@ -12,6 +14,8 @@ export interface SpeechRecognizer {
    * and a queue in front of it would add its whole answer time to every answer behind.
    */
   readonly runsLocally: boolean;
+  /** Whether it transcribes this BCP 47 language at all: `null` from it then means it heard nothing it could read. */
+  hears(language: string): boolean;
   transcribe(input: TranscribeInput): Promise<Transcription | null>;
 }
 

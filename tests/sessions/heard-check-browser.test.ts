@@ -35,6 +35,9 @@ const CORRECTED = 'The export button was hard to find';
 class GarblingRecognizer implements SpeechRecognizer {
   readonly name = 'garbling';
   readonly runsLocally = false;
+  hears(): boolean {
+    return true;
+  }
   async transcribe(_input: TranscribeInput): Promise<Transcription | null> {
     return { text: HEARD, confidence: 0.32 };
   }

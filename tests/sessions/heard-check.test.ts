@@ -19,6 +19,9 @@ import type { TestTenant } from '../helpers/test-app.js';
 class ScriptedRecognizer implements SpeechRecognizer {
   readonly name = 'scripted';
   readonly runsLocally = false;
+  hears(): boolean {
+    return true;
+  }
   readonly heard: Transcription[] = [];
   readonly inputs: TranscribeInput[] = [];
   async transcribe(input: TranscribeInput): Promise<Transcription | null> {

@@ -256,6 +256,30 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
     expect((await utterances(t, sessionId, 'ai')).map((row) => row.kind)).toEqual(['question', 'question', 'question']);
   });
 
+  it('a recognizer that hears the language and makes nothing of the audio: a required rating is asked again once, then recorded as null; an open answer moves on', async () => {
+    const { invite } = await interviewFixture(api, { questions: withoutFollowUps(FOUR_QUESTIONS) });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId: string = (await participant.start().expect(201)).body.session.id;
+    stt.respond = () => transcriptionReply('');
+
+    const afterOpen = await participant.answerAudio(wav(0.5), 'open.wav').expect(200);
+    expect(afterOpen.body.turn).toMatchObject({ questionId: 'ease', kind: 'question' });
+    const afterRating = await participant.answerAudio(wav(0.5), 'rating.wav').expect(200);
+    expect(afterRating.body.turn).toMatchObject({ questionId: 'ease', kind: 're_ask', text: phrasesFor('en').reAsk(FOUR_QUESTIONS[1] as never) });
+    const afterReAsk = await participant.answerAudio(wav(0.5), 'again.wav').expect(200);
+    expect(afterReAsk.body.turn).toMatchObject({ questionId: 'recommend', kind: 'question' });
+
+    const answers = await utterances(t, sessionId, 'participant');
+    expect(answers.map((row) => [row.question_id, row.text, row.value])).toEqual([
+      ['experience', null, null],
+      ['ease', null, null],
+      ['ease', null, null],
+    ]);
+    const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
+    expect(session.answers).toEqual([{ questionId: 'ease', value: null, utteranceId: answers[2]!.id, confidence: null }]);
+    expect((await utterances(t, sessionId, 'ai')).map((row) => row.kind)).toEqual(['question', 'question', 're_ask', 'question']);
+  });
+
   it('a failing provider: the answer is kept as audio without text, a warning names the reason, the participant gets the next question', async () => {
     const { invite } = await interviewFixture(api);
     const participant = participantAs(t.http, invite.token);

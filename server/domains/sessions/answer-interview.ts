@@ -140,6 +140,7 @@ export async function prepareAnswer(
   let audio: AudioAnswer | undefined;
   let text = answer.text ?? null;
   let confidence = answer.confidence ?? null;
+  let unheard = false;
   let recognitionMs: number | null = null;
   let earlier: EarlierTurns;
   const readConversation = () => earlierTurnsOf(em, session, question.id, services.interviewer.usesConversation);
@@ -160,10 +161,10 @@ export async function prepareAnswer(
     // Stored, transcribed and the conversation read at once: none needs another, and the
     // recognizer's time (a provider's answer, or pocketsphinx) covers the other two.
     const storing = storeAnswerAudio(services, session, answer.audio, facts);
-    const hearing = text === null && services.speech.recognizer ? recognizing() : Promise.resolve({ text, confidence });
+    const hearing = text === null && services.speech.recognizer ? recognizing() : Promise.resolve({ text, confidence, unheard });
     const reading = readConversation();
     try {
-      [audio, { text, confidence }, earlier] = await Promise.all([storing, hearing, reading]);
+      [audio, { text, confidence, unheard }, earlier] = await Promise.all([storing, hearing, reading]);
     } catch (error) {
       // The answer is not recorded: what was stored of it goes too.
       const stored = await storing.catch(() => undefined);
@@ -224,6 +225,7 @@ export async function prepareAnswer(
               position: flowPosition,
               answer: flowAnswer,
               confidence: flowConfidence,
+              unheard: unheard && !check,
               conversation,
               onQuestion: earlier.onQuestion,
               interviewer: services.interviewer,
@@ -505,7 +507,11 @@ async function storeAnswerAudio(
   return { fileId, storageKey, contentType: facts.contentType, size, sha256, durationSeconds: facts.durationSeconds };
 }
 
-/** Speech-to-text for an audio answer without text; null text when there is no recognizer or it heard nothing usable. */
+/**
+ * Speech-to-text for an audio answer without text; null text when there is no recognizer or it
+ * heard nothing usable. `unheard`: the recognizer hears the interview's language and still made
+ * nothing of it (a failure is not that: asking again would meet the same failure).
+ */
 async function transcribe(
   services: SessionServices,
   session: Session,
@@ -514,9 +520,9 @@ async function transcribe(
   contentType: string,
   /** The audio replies to a confirmation of this question's answer. */
   confirming: boolean,
-): Promise<{ text: string | null; confidence: number | null }> {
+): Promise<{ text: string | null; confidence: number | null; unheard: boolean }> {
   const recognizer = services.speech.recognizer;
-  if (!recognizer) return { text: null, confidence: null };
+  if (!recognizer) return { text: null, confidence: null, unheard: false };
   try {
     const task = () =>
       recognizer.transcribe({
@@ -533,11 +539,11 @@ async function transcribe(
     // Only work on this machine's cores waits its turn; a provider is asked at once.
     const transcription = await (recognizer.runsLocally ? services.transcriptions.run(task) : task());
     const text = transcription?.text.trim() || null;
-    return { text, confidence: text ? transcription!.confidence : null };
+    return { text, confidence: text ? transcription!.confidence : null, unheard: text === null && recognizer.hears(session.language) };
   } catch (error) {
     // The interview goes on without text for this answer; the audio is kept.
     const reason = error instanceof SpeechRecognitionError ? error.reason : 'unexpected';
     services.logger.warn({ sessionId: session.id, recognizer: recognizer.name, reason }, 'speech-to-text failed; the answer is kept as audio only');
-    return { text: null, confidence: null };
+    return { text: null, confidence: null, unheard: false };
   }
 }

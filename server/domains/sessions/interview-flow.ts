@@ -78,6 +78,8 @@ export interface DecideAfterAnswerInput {
   position: FlowPosition;
   /** The participant's answer; null for audio nothing could transcribe. */
   answer: string | null;
+  /** `answer` is null because a recognizer that hears the interview's language heard nothing it could read (not for a failure or no recognizer). */
+  unheard?: boolean | undefined;
   /** The recogniser's confidence in `answer` (0–1), or the browser's; null or absent for typed text. */
   confidence?: number | null | undefined;
   /** The conversation so far, this answer included (empty for interviewers that do not use it). */
@@ -92,8 +94,10 @@ export interface DecideAfterAnswerInput {
 /**
  * The engine's rules for the turn after an answer, whatever the interviewer: questions in
  * script order, none skipped; a required structured answer that cannot be read is asked again
- * once, then recorded as null; follow-ups only within their limit (the interviewer chooses
- * whether, and words them); after the last question, the closing. Audio without text moves on.
+ * once, then recorded as null (so is audio a recognizer that hears the language made nothing
+ * of); follow-ups only within their limit (the interviewer chooses whether, and words them);
+ * after the last question, the closing. Audio without text otherwise moves on (no recognizer,
+ * its failure, a language it does not hear).
  *
  * A structured answer understood but not surely (`assessStructuredAnswer`: hedged, said as a
  * question, alternatives, self-corrected, heard with low recogniser confidence, or a confidence
@@ -142,7 +146,8 @@ export async function decideAfterAnswer(input: DecideAfterAnswerInput): Promise<
     const value = assessed?.certainty === 'sure' ? assessed.value : null;
     utteranceValue = value;
     finalConfidence = value === null ? null : (assessed?.confidence ?? null);
-    if (value === null && answer !== null && question.required && !position.reAsked) {
+    // Audio nothing could transcribe moves on, unless the recognizer heard it and made nothing of it: that is an answer that cannot be read.
+    if (value === null && (answer !== null || input.unheard === true) && question.required && !position.reAsked) {
       return {
         utteranceValue,
         finalValue: undefined,
