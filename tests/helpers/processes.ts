@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { inject } from 'vitest';
 export { findFreePort as freePort } from '../../server/db/embedded-postgres.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -19,7 +20,16 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `npm run --silent admin -- …` the way operators do (through tsx). */
+/**
+ * `node … server/main.ts` or `server/cli/admin.ts` in `root`: from this run's bundle of them
+ * (global-setup.ts) for this checkout, else through tsx, as `npm start` and `npm run admin` run.
+ */
+export function nodeArgs(root: string, program: 'main' | 'admin', args: string[]): string[] {
+  if (path.resolve(root) === ROOT) return ['--enable-source-maps', path.join(inject('serviceBundleDir'), `${program}.js`), ...args];
+  return ['--import', 'tsx', program === 'main' ? 'server/main.ts' : 'server/cli/admin.ts', ...args];
+}
+
+/** Runs the admin CLI (`npm run admin -- …`) as operators do, from this run's bundle of it. */
 export function runAdmin(args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
   return runAdminIn(ROOT, args, env);
 }
@@ -79,7 +89,7 @@ export async function exitWithin(server: { child: ChildProcess; output: () => st
 
 /** `startServer` run from another checkout (e.g. a copy of this one). */
 export function startServerIn(root: string, env: Record<string, string | undefined>, args: string[] = []): { child: ChildProcess; output: () => string } {
-  const child = spawn('node', ['--import', 'tsx', 'server/main.ts', ...args], { cwd: root, env: childEnv(env) });
+  const child = spawn('node', nodeArgs(root, 'main', args), { cwd: root, env: childEnv(env) });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -89,7 +99,7 @@ export function startServerIn(root: string, env: Record<string, string | undefin
 /** `runAdmin` run from another checkout. */
 export function runAdminIn(root: string, args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('node', ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: root, env: childEnv(env) });
+    const child = spawn('node', nodeArgs(root, 'admin', args), { cwd: root, env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -10,7 +10,19 @@ import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { crontabFor } from '../../worker/worker.js';
-import { childEnv, exitOf, freePort, killLeftovers, lastJsonLine, ROOT, runAdmin, startServer, waitFor, waitForHealthy } from '../helpers/processes.js';
+import {
+  childEnv,
+  exitOf,
+  freePort,
+  killLeftovers,
+  lastJsonLine,
+  nodeArgs,
+  ROOT,
+  runAdmin,
+  startServer,
+  waitFor,
+  waitForHealthy,
+} from '../helpers/processes.js';
 
 /**
  * Backups of the embedded default, end to end with real processes: `npm start` on a DATA_DIR,
@@ -364,7 +376,7 @@ describe('admin backup and restore on the embedded default', () => {
 
   it('a backup interrupted by Ctrl-C leaves no staging copy, partial archive or PostgreSQL behind', async () => {
     const out = path.join(backupDir, 'interrupted.tar.gz');
-    const child = spawn('node', ['--import', 'tsx', 'server/cli/admin.ts', 'backup', '--out', out], { cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }) });
+    const child = spawn('node', nodeArgs(ROOT, 'admin', ['backup', '--out', out]), { cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }) });
     const staging = await waitFor(
       async () => (await readdir(dataDir)).find((name) => name.startsWith('.backup-staging-')),
       60_000,
