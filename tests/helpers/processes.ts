@@ -22,10 +22,11 @@ export interface RunResult {
 
 /**
  * `node … server/main.ts` or `server/cli/admin.ts` in `root`: from this run's bundle of them
- * (global-setup.ts) for this checkout, else through tsx, as `npm start` and `npm run admin` run.
+ * (global-setup.ts) for this checkout, else (or with `tsx`) through tsx, as `npm start` and
+ * `npm run admin` run them.
  */
-export function nodeArgs(root: string, program: 'main' | 'admin', args: string[]): string[] {
-  if (path.resolve(root) === ROOT) return ['--enable-source-maps', path.join(inject('serviceBundleDir'), `${program}.js`), ...args];
+export function nodeArgs(root: string, program: 'main' | 'admin', args: string[], runner: 'bundle' | 'tsx' = 'bundle'): string[] {
+  if (runner === 'bundle' && path.resolve(root) === ROOT) return ['--enable-source-maps', path.join(inject('serviceBundleDir'), `${program}.js`), ...args];
   return ['--import', 'tsx', program === 'main' ? 'server/main.ts' : 'server/cli/admin.ts', ...args];
 }
 
@@ -87,9 +88,14 @@ export async function exitWithin(server: { child: ChildProcess; output: () => st
   }
 }
 
-/** `startServer` run from another checkout (e.g. a copy of this one). */
-export function startServerIn(root: string, env: Record<string, string | undefined>, args: string[] = []): { child: ChildProcess; output: () => string } {
-  const child = spawn('node', nodeArgs(root, 'main', args), { cwd: root, env: childEnv(env) });
+/** `startServer` run from another checkout (e.g. a copy of this one), or through tsx as `npm start` runs it. */
+export function startServerIn(
+  root: string,
+  env: Record<string, string | undefined>,
+  args: string[] = [],
+  runner: 'bundle' | 'tsx' = 'bundle',
+): { child: ChildProcess; output: () => string } {
+  const child = spawn('node', nodeArgs(root, 'main', args, runner), { cwd: root, env: childEnv(env) });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -2,7 +2,7 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exitOf, freePort, lastJsonLine, runAdmin, startServer, waitFor } from '../helpers/processes.js';
+import { exitOf, freePort, lastJsonLine, ROOT, runAdmin, startServer, startServerIn, waitFor } from '../helpers/processes.js';
 
 const dataDirs: string[] = [];
 afterAll(async () => {
@@ -19,7 +19,8 @@ describe('npm start on the embedded default', () => {
     dataDirs.push(dataDir);
     const port = await freePort();
     const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
-    const server = startServer(env);
+    // Through tsx from the sources, as `npm start` runs it (the other tests start this run's bundle).
+    const server = startServerIn(ROOT, env, [], 'tsx');
     try {
       const health = await waitFor(
         async () => {
