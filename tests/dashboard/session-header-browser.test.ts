@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, reportSkipped, seriousAxeViolations } from '../helpers/browser.js';
+import { hasChromium, reportSkipped, seriousAxeViolations, screenshotTo } from '../helpers/browser.js';
 import { type Dashboard, startDashboard, watchProblems } from '../helpers/dashboard-browser.js';
 import { ROOT } from '../helpers/processes.js';
 import { completedTextInterview } from '../helpers/results.js';
@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)('the session header', () => {
     await t.em().execute(`update sessions set sentiment = 'negative', sentiment_score = -0.42 where id = ?`, [sessionId]);
     expect(await overallSentiment(page)).toMatch(/negative score −0\.42$/);
     expect(await seriousAxeViolations(page.mainFrame())).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENS, 'session-header-1280.png') });
+    await screenshotTo(page, path.join(SCREENS, 'session-header-1280.png'), {});
     // The dashboard's icon loads under its CSP; nothing failed on the way.
     expect(await page.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute('href'))).toBe('/favicon.svg');
     expect(problems).toEqual([]);
@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('the session header', () => {
     const { page, problems } = await signedIn(390);
     await overallSentiment(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: path.join(SCREENS, 'session-header-390.png') });
+    await screenshotTo(page, path.join(SCREENS, 'session-header-390.png'), {});
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, reportSkipped, screenshot } from '../helpers/browser.js';
+import { hasChromium, reportSkipped, screenshot, screenshotTo } from '../helpers/browser.js';
 import { type Dashboard, expectAccessible, photograph as photographIn, startDashboard } from '../helpers/dashboard-browser.js';
 import { twoBandPng } from '../helpers/images.js';
 import { wav } from '../helpers/audio.js';
@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)('the study builder in Chromium', () => {
         const fieldBox = (await field.boundingBox())!;
         const barBox = (await page.locator('.save-bar').boundingBox())!;
         expect(fieldBox.y + fieldBox.height).toBeLessThanOrEqual(barBox.y);
-        await page.screenshot({ path: path.join(process.cwd(), 'tests', 'artifacts', 'study-builder-problems-in-view-390.png') });
+        await screenshotTo(page, path.join(process.cwd(), 'tests', 'artifacts', 'study-builder-problems-in-view-390.png'), {});
       },
     });
     // Saving is refused in words, and nothing is sent.

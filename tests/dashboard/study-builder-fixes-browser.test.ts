@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, reportSkipped, seriousAxeViolations } from '../helpers/browser.js';
+import { hasChromium, launchChromium, reportSkipped, seriousAxeViolations, screenshotTo } from '../helpers/browser.js';
 import { watchProblems } from '../helpers/dashboard-browser.js';
 import { type Api, apiAs, createScript, uniqueName } from '../helpers/factories.js';
 import { interviewFixture, PARTICIPANT_BUDGET } from '../helpers/interviews.js';
@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)("a rating's follow-up on the interview page", () =
       await box.waitFor();
       await noSidewaysScroll(page);
       expect(await seriousAxeViolations(page.mainFrame())).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENS, `rating-follow-up-${width}.png`), fullPage: true });
+      await screenshotTo(page, path.join(SCREENS, `rating-follow-up-${width}.png`));
       await box.fill('The setup wizard skipped the import step.');
       await page.getByRole('button', { name: 'Send' }).click();
       await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)('a 0–10 rating scale on the interview page', () 
         .evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().width)));
       expect(Math.max(...widths) - Math.min(...widths)).toBeLessThanOrEqual(1);
       await noSidewaysScroll(page);
-      await page.screenshot({ path: path.join(SCREENS, `rating-0-10-${width}.png`), fullPage: true });
+      await screenshotTo(page, path.join(SCREENS, `rating-0-10-${width}.png`));
       expect(problems).toEqual([]);
       await page.context().close();
     });
@@ -165,13 +165,13 @@ describe.skipIf(!hasChromium)('"Preview as participant"', () => {
         expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(name);
         await noSidewaysScroll(page);
         expect(await seriousAxeViolations(page.mainFrame())).toEqual([]);
-        await page.screenshot({ path: path.join(SCREENS, `preview-welcome-${width}.png`), fullPage: true });
+        await screenshotTo(page, path.join(SCREENS, `preview-welcome-${width}.png`));
         await page.getByLabel('Type my answers').check();
         await page.getByRole('button', { name: 'Start interview' }).click();
         await page.getByRole('heading', { name: RATING_WITH_FOLLOW_UP.text }).waitFor();
         expect(await notice.isVisible()).toBe(true);
         await noSidewaysScroll(page);
-        await page.screenshot({ path: path.join(SCREENS, `preview-question-${width}.png`), fullPage: true });
+        await screenshotTo(page, path.join(SCREENS, `preview-question-${width}.png`));
         // The closing screen agrees with the notice: nothing was recorded.
         await page.getByRole('radio', { name: '4' }).check();
         await page.getByRole('button', { name: 'Send' }).click();
@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)('"Preview as participant"', () => {
         // The page's paragraph (the live region may still hold the same words while it is announced).
         await page.getByRole('paragraph').filter({ hasText: 'Thank you, that was the last question. The preview is over: nothing was recorded.' }).waitFor();
         expect(await page.getByText('Your answers have been recorded').count()).toBe(0);
-        await page.screenshot({ path: path.join(SCREENS, `preview-closing-${width}.png`), fullPage: true });
+        await screenshotTo(page, path.join(SCREENS, `preview-closing-${width}.png`));
         expect(await iconLoads(page)).toBe(true);
         expect(problems).toEqual([]);
         await page.context().close();
@@ -209,7 +209,7 @@ describe.skipIf(!hasChromium)("the member invitation's last page", () => {
       expect(await iconLoads(page)).toBe(true);
       await noSidewaysScroll(page);
       expect(await seriousAxeViolations(page.mainFrame())).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENS, `member-joined-${width}.png`), fullPage: true });
+      await screenshotTo(page, path.join(SCREENS, `member-joined-${width}.png`));
       const link = page.getByRole('link', { name: 'Sign in to the dashboard' });
       expect(await link.getAttribute('href')).toBe('/app');
       expect(problems).toEqual([]);

@@ -57,9 +57,23 @@ export async function seriousAxeViolations(frame: Frame): Promise<AxeViolation[]
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
+/**
+ * Screenshots are for people checking the screens (TEST_SCREENSHOTS=1 npm test, docs/testing.md):
+ * without it none is taken, as nothing in the suite reads them and each costs a full-page render
+ * and a PNG encoding (about a tenth of a browser file's time).
+ */
+export const screenshotsWanted = process.env.TEST_SCREENSHOTS === '1';
+
+/** `page.screenshot` into `file` (its directory made), when screenshots are wanted. */
+export async function screenshotTo(page: Page, file: string, options: { fullPage?: boolean } = { fullPage: true }): Promise<void> {
+  if (!screenshotsWanted) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, ...options });
+}
+
+/** A full-page screenshot as tests/artifacts/<name>.png, when screenshots are wanted. */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await mkdir(ARTIFACTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+  await screenshotTo(page, path.join(ARTIFACTS_DIR, `${name}.png`));
 }
 
 /** A plain HTTP server answering every GET with the page `html(url)` returns: the customer's site. */

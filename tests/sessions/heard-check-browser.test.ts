@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpeechRecognizer, TranscribeInput, Transcription } from '../../server/speech/speech-recognizer.js';
-import { hasChromium, hasEspeak, launchChromium, seriousAxeViolations } from '../helpers/browser.js';
+import { hasChromium, hasEspeak, launchChromium, seriousAxeViolations, screenshotTo } from '../helpers/browser.js';
 import { type Api, apiAs } from '../helpers/factories.js';
 import { interviewFixture, PARTICIPANT_BUDGET } from '../helpers/interviews.js';
 import { freePort } from '../helpers/processes.js';
@@ -144,11 +144,11 @@ describe.skipIf(skipReason !== null)('an answer heard unsurely, in Chromium', ()
     // One meaning per button: "Correct it" waits for a change.
     expect(await page.getByRole('button', { name: 'Correct it' }).isDisabled()).toBe(true);
     expect(await seriousAxeViolations(page.mainFrame())).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENS, 'results-heard-1280.png'), fullPage: true });
+    await screenshotTo(page, path.join(SCREENS, 'results-heard-1280.png'));
 
     await box.fill(CORRECTED);
     expect(await page.getByRole('button', { name: "That's right" }).isDisabled()).toBe(true);
-    await page.screenshot({ path: path.join(SCREENS, 'results-corrected-1280.png'), fullPage: true });
+    await screenshotTo(page, path.join(SCREENS, 'results-corrected-1280.png'));
     await page.getByRole('button', { name: 'Correct it' }).click();
     await page.getByRole('heading', { name: 'Thank you!' }).waitFor({ timeout: 90_000 });
 
@@ -172,7 +172,7 @@ describe.skipIf(skipReason !== null)('an answer heard unsurely, in Chromium', ()
     const { width } = (await box.boundingBox())!;
     expect(width).toBeLessThanOrEqual(390);
     expect(await page.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: path.join(SCREENS, 'results-heard-390.png'), fullPage: true });
+    await screenshotTo(page, path.join(SCREENS, 'results-heard-390.png'));
     await page.context().close();
   }, 300_000);
 });

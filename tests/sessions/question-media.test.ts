@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, createCampaign, createInvite, createPublishedScript, type Api } from '../helpers/factories.js';
-import { hasChromium, launchChromium, reportSkipped, seriousAxeViolations } from '../helpers/browser.js';
+import { hasChromium, launchChromium, reportSkipped, seriousAxeViolations, screenshotTo } from '../helpers/browser.js';
 import { participantAs } from '../helpers/interviews.js';
 import { freePort } from '../helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
@@ -239,7 +239,7 @@ describe.skipIf(!hasChromium)('the interview page in Chromium', () => {
       expect(facts.imageBottom).toBeLessThanOrEqual(facts.answerTop);
       expect(facts.answerTop).toBeLessThan(facts.innerHeight);
       expect(await seriousAxeViolations(page.mainFrame())).toEqual([]);
-      await page.screenshot({ path: path.join(screenshots, `question-image-${viewport.width}.png`), fullPage: true });
+      await screenshotTo(page, path.join(screenshots, `question-image-${viewport.width}.png`));
 
       await page.getByRole('button', { name: 'The blue one' }).click();
       await page.getByRole('heading', { name: QUESTIONS[1]!.text }).waitFor();
@@ -249,7 +249,7 @@ describe.skipIf(!hasChromium)('the interview page in Chromium', () => {
       expect(await audio.getAttribute('aria-label')).toBe('The jingle, eight seconds');
       // The clip loads from the service (its metadata: the CSP let it through).
       await page.waitForFunction(() => document.querySelector('.question-media audio').readyState >= 1);
-      await page.screenshot({ path: path.join(screenshots, `question-audio-${viewport.width}.png`), fullPage: true });
+      await screenshotTo(page, path.join(screenshots, `question-audio-${viewport.width}.png`));
       expect(blocked).toEqual([]);
       await context.close();
     }

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectPocketsphinx } from '../../server/speech/pocketsphinx-speech-recognizer.js';
 import { type Api, apiAs } from '../helpers/factories.js';
-import { hasChromium, hasEspeak, launchChromium, seriousAxeViolations } from '../helpers/browser.js';
+import { hasChromium, hasEspeak, launchChromium, seriousAxeViolations, screenshotTo } from '../helpers/browser.js';
 import { interviewFixture, PARTICIPANT_BUDGET } from '../helpers/interviews.js';
 import { freePort } from '../helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
@@ -261,7 +261,7 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
 }
 
 async function shot(page: Page, width: number, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${width}-${name}.png`), fullPage: true });
+  await screenshotTo(page, path.join(SCREENSHOTS, `${width}-${name}.png`));
 }
 
 describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
