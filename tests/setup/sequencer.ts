@@ -3,7 +3,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that run longest (child processes, PostgreSQL clusters, Chromium, a cold voice
- * analysis cache), longest first, as a PostgreSQL 18 run on two cores measured them. Vitest
+ * analysis cache), longest first, as PostgreSQL 18 runs on two cores measured them (the mean of
+ * two runs on 2026-11-28). Vitest
  * orders files by the timings it cached, and without them (a fresh clone; `npm ci` empties its
  * cache in node_modules) by size, largest first: short files with long runs then started last,
  * and one worker ran one of them alone for minutes while the other sat idle (the sentiment test,
@@ -19,23 +20,30 @@ const LONGEST_FIRST = [
   'end-of-turn.test.ts',
   'backup.test.ts',
   'embedded-postgres.test.ts',
-  'start.test.ts',
-  'rate-limit.test.ts',
-  'trpc-client-package.test.ts',
-  'multi-process.test.ts',
   'embed-browser.test.ts',
-  'storage-s3.test.ts',
   'study-journey-browser.test.ts',
+  'trpc-client-package.test.ts',
+  'dashboard-browser.test.ts',
+  'idempotency.test.ts',
+  'start.test.ts',
+  'fuzz.test.ts',
+  'webhooks.test.ts',
+  'heard-check-browser.test.ts',
+  'multi-process.test.ts',
+  'webhooks-crash.test.ts',
+  'campaigns-dashboard-browser.test.ts',
+  'study-builder-fixes-browser.test.ts',
+  'admin-cli.test.ts',
+  'private-checkout.test.ts',
+  'member-auth.test.ts',
+  'study-builder-browser.test.ts',
+  'campaign-results-browser.test.ts',
+  'storage-s3.test.ts',
   'session-tracks.test.ts',
   'idempotency-crash.test.ts',
   'openapi-client.test.ts',
-  'idempotency.test.ts',
-  'heard-check-browser.test.ts',
   'speech-pocketsphinx.test.ts',
   'scale-out.test.ts',
-  'member-auth.test.ts',
-  'study-builder-browser.test.ts',
-  'admin-cli.test.ts',
 ];
 
 /** Vitest's own order, with the files above moved to the front in their order. */
