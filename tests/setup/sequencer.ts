@@ -4,9 +4,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * The files that run longest (child processes, PostgreSQL clusters, Chromium, a cold voice
  * analysis cache), longest first, as PostgreSQL 18 runs on two cores measured them (the mean of
- * two runs on 2026-11-28). Vitest
- * orders files by the timings it cached, and without them (a fresh clone; `npm ci` empties its
- * cache in node_modules) by size, largest first: short files with long runs then started last,
+ * two runs on 2026-11-28). Vitest orders files by the timings it cached, and without them (a
+ * fresh clone; `npm ci` empties its cache in node_modules) by size, largest first: short files
+ * with long runs then started last,
  * and one worker ran one of them alone for minutes while the other sat idle (the sentiment test,
  * 147 s, was the last file of such a run). By file name, so a file moved to another folder keeps
  * its place; a name no file has any more changes nothing.
