@@ -71,7 +71,7 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
     );
   },
   session_file: async (em, fileId) => {
-    const file = await findSessionFileForDownload(em, fileId);
+    const file = await findSessionFileForDownload({ em }, { fileId });
     // Answer audio and the session's recordings play in the page; anything uploaded is saved, never rendered, whatever its type.
     return (
       file && {
@@ -85,7 +85,7 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
     );
   },
   // A webhook's transcript_url: the session's transcript as the JSON endpoint answers it.
-  session_transcript: async (em, sessionId) => ({ kind: 'json', body: await getTranscriptForLink(em, sessionId) }),
+  session_transcript: async (em, sessionId) => ({ kind: 'json', body: await getTranscriptForLink({ em }, { sessionId }) }),
   // anonymizedExports.create's file, while it has not expired.
   anonymized_export: async (em, exportId) => {
     const file = await findAnonymizedExportForDownload({ em }, { exportId });
@@ -99,7 +99,7 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
       kind: 'made',
       contentType: media.contentType,
       filename: `transcript-${sessionId}.${media.extension}`,
-      body: media.render(await getTranscriptForLink(em, sessionId)),
+      body: media.render(await getTranscriptForLink({ em }, { sessionId })),
     };
   },
   session_report_pdf: async (em, sessionId, services) => {
@@ -110,12 +110,12 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
   },
   // A turn's media (its question's images and audio), while the session is unfinished.
   question_media: async (em, subject) => {
-    const media = await findQuestionMediaForDownload(em, subject);
+    const media = await findQuestionMediaForDownload({ em }, { subject });
     return media && { kind: 'file', ...media, inline: true };
   },
   // A turn's audioUrl (the participant API's start and answer responses).
   turn_audio: async (em, subject) => {
-    const turn = await findTurnForSpeech(em, subject);
+    const turn = await findTurnForSpeech({ em }, { subject });
     return turn && { kind: 'speech', ...turn };
   },
   invoice_pdf: async (em, invoiceId, services) => {
@@ -226,8 +226,8 @@ async function sendSpeech(req: Request, res: Response, services: AppServices, tu
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Accept-Ranges', 'none');
   const timed = onFirstByte(stream, () => {
-    recordSynthesisTime(services.orm.em.fork(), turn, elapsedMs(asked)).catch((error: unknown) =>
-      services.logger.warn({ err: error, utteranceId: turn.utteranceId }, 'synthesis time not recorded'),
+    recordSynthesisTime({ em: services.orm.em.fork() }, { sessionId: turn.sessionId, utteranceId: turn.utteranceId, synthesisMs: elapsedMs(asked) }).catch(
+      (error: unknown) => services.logger.warn({ err: error, utteranceId: turn.utteranceId }, 'synthesis time not recorded'),
     );
   });
   await sendStream(req, res, timed, services, {

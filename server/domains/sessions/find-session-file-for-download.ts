@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import { SessionFile } from '../../entities/index.js';
 
 /** For the signed-link download route: the record behind a verified token. */
-export async function findSessionFileForDownload(em: EntityManager, fileId: string): Promise<SessionFile | null> {
+export async function findSessionFileForDownload({ em }: Pick<Deps, 'em'>, { fileId }: { fileId: string }): Promise<SessionFile | null> {
   return em.findOne(SessionFile, { id: fileId });
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import type { TTurnMedia } from '../../../shared/schemas/sessions.js';
 import { questionMediaForDownload, questionMediaRows } from './queries.js';
 import type { Session } from '../../entities/index.js';
@@ -40,8 +41,8 @@ export async function questionMediaOf(
  * (or was deleted, or its script was).
  */
 export async function findQuestionMediaForDownload(
-  em: EntityManager,
-  subject: string,
+  { em }: Pick<Deps, 'em'>,
+  { subject }: { subject: string },
 ): Promise<{ storageKey: string; contentType: string; size: number; filename: string } | null> {
   const [sessionId, mediaId, ...rest] = subject.split('/');
   if (!sessionId || !mediaId || rest.length > 0) return null;

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../common/deps.js';
 import { SessionUtterance } from '../../entities/index.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { SpeechSynthesizerChoice } from '../../speech/create-speech-synthesizer.js';
@@ -47,8 +47,8 @@ export function speakAhead(
 
 /** For the signed-link route: what a `turn_audio` link speaks, or null when it names no AI utterance of that session. */
 export async function findTurnForSpeech(
-  em: EntityManager,
-  subject: string,
+  { em }: Pick<Deps, 'em'>,
+  { subject }: { subject: string },
 ): Promise<{ text: string; voice: string | null; language: string; sessionId: string; utteranceId: string } | null> {
   const [sessionId, utteranceId, ...rest] = subject.split('/');
   if (!sessionId || !utteranceId || rest.length > 0) return null;
@@ -64,6 +64,9 @@ export async function findTurnForSpeech(
  * synthesis still left when the player asked. Later fetches (a replay, a player's second
  * request) leave the first figure as it is.
  */
-export async function recordSynthesisTime(em: EntityManager, turn: { sessionId: string; utteranceId: string }, synthesisMs: number): Promise<void> {
-  await recordSynthesisMs.rows(em, { sessionId: turn.sessionId, utteranceId: turn.utteranceId, synthesisMs });
+export async function recordSynthesisTime(
+  { em }: Pick<Deps, 'em'>,
+  { sessionId, utteranceId, synthesisMs }: { sessionId: string; utteranceId: string; synthesisMs: number },
+): Promise<void> {
+  await recordSynthesisMs.rows(em, { sessionId, utteranceId, synthesisMs });
 }

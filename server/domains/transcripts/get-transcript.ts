@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TTranscript } from '../../../shared/schemas/transcripts.js';
 import { Session } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
@@ -17,7 +16,7 @@ export async function getTranscript({ em }: Pick<Deps, 'em'>, caller: Caller, in
  * For a signed transcript link (a webhook's `transcript_url`), which names a session and is its
  * own credential: the whole transcript, 404 for a session that no longer exists.
  */
-export async function getTranscriptForLink(em: EntityManager, sessionId: string): Promise<TTranscript> {
+export async function getTranscriptForLink({ em }: Pick<Deps, 'em'>, { sessionId }: { sessionId: string }): Promise<TTranscript> {
   const session = await em.findOne(Session, sessionId);
   if (!session) throw notFound('session', sessionId);
   return shapeTranscript(await transcriptSourceOf(em, session), FULL_TRANSCRIPT);
