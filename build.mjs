@@ -1,15 +1,18 @@
 // Production build: one ESM bundle per entry point; dependencies stay in node_modules
-// (bundling knex's optional drivers fails, see stack-notes.md).
+// (bundling knex's optional drivers fails, see stack-notes.md). The test suite makes the same
+// bundle for the processes it starts, into a directory of its own (SERVICE_BUNDLE_DIR).
 import { build } from 'esbuild';
+
+const outdir = process.env.SERVICE_BUNDLE_DIR ?? 'dist';
 
 await build({
   entryPoints: { main: 'server/main.ts', admin: 'server/cli/admin.ts' },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   packages: 'external',
   sourcemap: true,
-  logLevel: 'info',
+  logLevel: outdir === 'dist' ? 'info' : 'warning',
 });

@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openEmbeddedPostgres, runningPostmaster, type EmbeddedPostgres } from '../../server/db/embedded-postgres.js';
@@ -66,25 +67,31 @@ function embeddedBuild(): string {
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * The service and the admin CLI bundled as `npm run build` bundles them (build.mjs), for the
+ * The service and the admin CLI bundled by build.mjs, as `npm run build` bundles them, for the
  * child processes tests start (about a hundred a run): each then starts in about half the CPU
  * time tsx takes to compile the sources again. Inside the checkout, because the bundle finds its
  * packages and `web/` upwards from where it lies, as dist/ does.
  */
 async function buildServiceBundle(): Promise<string> {
-  const dir = path.join(ROOT, 'node_modules', '.cache', `interview-test-service-${process.pid}`);
-  await build({
-    entryPoints: { main: path.join(ROOT, 'server', 'main.ts'), admin: path.join(ROOT, 'server', 'cli', 'admin.ts') },
-    outdir: dir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  const cache = path.join(ROOT, 'node_modules', '.cache');
+  // Bundles of runs that were killed before their teardown (their process gone).
+  for (const entry of await readdir(cache).catch(() => [])) {
+    const pid = Number(/^interview-test-service-(\d+)$/.exec(entry)?.[1]);
+    if (pid && !processIsAlive(pid)) await rm(path.join(cache, entry), { recursive: true, force: true });
+  }
+  const dir = path.join(cache, `interview-test-service-${process.pid}`);
+  await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: ROOT, env: { ...process.env, SERVICE_BUNDLE_DIR: dir } });
   return dir;
 }
 
