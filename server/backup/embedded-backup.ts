@@ -17,6 +17,7 @@ import {
   type PostgresUser,
 } from '../db/embedded-postgres-cluster.js';
 import { openEmbeddedPostgres } from '../db/embedded-postgres.js';
+import { pidExists } from '../db/embedded-postgres-ownership.js';
 import type { Logger } from '../logger.js';
 import { BackupArchiveError, BackupArchiveWriter, extractArchive, type ArchivedEntry } from './backup-archive.js';
 import { FILE_DELETION_LOCK_ID } from './file-deletion-lock.js';
@@ -356,22 +357,13 @@ function trackWork(work: { paths: string[]; clusterDir?: string }): () => void {
 /** Names of work in progress carry the process id, so a later run can tell what a dead process left. */
 const WORK_NAME = /^(?:\.backup-staging|interview-verify)-(\d+)-|\.partial-(\d+)-[0-9a-f]+$/;
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes what dead processes' backups left in these directories (staging copies, partial archives). */
 async function removeAbandoned(dirs: string[]): Promise<void> {
   for (const dir of dirs) {
     for (const name of await namesIn(dir)) {
       const match = WORK_NAME.exec(name);
       const pid = Number(match?.[1] ?? match?.[2]);
-      if (!match || pid === process.pid || processAlive(pid)) continue;
+      if (!match || pid === process.pid || pidExists(pid)) continue;
       const abandoned = path.join(dir, name);
       // A killed backup's temporary postmaster (started detached) may still run: stop it first.
       const recorded = await readCredentials(abandoned);

@@ -50,6 +50,7 @@ export function parentPid(pid: number): number | undefined {
   }
 }
 
+/** Whether a process with this pid exists (EPERM: it does, as another user's). */
 export function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openEmbeddedPostgres, runningPostmaster, type EmbeddedPostgres } from '../../server/db/embedded-postgres.js';
+import { pidExists } from '../../server/db/embedded-postgres-ownership.js';
 import { migrateDatabase } from '../../server/db/migrate.js';
 import { createOrm } from '../../server/db/orm.js';
 import { createLogger } from '../../server/logger.js';
@@ -67,16 +68,6 @@ function embeddedBuild(): string {
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The service and the admin CLI bundled by build.mjs, as `npm run build` bundles them, for the
  * child processes tests start (about a hundred a run): each then starts in about half the CPU
@@ -88,7 +79,7 @@ async function buildServiceBundle(): Promise<string> {
   // Bundles of runs that were killed before their teardown (their process gone).
   for (const entry of await readdir(cache).catch(() => [])) {
     const pid = Number(/^interview-test-service-(\d+)$/.exec(entry)?.[1]);
-    if (pid && !processIsAlive(pid)) await rm(path.join(cache, entry), { recursive: true, force: true });
+    if (pid && !pidExists(pid)) await rm(path.join(cache, entry), { recursive: true, force: true });
   }
   const dir = path.join(cache, `interview-test-service-${process.pid}`);
   await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: ROOT, env: { ...process.env, SERVICE_BUNDLE_DIR: dir } });
