@@ -22,6 +22,11 @@ export function wav(seconds: number, frequency = 440): Buffer {
   return Buffer.concat([header, data]);
 }
 
+/** A real PCM WAV of `samples` silent 16-bit mono samples at 8 kHz: a small audio file of an exact size (44 + 2 × samples bytes). */
+export function silentWav(samples: number): Buffer {
+  return Buffer.concat([Buffer.from(monoPcm16WavHeader(samples, 8000)), Buffer.alloc(samples * 2)]);
+}
+
 /** Reads a response body as bytes, whatever its type (PDF, ZIP, audio). */
 export function asBytes(test: supertest.Test): supertest.Test {
   return test.buffer(true).parse((res, callback) => {

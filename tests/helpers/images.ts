@@ -31,3 +31,6 @@ export function twoBandPng(width: number, height: number, splitAt = Math.floor(h
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** A real 1×1 PNG (70 bytes): an image upload where the picture does not matter. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

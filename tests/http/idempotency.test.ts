@@ -11,9 +11,7 @@ import { type Api, apiAs, createCampaign, createScript, uniqueName } from '../he
 import { runJobsOnce } from '../helpers/jobs.js';
 import { whileCampaignLocked } from '../helpers/row-lock.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
-
-/** A real 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+import { PNG } from '../helpers/images.js';
 
 let t: TestApp;
 let tenant: TestTenant;

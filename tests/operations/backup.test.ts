@@ -23,6 +23,7 @@ import {
   waitFor,
   waitForHealthy,
 } from '../helpers/processes.js';
+import { PNG } from '../helpers/images.js';
 
 /**
  * Backups of the embedded default, end to end with real processes: `npm start` on a DATA_DIR,
@@ -33,8 +34,6 @@ import {
  * gets a timeout of about three times what it takes there, so that it holds on a machine half as
  * fast, never the 30 s default.
  */
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 const dirs: string[] = [];
 

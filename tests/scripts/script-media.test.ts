@@ -4,32 +4,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptMedia } from '../../server/entities/index.js';
 import { createLogger } from '../../server/logger.js';
+import { silentWav } from '../helpers/audio.js';
 import { apiAs, createScript, type Api } from '../helpers/factories.js';
 import { interviewFixture, participantAs } from '../helpers/interviews.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
-
-/** A real 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
-/** A real PCM WAV file of `samples` silent 16-bit mono samples at 8 kHz. */
-function wav(samples: number): Buffer {
-  const data = samples * 2;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(16000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data, 40);
-  return Buffer.concat([header, Buffer.alloc(data)]);
-}
+import { PNG } from '../helpers/images.js';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -87,7 +66,7 @@ describe('script media', () => {
 
   it('the type comes from the content: a WAV named .png is stored as audio/wav', async () => {
     const script = await createScript(api);
-    const response = await upload(script.id, wav(100), 'misnamed.png');
+    const response = await upload(script.id, silentWav(100), 'misnamed.png');
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ kind: 'audio', contentType: 'audio/wav' });
   });
@@ -111,7 +90,7 @@ describe('script media', () => {
 
   it('a file over every limit answers 413 while uploading and leaves no temporary file', async () => {
     const script = await createScript(api);
-    const response = await upload(script.id, wav(64 * 1024), 'long.wav');
+    const response = await upload(script.id, silentWav(64 * 1024), 'long.wav');
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await readdir(path.join(t.dataDir, 'tmp', 'uploads'))).toEqual([]);
@@ -145,7 +124,7 @@ describe('script media', () => {
   it('media can be listed and deleted; a deleted file link answers 404', async () => {
     const script = await createScript(api);
     const first = await upload(script.id, PNG, 'one.png').expect(201);
-    await upload(script.id, wav(10), 'two.wav').expect(201);
+    await upload(script.id, silentWav(10), 'two.wav').expect(201);
     const list = await api.get(`/v1/scripts/${script.id}/media`).expect(200);
     expect(list.body.pagination.total).toBe(2);
     expect(list.body.data.map((m: { filename: string }) => m.filename)).toEqual(['two.wav', 'one.png']);

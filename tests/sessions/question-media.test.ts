@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentWav } from '../helpers/audio.js';
 import { apiAs, createCampaign, createInvite, createPublishedScript, type Api } from '../helpers/factories.js';
 import { hasChromium, launchChromium, reportSkipped, seriousAxeViolations, screenshotTo } from '../helpers/browser.js';
 import { participantAs } from '../helpers/interviews.js';
 import { freePort } from '../helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
+import { PNG } from '../helpers/images.js';
 
 /**
  * Question media: a script's images (with alt text) and audio clips for a question reach the
@@ -20,29 +22,6 @@ reportSkipped('question-media.test.ts (browser part)');
 
 declare const document: any;
 declare const window: any;
-
-/** A real 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
-/** A real PCM WAV of a tenth of a second of silence. */
-function wav(): Buffer {
-  const data = 1600;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(16000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data, 40);
-  return Buffer.concat([header, Buffer.alloc(data)]);
-}
 
 const QUESTIONS = [
   { id: 'packaging', text: 'Which of these packages would you pick up first?', type: 'multiple_choice', options: ['The blue one', 'The green one'] },
@@ -80,7 +59,7 @@ function upload(scriptId: string, file: Buffer, filename: string, fields: Record
 async function mediaInterview(image: Buffer = PNG, imageName = 'boxes.png') {
   const script = await createPublishedScript(api, { questions: QUESTIONS });
   const imageMedia = (await upload(script.id, image, imageName, { questionId: 'packaging', alt: ALT }).expect(201)).body;
-  const audioMedia = (await upload(script.id, wav(), 'jingle.wav', { questionId: 'jingle', alt: 'The jingle, eight seconds' }).expect(201)).body;
+  const audioMedia = (await upload(script.id, silentWav(800), 'jingle.wav', { questionId: 'jingle', alt: 'The jingle, eight seconds' }).expect(201)).body;
   const campaign = await createCampaign(api, { scriptId: script.id });
   const invite = await createInvite(api, campaign.id, { email: `p-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false });
   return { script, campaign, invite, imageMedia, audioMedia };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeAudio } from '../../server/speech/audio-probe.js';
+import { PNG } from '../helpers/images.js';
 
 const run = promisify(execFile);
 
@@ -82,7 +83,7 @@ describe('probeAudio', () => {
 
   it('answers null for a PNG, random bytes, text and an empty file', async () => {
     const png = path.join(dir, 'pixel.png');
-    await writeFile(png, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
+    await writeFile(png, PNG);
     const random = path.join(dir, 'random.bin');
     await writeFile(random, randomBytes(8192));
     const text = path.join(dir, 'notes.txt');
