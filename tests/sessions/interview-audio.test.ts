@@ -280,6 +280,26 @@ describe('audio answers with an OpenAI-compatible speech-to-text provider', () =
     expect((await utterances(t, sessionId, 'ai')).map((row) => row.kind)).toEqual(['question', 'question', 're_ask', 'question']);
   });
 
+  it("a recognizer that does not hear the interview's language: its empty answer moves on, a required rating is not asked again", async () => {
+    const { invite } = await interviewFixture(api, { questions: withoutFollowUps(FOUR_QUESTIONS) });
+    const participant = participantAs(t.http, invite.token);
+    const sessionId: string = (await participant.start().expect(201)).body.session.id;
+    const speech = t.runtime.services.speech;
+    // As pocketsphinx is for anything but English: asked, it answers null.
+    t.runtime.services.speech = {
+      recognizer: { name: 'english-only', runsLocally: false, hears: () => false, transcribe: () => Promise.resolve(null) },
+      description: 'a recognizer of another language',
+    };
+    try {
+      await participant.answerAudio(wav(0.5), 'open.wav').expect(200);
+      const afterRating = await participant.answerAudio(wav(0.5), 'rating.wav').expect(200);
+      expect(afterRating.body.turn).toMatchObject({ questionId: 'recommend', kind: 'question' });
+    } finally {
+      t.runtime.services.speech = speech;
+    }
+    expect((await utterances(t, sessionId, 'ai')).map((row) => row.kind)).toEqual(['question', 'question', 'question']);
+  });
+
   it('a failing provider: the answer is kept as audio without text, a warning names the reason, the participant gets the next question', async () => {
     const { invite } = await interviewFixture(api);
     const participant = participantAs(t.http, invite.token);
