@@ -463,6 +463,11 @@ describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
       await shot(page, width, '9-completed');
 
       const session = await sessionOf(invite.id);
+      // What the recogniser heard of each answer, and the AI's turns: what to read when a value below is off.
+      console.log(
+        `heard at ${width} px:`,
+        JSON.stringify((await participantAnswers(session.id)).map(({ question_id, text, value }) => [question_id, text, value])),
+      );
       const record = (await api.get(`/v1/sessions/${session.id}`).expect(200)).body;
       expect(record.answers.map((answer: { value: unknown }) => answer.value)).toEqual([3, false, 'Live chat']);
       const [first] = await t
