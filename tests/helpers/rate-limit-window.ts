@@ -10,6 +10,9 @@
  */
 export async function inOneWindow(body: () => Promise<void>): Promise<void> {
   const minute = () => Math.floor(Date.now() / 60_000);
+  // Less than 15 s left of this window: start in the next one (a short body then never crosses).
+  const msLeft = 60_000 - (Date.now() % 60_000);
+  if (msLeft < 15_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
   const started = minute();
   try {
     await body();

@@ -118,7 +118,7 @@ describe('participants (invite tokens)', () => {
     shared = await startTestApp({ TRUST_PROXY: 'loopback' });
     api = apiAs(shared.http, await shared.createTenant({ plan: 'professional' }));
     campaignId = (await createCampaign(api, { scriptId: (await createPublishedScript(api, { questions: ONE_QUESTION })).id })).id;
-  }, 60_000);
+  }, 150_000);
   afterAll(() => shared?.close());
 
   const participantFrom = (address: string, token: string) => ({
@@ -164,7 +164,7 @@ describe('participants (invite tokens)', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       await participantFrom('203.0.113.20', other.token).start().expect(201);
     });
-  }, 60_000);
+  }, 150_000);
 
   it('unknown tokens are still limited per address (token guessing), whatever token each call presents', async () => {
     await inOneWindow(async () => {
@@ -186,7 +186,7 @@ describe('participants (invite tokens)', () => {
       // Another address is not held back by this one's guesses.
       expect((await participantFrom('203.0.113.31', `inv_${'0'.repeat(43)}`).start()).status).toBe(401);
     });
-  }, 60_000);
+  }, 150_000);
 });
 
 describe('participants who came through a share link', () => {
@@ -198,7 +198,7 @@ describe('participants who came through a share link', () => {
     shared = await startTestApp({ TRUST_PROXY: 'loopback', RATE_LIMIT_PARTICIPANT_PER_MINUTE: '10' });
     api = apiAs(shared.http, await shared.createTenant({ plan: 'professional' }));
     campaignId = (await createCampaign(api, { scriptId: (await createPublishedScript(api, { questions: ONE_QUESTION })).id })).id;
-  }, 60_000);
+  }, 150_000);
   afterAll(() => shared?.close());
 
   const callsFrom = (address: string, token: string) => ({
