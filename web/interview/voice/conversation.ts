@@ -90,6 +90,9 @@ export class VoiceConversation {
     this.bargedIn = false;
     this.aiAudioStartedAt = null;
     this.bargeInDetector.reset();
+    // A barge-in keeps only what was said during this turn: words said while the page waited for
+    // it (an afterthought to the last answer) are not the start of this answer.
+    this.preroll = [];
     if (options.speak === false) {
       this.listen();
       return;
