@@ -8,6 +8,12 @@
  * only by the few runs that cross a boundary. The body must make its own buckets (a new key,
  * invite or link), as the second run cannot reuse what the first one spent.
  */
+/**
+ * What a test in `inOneWindow` needs: up to 15 s before it starts, its body, up to a minute's wait
+ * when a boundary fell inside it, and its body again (two bodies of up to ~35 s on a loaded machine).
+ */
+export const IN_ONE_WINDOW_TIMEOUT_MS = 150_000;
+
 export async function inOneWindow(body: () => Promise<void>): Promise<void> {
   const minute = () => Math.floor(Date.now() / 60_000);
   // Less than 15 s left of this window: start in the next one (a short body then never crosses).

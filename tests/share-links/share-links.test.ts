@@ -7,7 +7,7 @@ import { startInvite } from '../../server/domains/invites/start-invite.js';
 import type { AppError } from '../../server/errors.js';
 import { type Api, apiAs, createCampaign, createShareLink, inviteRow, type ShareLinkBody } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { inOneWindow } from '../helpers/rate-limit-window.js';
+import { IN_ONE_WINDOW_TIMEOUT_MS, inOneWindow } from '../helpers/rate-limit-window.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:3000';
 const DAY_MS = 86_400_000;
@@ -666,21 +666,25 @@ describe('the per-address limit on participant pages', () => {
   });
   afterAll(() => limited?.close());
 
-  it('past the limit a visit answers a 429 page with Retry-After and creates no invite', async () => {
-    await inOneWindow(async () => {
-      const link = await createShareLink(own, (await createCampaign(own)).id);
-      for (let i = 0; i < 3; i++) await visit(link, limited.http).expect(303);
-      const response = await visit(link, limited.http);
-      expect(response.status).toBe(429);
-      expect(response.headers['content-type']).toMatch(/^text\/html/);
-      expect(response.text).toContain('Too many requests');
-      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
-      expect(response.headers['cache-control']).toBe('no-store');
-      const [row] = await limited.em().execute<{ count: string }[]>('select count(*) as count from invites where share_link_id = ?', [link.id]);
-      expect(Number(row!.count)).toBe(3);
-      // The interview page draws on the same budget: tokens cannot be probed past it either.
-      expect((await limited.http.get(`/interview/inv_${'0'.repeat(43)}`)).status).toBe(429);
-    });
-  });
+  it(
+    'past the limit a visit answers a 429 page with Retry-After and creates no invite',
+    async () => {
+      await inOneWindow(async () => {
+        const link = await createShareLink(own, (await createCampaign(own)).id);
+        for (let i = 0; i < 3; i++) await visit(link, limited.http).expect(303);
+        const response = await visit(link, limited.http);
+        expect(response.status).toBe(429);
+        expect(response.headers['content-type']).toMatch(/^text\/html/);
+        expect(response.text).toContain('Too many requests');
+        expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
+        expect(response.headers['cache-control']).toBe('no-store');
+        const [row] = await limited.em().execute<{ count: string }[]>('select count(*) as count from invites where share_link_id = ?', [link.id]);
+        expect(Number(row!.count)).toBe(3);
+        // The interview page draws on the same budget: tokens cannot be probed past it either.
+        expect((await limited.http.get(`/interview/inv_${'0'.repeat(43)}`)).status).toBe(429);
+      });
+    },
+    IN_ONE_WINDOW_TIMEOUT_MS,
+  );
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TURN_TAKING } from '../../shared/schemas/turn-taking.js';
-import { VOICE_FRAME_MS, VOICE_FRAME_SAMPLES, type FrameAnalysis } from '../../shared/voice/types.js';
-import type { Speaker } from '../../web/interview/speech.js';
-import type { Microphone } from '../../web/interview/voice/microphone.js';
-import { VoiceConversation, type VoiceTurnHandlers } from '../../web/interview/voice/conversation.js';
+import { DEFAULT_TURN_TAKING } from '../../../shared/schemas/turn-taking.js';
+import { VOICE_FRAME_MS, VOICE_FRAME_SAMPLES, type FrameAnalysis } from '../../../shared/voice/types.js';
+import type { Speaker } from '../../../web/interview/speech.js';
+import type { Microphone } from '../../../web/interview/voice/microphone.js';
+import { VoiceConversation, type VoiceTurnHandlers } from '../../../web/interview/voice/conversation.js';
 
 /**
  * The page's turn-taking in Node: a microphone that the test feeds frame by frame (each frame's
@@ -46,7 +46,7 @@ async function setUp() {
       at += VOICE_FRAME_MS;
       microphone.onFrame!(new Float32Array(VOICE_FRAME_SAMPLES).fill(marker), at);
       // Each analysis resolves before the next frame comes, as on the page.
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
   };
   return { conversation, speaker, feed };
@@ -54,7 +54,7 @@ async function setUp() {
 
 function answers() {
   const received: { audio: Blob; bargeIn: boolean }[] = [];
-  const handlers: VoiceTurnHandlers = { state: () => undefined, answer: (audio, timing) => received.push({ audio, bargeIn: timing.bargeIn }) };
+  const handlers: VoiceTurnHandlers = { state: () => undefined, answer: (audio, timing) => received.push({ audio, bargeIn: timing.bargeIn === true }) };
   return { received, handlers };
 }
 
@@ -64,7 +64,7 @@ async function markersOf(audio: Blob): Promise<number[]> {
   const markers: number[] = [];
   for (let i = 0; i < pcm.length; i += VOICE_FRAME_SAMPLES) {
     const marker = Math.round((pcm[i]! / 0x7fff) * 10) / 10;
-    if (markers.at(-1) !== marker) markers.push(marker);
+    if (markers[markers.length - 1] !== marker) markers.push(marker);
   }
   return markers;
 }
