@@ -419,6 +419,8 @@ const ANSWERS = [
 interface StageRow {
   transcript_ms: number;
   insights_ms: number;
+  recordings_ms: number;
+  exports_ms: number;
   announced_ms: number;
   delivered_ms: number;
 }
@@ -428,7 +430,14 @@ interface CompletionResult {
   /** Last answer's response → receipt of the signed event, as this process saw it. */
   completionToReceiptMs: Distribution;
   /** From the session's completed_at, the database's own timestamps. */
-  stagesMs: { transcriptStored: Distribution; insightsStored: Distribution; announced: Distribution; deliveryRecorded: Distribution };
+  stagesMs: {
+    transcriptStored: Distribution;
+    insightsStored: Distribution;
+    recordingsStored: Distribution;
+    announced: Distribution;
+    deliveryRecorded: Distribution;
+    exportsStored: Distribution;
+  };
   badSignatures: number;
 }
 
@@ -479,9 +488,9 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
       if (!verifyWebhookA(receipt!.body, receipt!.headers[DESIGN_A_SIGNATURE_HEADER] as string | undefined, endpoint.secret)) badSignatures += 1;
       latencies.push(receipt!.at - answeredAt);
       sessionIds.push(sessionId);
-      // The session's files job (PDF, exports) runs beside the announcement: let it finish, so the next interview meets an idle service.
+      // The exports job (transcript JSON, PDF) runs beside the announcement: let it finish, so the next interview meets an idle service.
       await waitUntil(
-        async () => (await client.query(`select files_prepared_at is not null as done from sessions where id = $1`, [sessionId])).rows[0]?.done === true,
+        async () => (await client.query(`select exports_prepared_at is not null as done from sessions where id = $1`, [sessionId])).rows[0]?.done === true,
         30_000,
         () => `files of ${sessionId} not prepared:\n${server.output()}`,
       );
@@ -490,6 +499,8 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
     const { rows } = await client.query<StageRow>(
       `select extract(epoch from s.transcript_generated_at - s.completed_at) * 1000 as transcript_ms,
               extract(epoch from s.insights_generated_at - s.completed_at) * 1000 as insights_ms,
+              extract(epoch from s.files_prepared_at - s.completed_at) * 1000 as recordings_ms,
+              extract(epoch from s.exports_prepared_at - s.completed_at) * 1000 as exports_ms,
               extract(epoch from s.completion_announced_at - s.completed_at) * 1000 as announced_ms,
               extract(epoch from d.updated_at - s.completed_at) * 1000 as delivered_ms
          from sessions s join webhook_events e on e.session_id = s.id join webhook_deliveries d on d.event_id = e.id and d.status = 'succeeded'
@@ -503,6 +514,8 @@ async function completionLatency(setup: Setup, authorization: string): Promise<C
       stagesMs: {
         transcriptStored: stage('transcript_ms'),
         insightsStored: stage('insights_ms'),
+        recordingsStored: stage('recordings_ms'),
+        exportsStored: stage('exports_ms'),
         announced: stage('announced_ms'),
         deliveryRecorded: stage('delivered_ms'),
       },
@@ -570,8 +583,10 @@ async function main(): Promise<void> {
     console.log(row(`last answer's response → receipt (${INTERVIEWS})`, completion.completionToReceiptMs, 'p95'));
     console.log(row('  completed_at → transcript stored', completion.stagesMs.transcriptStored, 'p95'));
     console.log(row('  completed_at → insights stored', completion.stagesMs.insightsStored, 'p95'));
+    console.log(row('  completed_at → recordings stored', completion.stagesMs.recordingsStored, 'p95'));
     console.log(row('  completed_at → announced (event published)', completion.stagesMs.announced, 'p95'));
     console.log(row('  completed_at → delivery recorded', completion.stagesMs.deliveryRecorded, 'p95'));
+    console.log(row('  completed_at → exports stored (beside the announcement)', completion.stagesMs.exportsStored, 'p95'));
     const completionP95 = completion.completionToReceiptMs.p95;
     console.log(
       `signatures verified: ${INTERVIEWS - completion.badSignatures} of ${INTERVIEWS}; aim p50 and p95 ≤ ${AIM_COMPLETION_MS} ms: ${completion.completionToReceiptMs.p50 <= AIM_COMPLETION_MS && completionP95 <= AIM_COMPLETION_MS ? 'met' : 'NOT met'}`,

@@ -21,6 +21,7 @@ import { Migration20261129030000HeardChecks } from './Migration20261129030000Hea
 import { Migration20261130000000StudyBuilder } from './Migration20261130000000StudyBuilder.js';
 import { Migration20261130010000StakeholderLinks } from './Migration20261130010000StakeholderLinks.js';
 import { Migration20261130020000PreviewAndSessionSentiment } from './Migration20261130020000PreviewAndSessionSentiment.js';
+import { Migration20261201000000SessionExports } from './Migration20261201000000SessionExports.js';
 
 /** Every migration, in order. New migrations are appended here (see docs/internals.md, "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261130000000StudyBuilder', class: Migration20261130000000StudyBuilder },
   { name: 'Migration20261130010000StakeholderLinks', class: Migration20261130010000StakeholderLinks },
   { name: 'Migration20261130020000PreviewAndSessionSentiment', class: Migration20261130020000PreviewAndSessionSentiment },
+  { name: 'Migration20261201000000SessionExports', class: Migration20261201000000SessionExports },
 ];

@@ -20,6 +20,7 @@ import { announceCompletionTask } from './tasks/session__announce_completion.js'
 import { generateInsightsTask } from './tasks/session__generate_insights.js';
 import { generateTranscriptTask } from './tasks/session__generate_transcript.js';
 import { prepareSessionFilesTask } from './tasks/session__prepare_files.js';
+import { prepareSessionExportsTask } from './tasks/session__prepare_exports.js';
 import { timeOutSessionTask } from './tasks/session__time_out.js';
 import { deleteFilesTask } from './tasks/storage__delete_files.js';
 import { deliverWebhookTask } from './tasks/webhook__deliver.js';
@@ -48,6 +49,7 @@ export function createTaskList(services: AppServices): TaskList {
     session__generate_insights: generateInsightsTask(services),
     session__announce_completion: announceCompletionTask(services),
     session__prepare_files: prepareSessionFilesTask(services),
+    session__prepare_exports: prepareSessionExportsTask(services),
     webhook__deliver: deliverWebhookTask(services),
     storage__delete_files: deleteFilesTask(services),
   };

@@ -97,8 +97,10 @@ export const Session = defineEntity({
     sentimentScore: p.float().columnType('double precision').nullable(),
     insightsGeneratedAt: p.datetime(3).nullable(),
     completionAnnouncedAt: p.datetime(3).nullable(),
-    /** When the merged audio and the export files were stored (session__prepare_files). */
+    /** When the recordings (the tracks and both merged) were stored (session__prepare_files). */
     filesPreparedAt: p.datetime(3).nullable(),
+    /** When the exports (transcript JSON, PDF report) were stored (session__prepare_exports). */
+    exportsPreparedAt: p.datetime(3).nullable(),
     ...timestampProperties,
   },
 });

@@ -9,6 +9,11 @@ export interface JobSpec<T extends TaskName = TaskName> {
   jobKey?: string;
   maxAttempts?: number;
   runAt?: Date;
+  /**
+   * A named queue runs its jobs one at a time: long jobs (rendering, merging) in one take at most
+   * one of the worker's slots, so deliveries and the next steps of other sessions never wait behind them.
+   */
+  queueName?: string;
 }
 
 /**

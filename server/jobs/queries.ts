@@ -11,8 +11,8 @@ import type { JobSpec } from './add-jobs.js';
  */
 export function addJobsSql(specs: JobSpec[], onlyIf: Sql = sql`true`): Sql {
   return sql`graphile_worker.add_jobs(array(
-       select row(spec.identifier, spec.payload, null, spec.run_at, spec.max_attempts, spec.job_key, null, null)::graphile_worker.job_spec
-       from jsonb_to_recordset(${specRows(specs)}::jsonb) as spec(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text)
+       select row(spec.identifier, spec.payload, spec.queue_name, spec.run_at, spec.max_attempts, spec.job_key, null, null)::graphile_worker.job_spec
+       from jsonb_to_recordset(${specRows(specs)}::jsonb) as spec(identifier text, payload json, queue_name text, run_at timestamptz, max_attempts int, job_key text)
        where ${onlyIf}))`;
 }
 
@@ -21,6 +21,7 @@ function specRows(specs: JobSpec[]): string {
     specs.map((spec) => ({
       identifier: spec.task,
       payload: spec.payload,
+      queue_name: spec.queueName ?? null,
       run_at: spec.runAt?.toISOString() ?? null,
       max_attempts: spec.maxAttempts ?? null,
       job_key: spec.jobKey ?? null,

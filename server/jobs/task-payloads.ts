@@ -18,6 +18,7 @@ const TASK_PAYLOADS = {
   session__generate_insights: ZSessionJob,
   session__announce_completion: ZSessionJob,
   session__prepare_files: ZSessionJob,
+  session__prepare_exports: ZSessionJob,
   webhook__deliver: z.strictObject({ deliveryId: z.string().min(1), attempt: z.number().int().min(1) }),
   /** Storage keys a committed rewrite replaced, deleted after the commit (a handful per rewrite). */
   storage__delete_files: z.strictObject({ keys: z.array(z.string().min(1)).min(1).max(1000) }),

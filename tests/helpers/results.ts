@@ -20,12 +20,12 @@ export const TEXT_ANSWERS = [
   'In-app chat, it would be nice if the chat kept my history between visits.',
 ];
 
-/** Runs due jobs until the session's completion chain (transcript → insights → files → announcement) is through. */
+/** Runs due jobs until the session's completion chain (transcript → insights → recordings → announcement and exports) is through. */
 export async function runCompletionChain(t: TestApp, sessionId: string): Promise<void> {
   for (let pass = 0; pass < 6; pass++) {
     const [row] = await t
       .em()
-      .execute<{ done: boolean }[]>(`select completion_announced_at is not null and files_prepared_at is not null as done from sessions where id = ?`, [
+      .execute<{ done: boolean }[]>(`select completion_announced_at is not null and exports_prepared_at is not null as done from sessions where id = ?`, [
         sessionId,
       ]);
     if (row?.done) return;

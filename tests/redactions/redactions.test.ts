@@ -591,6 +591,21 @@ describe('redactions.redact on text made from the utterance', () => {
 });
 
 describe('redactions.redact and the stored exports', () => {
+  it('waits for the exports: once announced but before the transcript JSON and PDF are stored, 409 TRANSCRIPT_NOT_READY and nothing changes; then it redacts them', async () => {
+    const { sessionId } = await completedTextInterview(t, api, TEXT_ANSWERS, { runJobs: false });
+    await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights', 'session__prepare_files', 'session__announce_completion'] });
+    const channel = (await participantUtterances(sessionId)).find((row) => row.text.startsWith('In-app chat'))!;
+    const redact = () => client.redactions.redact.mutate({ sessionId, utteranceId: channel.id, start: 0, end: 11, expectedText: 'In-app chat' });
+    expect(await trpcFailure(redact())).toMatchObject({ httpStatus: 409, appCode: 'TRANSCRIPT_NOT_READY', details: { status: 'pending' } });
+    expect((await participantUtterances(sessionId)).find((row) => row.id === channel.id)!.text).toBe(channel.text);
+
+    await runJobsOnce(t, { tasks: ['session__prepare_exports'] });
+    await redact();
+    const exports = await storedExports(sessionId);
+    expect(exports.map((file) => file.name).sort()).toEqual([`report-${sessionId}.pdf`, `transcript-${sessionId}.json`]);
+    for (const file of exports) expect(file.text).not.toContain('In-app chat');
+  });
+
   it('two redactions in a row: the stored PDF report and transcript JSON hold neither span (the answers section included), and the files they replaced are deleted by the job added with each', async () => {
     const { sessionId } = await completedTextInterview(t, api);
     const channel = (await participantUtterances(sessionId)).find((row) => row.text.startsWith('In-app chat'))!;

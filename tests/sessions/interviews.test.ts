@@ -520,7 +520,7 @@ describe('jobs', () => {
     expect((await sessionRow(sessionId)).status).toBe('paused');
   });
 
-  it('after finishing, the transcript, insights, files and announcement steps run in that order, once each', async () => {
+  it('after finishing, the transcript, insights, recordings, then the announcement and the exports run in that order, once each', async () => {
     const { invite } = await interviewFixture(api, { questions: [{ id: 'only', text: 'Only question?', type: 'yes_no' }] });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
@@ -538,9 +538,14 @@ describe('jobs', () => {
     row = await sessionRow(sessionId);
     expect(row.files_prepared_at).not.toBeNull();
     expect(row.completion_announced_at).toBeNull();
+    // The announcement does not wait for the exports (the PDF report): they are made beside it.
     await runJobsOnce(t, { tasks: ['session__announce_completion'] });
     row = await sessionRow(sessionId);
     expect(row.completion_announced_at).not.toBeNull();
+    expect(row.exports_prepared_at).toBeNull();
+    await runJobsOnce(t, { tasks: ['session__prepare_exports'] });
+    row = await sessionRow(sessionId);
+    expect(row.exports_prepared_at).not.toBeNull();
     // A retried step finds its work done and adds nothing.
     await t.em().execute(`select graphile_worker.add_job('session__generate_transcript', json_build_object('sessionId', ?::text))`, [sessionId]);
     await runJobsOnce(t);

@@ -35,6 +35,7 @@ interface SessionRow {
   insights_generated_at: Date | null;
   completion_announced_at: Date | null;
   files_prepared_at: Date | null;
+  exports_prepared_at: Date | null;
   analyzed_by: string | null;
   sentiment: string | null;
   sentiment_score: number | null;
@@ -44,7 +45,7 @@ async function sessionRow(sessionId: string): Promise<SessionRow> {
   const [row] = await t
     .em()
     .execute<SessionRow[]>(
-      `select transcript_generated_at, insights_generated_at, completion_announced_at, files_prepared_at, analyzed_by, sentiment, sentiment_score from sessions where id = ?`,
+      `select transcript_generated_at, insights_generated_at, completion_announced_at, files_prepared_at, exports_prepared_at, analyzed_by, sentiment, sentiment_score from sessions where id = ?`,
       [sessionId],
     );
   return row!;
@@ -116,7 +117,7 @@ describe('a worker killed inside the transcript job', () => {
     await waitFor(
       async () => {
         const row = await sessionRow(sessionId);
-        return row.completion_announced_at && row.files_prepared_at ? true : undefined;
+        return row.completion_announced_at && row.exports_prepared_at ? true : undefined;
       },
       15_000,
       () => `the completion chain did not finish:\n${healthy.output()}`,

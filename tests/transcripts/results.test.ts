@@ -688,11 +688,18 @@ describe('session files', () => {
     const sessionId = await voiceInterview();
     await runJobsOnce(t, { tasks: ['session__generate_transcript', 'session__generate_insights'] });
     await prepareSessionFiles({ em: t.em(), services: { ...t.runtime.services, ffmpeg: '/bin/false' } }, { sessionId });
+    const queued = await t
+      .em()
+      .execute<{ key: string; task_identifier: string; queue_name: string | null }[]>(
+        `select key, task_identifier, queue_name from graphile_worker.jobs where key in (?, ?) order by key`,
+        [`session-announce:${sessionId}`, `session-exports:${sessionId}`],
+      );
+    expect(queued).toEqual([
+      { key: `session-announce:${sessionId}`, task_identifier: 'session__announce_completion', queue_name: null },
+      { key: `session-exports:${sessionId}`, task_identifier: 'session__prepare_exports', queue_name: 'session-exports' },
+    ]);
+    await runJobsOnce(t, { tasks: ['session__prepare_exports'] });
     const after = (await api.get(`/v1/sessions/${sessionId}/files`).expect(200)).body.data;
     expect(after.map((file: any) => file.kind).sort()).toEqual(['audio', 'audio', 'export', 'export']);
-    const [queued] = await t
-      .em()
-      .execute<{ task_identifier: string }[]>(`select task_identifier from graphile_worker.jobs where key = ?`, [`session-announce:${sessionId}`]);
-    expect(queued?.task_identifier).toBe('session__announce_completion');
   });
 });

@@ -96,18 +96,18 @@ function transcriptChanged(utteranceId: string, text: string, input: Pick<TRedac
 }
 
 /**
- * The session must be finished and its results made (transcript, insights, files): the jobs that
+ * The session must be finished and its results made (transcript, insights, recordings, exports): the jobs that
  * make them read the text outside their transaction, so a redaction in between could be written
  * over by words read before it.
  */
-function assertRedactable(session: { id: string; status: string; filesPreparedAt?: Date | null | undefined }): void {
+function assertRedactable(session: { id: string; status: string; exportsPreparedAt?: Date | null | undefined }): void {
   if (session.status !== 'completed' && session.status !== 'abandoned') {
     throw new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is ${session.status}; only a finished session's transcript can be redacted.`, {
       sessionId: session.id,
       status: session.status,
     });
   }
-  if (!session.filesPreparedAt) {
+  if (!session.exportsPreparedAt) {
     throw new AppError('TRANSCRIPT_NOT_READY', `Session ${session.id}'s results are still being made; redact once they are (retry shortly).`, {
       sessionId: session.id,
       status: 'pending',

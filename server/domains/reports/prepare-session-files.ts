@@ -21,10 +21,10 @@ import { SpeechSynthesisError } from '../../speech/speech-synthesizer.js';
 import type { TurnAudio } from '../../speech/turn-audio.js';
 import { FileNotFoundError, type FileStorage } from '../../storage/file-storage.js';
 import type { Deps } from '../common/deps.js';
-import { placeAiTurns, type TimelineTurn, offsetAt, announceCompletionJob } from '../sessions/index.js';
+import { placeAiTurns, type TimelineTurn, offsetAt, announceCompletionJob, prepareSessionExportsJob } from '../sessions/index.js';
 import { transcriptSourceOf, FULL_TRANSCRIPT, shapeTranscript } from '../transcripts/index.js';
 import { buildSessionReport, loadSessionReportSource } from './assemble-session-report.js';
-import { claimFilesPrepared, insertPreparedFiles, sessionTimeline } from './queries.js';
+import { claimExportsPrepared, claimFilesPrepared, insertPreparedFiles, sessionTimeline } from './queries.js';
 
 export interface PrepareFilesServices {
   storage: FileStorage;
@@ -55,17 +55,16 @@ interface PreparedFile extends Omit<MadeFile, 'file'> {
 }
 
 /**
- * `session__prepare_files`: the files a finished session offers besides its answers' audio: its
- * recordings on the session's timeline (the participant's track, the AI's, and both merged:
- * sessionTracks) and its exports (the transcript as JSON and the PDF report with the default
- * options); then, in the transaction that records them, the `interview.completed` announcement, so what the event points to exists when it is sent.
- * Each file is optional: one that cannot be made (a damaged or missing recording, a failed merge
- * or render) is logged and left out, and the announcement does not wait for it. A failing
+ * `session__prepare_files`: a finished session's recordings on its timeline (the participant's
+ * track, the AI's, and both merged: sessionTracks), then, in the transaction that records them,
+ * its `interview.completed` announcement (so the recording the event links to exists when it is
+ * sent) and its exports job. A recording that cannot be made (a damaged or missing answer, a
+ * failed merge) is logged and left out, and the announcement does not wait for it. A failing
  * database or storage throws, so the job is retried. Files are written under fixed keys first,
  * then recorded once, so a retried job overwrites rather than duplicates.
  *
- * Here, with the reports, rather than in sessions: it renders the session's transcript and PDF
- * report, and sessions sit below transcripts and reports. No caller: the job names a session.
+ * Here, with the reports, rather than in sessions: sessions sit below transcripts and reports.
+ * No caller: the job names a session.
  */
 export async function prepareSessionFiles(
   { em, services }: Pick<Deps, 'em'> & { services: PrepareFilesServices },
@@ -73,12 +72,10 @@ export async function prepareSessionFiles(
 ): Promise<boolean> {
   const { sessionId } = input;
   const session = await em.findOne(Session, sessionId);
-  const finished = session?.status === 'completed' || session?.status === 'abandoned';
-  if (!session || !finished || !session.insightsGeneratedAt || session.filesPreparedAt) return false;
+  if (!session || !isFinished(session) || !session.insightsGeneratedAt || session.filesPreparedAt) return false;
   const organizationId = session.organization.id;
   const prefix = `sessions/${organizationId}/${sessionId}`;
-  const work = await mkdtemp(path.join(tmpdir(), 'interview-files-'));
-  try {
+  return inWorkDirectory(async (work) => {
     const made: MadeFile[] = [];
     const tracks = await sessionTracks(em, services, session, work);
     if (tracks) {
@@ -93,7 +90,34 @@ export async function prepareSessionFiles(
       });
       if (tracks.ai) made.push({ ...tracks.ai, kind: 'ai_audio', name: `${sessionId}-ai.${extension}`, contentType, storageKey: `${prefix}/ai-audio` });
     }
+    const prepared = await storeAll(services.storage, made);
+    return em.transactional(async (tx) => {
+      if ((await claimFilesPrepared.rows(tx, { sessionId })).length === 0) return false;
+      await recordPrepared(tx, organizationId, sessionId, prepared);
+      await addJobs(tx, [announceCompletionJob(sessionId), prepareSessionExportsJob(sessionId)]);
+      return true;
+    });
+  });
+}
 
+/**
+ * `session__prepare_exports`: a finished session's exports, the transcript as JSON and the PDF
+ * report with the default options (what `GET …/pdf` answers without options), after its
+ * recordings and beside its announcement. In a queue of their own (one render at a time). An
+ * export that cannot be made is logged and left out. Redaction waits for them
+ * (`exportsPreparedAt`): it rewrites stored exports, and these read the text before they store.
+ */
+export async function prepareSessionExports(
+  { em, services }: Pick<Deps, 'em'> & { services: PrepareFilesServices },
+  input: { sessionId: string },
+): Promise<boolean> {
+  const { sessionId } = input;
+  const session = await em.findOne(Session, sessionId);
+  if (!session || !isFinished(session) || !session.filesPreparedAt || session.exportsPreparedAt) return false;
+  const organizationId = session.organization.id;
+  const prefix = `sessions/${organizationId}/${sessionId}`;
+  return inWorkDirectory(async (work) => {
+    const made: MadeFile[] = [];
     if (session.transcriptStatus === 'ready') {
       const source = await transcriptSourceOf(em, session);
       const reportSource = await loadSessionReportSource(em, services.logos, session, source, REPORT_OPTIONS);
@@ -129,35 +153,50 @@ export async function prepareSessionFiles(
           durationSeconds: null,
         });
     }
-
-    const prepared: PreparedFile[] = [];
-    for (const file of made) prepared.push(await store(services.storage, file));
-
-    return await em.transactional(async (tx) => {
-      const claimed = await claimFilesPrepared.rows(tx, { sessionId });
-      if (claimed.length === 0) return false;
-      if (prepared.length > 0) {
-        await insertPreparedFiles.rows(tx, {
-          organizationId,
-          sessionId,
-          files: prepared.map((file) => ({
-            id: newId('fil'),
-            kind: file.kind,
-            name: file.name,
-            content_type: file.contentType,
-            size_bytes: file.size,
-            duration_seconds: file.durationSeconds,
-            sha256: file.sha256,
-            storage_key: file.storageKey,
-          })),
-        });
-      }
-      await addJobs(tx, [announceCompletionJob(sessionId)]);
+    const prepared = await storeAll(services.storage, made);
+    return em.transactional(async (tx) => {
+      if ((await claimExportsPrepared.rows(tx, { sessionId })).length === 0) return false;
+      await recordPrepared(tx, organizationId, sessionId, prepared);
       return true;
     });
+  });
+}
+
+function isFinished(session: Session): boolean {
+  return session.status === 'completed' || session.status === 'abandoned';
+}
+
+async function inWorkDirectory<T>(run: (work: string) => Promise<T>): Promise<T> {
+  const work = await mkdtemp(path.join(tmpdir(), 'interview-files-'));
+  try {
+    return await run(work);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+async function storeAll(storage: FileStorage, made: MadeFile[]): Promise<PreparedFile[]> {
+  const prepared: PreparedFile[] = [];
+  for (const file of made) prepared.push(await store(storage, file));
+  return prepared;
+}
+
+async function recordPrepared(tx: EntityManager, organizationId: string, sessionId: string, prepared: PreparedFile[]): Promise<void> {
+  if (prepared.length === 0) return;
+  await insertPreparedFiles.rows(tx, {
+    organizationId,
+    sessionId,
+    files: prepared.map((file) => ({
+      id: newId('fil'),
+      kind: file.kind,
+      name: file.name,
+      content_type: file.contentType,
+      size_bytes: file.size,
+      duration_seconds: file.durationSeconds,
+      sha256: file.sha256,
+      storage_key: file.storageKey,
+    })),
+  });
 }
 
 async function store(storage: FileStorage, made: MadeFile): Promise<PreparedFile> {

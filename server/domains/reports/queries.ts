@@ -9,6 +9,13 @@ export const claimFilesPrepared = defineQuery({
   example: { sessionId: 'ses_example' },
 });
 
+export const claimExportsPrepared = defineQuery({
+  columns: { id: 'text' },
+  statement: ({ sessionId }: { sessionId: string }) =>
+    sql`update sessions set exports_prepared_at = now(), updated_at = now() where id = ${sessionId} and exports_prepared_at is null returning id`,
+  example: { sessionId: 'ses_example' },
+});
+
 export interface PreparedFileRow {
   id: string;
   kind: string;

@@ -16,9 +16,11 @@ export function abandonIdleJob(sessionId: string, runAt: Date): JobSpec<'session
 
 /**
  * What follows a finished session, in order: the transcript, then the insights, then the session's
- * files (merged audio, exports), then the `interview.completed` announcement, whose links then
- * work. Each step adds the next in its own transaction, so the order holds even when a step is
- * retried; the first is added with the status change.
+ * recordings (its tracks and both merged), then the `interview.completed` announcement, whose
+ * links then work, and beside it the exports (transcript JSON, PDF report), which the
+ * announcement does not wait for (its transcript link is made on demand). Each step adds the
+ * next in its own transaction, so the order holds even when a step is retried; the first is
+ * added with the status change.
  */
 export function generateTranscriptJob(sessionId: string): JobSpec<'session__generate_transcript'> {
   return { task: 'session__generate_transcript', payload: { sessionId }, jobKey: `session-transcript:${sessionId}` };
@@ -34,4 +36,11 @@ export function announceCompletionJob(sessionId: string): JobSpec<'session__anno
 
 export function prepareSessionFilesJob(sessionId: string): JobSpec<'session__prepare_files'> {
   return { task: 'session__prepare_files', payload: { sessionId }, jobKey: `session-files:${sessionId}` };
+}
+
+/** Exports render one at a time (one queue): a long PDF never holds more than one of the worker's slots. */
+export const SESSION_EXPORTS_QUEUE = 'session-exports';
+
+export function prepareSessionExportsJob(sessionId: string): JobSpec<'session__prepare_exports'> {
+  return { task: 'session__prepare_exports', payload: { sessionId }, jobKey: `session-exports:${sessionId}`, queueName: SESSION_EXPORTS_QUEUE };
 }
