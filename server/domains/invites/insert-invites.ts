@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Campaign } from '../../entities/index.js';
+import type { Campaign, Invite } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import { hashInviteToken } from '../../lib/invite-tokens.js';
 import { newId } from '../../lib/ids.js';
@@ -8,8 +8,13 @@ import type { AppServices } from '../../services.js';
 import { assertCampaignAcceptsInvites, type InviteCampaign, resolveEmailTemplate, resolveInviteExpiry } from '../campaigns/index.js';
 import { inviteEmailJob } from './invite-email-job.js';
 import { insertInviteRows, inviteCampaignWithDomain } from './queries.js';
-import type { InviteView } from './serialize.js';
 import type { OrganizationScope } from '../common/caller.js';
+
+/** An invite as inserted: every column, the campaign and share link by id. */
+export type InsertedInvite = Omit<Invite, 'campaign' | 'shareLink' | 'organization'> & {
+  campaign: { id: string };
+  shareLink?: { id: string } | null;
+};
 
 export type InviteServices = Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates'>;
 
@@ -43,14 +48,14 @@ export async function insertInvites(
   campaign: InviteCampaign & { organizationId: string },
   participants: Participant[],
   options: InviteBatchOptions,
-): Promise<InviteView[]> {
+): Promise<InsertedInvite[]> {
   assertCampaignAcceptsInvites(campaign);
   const now = new Date();
   const expiresAt = resolveInviteExpiry(campaign, options, now);
   // Checked and kept even without an email now: a later resend uses the template asked for here.
   const hasAddress = participants.some((participant) => participant.email !== null);
   const emailTemplate = hasAddress ? resolveEmailTemplate(services.emailTemplates, campaign, options.emailTemplate) : null;
-  const rows: InviteView[] = participants.map((participant) => {
+  const rows: InsertedInvite[] = participants.map((participant) => {
     const id = newId('inv');
     return {
       id,

@@ -1,5 +1,6 @@
 import { defineQuery } from '../../db/query.js';
-import { sql } from '../../db/sql.js';
+import { isoTimestamp, rawSql, type Sql, sql } from '../../db/sql.js';
+import type { TInviteStatus } from '../../../shared/schemas/invites.js';
 import type { JobSpec } from '../../jobs/add-jobs.js';
 import { addJobsSql } from '../../jobs/queries.js';
 
@@ -127,4 +128,97 @@ export const insertInviteRows = defineQuery({
         select (select count(*) from inserted) as inserted, (select jobs from queued) as jobs`;
   },
   example: { organizationId: 'org_example', campaignId: 'cam_example', records: [] as unknown[], emailJobs: null as JobSpec[] | null },
+});
+
+/** What an invite list filters on (the campaign's, in the caller's organization). */
+export interface InviteFilters {
+  organizationId: string;
+  campaignId: string;
+  status?: TInviteStatus | undefined;
+  /** An ILIKE pattern matching the address exactly (case-insensitive). */
+  emailPattern?: string | undefined;
+  shareLinkId?: string | undefined;
+}
+
+/** The status a reader sees, as a filter: expiry counts before the job writes it (effectiveInviteStatus). */
+function inviteFilters(filters: InviteFilters): Sql {
+  const parts: Sql[] = [sql`i.campaign_id = ${filters.campaignId}`, sql`i.organization_id = ${filters.organizationId}`];
+  switch (filters.status) {
+    case undefined:
+      break;
+    case 'pending':
+    case 'started':
+      parts.push(sql`i.status = ${filters.status} and i.expires_at > now()`);
+      break;
+    case 'expired':
+      parts.push(sql`(i.status = 'expired' or (i.status in ('pending', 'started') and i.expires_at <= now()))`);
+      break;
+    default:
+      parts.push(sql`i.status = ${filters.status}`);
+  }
+  if (filters.emailPattern !== undefined) parts.push(sql`i.email ilike ${filters.emailPattern}`);
+  if (filters.shareLinkId !== undefined) parts.push(sql`i.share_link_id = ${filters.shareLinkId}`);
+  return parts.reduce((joined, filter) => sql`${joined} and ${filter}`);
+}
+
+/**
+ * A campaign's invites by offset, newest first, in one statement: whether the campaign is the
+ * caller's (no row: 404), the organization's link domain, the total of the filters, and the page
+ * with each row's sort value for `nextCursor`. A campaign with an empty page answers one row
+ * whose invite columns are null.
+ */
+/** The invite's timestamps as ISO text (the driver's timestamps are text in PostgreSQL's own format). */
+const INVITE_TIMESTAMPS = rawSql(
+  ['expires_at', 'started_at', 'completed_at', 'cancelled_at', 'email_sent_at', 'created_at', 'updated_at']
+    .map((column) => `${isoTimestamp(`i.${column}`)} as ${column}`)
+    .join(', '),
+);
+
+export const invitePage = defineQuery({
+  columns: {
+    link_domain: 'text | null',
+    total: 'bigint',
+    id: 'text | null',
+    campaign_id: 'text | null',
+    share_link_id: 'text | null',
+    email: 'text | null',
+    name: 'text | null',
+    language: 'text | null',
+    status: 'text | null',
+    email_status: 'text | null',
+    email_template: 'text | null',
+    expires_at: 'text | null',
+    metadata: 'jsonb | null',
+    started_at: 'text | null',
+    completed_at: 'text | null',
+    cancelled_at: 'text | null',
+    email_sent_at: 'text | null',
+    created_at: 'text | null',
+    updated_at: 'text | null',
+    position: 'bigint | null',
+    sort_value: 'text | null',
+  },
+  statement: (p: InviteFilters & { limit: number; offset: number }) =>
+    sql`select o.domain as link_domain, (select count(*) from invites i where ${inviteFilters(p)}) as total, page.*
+          from campaigns c
+          join organizations o on o.id = c.organization_id
+          left join lateral (
+            select i.id, i.campaign_id, i.share_link_id, i.email, i.name, i.language, i.status, i.email_status, i.email_template,
+                   i.metadata, i.created_at::text as sort_value, ${INVITE_TIMESTAMPS},
+                   row_number() over (order by i.created_at desc, i.id desc) as position
+              from invites i where ${inviteFilters(p)}
+             order by i.created_at desc, i.id desc
+             limit ${p.limit} offset ${p.offset}
+          ) as page on true
+         where c.id = ${p.campaignId} and c.organization_id = ${p.organizationId} and not c.preview
+         order by page.position`,
+  example: {
+    organizationId: 'org_example',
+    campaignId: 'cam_example',
+    status: 'expired' as TInviteStatus | undefined,
+    emailPattern: 'a@example.com' as string | undefined,
+    shareLinkId: 'shl_example' as string | undefined,
+    limit: 20,
+    offset: 0,
+  },
 });

@@ -15,8 +15,25 @@ export function effectiveInviteStatus(invite: Pick<Invite, 'status' | 'expiresAt
   return invite.status;
 }
 
-/** An invite entity, or a row built for a bulk insert: what a record is made from. */
-export type InviteView = Omit<Invite, 'campaign' | 'shareLink' | 'organization'> & {
+/** What a record is made from: an invite entity, a row built for a bulk insert, or a row of a list page. */
+export type InviteView = Pick<
+  Invite,
+  | 'id'
+  | 'email'
+  | 'name'
+  | 'language'
+  | 'status'
+  | 'emailStatus'
+  | 'emailTemplate'
+  | 'expiresAt'
+  | 'metadata'
+  | 'startedAt'
+  | 'completedAt'
+  | 'cancelledAt'
+  | 'emailSentAt'
+  | 'createdAt'
+  | 'updatedAt'
+> & {
   campaign: { id: string };
   shareLink?: { id: string } | null;
 };
