@@ -80,7 +80,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'GET /v1/campaigns/{id}/invites (page of 20)',
-    target: 'none',
+    target: 'ratio',
     request: (f) => ({ method: 'GET', path: `/v1/campaigns/${f.campaignIds[0]}/invites` }),
   },
   {

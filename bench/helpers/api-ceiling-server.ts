@@ -8,7 +8,9 @@
  *   get:    the campaign, and its stats;
  *   create: the campaign inserted from its script (checked usable) in one INSERT … SELECT;
  *   invite: the invite inserted from its campaign (checked active) and its email job added, in
- *           one statement; bulk: 500 of them, the same way.
+ *           one statement; bulk: 500 of them, the same way;
+ *   invites: the campaign (checked the organization's), its domain, and a page of its invites
+ *           with the total, in one statement.
  *
  * The answers have the service's shape (stats, links, pagination). Left out, as a ceiling should:
  * input validation beyond what the SQL needs, idempotency, metrics. Each request is logged as one
@@ -215,6 +217,27 @@ function inviteOf(row: InviteRow) {
     updatedAt: row.updated_at.toISOString(),
   };
 }
+
+app.get('/v1/campaigns/:id/invites', async (req: Request, res: Response) => {
+  const limit = Math.min(100, Number(req.query.limit ?? 20));
+  const offset = Number(req.query.offset ?? 0);
+  // The campaign (the organization's), its domain, and the page with its total: one statement.
+  const { rows } = await pool.query<Partial<InviteRow> & { domain: string | null; total: string; found: string }>(
+    `select o.domain, c.id as found, page.*
+       from campaigns c join organizations o on o.id = c.organization_id
+       left join lateral (
+         select i.id, i.campaign_id, i.email, i.name, i.status, i.email_status, i.expires_at, i.metadata, i.created_at, i.updated_at, count(*) over () as total
+         from invites i where i.campaign_id = c.id and i.organization_id = c.organization_id
+         order by i.created_at desc, i.id desc limit $3 offset $4
+       ) as page on true
+      where c.id = $1 and c.organization_id = $2`,
+    [req.params.id, req.organizationId, limit, offset],
+  );
+  if (!rows[0]) return void res.status(404).json({ error: { code: 'RESOURCE_NOT_FOUND', message: 'Not found.', details: {} } });
+  const invites = rows.filter((row) => row.id).map((row) => inviteOf(row as InviteRow));
+  const total = Number(rows[0].total ?? 0);
+  res.json({ data: invites, pagination: { total, limit, offset, hasMore: offset + invites.length < total, nextCursor: null } });
+});
 
 app.post('/v1/campaigns/:id/invites', async (req: Request, res: Response) => {
   const [row] = await insertInvites(req.organizationId!, String(req.params.id), [req.body as { email: string; name?: string }]);
