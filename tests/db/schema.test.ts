@@ -51,6 +51,7 @@ describe('migrations', () => {
       'Migration20261130000000StudyBuilder',
       'Migration20261130010000StakeholderLinks',
       'Migration20261130020000PreviewAndSessionSentiment',
+      'Migration20261201000000SessionExports',
     ]);
   });
 

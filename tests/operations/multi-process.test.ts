@@ -231,10 +231,14 @@ describe('two API and two worker processes on one PostgreSQL and one S3 store', 
       expect(done.body.session.status).toBe('completed');
     }
 
-    // The completion chain (transcript, insights, merged audio, the webhook) runs on the workers.
+    // The completion chain (transcript, insights, merged audio, the webhook, the exports) runs on the workers.
     await waitFor(
       async () => {
-        const rows = await t.em().execute<{ id: string }[]>(`select id from sessions where id in (?) and completion_announced_at is not null`, [sessions]);
+        const rows = await t
+          .em()
+          .execute<{ id: string }[]>(`select id from sessions where id in (?) and completion_announced_at is not null and exports_prepared_at is not null`, [
+            sessions,
+          ]);
         return rows.length === sessions.length ? true : undefined;
       },
       120_000,
