@@ -6,7 +6,8 @@ import { build } from 'esbuild';
 const outdir = process.env.SERVICE_BUNDLE_DIR ?? 'dist';
 
 await build({
-  entryPoints: { main: 'server/main.ts', admin: 'server/cli/admin.ts' },
+  // The report rendering thread is a file of its own beside main.js (server/reports/report-renderer.ts).
+  entryPoints: { main: 'server/main.ts', admin: 'server/cli/admin.ts', 'render-thread': 'server/reports/render-thread.ts' },
   outdir,
   bundle: true,
   platform: 'node',

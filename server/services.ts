@@ -25,6 +25,7 @@ import { PublicLinks } from './lib/public-links.js';
 import { Sealer } from './lib/sealer.js';
 import { UrlSigner } from './lib/signed-urls.js';
 import type { Logger } from './logger.js';
+import { createReportRenderer, type ReportRenderer } from './reports/report-renderer.js';
 import { OrganizationLogos } from './reports/organization-logos.js';
 import { createSpeechRecognizer, type SpeechRecognizerChoice } from './speech/create-speech-recognizer.js';
 import { createSpeechSynthesizer, type SpeechSynthesizerChoice } from './speech/create-speech-synthesizer.js';
@@ -67,6 +68,8 @@ export interface AppServices {
   outboundPolicy: OutboundPolicy;
   /** Organization logos for custom-branded reports. */
   logos: OrganizationLogos;
+  /** Session reports rendered as PDF off the event loop (one worker thread). */
+  reports: ReportRenderer;
   /** ffmpeg, for a session's merged audio; null when it is not installed (no merged audio then). */
   ffmpeg: string | null;
   /** Members' access tokens (first-party frontends). */
@@ -109,6 +112,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     transcriptions: new ConcurrencyLimit(config.transcriptionConcurrency),
     outboundPolicy,
     logos: new OrganizationLogos(outboundPolicy, logger),
+    reports: createReportRenderer({ fallback: config.pdfFallbackFont }),
     ffmpeg,
     memberTokens: new MemberTokens(secret, config.publicUrl),
     payments: createPaymentProvider(config.payments),

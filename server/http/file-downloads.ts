@@ -19,7 +19,7 @@ import type { AppServices } from '../services.js';
 import type { TSessionFileKind } from '../../shared/schemas/sessions.js';
 import { ZPdfQuery } from '../../shared/schemas/transcripts.js';
 import { invoiceDocument } from './invoice-routes.js';
-import { sessionReportDocument } from './results-routes.js';
+import { sessionReportPdf } from './results-routes.js';
 import { type ByteRange, FileNotFoundError } from '../storage/file-storage.js';
 import { sendPdf } from './send-pdf.js';
 
@@ -36,7 +36,7 @@ type Download =
     }
   | { kind: 'json'; body: unknown }
   /** Made for the link: a PDF streamed as it is drawn, or text. Always saved, never rendered. */
-  | { kind: 'made'; contentType: string; filename: string; body: PDFKit.PDFDocument | string }
+  | { kind: 'made'; contentType: string; filename: string; body: Buffer | PDFKit.PDFDocument | string }
   /** An AI turn spoken: from the cache, or streamed while the synthesizer makes it. */
   | { kind: 'speech'; text: string; voice: string | null; language: string; sessionId: string; utteranceId: string };
 
@@ -105,8 +105,8 @@ const DOWNLOADS: Record<SignedFilePurpose, (em: EntityManager, subject: string, 
   session_report_pdf: async (em, sessionId, services) => {
     const session = await em.findOne(Session, { id: sessionId }, { fields: ['organization'] });
     if (!session) return null;
-    const document = await sessionReportDocument(services, em, session.organization.id, sessionId, ZPdfQuery.parse({}));
-    return { kind: 'made', contentType: 'application/pdf', filename: `interview-${sessionId}.pdf`, body: document };
+    const pdf = await sessionReportPdf(services, em, session.organization.id, sessionId, ZPdfQuery.parse({}));
+    return { kind: 'made', contentType: 'application/pdf', filename: `interview-${sessionId}.pdf`, body: pdf };
   },
   // A turn's media (its question's images and audio), while the session is unfinished.
   question_media: async (em, subject) => {

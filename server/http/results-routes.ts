@@ -4,7 +4,6 @@ import { type TPdfQuery, ZPdfQuery, ZTranscript, ZTranscriptQuery } from '../../
 import { assembleSessionReport } from '../domains/reports/assemble-session-report.js';
 import { TRANSCRIPT_MEDIA_TYPES } from '../domains/transcripts/format-transcript.js';
 import { getTranscript } from '../domains/transcripts/get-transcript.js';
-import { renderSessionReport } from '../reports/render-session-report.js';
 import type { AppServices } from '../services.js';
 import { sendPdf } from './send-pdf.js';
 import { defineStreamOperation } from './stream-operation.js';
@@ -71,8 +70,8 @@ const pdfOperation = (path: '/v1/sessions/{sessionId}/pdf' | '/api/session/{sess
     handler:
       (services) =>
       async ({ res, caller, path: { sessionId }, query }) => {
-        const document = await sessionReportDocument(services, services.orm.em.fork(), caller.organizationId, sessionId, query);
-        sendPdf(res, `interview-${sessionId}.pdf`, document);
+        const pdf = await sessionReportPdf(services, services.orm.em.fork(), caller.organizationId, sessionId, query);
+        sendPdf(res, `interview-${sessionId}.pdf`, pdf);
       },
   });
 
@@ -84,13 +83,7 @@ export const resultsOperations = [
 ];
 
 /** A session's PDF report, as `GET /v1/sessions/{id}/pdf` and the dashboard's signed link (`session_report_pdf`) serve it. */
-export async function sessionReportDocument(
-  services: AppServices,
-  em: EntityManager,
-  organizationId: string,
-  sessionId: string,
-  query: TPdfQuery,
-): Promise<PDFKit.PDFDocument> {
+export async function sessionReportPdf(services: AppServices, em: EntityManager, organizationId: string, sessionId: string, query: TPdfQuery): Promise<Buffer> {
   const report = await assembleSessionReport({ em, services }, { organizationId }, { ...query, sessionId });
-  return renderSessionReport(report, query, { fallback: services.config.pdfFallbackFont });
+  return services.reports.render(report, query);
 }

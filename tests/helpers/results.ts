@@ -22,13 +22,16 @@ export const TEXT_ANSWERS = [
 
 /** Runs due jobs until the session's completion chain (transcript → insights → recordings → announcement and exports) is through. */
 export async function runCompletionChain(t: TestApp, sessionId: string): Promise<void> {
-  for (let pass = 0; pass < 6; pass++) {
+  // Exports run one session at a time (the session-exports queue): a chain run beside another
+  // may find the queue held by the other's job, and tries again on the next pass.
+  for (let pass = 0; pass < 20; pass++) {
     const [row] = await t
       .em()
       .execute<{ done: boolean }[]>(`select completion_announced_at is not null and exports_prepared_at is not null as done from sessions where id = ?`, [
         sessionId,
       ]);
     if (row?.done) return;
+    if (pass >= 6) await new Promise((resolve) => setTimeout(resolve, 50));
     await runJobsOnce(t);
   }
   throw new Error(`The completion chain of ${sessionId} did not finish`);

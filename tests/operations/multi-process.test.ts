@@ -256,6 +256,8 @@ describe('two API and two worker processes on one PostgreSQL and one S3 store', 
       const files = await expectStatus(on(api1)('GET', `/v1/sessions/${id}/files`), 200);
       const kinds = (files.body.data as { kind: string; url: string }[]).map((file) => file.kind).sort();
       expect(kinds).toContain('audio');
+      // The transcript JSON and the PDF report, rendered in the bundled worker's render thread (dist/render-thread.js).
+      expect(kinds.filter((kind) => kind === 'export')).toHaveLength(2);
       // Every file, written by whichever process, downloads through either API process.
       for (const file of files.body.data as { url: string; size: number }[]) {
         const response = await fetch(`${api2.url}${new URL(file.url).pathname}`);

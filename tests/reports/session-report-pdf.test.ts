@@ -10,6 +10,7 @@ import { DEFAULT_BRAND_COLOR } from '../../server/lib/branding.js';
 import { formatDuration } from '../../shared/format-duration.js';
 import { formatReportDate, formatTimestamp, isDecodablePng, renderSessionReport, type ReportFonts } from '../../server/reports/render-session-report.js';
 import type { SessionReport, SessionReportOptions } from '../../server/reports/session-report.js';
+import { createReportRenderer, type ReportRenderer } from '../../server/reports/report-renderer.js';
 
 const run = promisify(execFile);
 
@@ -625,5 +626,49 @@ describe.skipIf(!hasPoppler)('session report PDF (checked with poppler)', () => 
     expect(await textOf(file)).toContain('ขอบคุณมาก for the quick delivery');
     const fonts = await fontsOf(file);
     expect(fonts).toContainEqual(['NotoSansThai-Regular', true]);
+  });
+});
+
+describe.skipIf(!hasPoppler)('session reports rendered in a worker thread (report-renderer)', () => {
+  let renderer: ReportRenderer;
+  let work: string;
+  beforeAll(async () => {
+    renderer = createReportRenderer({});
+    work = await mkdtemp(path.join(tmpdir(), 'interview-report-thread-'));
+    // Where pixelsOf renders pages (the describe above has removed its own).
+    dir = work;
+  });
+  afterAll(async () => {
+    await renderer.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  async function pdfFile(name: string, bytes: Buffer): Promise<string> {
+    const file = path.join(work, `${name}.pdf`);
+    await writeFile(file, bytes);
+    return file;
+  }
+
+  it('answers the PDF the page would stream: the same text, the logo (its bytes cloned into the thread) and colour; renders one after another', async () => {
+    const report = sampleReport({ organization: { name: 'Northwind Research', logo: logoPng(), brandColor: '#0F766E' } });
+    const options: SessionReportOptions = { ...ALL_ON, branding: 'custom' };
+    const [threaded, long] = await Promise.all([renderer.render(report, options), renderer.render(longReport(), ALL_OFF)]);
+    const here = await collect(renderSessionReport(report, options));
+    const threadedFile = await pdfFile('threaded', threaded);
+    expect(threaded.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(await textOf(threadedFile)).toBe(await textOf(await pdfFile('in-process', here)));
+    const { stdout } = await run('pdfimages', ['-list', threadedFile]);
+    expect(stdout.trim().split('\n').length - 2).toBeGreaterThanOrEqual(1);
+    expect(hasColour(await pixelsOf(threadedFile, 1), '#0F766E')).toBe(true);
+    expect(Number((await infoOf(await pdfFile('long', long))).Pages)).toBeGreaterThan(3);
+  });
+
+  it('closing fails what it still held and ends the thread; a render after that starts a new one', async () => {
+    const closing = createReportRenderer({});
+    const held = expect(closing.render(longReport(), ALL_ON)).rejects.toThrow('the report renderer was closed');
+    await closing.close();
+    await held;
+    expect((await closing.render(sampleReport(), ALL_OFF)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await closing.close();
   });
 });

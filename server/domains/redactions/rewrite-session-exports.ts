@@ -1,18 +1,16 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
-import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { deleteSessionFile, lockTranscript, replaceExportFile, sessionExportFiles } from './queries.js';
 import { Session } from '../../entities/index.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
-import { renderSessionReport } from '../../reports/render-session-report.js';
+import type { ReportRenderer } from '../../reports/report-renderer.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { buildSessionReport, loadSessionReportSource } from '../reports/index.js';
 import { findInsights } from '../insights/index.js';
@@ -37,7 +35,8 @@ const REPORT_OPTIONS = ZPdfQuery.parse({});
 export interface ExportServices {
   storage: FileStorage;
   logos: Pick<OrganizationLogos, 'fetch'>;
-  config: Pick<Config, 'pdfFallbackFont'>;
+  /** The PDF report, rendered off the event loop. */
+  reports: Pick<ReportRenderer, 'render'>;
 }
 
 /**
@@ -133,10 +132,7 @@ export async function rewriteSessionExports(
         ...(await loadSessionReportSource(em, services.logos, session, source, { ...REPORT_OPTIONS, include_insights: false })),
         insights: await findInsights(tx, session.id),
       };
-      await pipeline(
-        renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }),
-        createWriteStream(made),
-      );
+      await writeFile(made, await services.reports.render(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS));
     }
     outcome.obsoleteKeys.push(file.storage_key);
     if (!made) {

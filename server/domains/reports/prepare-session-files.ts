@@ -6,7 +6,6 @@ import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionFileKind } from '../../../shared/schemas/sessions.js';
 import { ZPdfQuery } from '../../../shared/schemas/transcripts.js';
-import type { Config } from '../../config.js';
 import type { RowOf } from '../../db/query.js';
 import { Session } from '../../entities/index.js';
 import { addJobs } from '../../jobs/add-jobs.js';
@@ -14,7 +13,7 @@ import type { Logger } from '../../logger.js';
 import { newId } from '../../lib/ids.js';
 import { sha256OfFile } from '../../lib/sha256-file.js';
 import type { OrganizationLogos } from '../../reports/organization-logos.js';
-import { renderSessionReport } from '../../reports/render-session-report.js';
+import type { ReportRenderer } from '../../reports/report-renderer.js';
 import { probeAudio } from '../../speech/audio-probe.js';
 import { type AudioClip, MERGED_AUDIO, mergeSessionTracks } from '../../speech/merge-audio.js';
 import { SpeechSynthesisError } from '../../speech/speech-synthesizer.js';
@@ -33,7 +32,8 @@ export interface PrepareFilesServices {
   turnAudio: TurnAudio | null;
   logos: Pick<OrganizationLogos, 'fetch'>;
   logger: Pick<Logger, 'warn'>;
-  config: Pick<Config, 'pdfFallbackFont'>;
+  /** The PDF report, rendered off the event loop. */
+  reports: Pick<ReportRenderer, 'render'>;
 }
 
 /** The stored report is the one `GET …/pdf` answers without options. */
@@ -137,10 +137,7 @@ export async function prepareSessionExports(
         });
       const pdf = await optionalFile(services, sessionId, 'PDF report', async () => {
         const file = path.join(work, 'report.pdf');
-        await pipeline(
-          renderSessionReport(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS, { fallback: services.config.pdfFallbackFont }),
-          createWriteStream(file),
-        );
+        await writeFile(file, await services.reports.render(buildSessionReport(reportSource, REPORT_OPTIONS), REPORT_OPTIONS));
         return file;
       });
       if (pdf)
