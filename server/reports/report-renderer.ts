@@ -8,13 +8,14 @@ import type { SessionReport, SessionReportOptions } from './session-report.js';
  * Renders session reports as PDF bytes off the event loop: pdfkit lays out and compresses on the
  * thread that calls it, and a long transcript's report takes hundreds of milliseconds of CPU, which
  * on the main thread would hold every request, job and webhook delivery of the process meanwhile.
- * One worker thread, started at the first render and ended after a minute without one; renders run
- * one after another in it (two processes' worth of CPU is what a 2-core machine has, and the API
- * and worker need the other). A thread that dies fails the renders it held and the next render
- * starts a new one.
+ * One worker thread per process, started at the first render (about a second of CPU from sources,
+ * less from the bundle) and ended after a minute without one; renders run one after another in it
+ * (the API and the jobs need the other core). A thread that dies fails the renders it held, and the
+ * next render starts a new one.
  */
 export interface ReportRenderer {
   render(report: SessionReport, options: SessionReportOptions): Promise<Buffer>;
+  /** Fails this renderer's renders still waiting; the thread, shared, ends on its own when idle. */
   close(): Promise<void>;
 }
 
@@ -43,67 +44,80 @@ function startThread(): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
 }
 
+interface PendingRender {
+  owner: object;
+  resolve(pdf: Buffer): void;
+  reject(error: Error): void;
+}
+
+/** The process's one rendering thread, shared by every renderer (one per runtime; several in tests). */
+const thread = {
+  worker: null as Worker | null,
+  idleTimer: null as NodeJS.Timeout | null,
+  nextId: 1,
+  pending: new Map<number, PendingRender>(),
+};
+
+function failPending(error: Error, owner?: object): void {
+  for (const [id, request] of thread.pending) {
+    if (owner && request.owner !== owner) continue;
+    thread.pending.delete(id);
+    request.reject(error);
+  }
+}
+
+function startWorker(): Worker {
+  const started = startThread();
+  started.on('message', (reply: RenderReply) => {
+    const request = thread.pending.get(reply.id);
+    if (!request) return;
+    thread.pending.delete(reply.id);
+    if ('pdf' in reply) request.resolve(Buffer.from(reply.pdf.buffer, reply.pdf.byteOffset, reply.pdf.byteLength));
+    else request.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }));
+    if (thread.pending.size === 0) whenIdle();
+  });
+  started.on('error', (error) => {
+    if (thread.worker === started) thread.worker = null;
+    failPending(error);
+  });
+  started.on('exit', (code) => {
+    if (thread.worker !== started) return;
+    thread.worker = null;
+    failPending(new Error(`the report rendering thread exited (code ${code})`));
+  });
+  return started;
+}
+
+/** Nothing to render: the thread must not keep the process alive, and ends after a while. */
+function whenIdle(): void {
+  thread.worker?.unref();
+  if (thread.idleTimer) clearTimeout(thread.idleTimer);
+  thread.idleTimer = setTimeout(() => {
+    const ending = thread.worker;
+    thread.worker = null;
+    void ending?.terminate();
+  }, IDLE_MS);
+  thread.idleTimer.unref();
+}
+
 export function createReportRenderer(fonts: ReportFonts): ReportRenderer {
-  let worker: Worker | null = null;
-  let idleTimer: NodeJS.Timeout | null = null;
-  let nextId = 1;
-  const pending = new Map<number, { resolve(pdf: Buffer): void; reject(error: Error): void }>();
-
-  const failAll = (error: Error) => {
-    for (const request of pending.values()) request.reject(error);
-    pending.clear();
-  };
-  const start = (): Worker => {
-    const started = startThread();
-    started.on('message', (reply: RenderReply) => {
-      const request = pending.get(reply.id);
-      if (!request) return;
-      pending.delete(reply.id);
-      if ('pdf' in reply) request.resolve(Buffer.from(reply.pdf.buffer, reply.pdf.byteOffset, reply.pdf.byteLength));
-      else request.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }));
-      if (pending.size === 0) idle();
-    });
-    started.on('error', (error) => {
-      if (worker === started) worker = null;
-      failAll(error);
-    });
-    started.on('exit', (code) => {
-      if (worker === started) worker = null;
-      if (pending.size > 0) failAll(new Error(`the report rendering thread exited (code ${code})`));
-    });
-    return started;
-  };
-  const idle = () => {
-    // Nothing to render: the thread must not keep the process alive, and goes after a while.
-    worker?.unref();
-    if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      const ending = worker;
-      worker = null;
-      void ending?.terminate();
-    }, IDLE_MS);
-    idleTimer.unref();
-  };
-
+  const owner = {};
   return {
     render(report, options) {
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = null;
-      worker ??= start();
-      worker.ref();
-      const id = nextId++;
+      if (thread.idleTimer) clearTimeout(thread.idleTimer);
+      thread.idleTimer = null;
+      thread.worker ??= startWorker();
+      thread.worker.ref();
+      const id = thread.nextId++;
       const request: RenderRequest = { id, report, options, fonts };
       return new Promise<Buffer>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker!.postMessage(request);
+        thread.pending.set(id, { owner, resolve, reject });
+        thread.worker!.postMessage(request);
       });
     },
     async close() {
-      if (idleTimer) clearTimeout(idleTimer);
-      const ending = worker;
-      worker = null;
-      failAll(new Error('the report renderer was closed'));
-      await ending?.terminate();
+      failPending(new Error('the report renderer was closed'), owner);
+      if (thread.pending.size === 0) whenIdle();
     },
   };
 }
