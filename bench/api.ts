@@ -219,10 +219,16 @@ async function statementsPerRequest(databaseUrl: string, dataDir: string, scenar
   const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, 'count'), LOG_LEVEL: 'silent', SIGNING_SECRET, DATABASE_POOL_SIZE: '4' });
   const runtime = await openRuntime(config, createLogger('silent'));
   let statements = 0;
+  const shown = 0;
+  let perFirst = Number.POSITIVE_INFINITY;
   runtime.orm.em
     .getConnection()
     .getKnex()
-    .on('query', () => (statements += 1));
+    .on('query', (query: { sql: string }) => {
+      statements += 1;
+      // BENCH_SHOW_STATEMENTS=1: each statement of the first request, to see what a path costs.
+      if (process.env.BENCH_SHOW_STATEMENTS && shown < statements && statements <= perFirst) console.log(`  ${query.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
+    });
   const server = createApp(runtime.services, { isReady: () => true }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -232,6 +238,7 @@ async function statementsPerRequest(databaseUrl: string, dataDir: string, scenar
   for (let i = 0; i < count; i += 1) {
     const request = scenario.request(fixture, i, prefix);
     await callApi(base, request.method, request.path, authorization, request.body);
+    if (i === 0) perFirst = statements;
   }
   const perRequest = statements / count;
   await new Promise((resolve) => server.close(resolve));

@@ -25,6 +25,8 @@ interface RestRoute {
   meta: AppMeta;
   /** Input keys whose schema is a number: from a URL they must be plain decimals. */
   numericInputs: ReadonlySet<string>;
+  /** The procedure's output schema: a create whose answer has its record's GET schema answers that very record. */
+  outputSchema: unknown;
 }
 
 /** Plain decimal notation only; `Number()` would also take `0x10`, `1e1`, `' 5'` and `''`. */
@@ -74,6 +76,7 @@ export class RestRoutes {
         procedurePath: path,
         meta: appMeta,
         numericInputs: numericInputsOf(procedure),
+        outputSchema: getInputOutputParsers(procedure).outputParser,
       });
     });
   }
@@ -269,10 +272,11 @@ export function createRestHandler(options: RestHandlerOptions) {
         if (!location) return {};
         const headers: Record<string, string> = { Location: location };
         // The created record's version, as its GET answers it (a create may answer more, such as
-        // a secret shown once): If-Match with it applies to what was just made.
+        // a secret shown once): If-Match with it applies to what was just made. A create that
+        // answers with its record's own schema answered the record itself: no second read.
         const reader = routes.match('GET', location);
         if (reader && mayCall(req, reader.route)) {
-          const read = await callRoute(reader.route, ctx, decodePathParams(reader.pathParams, reader.route.numericInputs));
+          const read = answersItsRecord(route) ? data : await callRoute(reader.route, ctx, decodePathParams(reader.pathParams, reader.route.numericInputs));
           headers.ETag = entityTagOf(JSON.stringify(read));
         }
         if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -280,10 +284,18 @@ export function createRestHandler(options: RestHandlerOptions) {
       };
       // A create and the read of its version share one transaction, so the tag is of that very
       // version even when another request changes the record at once.
-      const created = async (ctx: Context, tx: EntityManager) => {
-        const inTransaction = { ...ctx, transaction: tx };
+      // (A create that answers its record itself needs neither: null runs it as it is.)
+      const created = async (ctx: Context, tx: EntityManager | null) => {
+        const inTransaction = tx ? { ...ctx, transaction: tx } : ctx;
         const data = await call(inTransaction);
         return { data, headers: await createdHeaders(inTransaction, data) };
+      };
+      /** Whether the create's answer has the schema its record's GET answers (then it is that record). */
+      const answersItsRecord = (create: RestRoute): boolean => {
+        const template = create.meta.location;
+        if (!template) return false;
+        const reader = routes.match('GET', template.replace(/\{\w+\}/g, 'x'));
+        return reader !== undefined && reader.route.outputSchema === create.outputSchema;
       };
       let body: string | null;
       const ifMatch = req.get('If-Match');
@@ -326,7 +338,9 @@ export function createRestHandler(options: RestHandlerOptions) {
               return { status: statusOf(), body: data, headers };
             }
             if (statusOf() === 201 && route.meta.location) {
-              const { data } = await context.services.orm.em.fork().transactional((tx) => created(context, tx));
+              const { data } = answersItsRecord(route)
+                ? await created(context, null)
+                : await context.services.orm.em.fork().transactional((tx) => created(context, tx));
               return { status: statusOf(), body: data };
             }
             const data = await call(context);
@@ -337,7 +351,9 @@ export function createRestHandler(options: RestHandlerOptions) {
         if (!answer) return;
         body = answer.json;
       } else if (statusOf() === 201 && route.meta.location) {
-        const { data } = await context.services.orm.em.fork().transactional((tx) => created(context, tx));
+        const { data } = answersItsRecord(route)
+          ? await created(context, null)
+          : await context.services.orm.em.fork().transactional((tx) => created(context, tx));
         body = JSON.stringify(data);
       } else {
         const data = await call(context);
