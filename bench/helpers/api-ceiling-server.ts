@@ -225,14 +225,14 @@ app.get('/v1/campaigns/:id/invites', async (req: Request, res: Response) => {
   const offset = Number(req.query.offset ?? 0);
   // The campaign (the organization's), its domain, and the page with its total: one statement.
   const { rows } = await pool.query<Partial<InviteRow> & { domain: string | null; total: string; found: string }>(
-    `select o.domain, c.id as found, page.*
+    `select o.domain, c.id as found, (select count(*) from invites i where i.campaign_id = $1 and i.organization_id = $2) as total, page.*
        from campaigns c join organizations o on o.id = c.organization_id
        left join lateral (
-         select i.id, i.campaign_id, i.email, i.name, i.status, i.email_status, i.expires_at, i.metadata, i.created_at, i.updated_at, count(*) over () as total
-         from invites i where i.campaign_id = c.id and i.organization_id = c.organization_id
+         select i.id, i.campaign_id, i.email, i.name, i.status, i.email_status, i.expires_at, i.metadata, i.created_at, i.updated_at
+         from invites i where i.campaign_id = $1 and i.organization_id = $2
          order by i.created_at desc, i.id desc limit $3 offset $4
        ) as page on true
-      where c.id = $1 and c.organization_id = $2`,
+      where c.id = $1 and c.organization_id = $2 and not c.preview`,
     [req.params.id, req.organizationId, limit, offset],
   );
   if (!rows[0]) return void res.status(404).json({ error: { code: 'RESOURCE_NOT_FOUND', message: 'Not found.', details: {} } });
