@@ -23,18 +23,20 @@ export const TEXT_ANSWERS = [
 /** Runs due jobs until the session's completion chain (transcript → insights → recordings → announcement and exports) is through. */
 export async function runCompletionChain(t: TestApp, sessionId: string): Promise<void> {
   // Exports run one session at a time (the session-exports queue): a chain run beside another
-  // may find the queue held by the other's job, and tries again on the next pass.
-  for (let pass = 0; pass < 20; pass++) {
+  // finds the queue held while the other's PDF renders (the render thread's first start takes
+  // seconds on a loaded machine), and tries again until it is free.
+  const deadline = Date.now() + 60_000;
+  for (let pass = 0; Date.now() < deadline; pass++) {
     const [row] = await t
       .em()
       .execute<{ done: boolean }[]>(`select completion_announced_at is not null and exports_prepared_at is not null as done from sessions where id = ?`, [
         sessionId,
       ]);
     if (row?.done) return;
-    if (pass >= 6) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (pass >= 6) await new Promise((resolve) => setTimeout(resolve, 100));
     await runJobsOnce(t);
   }
-  throw new Error(`The completion chain of ${sessionId} did not finish`);
+  throw new Error(`The completion chain of ${sessionId} did not finish within a minute`);
 }
 
 /** A whole interview answered by text on a fresh campaign, its results generated. */
