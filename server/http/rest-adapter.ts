@@ -27,6 +27,8 @@ interface RestRoute {
   numericInputs: ReadonlySet<string>;
   /** The procedure's output schema: a create whose answer has its record's GET schema answers that very record. */
   outputSchema: unknown;
+  /** A create (with a `location`) whose answer has its record's GET schema: it answered the record itself. Set once, after every route is known. */
+  answersItsRecord: boolean;
 }
 
 /** Plain decimal notation only; `Number()` would also take `0x10`, `1e1`, `' 5'` and `''`. */
@@ -77,8 +79,14 @@ export class RestRoutes {
         meta: appMeta,
         numericInputs: numericInputsOf(procedure),
         outputSchema: getInputOutputParsers(procedure).outputParser,
+        answersItsRecord: false,
       });
     });
+    for (const route of this.#routes) {
+      const template = route.meta.location;
+      const reader = template ? this.match('GET', template.replace(/\{\w+\}/g, 'x')) : undefined;
+      route.answersItsRecord = reader !== undefined && reader.route.outputSchema === route.outputSchema;
+    }
   }
 
   get routes(): readonly RestRoute[] {
@@ -276,7 +284,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         // answers with its record's own schema answered the record itself: no second read.
         const reader = routes.match('GET', location);
         if (reader && mayCall(req, reader.route)) {
-          const read = answersItsRecord(route) ? data : await callRoute(reader.route, ctx, decodePathParams(reader.pathParams, reader.route.numericInputs));
+          const read = route.answersItsRecord ? data : await callRoute(reader.route, ctx, decodePathParams(reader.pathParams, reader.route.numericInputs));
           headers.ETag = entityTagOf(JSON.stringify(read));
         }
         if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -289,13 +297,6 @@ export function createRestHandler(options: RestHandlerOptions) {
         const inTransaction = tx ? { ...ctx, transaction: tx } : ctx;
         const data = await call(inTransaction);
         return { data, headers: await createdHeaders(inTransaction, data) };
-      };
-      /** Whether the create's answer has the schema its record's GET answers (then it is that record). */
-      const answersItsRecord = (create: RestRoute): boolean => {
-        const template = create.meta.location;
-        if (!template) return false;
-        const reader = routes.match('GET', template.replace(/\{\w+\}/g, 'x'));
-        return reader !== undefined && reader.route.outputSchema === create.outputSchema;
       };
       let body: string | null;
       const ifMatch = req.get('If-Match');
@@ -338,7 +339,7 @@ export function createRestHandler(options: RestHandlerOptions) {
               return { status: statusOf(), body: data, headers };
             }
             if (statusOf() === 201 && route.meta.location) {
-              const { data } = answersItsRecord(route)
+              const { data } = route.answersItsRecord
                 ? await created(context, null)
                 : await context.services.orm.em.fork().transactional((tx) => created(context, tx));
               return { status: statusOf(), body: data };
@@ -351,7 +352,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         if (!answer) return;
         body = answer.json;
       } else if (statusOf() === 201 && route.meta.location) {
-        const { data } = answersItsRecord(route)
+        const { data } = route.answersItsRecord
           ? await created(context, null)
           : await context.services.orm.em.fork().transactional((tx) => created(context, tx));
         body = JSON.stringify(data);
