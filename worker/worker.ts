@@ -24,6 +24,7 @@ import { prepareSessionExportsTask } from './tasks/session__prepare_exports.js';
 import { timeOutSessionTask } from './tasks/session__time_out.js';
 import { deleteFilesTask } from './tasks/storage__delete_files.js';
 import { deliverWebhookTask } from './tasks/webhook__deliver.js';
+import { createJobRunnerPool } from './job-runner-pool.js';
 import { deleteWorkerProcess, forceUnlockWorkers, recordWorkerHeartbeat } from './queries.js';
 
 const HEARTBEAT_SECONDS = 30;
@@ -102,6 +103,7 @@ export async function startWorker(services: AppServices, connectionString: strin
     lockHolderIds.add(workerPool.id);
     void beat().catch((error) => services.logger.warn({ err: error }, 'worker heartbeat failed'));
   });
+  const pgPool = createJobRunnerPool(connectionString, services.config.workerConcurrency, services.logger);
   const outcomes = services.metrics.jobOutcomes;
   events.on('job:success', ({ job }) => outcomes.inc({ task: job.task_identifier, outcome: 'success' }));
   // graphile-worker also emits job:error for the final attempt, before job:failed: count it once, as failed.
@@ -112,7 +114,7 @@ export async function startWorker(services: AppServices, connectionString: strin
   const runOnce = (): Promise<Runner> =>
     run({
       events,
-      connectionString,
+      pgPool,
       concurrency: services.config.workerConcurrency,
       noHandleSignals: true,
       pollInterval: 2000,
@@ -206,6 +208,7 @@ export async function startWorker(services: AppServices, connectionString: strin
       await restarting;
       await runner.stop().catch((error: unknown) => services.logger.warn({ err: error }, 'job runner stopped with an error'));
       await deleteWorkerProcess.rows(em(), { processId }).catch(() => undefined);
+      await pgPool.end().catch(() => undefined);
     },
   };
 }

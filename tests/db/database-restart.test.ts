@@ -417,7 +417,19 @@ describe('PostgreSQL restarted under load', () => {
         // request cut by it within LOGICAL_DEADLINE_MS (its claim lapses after 30 s, from before the stop).
         30_000,
         'the outage to be seen on writes, reads and /healthz',
-      );
+      ).catch((error: Error) => {
+        // What each client saw since the stop, and whether its loop still runs: why the outage was not seen.
+        const since = countBy(
+          exchanges.filter((e) => e.ended >= stopped),
+          (e) => `${e.label} ${e.status ?? e.failure}${e.json?.error?.code ? ` ${e.json.error.code}` : ''}`,
+        );
+        const openInvites = invites.map((list) => list.at(-1)?.last.status ?? 'none');
+        const child = server!.child;
+        const processState = child.exitCode === null && child.signalCode === null ? 'still runs' : `ended (${child.exitCode ?? child.signalCode})`;
+        throw new Error(
+          `${error.message}; answers since the stop: ${JSON.stringify(since)}; each invite loop's last answer: ${JSON.stringify(openInvites)}; the server process ${processState}\n${serverLogExcerpt()}`,
+        );
+      });
 
       // Back on the same port and data directory; the server keeps its pool and its URL.
       const starting = performance.now();

@@ -1,10 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
+import pg from 'pg';
 import { consumeRateLimit } from '../../server/platform/rate-limit.js';
+import { createJobRunnerPool } from '../../worker/job-runner-pool.js';
 import { startWorker } from '../../worker/worker.js';
 import { recoverStaleLocks } from '../../worker/tasks/maintenance__recover_stale_locks.js';
 import { runJobsOnce } from '../helpers/jobs.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -116,5 +119,43 @@ describe('job payloads', () => {
     const left = await em().execute<{ id: string }[]>(`select id from graphile_worker._private_jobs`);
     expect(left.map((job) => job.id)).toEqual([malformed.id]);
     await em().execute(`delete from graphile_worker._private_jobs`);
+  });
+});
+
+describe("the job runner's connection pool", () => {
+  it('ignores a second release of the same connection (graphile-worker can release its LISTEN client twice when the database goes away), where pg-pool throws', async () => {
+    const logger = recordingLogger();
+    const pool = createJobRunnerPool(t.database.url, 2, logger);
+    const plain = new pg.Pool({ connectionString: t.database.url, max: 1 });
+    try {
+      // What pg-pool itself does, so this test fails if the wrapper stops wrapping.
+      const bare = await plain.connect();
+      bare.release();
+      expect(() => bare.release()).toThrow(/already been released/);
+
+      // Promise form (graphile-worker's withPgClient).
+      const client = await pool.connect();
+      client.release();
+      expect(() => client.release()).not.toThrow();
+      // Callback form (graphile-worker's LISTEN client), released once through `done`, once through the client.
+      const { client: listener, done } = await new Promise<{ client: pg.PoolClient; done: (error?: Error | boolean) => void }>((resolve, reject) =>
+        pool.connect((error, checkedOut, release) => (error || !checkedOut ? reject(error) : resolve({ client: checkedOut, done: release }))),
+      );
+      done();
+      expect(() => listener.release()).not.toThrow();
+      expect(logger.entries.filter((entry) => entry.msg.includes('released twice'))).toHaveLength(2);
+
+      // The pool is whole: both checkouts came back once, and it still serves queries.
+      expect(pool.totalCount - pool.idleCount).toBe(0);
+      expect((await pool.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      // A later checkout of the same client is released normally (the guard is per checkout).
+      const again = await pool.connect();
+      expect(pool.idleCount).toBe(pool.totalCount - 1);
+      again.release();
+      expect(pool.idleCount).toBe(pool.totalCount);
+    } finally {
+      await plain.end();
+      await pool.end();
+    }
   });
 });
