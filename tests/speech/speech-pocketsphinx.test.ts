@@ -150,6 +150,21 @@ describe.skipIf(skipReason !== null)('pocketsphinx speech recognition (espeak-ng
     expect(result?.text).toContain('four out of five');
   });
 
+  it('reads a rating the same however much exact-zero silence precedes it (a noise floor and dither under the answer)', async () => {
+    // Recorded by the voice page in Chromium from the test microphone (whose silence is exact
+    // zeros, as a browser's with noise suppression on is): espeak-ng's "i would say a four" after
+    // 0.45 s of zeros. Without a noise floor or dither, pocketsphinx read this recording as
+    // "i would study or" and the same speech after 0.3 s of zeros right.
+    const recorded = path.join(import.meta.dirname, '..', 'fixtures', 'speech', 'rating-after-digital-silence.flac');
+    const results = [];
+    for (const extraMs of [0, 150, 500]) {
+      const file = path.join(dir, `rating-lead-${extraMs}.wav`);
+      await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', recorded, '-af', `adelay=${extraMs}:all=1`, file]);
+      results.push(await recognizer.transcribe({ file, contentType: 'audio/wav', language: 'en', hints: RATING }));
+    }
+    for (const result of results) expect(result?.text).toMatch(/^i would say (a )?four$/);
+  });
+
   it('recognises a rating recorded as WebM/Opus, as browsers send it', async () => {
     const wav = await speak('rating-webm.wav', 'i would say three');
     const webm = path.join(dir, 'rating.webm');
