@@ -128,7 +128,10 @@ export async function startWorker(services: AppServices, connectionString: strin
     });
 
   let stopping = false;
-  let runner: Runner = await runOnce();
+  let runner: Runner = await runOnce().catch(async (error: unknown) => {
+    await pgPool.end().catch(() => undefined);
+    throw error;
+  });
   let restarting: Promise<void> | undefined;
 
   /**
