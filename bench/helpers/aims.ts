@@ -22,7 +22,7 @@ export function judgeAgainstAim({
   perRound,
   aim,
   better,
-  format = (value) => value.toFixed(2),
+  format = (value) => value.toFixed(3),
 }: {
   perRound: number[];
   aim: number;
