@@ -425,7 +425,14 @@ describe('PostgreSQL restarted under load', () => {
         );
         const openInvites = invites.map((list) => list.at(-1)?.last.status ?? 'none');
         const child = server!.child;
-        const processState = child.exitCode === null && child.signalCode === null ? 'still runs' : `ended (${child.exitCode ?? child.signalCode})`;
+        // A crash's own line ("Error: …", outside the JSON log), which the excerpt's tail may not reach past an inspected object.
+        const crashLines = server!
+          .output()
+          .split('\n')
+          .filter((line) => !line.startsWith('{') && /^\w*Error\b/.test(line))
+          .slice(-3);
+        const processState =
+          child.exitCode === null && child.signalCode === null ? 'still runs' : `ended (${child.exitCode ?? child.signalCode}): ${crashLines.join(' | ')}`;
         throw new Error(
           `${error.message}; answers since the stop: ${JSON.stringify(since)}; each invite loop's last answer: ${JSON.stringify(openInvites)}; the server process ${processState}\n${serverLogExcerpt()}`,
         );
