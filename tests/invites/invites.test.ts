@@ -217,6 +217,56 @@ describe('POST /v1/campaigns/{campaignId}/invites', () => {
     const response = await other.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'x@example.com' }).expect(404);
     expect(response.body.error.code).toBe('RESOURCE_NOT_FOUND');
   });
+
+  it('a second invite takes one statement on the campaign, and its changed defaults, pause or domain still apply (the defaults remembered are checked by the insert)', async () => {
+    const campaign = await createCampaign(api, { inviteDefaults: { expiresIn: '3d' } });
+    const create = async (email: string) => {
+      const statements: string[] = [];
+      const knex = t.runtime.orm.em.getConnection().getKnex();
+      const listener = (query: { sql: string }) => statements.push(query.sql);
+      knex.on('query', listener);
+      try {
+        const response = await api.post(`/v1/campaigns/${campaign.id}/invites`, { email, sendEmail: false });
+        return { response, campaignStatements: statements.filter((sql) => /\bcampaigns\b/.test(sql)).length };
+      } finally {
+        knex.removeListener('query', listener);
+      }
+    };
+    const hoursToExpiry = (body: { expiresAt: string }) => Math.round(secondsFromNow(body.expiresAt) / 3600);
+
+    const first = await create('first@example.com');
+    expect(first.response.status).toBe(201);
+    expect(first.campaignStatements).toBe(2); // the campaign read, then the insert
+    const second = await create('second@example.com');
+    expect(second.response.status).toBe(201);
+    expect(second.campaignStatements).toBe(1); // the insert alone
+    expect(hoursToExpiry(second.response.body)).toBe(72);
+
+    await api.patch(`/v1/campaigns/${campaign.id}`, { inviteDefaults: { expiresIn: '5d' } }).expect(200);
+    const afterChange = await create('changed@example.com');
+    expect(afterChange.response.status).toBe(201);
+    expect(hoursToExpiry(afterChange.response.body)).toBe(120);
+    expect((await inviteRow(t, afterChange.response.body.id)).expires_at).toEqual(new Date(afterChange.response.body.expiresAt));
+
+    await t.em().execute(`update organizations set domain = 'research.example.org' where id = ?`, [tenant.organizationId]);
+    try {
+      const onDomain = await create('domain@example.com');
+      expect(onDomain.campaignStatements).toBe(1);
+      expect(new URL(onDomain.response.body.inviteUrl).host).toBe('research.example.org');
+    } finally {
+      await t.em().execute(`update organizations set domain = null where id = ?`, [tenant.organizationId]);
+    }
+
+    // Another organization never reaches what this one's creates remembered.
+    const other = apiAs(t.http, await t.createTenant());
+    expect((await other.post(`/v1/campaigns/${campaign.id}/invites`, { email: 'x@example.com' }).expect(404)).body.error.code).toBe('RESOURCE_NOT_FOUND');
+
+    await api.post(`/v1/campaigns/${campaign.id}/pause`).expect(200);
+    const paused = await create('paused@example.com');
+    expect(paused.response.status).toBe(409);
+    expect(paused.response.body.error).toMatchObject({ code: 'CAMPAIGN_NOT_ACTIVE', details: { campaignId: campaign.id, status: 'paused' } });
+    expect(await countInvites(campaign.id)).toBe(4);
+  });
 });
 
 describe('POST /v1/campaigns/{campaignId}/invites/bulk', () => {

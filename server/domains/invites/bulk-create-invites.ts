@@ -1,5 +1,5 @@
 import type { TBulkCreateInvitesInput, TBulkCreateInvitesResult } from '../../../shared/schemas/invites.js';
-import { type InviteServices, insertInvites, loadInviteCampaign } from './insert-invites.js';
+import { type InviteServices, createCampaignInvites } from './insert-invites.js';
 import { toInviteDto } from './serialize.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
@@ -10,8 +10,7 @@ export async function bulkCreateInvites(
   caller: Caller,
   input: TBulkCreateInvitesInput,
 ): Promise<TBulkCreateInvitesResult> {
-  const { campaign, owner } = await loadInviteCampaign(em, caller, { campaignId: input.campaignId });
   // One statement: every invite and its email job, or none.
-  const rows = await insertInvites(em, services, campaign, input.invites, input);
+  const { rows, owner } = await createCampaignInvites(em, services, caller, input.campaignId, input.invites, input);
   return { data: rows.map((row) => toInviteDto(row, services, owner)), count: rows.length };
 }

@@ -36,6 +36,55 @@ interface InviteBatchOptions {
 }
 
 /**
+ * Campaigns' invite defaults as last read, by organization and campaign (the most recent
+ * `INVITE_DEFAULTS_REMEMBERED`). A create needs nothing else from its campaign, and the insert
+ * checks them unchanged (and the campaign active) in its own statement, so a remembered entry
+ * saves the campaign read and a stale one costs a re-read, never an invite resolved from old
+ * defaults. In-process: every API process keeps its own.
+ */
+const rememberedInviteDefaults = new Map<string, InviteCampaign['inviteDefaults']>();
+const INVITE_DEFAULTS_REMEMBERED = 1000;
+
+function rememberInviteDefaults(key: string, defaults: InviteCampaign['inviteDefaults']): void {
+  rememberedInviteDefaults.delete(key);
+  rememberedInviteDefaults.set(key, defaults);
+  // A Map iterates in insertion order: the first key is the one used longest ago.
+  if (rememberedInviteDefaults.size > INVITE_DEFAULTS_REMEMBERED) rememberedInviteDefaults.delete(rememberedInviteDefaults.keys().next().value!);
+}
+
+/**
+ * Invites created through the API on a campaign of the caller's organization (404 for another's,
+ * CAMPAIGN_NOT_ACTIVE unless active), with their link owner. One statement when the campaign's
+ * invite defaults are remembered and unchanged; else the campaign is read first, as the first time.
+ */
+export async function createCampaignInvites(
+  em: EntityManager,
+  services: InviteServices,
+  scope: OrganizationScope,
+  campaignId: string,
+  participants: Participant[],
+  options: InviteBatchOptions,
+): Promise<{ rows: InsertedInvite[]; owner: LinkOwner }> {
+  const { organizationId } = scope;
+  const key = `${organizationId}/${campaignId}`;
+  const remembered = rememberedInviteDefaults.get(key);
+  if (remembered) {
+    const campaign = { id: campaignId, organizationId, status: 'active' as const, inviteDefaults: remembered };
+    const written = await writeInvites(em, services, campaign, participants, options, { expectDefaults: true });
+    if (written) {
+      rememberInviteDefaults(key, remembered);
+      return { rows: written.rows, owner: { domain: written.domain } };
+    }
+    // Changed, stopped or gone since: the read below says which.
+    rememberedInviteDefaults.delete(key);
+  }
+  const { campaign, owner } = await loadInviteCampaign(em, scope, { campaignId });
+  assertCampaignAcceptsInvites(campaign);
+  rememberInviteDefaults(key, campaign.inviteDefaults);
+  return { rows: await insertInvites(em, services, campaign, participants, options), owner };
+}
+
+/**
  * Inserts invites for an active campaign and enqueues their emails in one statement, which
  * share-locks the campaign and inserts only while it is still active: a pause or archive
  * committed meanwhile leaves nothing written and answers CAMPAIGN_NOT_ACTIVE. Inside the
@@ -49,6 +98,26 @@ export async function insertInvites(
   participants: Participant[],
   options: InviteBatchOptions,
 ): Promise<InsertedInvite[]> {
+  const written = await writeInvites(em, services, campaign, participants, options, { expectDefaults: false });
+  if (!written) {
+    // Paused or archived since it was read: nothing was written.
+    throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is no longer active; invites cannot be created.`, { campaignId: campaign.id });
+  }
+  return written.rows;
+}
+
+/**
+ * The statement behind both: null when nothing was written (the campaign no longer active, or,
+ * with `expectDefaults`, its invite defaults no longer the ones the rows were resolved from).
+ */
+async function writeInvites(
+  em: EntityManager,
+  services: InviteServices,
+  campaign: InviteCampaign & { organizationId: string },
+  participants: Participant[],
+  options: InviteBatchOptions,
+  { expectDefaults }: { expectDefaults: boolean },
+): Promise<{ rows: InsertedInvite[]; domain: string | null } | null> {
   assertCampaignAcceptsInvites(campaign);
   const now = new Date();
   const expiresAt = resolveInviteExpiry(campaign, options, now);
@@ -102,19 +171,17 @@ export async function insertInvites(
     campaignId: campaign.id,
     records,
     emailJobs: options.sendEmail ? rows.map((row) => inviteEmailJob(row.id)) : null,
+    expectedDefaults: expectDefaults ? campaign.inviteDefaults : undefined,
   });
-  if (Number(written?.inserted ?? 0) !== rows.length) {
-    // Paused or archived since it was read: nothing was written.
-    throw new AppError('CAMPAIGN_NOT_ACTIVE', `Campaign ${campaign.id} is no longer active; invites cannot be created.`, { campaignId: campaign.id });
-  }
-  return rows;
+  // One statement inserts all or none of them.
+  return Number(written?.inserted ?? 0) === rows.length ? { rows, domain: written!.domain } : null;
 }
 
 /**
  * The campaign invites are created for, and the organization's custom domain their links use, in
  * one read (the hot path's): 404 for another organization's campaign.
  */
-export async function loadInviteCampaign(
+async function loadInviteCampaign(
   em: EntityManager,
   scope: OrganizationScope,
   { campaignId }: { campaignId: string },

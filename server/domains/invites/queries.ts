@@ -94,25 +94,30 @@ export const inviteCampaignWithDomain = defineQuery({
 
 /**
  * Inserts a batch of invites (rows as a jsonb array) on an active campaign, share-locked, and their
- * email jobs (only for invites really inserted): nothing when the campaign stopped meanwhile.
+ * email jobs (only for invites really inserted): nothing when the campaign stopped meanwhile, or
+ * when its invite defaults are no longer `expectedDefaults` (the rows were resolved from them).
+ * Returns the organization's link domain beside the counts.
  */
 export const insertInviteRows = defineQuery({
-  columns: { inserted: 'bigint', jobs: 'bigint' },
+  columns: { inserted: 'bigint', jobs: 'bigint', domain: 'text | null' },
   statement: ({
     organizationId,
     campaignId,
     records,
     emailJobs,
+    expectedDefaults,
   }: {
     organizationId: string;
     campaignId: string;
     records: unknown[];
     emailJobs: JobSpec[] | null;
+    expectedDefaults?: unknown;
   }) => {
     const jobs = emailJobs ? addJobsSql(emailJobs, sql`spec.payload->>'inviteId' in (select id from inserted)`) : sql`(select 0)`;
+    const defaultsUnchanged = expectedDefaults === undefined ? sql`` : sql`and c.invite_defaults = ${JSON.stringify(expectedDefaults)}::jsonb`;
     return sql`with campaign as (
           select c.id, c.organization_id from campaigns c
-          where c.id = ${campaignId} and c.organization_id = ${organizationId} and c.status = 'active' for share
+          where c.id = ${campaignId} and c.organization_id = ${organizationId} and c.status = 'active' ${defaultsUnchanged} for share
         ), inserted as (
           insert into invites (id, organization_id, campaign_id, share_link_id, token_hash, email, name, language, status, email_status,
                                email_template, email_queued_at, expires_at, script_version, metadata, created_at, updated_at)
@@ -125,9 +130,16 @@ export const insertInviteRows = defineQuery({
         ), queued as (
           select count(*) as jobs from ${jobs} as queued_jobs
         )
-        select (select count(*) from inserted) as inserted, (select jobs from queued) as jobs`;
+        select (select count(*) from inserted) as inserted, (select jobs from queued) as jobs,
+               (select o.domain from organizations o where o.id = ${organizationId}) as domain`;
   },
-  example: { organizationId: 'org_example', campaignId: 'cam_example', records: [] as unknown[], emailJobs: null as JobSpec[] | null },
+  example: {
+    organizationId: 'org_example',
+    campaignId: 'cam_example',
+    records: [] as unknown[],
+    emailJobs: null as JobSpec[] | null,
+    expectedDefaults: { expiresIn: '14d' } as unknown,
+  },
 });
 
 /** What an invite list filters on (the campaign's, in the caller's organization). */
