@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { earlierTurnsOf } from '../../server/domains/sessions/answer-interview.js';
+import { readAnswerContext } from '../../server/domains/sessions/answer-interview.js';
 import { DEPTH_FOLLOW_UPS, followUpLimitOf } from '../../server/domains/sessions/interview-flow.js';
 import { Session } from '../../server/entities/index.js';
 import type { TQuestion } from '../../shared/schemas/scripts.js';
@@ -116,7 +116,7 @@ describe('the built-in interviewer through the participant API', () => {
 
     // What every interviewer is told of the question (the built-in one reads no conversation): its question and probes, in order.
     const session = await t.em().findOneOrFail(Session, sessionId);
-    const told = await earlierTurnsOf(t.em(), session, 'deep_q', false);
+    const told = (await readAnswerContext(t.em(), session, 'deep_q', false)).earlier;
     expect(told).toEqual({
       conversation: [],
       onQuestion: { asked: rows.filter((row) => row.speaker === 'ai' && row.question_id === 'deep_q').map((row) => row.text), pickedUp: [] },

@@ -27,10 +27,11 @@ import {
 } from './heard-check.js';
 import { phrasesFor } from '../../interviewer/phrases.js';
 import { askTurn, interviewStateOf } from './interview-turns.js';
+import type { ScriptQuestionMedia } from './question-media.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
 import { findUnfinishedSession } from './participant-access.js';
-import { confirmHeardAnswer, correctHeardAnswer, utteranceStartTime, utteranceTimes, utteranceValue } from './queries.js';
+import { answerContext, confirmHeardAnswer, correctHeardAnswer } from './queries.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
@@ -87,6 +88,10 @@ export interface PreparedAnswer {
   heardCheck?: { check: PendingHeardCheck; reply: HeardCheckReply } | undefined;
   /** Recorded on the AI turn this answer leads to. */
   serverTiming: ServerTurnTiming;
+  /** The answered turn's times on the session's clock (fixed once the turn was put). */
+  answeredTurnTimes: TurnTimes | null;
+  /** The script's question media, for the turn the answer leads to. */
+  scriptMedia: ScriptQuestionMedia[];
 }
 
 /**
@@ -128,12 +133,14 @@ export async function prepareAnswer(
   if (answer.utteranceId !== undefined && answer.utteranceId !== session.pendingUtteranceId) throw turnAlreadyAnswered(session.id);
   const plan = await loadPlan(em, session);
   const question = plan.questions[session.questionIndex]!;
+  const context = await readAnswerContext(em, session, question.id, services.interviewer.usesConversation);
   const position: FlowPosition = {
     questionIndex: session.questionIndex,
     pending: session.pending ?? 'question',
     followUpsAsked: session.followUpsAsked,
     reAsked: session.reAsked,
-    ...(session.pending === 'confirm' ? { confirming: await confirmedValueOf(em, session) } : {}),
+    // A pending confirmation holds the value it reads back.
+    ...(session.pending === 'confirm' ? { confirming: (context.answeredTurnValue as TAnswerValue | undefined) ?? null } : {}),
   };
   const check = session.pending === 'check_heard' ? await pendingHeardCheckOf(em, session) : null;
 
@@ -142,13 +149,12 @@ export async function prepareAnswer(
   let confidence = answer.confidence ?? null;
   let unheard = false;
   let recognitionMs: number | null = null;
-  let earlier: EarlierTurns;
-  const readConversation = () => earlierTurnsOf(em, session, question.id, services.interviewer.usesConversation);
+  const { earlier } = context;
   if (answer.audio) {
     if (session.consentRequired && session.consent?.type === 'data_processing') {
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
     }
-    const facts = await checkAnswerAudio(answer.audio.file, await longestRecording(em, session));
+    const facts = await checkAnswerAudio(answer.audio.file, longestRecording(session, context.answeredTurnTimes));
     const file = answer.audio.file;
     const recognizing = async () => {
       const started = performance.now();
@@ -158,22 +164,19 @@ export async function prepareAnswer(
       recognitionMs = elapsedMs(started);
       return heard;
     };
-    // Stored, transcribed and the conversation read at once: none needs another, and the
-    // recognizer's time (a provider's answer, or pocketsphinx) covers the other two.
+    // Stored and transcribed at once: neither needs the other, and the recognizer's time (a
+    // provider's answer, or pocketsphinx) covers the storing.
     const storing = storeAnswerAudio(services, session, answer.audio, facts);
     const hearing = text === null && services.speech.recognizer ? recognizing() : Promise.resolve({ text, confidence, unheard });
-    const reading = readConversation();
     try {
-      [audio, { text, confidence, unheard }, earlier] = await Promise.all([storing, hearing, reading]);
+      [audio, { text, confidence, unheard }] = await Promise.all([storing, hearing]);
     } catch (error) {
       // The answer is not recorded: what was stored of it goes too.
       const stored = await storing.catch(() => undefined);
-      await Promise.allSettled([hearing, reading]);
+      await Promise.allSettled([hearing]);
       if (stored) await services.storage.delete(stored.storageKey).catch(() => undefined);
       throw error;
     }
-  } else {
-    earlier = await readConversation();
   }
   // Spoken: a recording, or the browser's transcript with its confidence; else typed.
   const spoken = answer.audio !== undefined || answer.confidence !== undefined;
@@ -196,6 +199,8 @@ export async function prepareAnswer(
     confidence,
     answer,
     heardCheck: check && reply ? { check, reply } : undefined,
+    answeredTurnTimes: context.answeredTurnTimes,
+    scriptMedia: context.scriptMedia,
   };
   try {
     const conversation = services.interviewer.usesConversation
@@ -256,7 +261,8 @@ function turnAlreadyAnswered(sessionId: string): AppError {
  * pending one. No caller: the prepared answer was checked against the participant by `prepareAnswer`.
  */
 export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { services: SessionServices }, prepared: PreparedAnswer): Promise<TInterviewState> {
-  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming, heardCheck } = prepared;
+  const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming, heardCheck, answeredTurnTimes, scriptMedia } =
+    prepared;
   // A typed reply to a read-back settles the answer it checks and is not an answer of its own.
   const settlesInPlace = heardCheck !== undefined && !audio && (heardCheck.reply.kind === 'confirmed' || heardCheck.reply.kind === 'corrected');
   {
@@ -265,10 +271,11 @@ export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { servic
       if (locked.status !== 'in_progress') throw sessionNotActive(locked, 'answered');
       if (locked.pendingUtteranceId !== answeredTurnId) throw turnAlreadyAnswered(locked.id);
       const now = new Date();
-      const pendingTurn = await utteranceTimes.first(tx, { utteranceId: answeredTurnId });
+      // Read when the answer was prepared: a turn's times never change, and it is still the pending one.
+      const pendingTurn = answeredTurnTimes!;
       const { startTime, endTime } = settlesInPlace
-        ? { startTime: pendingTurn!.end_time, endTime: Math.max(pendingTurn!.end_time, offsetAt(locked, now)) }
-        : answerTimes(locked, now, answer, pendingTurn!, audio?.durationSeconds ?? null, text);
+        ? { startTime: pendingTurn.endTime, endTime: Math.max(pendingTurn.endTime, offsetAt(locked, now)) }
+        : answerTimes(locked, now, answer, pendingTurn, audio?.durationSeconds ?? null, text);
       if (audio) {
         tx.create(SessionFile, {
           id: audio.fileId,
@@ -363,7 +370,7 @@ export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { servic
       const heard =
         heardCheck?.reply.kind === 'corrected' ? heardCheck.reply.text : heardCheck?.reply.kind === 'confirmed' && !audio ? heardCheck.check.heard : text;
       const state = {
-        ...(await interviewStateOf(tx, services, locked, plan, now, asked)),
+        ...(await interviewStateOf(tx, services, locked, plan, now, asked, scriptMedia)),
         heard: { text: heard, ...(outcome.next.kind === 'check_heard' ? { lowConfidence: true } : {}) },
       };
       return closing === undefined ? state : { ...state, closing };
@@ -408,7 +415,7 @@ function answerTimes(
   session: Session,
   now: Date,
   answer: ParticipantAnswer,
-  question: { start_time: number; end_time: number },
+  question: TurnTimes,
   audioSeconds: number | null,
   text: string | null,
 ): { startTime: number; endTime: number } {
@@ -419,18 +426,18 @@ function answerTimes(
   if (answer.startTime !== undefined && answer.startTime > latest + CLOCK_SLACK_SECONDS) {
     throw validationError([{ path: 'startTime', message: `must not be after now (${Math.floor(latest)} s into the session)` }]);
   }
-  const endTime = Math.max(question.start_time, Math.min(answer.endTime ?? latest, latest));
+  const endTime = Math.max(question.startTime, Math.min(answer.endTime ?? latest, latest));
   const spoken = Math.max(MIN_ANSWER_SECONDS, audioSeconds ?? (text ? speakingSeconds(text) : 0));
-  const typedAfterQuestion = audioSeconds === null && question.end_time <= endTime - MIN_ANSWER_SECONDS;
-  const estimated = typedAfterQuestion ? Math.max(question.end_time, endTime - spoken) : endTime - spoken;
-  const startTime = Math.min(endTime, Math.max(question.start_time, answer.startTime ?? estimated));
+  const typedAfterQuestion = audioSeconds === null && question.endTime <= endTime - MIN_ANSWER_SECONDS;
+  const estimated = typedAfterQuestion ? Math.max(question.endTime, endTime - spoken) : endTime - spoken;
+  const startTime = Math.min(endTime, Math.max(question.startTime, answer.startTime ?? estimated));
   return { startTime, endTime };
 }
 
-/** The value a pending confirmation reads back: stored on the `confirm` utterance itself. */
-async function confirmedValueOf(em: EntityManager, session: Session): Promise<TAnswerValue> {
-  const turn = await utteranceValue.first(em, { utteranceId: session.pendingUtteranceId ?? null });
-  return (turn?.value as TAnswerValue | undefined) ?? null;
+/** When a turn was put and when it was done being said, in seconds on the session's clock. */
+interface TurnTimes {
+  startTime: number;
+  endTime: number;
 }
 
 /** What the interviewer is told of the conversation before the answer being prepared. */
@@ -440,28 +447,57 @@ interface EarlierTurns {
   onQuestion: QuestionHistory;
 }
 
+/** What an answer is prepared with beside its session and plan. */
+interface AnswerContext {
+  earlier: EarlierTurns;
+  /** The pending turn's times; null when the session has no pending turn. */
+  answeredTurnTimes: TurnTimes | null;
+  /** The value stored on the pending turn (a `confirm` turn's reads back the answer it checks). */
+  answeredTurnValue: unknown;
+  scriptMedia: ScriptQuestionMedia[];
+}
+
 /** The AI turns that ask something of the current question: a probe must repeat none of them. */
 const ASKING_KINDS: readonly UtteranceKind[] = ['question', 're_ask', 'follow_up'];
 
+interface EarlierTurnRow {
+  speaker: 'ai' | 'participant';
+  kind: UtteranceKind;
+  text: string | null;
+  questionId: string | null;
+  probe: { pickedUp?: string | null } | null;
+}
+
 /**
- * The session's earlier turns in one query: the whole conversation for an interviewer that reads
- * it, else only the AI's asking turns on the current question (every interviewer needs those, so
- * no probe repeats one or picks up the same words twice).
+ * One read for everything an answer needs beside the session (answerContext): the pending turn,
+ * the earlier turns (the whole conversation for an interviewer that reads it, else only the AI's
+ * asking turns on the current question: every interviewer needs those, so no probe repeats one
+ * or picks up the same words twice), and the script's question media.
  */
-export async function earlierTurnsOf(em: EntityManager, session: Session, questionId: string, wholeConversation: boolean): Promise<EarlierTurns> {
-  const rows = await em.find(
-    SessionUtterance,
-    wholeConversation ? { session: session.id } : { session: session.id, speaker: 'ai', questionId, kind: { $in: [...ASKING_KINDS] } },
-    { fields: ['speaker', 'kind', 'text', 'questionId', 'probe'], orderBy: { seq: 'asc' }, disableIdentityMap: true },
-  );
+export async function readAnswerContext(em: EntityManager, session: Session, questionId: string, wholeConversation: boolean): Promise<AnswerContext> {
+  const row = (await answerContext.first(em, {
+    sessionId: session.id,
+    organizationId: session.organization.id,
+    scriptId: session.scriptId,
+    pendingUtteranceId: session.pendingUtteranceId ?? null,
+    questionId,
+    wholeConversation,
+  }))!;
+  const rows = row.turns as EarlierTurnRow[];
   const onQuestion: QuestionHistory = { asked: [], pickedUp: [] };
-  for (const row of rows) {
-    if (row.speaker !== 'ai' || row.questionId !== questionId || !ASKING_KINDS.includes(row.kind)) continue;
-    if (row.text) onQuestion.asked.push(row.text);
-    if (row.probe?.pickedUp) onQuestion.pickedUp.push(row.probe.pickedUp);
+  for (const turn of rows) {
+    if (turn.speaker !== 'ai' || turn.questionId !== questionId || !ASKING_KINDS.includes(turn.kind)) continue;
+    if (turn.text) onQuestion.asked.push(turn.text);
+    if (turn.probe?.pickedUp) onQuestion.pickedUp.push(turn.probe.pickedUp);
   }
-  const conversation = wholeConversation ? rows.map((row) => ({ speaker: row.speaker, text: row.text ?? '', questionId: row.questionId ?? null })) : [];
-  return { conversation, onQuestion };
+  const conversation = wholeConversation ? rows.map((turn) => ({ speaker: turn.speaker, text: turn.text ?? '', questionId: turn.questionId ?? null })) : [];
+  return {
+    earlier: { conversation, onQuestion },
+    answeredTurnTimes:
+      row.pending_start_time === null || row.pending_end_time === null ? null : { startTime: row.pending_start_time, endTime: row.pending_end_time },
+    answeredTurnValue: row.pending_value,
+    scriptMedia: row.script_media as ScriptQuestionMedia[],
+  };
 }
 
 /**
@@ -470,9 +506,8 @@ export async function earlierTurnsOf(em: EntityManager, session: Session, questi
  * recorded in this turn (an hour of silence uploaded seconds in): refused before it is stored or
  * transcribed, rather than kept and costing storage, recognition and the merge its full length.
  */
-async function longestRecording(em: EntityManager, session: Session): Promise<number> {
-  const turn = session.pendingUtteranceId ? await utteranceStartTime.first(em, { utteranceId: session.pendingUtteranceId }) : undefined;
-  return Math.max(0, offsetAt(session, new Date()) - (turn?.start_time ?? 0)) + CLOCK_SLACK_SECONDS;
+function longestRecording(session: Session, pendingTurn: TurnTimes | null): number {
+  return Math.max(0, offsetAt(session, new Date()) - (pendingTurn?.startTime ?? 0)) + CLOCK_SLACK_SECONDS;
 }
 
 /** Recognised from its bytes (415 for anything but webm, ogg, wav, mp3, m4a audio) and no longer than the turn allows (422). */

@@ -9,7 +9,7 @@ import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { toParticipantSessionDto, toTurn } from './serialize.js';
 import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
 import { abandonIdleJob, timeOutJob } from './session-jobs.js';
-import { questionMediaOf } from './question-media.js';
+import { questionMediaOf, type ScriptQuestionMedia } from './question-media.js';
 import { turnAudioUrl, type TurnVoicing } from './turn-audio-link.js';
 
 /** Records an AI turn that waits for an answer (a question, follow-up, re-ask or confirmation) and makes it the pending turn. */
@@ -87,6 +87,8 @@ export async function interviewStateOf(
   now: Date = new Date(),
   /** The pending turn when the caller just asked it (saves reading it back). */
   asked?: Pick<SessionUtterance, 'id' | 'text' | 'kind' | 'value'>,
+  /** The script's question media when the caller read them already. */
+  scriptMedia?: ScriptQuestionMedia[],
 ): Promise<TInterviewState> {
   let turn: TInterviewState['turn'] = null;
   if (session.pendingUtteranceId && (session.status === 'in_progress' || session.status === 'paused')) {
@@ -97,7 +99,7 @@ export async function interviewStateOf(
     turn = toTurn(utterance, plan.questions[session.questionIndex]!);
     const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
     if (audioUrl) turn.audioUrl = audioUrl;
-    const media = await questionMediaOf(em, voicing.signer, session, turn.questionId, now);
+    const media = await questionMediaOf(em, voicing.signer, session, turn.questionId, now, scriptMedia);
     if (media.length > 0) turn.media = media;
   }
   return { session: toParticipantSessionDto(session, now), turn };

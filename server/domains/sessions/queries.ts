@@ -132,6 +132,53 @@ export const utteranceTimes = defineQuery({
   example: { utteranceId: 'utt_example' as string | null },
 });
 
+/**
+ * What preparing an answer reads beside the session, in one statement: the pending turn (its
+ * times, and the value a confirmation reads back), the session's earlier turns (the whole
+ * conversation, oldest first, or only the AI's asking turns on the current question), and the
+ * script's question media (the next turn's are among them, whichever question it puts).
+ */
+export const answerContext = defineQuery({
+  columns: {
+    pending_start_time: 'double precision | null',
+    pending_end_time: 'double precision | null',
+    pending_value: 'jsonb | null',
+    turns: 'jsonb',
+    script_media: 'jsonb',
+  },
+  statement: ({
+    sessionId,
+    organizationId,
+    scriptId,
+    pendingUtteranceId,
+    questionId,
+    wholeConversation,
+  }: {
+    sessionId: string;
+    organizationId: string;
+    scriptId: string;
+    pendingUtteranceId: string | null;
+    questionId: string;
+    wholeConversation: boolean;
+  }) => {
+    const asking = wholeConversation ? sql`` : sql` and u.speaker = 'ai' and u.question_id = ${questionId} and u.kind in ('question', 're_ask', 'follow_up')`;
+    return sql`select p.start_time as pending_start_time, p.end_time as pending_end_time, p.value as pending_value,
+        coalesce((select jsonb_agg(jsonb_build_object('speaker', u.speaker, 'kind', u.kind, 'text', u.text, 'questionId', u.question_id, 'probe', u.probe) order by u.seq)
+                  from session_utterances u where u.session_id = ${sessionId}${asking}), '[]') as turns,
+        coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'questionId', m.question_id, 'kind', m.kind, 'contentType', m.content_type, 'alt', m.alt) order by m.created_at, m.id)
+                  from script_media m where m.script_id = ${scriptId} and m.organization_id = ${organizationId} and m.question_id is not null), '[]') as script_media
+      from (select 1) as one left join session_utterances p on p.id = ${pendingUtteranceId} and p.session_id = ${sessionId}`;
+  },
+  example: {
+    sessionId: 'ses_example',
+    organizationId: 'org_example',
+    scriptId: 'scr_example',
+    pendingUtteranceId: 'utt_example' as string | null,
+    questionId: 'q_example',
+    wholeConversation: false,
+  },
+});
+
 /** When a turn started, on the session's clock. */
 export const utteranceStartTime = defineQuery({
   columns: { start_time: 'double precision' },

@@ -23,16 +23,35 @@ export async function questionMediaOf(
   session: Pick<Session, 'id' | 'scriptId'> & { organization: { id: string } },
   questionId: string,
   now: Date,
+  /** The script's question media when the caller read them already (answerContext), else read here. */
+  scriptMedia?: ScriptQuestionMedia[],
 ): Promise<TTurnMedia[]> {
-  const rows = await questionMediaRows.rows(em, { organizationId: session.organization.id, scriptId: session.scriptId, questionId });
+  const rows = scriptMedia
+    ? scriptMedia.filter((media) => media.questionId === questionId)
+    : (await questionMediaRows.rows(em, { organizationId: session.organization.id, scriptId: session.scriptId, questionId })).map((row) => ({
+        id: row.id,
+        questionId,
+        kind: row.kind,
+        contentType: row.content_type,
+        alt: row.alt,
+      }));
   return Promise.all(
     rows.map(async (row) => ({
       kind: row.kind as 'image' | 'audio',
-      contentType: row.content_type,
+      contentType: row.contentType,
       url: (await signer.signFileLink({ fileId: `${session.id}/${row.id}`, purpose: 'question_media' }, QUESTION_MEDIA_LINK_SECONDS, now)).url,
       alt: row.alt,
     })),
   );
+}
+
+/** One of a script's images or audio files, with the question it belongs to (the order: upload order). */
+export interface ScriptQuestionMedia {
+  id: string;
+  questionId: string;
+  kind: string;
+  contentType: string;
+  alt: string | null;
 }
 
 /**
