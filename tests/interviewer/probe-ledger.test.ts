@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAnswerContext } from '../../server/domains/sessions/answer-interview.js';
+import { type EarlierTurnRow, earlierTurnsOn } from '../../server/domains/sessions/answer-interview.js';
 import { DEPTH_FOLLOW_UPS, followUpLimitOf } from '../../server/domains/sessions/interview-flow.js';
-import { Session } from '../../server/entities/index.js';
 import type { TQuestion } from '../../shared/schemas/scripts.js';
 import { type Api, apiAs } from '../helpers/factories.js';
 import { chatReply, type FakeOpenAi, startFakeOpenAi } from '../helpers/fake-openai.js';
@@ -115,8 +114,8 @@ describe('the built-in interviewer through the participant API', () => {
     expect(rows.filter((row) => row.kind !== 'follow_up').every((row) => row.probe === null)).toBe(true);
 
     // What every interviewer is told of the question (the built-in one reads no conversation): its question and probes, in order.
-    const session = await t.em().findOneOrFail(Session, sessionId);
-    const told = (await readAnswerContext(t.em(), session, 'deep_q', false)).earlier;
+    const turns = rows.map((row) => ({ speaker: row.speaker, kind: row.kind, text: row.text, questionId: row.question_id, probe: row.probe }));
+    const told = earlierTurnsOn(turns as EarlierTurnRow[], 'deep_q', false);
     expect(told).toEqual({
       conversation: [],
       onQuestion: { asked: rows.filter((row) => row.speaker === 'ai' && row.question_id === 'deep_q').map((row) => row.text), pickedUp: [] },

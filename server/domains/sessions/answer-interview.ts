@@ -30,7 +30,6 @@ import { askTurn, interviewStateOf } from './interview-turns.js';
 import type { ScriptQuestionMedia } from './question-media.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
-import { findUnfinishedSession } from './participant-access.js';
 import { answerContext, confirmHeardAnswer, correctHeardAnswer } from './queries.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
@@ -118,10 +117,11 @@ export async function prepareAnswer(
 ): Promise<PreparedAnswer> {
   assertVoiceTiming(answer.voiceTiming);
   // The token was checked (not cancelled) when the request was authenticated.
-  const session = await findUnfinishedSession(em, participant.inviteId);
-  if (!session) {
+  const context = await readAnswerContext(em, participant.inviteId, services.interviewer.usesConversation);
+  if (!context) {
     throw new AppError('SESSION_NOT_ACTIVE', 'There is no interview in progress for this invite; start it first.', { inviteId: participant.inviteId });
   }
+  const { session } = context;
   if (session.status !== 'in_progress') {
     throw session.status === 'created'
       ? new AppError('SESSION_NOT_ACTIVE', `Session ${session.id} is waiting for consent; it cannot take answers yet.`, {
@@ -133,7 +133,6 @@ export async function prepareAnswer(
   if (answer.utteranceId !== undefined && answer.utteranceId !== session.pendingUtteranceId) throw turnAlreadyAnswered(session.id);
   const plan = await loadPlan(em, session);
   const question = plan.questions[session.questionIndex]!;
-  const context = await readAnswerContext(em, session, question.id, services.interviewer.usesConversation);
   const position: FlowPosition = {
     questionIndex: session.questionIndex,
     pending: session.pending ?? 'question',
@@ -149,7 +148,7 @@ export async function prepareAnswer(
   let confidence = answer.confidence ?? null;
   let unheard = false;
   let recognitionMs: number | null = null;
-  const { earlier } = context;
+  const earlier = earlierTurnsOn(context.turns, question.id, services.interviewer.usesConversation);
   if (answer.audio) {
     if (session.consentRequired && session.consent?.type === 'data_processing') {
       throw new AppError('RECORDING_NOT_CONSENTED', 'The participant did not consent to recording: type the answer instead.', { sessionId: session.id });
@@ -447,20 +446,41 @@ interface EarlierTurns {
   onQuestion: QuestionHistory;
 }
 
-/** What an answer is prepared with beside its session and plan. */
+/** The session as an answer is prepared with it (read with the rest: answerContext). */
+export type AnsweringSession = Pick<
+  Session,
+  | 'id'
+  | 'status'
+  | 'consentRequired'
+  | 'consent'
+  | 'language'
+  | 'voice'
+  | 'scriptId'
+  | 'scriptVersion'
+  | 'startedAt'
+  | 'questionIndex'
+  | 'pending'
+  | 'pendingUtteranceId'
+  | 'followUpsAsked'
+  | 'reAsked'
+> & { organization: { id: string } };
+
+/** What an answer is prepared with. */
 interface AnswerContext {
-  earlier: EarlierTurns;
+  session: AnsweringSession;
   /** The pending turn's times; null when the session has no pending turn. */
   answeredTurnTimes: TurnTimes | null;
   /** The value stored on the pending turn (a `confirm` turn's reads back the answer it checks). */
   answeredTurnValue: unknown;
+  /** The whole conversation for an interviewer that reads it, else the AI's asking turns, oldest first. */
+  turns: EarlierTurnRow[];
   scriptMedia: ScriptQuestionMedia[];
 }
 
 /** The AI turns that ask something of the current question: a probe must repeat none of them. */
 const ASKING_KINDS: readonly UtteranceKind[] = ['question', 're_ask', 'follow_up'];
 
-interface EarlierTurnRow {
+export interface EarlierTurnRow {
   speaker: 'ai' | 'participant';
   kind: UtteranceKind;
   text: string | null;
@@ -469,35 +489,55 @@ interface EarlierTurnRow {
 }
 
 /**
- * One read for everything an answer needs beside the session (answerContext): the pending turn,
- * the earlier turns (the whole conversation for an interviewer that reads it, else only the AI's
- * asking turns on the current question: every interviewer needs those, so no probe repeats one
- * or picks up the same words twice), and the script's question media.
+ * Everything an answer is prepared with, in one read (answerContext): the invite's unfinished
+ * session, its pending turn, its earlier turns and the script's question media. Null: no
+ * unfinished session.
  */
-export async function readAnswerContext(em: EntityManager, session: Session, questionId: string, wholeConversation: boolean): Promise<AnswerContext> {
-  const row = (await answerContext.first(em, {
-    sessionId: session.id,
-    organizationId: session.organization.id,
-    scriptId: session.scriptId,
-    pendingUtteranceId: session.pendingUtteranceId ?? null,
-    questionId,
-    wholeConversation,
-  }))!;
-  const rows = row.turns as EarlierTurnRow[];
+export async function readAnswerContext(em: EntityManager, inviteId: string, wholeConversation: boolean): Promise<AnswerContext | null> {
+  const row = await answerContext.first(em, { inviteId, wholeConversation });
+  if (!row) return null;
+  // The columns hold what the schema allows (check constraints; jsonb written from the schemas).
+  return {
+    session: {
+      id: row.id,
+      organization: { id: row.organization_id },
+      status: row.status as Session['status'],
+      consentRequired: row.consent_required,
+      consent: row.consent as Session['consent'],
+      language: row.language,
+      voice: row.voice,
+      scriptId: row.script_id,
+      scriptVersion: row.script_version,
+      // The ORM's connection leaves timestamps as text.
+      startedAt: row.started_at === null ? null : new Date(row.started_at),
+      questionIndex: row.question_index,
+      pending: row.pending as Session['pending'],
+      pendingUtteranceId: row.pending_utterance_id,
+      followUpsAsked: row.follow_ups_asked,
+      reAsked: row.re_asked,
+    },
+    answeredTurnTimes:
+      row.pending_start_time === null || row.pending_end_time === null ? null : { startTime: row.pending_start_time, endTime: row.pending_end_time },
+    answeredTurnValue: row.pending_value,
+    turns: row.turns as EarlierTurnRow[],
+    scriptMedia: row.script_media as ScriptQuestionMedia[],
+  };
+}
+
+/**
+ * What the interviewer is told of the earlier turns: the whole conversation for an interviewer
+ * that reads it, and for every interviewer the AI's asking turns on the current question (so no
+ * probe repeats one or picks up the same words twice).
+ */
+export function earlierTurnsOn(turns: EarlierTurnRow[], questionId: string, wholeConversation: boolean): EarlierTurns {
   const onQuestion: QuestionHistory = { asked: [], pickedUp: [] };
-  for (const turn of rows) {
+  for (const turn of turns) {
     if (turn.speaker !== 'ai' || turn.questionId !== questionId || !ASKING_KINDS.includes(turn.kind)) continue;
     if (turn.text) onQuestion.asked.push(turn.text);
     if (turn.probe?.pickedUp) onQuestion.pickedUp.push(turn.probe.pickedUp);
   }
-  const conversation = wholeConversation ? rows.map((turn) => ({ speaker: turn.speaker, text: turn.text ?? '', questionId: turn.questionId ?? null })) : [];
-  return {
-    earlier: { conversation, onQuestion },
-    answeredTurnTimes:
-      row.pending_start_time === null || row.pending_end_time === null ? null : { startTime: row.pending_start_time, endTime: row.pending_end_time },
-    answeredTurnValue: row.pending_value,
-    scriptMedia: row.script_media as ScriptQuestionMedia[],
-  };
+  const conversation = wholeConversation ? turns.map((turn) => ({ speaker: turn.speaker, text: turn.text ?? '', questionId: turn.questionId ?? null })) : [];
+  return { conversation, onQuestion };
 }
 
 /**
@@ -506,7 +546,7 @@ export async function readAnswerContext(em: EntityManager, session: Session, que
  * recorded in this turn (an hour of silence uploaded seconds in): refused before it is stored or
  * transcribed, rather than kept and costing storage, recognition and the merge its full length.
  */
-function longestRecording(session: Session, pendingTurn: TurnTimes | null): number {
+function longestRecording(session: Pick<Session, 'startedAt'>, pendingTurn: TurnTimes | null): number {
   return Math.max(0, offsetAt(session, new Date()) - (pendingTurn?.startTime ?? 0)) + CLOCK_SLACK_SECONDS;
 }
 
@@ -530,7 +570,7 @@ async function checkAnswerAudio(file: string, longestSeconds: number): Promise<A
 /** A checked recording stored as a session file (its hash as the route computed it, when it did). */
 async function storeAnswerAudio(
   services: SessionServices,
-  session: Session,
+  session: Pick<AnsweringSession, 'id' | 'organization'>,
   recording: { file: string; sha256?: string | undefined },
   facts: AudioFacts,
 ): Promise<AudioAnswer> {
@@ -549,7 +589,7 @@ async function storeAnswerAudio(
  */
 async function transcribe(
   services: SessionServices,
-  session: Session,
+  session: Pick<AnsweringSession, 'id' | 'language'>,
   question: Pick<InterviewPlan['questions'][number], 'type' | 'options' | 'scale'>,
   file: string,
   contentType: string,

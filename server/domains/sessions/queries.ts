@@ -1,5 +1,6 @@
 import { rawSql, sql } from '../../db/sql.js';
 import { defineQuery } from '../../db/query.js';
+import { UNFINISHED_SESSION_STATUSES } from '../../../shared/schemas/sessions.js';
 
 /** What every event of a session says of it, fixed when the event happens (session-event-facts.ts). */
 export const sessionEventFacts = defineQuery({
@@ -133,50 +134,47 @@ export const utteranceTimes = defineQuery({
 });
 
 /**
- * What preparing an answer reads beside the session, in one statement: the pending turn (its
- * times, and the value a confirmation reads back), the session's earlier turns (the whole
- * conversation, oldest first, or only the AI's asking turns on the current question), and the
- * script's question media (the next turn's are among them, whichever question it puts).
+ * What preparing an answer reads, in one statement: the invite's unfinished session (the fields
+ * an answer is prepared with), its pending turn (times, and the value a confirmation reads back),
+ * its earlier turns (the whole conversation, oldest first, or only the AI's asking turns), and
+ * the script's question media (the next turn's are among them, whichever question it puts).
  */
 export const answerContext = defineQuery({
   columns: {
+    id: 'text',
+    organization_id: 'text',
+    status: 'text',
+    consent_required: 'boolean',
+    consent: 'jsonb | null',
+    language: 'text',
+    voice: 'text | null',
+    script_id: 'text',
+    script_version: 'integer',
+    started_at: 'timestamp with time zone | null',
+    question_index: 'integer',
+    pending: 'text | null',
+    pending_utterance_id: 'text | null',
+    follow_ups_asked: 'integer',
+    re_asked: 'boolean',
     pending_start_time: 'double precision | null',
     pending_end_time: 'double precision | null',
     pending_value: 'jsonb | null',
     turns: 'jsonb',
     script_media: 'jsonb',
   },
-  statement: ({
-    sessionId,
-    organizationId,
-    scriptId,
-    pendingUtteranceId,
-    questionId,
-    wholeConversation,
-  }: {
-    sessionId: string;
-    organizationId: string;
-    scriptId: string;
-    pendingUtteranceId: string | null;
-    questionId: string;
-    wholeConversation: boolean;
-  }) => {
-    const asking = wholeConversation ? sql`` : sql` and u.speaker = 'ai' and u.question_id = ${questionId} and u.kind in ('question', 're_ask', 'follow_up')`;
-    return sql`select p.start_time as pending_start_time, p.end_time as pending_end_time, p.value as pending_value,
+  statement: ({ inviteId, wholeConversation }: { inviteId: string; wholeConversation: boolean }) => {
+    const asking = wholeConversation ? sql`` : sql` and u.speaker = 'ai' and u.kind in ('question', 're_ask', 'follow_up')`;
+    return sql`select s.id, s.organization_id, s.status, s.consent_required, s.consent, s.language, s.voice, s.script_id, s.script_version, s.started_at,
+        s.question_index, s.pending, s.pending_utterance_id, s.follow_ups_asked, s.re_asked,
+        p.start_time as pending_start_time, p.end_time as pending_end_time, p.value as pending_value,
         coalesce((select jsonb_agg(jsonb_build_object('speaker', u.speaker, 'kind', u.kind, 'text', u.text, 'questionId', u.question_id, 'probe', u.probe) order by u.seq)
-                  from session_utterances u where u.session_id = ${sessionId}${asking}), '[]') as turns,
+                  from session_utterances u where u.session_id = s.id${asking}), '[]') as turns,
         coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'questionId', m.question_id, 'kind', m.kind, 'contentType', m.content_type, 'alt', m.alt) order by m.created_at, m.id)
-                  from script_media m where m.script_id = ${scriptId} and m.organization_id = ${organizationId} and m.question_id is not null), '[]') as script_media
-      from (select 1) as one left join session_utterances p on p.id = ${pendingUtteranceId} and p.session_id = ${sessionId}`;
+                  from script_media m where m.script_id = s.script_id and m.organization_id = s.organization_id and m.question_id is not null), '[]') as script_media
+      from sessions s left join session_utterances p on p.id = s.pending_utterance_id and p.session_id = s.id
+      where s.invite_id = ${inviteId} and s.status = any(${[...UNFINISHED_SESSION_STATUSES]}::text[])`;
   },
-  example: {
-    sessionId: 'ses_example',
-    organizationId: 'org_example',
-    scriptId: 'scr_example',
-    pendingUtteranceId: 'utt_example' as string | null,
-    questionId: 'q_example',
-    wholeConversation: false,
-  },
+  example: { inviteId: 'inv_example', wholeConversation: false },
 });
 
 /** When a turn started, on the session's clock. */
