@@ -177,6 +177,16 @@ export const answerContext = defineQuery({
   example: { inviteId: 'inv_example', wholeConversation: false },
 });
 
+/** The script version a new session runs: the invite's own (a preview's), else the script's published one. */
+export const versionToRun = defineQuery({
+  columns: { version: 'integer', system_prompt: 'text', questions: 'jsonb', settings: 'jsonb' },
+  statement: ({ scriptId, version }: { scriptId: string; version: number | null }) =>
+    sql`select v.version, v.system_prompt, v.questions, v.settings
+       from scripts s join script_versions v on v.script_id = s.id and v.version = coalesce(${version}::integer, s.published_version)
+      where s.id = ${scriptId}`,
+  example: { scriptId: 'scr_example', version: 1 as number | null },
+});
+
 /** When a turn started, on the session's clock. */
 export const utteranceStartTime = defineQuery({
   columns: { start_time: 'double precision' },

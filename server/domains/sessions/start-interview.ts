@@ -1,7 +1,7 @@
 import type { ParticipantAuth } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import type { TDevice, TInterviewState } from '../../../shared/schemas/sessions.js';
-import { Script, ScriptVersion, Session } from '../../entities/index.js';
+import { type ScriptVersion, Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
 import { assertKnownVoice } from '../../speech/speech-synthesizer.js';
 import { newId } from '../../lib/ids.js';
@@ -11,6 +11,7 @@ import { effectiveInviteStatus, languageOf, startInvite } from '../invites/index
 import { beginInterview, interviewStateOf, watchJobs } from './interview-turns.js';
 import { loadPlan } from './load-session.js';
 import { findUnfinishedSession, loadParticipantInvite } from './participant-access.js';
+import { versionToRun } from './queries.js';
 import { holdStartingCredits } from './session-billing.js';
 
 export type SessionServices = Pick<
@@ -55,9 +56,17 @@ export async function startInterview(
     if (raced) return resume(raced);
 
     const campaign = invite.campaign;
-    const script = await tx.findOneOrFail(Script, campaign.script.id);
+    const scriptId = campaign.script.id;
     // A preview invite runs the version it was made for (a draft included); every other one the published version.
-    const version = await tx.findOneOrFail(ScriptVersion, { script: script.id, version: invite.scriptVersion ?? script.publishedVersion! });
+    const row = await versionToRun.first(tx, { scriptId, version: invite.scriptVersion ?? null });
+    if (!row) throw new Error(`script ${scriptId} has no version ${invite.scriptVersion ?? 'published'}`);
+    // The columns hold what the script schemas allowed when the version was saved.
+    const version = {
+      version: row.version,
+      systemPrompt: row.system_prompt,
+      questions: row.questions as ScriptVersion['questions'],
+      settings: row.settings as ScriptVersion['settings'],
+    };
     // A preview costs no credits: nothing is held, and nothing is charged when it finishes.
     const preview = campaign.preview;
     const hold = preview ? 0 : await holdStartingCredits(tx, invite.organization.id, invite.organization.plan);
@@ -67,7 +76,7 @@ export async function startInterview(
       organization: invite.organization.id,
       campaign: campaign.id,
       invite: invite.id,
-      scriptId: script.id,
+      scriptId,
       scriptVersion: version.version,
       preview,
       status: 'created',
