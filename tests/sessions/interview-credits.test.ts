@@ -225,6 +225,28 @@ describe('the charge at the finish', () => {
     expect(await credits(tenant.organizationId)).toEqual({ balance: 27, held: 0, owed: 0 });
   });
 
+  it("five sessions finishing at once share the month's free minutes exactly once: each reads the free minutes the others used", async () => {
+    const tenant = await t.createTenant({ plan: 'free' }); // 10 free minutes a month, then 1 credit a minute; 30 credits included
+    const api = apiAs(t.http, tenant);
+    const participants = [];
+    for (let index = 0; index < 5; index += 1) {
+      const { participant } = await invitedParticipant(api);
+      const sessionId: string = (await participant.start().expect(201)).body.session.id;
+      await setActiveSeconds(sessionId, 180); // 3 minutes each: 15 in all, 10 of them free
+      participants.push({ participant, sessionId });
+    }
+
+    const replies = await Promise.all(participants.map(({ participant }) => participant.answer('The export, every single week.')));
+    expect(replies.map((reply) => [reply.status, reply.body.session.status])).toEqual(Array.from({ length: 5 }, () => [200, 'completed']));
+
+    const bills = await Promise.all(
+      participants.map(async ({ sessionId }) => (await sessionRow(sessionId)).billing as { freeMinutesApplied: number; chargedCredits: number }),
+    );
+    expect(bills.reduce((sum, bill) => sum + bill.freeMinutesApplied, 0)).toBe(10);
+    expect(bills.reduce((sum, bill) => sum + bill.chargedCredits, 0)).toBe(5);
+    expect(await credits(tenant.organizationId)).toEqual({ balance: 25, held: 0, owed: 0 });
+  });
+
   it('a balance too small for the charge: charged what is there, the rest recorded as owed, the balance exactly 0', async () => {
     const tenant = await t.createTenant({ plan: 'free' });
     const api = apiAs(t.http, tenant);

@@ -55,21 +55,16 @@ export const holdCredits = defineQuery({
 });
 
 /**
- * The organization's plan and balance, its row locked. NO KEY UPDATE: rows that reference the
- * organization (utterances, sessions) take KEY SHARE locks on it; a plain FOR UPDATE would hold
- * every insert of the organization behind this.
+ * A finishing session's credit hold released, answering the organization's plan and balance as
+ * they are now: the update locks the row (NO KEY UPDATE, as an update of non-key columns does:
+ * rows that reference the organization, utterances and sessions, take KEY SHARE locks on it and
+ * are not held behind this) and answers the newest version of it, after any concurrent finish.
  */
-export const lockOrganizationForCharge = defineQuery({
-  columns: { plan: 'text', credit_balance: 'numeric' },
-  statement: ({ organizationId }: { organizationId: string }) =>
-    sql`select plan, credit_balance from organizations where id = ${organizationId} for no key update`,
-  example: { organizationId: 'org_example' },
-});
-
 export const releaseHeldCredits = defineQuery({
-  columns: {},
+  columns: { plan: 'text', credit_balance: 'numeric' },
   statement: ({ organizationId, credits }: { organizationId: string; credits: number }) =>
-    sql`update organizations set credits_held = greatest(credits_held - ${credits}, 0), updated_at = now() where id = ${organizationId}`,
+    sql`update organizations set credits_held = greatest(credits_held - ${credits}, 0), updated_at = now() where id = ${organizationId}
+        returning plan, credit_balance`,
   example: { organizationId: 'org_example', credits: 1 },
 });
 

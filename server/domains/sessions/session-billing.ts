@@ -3,7 +3,7 @@ import { isPlan, type Plan, PLANS } from '../../../shared/plans.js';
 import type { Session, SessionBilling } from '../../entities/session.js';
 import { AppError } from '../../errors.js';
 import { billingPeriodOf, bookCreditMovement, roundCredits } from '../billing/index.js';
-import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, lockOrganizationForCharge, releaseHeldCredits } from './queries.js';
+import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, releaseHeldCredits } from './queries.js';
 
 /**
  * A session's start holds one billable minute at the plan's price, so an organization cannot run
@@ -28,13 +28,11 @@ export async function holdStartingCredits(tx: EntityManager, organizationId: str
 export async function chargeSession(tx: EntityManager, session: Session, now: Date): Promise<SessionBilling> {
   // Billed already: the first bill stands. The ledger's unique source guards the charge, but not the debt.
   if (session.billing) return session.billing;
-  // The organization row is locked first, so concurrent finishes read each other's free minutes.
-  // NO KEY UPDATE: rows that reference the organization (utterances, sessions) take KEY SHARE
-  // locks on it; a plain FOR UPDATE would hold every insert of the organization behind this.
-  const organization = await lockOrganizationForCharge.first(tx, { organizationId: session.organization.id });
+  // The organization row is locked first (by releasing the hold), so concurrent finishes read
+  // each other's free minutes: the read below is a statement of its own, after the lock.
+  const organization = await releaseHeldCredits.first(tx, { organizationId: session.organization.id, credits: session.holdCredits });
   const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
   const terms = PLANS[plan];
-  await releaseHeldCredits.rows(tx, { organizationId: session.organization.id, credits: session.holdCredits });
   session.holdCredits = 0;
 
   const totalMinutes = Math.ceil(session.durationSeconds / 60);
