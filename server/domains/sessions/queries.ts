@@ -121,13 +121,6 @@ export const heardCheckTurns = defineQuery({
   example: { sessionId: 'ses_example', checkId: 'utt_example' as string | null },
 });
 
-/** A turn's place on the session's clock. */
-export const utteranceTimes = defineQuery({
-  columns: { start_time: 'double precision', end_time: 'double precision' },
-  statement: ({ utteranceId }: { utteranceId: string | null }) => sql`select start_time, end_time from session_utterances where id = ${utteranceId}`,
-  example: { utteranceId: 'utt_example' as string | null },
-});
-
 /**
  * What preparing an answer reads, in one statement: the invite's unfinished session (the fields
  * an answer is prepared with), its pending turn (times, and the value a confirmation reads back),
@@ -180,20 +173,6 @@ export const versionToRun = defineQuery({
        from scripts s join script_versions v on v.script_id = s.id and v.version = coalesce(${version}::integer, s.published_version)
       where s.id = ${scriptId}`,
   example: { scriptId: 'scr_example', version: 1 as number | null },
-});
-
-/** When a turn started, on the session's clock. */
-export const utteranceStartTime = defineQuery({
-  columns: { start_time: 'double precision' },
-  statement: ({ utteranceId }: { utteranceId: string }) => sql`select start_time from session_utterances where id = ${utteranceId}`,
-  example: { utteranceId: 'utt_example' },
-});
-
-/** The value stored on a turn (a `confirm` turn holds the value it reads back). */
-export const utteranceValue = defineQuery({
-  columns: { value: 'jsonb' },
-  statement: ({ utteranceId }: { utteranceId: string | null }) => sql`select value from session_utterances where id = ${utteranceId}`,
-  example: { utteranceId: 'utt_example' as string | null },
 });
 
 export const confirmHeardAnswer = defineQuery({
