@@ -84,7 +84,7 @@ export interface DecideAfterAnswerInput {
   confidence?: number | null | undefined;
   /** The conversation so far, this answer included (empty for interviewers that do not use it). */
   conversation: ConversationTurn[];
-  /** What the AI asked on the current question before this answer, and the words its probes picked up (`earlierTurnsOf` in answer-interview.ts). */
+  /** What the AI asked on the current question before this answer, and the words its probes picked up (`earlierTurnsOn` in answer-interview.ts). */
   onQuestion: QuestionHistory;
   interviewer: Interviewer;
   /** Structured answers through a model (LLM_BASE_URL); absent: the built-in parser alone. */
