@@ -26,6 +26,8 @@ let current: Page;
 let sessionId: string;
 let sharedUrl: string;
 const cspViolations: string[] = [];
+/** When the member's page crashed, if it did: a step on a crashed page waits until it times out. */
+const memberPageCrashes: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
@@ -38,7 +40,9 @@ beforeAll(async () => {
     },
   });
   ({ t, origin } = dashboard);
-  memberPage = await dashboard.newPage({ acceptDialogs: true });
+  // A step that cannot finish says which one within 15 s, instead of using up the test's time.
+  memberPage = await dashboard.newPage({ acceptDialogs: true, timeout: 15_000 });
+  memberPage.on('crash', () => memberPageCrashes.push(new Date().toISOString()));
 }, 180_000);
 
 afterAll(async () => {
@@ -48,10 +52,13 @@ afterAll(async () => {
 /** 1280 px, then 390 px (nothing scrolls the page sideways), then back. */
 const photograph = (page: Page, name: string) => photographIn(page, `stakeholder-${name}`);
 
-describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
+// Each test is a journey of several pages, two accessibility checks and photographs at two widths:
+// a few seconds alone, many times that on a CI machine running another browser file beside it.
+describe.skipIf(!hasChromium)('stakeholder links in Chromium', { timeout: 90_000 }, () => {
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(current ?? memberPage, `stakeholder-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (context.task.result?.state !== 'fail') return;
+    if (memberPageCrashes.length > 0) console.error(`the member's page crashed at ${memberPageCrashes.join(', ')}`);
+    await screenshot(current ?? memberPage, `stakeholder-failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
 
   it('a member shares an interview from its page: the URL is shown once, the link is listed', async () => {
@@ -132,6 +139,8 @@ describe.skipIf(!hasChromium)('stakeholder links in Chromium', () => {
 
   it('the member revokes it; the same link then says so (410), and the links page shows the audit', async () => {
     current = memberPage;
+    // The session page read afresh: this test does not lean on where the first one left the page.
+    await memberPage.goto(`${origin}/app/sessions/${sessionId}`);
     const share = memberPage.getByRole('region', { name: 'Share with stakeholders' });
     await share.getByRole('button', { name: /^Revoke/ }).click();
     await share.getByText(/^revoked /).waitFor();
