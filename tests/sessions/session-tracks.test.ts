@@ -210,7 +210,8 @@ describe.skipIf(skip !== null)('a voice session with spoken AI turns (espeak-ng)
 
       await runCompletionChain(t, sessionId);
       const session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
-      expect(session.duration).toBe(17);
+      // 17 s moved into the past, and the real time the test took (a second more on a loaded machine).
+      expect([17, 18]).toContain(session.duration);
       const length = await sessionLength(t, sessionId);
       const files = await filesOf(api, sessionId);
       const recordings = Object.fromEntries(files.filter((file) => file.kind.endsWith('_audio')).map((file) => [file.kind, file]));

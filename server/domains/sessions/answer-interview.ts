@@ -30,11 +30,11 @@ import { askTurn, interviewStateOf } from './interview-turns.js';
 import type { ScriptQuestionMedia } from './question-media.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
-import { answerContext, confirmHeardAnswer, correctHeardAnswer } from './queries.js';
+import { answerContext, confirmHeardAnswer, correctHeardAnswer, recordAnswerTurn, type UtteranceRow } from './queries.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
-import { answerTimingFields, assertVoiceTiming, elapsedMs, recordAnsweredTurnTiming, type ServerTurnTiming } from './turn-timing.js';
+import { answeredTurnTimingOf, answerTimingFields, assertVoiceTiming, elapsedMs, recordAnsweredTurnTiming, type ServerTurnTiming } from './turn-timing.js';
 
 /**
  * Clients' clocks drift: an offset up to this many seconds "after now" is brought back to now (a
@@ -91,6 +91,9 @@ export interface PreparedAnswer {
   answeredTurnTimes: TurnTimes | null;
   /** The script's question media, for the turn the answer leads to. */
   scriptMedia: ScriptQuestionMedia[];
+  /** The session as the answer was prepared with it (the one-statement write checks it unchanged). */
+  session: AnsweringSession;
+  snapshot: SessionSnapshot;
 }
 
 /**
@@ -200,6 +203,8 @@ export async function prepareAnswer(
     heardCheck: check && reply ? { check, reply } : undefined,
     answeredTurnTimes: context.answeredTurnTimes,
     scriptMedia: context.scriptMedia,
+    session,
+    snapshot: context.snapshot,
   };
   try {
     const conversation = services.interviewer.usesConversation
@@ -260,6 +265,8 @@ function turnAlreadyAnswered(sessionId: string): AppError {
  * pending one. No caller: the prepared answer was checked against the participant by `prepareAnswer`.
  */
 export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { services: SessionServices }, prepared: PreparedAnswer): Promise<TInterviewState> {
+  const recorded = await recordTurnInOneStatement(em, services, prepared);
+  if (recorded) return recorded;
   const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming, heardCheck, answeredTurnTimes, scriptMedia } =
     prepared;
   // A typed reply to a read-back settles the answer it checks and is not an answer of its own.
@@ -381,6 +388,155 @@ export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { servic
 }
 
 /**
+ * The common turn, an answer that leads to the next AI turn, written in one statement
+ * (recordAnswerTurn): the answer (and its recording), the next turn, what the page reported of
+ * the answered turn, and the session, applied only if the session is still as the answer was
+ * prepared with it. The same rows and values as the locked path below, without the ORM's lock,
+ * unit of work and transaction round trips (the interview answer's benchmark, issue 33).
+ *
+ * Null: this turn is not the common one (the reply to a read-back, the closing, a session past its
+ * maximum duration: each finishes or settles more than the turn) or the session moved on since
+ * the answer was prepared (another answer, a pause, the end); the locked path then writes it or
+ * says why not.
+ */
+async function recordTurnInOneStatement(em: EntityManager, services: SessionServices, prepared: PreparedAnswer): Promise<TInterviewState | null> {
+  const { plan, question, position, answeredTurnId, answeredTurnTimes, audio, text, confidence, outcome, answer, serverTiming, session, snapshot } = prepared;
+  const next = outcome.next;
+  if (prepared.heardCheck || next.kind === 'closing' || answeredTurnId === null || answeredTurnTimes === null) return null;
+  const now = new Date();
+  const clock = { activeSeconds: snapshot.activeSeconds, activeSince: snapshot.activeSince === null ? null : new Date(snapshot.activeSince) };
+  if (snapshot.maxDurationSeconds !== null && activeSecondsAt(clock, now) >= snapshot.maxDurationSeconds) return null;
+
+  const { startTime, endTime } = answerTimes(session, now, answer, answeredTurnTimes, audio?.durationSeconds ?? null, text);
+  const nextQuestion = next.kind === 'question' ? plan.questions[next.questionIndex]! : question;
+  const answerRow: UtteranceRow = {
+    ...utteranceRow(snapshot.nextSeq, { speaker: 'participant', kind: 'answer', text, questionId: question.id, startTime, endTime }),
+    value: outcome.utteranceValue ?? null,
+    confidence,
+    audio_file_id: audio?.fileId ?? null,
+    heard_check: text !== null && isLowConfidence(confidence) ? 'unclear' : null,
+    ...dbTimingFields(answerTimingFields(answer.voiceTiming)),
+  };
+  const askedStart = Math.max(offsetAt(session, now), endTime);
+  const askedRow: UtteranceRow = {
+    ...utteranceRow(snapshot.nextSeq + 1, {
+      speaker: 'ai',
+      kind: next.kind,
+      text: next.text,
+      questionId: nextQuestion.id,
+      startTime: askedStart,
+      endTime: askedStart + speakingSeconds(next.text),
+    }),
+    value: next.kind === 'confirm' ? next.value : next.kind === 'check_heard' ? next.heard : null,
+    decided_by: next.decidedBy,
+    probe: next.kind === 'follow_up' ? (next.probe ?? null) : null,
+    recognition_ms: serverTiming.recognitionMs,
+    interviewer_ms: serverTiming.interviewerMs,
+  };
+  const timing = answeredTurnTimingOf(answer.voiceTiming, snapshot.previousAnswer);
+  const row = await recordAnswerTurn.first(em, {
+    organizationId: session.organization.id,
+    sessionId: session.id,
+    answeredTurnId,
+    expected: { nextSeq: snapshot.nextSeq, activeSince: snapshot.activeSince, activeSeconds: snapshot.activeSeconds },
+    session: {
+      questionIndex: outcome.position.questionIndex,
+      followUpsAsked: outcome.position.followUpsAsked,
+      reAsked: outcome.position.reAsked,
+      pending: next.kind,
+      pendingUtteranceId: askedRow.id,
+      // An answer read back counts once it is settled.
+      questionsAnswered: position.pending === 'question' && next.kind !== 'check_heard' ? 1 : 0,
+      answer:
+        outcome.finalValue === undefined
+          ? null
+          : {
+              questionId: question.id,
+              value: outcome.finalValue,
+              utteranceId: answerRow.id,
+              confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null),
+            },
+      durationSeconds: durationAt(clock, now),
+      at: now,
+    },
+    file: audio
+      ? {
+          id: audio.fileId,
+          name: `${audio.fileId}.${audioExtensionOf(audio.contentType)}`,
+          contentType: audio.contentType,
+          sizeBytes: audio.size,
+          durationSeconds: audio.durationSeconds,
+          sha256: audio.sha256,
+          storageKey: audio.storageKey,
+        }
+      : null,
+    utterances: [answerRow, askedRow],
+    answeredTurnTiming: timing?.aiTurn ?? null,
+    cutOff: timing?.cutOff ?? null,
+  });
+  if (!row) return null;
+  // The ORM's connection leaves timestamps as text.
+  const dateOf = (value: Date | string | null) => (value === null ? null : new Date(value));
+  const written = {
+    id: row.id,
+    organization: session.organization,
+    status: row.status as Session['status'],
+    completionStatus: row.completion_status as Session['completionStatus'],
+    language: row.language,
+    consentRequired: row.consent_required,
+    consent: row.consent as Session['consent'],
+    questionsAnswered: row.questions_answered,
+    totalQuestions: row.total_questions,
+    activeSeconds: row.active_seconds,
+    activeSince: dateOf(row.active_since),
+    startedAt: dateOf(row.started_at),
+    completedAt: dateOf(row.completed_at),
+    createdAt: new Date(row.created_at),
+    pendingUtteranceId: askedRow.id,
+    questionIndex: outcome.position.questionIndex,
+    voice: session.voice,
+    scriptId: session.scriptId,
+  };
+  const asked = { id: askedRow.id, text: askedRow.text, kind: next.kind, value: askedRow.value as SessionUtterance['value'] };
+  return {
+    ...(await interviewStateOf(em, services, written, plan, now, asked, prepared.scriptMedia)),
+    heard: { text, ...(next.kind === 'check_heard' ? { lowConfidence: true } : {}) },
+  };
+}
+
+/** A new utterance row with what every turn has (times rounded to the millisecond, as recordUtterance does); the rest empty. */
+function utteranceRow(
+  seq: number,
+  turn: { speaker: 'ai' | 'participant'; kind: UtteranceKind; text: string | null; questionId: string; startTime: number; endTime: number },
+): UtteranceRow {
+  return {
+    id: newId('utt'),
+    seq,
+    speaker: turn.speaker,
+    kind: turn.kind,
+    text: turn.text,
+    question_id: turn.questionId,
+    value: null,
+    start_time: Math.round(turn.startTime * 1000) / 1000,
+    end_time: Math.round(turn.endTime * 1000) / 1000,
+    confidence: null,
+    audio_file_id: null,
+    decided_by: null,
+    probe: null,
+    heard_check: null,
+    speech_ended_at: null,
+    end_of_turn_at: null,
+    manual_end: null,
+    recognition_ms: null,
+    interviewer_ms: null,
+  };
+}
+
+function dbTimingFields(fields: ReturnType<typeof answerTimingFields>): Pick<UtteranceRow, 'speech_ended_at' | 'end_of_turn_at' | 'manual_end'> {
+  return { speech_ended_at: fields.speechEndedAt ?? null, end_of_turn_at: fields.endOfTurnAt ?? null, manual_end: fields.manualEnd ?? null };
+}
+
+/**
  * The answer a read-back checked, as its reply settled it: confirmed as heard, or corrected by
  * typing (the correction is the answer's text, typed, and the recognised text is kept for audit).
  * An answer said again, or a bare no, leaves it unclear.
@@ -411,7 +567,7 @@ function withAnswer(answers: TParsedAnswer[], entry: TParsedAnswer): TParsedAnsw
  * (startTime == endTime).
  */
 function answerTimes(
-  session: Session,
+  session: Pick<Session, 'startedAt'>,
   now: Date,
   answer: ParticipantAnswer,
   question: TurnTimes,
@@ -465,9 +621,21 @@ export type AnsweringSession = Pick<
   | 'reAsked'
 > & { organization: { id: string } };
 
+/** What else of the session the one-statement write needs, and checks unchanged. */
+export interface SessionSnapshot {
+  nextSeq: number;
+  /** As read (the statement compares it with the column as it is then). */
+  activeSince: Date | string | null;
+  activeSeconds: number;
+  maxDurationSeconds: number | null;
+  /** The participant's answer just before the pending turn, for the answered turn's latency and cut-off. */
+  previousAnswer: { id: string | null; speechEndedMs: number | null };
+}
+
 /** What an answer is prepared with. */
 interface AnswerContext {
   session: AnsweringSession;
+  snapshot: SessionSnapshot;
   /** The pending turn's times; null when the session has no pending turn. */
   answeredTurnTimes: TurnTimes | null;
   /** The value stored on the pending turn (a `confirm` turn's reads back the answer it checks). */
@@ -515,6 +683,13 @@ export async function readAnswerContext(em: EntityManager, inviteId: string, who
       pendingUtteranceId: row.pending_utterance_id,
       followUpsAsked: row.follow_ups_asked,
       reAsked: row.re_asked,
+    },
+    snapshot: {
+      nextSeq: row.next_seq,
+      activeSince: row.active_since,
+      activeSeconds: row.active_seconds,
+      maxDurationSeconds: row.max_duration_seconds,
+      previousAnswer: { id: row.previous_answer_id, speechEndedMs: row.previous_speech_ended_ms },
     },
     answeredTurnTimes:
       row.pending_start_time === null || row.pending_end_time === null ? null : { startTime: row.pending_start_time, endTime: row.pending_end_time },

@@ -6,7 +6,7 @@ import { type Session, SessionUtterance } from '../../entities/index.js';
 import { addJobs, type JobSpec } from '../../jobs/add-jobs.js';
 import type { InterviewPlan } from './load-session.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
-import { toParticipantSessionDto, toTurn } from './serialize.js';
+import { type ParticipantSessionFields, toParticipantSessionDto, toTurn } from './serialize.js';
 import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
 import { abandonIdleJob, timeOutJob } from './session-jobs.js';
 import { questionMediaOf, type ScriptQuestionMedia } from './question-media.js';
@@ -82,7 +82,7 @@ export async function interviewStateOf(
   em: EntityManager,
   /** Signs the turn's `audioUrl` when the server speaks turns, and its question's media links. */
   voicing: TurnVoicing,
-  session: Session,
+  session: ParticipantSessionFields & Pick<Session, 'pendingUtteranceId' | 'questionIndex' | 'voice' | 'scriptId'> & { organization: { id: string } },
   plan: InterviewPlan,
   now: Date = new Date(),
   /** The pending turn when the caller just asked it (saves reading it back). */

@@ -144,25 +144,180 @@ export const answerContext = defineQuery({
     pending_utterance_id: 'text | null',
     follow_ups_asked: 'integer',
     re_asked: 'boolean',
+    next_seq: 'integer',
+    active_since: 'timestamp with time zone | null',
+    active_seconds: 'double precision',
+    max_duration_seconds: 'integer | null',
     pending_start_time: 'double precision | null',
     pending_end_time: 'double precision | null',
     pending_value: 'jsonb | null',
+    previous_answer_id: 'text | null',
+    previous_speech_ended_ms: 'double precision | null',
     turns: 'jsonb',
     script_media: 'jsonb',
   },
   statement: ({ inviteId, wholeConversation }: { inviteId: string; wholeConversation: boolean }) => {
     const asking = wholeConversation ? sql`` : sql` and u.speaker = 'ai' and u.kind in ('question', 're_ask', 'follow_up')`;
     return sql`select s.id, s.organization_id, s.status, s.consent_required, s.consent, s.language, s.voice, s.script_id, s.script_version, s.started_at,
-        s.question_index, s.pending, s.pending_utterance_id, s.follow_ups_asked, s.re_asked,
+        s.question_index, s.pending, s.pending_utterance_id, s.follow_ups_asked, s.re_asked, s.next_seq, s.active_since, s.active_seconds, s.max_duration_seconds,
         p.start_time as pending_start_time, p.end_time as pending_end_time, p.value as pending_value,
+        a.id as previous_answer_id, (extract(epoch from a.speech_ended_at) * 1000)::float8 as previous_speech_ended_ms,
         coalesce((select jsonb_agg(jsonb_build_object('speaker', u.speaker, 'kind', u.kind, 'text', u.text, 'questionId', u.question_id, 'probe', u.probe) order by u.seq)
                   from session_utterances u where u.session_id = s.id${asking}), '[]') as turns,
         coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'questionId', m.question_id, 'kind', m.kind, 'contentType', m.content_type, 'alt', m.alt) order by m.created_at, m.id)
                   from script_media m where m.script_id = s.script_id and m.organization_id = s.organization_id and m.question_id is not null), '[]') as script_media
       from sessions s left join session_utterances p on p.id = s.pending_utterance_id and p.session_id = s.id
+      left join session_utterances a on a.session_id = s.id and a.seq = p.seq - 1 and a.speaker = 'participant'
       where s.invite_id = ${inviteId} and s.status = any(${[...UNFINISHED_SESSION_STATUSES]}::text[])`;
   },
   example: { inviteId: 'inv_example', wholeConversation: false },
+});
+
+/** One row of `session_utterances` as an answer turn writes it (recordAnswerTurn). */
+export interface UtteranceRow {
+  id: string;
+  seq: number;
+  speaker: 'ai' | 'participant';
+  kind: string;
+  text: string | null;
+  question_id: string | null;
+  value: unknown;
+  start_time: number;
+  end_time: number;
+  confidence: number | null;
+  audio_file_id: string | null;
+  decided_by: string | null;
+  probe: unknown;
+  heard_check: string | null;
+  speech_ended_at: Date | null;
+  end_of_turn_at: Date | null;
+  manual_end: boolean | null;
+  recognition_ms: number | null;
+  interviewer_ms: number | null;
+}
+
+/** An answer turn written in one statement (answer-interview.ts, `recordTurnInOneStatement`). */
+export interface AnswerTurnWrite {
+  organizationId: string;
+  sessionId: string;
+  answeredTurnId: string;
+  /** The session as the answer was prepared with it: the write applies only if it is still so. */
+  expected: { nextSeq: number; activeSince: Date | string | null; activeSeconds: number };
+  session: {
+    questionIndex: number;
+    followUpsAsked: number;
+    reAsked: boolean;
+    pending: string;
+    pendingUtteranceId: string;
+    questionsAnswered: 0 | 1;
+    /** The structured answer this turn settled (replacing its question's earlier one), if any. */
+    answer: { questionId: string; value: unknown; utteranceId: string; confidence: number | null } | null;
+    durationSeconds: number;
+    at: Date;
+  };
+  /** The answer's recording, stored already. */
+  file: { id: string; name: string; contentType: string; sizeBytes: number; durationSeconds: number | null; sha256: string; storageKey: string } | null;
+  /** The answer, then the AI turn it leads to. */
+  utterances: UtteranceRow[];
+  /** What the page reported of the answered AI turn (voice), if anything. */
+  answeredTurnTiming: { audioStartedAt: Date | null; bargeIn: boolean | null; latencyMs: number | null } | null;
+  /** Whether the page cut the participant off on the answer before (voice), if it said. */
+  cutOff: { utteranceId: string; cutOff: boolean } | null;
+}
+
+/**
+ * An answer turn in one statement, without a transaction's extra round trips or a row lock held
+ * across them: the session's update checks that it is still as the answer was prepared with it
+ * (in progress, the same pending turn, no turn recorded since, the clock not paused or resumed
+ * since), and every other row of the turn is written only if that update was. No row: the session
+ * moved on; the caller then takes the locked path, which says what happened.
+ */
+export const recordAnswerTurn = defineQuery({
+  columns: {
+    id: 'text',
+    status: 'text',
+    completion_status: 'text | null',
+    language: 'text',
+    consent_required: 'boolean',
+    consent: 'jsonb | null',
+    questions_answered: 'integer',
+    total_questions: 'integer',
+    active_seconds: 'double precision',
+    active_since: 'timestamp with time zone | null',
+    started_at: 'timestamp with time zone | null',
+    completed_at: 'timestamp with time zone | null',
+    created_at: 'timestamp with time zone',
+  },
+  statement: (turn: AnswerTurnWrite) => {
+    const { expected, session: next, file } = turn;
+    const answers = next.answer
+      ? sql`(select coalesce(jsonb_agg(e.entry order by e.n), '[]'::jsonb) from jsonb_array_elements(s.answers) with ordinality as e(entry, n)
+               where e.entry->>'questionId' is distinct from ${next.answer.questionId}) || jsonb_build_array(${JSON.stringify(next.answer)}::jsonb)`
+      : sql`s.answers`;
+    const fileInsert = file
+      ? sql`,
+     file as (
+       insert into session_files (id, organization_id, session_id, kind, name, content_type, size_bytes, duration_seconds, sha256, storage_key, created_at, updated_at)
+       select ${file.id}, s.organization_id, s.id, 'audio', ${file.name}, ${file.contentType}, ${file.sizeBytes}, ${file.durationSeconds}, ${file.sha256}, ${file.storageKey}, ${next.at}, ${next.at}
+         from updated s)`
+      : sql``;
+    const timing = turn.answeredTurnTiming
+      ? sql`,
+     answered_turn as (
+       update session_utterances set audio_started_at = ${turn.answeredTurnTiming.audioStartedAt}, barge_in = ${turn.answeredTurnTiming.bargeIn}, latency_ms = ${turn.answeredTurnTiming.latencyMs}
+        where id = ${turn.answeredTurnId} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId} and exists (select 1 from updated))`
+      : sql``;
+    const cutOff = turn.cutOff
+      ? sql`,
+     cut_off as (
+       update session_utterances set cut_off = ${turn.cutOff.cutOff}
+        where id = ${turn.cutOff.utteranceId} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId} and exists (select 1 from updated))`
+      : sql``;
+    return sql`with updated as (
+       update sessions s
+          set next_seq = s.next_seq + ${turn.utterances.length}, question_index = ${next.questionIndex}, follow_ups_asked = ${next.followUpsAsked},
+              re_asked = ${next.reAsked}, pending = ${next.pending}, pending_utterance_id = ${next.pendingUtteranceId},
+              questions_answered = s.questions_answered + ${next.questionsAnswered}, answers = ${answers},
+              last_activity_at = ${next.at}, duration_seconds = ${next.durationSeconds}, updated_at = ${next.at}
+        where s.id = ${turn.sessionId} and s.organization_id = ${turn.organizationId} and s.status = 'in_progress'
+          and s.pending_utterance_id = ${turn.answeredTurnId} and s.next_seq = ${expected.nextSeq}
+          and s.active_since is not distinct from ${expected.activeSince}::timestamptz and s.active_seconds = ${expected.activeSeconds}
+       returning s.id, s.organization_id, s.status, s.completion_status, s.language, s.consent_required, s.consent, s.questions_answered, s.total_questions,
+                 s.active_seconds, s.active_since, s.started_at, s.completed_at, s.created_at)${fileInsert},
+     turns as (
+       insert into session_utterances (id, organization_id, session_id, seq, speaker, kind, text, question_id, value, start_time, end_time, confidence,
+                                       audio_file_id, decided_by, probe, heard_check, speech_ended_at, end_of_turn_at, manual_end, recognition_ms, interviewer_ms, created_at)
+       select u.id, s.organization_id, s.id, u.seq, u.speaker, u.kind, u.text, u.question_id, u.value, u.start_time, u.end_time, u.confidence,
+              u.audio_file_id, u.decided_by, u.probe, u.heard_check, u.speech_ended_at, u.end_of_turn_at, u.manual_end, u.recognition_ms, u.interviewer_ms, ${next.at}
+         from updated s
+         cross join jsonb_to_recordset(${JSON.stringify(turn.utterances)}::jsonb) as u(id text, seq integer, speaker text, kind text, text text, question_id text,
+              value jsonb, start_time double precision, end_time double precision, confidence double precision, audio_file_id text, decided_by text, probe jsonb,
+              heard_check text, speech_ended_at timestamptz, end_of_turn_at timestamptz, manual_end boolean, recognition_ms integer, interviewer_ms integer))${timing}${cutOff}
+     select id, status, completion_status, language, consent_required, consent, questions_answered, total_questions, active_seconds, active_since, started_at,
+            completed_at, created_at
+       from updated`;
+  },
+  example: {
+    organizationId: 'org_example',
+    sessionId: 'ses_example',
+    answeredTurnId: 'utt_example',
+    expected: { nextSeq: 3, activeSince: new Date(0), activeSeconds: 0 },
+    session: {
+      questionIndex: 1,
+      followUpsAsked: 0,
+      reAsked: false,
+      pending: 'question',
+      pendingUtteranceId: 'utt_next',
+      questionsAnswered: 1,
+      answer: { questionId: 'q1', value: 4, utteranceId: 'utt_answer', confidence: null },
+      durationSeconds: 12,
+      at: new Date(0),
+    },
+    file: { id: 'fil_example', name: 'fil_example.webm', contentType: 'audio/webm', sizeBytes: 1, durationSeconds: 1, sha256: 'x', storageKey: 'k' },
+    utterances: [],
+    answeredTurnTiming: { audioStartedAt: null, bargeIn: null, latencyMs: null },
+    cutOff: { utteranceId: 'utt_previous', cutOff: false },
+  } as AnswerTurnWrite,
 });
 
 /** The script version a new session runs: the invite's own (a preview's), else the script's published one. */

@@ -36,7 +36,25 @@ export function toSessionDto(session: Session, turnTaking: TTurnTakingSummary | 
   };
 }
 
-export function toParticipantSessionDto(session: Session, now: Date = new Date()): TParticipantSession {
+/** What the participant's view of a session is made of. */
+export type ParticipantSessionFields = Pick<
+  Session,
+  | 'id'
+  | 'status'
+  | 'completionStatus'
+  | 'language'
+  | 'consentRequired'
+  | 'consent'
+  | 'questionsAnswered'
+  | 'totalQuestions'
+  | 'activeSeconds'
+  | 'activeSince'
+  | 'startedAt'
+  | 'completedAt'
+  | 'createdAt'
+>;
+
+export function toParticipantSessionDto(session: ParticipantSessionFields, now: Date = new Date()): TParticipantSession {
   const consent = session.consent ? { granted: session.consent.granted, type: session.consent.type, grantedAt: session.consent.grantedAt } : null;
   return {
     id: session.id,

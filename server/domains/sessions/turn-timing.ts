@@ -55,10 +55,42 @@ export function answerTimingFields(timing: TVoiceTiming | undefined): Pick<Sessi
   };
 }
 
+/** What an answer's report says about the turns before it (answeredTurnTimingOf). */
+export interface AnsweredTurnTiming {
+  /** On the AI turn it answers: when its audio started, whether it was spoken over, its latency from the answer before it. */
+  aiTurn: { audioStartedAt: Date | null; bargeIn: boolean | null; latencyMs: number | null } | null;
+  /** On that earlier answer: whether the page cut the participant off. */
+  cutOff: { utteranceId: string; cutOff: boolean } | null;
+}
+
 /**
- * What an answer's report says about the turns before it, written in the answer's transaction:
- * on the AI turn it answers, when its audio started, whether it was spoken over, and its latency
- * from the answer before it; on that earlier answer, whether the page cut the participant off.
+ * What an answer's report says about the turns before it, given the answer before the answered
+ * AI turn (its id and when its speech ended, if there is one). Null: nothing to write.
+ */
+export function answeredTurnTimingOf(
+  timing: TVoiceTiming | undefined,
+  previousAnswer: { id: string | null; speechEndedMs: number | null },
+): AnsweredTurnTiming | null {
+  if (!timing) return null;
+  const reportsTurn = timing.aiAudioStartedAt !== undefined || timing.bargeIn !== undefined;
+  if (!reportsTurn && timing.previousCutOff === undefined) return null;
+  let aiTurn: AnsweredTurnTiming['aiTurn'] = null;
+  if (reportsTurn) {
+    const started = timing.aiAudioStartedAt;
+    const latency = typeof started === 'number' && previousAnswer.speechEndedMs !== null ? Math.round(started - previousAnswer.speechEndedMs) : null;
+    aiTurn = {
+      audioStartedAt: started === undefined || started === null ? null : new Date(started),
+      bargeIn: timing.bargeIn ?? null,
+      latencyMs: latency !== null && latency >= 0 && latency <= MAX_TURN_LATENCY_MS ? latency : null,
+    };
+  }
+  const cutOff = timing.previousCutOff !== undefined && previousAnswer.id ? { utteranceId: previousAnswer.id, cutOff: timing.previousCutOff } : null;
+  return aiTurn || cutOff ? { aiTurn, cutOff } : null;
+}
+
+/**
+ * What an answer's report says about the turns before it, written in the answer's transaction
+ * (the locked path; the one-statement path writes answeredTurnTimingOf's figures in its statement).
  */
 export async function recordAnsweredTurnTiming(
   tx: EntityManager,
@@ -66,26 +98,13 @@ export async function recordAnsweredTurnTiming(
   timing: TVoiceTiming | undefined,
 ): Promise<void> {
   if (!timing || !turn.answeredTurnId) return;
-  const reportsTurn = timing.aiAudioStartedAt !== undefined || timing.bargeIn !== undefined;
-  if (!reportsTurn && timing.previousCutOff === undefined) return;
+  if (timing.aiAudioStartedAt === undefined && timing.bargeIn === undefined && timing.previousCutOff === undefined) return;
   const { organizationId, sessionId, answeredTurnId } = turn;
   const row = await answeredTurnAndPrevious.first(tx, { organizationId, sessionId, answeredTurnId });
   if (!row) return;
-  if (reportsTurn) {
-    const started = timing.aiAudioStartedAt;
-    const latency = typeof started === 'number' && row.previous_speech_ended_ms !== null ? Math.round(started - row.previous_speech_ended_ms) : null;
-    await recordAiTurnTiming.rows(tx, {
-      organizationId,
-      sessionId,
-      answeredTurnId,
-      audioStartedAt: started === undefined || started === null ? null : new Date(started),
-      bargeIn: timing.bargeIn ?? null,
-      latencyMs: latency !== null && latency >= 0 && latency <= MAX_TURN_LATENCY_MS ? latency : null,
-    });
-  }
-  if (timing.previousCutOff !== undefined && row.previous_id) {
-    await recordCutOff.rows(tx, { organizationId, sessionId, utteranceId: row.previous_id, cutOff: timing.previousCutOff });
-  }
+  const written = answeredTurnTimingOf(timing, { id: row.previous_id, speechEndedMs: row.previous_speech_ended_ms });
+  if (written?.aiTurn) await recordAiTurnTiming.rows(tx, { organizationId, sessionId, answeredTurnId, ...written.aiTurn });
+  if (written?.cutOff) await recordCutOff.rows(tx, { organizationId, sessionId, ...written.cutOff });
 }
 
 export { TURN_TAKING_AGGREGATES } from './queries.js';
