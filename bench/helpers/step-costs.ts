@@ -30,7 +30,8 @@ export async function measureStepCosts(fork: () => EntityManager, token: string,
     { step: 'session, turns, media (readAnswerContext)', statements: 1, perTurn: 1, run: (em) => readAnswerContext(em, invite.id, false) },
     { step: 'script version (loadPlan, cached)', statements: 0, perTurn: 1, run: (em) => loadPlan(em, session) },
     {
-      step: 'session locked, through the ORM (in the transaction)',
+      // The closing turn's path (and a turn whose session moved on): the common turn takes no lock.
+      step: 'session locked through the ORM (the closing turn only)',
       statements: 3,
       perTurn: 1,
       run: (em) => em.transactional((tx) => tx.findOneOrFail(Session, session.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })),
