@@ -161,4 +161,24 @@ describe('writing an answer', () => {
     expect((refused as AppError).code).toBe('SESSION_NOT_ACTIVE');
     expect((await turnsOf(sessionId)).map((turn) => turn.kind)).toEqual(['question']);
   });
+
+  it('an answer timed after now, to a session ended meanwhile: the session is told first (409), as the locked path always did', async () => {
+    const { sessionId, auth, participant } = await startedInterview();
+    const prepared = await prepareAnswer({ em: t.em(), services: services() }, auth, { text: 'The first week went well.', endTime: 100_000 });
+    await participant.end().expect(200);
+    const refused = await commitAnswer({ em: t.em(), services: services() }, prepared).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect((refused as AppError).code).toBe('SESSION_NOT_ACTIVE');
+    // On a session still in progress the same answer is 422 at the field.
+    const { auth: other } = await startedInterview();
+    const timedAfterNow = await prepareAnswer({ em: t.em(), services: services() }, other, { text: 'The first week went well.', endTime: 100_000 });
+    const invalid = await commitAnswer({ em: t.em(), services: services() }, timedAfterNow).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect((invalid as AppError).code).toBe('VALIDATION_ERROR');
+    expect((await turnsOf(sessionId)).map((turn) => turn.kind)).toEqual(['question']);
+  });
 });

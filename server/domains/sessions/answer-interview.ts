@@ -26,10 +26,11 @@ import {
   settleHeardCheck,
 } from './heard-check.js';
 import { phrasesFor } from '../../interviewer/phrases.js';
-import { askTurn, interviewStateOf } from './interview-turns.js';
+import { askTurn, interviewStateOf, pendingTurnOf } from './interview-turns.js';
 import type { ScriptQuestionMedia } from './question-media.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
+import { toParticipantSessionDto } from './serialize.js';
 import { answerContext, confirmHeardAnswer, correctHeardAnswer, recordAnswerTurn, type UtteranceRow } from './queries.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
@@ -283,18 +284,7 @@ export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { servic
         ? { startTime: pendingTurn.endTime, endTime: Math.max(pendingTurn.endTime, offsetAt(locked, now)) }
         : answerTimes(locked, now, answer, pendingTurn, audio?.durationSeconds ?? null, text);
       if (audio) {
-        tx.create(SessionFile, {
-          id: audio.fileId,
-          organization: locked.organization.id,
-          session: locked,
-          kind: 'audio',
-          name: `${audio.fileId}.${audioExtensionOf(audio.contentType)}`,
-          contentType: audio.contentType,
-          sizeBytes: audio.size,
-          durationSeconds: audio.durationSeconds,
-          sha256: audio.sha256,
-          storageKey: audio.storageKey,
-        });
+        tx.create(SessionFile, { ...answerFileFields(audio), organization: locked.organization.id, session: locked, kind: 'audio' });
       }
       let answerId: string;
       if (settlesInPlace) {
@@ -407,7 +397,15 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
   const clock = { activeSeconds: snapshot.activeSeconds, activeSince: snapshot.activeSince === null ? null : new Date(snapshot.activeSince) };
   if (snapshot.maxDurationSeconds !== null && activeSecondsAt(clock, now) >= snapshot.maxDurationSeconds) return null;
 
-  const { startTime, endTime } = answerTimes(session, now, answer, answeredTurnTimes, audio?.durationSeconds ?? null, text);
+  let times: { startTime: number; endTime: number };
+  try {
+    times = answerTimes(session, now, answer, answeredTurnTimes, audio?.durationSeconds ?? null, text);
+  } catch {
+    // Offsets after now are refused, but by the locked path: a session that ended or moved on
+    // meanwhile is told first, as it always was.
+    return null;
+  }
+  const { startTime, endTime } = times;
   const nextQuestion = next.kind === 'question' ? plan.questions[next.questionIndex]! : question;
   const answerRow: UtteranceRow = {
     ...utteranceRow(snapshot.nextSeq, { speaker: 'participant', kind: 'answer', text, questionId: question.id, startTime, endTime }),
@@ -434,6 +432,18 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
     interviewer_ms: serverTiming.interviewerMs,
   };
   const timing = answeredTurnTimingOf(answer.voiceTiming, snapshot.previousAnswer);
+  // The turn as the client will see it (its audio and media links) before the write: once the
+  // statement has committed, nothing may fail and discard the recording it points to.
+  const asked = { id: askedRow.id, text: askedRow.text, kind: next.kind, value: askedRow.value as SessionUtterance['value'] };
+  const turn = await pendingTurnOf(
+    em,
+    services,
+    { ...session, pendingUtteranceId: askedRow.id, questionIndex: outcome.position.questionIndex },
+    plan,
+    now,
+    asked,
+    prepared.scriptMedia,
+  );
   const row = await recordAnswerTurn.first(em, {
     organizationId: session.organization.id,
     sessionId: session.id,
@@ -459,17 +469,7 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
       durationSeconds: durationAt(clock, now),
       at: now,
     },
-    file: audio
-      ? {
-          id: audio.fileId,
-          name: `${audio.fileId}.${audioExtensionOf(audio.contentType)}`,
-          contentType: audio.contentType,
-          sizeBytes: audio.size,
-          durationSeconds: audio.durationSeconds,
-          sha256: audio.sha256,
-          storageKey: audio.storageKey,
-        }
-      : null,
+    file: audio ? answerFileFields(audio) : null,
     utterances: [answerRow, askedRow],
     answeredTurnTiming: timing?.aiTurn ?? null,
     cutOff: timing?.cutOff ?? null,
@@ -479,7 +479,6 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
   const dateOf = (value: Date | string | null) => (value === null ? null : new Date(value));
   const written = {
     id: row.id,
-    organization: session.organization,
     status: row.status as Session['status'],
     completionStatus: row.completion_status as Session['completionStatus'],
     language: row.language,
@@ -492,15 +491,24 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
     startedAt: dateOf(row.started_at),
     completedAt: dateOf(row.completed_at),
     createdAt: new Date(row.created_at),
-    pendingUtteranceId: askedRow.id,
-    questionIndex: outcome.position.questionIndex,
-    voice: session.voice,
-    scriptId: session.scriptId,
   };
-  const asked = { id: askedRow.id, text: askedRow.text, kind: next.kind, value: askedRow.value as SessionUtterance['value'] };
   return {
-    ...(await interviewStateOf(em, services, written, plan, now, asked, prepared.scriptMedia)),
+    session: toParticipantSessionDto(written, now),
+    turn,
     heard: { text, ...(next.kind === 'check_heard' ? { lowConfidence: true } : {}) },
+  };
+}
+
+/** The session file an answer's recording is kept as (both write paths). */
+function answerFileFields(audio: AudioAnswer) {
+  return {
+    id: audio.fileId,
+    name: `${audio.fileId}.${audioExtensionOf(audio.contentType)}`,
+    contentType: audio.contentType,
+    sizeBytes: audio.size,
+    durationSeconds: audio.durationSeconds,
+    sha256: audio.sha256,
+    storageKey: audio.storageKey,
   };
 }
 
@@ -514,7 +522,8 @@ function utteranceRow(
     seq,
     speaker: turn.speaker,
     kind: turn.kind,
-    text: turn.text,
+    // The rows travel as JSON, whose parser refuses a lone surrogate (a text parameter stores U+FFFD).
+    text: turn.text?.toWellFormed() ?? null,
     question_id: turn.questionId,
     value: null,
     start_time: Math.round(turn.startTime * 1000) / 1000,

@@ -90,17 +90,31 @@ export async function interviewStateOf(
   /** The script's question media when the caller read them already. */
   scriptMedia?: ScriptQuestionMedia[],
 ): Promise<TInterviewState> {
-  let turn: TInterviewState['turn'] = null;
-  if (session.pendingUtteranceId && (session.status === 'in_progress' || session.status === 'paused')) {
-    const utterance =
-      asked?.id === session.pendingUtteranceId
-        ? asked
-        : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind', 'value'] });
-    turn = toTurn(utterance, plan.questions[session.questionIndex]!);
-    const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
-    if (audioUrl) turn.audioUrl = audioUrl;
-    const media = await questionMediaOf(em, voicing.signer, session, turn.questionId, now, scriptMedia);
-    if (media.length > 0) turn.media = media;
-  }
+  const turn =
+    session.pendingUtteranceId && (session.status === 'in_progress' || session.status === 'paused')
+      ? await pendingTurnOf(em, voicing, { ...session, pendingUtteranceId: session.pendingUtteranceId }, plan, now, asked, scriptMedia)
+      : null;
   return { session: toParticipantSessionDto(session, now), turn };
+}
+
+/** The turn waiting for an answer as the participant's client sees it: its question, audio link and media. */
+export async function pendingTurnOf(
+  em: EntityManager,
+  voicing: TurnVoicing,
+  session: Pick<Session, 'id' | 'questionIndex' | 'voice' | 'scriptId'> & { pendingUtteranceId: string; organization: { id: string } },
+  plan: InterviewPlan,
+  now: Date,
+  asked?: Pick<SessionUtterance, 'id' | 'text' | 'kind' | 'value'>,
+  scriptMedia?: ScriptQuestionMedia[],
+): Promise<NonNullable<TInterviewState['turn']>> {
+  const utterance =
+    asked?.id === session.pendingUtteranceId
+      ? asked
+      : await em.findOneOrFail(SessionUtterance, session.pendingUtteranceId, { fields: ['id', 'text', 'kind', 'value'] });
+  const turn = toTurn(utterance, plan.questions[session.questionIndex]!);
+  const audioUrl = await turnAudioUrl(voicing, session, utterance.id, now);
+  if (audioUrl) turn.audioUrl = audioUrl;
+  const media = await questionMediaOf(em, voicing.signer, session, turn.questionId, now, scriptMedia);
+  if (media.length > 0) turn.media = media;
+  return turn;
 }
