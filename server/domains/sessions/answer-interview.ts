@@ -400,10 +400,11 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
   let times: { startTime: number; endTime: number };
   try {
     times = answerTimes(session, now, answer, answeredTurnTimes, audio?.durationSeconds ?? null, text);
-  } catch {
+  } catch (error) {
     // Offsets after now are refused, but by the locked path: a session that ended or moved on
-    // meanwhile is told first, as it always was.
-    return null;
+    // meanwhile is told first, as it always was. Anything else is a fault, not a refusal.
+    if (error instanceof AppError) return null;
+    throw error;
   }
   const { startTime, endTime } = times;
   const nextQuestion = next.kind === 'question' ? plan.questions[next.questionIndex]! : question;
