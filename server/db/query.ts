@@ -17,6 +17,9 @@ import { queryRows, type Sql } from './sql.js';
 /**
  * The column types statements answer with, as PostgreSQL's `format_type` names them, and what the
  * driver makes of each (`bigint` and `numeric` arrive as text: they may not fit a JS number).
+ * Statements run on the ORM's connections, whose type parsers leave dates and timestamps as
+ * PostgreSQL's text (`2026-11-28 23:37:00.123+00`): a value that must be a `Date` is made one
+ * where it is used.
  */
 export interface ColumnValues {
   uuid: string;
@@ -29,8 +32,8 @@ export interface ColumnValues {
   numeric: string;
   real: number;
   'double precision': number;
-  'timestamp with time zone': Date;
-  date: Date;
+  'timestamp with time zone': string;
+  date: string;
   interval: unknown;
   jsonb: unknown;
   json: unknown;

@@ -38,8 +38,8 @@ type ExportedSession = Pick<
   transcript: TTranscript | null;
 };
 
-/** Timestamps arrive as the connection's type parsers make them (text with the ORM's): written as the API writes them. */
-function isoOf(timestamp: string | Date | null): string | null {
+/** A timestamp as the API writes it (the statement's is PostgreSQL's text). */
+function isoOf(timestamp: string | null): string | null {
   return timestamp === null ? null : new Date(timestamp).toISOString();
 }
 

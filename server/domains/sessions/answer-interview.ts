@@ -476,8 +476,7 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
     cutOff: timing?.cutOff ?? null,
   });
   if (!row) return null;
-  // The ORM's connection leaves timestamps as text.
-  const dateOf = (value: Date | string | null) => (value === null ? null : new Date(value));
+  const dateOf = (value: string | null) => (value === null ? null : new Date(value));
   const written = {
     id: row.id,
     status: row.status as Session['status'],
@@ -635,7 +634,7 @@ export type AnsweringSession = Pick<
 export interface SessionSnapshot {
   nextSeq: number;
   /** As read (the statement compares it with the column as it is then). */
-  activeSince: Date | string | null;
+  activeSince: string | null;
   activeSeconds: number;
   maxDurationSeconds: number | null;
   /** The participant's answer just before the pending turn, for the answered turn's latency and cut-off. */

@@ -202,7 +202,7 @@ export interface AnswerTurnWrite {
   sessionId: string;
   answeredTurnId: string;
   /** The session as the answer was prepared with it: the write applies only if it is still so. */
-  expected: { nextSeq: number; activeSince: Date | string | null; activeSeconds: number };
+  expected: { nextSeq: number; activeSince: string | null; activeSeconds: number };
   session: {
     questionIndex: number;
     followUpsAsked: number;
@@ -301,7 +301,7 @@ export const recordAnswerTurn = defineQuery({
     organizationId: 'org_example',
     sessionId: 'ses_example',
     answeredTurnId: 'utt_example',
-    expected: { nextSeq: 3, activeSince: new Date(0), activeSeconds: 0 },
+    expected: { nextSeq: 3, activeSince: '1970-01-01 00:00:00+00', activeSeconds: 0 },
     session: {
       questionIndex: 1,
       followUpsAsked: 0,
