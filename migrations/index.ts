@@ -22,6 +22,7 @@ import { Migration20261130000000StudyBuilder } from './Migration20261130000000St
 import { Migration20261130010000StakeholderLinks } from './Migration20261130010000StakeholderLinks.js';
 import { Migration20261130020000PreviewAndSessionSentiment } from './Migration20261130020000PreviewAndSessionSentiment.js';
 import { Migration20261201000000SessionExports } from './Migration20261201000000SessionExports.js';
+import { Migration20261202000000WebhookDrains } from './Migration20261202000000WebhookDrains.js';
 
 /** Every migration, in order. New migrations are appended here (see docs/internals.md, "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261130010000StakeholderLinks', class: Migration20261130010000StakeholderLinks },
   { name: 'Migration20261130020000PreviewAndSessionSentiment', class: Migration20261130020000PreviewAndSessionSentiment },
   { name: 'Migration20261201000000SessionExports', class: Migration20261201000000SessionExports },
+  { name: 'Migration20261202000000WebhookDrains', class: Migration20261202000000WebhookDrains },
 ];

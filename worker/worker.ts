@@ -24,6 +24,7 @@ import { prepareSessionExportsTask } from './tasks/session__prepare_exports.js';
 import { timeOutSessionTask } from './tasks/session__time_out.js';
 import { deleteFilesTask } from './tasks/storage__delete_files.js';
 import { deliverWebhookTask } from './tasks/webhook__deliver.js';
+import { drainWebhookEndpointTask } from './tasks/webhook__drain.js';
 import { createJobRunnerPool } from './job-runner-pool.js';
 import { deleteWorkerProcess, forceUnlockWorkers, recordWorkerHeartbeat } from './queries.js';
 
@@ -52,6 +53,7 @@ export function createTaskList(services: AppServices): TaskList {
     session__prepare_files: prepareSessionFilesTask(services),
     session__prepare_exports: prepareSessionExportsTask(services),
     webhook__deliver: deliverWebhookTask(services),
+    webhook__drain: drainWebhookEndpointTask(services),
     storage__delete_files: deleteFilesTask(services),
   };
 }

@@ -9,7 +9,15 @@ import { WebhookEvent } from './webhook-event.js';
 export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
-  indexes: [{ properties: ['endpoint', 'createdAt'] }, { properties: ['organization', 'status'] }],
+  indexes: [
+    { properties: ['endpoint', 'createdAt'] },
+    { properties: ['organization', 'status'] },
+    // What an endpoint's drain reads: its deliveries with no attempt yet (deliver-webhook.ts).
+    {
+      name: 'webhook_deliveries_first_attempt_due',
+      expression: `create index "webhook_deliveries_first_attempt_due" on "webhook_deliveries" ("endpoint_id", "created_at") where "status" = 'pending' and "attempt_count" = 0`,
+    },
+  ],
   properties: {
     id: p.string().primary().columnType('text'),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),

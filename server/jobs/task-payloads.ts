@@ -19,7 +19,10 @@ const TASK_PAYLOADS = {
   session__announce_completion: ZSessionJob,
   session__prepare_files: ZSessionJob,
   session__prepare_exports: ZSessionJob,
+  /** A retry (the second attempt on), or a first attempt queued before drains. */
   webhook__deliver: z.strictObject({ deliveryId: z.string().min(1), attempt: z.number().int().min(1) }),
+  /** An endpoint's first attempts, sent in batches (deliver-webhook.ts, `drainWebhookEndpoint`). */
+  webhook__drain: z.strictObject({ endpointId: z.string().min(1) }),
   /** Storage keys a committed rewrite replaced, deleted after the commit (a handful per rewrite). */
   storage__delete_files: z.strictObject({ keys: z.array(z.string().min(1)).min(1).max(1000) }),
 } as const;

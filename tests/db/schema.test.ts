@@ -52,6 +52,7 @@ describe('migrations', () => {
       'Migration20261130010000StakeholderLinks',
       'Migration20261130020000PreviewAndSessionSentiment',
       'Migration20261201000000SessionExports',
+      'Migration20261202000000WebhookDrains',
     ]);
   });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookA, verifyWebhookB } from '../../shared/webhook-signatures.js';
-import { deliverWebhookJob } from '../../server/domains/webhooks/delivery-jobs.js';
+import { deliverWebhookJob, drainEndpointJob } from '../../server/domains/webhooks/delivery-jobs.js';
 import { addJobs } from '../../server/jobs/add-jobs.js';
 import { type Api, apiAs } from '../helpers/factories.js';
 import { interviewFixture, participantAs } from '../helpers/interviews.js';
@@ -92,7 +92,16 @@ function requestsFor(sessionId: string, design: 'A' | 'B'): Received[] {
   });
 }
 
-/** The delivery's jobs still in graphile-worker's queue (a job that ran to its end is deleted; the public view has no payload). */
+/** The endpoint's drain jobs (its first attempts) still in graphile-worker's queue (a job that ran to its end is deleted; the public view has no payload). */
+function drainJobs(endpointId: string) {
+  return t.em().execute<{ id: string; payload: { endpointId: string }; locked_by: string | null; attempts: number }[]>(
+    `select j.id, j.payload, j.locked_by, j.attempts from graphile_worker._private_jobs j join graphile_worker._private_tasks task on task.id = j.task_id
+        where task.identifier = 'webhook__drain' and j.payload->>'endpointId' = ? order by j.id`,
+    [endpointId],
+  );
+}
+
+/** The delivery's retry jobs still in graphile-worker's queue. */
 function deliveryJobs(deliveryId: string) {
   return t.em().execute<{ id: string; payload: { deliveryId: string; attempt: number }; locked_by: string | null; attempts: number }[]>(
     `select j.id, j.payload, j.locked_by, j.attempts from graphile_worker._private_jobs j join graphile_worker._private_tasks task on task.id = j.task_id
@@ -103,9 +112,9 @@ function deliveryJobs(deliveryId: string) {
 
 /**
  * One organization with one endpoint of the design, an interview completed over HTTP and its
- * completion chain run here up to the `webhook__deliver` job; then a worker process that dies
- * (SIGKILL) right after the request of that attempt, before anything is recorded, and a second
- * worker that recovers the job. Checks what must hold at each step and answers what is left to
+ * completion chain run here up to the endpoint's `webhook__drain` job; then a worker process that
+ * dies (SIGKILL) right after the request of the first attempt, before anything is recorded, and a
+ * second worker that recovers the job. Checks what must hold at each step and answers what is left to
  * judge.
  */
 async function deliveryAcrossACrash(design: 'A' | 'B') {
@@ -136,7 +145,9 @@ async function deliveryAcrossACrash(design: 'A' | 'B') {
     15_000,
     () => `no interview.completed delivery for ${sessionId}`,
   );
-  expect(await deliveryJobs(deliveryId)).toMatchObject([{ payload: { deliveryId, attempt: 1 }, locked_by: null, attempts: 0 }]);
+  const endpointId = endpoint.body.id as string;
+  expect(await drainJobs(endpointId)).toMatchObject([{ payload: { endpointId }, locked_by: null, attempts: 0 }]);
+  expect(await deliveryJobs(deliveryId)).toEqual([]);
   expect(requestsFor(sessionId, design)).toEqual([]);
 
   // The first worker makes the attempt's request (the receiver gets it and answers 200) and dies before recording it.
@@ -145,12 +156,13 @@ async function deliveryAcrossACrash(design: 'A' | 'B') {
   expect(doomed.child.signalCode, doomed.output()).toBe('SIGKILL');
   expect(requestsFor(sessionId, design)).toHaveLength(1);
 
-  // Nothing recorded: the delivery is pending with no attempt, and its job is still there, held by the dead worker.
+  // Nothing recorded: the delivery is pending with no attempt, and the drain's job is still there, held by the dead worker.
   const pending = await api.get(`/api/webhooks/deliveries/${deliveryId}`).expect(200);
   expect(pending.body).toMatchObject({ status: 'pending', attempts: [] });
-  const [held, ...others] = await deliveryJobs(deliveryId);
-  expect(others, 'other jobs of the delivery after the crash').toEqual([]);
-  expect(held).toMatchObject({ payload: { deliveryId, attempt: 1 }, attempts: 1 });
+  const [held, ...others] = await drainJobs(endpointId);
+  expect(others, 'other drains of the endpoint after the crash').toEqual([]);
+  expect(await deliveryJobs(deliveryId), 'retry jobs after the crash').toEqual([]);
+  expect(held).toMatchObject({ payload: { endpointId }, attempts: 1 });
   expect(held!.locked_by).not.toBeNull();
 
   await ageDeadWorker(t, held!.locked_by!);
@@ -172,6 +184,7 @@ async function deliveryAcrossACrash(design: 'A' | 'B') {
   expect(delivered).toMatchObject({ status: 'succeeded', attempts: [{ number: 1, statusCode: 200, error: null }] });
   expect(delivered.attempts).toHaveLength(1);
   expect(await deliveryJobs(deliveryId), `jobs left by the second worker:\n${healthy.output()}`).toEqual([]);
+  expect(await drainJobs(endpointId), `drains left by the second worker:\n${healthy.output()}`).toEqual([]);
   const requests = requestsFor(sessionId, design);
   expect(requests).toHaveLength(2);
   for (const request of requests) {
@@ -182,11 +195,13 @@ async function deliveryAcrossACrash(design: 'A' | 'B') {
     expect(signed, 'each request is signed with the endpoint secret').toBe(true);
   }
 
-  // Running jobs again sends nothing more, even the first attempt's job run once more (a second recovery, say).
+  // Running jobs again sends nothing more, even the drain run once more (a second recovery, say)
+  // or a first attempt's job of the kind queued before drains.
   await runJobsOnce(t);
-  await addJobs(t.em(), [deliverWebhookJob(deliveryId, 1)]);
+  await addJobs(t.em(), [drainEndpointJob(endpointId), deliverWebhookJob(deliveryId, 1)]);
   await runJobsOnce(t);
   expect(await deliveryJobs(deliveryId)).toEqual([]);
+  expect(await drainJobs(endpointId)).toEqual([]);
   expect(requestsFor(sessionId, design)).toHaveLength(2);
   expect((await api.get(`/api/webhooks/deliveries/${deliveryId}`).expect(200)).body).toEqual(delivered);
 

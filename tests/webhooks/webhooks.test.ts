@@ -11,6 +11,8 @@ import { type Api, apiAs, createCampaign, createInvite, createProject, createPub
 import { download, wav } from '../helpers/audio.js';
 import { interviewFixture, letTimePass, participantAs } from '../helpers/interviews.js';
 import { runJobsOnce } from '../helpers/jobs.js';
+import { addJobs } from '../../server/jobs/add-jobs.js';
+import { deliverWebhookJob, drainEndpointJob } from '../../server/domains/webhooks/delivery-jobs.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from '../helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 import { type TestCertificate, makeTestCertificate } from '../helpers/tls.js';
@@ -23,7 +25,7 @@ import { type TestCertificate, makeTestCertificate } from '../helpers/tls.js';
  */
 
 const PARTICIPANT_BUDGET = { RATE_LIMIT_PARTICIPANT_PER_MINUTE: '100000', RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: '100000' };
-const DELIVER = { tasks: ['webhook__deliver'] };
+const DELIVER = { tasks: ['webhook__drain', 'webhook__deliver'] };
 const USER_AGENT = 'Interview-Webhook/1.0';
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -144,6 +146,16 @@ async function deliveryJobs(deliveryId: string, app: TestApp = t): Promise<Deliv
     [deliveryId],
   );
   return rows.map((row) => ({ id: String(row.id), runAt: new Date(row.run_at), payload: row.payload }));
+}
+
+/** The queued `webhook__drain` jobs of one endpoint (its first attempts). */
+async function drainJobs(endpointId: string): Promise<{ id: string; runAt: Date; payload: { endpointId: string }; queue: string | null }[]> {
+  const rows = await t.em().execute<{ id: string; run_at: string | Date; payload: { endpointId: string }; queue_name: string | null }[]>(
+    `select j.id, j.run_at, p.payload, j.queue_name from graphile_worker.jobs j join graphile_worker._private_jobs p on p.id = j.id
+        where j.task_identifier = 'webhook__drain' and p.payload->>'endpointId' = ? order by j.id`,
+    [endpointId],
+  );
+  return rows.map((row) => ({ id: String(row.id), runAt: new Date(row.run_at), payload: row.payload, queue: row.queue_name }));
 }
 
 async function onlyJob(deliveryId: string): Promise<DeliveryJob> {
@@ -899,10 +911,13 @@ describe('retry schedules', () => {
     const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'], design: 'B' });
     const before = Date.now();
     const sent = await sendTest(api, endpoint.id);
-    const first = await onlyJob(sent.id);
-    expect(first.payload).toEqual({ deliveryId: sent.id, attempt: 1 });
-    expect(first.runAt.getTime()).toBeLessThan(Date.now() + TOLERANCE_MS);
-    expect(first.runAt.getTime()).toBeGreaterThan(before - TOLERANCE_MS);
+    // The first attempt is the endpoint's drain, due at once; retries are jobs of the delivery.
+    expect(await deliveryJobs(sent.id)).toEqual([]);
+    const [first, ...others] = await drainJobs(endpoint.id);
+    expect(others).toEqual([]);
+    expect(first!.payload).toEqual({ endpointId: endpoint.id });
+    expect(first!.runAt.getTime()).toBeLessThan(Date.now() + TOLERANCE_MS);
+    expect(first!.runAt.getTime()).toBeGreaterThan(before - TOLERANCE_MS);
     await runJobsOnce(t, DELIVER);
 
     await followSchedule(sent.id, receiver, [60, 5 * 60, 30 * 60, 2 * 3600, 8 * 3600, 24 * 3600]);
@@ -938,6 +953,83 @@ describe('retry schedules', () => {
     expect(finished - started).toBeLessThan(12_000);
     const job = await onlyJob(sent.id);
     expect(Math.abs(job.runAt.getTime() - (new Date(after.attempts[0].at).getTime() + after.attempts[0].durationMs + 2 * MINUTE))).toBeLessThan(TOLERANCE_MS);
+  });
+});
+
+describe('a backlog to one endpoint', () => {
+  it('waits as one drain job, and that job sends every delivery once, in batches, each recorded with its attempt', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(200));
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'], design: 'B' });
+    // More than one batch (50), sent while no worker runs.
+    const sent: Json[] = [];
+    for (let i = 0; i < 60; i++) sent.push(await sendTest(api, endpoint.id));
+
+    const drains = await drainJobs(endpoint.id);
+    expect(drains).toHaveLength(1);
+    expect(drains[0]).toMatchObject({ payload: { endpointId: endpoint.id }, queue: `webhook:${endpoint.id}` });
+    for (const one of sent.slice(0, 3)) expect(await deliveryJobs(one.id)).toEqual([]);
+
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(60);
+    expect(new Set(receiver.requests.map((request) => request.body.id)).size).toBe(60);
+    for (const request of receiver.requests) {
+      expect(request.headers['x-interview-signature']).toBe(hmacHex(endpoint.secret, `${request.headers['x-interview-timestamp']}.${request.raw}`));
+    }
+    for (const one of sent) {
+      const done = await delivery(api, one.id);
+      expect(done).toMatchObject({ status: 'succeeded', nextAttemptAt: null });
+      expect(done.attempts).toEqual([expect.objectContaining({ number: 1, statusCode: 200, error: null })]);
+    }
+    expect(await drainJobs(endpoint.id)).toEqual([]);
+
+    // Nothing is sent twice, whatever runs again.
+    await addJobs(t.em(), [drainEndpointJob(endpoint.id)]);
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(60);
+  });
+
+  it('a first attempt queued as a job of its own (before drains) is still sent, once, by the drain it wakes', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(200));
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
+    const sent = await sendTest(api, endpoint.id);
+    // As an upgrade finds it: the delivery's own first-attempt job, no drain.
+    const [drain] = await drainJobs(endpoint.id);
+    await t.em().execute(`delete from graphile_worker._private_jobs where id = ?`, [drain!.id]);
+    await addJobs(t.em(), [deliverWebhookJob(sent.id, 1)]);
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(1);
+    expect(await delivery(api, sent.id)).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ number: 1, statusCode: 200 })] });
+    expect(await deliveryJobs(sent.id)).toEqual([]);
+    expect(await drainJobs(endpoint.id)).toEqual([]);
+  });
+
+  it('a batch with failures records each delivery on its own: the failed ones get their retry job, the others none', async () => {
+    const { api } = await newTenant();
+    let count = 0;
+    // Every third request fails.
+    const receiver = await startReceiver((_req, res) => {
+      count += 1;
+      res.writeHead(count % 3 === 0 ? 500 : 200).end();
+    });
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
+    const sent: Json[] = [];
+    for (let i = 0; i < 9; i++) sent.push(await sendTest(api, endpoint.id));
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(9);
+    const outcomes = await Promise.all(sent.map(async (one) => ({ record: await delivery(api, one.id), jobs: await deliveryJobs(one.id) })));
+    const failed = outcomes.filter(({ record }) => record.status === 'pending');
+    expect(failed).toHaveLength(3);
+    for (const { record, jobs } of failed) {
+      expect(record.attempts).toEqual([expect.objectContaining({ number: 1, statusCode: 500 })]);
+      expect(jobs.map((job) => job.payload)).toEqual([{ deliveryId: record.id, attempt: 2 }]);
+      expect(jobs[0]!.runAt.getTime()).toBe(new Date(record.nextAttemptAt).getTime());
+    }
+    for (const { record, jobs } of outcomes.filter(({ record }) => record.status !== 'pending')) {
+      expect(record.status).toBe('succeeded');
+      expect(jobs).toEqual([]);
+    }
   });
 });
 

@@ -9,16 +9,18 @@ import {
 import type { TDeliveryAttempt, TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import type { Config } from '../../config.js';
 import { type OutboundPolicy, OutboundFailedError, OutboundRefusedError, outboundRequest } from '../../lib/outbound-http.js';
+import { ConcurrencyLimit } from '../../lib/concurrency-limit.js';
 import type { Sealer } from '../../lib/sealer.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
 import type { RowOf } from '../../db/query.js';
-import { deliverWebhookJob } from './delivery-jobs.js';
+import { addJobs } from '../../jobs/add-jobs.js';
+import { deliverWebhookJob, drainEndpointJob } from './delivery-jobs.js';
 import { DELIVERY_SCHEDULES, maxAttemptsOf, nextAttemptAt } from './delivery-schedule.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
-import { attemptContext, recordWebhookAttempt } from './queries.js';
+import { attemptContext, firstAttemptsDue, type RecordedAttempt, recordWebhookAttempts } from './queries.js';
 import { signingSecretsOf } from './webhook-secrets.js';
 
 /** What User-Agent deliveries carry: the spec's `<product>-Webhook/1.0`. */
@@ -155,14 +157,75 @@ async function attemptRequests(services: DeliveryServices, row: AttemptContext, 
   return Promise.all(secrets.map((secret) => send(services, row, body, secret, number)));
 }
 
+/** An attempt made: what its requests answered and what follows (the delivery's status, its next attempt). */
+interface AttemptResult {
+  row: AttemptContext;
+  number: number;
+  sent: Sent[];
+  succeeded: boolean;
+  gone: boolean;
+  retryAt: Date | null;
+  status: 'succeeded' | 'pending' | 'failed';
+  finishedAt: Date;
+}
+
+function attemptResult(row: AttemptContext, number: number, sent: Sent[]): AttemptResult {
+  const succeeded = sent.some((request) => request.succeeded);
+  const gone = !succeeded && sent.some((request) => request.gone);
+  const finishedAt = new Date();
+  const retryAt = succeeded || gone || row.endpoint_status !== 'enabled' ? null : nextAttemptAt(row.design, number, finishedAt);
+  const status = succeeded ? 'succeeded' : retryAt ? 'pending' : 'failed';
+  return { row, number, sent, succeeded, gone, retryAt, status, finishedAt };
+}
+
+/** The attempt as recordWebhookAttempts writes it, with its retry's job. */
+function toRecordedAttempt(result: AttemptResult): RecordedAttempt {
+  const { row, number, sent, status, retryAt, gone } = result;
+  return {
+    deliveryId: row.id,
+    number,
+    attempts: sent.map((request) => request.attempt),
+    status,
+    retryAt,
+    disableEndpoint: gone ? row.endpoint_id : null,
+    nextJob: retryAt ? deliverWebhookJob(row.id, number + 1, retryAt) : null,
+  };
+}
+
+/** Records attempts (one statement), each unless another run did; answers the ids recorded. */
+async function recordAttempts(em: EntityManager, results: AttemptResult[]): Promise<Set<string>> {
+  const rows = await recordWebhookAttempts.rows(em, { attempts: results.map(toRecordedAttempt) });
+  return new Set(rows.map((row) => row.id));
+}
+
+/** An attempt recorded: its metrics and, for an endpoint gone or a delivery failed for good, a log line. */
+function reportAttempt(services: DeliveryServices, result: AttemptResult): void {
+  const { row, number, sent, succeeded, gone, retryAt, status, finishedAt } = result;
+  const outcome = succeeded ? 'succeeded' : gone ? 'gone' : retryAt ? 'retrying' : 'failed';
+  services.metrics.webhookDeliveries.inc({ design: row.design, event: row.event_type, outcome });
+  for (const request of sent)
+    if (request.reachedOut) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
+  // Event to delivery: what a receiver waits. A redelivery or a test event would measure an operator's click.
+  if (succeeded && !row.redelivery_of && row.event_type !== 'test.webhook') {
+    services.metrics.webhookLatency.observe({ design: row.design }, (finishedAt.getTime() - new Date(row.occurred_at).getTime()) / 1000);
+  }
+  if (gone) services.logger.info({ endpointId: row.endpoint_id }, 'webhook endpoint answered 410 Gone: disabled');
+  if (status === 'failed')
+    services.logger.warn(
+      { deliveryId: row.id, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) },
+      'webhook delivery failed for good',
+    );
+}
+
 /**
- * `webhook__deliver`: one attempt of one delivery. It signs the event's payload for the endpoint's
- * design (twice, old and new secret, during Design B's rotation overlap), sends it, and records the
- * attempt; then either the delivery succeeded (any 2xx), or the next attempt is scheduled by the
- * spec's schedule, or it failed for good (attempts used up, or the endpoint answered 410 Gone,
- * which also disables the endpoint). The attempt is recorded and the next job added atomically,
- * guarded by the attempt number, so a job run again after a crash either makes the attempt again
- * (nothing was recorded: at least once) or does nothing.
+ * `webhook__deliver`: one retry of one delivery (a first attempt's job, queued before drains,
+ * wakes the endpoint's drain instead). It signs the event's payload for the endpoint's design (twice, old and new secret,
+ * during Design B's rotation overlap), sends it, and records the attempt; then either the
+ * delivery succeeded (any 2xx), or the next attempt is scheduled by the spec's schedule, or it
+ * failed for good (attempts used up, or the endpoint answered 410 Gone, which also disables the
+ * endpoint). The attempt is recorded and the next job added atomically, guarded by the attempt
+ * number, so a job run again after a crash either makes the attempt again (nothing was
+ * recorded: at least once) or does nothing.
  *
  * No caller: the job names a delivery, whose row says its organization (its payload carries no
  * organization id, and jobs already queued must keep working).
@@ -175,47 +238,54 @@ export async function deliverWebhook(
   const row = (await attemptContext.first(em, { deliveryId })) as AttemptContext | undefined;
   // Gone (its endpoint deleted), finished, or past this attempt already.
   if (!row || row.status !== 'pending' || row.attempt_count !== number - 1) return;
+  // A first attempt's job queued before drains: the endpoint's drain sends it, so no delivery is
+  // sent by two at once.
+  if (number === 1) return addJobs(em, [drainEndpointJob(row.endpoint_id)]);
   const sent = await attemptRequests(services, row, number, new Date());
   // Tests only: the process may die here, the request made and nothing recorded.
   crashIfEnabled(services.config, 'webhook:after-request');
-
-  const succeeded = sent.some((request) => request.succeeded);
-  const gone = !succeeded && sent.some((request) => request.gone);
-  const finishedAt = new Date();
-  const retryAt = succeeded || gone || row.endpoint_status !== 'enabled' ? null : nextAttemptAt(row.design, number, finishedAt);
-  const status = succeeded ? 'succeeded' : retryAt ? 'pending' : 'failed';
-  const recorded = await recordAttempt(em, { deliveryId, number, sent, status, retryAt, disableEndpoint: gone ? row.endpoint_id : null });
-  if (!recorded) return;
-
-  const outcome = succeeded ? 'succeeded' : gone ? 'gone' : retryAt ? 'retrying' : 'failed';
-  services.metrics.webhookDeliveries.inc({ design: row.design, event: row.event_type, outcome });
-  for (const request of sent)
-    if (request.reachedOut) services.metrics.webhookAttemptDuration.observe({ design: row.design }, request.attempt.durationMs / 1000);
-  // Event to delivery: what a receiver waits. A redelivery or a test event would measure an operator's click.
-  if (succeeded && !row.redelivery_of && row.event_type !== 'test.webhook') {
-    services.metrics.webhookLatency.observe({ design: row.design }, (finishedAt.getTime() - new Date(row.occurred_at).getTime()) / 1000);
-  }
-  if (gone) services.logger.info({ endpointId: row.endpoint_id }, 'webhook endpoint answered 410 Gone: disabled');
-  if (status === 'failed')
-    services.logger.warn(
-      { deliveryId, endpointId: row.endpoint_id, attempts: number, maxAttempts: maxAttemptsOf(row.design) },
-      'webhook delivery failed for good',
-    );
+  const result = attemptResult(row, number, sent);
+  if ((await recordAttempts(em, [result])).has(row.id)) reportAttempt(services, result);
 }
 
-/** Records the attempt unless another run did (recordWebhookAttempt). False: already recorded. */
-async function recordAttempt(
-  em: EntityManager,
-  attempt: { deliveryId: string; number: number; sent: Sent[]; status: string; retryAt: Date | null; disableEndpoint: string | null },
-): Promise<boolean> {
-  const rows = await recordWebhookAttempt.rows(em, {
-    deliveryId: attempt.deliveryId,
-    number: attempt.number,
-    attempts: attempt.sent.map((request) => request.attempt),
-    status: attempt.status,
-    retryAt: attempt.retryAt,
-    disableEndpoint: attempt.disableEndpoint,
-    nextJob: attempt.retryAt ? deliverWebhookJob(attempt.deliveryId, attempt.number + 1, attempt.retryAt) : null,
-  });
-  return rows.length > 0;
+/** First attempts read and recorded together: one statement each way for this many deliveries. */
+const DRAIN_BATCH = 50;
+/**
+ * Requests in flight to the endpoint at once during a drain: a backlog goes out in parallel over
+ * the pooled connections (fewer than the agent keeps free), without flooding the receiver.
+ */
+const DRAIN_LANES = 8;
+/** A drain with more to send yields its worker slot after this long: the next drain takes over. */
+const DRAIN_BUDGET_MS = 5_000;
+
+/**
+ * `webhook__drain`: an endpoint's first attempts, oldest first, in batches: each batch of
+ * deliveries read in one statement, sent over up to DRAIN_LANES requests at a time, and recorded
+ * in one statement with each retry's job (retries then go one delivery per job, on the spec's
+ * schedule: `deliverWebhook`). A backlog (a burst of completions, a receiver back after an
+ * outage) costs two statements and one job per batch instead of four statements per delivery.
+ *
+ * One drain of an endpoint runs at a time (its queue), so no delivery is sent by two; a crash
+ * after sending and before recording sends the batch again when the job runs again (at least
+ * once, like a retry). No caller: the job names an endpoint, whose deliveries' rows say their
+ * organization.
+ */
+export async function drainWebhookEndpoint({ em, services }: { em: EntityManager; services: DeliveryServices }, input: { endpointId: string }): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    const rows = (await firstAttemptsDue.rows(em, { endpointId: input.endpointId, limit: DRAIN_BATCH })) as AttemptContext[];
+    if (rows.length === 0) return;
+    const lanes = new ConcurrencyLimit(DRAIN_LANES);
+    const results = await Promise.all(rows.map((row) => lanes.run(async () => attemptResult(row, 1, await attemptRequests(services, row, 1, new Date())))));
+    // Tests only: the process may die here, the requests made and nothing recorded.
+    crashIfEnabled(services.config, 'webhook:after-request');
+    const recorded = await recordAttempts(em, results);
+    for (const result of results) if (recorded.has(result.row.id)) reportAttempt(services, result);
+    if (rows.length < DRAIN_BATCH) return;
+    if (performance.now() - started > DRAIN_BUDGET_MS) {
+      // Queued behind this one (same key and queue): it goes on with what is left.
+      await addJobs(em, [drainEndpointJob(input.endpointId)]);
+      return;
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /** What other domains may use of webhooks: everything else here is the domain's own. */
-export { deliverWebhook, type DeliveryServices } from './deliver-webhook.js';
+export { deliverWebhook, type DeliveryServices, drainWebhookEndpoint } from './deliver-webhook.js';
 export { deliverWebhookJob } from './delivery-jobs.js';
 export { type CompletedFacts, type FeedbackFacts, sampleFacts, type SessionFacts } from './event-payloads.js';
 export { publishEvent } from './publish-event.js';

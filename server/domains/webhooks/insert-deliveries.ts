@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
 import type { OrganizationScope } from '../common/caller.js';
-import { deliverWebhookJob } from './delivery-jobs.js';
+import { drainEndpointJob } from './delivery-jobs.js';
 import { insertWebhookDeliveries, lockEndpointForDelivery } from './queries.js';
 
 /** 409 WEBHOOK_ENDPOINT_DISABLED: nothing is sent to a disabled endpoint until it is enabled again. */
@@ -30,8 +30,8 @@ export async function lockEnabledEndpoint(
 }
 
 /**
- * Deliveries of one event to endpoints, each with its first attempt's job, in the caller's
- * transaction. Each keeps its endpoint's design from here on, so its payloads and its schedule
+ * Deliveries of one event to endpoints, each endpoint's drain woken for their first attempts, in
+ * the caller's transaction. Each keeps its endpoint's design from here on, so its payloads and its schedule
  * stay one design to the end. The caller has key-share locked the endpoint rows, so a concurrent
  * delete waits for this transaction rather than break it.
  */
@@ -49,7 +49,7 @@ export async function insertDeliveries(
   });
   await addJobs(
     tx,
-    ids.map((id) => deliverWebhookJob(id, 1)),
+    delivery.endpoints.map((endpoint) => drainEndpointJob(endpoint.id)),
   );
   return ids;
 }

@@ -27,7 +27,7 @@ export async function recordEvent(tx: EntityManager, event: PublishedEventInput 
 }
 
 /**
- * Records an event and one delivery (with its first job) for each enabled endpoint of the
+ * Records an event and one delivery (its endpoint's drain woken) for each enabled endpoint of the
  * caller's organization subscribed to its type or to `*`, in the transaction of `em`: the write that
  * caused the event and its deliveries commit together or not at all.
  */

@@ -51,31 +51,47 @@ export const insertWebhookDeliveries = defineQuery({
   },
 });
 
-/** What one attempt reads: the delivery, its endpoint and its event, in one query. */
+/** What an attempt reads: the delivery, its endpoint and its event. */
+const ATTEMPT_CONTEXT_COLUMNS = {
+  id: 'text',
+  status: 'text',
+  attempt_count: 'integer',
+  design: 'text',
+  redelivery_of: 'text | null',
+  endpoint_id: 'text',
+  url: 'text',
+  endpoint_status: 'text',
+  sealed_secret: 'text',
+  sealed_previous_secret: 'text | null',
+  previous_secret_expires_at: 'timestamp with time zone | null',
+  event_id: 'text',
+  event_type: 'text',
+  facts: 'jsonb',
+  occurred_at: 'timestamp with time zone',
+} as const;
+
+const attemptContextFrom = sql`select d.id, d.status, d.attempt_count, d.design, d.redelivery_of, e.id as endpoint_id, e.url, e.status as endpoint_status, e.sealed_secret,
+            e.sealed_previous_secret, e.previous_secret_expires_at, ev.id as event_id, ev.type as event_type, ev.facts, ev.occurred_at
+       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join webhook_events ev on ev.id = d.event_id`;
+
+/** One delivery's attempt context (a retry, or a first attempt queued before drains). */
 export const attemptContext = defineQuery({
-  columns: {
-    id: 'text',
-    status: 'text',
-    attempt_count: 'integer',
-    design: 'text',
-    redelivery_of: 'text | null',
-    endpoint_id: 'text',
-    url: 'text',
-    endpoint_status: 'text',
-    sealed_secret: 'text',
-    sealed_previous_secret: 'text | null',
-    previous_secret_expires_at: 'timestamp with time zone | null',
-    event_id: 'text',
-    event_type: 'text',
-    facts: 'jsonb',
-    occurred_at: 'timestamp with time zone',
-  },
-  statement: ({ deliveryId }: { deliveryId: string }) =>
-    sql`select d.id, d.status, d.attempt_count, d.design, d.redelivery_of, e.id as endpoint_id, e.url, e.status as endpoint_status, e.sealed_secret, e.sealed_previous_secret,
-            e.previous_secret_expires_at, ev.id as event_id, ev.type as event_type, ev.facts, ev.occurred_at
-       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join webhook_events ev on ev.id = d.event_id
+  columns: ATTEMPT_CONTEXT_COLUMNS,
+  statement: ({ deliveryId }: { deliveryId: string }) => sql`${attemptContextFrom}
       where d.id = ${deliveryId}`,
   example: { deliveryId: 'whd_example' },
+});
+
+/**
+ * An endpoint's deliveries that have had no attempt yet, oldest first, with their contexts: what
+ * its drain sends next (`webhook_deliveries_first_attempt_due` holds just these rows).
+ */
+export const firstAttemptsDue = defineQuery({
+  columns: ATTEMPT_CONTEXT_COLUMNS,
+  statement: ({ endpointId, limit }: { endpointId: string; limit: number }) => sql`${attemptContextFrom}
+      where d.endpoint_id = ${endpointId} and d.status = 'pending' and d.attempt_count = 0
+      order by d.created_at, d.id limit ${limit}`,
+  example: { endpointId: 'whe_example', limit: 50 },
 });
 
 export interface RecordedAttempt {
@@ -91,37 +107,54 @@ export interface RecordedAttempt {
 }
 
 /**
- * Records an attempt, only if no other run did (the attempt-number guard), with what follows
- * from it: the endpoint disabled on a 410, the next attempt's job added. One statement, so atomic
- * without a transaction's extra round trips. No row: already recorded.
+ * Records attempts, each only if no other run did (the attempt-number guard), with what follows
+ * from each: the endpoint disabled on a 410, the next attempt's job added. One statement for any
+ * number of attempts, so each is atomic without a transaction's extra round trips. A row per
+ * attempt recorded; an attempt without one was recorded already.
  */
-export const recordWebhookAttempt = defineQuery({
-  columns: { id: 'text', jobs: 'bigint | null' },
-  statement: (attempt: RecordedAttempt) => {
-    const disabled = attempt.disableEndpoint
+export const recordWebhookAttempts = defineQuery({
+  columns: { id: 'text' },
+  statement: ({ attempts }: { attempts: RecordedAttempt[] }) => {
+    const rows = attempts.map((attempt) => ({
+      delivery_id: attempt.deliveryId,
+      number: attempt.number,
+      attempts: attempt.attempts,
+      status: attempt.status,
+      retry_at: attempt.retryAt?.toISOString() ?? null,
+      disable_endpoint: attempt.disableEndpoint,
+    }));
+    const nextJobs = attempts.flatMap((attempt) => (attempt.nextJob ? [attempt.nextJob] : []));
+    // A delivery's next job is added only when its attempt was recorded here (the job names it).
+    const scheduled = nextJobs.length
       ? sql`,
+     scheduled as (select count(*) from ${addJobsSql(nextJobs, sql`spec.payload->>'deliveryId' in (select id from recorded)`)})`
+      : sql``;
+    // The rows by their key first (`d.id = any`): the planner cannot know how few rows the JSON
+    // holds, and would otherwise read every delivery to join them.
+    return sql`with attempt as (
+       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+         as a(delivery_id text, number int, attempts jsonb, status text, retry_at timestamptz, disable_endpoint text)),
+     recorded as (
+       update webhook_deliveries d set attempts = d.attempts || a.attempts, attempt_count = a.number, status = a.status, next_attempt_at = a.retry_at, updated_at = now()
+         from attempt a
+        where d.id = any(${attempts.map((attempt) => attempt.deliveryId)}::text[]) and d.id = a.delivery_id and d.status = 'pending' and d.attempt_count = a.number - 1
+        returning d.id, a.disable_endpoint),
      disabled as (
        update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now()
-        where id = ${attempt.disableEndpoint} and status = 'enabled' and exists (select 1 from recorded))`
-      : sql``;
-    // Called once per recorded row: no row (another run recorded this attempt), no job.
-    const scheduled = attempt.nextJob
-      ? sql`,
-     scheduled as (select ${addJobsSql([attempt.nextJob])} from recorded)`
-      : sql``;
-    const jobs = attempt.nextJob ? sql`(select count(*) from scheduled)` : sql`null::bigint`;
-    return sql`with recorded as (
-       update webhook_deliveries set attempts = attempts || ${JSON.stringify(attempt.attempts)}::jsonb, attempt_count = ${attempt.number}, status = ${attempt.status}, next_attempt_at = ${attempt.retryAt}, updated_at = now()
-        where id = ${attempt.deliveryId} and status = 'pending' and attempt_count = ${attempt.number - 1} returning id)${disabled}${scheduled}
-     select recorded.id, ${jobs} as jobs from recorded`;
+        where id in (select disable_endpoint from recorded where disable_endpoint is not null) and status = 'enabled')${scheduled}
+     select recorded.id from recorded${nextJobs.length ? sql` left join scheduled on true` : sql``}`;
   },
   example: {
-    deliveryId: 'whd_example',
-    number: 2,
-    attempts: [],
-    status: 'pending',
-    retryAt: new Date(0),
-    disableEndpoint: 'whe_example',
-    nextJob: { task: 'webhook__deliver', payload: { deliveryId: 'whd_example', attempt: 3 }, runAt: new Date(0) },
+    attempts: [
+      {
+        deliveryId: 'whd_example',
+        number: 2,
+        attempts: [],
+        status: 'pending',
+        retryAt: new Date(0),
+        disableEndpoint: 'whe_example',
+        nextJob: { task: 'webhook__deliver', payload: { deliveryId: 'whd_example', attempt: 3 }, runAt: new Date(0) },
+      },
+    ],
   },
 });
