@@ -25,6 +25,7 @@ import { timeOutSessionTask } from './tasks/session__time_out.js';
 import { deleteFilesTask } from './tasks/storage__delete_files.js';
 import { deliverWebhookTask } from './tasks/webhook__deliver.js';
 import { drainWebhookEndpointTask } from './tasks/webhook__drain.js';
+import { wakeStalledDrainsTask } from './tasks/webhook__wake_stalled_drains.js';
 import { createJobRunnerPool } from './job-runner-pool.js';
 import { deleteWorkerProcess, forceUnlockWorkers, recordWorkerHeartbeat } from './queries.js';
 
@@ -54,6 +55,7 @@ export function createTaskList(services: AppServices): TaskList {
     session__prepare_exports: prepareSessionExportsTask(services),
     webhook__deliver: deliverWebhookTask(services),
     webhook__drain: drainWebhookEndpointTask(services),
+    webhook__wake_stalled_drains: wakeStalledDrainsTask(services),
     storage__delete_files: deleteFilesTask(services),
   };
 }
@@ -63,6 +65,7 @@ const CRONTAB = [
   '17 * * * * maintenance__purge_idempotency_keys ?max=1',
   '*/5 * * * * maintenance__purge_rate_limits ?max=1',
   '* * * * * maintenance__recover_stale_locks ?max=1',
+  '* * * * * webhook__wake_stalled_drains ?max=1',
   '43 4 * * * maintenance__sweep_orphan_files ?max=1',
   '13 4 * * * maintenance__prune_tts_cache ?max=1',
   // Hourly, so a period rolls over within the hour of its start even after downtime; each run books a period once.

@@ -20,8 +20,11 @@ export interface JobSpec<T extends TaskName = TaskName> {
  * Enqueues jobs through the caller's EntityManager, so inside `em.transactional` the jobs commit
  * or roll back with the write that caused them. Any number of jobs is one statement. A statement
  * that writes rows and enqueues their jobs at once composes the same call, `addJobsSql` (queries.ts).
+ * Answers how many jobs were added or replaced: a keyed job that graphile-worker neither replaced
+ * nor added (see `wakeDrains` in webhooks/delivery-jobs.ts) is not counted.
  */
-export async function addJobs(em: EntityManager, specs: JobSpec[]): Promise<void> {
-  if (specs.length === 0) return;
-  await addJobsAlone.rows(em, { specs });
+export async function addJobs(em: EntityManager, specs: JobSpec[]): Promise<number> {
+  if (specs.length === 0) return 0;
+  const [row] = await addJobsAlone.rows(em, { specs });
+  return Number(row?.count ?? 0);
 }

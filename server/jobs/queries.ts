@@ -5,8 +5,8 @@ import type { JobSpec } from './add-jobs.js';
 /**
  * graphile-worker's `add_jobs(…)` call for the specs, as a fragment of a statement: the one way
  * jobs are added. Alone it is `addJobs` (add-jobs.ts); inside a larger statement it enqueues jobs
- * in the same statement as the write that causes them (`insertInvites`, `recordAttempt` of
- * deliverWebhook), so they commit together or not at all. `onlyIf` (SQL over `spec`: its
+ * in the same statement as the write that causes them (`insertInvites`, `recordWebhookAttempts`),
+ * so they commit together or not at all. `onlyIf` (SQL over `spec`: its
  * `identifier`, `payload`, …) keeps the specs whose rows were really written.
  */
 export function addJobsSql(specs: JobSpec[], onlyIf: Sql = sql`true`): Sql {

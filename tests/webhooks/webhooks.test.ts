@@ -13,6 +13,7 @@ import { interviewFixture, letTimePass, participantAs } from '../helpers/intervi
 import { runJobsOnce } from '../helpers/jobs.js';
 import { addJobs } from '../../server/jobs/add-jobs.js';
 import { deliverWebhookJob, drainEndpointJob } from '../../server/domains/webhooks/delivery-jobs.js';
+import { wakeStalledDrains } from '../../server/domains/webhooks/index.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from '../helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 import { type TestCertificate, makeTestCertificate } from '../helpers/tls.js';
@@ -989,7 +990,7 @@ describe('a backlog to one endpoint', () => {
     expect(receiver.requests).toHaveLength(60);
   });
 
-  it('a first attempt queued as a job of its own (before drains) is still sent, once, by the drain it wakes', async () => {
+  it('a first attempt queued as a job of its own (before drains) wakes the drain, which sends it once', async () => {
     const { api } = await newTenant();
     const receiver = await startReceiver(reply(200));
     const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
@@ -998,11 +999,62 @@ describe('a backlog to one endpoint', () => {
     const [drain] = await drainJobs(endpoint.id);
     await t.em().execute(`delete from graphile_worker._private_jobs where id = ?`, [drain!.id]);
     await addJobs(t.em(), [deliverWebhookJob(sent.id, 1)]);
+    // That job sends nothing itself: it wakes the drain.
+    await runJobsOnce(t, { tasks: ['webhook__deliver'] });
+    expect(receiver.requests).toEqual([]);
+    expect(await drainJobs(endpoint.id)).toMatchObject([{ payload: { endpointId: endpoint.id }, queue: `webhook:${endpoint.id}` }]);
     await runJobsOnce(t, DELIVER);
     expect(receiver.requests).toHaveLength(1);
     expect(await delivery(api, sent.id)).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ number: 1, statusCode: 200 })] });
     expect(await deliveryJobs(sent.id)).toEqual([]);
     expect(await drainJobs(endpoint.id)).toEqual([]);
+  });
+
+  it('a delivery added while the drain runs gets a drain of its own, queued behind the running one', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(200));
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
+    const first = await sendTest(api, endpoint.id);
+    // A worker has taken the drain (as graphile-worker locks a job it runs).
+    const [running] = await drainJobs(endpoint.id);
+    await t.em().execute(`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'another-worker' where id = ?`, [running!.id]);
+    const second = await sendTest(api, endpoint.id);
+    const drains = await drainJobs(endpoint.id);
+    expect(drains).toHaveLength(2);
+    expect(drains.map((drain) => drain.queue)).toEqual([`webhook:${endpoint.id}`, `webhook:${endpoint.id}`]);
+    const keys = await t
+      .em()
+      .execute<{ id: string; key: string | null }[]>(`select id::text as id, key from graphile_worker._private_jobs where id in (?, ?) order by id`, [
+        drains[0]!.id,
+        drains[1]!.id,
+      ]);
+    expect(keys).toEqual([
+      { id: running!.id, key: null },
+      { id: drains[1]!.id, key: `webhook__drain:${endpoint.id}` },
+    ]);
+    // The running one ends as if it had read before the second delivery committed; the next one sends both.
+    await t.em().execute(`delete from graphile_worker._private_jobs where id = ?`, [running!.id]);
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(2);
+    for (const one of [first, second]) expect(await delivery(api, one.id)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('a delivery left without a drain (one that failed for good) is woken by the minutely sweep once it has waited a minute', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(200));
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
+    const sent = await sendTest(api, endpoint.id);
+    await t.em().execute(`delete from graphile_worker._private_jobs where key = ?`, [`webhook__drain:${endpoint.id}`]);
+    // Not yet a minute: left alone.
+    expect(await wakeStalledDrains({ em: t.em() })).toBe(0);
+    expect(await drainJobs(endpoint.id)).toEqual([]);
+    await t.em().execute(`update webhook_deliveries set created_at = now() - interval '61 seconds' where id = ?`, [sent.id]);
+    expect(await wakeStalledDrains({ em: t.em() })).toBe(1);
+    expect(await drainJobs(endpoint.id)).toHaveLength(1);
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(1);
+    expect(await delivery(api, sent.id)).toMatchObject({ status: 'succeeded' });
+    expect(await wakeStalledDrains({ em: t.em() })).toBe(0);
   });
 
   it('a batch with failures records each delivery on its own: the failed ones get their retry job, the others none', async () => {

@@ -16,8 +16,7 @@ import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
 import type { RowOf } from '../../db/query.js';
-import { addJobs } from '../../jobs/add-jobs.js';
-import { deliverWebhookJob, drainEndpointJob } from './delivery-jobs.js';
+import { deliverWebhookJob, wakeDrains } from './delivery-jobs.js';
 import { DELIVERY_SCHEDULES, maxAttemptsOf, nextAttemptAt } from './delivery-schedule.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
 import { attemptContext, firstAttemptsDue, type RecordedAttempt, recordWebhookAttempts } from './queries.js';
@@ -240,7 +239,7 @@ export async function deliverWebhook(
   if (!row || row.status !== 'pending' || row.attempt_count !== number - 1) return;
   // A first attempt's job queued before drains: the endpoint's drain sends it, so no delivery is
   // sent by two at once.
-  if (number === 1) return addJobs(em, [drainEndpointJob(row.endpoint_id)]);
+  if (number === 1) return wakeDrains(em, [row.endpoint_id]);
   const sent = await attemptRequests(services, row, number, new Date());
   // Tests only: the process may die here, the request made and nothing recorded.
   crashIfEnabled(services.config, 'webhook:after-request');
@@ -270,7 +269,15 @@ const DRAIN_BUDGET_MS = 5_000;
  * once, like a retry). No caller: the job names an endpoint, whose deliveries' rows say their
  * organization.
  */
-export async function drainWebhookEndpoint({ em, services }: { em: EntityManager; services: DeliveryServices }, input: { endpointId: string }): Promise<void> {
+export async function drainWebhookEndpoint(
+  { em, services }: { em: EntityManager; services: DeliveryServices },
+  input: { endpointId: string },
+  /**
+   * The worker stopping: the drain ends between batches and queues its successor, so a runner
+   * replaced after a database outage does not go on draining beside the new one for long.
+   */
+  stopping?: AbortSignal,
+): Promise<void> {
   const started = performance.now();
   for (;;) {
     const rows = (await firstAttemptsDue.rows(em, { endpointId: input.endpointId, limit: DRAIN_BATCH })) as AttemptContext[];
@@ -282,9 +289,9 @@ export async function drainWebhookEndpoint({ em, services }: { em: EntityManager
     const recorded = await recordAttempts(em, results);
     for (const result of results) if (recorded.has(result.row.id)) reportAttempt(services, result);
     if (rows.length < DRAIN_BATCH) return;
-    if (performance.now() - started > DRAIN_BUDGET_MS) {
+    if (stopping?.aborted || performance.now() - started > DRAIN_BUDGET_MS) {
       // Queued behind this one (same key and queue): it goes on with what is left.
-      await addJobs(em, [drainEndpointJob(input.endpointId)]);
+      await wakeDrains(em, [input.endpointId]);
       return;
     }
   }

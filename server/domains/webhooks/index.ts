@@ -3,3 +3,4 @@ export { deliverWebhook, type DeliveryServices, drainWebhookEndpoint } from './d
 export { deliverWebhookJob } from './delivery-jobs.js';
 export { type CompletedFacts, type FeedbackFacts, sampleFacts, type SessionFacts } from './event-payloads.js';
 export { publishEvent } from './publish-event.js';
+export { wakeStalledDrains } from './wake-stalled-drains.js';

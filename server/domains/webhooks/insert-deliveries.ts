@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import { AppError, notFound } from '../../errors.js';
-import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
 import type { OrganizationScope } from '../common/caller.js';
-import { drainEndpointJob } from './delivery-jobs.js';
+import { wakeDrains } from './delivery-jobs.js';
 import { insertWebhookDeliveries, lockEndpointForDelivery } from './queries.js';
 
 /** 409 WEBHOOK_ENDPOINT_DISABLED: nothing is sent to a disabled endpoint until it is enabled again. */
@@ -47,9 +46,9 @@ export async function insertDeliveries(
     redeliveryOf: delivery.redeliveryOf ?? null,
     deliveries: delivery.endpoints.map((endpoint, index) => ({ id: ids[index]!, endpoint_id: endpoint.id, design: endpoint.design })),
   });
-  await addJobs(
+  await wakeDrains(
     tx,
-    delivery.endpoints.map((endpoint) => drainEndpointJob(endpoint.id)),
+    delivery.endpoints.map((endpoint) => endpoint.id),
   );
   return ids;
 }

@@ -158,3 +158,15 @@ export const recordWebhookAttempts = defineQuery({
     ],
   },
 });
+
+/**
+ * Endpoints with a delivery that has waited over `olderThanSeconds` for its first attempt: a
+ * drain should have sent it by then (wakeStalledDrains). The partial index holds just these rows.
+ */
+export const endpointsWithStalledFirstAttempts = defineQuery({
+  columns: { endpoint_id: 'text' },
+  statement: ({ olderThanSeconds }: { olderThanSeconds: number }) =>
+    sql`select distinct endpoint_id from webhook_deliveries
+      where status = 'pending' and attempt_count = 0 and created_at < now() - make_interval(secs => ${olderThanSeconds}::double precision)`,
+  example: { olderThanSeconds: 60 },
+});
