@@ -1039,22 +1039,43 @@ describe('a backlog to one endpoint', () => {
     for (const one of [first, second]) expect(await delivery(api, one.id)).toMatchObject({ status: 'succeeded' });
   });
 
-  it('a delivery left without a drain (one that failed for good) is woken by the minutely sweep once it has waited a minute', async () => {
+  it('the minutely sweep wakes a drain for a delivery unattempted for a minute with no drain left, and leaves a drain retrying alone', async () => {
     const { api } = await newTenant();
     const receiver = await startReceiver(reply(200));
     const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
     const sent = await sendTest(api, endpoint.id);
-    await t.em().execute(`delete from graphile_worker._private_jobs where key = ?`, [`webhook__drain:${endpoint.id}`]);
-    // Not yet a minute: left alone.
-    expect(await wakeStalledDrains({ em: t.em() })).toBe(0);
+    const key = `webhook__drain:${endpoint.id}`;
+    const drainRow = async () =>
+      (
+        await t.em().execute<{ run_at: string | Date; attempts: number }[]>(`select run_at, attempts from graphile_worker._private_jobs where key = ?`, [key])
+      )[0];
+
+    // A drain retrying after a failure, due in an hour: its backoff is kept.
+    await t.em().execute(`update graphile_worker._private_jobs set attempts = 3, run_at = now() + interval '1 hour' where key = ?`, [key]);
+    await t.em().execute(`update webhook_deliveries set created_at = now() - interval '61 seconds' where id = ?`, [sent.id]);
+    await wakeStalledDrains({ em: t.em() });
+    expect(await drainRow()).toMatchObject({ attempts: 3 });
+    expect(new Date((await drainRow())!.run_at).getTime()).toBeGreaterThan(Date.now() + 50 * MINUTE);
+
+    // That drain failed for good: the sweep wakes a new one, due now.
+    await t.em().execute(`update graphile_worker._private_jobs set attempts = max_attempts where key = ?`, [key]);
+    await wakeStalledDrains({ em: t.em() });
+    expect(await drainRow()).toMatchObject({ attempts: 0 });
+    expect(new Date((await drainRow())!.run_at).getTime()).toBeLessThan(Date.now() + TOLERANCE_MS);
+
+    // No drain at all (the failed one gave its key to the new one), and the delivery younger than a
+    // minute: left alone until it is older.
+    await t.em().execute(`delete from graphile_worker._private_jobs where payload->>'endpointId' = ?`, [endpoint.id]);
+    await t.em().execute(`update webhook_deliveries set created_at = now() where id = ?`, [sent.id]);
+    await wakeStalledDrains({ em: t.em() });
     expect(await drainJobs(endpoint.id)).toEqual([]);
     await t.em().execute(`update webhook_deliveries set created_at = now() - interval '61 seconds' where id = ?`, [sent.id]);
-    expect(await wakeStalledDrains({ em: t.em() })).toBe(1);
+    await wakeStalledDrains({ em: t.em() });
     expect(await drainJobs(endpoint.id)).toHaveLength(1);
+
     await runJobsOnce(t, DELIVER);
     expect(receiver.requests).toHaveLength(1);
     expect(await delivery(api, sent.id)).toMatchObject({ status: 'succeeded' });
-    expect(await wakeStalledDrains({ em: t.em() })).toBe(0);
   });
 
   it('a batch with failures records each delivery on its own: the failed ones get their retry job, the others none', async () => {

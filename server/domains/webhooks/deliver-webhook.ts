@@ -273,8 +273,8 @@ export async function drainWebhookEndpoint(
   { em, services }: { em: EntityManager; services: DeliveryServices },
   input: { endpointId: string },
   /**
-   * The worker stopping: the drain ends between batches and queues its successor, so a runner
-   * replaced after a database outage does not go on draining beside the new one for long.
+   * The worker stopping: the drain begins no more requests and queues its successor, so a runner
+   * replaced after a database outage drains beside the new one only with the requests in flight.
    */
   stopping?: AbortSignal,
 ): Promise<void> {
@@ -283,12 +283,17 @@ export async function drainWebhookEndpoint(
     const rows = (await firstAttemptsDue.rows(em, { endpointId: input.endpointId, limit: DRAIN_BATCH })) as AttemptContext[];
     if (rows.length === 0) return;
     const lanes = new ConcurrencyLimit(DRAIN_LANES);
-    const results = await Promise.all(rows.map((row) => lanes.run(async () => attemptResult(row, 1, await attemptRequests(services, row, 1, new Date())))));
+    // Once the worker stops, deliveries not yet begun are left to the drain that follows.
+    const made = await Promise.all(
+      rows.map((row) => lanes.run(async () => (stopping?.aborted ? null : attemptResult(row, 1, await attemptRequests(services, row, 1, new Date()))))),
+    );
+    const results = made.filter((result) => result !== null);
     // Tests only: the process may die here, the requests made and nothing recorded.
     crashIfEnabled(services.config, 'webhook:after-request');
-    const recorded = await recordAttempts(em, results);
+    const recorded = results.length > 0 ? await recordAttempts(em, results) : new Set<string>();
     for (const result of results) if (recorded.has(result.row.id)) reportAttempt(services, result);
-    if (rows.length < DRAIN_BATCH) return;
+    const more = rows.length === DRAIN_BATCH || results.length < rows.length;
+    if (!more) return;
     if (stopping?.aborted || performance.now() - started > DRAIN_BUDGET_MS) {
       // Queued behind this one (same key and queue): it goes on with what is left.
       await wakeDrains(em, [input.endpointId]);

@@ -30,8 +30,8 @@ const WAKE_ATTEMPTS = 5;
  * locked by a worker between the two is neither replaced nor followed by a new job, and add_jobs
  * answers no row for it (that drain may have read the endpoint's deliveries before this
  * transaction commits). Then the call is made again: the new statement sees the lock, clears the
- * key and adds a drain behind the running one. Endpoints in one order, so two transactions waking
- * the same drains cannot deadlock.
+ * key and adds a drain behind the running one. Endpoints in one order, which makes two
+ * transactions waking the same drains less likely to wait on each other crosswise.
  */
 export async function wakeDrains(em: EntityManager, endpointIds: string[]): Promise<void> {
   const specs = [...new Set(endpointIds)].sort().map(drainEndpointJob);

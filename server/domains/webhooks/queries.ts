@@ -160,13 +160,16 @@ export const recordWebhookAttempts = defineQuery({
 });
 
 /**
- * Endpoints with a delivery that has waited over `olderThanSeconds` for its first attempt: a
- * drain should have sent it by then (wakeStalledDrains). The partial index holds just these rows.
+ * Endpoints with a delivery that has waited over `olderThanSeconds` for its first attempt and no
+ * drain that can still send it: none waiting, running or retrying under the endpoint's key (a
+ * drain that failed for good keeps its key with its attempts used up). wakeStalledDrains wakes
+ * these. The partial index holds just the deliveries read; graphile-worker's key is unique.
  */
 export const endpointsWithStalledFirstAttempts = defineQuery({
   columns: { endpoint_id: 'text' },
   statement: ({ olderThanSeconds }: { olderThanSeconds: number }) =>
-    sql`select distinct endpoint_id from webhook_deliveries
-      where status = 'pending' and attempt_count = 0 and created_at < now() - make_interval(secs => ${olderThanSeconds}::double precision)`,
+    sql`select distinct d.endpoint_id from webhook_deliveries d
+      where d.status = 'pending' and d.attempt_count = 0 and d.created_at < now() - make_interval(secs => ${olderThanSeconds}::double precision)
+        and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'webhook__drain:' || d.endpoint_id and j.attempts < j.max_attempts)`,
   example: { olderThanSeconds: 60 },
 });

@@ -7,11 +7,11 @@ const STALLED_AFTER_SECONDS = 60;
 
 /**
  * `webhook__wake_stalled_drains` (every minute): wakes the drain of every endpoint with a delivery
- * that has waited over a minute for its first attempt. The backstop behind `wakeDrains`: a drain
- * job that failed for good (graphile-worker gives up after 25 attempts, about four days) or was
- * lost otherwise would leave its endpoint's new deliveries unsent until the next event to it. A
- * drain already running gets a successor behind it, which finds nothing left or goes on. Answers
- * how many drains were woken.
+ * that has waited over a minute for its first attempt and no drain left to send it. The backstop
+ * behind `wakeDrains`: a drain job that failed for good (graphile-worker gives up after 25
+ * attempts, about four days) or was lost otherwise would leave its endpoint's new deliveries
+ * unsent until the next event to it. A drain waiting, running or retrying is left alone (its
+ * backoff is not cut short). Answers how many drains were woken.
  *
  * No caller: it spans organizations, as the maintenance tasks do; it reads endpoint ids only.
  */
