@@ -1039,6 +1039,51 @@ describe('a backlog to one endpoint', () => {
     for (const one of [first, second]) expect(await delivery(api, one.id)).toMatchObject({ status: 'succeeded' });
   });
 
+  it('a drain a worker locks between the two statements of add_jobs is followed by a new drain, not left to miss the delivery', async () => {
+    const { api } = await newTenant();
+    const receiver = await startReceiver(reply(200));
+    const endpoint = await createEndpoint(api, { url: receiver.url, events: ['*'] });
+    const first = await sendTest(api, endpoint.id);
+    const key = `webhook__drain:${endpoint.id}`;
+    // The race, made certain: after add_jobs' first statement (which clears the keys of running
+    // jobs), the waiting drain is locked as a worker taking it would, so its second statement
+    // (the upsert, `where locked_at is null`) neither updates it nor adds a job.
+    await t.em().execute(`create or replace function pg_temp_lock_drain() returns trigger language plpgsql as $$
+      begin
+        -- Once: any statement on the table fires it (a worker polling too), and it must lock only the waiting drain.
+        if pg_trigger_depth() = 1 and not exists (select 1 from graphile_worker._private_jobs where locked_by = 'racing-worker') then
+          update graphile_worker._private_jobs set locked_at = now(), locked_by = 'racing-worker' where key = '${key}' and locked_at is null;
+        end if;
+        return null;
+      end $$`);
+    await t
+      .em()
+      .execute(`create trigger lock_drain_mid_add_jobs after update on graphile_worker._private_jobs for each statement execute function pg_temp_lock_drain()`);
+    let second: Json;
+    try {
+      second = await sendTest(api, endpoint.id);
+    } finally {
+      await t.em().execute(`drop trigger lock_drain_mid_add_jobs on graphile_worker._private_jobs`);
+      await t.em().execute(`drop function pg_temp_lock_drain()`);
+    }
+    const jobs = await t
+      .em()
+      .execute<{ key: string | null; locked_by: string | null }[]>(
+        `select key, locked_by from graphile_worker._private_jobs where payload->>'endpointId' = ? order by id`,
+        [endpoint.id],
+      );
+    // The locked one (the worker's, which may have read before the second delivery) and a new one behind it.
+    expect(jobs).toEqual([
+      { key: null, locked_by: 'racing-worker' },
+      { key, locked_by: null },
+    ]);
+    // The racing worker's drain ends having sent nothing; the new one sends both.
+    await t.em().execute(`delete from graphile_worker._private_jobs where locked_by = 'racing-worker'`);
+    await runJobsOnce(t, DELIVER);
+    expect(receiver.requests).toHaveLength(2);
+    for (const one of [first, second!]) expect(await delivery(api, one.id)).toMatchObject({ status: 'succeeded' });
+  });
+
   it('the minutely sweep wakes a drain for a delivery unattempted for a minute with no drain left, and leaves a drain retrying alone', async () => {
     const { api } = await newTenant();
     const receiver = await startReceiver(reply(200));
