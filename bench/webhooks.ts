@@ -28,7 +28,8 @@
  *   npm run bench:webhooks -- --profile      # + CPU profile of the worker process during 1
  *
  * --concurrency is WORKER_CONCURRENCY (default the service's), --batch events per publishing
- * transaction (500). Figures go to bench/results/webhooks.json (the profile, when taken, to
+ * transaction (500), --endpoints how many endpoints the backlog is spread over (1; each event goes
+ * to every one, so each endpoint's drain has --deliveries ÷ --endpoints to send). Figures go to bench/results/webhooks.json (the profile, when taken, to
  * bench/results/webhooks-worker.cpuprofile).
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -67,6 +68,7 @@ const { values: options } = parseArgs({
     interviews: { type: 'string', default: '20' },
     trickle: { type: 'string', default: '200' },
     batch: { type: 'string', default: '500' },
+    endpoints: { type: 'string', default: '1' },
     profile: { type: 'boolean', default: false },
   },
 });
@@ -75,6 +77,9 @@ const CONCURRENCY = positiveOption('concurrency', options.concurrency);
 const INTERVIEWS = positiveOption('interviews', options.interviews);
 const TRICKLE = positiveOption('trickle', options.trickle);
 const BATCH = positiveOption('batch', options.batch);
+/** Endpoints the backlog is spread over: each event goes to every one (--deliveries ÷ --endpoints events). */
+const ENDPOINTS = positiveOption('endpoints', options.endpoints);
+if (DELIVERIES % ENDPOINTS !== 0) throw new Error(`--deliveries (${DELIVERIES}) must be a multiple of --endpoints (${ENDPOINTS})`);
 /** Events per second of the trickle: well below any throughput, so no event waits behind another. */
 const TRICKLE_PER_SECOND = 20;
 /** worker/worker.ts's poll interval, for the bare runner too (new jobs normally arrive by LISTEN/NOTIFY). */
@@ -141,6 +146,8 @@ function cpuPerUnit(before: CpuSnapshot, after: CpuSnapshot, units: number, work
 
 interface Receipt {
   at: number;
+  /** The URL's query: which endpoint it was sent to (`?endpoint=<n>`). */
+  query: string;
   /** Monotonic microseconds (process.hrtime), the clock of a `.cpuprofile` in any process. */
   hrUs: number;
   body: string;
@@ -160,9 +167,9 @@ async function startReceiver(pems: { cert: string; key: string }): Promise<Recei
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const receipt = { at: now(), hrUs: Number(process.hrtime.bigint() / 1000n), body: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
+      const [route = '/', query = ''] = (req.url ?? '/').split('?');
+      const receipt = { at: now(), hrUs: Number(process.hrtime.bigint() / 1000n), query, body: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      const route = req.url ?? '/';
       if (!byRoute.has(route)) byRoute.set(route, []);
       byRoute.get(route)!.push(receipt);
     });
@@ -236,11 +243,16 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
   const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   let worker: NodeChild | undefined;
   try {
-    const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, {
-      url: setup.receiver.url('/throughput'),
-      events: ['interview.completed'],
-      design: 'A',
-    });
+    const endpointIds: string[] = [];
+    for (let n = 0; n < ENDPOINTS; n++) {
+      const endpoint = await callApi(base, 'POST', '/api/webhooks', authorization, {
+        url: `${setup.receiver.url('/throughput')}?endpoint=${n}`,
+        events: ['interview.completed'],
+        design: 'A',
+      });
+      endpointIds.push((endpoint as { id: string }).id);
+    }
+    const events = DELIVERIES / ENDPOINTS;
 
     // Events that differ only in their session id (the receiver's key) and when they happened.
     const publish = async (from: number, count: number, prefix: string) =>
@@ -255,9 +267,11 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
         }
       });
     const publishStarted = now();
-    for (let from = 0; from < DELIVERIES; from += BATCH) await publish(from, Math.min(BATCH, DELIVERIES - from), 'backlog');
+    for (let from = 0; from < events; from += BATCH) await publish(from, Math.min(BATCH, events - from), 'backlog');
     const publishSeconds = (now() - publishStarted) / 1000;
-    console.log(`  published ${DELIVERIES} events in ${publishSeconds.toFixed(1)} s; starting the worker (concurrency ${CONCURRENCY})`);
+    console.log(
+      `  published ${events} events to ${ENDPOINTS} endpoint(s), ${DELIVERIES} deliveries, in ${publishSeconds.toFixed(1)} s; starting the worker (concurrency ${CONCURRENCY})`,
+    );
 
     const receipts = setup.receiver.receipts('/throughput');
     const spawnedAt = now();
@@ -290,7 +304,7 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
     const first = backlog[0]!.at;
     const last = backlog[backlog.length - 1]!.at;
     const bodies = backlog.map((receipt) => JSON.parse(receipt.body) as { session_id: string; timestamp: string });
-    const duplicates = backlog.length - new Set(bodies.map((body) => body.session_id)).size;
+    const duplicates = backlog.length - new Set(bodies.map((body, index) => `${backlog[index]!.query} ${body.session_id}`)).size;
     const backlogLatency = backlog.map((receipt, index) => receipt.at - Date.parse(bodies[index]!.timestamp));
 
     // The worker is idle now: one event at a time, each in its own transaction.
@@ -302,9 +316,9 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
       await sleep(Math.max(0, 1000 / TRICKLE_PER_SECOND - (now() - started)));
     }
     await waitUntil(
-      () => (alive(), receipts.length >= trickleFrom + TRICKLE),
+      () => (alive(), receipts.length >= trickleFrom + TRICKLE * ENDPOINTS),
       60_000,
-      () => `${receipts.length - trickleFrom} of ${TRICKLE} trickled deliveries received:\n${running.output()}`,
+      () => `${receipts.length - trickleFrom} of ${TRICKLE * ENDPOINTS} trickled deliveries received:\n${running.output()}`,
     );
     const idleLatency = receipts.slice(trickleFrom).map((receipt) => receipt.at - Date.parse((JSON.parse(receipt.body) as { timestamp: string }).timestamp));
     // Nothing more arrives (a delivery sent twice would show here).
@@ -323,8 +337,8 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
     }
     const statuses = await runtime.orm.em
       .fork()
-      .execute<{ status: string; count: string }[]>(`select status, count(*) as count from webhook_deliveries where endpoint_id = ? group by status`, [
-        endpoint.id,
+      .execute<{ status: string; count: string }[]>(`select status, count(*) as count from webhook_deliveries where organization_id = ? group by status`, [
+        organizationId,
       ]);
     return {
       deliveries: DELIVERIES,
@@ -334,7 +348,7 @@ async function deliveryThroughput(setup: Setup, organizationId: string, authoriz
       deliveriesPerSecond: Math.round((DELIVERIES - 1) / ((last - first) / 1000)),
       backlogLatencyMs: distribution(backlogLatency),
       idleLatencyMs: distribution(idleLatency),
-      duplicates: duplicates + (receipts.length - DELIVERIES - TRICKLE),
+      duplicates: duplicates + (receipts.length - DELIVERIES - TRICKLE * ENDPOINTS),
       statuses: Object.fromEntries(statuses.map((row) => [row.status, Number(row.count)])),
       cpuPerDelivery,
       profile,
@@ -567,14 +581,14 @@ async function main(): Promise<void> {
     );
     console.log(`\n${'throughput'.padEnd(W)} ${cell('per second')} ${cell('seconds')}`);
     console.log(
-      `${`webhook deliveries (${DELIVERIES}, first → last receipt)`.padEnd(W)} ${cell(throughput.deliveriesPerSecond)} ${cell(throughput.drainSeconds.toFixed(2))}`,
+      `${`webhook deliveries (${DELIVERIES}${ENDPOINTS > 1 ? ` to ${ENDPOINTS} endpoints` : ''}, first → last receipt)`.padEnd(W)} ${cell(throughput.deliveriesPerSecond)} ${cell(throughput.drainSeconds.toFixed(2))}`,
     );
     console.log(`${`bare graphile-worker jobs (${DELIVERIES}, no-op task)`.padEnd(W)} ${cell(ceiling.jobsPerSecond)} ${cell(ceiling.seconds.toFixed(2))}`);
     console.log(
       `deliveries/s ÷ bare jobs/s: ${ratio.toFixed(2)}; aim ≥ ${AIM_RATIO}: ${judgeAgainstAim({ perRound: [ratio], aim: AIM_RATIO, better: 'higher' }).verdict}`,
     );
     console.log(
-      `publishing ${DELIVERIES} events took ${throughput.publishSeconds} s; first receipt ${throughput.firstReceiptAfterSpawnMs} ms after the worker was spawned; duplicates received: ${throughput.duplicates}; deliveries: ${JSON.stringify(throughput.statuses)}`,
+      `publishing the backlog took ${throughput.publishSeconds} s; first receipt ${throughput.firstReceiptAfterSpawnMs} ms after the worker was spawned; duplicates received: ${throughput.duplicates}; deliveries: ${JSON.stringify(throughput.statuses)}`,
     );
     console.log(`\n${'CPU ms per delivery / per job'.padEnd(W)} ${cell('worker')} ${cell('receiver')} ${cell('postgres')} ${cell('busy')} ${cell('stolen')}`);
     console.log(cpuRow('webhook delivery (worker process; receiver here)', throughput.cpuPerDelivery));
@@ -614,6 +628,7 @@ async function main(): Promise<void> {
           node: process.version,
           cores: cpus().length,
           concurrency: CONCURRENCY,
+          endpoints: ENDPOINTS,
           pollIntervalMs: POLL_INTERVAL_MS,
           throughput,
           ceiling,
