@@ -218,11 +218,11 @@ function reportAttempt(services: DeliveryServices, result: AttemptResult): void 
 
 /**
  * `webhook__deliver`: one retry of one delivery (a first attempt's job, queued before drains,
- * wakes the endpoint's drain instead). It signs the event's payload for the endpoint's design (twice, old and new secret,
- * during Design B's rotation overlap), sends it, and records the attempt; then either the
- * delivery succeeded (any 2xx), or the next attempt is scheduled by the spec's schedule, or it
- * failed for good (attempts used up, or the endpoint answered 410 Gone, which also disables the
- * endpoint). The attempt is recorded and the next job added atomically, guarded by the attempt
+ * wakes the endpoint's drain instead). It signs the event's payload for the endpoint's design
+ * (twice, old and new secret, during Design B's rotation overlap), sends it, and records the
+ * attempt; then either the delivery succeeded (any 2xx), or the next attempt is scheduled by the
+ * spec's schedule, or it failed for good (attempts used up, or the endpoint answered 410 Gone,
+ * which also disables the endpoint). The attempt is recorded and the next job added atomically, guarded by the attempt
  * number, so a job run again after a crash either makes the attempt again (nothing was
  * recorded: at least once) or does nothing.
  *

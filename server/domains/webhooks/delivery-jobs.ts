@@ -17,8 +17,11 @@ export function deliverWebhookJob(deliveryId: string, attempt: number, runAt?: D
  * delivery added while one runs is taken by the next.
  */
 export function drainEndpointJob(endpointId: string): JobSpec<'webhook__drain'> {
-  return { task: 'webhook__drain', payload: { endpointId }, jobKey: `webhook__drain:${endpointId}`, queueName: `webhook:${endpointId}` };
+  return { task: 'webhook__drain', payload: { endpointId }, jobKey: `${DRAIN_KEY_PREFIX}${endpointId}`, queueName: `webhook:${endpointId}` };
 }
+
+/** A drain's job key is this and its endpoint's id (the stalled-drain sweep looks drains up by it). */
+export const DRAIN_KEY_PREFIX = 'webhook__drain:';
 
 /** Calls of add_jobs before a drain that keeps being locked at the wrong moment is a fault. */
 const WAKE_ATTEMPTS = 5;

@@ -142,7 +142,10 @@ export const recordWebhookAttempts = defineQuery({
      disabled as (
        update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now()
         where id in (select disable_endpoint from recorded where disable_endpoint is not null) and status = 'enabled')${scheduled}
-     select recorded.id from recorded${nextJobs.length ? sql` left join scheduled on true` : sql``}`;
+     select recorded.id from recorded${
+       // Joined so that it runs: PostgreSQL skips a SELECT in WITH that nothing reads.
+       nextJobs.length ? sql` left join scheduled on true` : sql``
+     }`;
   },
   example: {
     attempts: [
@@ -167,9 +170,9 @@ export const recordWebhookAttempts = defineQuery({
  */
 export const endpointsWithStalledFirstAttempts = defineQuery({
   columns: { endpoint_id: 'text' },
-  statement: ({ olderThanSeconds }: { olderThanSeconds: number }) =>
+  statement: ({ olderThanSeconds, drainKeyPrefix }: { olderThanSeconds: number; drainKeyPrefix: string }) =>
     sql`select distinct d.endpoint_id from webhook_deliveries d
       where d.status = 'pending' and d.attempt_count = 0 and d.created_at < now() - make_interval(secs => ${olderThanSeconds}::double precision)
-        and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'webhook__drain:' || d.endpoint_id and j.attempts < j.max_attempts)`,
-  example: { olderThanSeconds: 60 },
+        and not exists (select 1 from graphile_worker._private_jobs j where j.key = ${drainKeyPrefix}::text || d.endpoint_id and j.attempts < j.max_attempts)`,
+  example: { olderThanSeconds: 60, drainKeyPrefix: 'webhook__drain:' },
 });

@@ -1,5 +1,5 @@
 import type { Deps } from '../common/deps.js';
-import { wakeDrains } from './delivery-jobs.js';
+import { DRAIN_KEY_PREFIX, wakeDrains } from './delivery-jobs.js';
 import { endpointsWithStalledFirstAttempts } from './queries.js';
 
 /** A first attempt older than this without a drain having sent it is a drain's to wake again. */
@@ -16,7 +16,7 @@ const STALLED_AFTER_SECONDS = 60;
  * No caller: it spans organizations, as the maintenance tasks do; it reads endpoint ids only.
  */
 export async function wakeStalledDrains({ em }: Pick<Deps, 'em'>): Promise<number> {
-  const stalled = await endpointsWithStalledFirstAttempts.rows(em, { olderThanSeconds: STALLED_AFTER_SECONDS });
+  const stalled = await endpointsWithStalledFirstAttempts.rows(em, { olderThanSeconds: STALLED_AFTER_SECONDS, drainKeyPrefix: DRAIN_KEY_PREFIX });
   await wakeDrains(
     em,
     stalled.map((row) => row.endpoint_id),
