@@ -48,7 +48,11 @@ export function askTurn(
 }
 
 /** The jobs that watch a session in progress from `now`: its maxDuration and its idleness. */
-export function watchJobs(session: Session, config: Pick<Config, 'sessionAbandonAfterSeconds'>, now: Date): JobSpec[] {
+export function watchJobs(
+  session: Pick<Session, 'id' | 'status' | 'maxDurationSeconds' | 'activeSeconds' | 'activeSince'>,
+  config: Pick<Config, 'sessionAbandonAfterSeconds'>,
+  now: Date,
+): JobSpec[] {
   const jobs: JobSpec[] = [abandonIdleJob(session.id, new Date(now.getTime() + config.sessionAbandonAfterSeconds * 1000))];
   if (session.maxDurationSeconds && session.status === 'in_progress') {
     const left = Math.max(0, session.maxDurationSeconds - activeSecondsAt(session, now));

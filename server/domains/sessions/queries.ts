@@ -1,5 +1,7 @@
 import { rawSql, sql } from '../../db/sql.js';
 import { defineQuery } from '../../db/query.js';
+import type { JobSpec } from '../../jobs/add-jobs.js';
+import { addJobsSql } from '../../jobs/queries.js';
 import { UNFINISHED_SESSION_STATUSES } from '../../../shared/schemas/sessions.js';
 
 /** What every event of a session says of it, fixed when the event happens (session-event-facts.ts). */
@@ -328,6 +330,192 @@ export const versionToRun = defineQuery({
        from scripts s join script_versions v on v.script_id = s.id and v.version = coalesce(${version}::integer, s.published_version)
       where s.id = ${scriptId}`,
   example: { scriptId: 'scr_example', version: 1 as number | null },
+});
+
+/**
+ * What starting an invite's interview reads before anything is locked (start-interview.ts,
+ * `startInOneStatement`): the invite, its campaign and organization, the script version a new
+ * session would run (the invite's own, else the published one), whether the invite has had any
+ * session, and the media of the version's first question.
+ */
+export const startContext = defineQuery({
+  columns: {
+    invite_status: 'text',
+    unexpired: 'boolean',
+    via_share_link: 'boolean',
+    invite_script_version: 'integer | null',
+    invite_language: 'text | null',
+    email: 'text | null',
+    name: 'text | null',
+    metadata: 'jsonb',
+    invite_updated_at: 'timestamp with time zone',
+    campaign_id: 'text',
+    campaign_status: 'text',
+    preview: 'boolean',
+    campaign_settings: 'jsonb',
+    plan: 'text',
+    script_id: 'text',
+    version: 'integer | null',
+    system_prompt: 'text | null',
+    questions: 'jsonb | null',
+    settings: 'jsonb | null',
+    had_session: 'boolean',
+    first_question_media: 'jsonb',
+  },
+  statement: ({ organizationId, inviteId }: { organizationId: string; inviteId: string }) =>
+    sql`select i.status as invite_status, i.expires_at > now() as unexpired, i.share_link_id is not null as via_share_link,
+        i.script_version as invite_script_version, i.language as invite_language, i.email, i.name, i.metadata, i.updated_at as invite_updated_at,
+        c.id as campaign_id, c.status as campaign_status, c.preview, c.settings as campaign_settings, o.plan,
+        sc.id as script_id, v.version, v.system_prompt, v.questions, v.settings,
+        exists (select 1 from sessions x where x.invite_id = i.id) as had_session,
+        coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'questionId', m.question_id, 'kind', m.kind, 'contentType', m.content_type, 'alt', m.alt) order by m.created_at, m.id)
+                  from script_media m where m.script_id = sc.id and m.organization_id = i.organization_id and m.question_id = v.questions->0->>'id'), '[]') as first_question_media
+      from invites i
+      join campaigns c on c.id = i.campaign_id
+      join organizations o on o.id = i.organization_id
+      join scripts sc on sc.id = c.script_id
+      left join script_versions v on v.script_id = sc.id and v.version = coalesce(i.script_version, sc.published_version)
+      where i.id = ${inviteId} and i.organization_id = ${organizationId}`,
+  example: { organizationId: 'org_example', inviteId: 'inv_example' },
+});
+
+/** A new session as the common start writes it (recordInterviewStart): in progress, its first question asked. */
+export interface InterviewStartWrite {
+  organizationId: string;
+  inviteId: string;
+  /** What the session was made from, as read: the write applies only if it is still so. */
+  expected: {
+    campaignId: string;
+    campaignSettings: unknown;
+    /** As read (compared with the column as it is then). */
+    inviteUpdatedAt: string;
+    scriptId: string;
+    /** The published version the session runs; null when the invite names its own. */
+    publishedVersion: number | null;
+    plan: string;
+  };
+  holdCredits: number;
+  session: {
+    id: string;
+    scriptVersion: number;
+    language: string;
+    voice: string | null;
+    participantEmail: string | null;
+    participantName: string | null;
+    device: unknown;
+    metadata: unknown;
+    maxDurationSeconds: number | null;
+    totalQuestions: number;
+    at: Date;
+  };
+  /** The first question. */
+  turn: UtteranceRow;
+  /** The jobs that watch the session (its idleness, its maximum duration). */
+  jobs: JobSpec[];
+}
+
+/**
+ * The common start in one statement: a pending invite's first session, in progress with its
+ * first question asked, its credit hold and its watching jobs. It locks as the locked start does
+ * (campaign for share, then the invite, then the organization: each lock is taken by a CTE the
+ * next one's condition reads, so the order holds whichever CTE PostgreSQL runs first) and writes
+ * only if everything is still as read: the campaign active with the same settings, the invite
+ * pending, unexpired and unchanged, the script's published version the one read, the
+ * organization on the same plan with the credits to hold. No row: the caller takes the locked
+ * start, which says what happened.
+ */
+export const recordInterviewStart = defineQuery({
+  columns: { id: 'text', created_at: 'timestamp with time zone' },
+  statement: ({ organizationId, inviteId, expected, holdCredits: hold, session, turn, jobs }: InterviewStartWrite) =>
+    sql`with campaign as (
+       select c.id from campaigns c
+        where c.id = ${expected.campaignId} and c.organization_id = ${organizationId} and c.status = 'active'
+          and c.settings = ${JSON.stringify(expected.campaignSettings)}::jsonb
+        for share
+     ), invite as (
+       select i.id from invites i
+        where i.id = ${inviteId} and i.organization_id = ${organizationId} and i.campaign_id = ${expected.campaignId} and i.status = 'pending'
+          and i.expires_at > ${session.at} and i.updated_at = ${expected.inviteUpdatedAt}::timestamptz and exists (select 1 from campaign)
+        for update
+     ), held as (
+       update organizations set credits_held = credits_held + ${hold}, updated_at = ${session.at}
+        where id = ${organizationId} and plan = ${expected.plan} and credit_balance - credits_held - credits_owed >= ${hold}
+          and exists (select 1 from invite)
+          and exists (select 1 from scripts sc where sc.id = ${expected.scriptId} and (${expected.publishedVersion}::integer is null or sc.published_version = ${expected.publishedVersion}))
+       returning id
+     ), claimed as (
+       update invites set status = 'started', started_at = ${session.at}, updated_at = ${session.at}
+        where id = (select id from invite) and exists (select 1 from held)
+       returning id
+     ), created as (
+       insert into sessions (id, organization_id, campaign_id, invite_id, script_id, script_version, preview, status, completion_status, language, voice,
+                             participant_email, participant_name, device, metadata, consent_required, consent, pause_reason, started_at, completed_at,
+                             last_activity_at, active_since, active_seconds, duration_seconds, max_duration_seconds, total_questions, questions_answered,
+                             answers, question_index, pending, pending_utterance_id, follow_ups_asked, re_asked, next_seq, hold_credits, billing,
+                             transcript_generated_at, insights_generated_at, completion_announced_at, created_at, updated_at)
+       select ${session.id}, ${organizationId}, ${expected.campaignId}, claimed.id, ${expected.scriptId}, ${session.scriptVersion}, false, 'in_progress', null,
+              ${session.language}, ${session.voice}, ${session.participantEmail}, ${session.participantName}, ${JSON.stringify(session.device)}::jsonb,
+              ${JSON.stringify(session.metadata)}::jsonb, false, null, null, ${session.at}, null, ${session.at}, ${session.at}, 0, 0, ${session.maxDurationSeconds},
+              ${session.totalQuestions}, 0, '[]'::jsonb, 0, 'question', ${turn.id}, 0, false, 1, ${hold}, null, null, null, null, ${session.at}, ${session.at}
+         from claimed
+       returning id, created_at
+     ), asked as (
+       insert into session_utterances (id, organization_id, session_id, seq, speaker, kind, text, question_id, value, start_time, end_time, decided_by, created_at)
+       select ${turn.id}, ${organizationId}, created.id, ${turn.seq}, ${turn.speaker}, ${turn.kind}, ${turn.text}, ${turn.question_id}, null,
+              ${turn.start_time}, ${turn.end_time}, ${turn.decided_by}, ${session.at}
+         from created
+     ), queued as (
+       select count(*) as jobs from ${addJobsSql(jobs, sql`exists (select 1 from created)`)} as queued_jobs
+     )
+     select created.id, created.created_at from created, queued`,
+  example: {
+    organizationId: 'org_example',
+    inviteId: 'inv_example',
+    expected: {
+      campaignId: 'cam_example',
+      campaignSettings: {},
+      inviteUpdatedAt: '1970-01-01 00:00:00+00',
+      scriptId: 'scr_example',
+      publishedVersion: 1 as number | null,
+      plan: 'free',
+    },
+    holdCredits: 1,
+    session: {
+      id: 'ses_example',
+      scriptVersion: 1,
+      language: 'en',
+      voice: null as string | null,
+      participantEmail: null as string | null,
+      participantName: null as string | null,
+      device: { type: 'desktop' },
+      metadata: {},
+      maxDurationSeconds: null as number | null,
+      totalQuestions: 1,
+      at: new Date(0),
+    },
+    turn: {
+      id: 'utt_example',
+      seq: 0,
+      speaker: 'ai',
+      kind: 'question',
+      text: 'How was it?',
+      question_id: 'q1',
+      value: null,
+      start_time: 0,
+      end_time: 1,
+      confidence: null,
+      audio_file_id: null,
+      decided_by: 'engine',
+      probe: null,
+      heard_check: null,
+      speech_ended_at: null,
+      end_of_turn_at: null,
+      manual_end: null,
+      recognition_ms: null,
+      interviewer_ms: null,
+    } as UtteranceRow,
+    jobs: [{ task: 'session__abandon_idle', payload: { sessionId: 'ses_example' }, jobKey: 'session-idle:ses_example', runAt: new Date(0) }] as JobSpec[],
+  } as InterviewStartWrite,
 });
 
 export const confirmHeardAnswer = defineQuery({
