@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ParticipantAuth } from '../../server/domains/common/caller.js';
 import { commitAnswer, prepareAnswer } from '../../server/domains/sessions/answer-interview.js';
+import { recordAnswerTurn } from '../../server/domains/sessions/queries.js';
+import { PLANS } from '../../shared/plans.js';
 import { AppError } from '../../server/errors.js';
 import { type Api, apiAs } from '../helpers/factories.js';
-import { FOUR_QUESTIONS, interviewFixture, PARTICIPANT_BUDGET, participantAs, withoutFollowUps } from '../helpers/interviews.js';
+import { FOUR_QUESTIONS, interviewFixture, letTimePass, PARTICIPANT_BUDGET, participantAs, withoutFollowUps } from '../helpers/interviews.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -19,6 +21,7 @@ beforeAll(async () => {
   api = apiAs(t.http, await t.createTenant());
 });
 afterAll(() => t?.close());
+afterEach(() => vi.restoreAllMocks());
 
 /** The SQL the service sends while `work` runs. */
 async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
@@ -74,7 +77,7 @@ async function sessionOf(sessionId: string) {
 const services = () => t.runtime.services;
 
 describe('writing an answer', () => {
-  it('an answer that leads to the next question is one statement, no transaction; the closing answer takes the locked transaction', async () => {
+  it('an answer that leads to the next question is one statement, no transaction; the closing answer is the same statement, in a transaction with its bill', async () => {
     const { participant, sessionId } = await startedInterview();
     let state: { turn: { utteranceId: string; questionId: string } } | undefined;
     const common = await statementsDuring(async () => {
@@ -110,10 +113,111 @@ describe('writing an answer', () => {
     const [, , , answerRow] = await t.em().execute<{ id: string }[]>(`select id from session_utterances where session_id = ? order by seq`, [sessionId]);
     expect(rated.answers).toEqual([{ questionId: 'ease', value: 4, utteranceId: answerRow!.id, confidence: expect.any(Number) }]);
 
+    // The closing answer: the same statement, completing the session, in a transaction with its bill; no row read through the ORM.
     await participant.answer('yes').expect(200);
     const closing = await statementsDuring(() => participant.answer('Email').expect(200));
     expect(closing.some((sql) => sql.startsWith('begin'))).toBe(true);
+    expect(closing.filter((sql) => /update sessions s\s+set/.test(sql))).toHaveLength(1);
+    expect(closing.some((sql) => sql.includes('for update'))).toBe(false);
     expect((await sessionOf(sessionId)).status).toBe('completed');
+  });
+
+  it('the closing answer written in one statement completes, bills and queues exactly what the locked closing does', async () => {
+    // A paid plan whose free minutes this month are used up, so each interview is charged.
+    const tenant = await t.createTenant({ plan: 'starter' });
+    const paid = apiAs(t.http, tenant);
+    const period = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+    await t
+      .em()
+      .execute(`insert into billing_usage (organization_id, period_start, minutes, free_minutes_used, sessions) values (?, ?, 60, ?, 1)`, [
+        tenant.organizationId,
+        period,
+        PLANS.starter.freeMinutesPerMonth,
+      ]);
+    const organization = async () =>
+      (
+        await t
+          .em()
+          .execute<{ credit_balance: string; credits_held: string }[]>(`select credit_balance, credits_held from organizations where id = ?`, [
+            tenant.organizationId,
+          ])
+      )[0]!;
+    const before = await organization();
+
+    const { campaign } = await interviewFixture(paid, { questions: withoutFollowUps(FOUR_QUESTIONS) });
+    const interviewToClosing = async () => {
+      const invite = (await paid.post(`/v1/campaigns/${campaign.id}/invites`).send({ email: 'ada@example.com', sendEmail: false })).body;
+      const participant = participantAs(t.http, invite.token);
+      const started = (await participant.start().expect(201)).body;
+      for (const text of ['The first week went well, the reports were clear.', 'four out of five', 'yes']) await participant.answer(text).expect(200);
+      // Ninety seconds in progress: two billable minutes.
+      await letTimePass(t, started.session.id, 90);
+      return { participant, sessionId: started.session.id as string };
+    };
+    const fast = await interviewToClosing();
+    const fastClosing = (await fast.participant.answer('Email').expect(200)).body;
+    const locked = await interviewToClosing();
+    const write = vi.spyOn(recordAnswerTurn, 'first').mockResolvedValueOnce(undefined);
+    const lockedClosing = (await locked.participant.answer('Email').expect(200)).body;
+    expect(write).toHaveBeenCalledTimes(1);
+
+    const finished = async (sessionId: string) => {
+      const [session] = await t.em().execute<Record<string, unknown>[]>(
+        `select status, completion_status, pending, pending_utterance_id, active_since, floor(active_seconds) as active_seconds, duration_seconds,
+                questions_answered, next_seq, hold_credits, billing, jsonb_array_length(answers) as answers,
+                abs(extract(epoch from completed_at - last_activity_at)) < 1 as completed_with_last_activity
+           from sessions where id = ?`,
+        [sessionId],
+      );
+      const turns = (
+        await t.em().execute(`select seq, speaker, kind, question_id, decided_by from session_utterances where session_id = ? order by seq`, [sessionId])
+      ).slice(-2);
+      const [invite] = await t
+        .em()
+        .execute(`select i.status, i.completed_at is not null as completed from invites i join sessions s on s.invite_id = i.id where s.id = ?`, [sessionId]);
+      const jobs = await t.em().execute(
+        `select tk.identifier from graphile_worker._private_jobs j join graphile_worker._private_tasks tk on tk.id = j.task_id
+          where j.payload->>'sessionId' = ? and tk.identifier = 'session__generate_transcript'`,
+        [sessionId],
+      );
+      const charges = await t.em().execute(`select kind, amount from credit_transactions where source = ?`, [`session:${sessionId}`]);
+      return { session, turns, invite, jobs, charges };
+    };
+    const fastRows = await finished(fast.sessionId);
+    expect(fastRows).toEqual(await finished(locked.sessionId));
+    expect(fastRows.session).toMatchObject({ status: 'completed', completion_status: 'completed', pending: null, active_since: null, hold_credits: '0.0000' });
+    expect(fastRows.session!.billing).toMatchObject({
+      totalMinutes: 2,
+      freeMinutesApplied: 0,
+      billableMinutes: 2,
+      chargedCredits: 2 * PLANS.starter.pricePerMinuteCredits,
+    });
+    expect(fastRows.charges.map((charge) => [charge.kind, Number(charge.amount)])).toEqual([['charge', -2 * PLANS.starter.pricePerMinuteCredits]]);
+    expect(fastRows.jobs).toHaveLength(1);
+    expect(fastClosing).toMatchObject({ session: { status: 'completed' }, turn: null, closing: lockedClosing.closing });
+    // Both holds released, both interviews charged.
+    const after = await organization();
+    expect(Number(after.credits_held)).toBe(Number(before.credits_held));
+    expect(Number(after.credit_balance)).toBe(Number(before.credit_balance) - 4 * PLANS.starter.pricePerMinuteCredits);
+  });
+
+  it('a session ended after its closing answer was prepared is not finished twice: 409 SESSION_NOT_ACTIVE, billed once', async () => {
+    const { sessionId, auth, participant } = await startedInterview();
+    for (const text of ['The first week went well, the reports were clear.', 'four out of five', 'yes']) await participant.answer(text).expect(200);
+    const prepared = await prepareAnswer({ em: t.em(), services: services() }, auth, { text: 'Email' });
+    expect(prepared.outcome.next.kind).toBe('closing');
+    await participant.end().expect(200);
+    const [ended] = await t.em().execute<{ billing: unknown; status: string }[]>(`select billing, status from sessions where id = ?`, [sessionId]);
+    const refused = await commitAnswer({ em: t.em(), services: services() }, prepared).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect((refused as AppError).code).toBe('SESSION_NOT_ACTIVE');
+    const [after] = await t.em().execute<{ billing: unknown; status: string }[]>(`select billing, status from sessions where id = ?`, [sessionId]);
+    expect(after).toEqual(ended);
+    expect(ended!.status).toBe('abandoned');
+    // Nothing of the closing answer was written: the last turn is still the question it answered.
+    expect((await turnsOf(sessionId)).map((turn) => turn.kind).at(-1)).toBe('question');
   });
 
   it('a session whose clock changed after the answer was prepared (a pause and resume) is written with the clock as it is then', async () => {

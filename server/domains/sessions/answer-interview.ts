@@ -31,7 +31,17 @@ import type { ScriptQuestionMedia } from './question-media.js';
 import { speakAhead } from './turn-audio-link.js';
 import { type InterviewPlan, loadPlan, sessionNotActive } from './load-session.js';
 import { toParticipantSessionDto } from './serialize.js';
-import { answerContext, confirmHeardAnswer, correctHeardAnswer, recordAnswerTurn, type UtteranceRow } from './queries.js';
+import {
+  answerContext,
+  type AnswerTurnWrite,
+  confirmHeardAnswer,
+  correctHeardAnswer,
+  recordAnswerTurn,
+  recordSessionBill,
+  type UtteranceRow,
+} from './queries.js';
+import { billFinishedSession } from './session-billing.js';
+import { generateTranscriptJob } from './session-jobs.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
@@ -267,7 +277,11 @@ function turnAlreadyAnswered(sessionId: string): AppError {
  */
 export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { services: SessionServices }, prepared: PreparedAnswer): Promise<TInterviewState> {
   const recorded = await recordTurnInOneStatement(em, services, prepared);
-  if (recorded) return recorded;
+  if (recorded) {
+    // Tests only: the process may die here, the finished session committed and its jobs not yet run.
+    if (recorded.session.status === 'completed') crashIfEnabled(services.config, 'session:after-finish');
+    return recorded;
+  }
   const { plan, question, position, answeredTurnId, audio, text, confidence, outcome, answer, serverTiming, heardCheck, answeredTurnTimes, scriptMedia } =
     prepared;
   // A typed reply to a read-back settles the answer it checks and is not an answer of its own.
@@ -384,15 +398,21 @@ export async function commitAnswer({ em, services }: Pick<Deps, 'em'> & { servic
  * prepared with it. The same rows and values as the locked path below, without the ORM's lock,
  * unit of work and transaction round trips (the interview answer's benchmark, issue 33).
  *
- * Null: this turn is not the common one (the reply to a read-back, the closing, a session past its
- * maximum duration: each finishes or settles more than the turn) or the session moved on since
- * the answer was prepared (another answer, a pause, the end); the locked path then writes it or
- * says why not.
+ * The closing answer is the same statement, which then also completes the session, consumes its
+ * invite and releases its hold; its bill and the transcript job follow in the same transaction
+ * (billFinishedSession, recordSessionBill), as finishSession does on the locked path.
+ *
+ * Null: this turn is not the common one (the reply to a read-back, a preview's closing, a session
+ * past its maximum duration: each finishes or settles otherwise) or the session moved on since the
+ * answer was prepared (another answer, a pause, the end); the locked path then writes it or says
+ * why not.
  */
 async function recordTurnInOneStatement(em: EntityManager, services: SessionServices, prepared: PreparedAnswer): Promise<TInterviewState | null> {
   const { plan, question, position, answeredTurnId, answeredTurnTimes, audio, text, confidence, outcome, answer, serverTiming, session, snapshot } = prepared;
   const next = outcome.next;
-  if (prepared.heardCheck || next.kind === 'closing' || answeredTurnId === null || answeredTurnTimes === null) return null;
+  if (prepared.heardCheck || answeredTurnId === null || answeredTurnTimes === null) return null;
+  const closing = next.kind === 'closing' ? next.text : undefined;
+  if (closing !== undefined && snapshot.preview) return null;
   const now = new Date();
   const clock = { activeSeconds: snapshot.activeSeconds, activeSince: snapshot.activeSince === null ? null : new Date(snapshot.activeSince) };
   if (snapshot.maxDurationSeconds !== null && activeSecondsAt(clock, now) >= snapshot.maxDurationSeconds) return null;
@@ -422,7 +442,7 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
       speaker: 'ai',
       kind: next.kind,
       text: next.text,
-      questionId: nextQuestion.id,
+      questionId: closing !== undefined ? null : nextQuestion.id,
       startTime: askedStart,
       endTime: askedStart + speakingSeconds(next.text),
     }),
@@ -436,20 +456,25 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
   // The turn as the client will see it (its audio and media links) before the write: once the
   // statement has committed, nothing may fail and discard the recording it points to.
   const asked = { id: askedRow.id, text: askedRow.text, kind: next.kind, value: askedRow.value as SessionUtterance['value'] };
-  const turn = await pendingTurnOf(
-    em,
-    services,
-    { ...session, pendingUtteranceId: askedRow.id, questionIndex: outcome.position.questionIndex },
-    plan,
-    now,
-    asked,
-    prepared.scriptMedia,
-  );
-  const row = await recordAnswerTurn.first(em, {
+  const turn =
+    closing !== undefined
+      ? null
+      : await pendingTurnOf(
+          em,
+          services,
+          { ...session, pendingUtteranceId: askedRow.id, questionIndex: outcome.position.questionIndex },
+          plan,
+          now,
+          asked,
+          prepared.scriptMedia,
+        );
+  const durationSeconds = durationAt(clock, now);
+  const write: AnswerTurnWrite = {
     organizationId: session.organization.id,
     sessionId: session.id,
     answeredTurnId,
-    expected: { nextSeq: snapshot.nextSeq, activeSince: snapshot.activeSince, activeSeconds: snapshot.activeSeconds },
+    expected: { nextSeq: snapshot.nextSeq, activeSince: snapshot.activeSince, activeSeconds: snapshot.activeSeconds, holdCredits: snapshot.holdCredits },
+    finish: closing !== undefined ? { activeSeconds: activeSecondsAt(clock, now) } : null,
     session: {
       questionIndex: outcome.position.questionIndex,
       followUpsAsked: outcome.position.followUpsAsked,
@@ -467,14 +492,31 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
               utteranceId: answerRow.id,
               confidence: outcome.finalValue === null ? null : (outcome.finalConfidence ?? null),
             },
-      durationSeconds: durationAt(clock, now),
+      durationSeconds,
       at: now,
     },
     file: audio ? answerFileFields(audio) : null,
     utterances: [answerRow, askedRow],
     answeredTurnTiming: timing?.aiTurn ?? null,
     cutOff: timing?.cutOff ?? null,
-  });
+  };
+  const row =
+    closing === undefined
+      ? await recordAnswerTurn.first(em, write)
+      : await em.transactional(async (tx) => {
+          const finished = await recordAnswerTurn.first(tx, write);
+          if (!finished) return undefined;
+          // The bill, then the transcript job that starts what follows a finished session (finishSession's order).
+          const organization = finished.plan === null ? null : { plan: finished.plan, credit_balance: finished.credit_balance ?? '0' };
+          const billing = await billFinishedSession(tx, { id: session.id, organizationId: session.organization.id, durationSeconds }, organization, now);
+          await recordSessionBill.rows(tx, {
+            organizationId: session.organization.id,
+            sessionId: session.id,
+            billing,
+            jobs: [generateTranscriptJob(session.id)],
+          });
+          return finished;
+        });
   if (!row) return null;
   const dateOf = (value: string | null) => (value === null ? null : new Date(value));
   const written = {
@@ -492,11 +534,12 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
     completedAt: dateOf(row.completed_at),
     createdAt: new Date(row.created_at),
   };
-  return {
+  const state = {
     session: toParticipantSessionDto(written, now),
     turn,
     heard: { text, ...(next.kind === 'check_heard' ? { lowConfidence: true } : {}) },
   };
+  return closing === undefined ? state : { ...state, closing };
 }
 
 /** The session file an answer's recording is kept as (both write paths). */
@@ -515,7 +558,7 @@ function answerFileFields(audio: AudioAnswer) {
 /** A new utterance row with what every turn has (times rounded to the millisecond, as recordUtterance does); the rest empty. */
 function utteranceRow(
   seq: number,
-  turn: { speaker: 'ai' | 'participant'; kind: UtteranceKind; text: string | null; questionId: string; startTime: number; endTime: number },
+  turn: { speaker: 'ai' | 'participant'; kind: UtteranceKind; text: string | null; questionId: string | null; startTime: number; endTime: number },
 ): UtteranceRow {
   return {
     id: newId('utt'),
@@ -637,6 +680,9 @@ export interface SessionSnapshot {
   activeSince: string | null;
   activeSeconds: number;
   maxDurationSeconds: number | null;
+  /** A preview's bills nothing; every other session's hold is released when it finishes (as read: numeric text). */
+  preview: boolean;
+  holdCredits: string;
   /** The participant's answer just before the pending turn, for the answered turn's latency and cut-off. */
   previousAnswer: { id: string | null; speechEndedMs: number | null };
 }
@@ -698,6 +744,8 @@ export async function readAnswerContext(em: EntityManager, inviteId: string, who
       activeSince: row.active_since,
       activeSeconds: row.active_seconds,
       maxDurationSeconds: row.max_duration_seconds,
+      preview: row.preview,
+      holdCredits: row.hold_credits,
       previousAnswer: { id: row.previous_answer_id, speechEndedMs: row.previous_speech_ended_ms },
     },
     answeredTurnTimes:

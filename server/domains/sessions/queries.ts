@@ -150,6 +150,8 @@ export const answerContext = defineQuery({
     active_since: 'timestamp with time zone | null',
     active_seconds: 'double precision',
     max_duration_seconds: 'integer | null',
+    preview: 'boolean',
+    hold_credits: 'numeric',
     pending_start_time: 'double precision | null',
     pending_end_time: 'double precision | null',
     pending_value: 'jsonb | null',
@@ -162,7 +164,7 @@ export const answerContext = defineQuery({
     const asking = wholeConversation ? sql`` : sql` and u.speaker = 'ai' and u.kind in ('question', 're_ask', 'follow_up')`;
     return sql`select s.id, s.organization_id, s.status, s.consent_required, s.consent, s.language, s.voice, s.script_id, s.script_version, s.started_at,
         s.question_index, s.pending, s.pending_utterance_id, s.follow_ups_asked, s.re_asked, s.next_seq, s.active_since, s.active_seconds, s.max_duration_seconds,
-        p.start_time as pending_start_time, p.end_time as pending_end_time, p.value as pending_value,
+        s.preview, s.hold_credits, p.start_time as pending_start_time, p.end_time as pending_end_time, p.value as pending_value,
         a.id as previous_answer_id, (extract(epoch from a.speech_ended_at) * 1000)::float8 as previous_speech_ended_ms,
         coalesce((select jsonb_agg(jsonb_build_object('speaker', u.speaker, 'kind', u.kind, 'text', u.text, 'questionId', u.question_id, 'probe', u.probe) order by u.seq)
                   from session_utterances u where u.session_id = s.id${asking}), '[]') as turns,
@@ -204,7 +206,13 @@ export interface AnswerTurnWrite {
   sessionId: string;
   answeredTurnId: string;
   /** The session as the answer was prepared with it: the write applies only if it is still so. */
-  expected: { nextSeq: number; activeSince: string | null; activeSeconds: number };
+  expected: { nextSeq: number; activeSince: string | null; activeSeconds: number; holdCredits: string };
+  /**
+   * The closing answer: the session completes (its clock stopped at `activeSeconds`), its invite
+   * is consumed and its credit hold released, answering the organization's plan and balance for
+   * its bill (billFinishedSession, in the same transaction). Null for every other turn.
+   */
+  finish: { activeSeconds: number } | null;
   session: {
     questionIndex: number;
     followUpsAsked: number;
@@ -249,9 +257,12 @@ export const recordAnswerTurn = defineQuery({
     started_at: 'timestamp with time zone | null',
     completed_at: 'timestamp with time zone | null',
     created_at: 'timestamp with time zone',
+    /** The closing turn's: the organization as the hold's release left it; null for every other turn. */
+    plan: 'text | null',
+    credit_balance: 'numeric | null',
   },
   statement: (turn: AnswerTurnWrite) => {
-    const { expected, session: next, file } = turn;
+    const { expected, session: next, file, finish } = turn;
     const answers = next.answer
       ? sql`(select coalesce(jsonb_agg(e.entry order by e.n), '[]'::jsonb) from jsonb_array_elements(s.answers) with ordinality as e(entry, n)
                where e.entry->>'questionId' is distinct from ${next.answer.questionId}) || jsonb_build_array(${JSON.stringify(next.answer)}::jsonb)`
@@ -275,16 +286,37 @@ export const recordAnswerTurn = defineQuery({
        update session_utterances set cut_off = ${turn.cutOff.cutOff}
         where id = ${turn.cutOff.utteranceId} and session_id = ${turn.sessionId} and organization_id = ${turn.organizationId} and exists (select 1 from updated))`
       : sql``;
+    // The closing turn completes the session (as finishSession does); every other turn puts the next one.
+    const position = finish
+      ? sql`status = 'completed', completion_status = 'completed', completed_at = ${next.at}, pending = null, pending_utterance_id = null,
+              active_seconds = ${finish.activeSeconds}, active_since = null, hold_credits = 0`
+      : sql`question_index = ${next.questionIndex}, follow_ups_asked = ${next.followUpsAsked}, re_asked = ${next.reAsked}, pending = ${next.pending},
+              pending_utterance_id = ${next.pendingUtteranceId}`;
+    // Lock order session → invite → organization, as everywhere a session is finished: each CTE's condition reads the one before.
+    const finishing = finish
+      ? sql`,
+     completed_invite as (
+       update invites set status = 'completed', completed_at = ${next.at}, updated_at = now()
+        where id = (select invite_id from updated) and status <> 'cancelled'
+       returning id),
+     released as (
+       update organizations set credits_held = greatest(credits_held - ${expected.holdCredits}::numeric, 0), updated_at = now()
+        where id = ${turn.organizationId} and exists (select 1 from updated) and (select count(*) from completed_invite) >= 0
+       returning plan, credit_balance)`
+      : sql``;
+    const bill = finish
+      ? sql`(select plan from released) as plan, (select credit_balance from released) as credit_balance`
+      : sql`null::text as plan, null::numeric as credit_balance`;
     return sql`with updated as (
        update sessions s
-          set next_seq = s.next_seq + ${turn.utterances.length}, question_index = ${next.questionIndex}, follow_ups_asked = ${next.followUpsAsked},
-              re_asked = ${next.reAsked}, pending = ${next.pending}, pending_utterance_id = ${next.pendingUtteranceId},
+          set next_seq = s.next_seq + ${turn.utterances.length}, ${position},
               questions_answered = s.questions_answered + ${next.questionsAnswered}, answers = ${answers},
               last_activity_at = ${next.at}, duration_seconds = ${next.durationSeconds}, updated_at = ${next.at}
         where s.id = ${turn.sessionId} and s.organization_id = ${turn.organizationId} and s.status = 'in_progress'
           and s.pending_utterance_id = ${turn.answeredTurnId} and s.next_seq = ${expected.nextSeq}
           and s.active_since is not distinct from ${expected.activeSince}::timestamptz and s.active_seconds = ${expected.activeSeconds}
-       returning s.id, s.organization_id, s.status, s.completion_status, s.language, s.consent_required, s.consent, s.questions_answered, s.total_questions,
+          and s.hold_credits = ${expected.holdCredits}::numeric
+       returning s.id, s.organization_id, s.invite_id, s.status, s.completion_status, s.language, s.consent_required, s.consent, s.questions_answered, s.total_questions,
                  s.active_seconds, s.active_since, s.started_at, s.completed_at, s.created_at)${fileInsert},
      turns as (
        insert into session_utterances (id, organization_id, session_id, seq, speaker, kind, text, question_id, value, start_time, end_time, confidence,
@@ -294,16 +326,17 @@ export const recordAnswerTurn = defineQuery({
          from updated s
          cross join jsonb_to_recordset(${JSON.stringify(turn.utterances)}::jsonb) as u(id text, seq integer, speaker text, kind text, text text, question_id text,
               value jsonb, start_time double precision, end_time double precision, confidence double precision, audio_file_id text, decided_by text, probe jsonb,
-              heard_check text, speech_ended_at timestamptz, end_of_turn_at timestamptz, manual_end boolean, recognition_ms integer, interviewer_ms integer))${timing}${cutOff}
+              heard_check text, speech_ended_at timestamptz, end_of_turn_at timestamptz, manual_end boolean, recognition_ms integer, interviewer_ms integer))${timing}${cutOff}${finishing}
      select id, status, completion_status, language, consent_required, consent, questions_answered, total_questions, active_seconds, active_since, started_at,
-            completed_at, created_at
+            completed_at, created_at, ${bill}
        from updated`;
   },
   example: {
     organizationId: 'org_example',
     sessionId: 'ses_example',
     answeredTurnId: 'utt_example',
-    expected: { nextSeq: 3, activeSince: '1970-01-01 00:00:00+00', activeSeconds: 0 },
+    expected: { nextSeq: 3, activeSince: '1970-01-01 00:00:00+00', activeSeconds: 0, holdCredits: '1' },
+    finish: { activeSeconds: 12 },
     session: {
       questionIndex: 1,
       followUpsAsked: 0,
@@ -320,6 +353,25 @@ export const recordAnswerTurn = defineQuery({
     answeredTurnTiming: { audioStartedAt: null, bargeIn: null, latencyMs: null },
     cutOff: { utteranceId: 'utt_previous', cutOff: false },
   } as AnswerTurnWrite,
+});
+
+/**
+ * A finished session's bill recorded, and the transcript job that starts what follows it (the
+ * closing answer written in one statement: answer-interview.ts, after billFinishedSession).
+ */
+export const recordSessionBill = defineQuery({
+  columns: { jobs: 'bigint' },
+  statement: ({ organizationId, sessionId, billing, jobs }: { organizationId: string; sessionId: string; billing: unknown; jobs: JobSpec[] }) =>
+    sql`with billed as (
+       update sessions set billing = ${JSON.stringify(billing)}::jsonb where id = ${sessionId} and organization_id = ${organizationId} returning id
+     )
+     select count(*) as jobs from ${addJobsSql(jobs, sql`exists (select 1 from billed)`)} as queued`,
+  example: {
+    organizationId: 'org_example',
+    sessionId: 'ses_example',
+    billing: { totalMinutes: 1 } as unknown,
+    jobs: [{ task: 'session__generate_transcript', payload: { sessionId: 'ses_example' }, jobKey: 'session-transcript:ses_example' }] as JobSpec[],
+  },
 });
 
 /** The script version a new session runs: the invite's own (a preview's), else the script's published one. */

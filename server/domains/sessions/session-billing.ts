@@ -29,18 +29,38 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   // Billed already: the first bill stands. The ledger's unique source guards the charge, but not the debt.
   if (session.billing) return session.billing;
   // The organization row is locked first (by releasing the hold), so concurrent finishes read
-  // each other's free minutes: the read below is a statement of its own, after the lock.
+  // each other's free minutes: billFinishedSession reads them in a statement of its own, after the lock.
   const organization = await releaseHeldCredits.first(tx, { organizationId: session.organization.id, credits: session.holdCredits });
+  session.holdCredits = 0;
+  return billFinishedSession(
+    tx,
+    { id: session.id, organizationId: session.organization.id, durationSeconds: session.durationSeconds },
+    organization ?? null,
+    now,
+  );
+}
+
+/**
+ * The bill of a finished session whose hold was just released, in the same transaction (the
+ * release locked the organization's row and answered its plan and balance): `ceil(duration / 60)`
+ * minutes less the plan's free minutes left this month, at the plan's price, booked and recorded
+ * as owed where the balance cannot cover it. Both finishing paths end here: chargeSession, and
+ * the closing answer written in one statement (answer-interview.ts).
+ */
+export async function billFinishedSession(
+  tx: EntityManager,
+  session: { id: string; organizationId: string; durationSeconds: number },
+  organization: { plan: string; credit_balance: string } | null,
+  now: Date,
+): Promise<SessionBilling> {
   const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
   const terms = PLANS[plan];
-  session.holdCredits = 0;
-
   const totalMinutes = Math.ceil(session.durationSeconds / 60);
   const period = billingPeriodOf(now).start;
-  const used = await freeMinutesUsed.first(tx, { organizationId: session.organization.id, periodStart: period });
+  const used = await freeMinutesUsed.first(tx, { organizationId: session.organizationId, periodStart: period });
   const freeLeft = Math.max(0, terms.freeMinutesPerMonth - Number(used?.free_minutes_used ?? 0));
   const freeMinutesApplied = Math.min(totalMinutes, freeLeft);
-  await addSessionUsage.rows(tx, { organizationId: session.organization.id, periodStart: period, minutes: totalMinutes, freeMinutes: freeMinutesApplied });
+  await addSessionUsage.rows(tx, { organizationId: session.organizationId, periodStart: period, minutes: totalMinutes, freeMinutes: freeMinutesApplied });
   const billableMinutes = totalMinutes - freeMinutesApplied;
   const amountCredits = roundCredits(billableMinutes * terms.pricePerMinuteCredits);
   const chargedCredits = Math.min(amountCredits, Number(organization?.credit_balance ?? 0));
@@ -48,7 +68,7 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
   if (chargedCredits > 0) {
     await bookCreditMovement(
       { em: tx },
-      { organizationId: session.organization.id },
+      { organizationId: session.organizationId },
       {
         amount: -chargedCredits,
         kind: 'charge',
@@ -58,7 +78,7 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
     );
   }
   if (owedCredits > 0) {
-    await addOwedCredits.rows(tx, { organizationId: session.organization.id, credits: owedCredits });
+    await addOwedCredits.rows(tx, { organizationId: session.organizationId, credits: owedCredits });
   }
   return {
     totalMinutes,
