@@ -174,6 +174,26 @@ describe('writing a start', () => {
     expect(row!.participant_name).toBe('Grace');
   });
 
+  it("the campaign switched to another script between the read and the write: the session runs the campaign's script as it is then", async () => {
+    const { campaign, invite } = await interviewFixture(api);
+    const other = (
+      await api
+        .post('/v1/scripts')
+        .send({ name: 'Another script', systemPrompt: 'You interview customers.', questions: [{ id: 'other', text: 'What else?', type: 'open' }] })
+        .expect(201)
+    ).body;
+    await api.post(`/v1/scripts/${other.id}/publish`).expect(200);
+    const write = recordInterviewStart.first.bind(recordInterviewStart);
+    vi.spyOn(recordInterviewStart, 'first').mockImplementationOnce(async (em, params) => {
+      await t.em().execute(`update campaigns set script_id = ? where id = ?`, [other.id, campaign.id]);
+      return write(em, params);
+    });
+    const started = await participantAs(t.http, invite.token).start().expect(201);
+    expect(started.body.turn).toMatchObject({ questionId: 'other', text: 'What else?' });
+    const [row] = await t.em().execute<{ script_id: string }[]>(`select script_id from sessions where id = ?`, [started.body.session.id]);
+    expect(row!.script_id).toBe(other.id);
+  });
+
   it('ten starts of one invite at once: one session, created once (201), resumed by the others (200), one hold', async () => {
     const { invite } = await interviewFixture(api);
     const held = await creditsHeld();

@@ -471,7 +471,7 @@ export interface InterviewStartWrite {
  * first question asked, its credit hold and its watching jobs. It locks as the locked start does
  * (campaign for share, then the invite, then the organization: each lock is taken by a CTE the
  * next one's condition reads, so the order holds whichever CTE PostgreSQL runs first) and writes
- * only if everything is still as read: the campaign active with the same settings, the invite
+ * only if everything is still as read: the campaign active with the same script and settings, the invite
  * pending, unexpired and unchanged, the script's published version the one read, the
  * organization on the same plan with the credits to hold. No row: the caller takes the locked
  * start, which says what happened.
@@ -482,7 +482,7 @@ export const recordInterviewStart = defineQuery({
     sql`with campaign as (
        select c.id from campaigns c
         where c.id = ${expected.campaignId} and c.organization_id = ${organizationId} and c.status = 'active'
-          and c.settings = ${JSON.stringify(expected.campaignSettings)}::jsonb
+          and c.script_id = ${expected.scriptId} and c.settings = ${JSON.stringify(expected.campaignSettings)}::jsonb
         for share
      ), invite as (
        select i.id from invites i
