@@ -6,6 +6,7 @@ import { PLANS } from '../../shared/plans.js';
 import { AppError } from '../../server/errors.js';
 import { type Api, apiAs } from '../helpers/factories.js';
 import { FOUR_QUESTIONS, interviewFixture, letTimePass, PARTICIPANT_BUDGET, participantAs, withoutFollowUps } from '../helpers/interviews.js';
+import { statementsDuring } from '../helpers/statements.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -22,20 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 afterEach(() => vi.restoreAllMocks());
-
-/** The SQL the service sends while `work` runs. */
-async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const knex = t.runtime.orm.em.getConnection().getKnex();
-  const listener = (query: { sql: string }) => statements.push(query.sql.trim().toLowerCase());
-  knex.on('query', listener);
-  try {
-    await work();
-  } finally {
-    knex.removeListener('query', listener);
-  }
-  return statements;
-}
 
 async function startedInterview() {
   const { invite } = await interviewFixture(api, { questions: withoutFollowUps(FOUR_QUESTIONS) });
@@ -80,7 +67,7 @@ describe('writing an answer', () => {
   it('an answer that leads to the next question is one statement, no transaction; the closing answer is the same statement, in a transaction with its bill', async () => {
     const { participant, sessionId } = await startedInterview();
     let state: { turn: { utteranceId: string; questionId: string } } | undefined;
-    const common = await statementsDuring(async () => {
+    const common = await statementsDuring(t, async () => {
       state = (await participant.answer('The first week went well, the reports were clear.').expect(200)).body;
     });
     // Authentication, rate limit and the answer's context are reads; then one write.
@@ -115,7 +102,7 @@ describe('writing an answer', () => {
 
     // The closing answer: the same statement, completing the session, in a transaction with its bill; no row read through the ORM.
     await participant.answer('yes').expect(200);
-    const closing = await statementsDuring(() => participant.answer('Email').expect(200));
+    const closing = await statementsDuring(t, () => participant.answer('Email').expect(200));
     expect(closing.filter((sql) => /update sessions s\s+set/.test(sql))).toHaveLength(1);
     expect(closing.some((sql) => sql.includes('for update'))).toBe(false);
     expect((await sessionOf(sessionId)).status).toBe('completed');

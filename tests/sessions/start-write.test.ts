@@ -3,6 +3,7 @@ import { PLANS } from '../../shared/plans.js';
 import { recordInterviewStart } from '../../server/domains/sessions/queries.js';
 import { type Api, apiAs } from '../helpers/factories.js';
 import { FOUR_QUESTIONS, interviewFixture, PARTICIPANT_BUDGET, participantAs } from '../helpers/interviews.js';
+import { statementsDuring } from '../helpers/statements.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -25,20 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 afterEach(() => vi.restoreAllMocks());
-
-/** The SQL the service sends while `work` runs. */
-async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const knex = t.runtime.orm.em.getConnection().getKnex();
-  const listener = (query: { sql: string }) => statements.push(query.sql.trim().toLowerCase());
-  knex.on('query', listener);
-  try {
-    await work();
-  } finally {
-    knex.removeListener('query', listener);
-  }
-  return statements;
-}
 
 /** A column's instant as the session's creation, give or take the request (the locked start takes `new Date()` more than once). */
 const near = (column: string, to = 'created_at') => `abs(extract(epoch from ${column} - ${to})) < 1 as ${column}_with_creation`;
@@ -87,7 +74,7 @@ describe('writing a start', () => {
     const first = await invite();
     const held = await creditsHeld();
     let common: { body: { session: { id: string }; turn: { utteranceId: string } } } | undefined;
-    const statements = await statementsDuring(async () => {
+    const statements = await statementsDuring(t, async () => {
       common = await participantAs(t.http, first.token).start({ device }).expect(201);
     });
     // Authentication and the rate limit, the start's read, then one write.

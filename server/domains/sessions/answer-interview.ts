@@ -42,7 +42,7 @@ import {
 } from './queries.js';
 import { billFinishedSession } from './session-billing.js';
 import { generateTranscriptJob } from './session-jobs.js';
-import { recordUtterance, speakingSeconds } from './record-utterance.js';
+import { recordUtterance, speakingSeconds, utteranceRow } from './record-utterance.js';
 import { activeSecondsAt, durationAt, offsetAt } from './session-clock.js';
 import type { SessionServices } from './start-interview.js';
 import { answeredTurnTimingOf, answerTimingFields, assertVoiceTiming, elapsedMs, recordAnsweredTurnTiming, type ServerTurnTiming } from './turn-timing.js';
@@ -552,35 +552,6 @@ function answerFileFields(audio: AudioAnswer) {
     durationSeconds: audio.durationSeconds,
     sha256: audio.sha256,
     storageKey: audio.storageKey,
-  };
-}
-
-/** A new utterance row with what every turn has (times rounded to the millisecond, as recordUtterance does); the rest empty. */
-function utteranceRow(
-  seq: number,
-  turn: { speaker: 'ai' | 'participant'; kind: UtteranceKind; text: string | null; questionId: string | null; startTime: number; endTime: number },
-): UtteranceRow {
-  return {
-    id: newId('utt'),
-    seq,
-    speaker: turn.speaker,
-    kind: turn.kind,
-    // The rows travel as JSON, whose parser refuses a lone surrogate (a text parameter stores U+FFFD).
-    text: turn.text?.toWellFormed() ?? null,
-    question_id: turn.questionId,
-    value: null,
-    start_time: Math.round(turn.startTime * 1000) / 1000,
-    end_time: Math.round(turn.endTime * 1000) / 1000,
-    confidence: null,
-    audio_file_id: null,
-    decided_by: null,
-    probe: null,
-    heard_check: null,
-    speech_ended_at: null,
-    end_of_turn_at: null,
-    manual_end: null,
-    recognition_ms: null,
-    interviewer_ms: null,
   };
 }
 

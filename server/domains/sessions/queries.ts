@@ -2,6 +2,7 @@ import { rawSql, sql } from '../../db/sql.js';
 import { defineQuery } from '../../db/query.js';
 import type { JobSpec } from '../../jobs/add-jobs.js';
 import { addJobsSql } from '../../jobs/queries.js';
+import { utteranceRow } from './record-utterance.js';
 import { UNFINISHED_SESSION_STATUSES } from '../../../shared/schemas/sessions.js';
 
 /** What every event of a session says of it, fixed when the event happens (session-event-facts.ts). */
@@ -546,26 +547,9 @@ export const recordInterviewStart = defineQuery({
       at: new Date(0),
     },
     turn: {
-      id: 'utt_example',
-      seq: 0,
-      speaker: 'ai',
-      kind: 'question',
-      text: 'How was it?',
-      question_id: 'q1',
-      value: null,
-      start_time: 0,
-      end_time: 1,
-      confidence: null,
-      audio_file_id: null,
+      ...utteranceRow(0, { speaker: 'ai', kind: 'question', text: 'How was it?', questionId: 'q1', startTime: 0, endTime: 1 }),
       decided_by: 'engine',
-      probe: null,
-      heard_check: null,
-      speech_ended_at: null,
-      end_of_turn_at: null,
-      manual_end: null,
-      recognition_ms: null,
-      interviewer_ms: null,
-    } as UtteranceRow,
+    },
     jobs: [{ task: 'session__abandon_idle', payload: { sessionId: 'ses_example' }, jobKey: 'session-idle:ses_example', runAt: new Date(0) }] as JobSpec[],
   } as InterviewStartWrite,
 });

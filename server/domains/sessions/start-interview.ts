@@ -17,7 +17,7 @@ import { type InterviewPlan, loadPlan } from './load-session.js';
 import { findUnfinishedSession, loadParticipantInvite } from './participant-access.js';
 import { recordInterviewStart, startContext, type UtteranceRow, versionToRun } from './queries.js';
 import type { ScriptQuestionMedia } from './question-media.js';
-import { speakingSeconds } from './record-utterance.js';
+import { speakingSeconds, utteranceRow } from './record-utterance.js';
 import { toParticipantSessionDto } from './serialize.js';
 import { holdStartingCredits } from './session-billing.js';
 
@@ -189,25 +189,8 @@ async function startInOneStatement(
   };
   // As askTurn puts it: the clock starts with the question, which takes its reading time.
   const turnRow: UtteranceRow = {
-    id: newId('utt'),
-    seq: 0,
-    speaker: 'ai',
-    kind: 'question',
-    text: first.text,
-    question_id: first.id,
-    value: null,
-    start_time: 0,
-    end_time: Math.round(speakingSeconds(first.text) * 1000) / 1000,
-    confidence: null,
-    audio_file_id: null,
+    ...utteranceRow(0, { speaker: 'ai', kind: 'question', text: first.text, questionId: first.id, startTime: 0, endTime: speakingSeconds(first.text) }),
     decided_by: 'engine',
-    probe: null,
-    heard_check: null,
-    speech_ended_at: null,
-    end_of_turn_at: null,
-    manual_end: null,
-    recognition_ms: null,
-    interviewer_ms: null,
   };
   // The turn as the client will see it (its audio and media links) before the write, so nothing fails once it has committed.
   const turn = await pendingTurnOf(
