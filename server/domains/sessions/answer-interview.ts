@@ -455,7 +455,6 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
   const timing = answeredTurnTimingOf(answer.voiceTiming, snapshot.previousAnswer);
   // The turn as the client will see it (its audio and media links) before the write: once the
   // statement has committed, nothing may fail and discard the recording it points to.
-  const asked = { id: askedRow.id, text: askedRow.text, kind: next.kind, value: askedRow.value as SessionUtterance['value'] };
   const turn =
     closing !== undefined
       ? null
@@ -465,7 +464,7 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
           { ...session, pendingUtteranceId: askedRow.id, questionIndex: outcome.position.questionIndex },
           plan,
           now,
-          asked,
+          { id: askedRow.id, text: askedRow.text, kind: next.kind, value: askedRow.value as SessionUtterance['value'] },
           prepared.scriptMedia,
         );
   const durationSeconds = durationAt(clock, now);

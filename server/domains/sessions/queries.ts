@@ -478,7 +478,7 @@ export interface InterviewStartWrite {
  * start, which says what happened.
  */
 export const recordInterviewStart = defineQuery({
-  columns: { id: 'text', created_at: 'timestamp with time zone' },
+  columns: { id: 'text' },
   statement: ({ organizationId, inviteId, expected, holdCredits: hold, session, turn, jobs }: InterviewStartWrite) =>
     sql`with campaign as (
        select c.id from campaigns c
@@ -511,7 +511,7 @@ export const recordInterviewStart = defineQuery({
               ${JSON.stringify(session.metadata)}::jsonb, false, null, null, ${session.at}, null, ${session.at}, ${session.at}, 0, 0, ${session.maxDurationSeconds},
               ${session.totalQuestions}, 0, '[]'::jsonb, 0, 'question', ${turn.id}, 0, false, 1, ${hold}, null, null, null, null, ${session.at}, ${session.at}
          from claimed
-       returning id, created_at
+       returning id
      ), asked as (
        insert into session_utterances (id, organization_id, session_id, seq, speaker, kind, text, question_id, value, start_time, end_time, decided_by, created_at)
        select ${turn.id}, ${organizationId}, created.id, ${turn.seq}, ${turn.speaker}, ${turn.kind}, ${turn.text}, ${turn.question_id}, null,
@@ -520,7 +520,7 @@ export const recordInterviewStart = defineQuery({
      ), queued as (
        select count(*) as jobs from ${addJobsSql(jobs, sql`exists (select 1 from created)`)} as queued_jobs
      )
-     select created.id, created.created_at from created, queued`,
+     select created.id from created, queued`,
   example: {
     organizationId: 'org_example',
     inviteId: 'inv_example',
