@@ -23,6 +23,7 @@ import { Migration20261130010000StakeholderLinks } from './Migration202611300100
 import { Migration20261130020000PreviewAndSessionSentiment } from './Migration20261130020000PreviewAndSessionSentiment.js';
 import { Migration20261201000000SessionExports } from './Migration20261201000000SessionExports.js';
 import { Migration20261202000000WebhookDrains } from './Migration20261202000000WebhookDrains.js';
+import { Migration20261203000000WebhookSignatureScheme } from './Migration20261203000000WebhookSignatureScheme.js';
 
 /** Every migration, in order. New migrations are appended here (see docs/internals.md, "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261130020000PreviewAndSessionSentiment', class: Migration20261130020000PreviewAndSessionSentiment },
   { name: 'Migration20261201000000SessionExports', class: Migration20261201000000SessionExports },
   { name: 'Migration20261202000000WebhookDrains', class: Migration20261202000000WebhookDrains },
+  { name: 'Migration20261203000000WebhookSignatureScheme', class: Migration20261203000000WebhookSignatureScheme },
 ];

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Webhook signatures of both designs, for the service that signs and for receivers that verify
- * (this file imports nothing of the server: copy it into a receiver as it is).
+ * Webhook signatures of both designs and of Standard Webhooks, for the service that signs and for
+ * receivers that verify (this file imports nothing of the server: copy it into a receiver as it is).
  *
  * Design A: `X-Webhook-Signature` is the hex HMAC-SHA256 of the exact raw body, keyed with the
  * endpoint's secret. Design B: `X-Interview-Signature` is the hex HMAC-SHA256 of
@@ -75,4 +75,29 @@ export function verifyWebhookB(
   const sentAt = Number(timestamp);
   if (Math.abs(now - sentAt) > toleranceMs) return false;
   return sameDigest(signWebhookB(rawBody, sentAt, secret), signature);
+}
+
+/**
+ * Standard Webhooks (https://www.standardwebhooks.com), opt-in per endpoint: the headers its
+ * receiver libraries read. Receivers verify with one of those libraries (`standardwebhooks`,
+ * `svix`: `new Webhook(secret).verify(rawBody, headers)`), which also refuse timestamps older
+ * than five minutes and take any of several signatures in the header (a rotation's overlap).
+ */
+export const STANDARD_WEBHOOK_ID_HEADER = 'webhook-id';
+export const STANDARD_WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
+export const STANDARD_WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';
+
+/** A secret Standard Webhooks can key with: `whsec_` and the key's bytes in standard base64. */
+export const STANDARD_WEBHOOK_SECRET = /^whsec_(?=[A-Za-z0-9+/=]{24,}$)(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * One `v1,<signature>` of the `webhook-signature` header: the base64 HMAC-SHA256 of
+ * `<id>.<timestamp>.<raw body>`, keyed with the bytes the secret's base64 (after `whsec_`) encodes.
+ */
+export function signStandardWebhook(rawBody: RawBody, id: string, timestampSeconds: number, secret: string): string {
+  if (!STANDARD_WEBHOOK_SECRET.test(secret)) throw new Error('A Standard Webhooks secret is whsec_ followed by standard base64.');
+  const hmac = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'));
+  hmac.update(`${id}.${timestampSeconds}.`, 'utf8');
+  hmac.update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody);
+  return `v1,${hmac.digest('base64')}`;
 }

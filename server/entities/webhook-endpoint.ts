@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { WEBHOOK_DESIGNS, WEBHOOK_ENDPOINT_STATUSES } from '../../shared/schemas/webhooks.js';
+import { WEBHOOK_DESIGNS, WEBHOOK_ENDPOINT_STATUSES, WEBHOOK_SIGNATURE_SCHEMES } from '../../shared/schemas/webhooks.js';
 import { timestampProperties } from './base.js';
 import { Organization } from './organization.js';
 
@@ -19,11 +19,13 @@ export const WebhookEndpoint = defineEntity({
     url: p.string().columnType('text'),
     events: p.json<string[]>(),
     design: p.enum([...WEBHOOK_DESIGNS]),
+    /** Read at each attempt (as the secret is): a change applies to the attempts after it. */
+    signatureScheme: p.enum([...WEBHOOK_SIGNATURE_SCHEMES]),
     description: p.string().columnType('text').nullable(),
     status: p.enum([...WEBHOOK_ENDPOINT_STATUSES]),
     disabledReason: p.enum(['gone', 'manual'] as const).nullable(),
     sealedSecret: p.string().columnType('text'),
-    /** Design B, after a rotation: the old secret, also signing every delivery until previousSecretExpiresAt. */
+    /** After a rotation (Design B, or Standard Webhooks signing): the old secret, also signing every delivery until previousSecretExpiresAt. */
     sealedPreviousSecret: p.string().columnType('text').nullable(),
     previousSecretExpiresAt: p.datetime(3).nullable(),
     secretRotatedAt: p.datetime(3).nullable(),

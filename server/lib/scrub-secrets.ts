@@ -5,7 +5,8 @@
  */
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/isk_live_[0-9A-Za-z]{20,}/g, 'isk_live_[redacted]'],
-  [/whsec_[0-9A-Za-z_-]{20,}/g, 'whsec_[redacted]'],
+  // base64url (secrets made before Standard Webhooks signing) and standard base64 (since).
+  [/whsec_[0-9A-Za-z_+/=-]{20,}/g, 'whsec_[redacted]'],
   [/\/files\/[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/g, '/files/[redacted]'],
   [/inv_[0-9A-Za-z]{43}/g, 'inv_[redacted-token]'],
   [/(rft|mit)_[0-9A-Za-z_-]{43}/g, '$1_[redacted-token]'],

@@ -16,6 +16,21 @@ export type TDeliveredEventType = TWebhookEventType | typeof TEST_EVENT_TYPE;
 export const WEBHOOK_DESIGNS = ['A', 'B'] as const;
 export type TWebhookDesign = (typeof WEBHOOK_DESIGNS)[number];
 
+/**
+ * How deliveries are signed, whatever their payload design. `design`: the design's own headers
+ * (the spec's: A `X-Webhook-Signature`, B `X-Interview-Signature` with `X-Interview-Timestamp`).
+ * `standard_webhooks`: the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`), which its receiver libraries (`standardwebhooks`, `svix`) verify; during a
+ * secret rotation each request carries both signatures in the one header.
+ */
+export const WEBHOOK_SIGNATURE_SCHEMES = ['design', 'standard_webhooks'] as const;
+export type TWebhookSignatureScheme = (typeof WEBHOOK_SIGNATURE_SCHEMES)[number];
+
+const ZSignatureScheme = z.enum(WEBHOOK_SIGNATURE_SCHEMES).meta({
+  description:
+    "How deliveries are signed. `design` (the default): the payload design's own headers. `standard_webhooks`: the Standard Webhooks headers `webhook-id` (the event's id), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the secret's base64 after `whsec_`), verified by the `standardwebhooks` or `svix` libraries; during a rotation's overlap one request carries both signatures.",
+});
+
 export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
@@ -36,6 +51,7 @@ export const ZWebhookEndpoint = z
     url: z.string().meta({ example: 'https://hooks.example.com/interviews' }),
     events: z.array(z.string()),
     design: z.enum(WEBHOOK_DESIGNS),
+    signatureScheme: ZSignatureScheme,
     description: z.string().nullable(),
     status: z.enum(WEBHOOK_ENDPOINT_STATUSES),
     disabledReason: z
@@ -44,7 +60,8 @@ export const ZWebhookEndpoint = z
       .meta({ description: '`gone`: the endpoint answered 410 Gone; `manual`: disabled by an update. Re-enable with `status: enabled`.' }),
     secretRotatedAt: ZTimestamp.nullable(),
     previousSecretExpiresAt: ZTimestamp.nullable().meta({
-      description: 'Design B after a rotation: until then every delivery is sent twice, signed with the old and the new secret.',
+      description:
+        'After a rotation (Design B, or Standard Webhooks signing): until then the old secret signs too. Design B sends every delivery twice, once per secret; Standard Webhooks sends it once with both signatures.',
     }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
@@ -63,6 +80,7 @@ export const ZCreateWebhookInput = z.strictObject({
   url: ZWebhookUrl,
   events: ZEventSubscription,
   design: z.enum(WEBHOOK_DESIGNS).optional().meta({ description: 'Payload design; default WEBHOOK_DESIGN (A).' }),
+  signatureScheme: ZSignatureScheme.optional(),
   description: ZDescription.nullish(),
 });
 export type TCreateWebhookInput = z.infer<typeof ZCreateWebhookInput>;
@@ -72,6 +90,7 @@ export const ZUpdateWebhookInput = z.strictObject({
   url: ZWebhookUrl.optional(),
   events: ZEventSubscription.optional(),
   design: z.enum(WEBHOOK_DESIGNS).optional(),
+  signatureScheme: ZSignatureScheme.optional(),
   description: ZDescription.nullish(),
   status: z
     .enum(WEBHOOK_ENDPOINT_STATUSES)
@@ -93,7 +112,10 @@ export const ZDeliveryAttempt = z
     durationMs: z.number().int(),
     error: z.string().nullable().meta({ description: 'Why the attempt failed (timeout, connection, tls, non-2xx, redirect…); null when it succeeded.' }),
     responseBody: z.string().nullable().meta({ description: "The start of the receiver's answer (at most 1,024 characters)." }),
-    signedWith: z.enum(['current', 'previous']).meta({ description: 'Design B during a rotation: each delivery goes out signed with both secrets.' }),
+    signedWith: z.enum(['current', 'previous', 'both']).meta({
+      description:
+        'The secret the request was signed with. During a rotation Design B sends a request per secret (`current`, `previous`); Standard Webhooks signing sends one carrying both signatures (`both`).',
+    }),
   })
   .meta({ id: 'WebhookDeliveryAttempt' });
 export type TDeliveryAttempt = z.infer<typeof ZDeliveryAttempt>;

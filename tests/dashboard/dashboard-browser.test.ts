@@ -365,6 +365,12 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(after!.secret_rotated_at).not.toBeNull();
     expect(after!.sealed_secret).not.toBe(before!.sealed_secret);
     expect(t.runtime.services.webhookSecrets.open(after!.sealed_secret)).toBe(secret);
+    // The new secret is in the Standard Webhooks format: the endpoint can switch to its signatures.
+    const card = page.locator('article.endpoint', { has: page.getByRole('heading', { name: 'https://127.0.0.1:9/hooks' }) });
+    await card.getByLabel('Signatures').selectOption('standard_webhooks');
+    await card.getByText('Standard Webhooks signatures').waitFor();
+    const [switched] = await t.em().execute<{ signature_scheme: string }[]>(`select signature_scheme from webhook_endpoints where id = ?`, [endpointId]);
+    expect(switched!.signature_scheme).toBe('standard_webhooks');
     await page.getByRole('button', { name: 'Show deliveries' }).click();
     await page.getByText('No deliveries yet.').waitFor();
     await expectAccessible(page);

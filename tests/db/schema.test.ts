@@ -53,6 +53,7 @@ describe('migrations', () => {
       'Migration20261130020000PreviewAndSessionSentiment',
       'Migration20261201000000SessionExports',
       'Migration20261202000000WebhookDrains',
+      'Migration20261203000000WebhookSignatureScheme',
     ]);
   });
 

@@ -1,8 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +15,7 @@ import { wakeStalledDrains } from '../../server/domains/webhooks/index.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from '../helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 import { type TestCertificate, makeTestCertificate } from '../helpers/tls.js';
+import { type Answer, closeReceivers, type Receiver, type Received, reply, startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Webhooks end to end, against real HTTPS receivers on loopback: endpoint management over REST,
@@ -37,31 +36,6 @@ const TOLERANCE_MS = 2_000;
 /** Bodies as the receiver and the API answer them (checked field by field below). */
 type Json = any;
 
-interface Received {
-  at: number;
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: Json;
-}
-
-type Answer = (req: IncomingMessage, res: ServerResponse) => void;
-
-interface Receiver {
-  url: string;
-  requests: Received[];
-  answer(with_: Answer): void;
-  /** Requests of one event type (Design A: the header; Design B: the envelope's type). */
-  of(event: string): Received[];
-}
-
-const reply =
-  (status: number, body = 'ok', headers: Record<string, string> = {}): Answer =>
-  (_req, res) => {
-    res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(body);
-  };
-
 let pems: TestCertificate;
 let tlsDir: string;
 let caFile: string;
@@ -70,33 +44,9 @@ const servers: Server[] = [];
 
 /** A customer's HTTPS receiver on 127.0.0.1 that keeps every request exactly as it came. */
 async function startReceiver(answer: Answer = reply(200)): Promise<Receiver> {
-  const requests: Received[] = [];
-  let current = answer;
-  const server = createServer({ cert: pems.cert, key: pems.key }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: Json;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        body = null;
-      }
-      requests.push({ at: Date.now(), method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body });
-      current(req, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/interviews`,
-    requests,
-    answer: (next) => {
-      current = next;
-    },
-    of: (event) => requests.filter((request) => (request.headers['x-webhook-event'] ?? request.body?.type) === event),
-  };
+  const receiver = await startWebhookReceiver(pems, answer);
+  servers.push(receiver.server);
+  return receiver;
 }
 
 function hmacHex(secret: string, data: string): string {
@@ -218,10 +168,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
+  closeReceivers(servers);
   if (tlsDir) await rm(tlsDir, { recursive: true, force: true });
 });
 
@@ -239,7 +186,7 @@ describe('endpoint management over REST', () => {
       status: 'enabled',
       disabledReason: null,
     });
-    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect((created as Json).createdAt).toMatch(ISO_MS);
     const secretless = (body: Json) => {
       expect(body).not.toHaveProperty('secret');

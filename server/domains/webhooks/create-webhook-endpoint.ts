@@ -23,6 +23,7 @@ export async function createWebhookEndpoint(
     url,
     events: input.events,
     design: input.design ?? services.config.webhookDesign,
+    signatureScheme: input.signatureScheme ?? 'design',
     description: input.description ?? null,
     status: 'enabled',
     disabledReason: null,

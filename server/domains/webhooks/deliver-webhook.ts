@@ -3,10 +3,15 @@ import {
   DESIGN_A_SIGNATURE_HEADER,
   DESIGN_B_SIGNATURE_HEADER,
   DESIGN_B_TIMESTAMP_HEADER,
+  signStandardWebhook,
   signWebhookA,
   signWebhookB,
+  STANDARD_WEBHOOK_ID_HEADER,
+  STANDARD_WEBHOOK_SECRET,
+  STANDARD_WEBHOOK_SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_TIMESTAMP_HEADER,
 } from '../../../shared/webhook-signatures.js';
-import type { TDeliveryAttempt, TWebhookDesign } from '../../../shared/schemas/webhooks.js';
+import type { TDeliveryAttempt, TWebhookDesign, TWebhookSignatureScheme } from '../../../shared/schemas/webhooks.js';
 import type { Config } from '../../config.js';
 import { type OutboundPolicy, OutboundFailedError, OutboundRefusedError, outboundRequest } from '../../lib/outbound-http.js';
 import { ConcurrencyLimit } from '../../lib/concurrency-limit.js';
@@ -47,8 +52,9 @@ export interface DeliveryServices {
 }
 
 /** What one attempt reads: the delivery, its endpoint and its event, in one query. */
-type AttemptContext = Omit<RowOf<typeof attemptContext.columns>, 'design' | 'event_type' | 'facts'> & {
+type AttemptContext = Omit<RowOf<typeof attemptContext.columns>, 'design' | 'signature_scheme' | 'event_type' | 'facts'> & {
   design: TWebhookDesign;
+  signature_scheme: TWebhookSignatureScheme;
   event_type: StoredEvent['type'];
   facts: StoredEvent['facts'];
 };
@@ -61,25 +67,51 @@ interface Sent {
   reachedOut: boolean;
 }
 
-/** One HTTP request of an attempt; never throws (every outcome is an attempt record). */
-async function send(
-  services: DeliveryServices,
-  row: AttemptContext,
-  body: string,
-  secret: { secret: string; signedWith: 'current' | 'previous' },
-  number: number,
-): Promise<Sent> {
-  const at = new Date();
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
-  if (row.design === 'A') {
-    headers[DESIGN_A_SIGNATURE_HEADER] = signWebhookA(body, secret.secret);
-    headers['x-webhook-event'] = row.event_type;
-  } else {
-    const timestamp = Date.now();
-    headers[DESIGN_B_TIMESTAMP_HEADER] = String(timestamp);
-    headers[DESIGN_B_SIGNATURE_HEADER] = signWebhookB(body, timestamp, secret.secret);
+/** One request of an attempt as signed: its signature headers and what signed it. */
+interface SignedRequest {
+  headers: Record<string, string>;
+  signedWith: TDeliveryAttempt['signedWith'];
+}
+
+/**
+ * The requests of an attempt. The designs' own signing: one per secret (two during Design B's
+ * rotation overlap). Standard Webhooks: one, its header holding a signature per secret (a secret
+ * made before it, still signing in an overlap, is left out: its libraries could not read it).
+ */
+function signedRequests(row: AttemptContext, body: string, secrets: ReturnType<typeof signingSecretsOf>): SignedRequest[] {
+  const routing: Record<string, string> = row.design === 'A' ? { 'x-webhook-event': row.event_type } : {};
+  if (row.signature_scheme === 'standard_webhooks') {
+    const usable = secrets.filter((secret) => STANDARD_WEBHOOK_SECRET.test(secret.secret));
+    if (usable.length === 0) throw new Error("The endpoint's secret is not in the Standard Webhooks format.");
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signatures = usable.map((secret) => signStandardWebhook(body, row.event_id, timestamp, secret.secret));
+    return [
+      {
+        headers: {
+          ...routing,
+          [STANDARD_WEBHOOK_ID_HEADER]: row.event_id,
+          [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+          [STANDARD_WEBHOOK_SIGNATURE_HEADER]: signatures.join(' '),
+        },
+        signedWith: usable.length > 1 ? 'both' : usable[0]!.signedWith,
+      },
+    ];
   }
-  const base = { number, at: at.toISOString(), signedWith: secret.signedWith };
+  return secrets.map((secret): SignedRequest => {
+    if (row.design === 'A') return { headers: { ...routing, [DESIGN_A_SIGNATURE_HEADER]: signWebhookA(body, secret.secret) }, signedWith: secret.signedWith };
+    const timestamp = Date.now();
+    return {
+      headers: { [DESIGN_B_TIMESTAMP_HEADER]: String(timestamp), [DESIGN_B_SIGNATURE_HEADER]: signWebhookB(body, timestamp, secret.secret) },
+      signedWith: secret.signedWith,
+    };
+  });
+}
+
+/** One HTTP request of an attempt; never throws (every outcome is an attempt record). */
+async function send(services: DeliveryServices, row: AttemptContext, body: string, signed: SignedRequest, number: number): Promise<Sent> {
+  const at = new Date();
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signed.headers };
+  const base = { number, at: at.toISOString(), signedWith: signed.signedWith };
   try {
     const response = await outboundRequest({
       url: row.url,
@@ -128,18 +160,20 @@ function unsent(number: number, at: Date, error: string): Sent {
 
 /**
  * The requests of one attempt: one, or during Design B's rotation overlap two (old and new
- * secret) sent side by side, so a slow receiver holds the worker slot once, not twice.
+ * secret, unless the endpoint signs the Standard Webhooks way) sent side by side, so a slow
+ * receiver holds the worker slot once, not twice.
  */
 async function attemptRequests(services: DeliveryServices, row: AttemptContext, number: number, now: Date): Promise<Sent[]> {
   if (row.endpoint_status !== 'enabled') return [unsent(number, now, 'endpoint disabled')];
   let body: string;
-  let secrets: ReturnType<typeof signingSecretsOf>;
+  let requests: SignedRequest[];
   try {
     const event = { id: row.event_id, type: row.event_type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
     body = webhookBody(row.design, event, await eventLinks(services.signer, services.config.publicUrl, event, now));
-    secrets = signingSecretsOf(
+    const secrets = signingSecretsOf(
       {
         design: row.design,
+        signatureScheme: row.signature_scheme,
         sealedSecret: row.sealed_secret,
         sealedPreviousSecret: row.sealed_previous_secret,
         previousSecretExpiresAt: row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null,
@@ -147,13 +181,14 @@ async function attemptRequests(services: DeliveryServices, row: AttemptContext, 
       services.webhookSecrets,
       now,
     );
+    requests = signedRequests(row, body, secrets);
   } catch (error) {
     // A secret sealed under another SIGNING_SECRET cannot be opened: an attempt that fails like
     // any other (and says why), on the spec's schedule, never a job retried for ever.
     services.logger.warn({ err: error, deliveryId: row.id, endpointId: row.endpoint_id }, 'webhook attempt could not be prepared');
     return [unsent(number, now, "internal: the payload could not be signed (was SIGNING_SECRET changed? rotate the endpoint's secret)")];
   }
-  return Promise.all(secrets.map((secret) => send(services, row, body, secret, number)));
+  return Promise.all(requests.map((request) => send(services, row, body, request, number)));
 }
 
 /** An attempt made: what its requests answered and what follows (the delivery's status, its next attempt). */

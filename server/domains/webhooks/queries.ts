@@ -61,6 +61,7 @@ const ATTEMPT_CONTEXT_COLUMNS = {
   endpoint_id: 'text',
   url: 'text',
   endpoint_status: 'text',
+  signature_scheme: 'text',
   sealed_secret: 'text',
   sealed_previous_secret: 'text | null',
   previous_secret_expires_at: 'timestamp with time zone | null',
@@ -70,7 +71,7 @@ const ATTEMPT_CONTEXT_COLUMNS = {
   occurred_at: 'timestamp with time zone',
 } as const;
 
-const attemptContextFrom = sql`select d.id, d.status, d.attempt_count, d.design, d.redelivery_of, e.id as endpoint_id, e.url, e.status as endpoint_status, e.sealed_secret,
+const attemptContextFrom = sql`select d.id, d.status, d.attempt_count, d.design, d.redelivery_of, e.id as endpoint_id, e.url, e.status as endpoint_status, e.signature_scheme, e.sealed_secret,
             e.sealed_previous_secret, e.previous_secret_expires_at, ev.id as event_id, ev.type as event_type, ev.facts, ev.occurred_at
        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join webhook_events ev on ev.id = d.event_id`;
 

@@ -6,7 +6,7 @@ import type { Deps } from '../common/deps.js';
 import type { WebhookAdminServices } from './webhook-services.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toWebhookEndpointDto } from './serialize.js';
-import { newWebhookSecret } from './webhook-secrets.js';
+import { newWebhookSecret, overlapsRotation } from './webhook-secrets.js';
 
 /** A secret sealed under another SIGNING_SECRET cannot sign anything: it is not kept as the previous one. */
 function canOpen(services: WebhookAdminServices, sealed: string): boolean {
@@ -22,8 +22,10 @@ function canOpen(services: WebhookAdminServices, sealed: string): boolean {
  * `POST /api/webhooks/{endpointId}/rotate-secret`: a new secret, shown once. Design A: it signs
  * everything from now on, retries of earlier events included (the spec: no dual signing). Design
  * B: for WEBHOOK_ROTATION_OVERLAP_SECONDS every delivery is sent twice, once signed with the old
- * secret and once with the new, so receivers can switch without losing an event. Rotating is also
- * the way out after SIGNING_SECRET changed (the old secret can no longer be read).
+ * secret and once with the new, so receivers can switch without losing an event. Standard
+ * Webhooks signing (either design): for the same overlap each request carries both signatures.
+ * Rotating is also the way out after SIGNING_SECRET changed (the old secret can no longer be
+ * read), and gives an endpoint made before Standard Webhooks signing a secret in its format.
  */
 export async function rotateWebhookSecret(
   { em, services }: Pick<Deps, 'em'> & { services: WebhookAdminServices },
@@ -37,7 +39,7 @@ export async function rotateWebhookSecret(
   const endpoint = await em.transactional(async (tx) => {
     const locked = await loadWebhookEndpoint(tx, caller, input, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const overlap = services.config.webhookRotationOverlapSeconds;
-    if (locked.design === 'B' && overlap > 0 && canOpen(services, locked.sealedSecret)) {
+    if (overlapsRotation(locked) && overlap > 0 && canOpen(services, locked.sealedSecret)) {
       locked.sealedPreviousSecret = locked.sealedSecret;
       locked.previousSecretExpiresAt = new Date(now.getTime() + overlap * 1000);
     } else {

@@ -8,6 +8,7 @@ export function toWebhookEndpointDto(endpoint: WebhookEndpoint): TWebhookEndpoin
     url: endpoint.url,
     events: endpoint.events,
     design: endpoint.design,
+    signatureScheme: endpoint.signatureScheme,
     description: endpoint.description ?? null,
     status: endpoint.status,
     disabledReason: endpoint.disabledReason ?? null,

@@ -4,6 +4,12 @@ import { type RouterOutputs, useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, Loading, PageHeading, ShownOnce } from '../ui';
 
 type Endpoint = RouterOutputs['webhooks']['list']['data'][number];
+type SignatureScheme = Endpoint['signatureScheme'];
+
+const SIGNATURE_SCHEMES: { value: SignatureScheme; label: string }[] = [
+  { value: 'design', label: "The design's own headers" },
+  { value: 'standard_webhooks', label: 'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)' },
+];
 
 export function WebhooksView() {
   const trpc = useTRPC();
@@ -12,11 +18,12 @@ export function WebhooksView() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<('interview.completed' | 'session.feedback_submitted' | '*')[]>(['*']);
   const [design, setDesign] = useState<'A' | 'B'>('B');
+  const [signatureScheme, setSignatureScheme] = useState<SignatureScheme>('design');
   const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ url, events, design });
+    create.mutate({ url, events, design, signatureScheme });
   };
 
   return (
@@ -57,6 +64,22 @@ export function WebhooksView() {
           <option value="A">A: flat payload, X-Webhook-Signature</option>
           <option value="B">B: envelope, timestamped signature</option>
         </select>
+        <label htmlFor="hook-signatures">Signatures</label>
+        <select
+          id="hook-signatures"
+          aria-describedby="hook-signatures-hint"
+          value={signatureScheme}
+          onChange={(event) => setSignatureScheme(event.target.value as SignatureScheme)}
+        >
+          {SIGNATURE_SCHEMES.map((scheme) => (
+            <option key={scheme.value} value={scheme.value}>
+              {scheme.label}
+            </option>
+          ))}
+        </select>
+        <p id="hook-signatures-hint" className="small muted">
+          Standard Webhooks signatures are verified by the standardwebhooks and svix libraries, in any language.
+        </p>
         <ErrorNote error={create.error} />
         <button type="submit" disabled={create.isPending || events.length === 0}>
           Add endpoint
@@ -74,6 +97,7 @@ function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
   const invalidate = () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter());
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: invalidate }));
   const test = useMutation(trpc.webhooks.sendTest.mutationOptions({ onSuccess: invalidate }));
+  const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: invalidate }));
   const deliveries = useQuery({ ...trpc.webhooks.listDeliveries.queryOptions({ endpointId: endpoint.id, limit: 20 }), enabled: open });
   return (
     <article className="card endpoint" aria-labelledby={`ep-${endpoint.id}`}>
@@ -81,7 +105,8 @@ function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
         {endpoint.url}
       </h2>
       <p className="small">
-        <span className={`badge status-${endpoint.status}`}>{endpoint.status}</span> Design {endpoint.design} · events {endpoint.events.join(', ')}
+        <span className={`badge status-${endpoint.status}`}>{endpoint.status}</span> Design {endpoint.design}
+        {endpoint.signatureScheme === 'standard_webhooks' && ' · Standard Webhooks signatures'} · events {endpoint.events.join(', ')}
         {endpoint.secretRotatedAt && ` · secret rotated ${formatDateTime(endpoint.secretRotatedAt)}`}
         {endpoint.previousSecretExpiresAt && ` · old secret also signs until ${formatDateTime(endpoint.previousSecretExpiresAt)}`}
       </p>
@@ -93,18 +118,32 @@ function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
           type="button"
           className="secondary"
           onClick={() => {
-            if (window.confirm('Rotate the signing secret? Receivers need the new secret (Design B signs with both for a while).'))
+            if (window.confirm('Rotate the signing secret? Receivers need the new secret (Design B and Standard Webhooks signatures use both for a while).'))
               rotate.mutate({ endpointId: endpoint.id });
           }}
           disabled={rotate.isPending}
         >
           Rotate secret
         </button>
+        <label className="inline-select">
+          Signatures{' '}
+          <select
+            value={endpoint.signatureScheme}
+            disabled={update.isPending}
+            onChange={(event) => update.mutate({ endpointId: endpoint.id, signatureScheme: event.target.value as SignatureScheme })}
+          >
+            {SIGNATURE_SCHEMES.map((scheme) => (
+              <option key={scheme.value} value={scheme.value}>
+                {scheme.value === 'design' ? "Design's own" : 'Standard Webhooks'}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? 'Hide deliveries' : 'Show deliveries'}
         </button>
       </div>
-      <ErrorNote error={rotate.error ?? test.error} />
+      <ErrorNote error={rotate.error ?? test.error ?? update.error} />
       {test.data && <p role="status">Test event queued (delivery {test.data.id}).</p>}
       {rotate.data && <ShownOnce label="New signing secret" value={rotate.data.secret} />}
       {open && (
