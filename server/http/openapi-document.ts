@@ -6,6 +6,7 @@ import { ZErrorEnvelope } from '../../shared/schemas/common.js';
 import { describeRequirement, type PermissionRequirement } from '../../shared/permissions.js';
 import { isStoredOutcome } from '../platform/idempotency-store.js';
 import { type AppMeta, INVITE_TOKEN } from '../trpc/trpc.js';
+import { WEBHOOK_PAYLOAD_DEFS, webhooksSection } from './openapi-webhooks.js';
 import responseExamples from '../docs/response-examples.json' with { type: 'json' };
 
 type JsonObject = Record<string, any>;
@@ -200,7 +201,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       },
     },
     paths: options.extraPaths,
-    defs: { Error: ZErrorEnvelope },
+    defs: { Error: ZErrorEnvelope, ...WEBHOOK_PAYLOAD_DEFS },
   }) as JsonObject;
 
   for (const [path, item] of Object.entries(document.paths ?? {}) as [string, JsonObject][]) {
@@ -276,6 +277,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
       'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends.', schema: { type: 'integer' } },
     },
   };
+  document.webhooks = webhooksSection();
   document.tags = declaredTags(document);
   addResponseExamples(document);
   dropSafeIntegerBounds(document);
@@ -375,11 +377,10 @@ function openResponseSchemas(document: JsonObject): void {
       new Set(),
     ),
   );
+  // Webhook bodies are what the service sends, like responses: they grow too.
+  const webhookOperations = Object.values(document.webhooks ?? {}).map((item) => (item as JsonObject).post) as JsonObject[];
   const responseSide = closure(
-    refsIn(
-      operations.map((operation) => operation.responses),
-      new Set(),
-    ),
+    refsIn([...operations.map((operation) => operation.responses), ...webhookOperations.map((operation) => operation.requestBody)], new Set()),
   );
   const shared = new Set([...responseSide].filter((name) => requestSide.has(name)));
   const outputName = (name: string) => (shared.has(name) ? `${name}Output` : name);
@@ -399,4 +400,5 @@ function openResponseSchemas(document: JsonObject): void {
   };
   for (const name of responseSide) schemas[outputName(name)] = open(schemas[name]);
   for (const operation of operations) operation.responses = open(operation.responses);
+  for (const operation of webhookOperations) operation.requestBody = open(operation.requestBody);
 }

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestRoutes } from '../../server/http/rest-adapter.js';
 import { appRouter } from '../../server/trpc/app-router.js';
 import { INVITE_TOKEN } from '../../server/trpc/trpc.js';
+import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
+import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
+import { strictly } from '../helpers/strict-schema.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -21,6 +24,37 @@ describe('GET /v1/openapi.json', () => {
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('publishes the webhook contract: every event type, its body in both designs with an example of each, and every signature header', () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    const schemas = document.components.schemas;
+    for (const [type, item] of Object.entries(document.webhooks) as [keyof typeof WEBHOOK_PAYLOADS, any][]) {
+      const operation = item.post;
+      const body = operation.requestBody.content['application/json'];
+      const refs = body.schema.oneOf.map((entry: { $ref: string }) => entry.$ref.replace('#/components/schemas/', ''));
+      expect(refs, type).toEqual([WEBHOOK_PAYLOADS[type].A.meta()!.id, WEBHOOK_PAYLOADS[type].B.meta()!.id]);
+      for (const name of refs) {
+        expect(schemas[name], name).toBeDefined();
+        // Payloads grow: no published body forbids a field it does not list.
+        expect(JSON.stringify(schemas[name]), name).not.toContain('"additionalProperties":false');
+      }
+      // The examples are bodies as the service builds them: exactly the contract's fields.
+      for (const design of ['A', 'B'] as const) {
+        const example = body.examples[`design${design}`].value;
+        expect(strictly(WEBHOOK_PAYLOADS[type][design]).safeParse(example).error?.issues ?? [], `${type} ${design}`).toEqual([]);
+      }
+      expect(operation.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+        'X-Webhook-Signature',
+        'X-Webhook-Event',
+        'X-Interview-Timestamp',
+        'X-Interview-Signature',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
+      expect(Object.keys(operation.responses)).toEqual(['2XX']);
+    }
   });
 
   it('documents every REST operation with its real success status and permission', () => {

@@ -15,6 +15,8 @@ import { wakeStalledDrains } from '../../server/domains/webhooks/index.js';
 import { RESULTS_QUESTIONS, runCompletionChain, TEXT_ANSWERS } from '../helpers/results.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 import { type TestCertificate, makeTestCertificate } from '../helpers/tls.js';
+import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
+import { strictly } from '../helpers/strict-schema.js';
 import { type Answer, closeReceivers, type Receiver, type Received, reply, startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -779,6 +781,24 @@ describe('events of a finished interview', () => {
     // Only the endpoint it was sent to.
     expect(receivers.b.of('test.webhook')).toHaveLength(0);
     expect(receivers.completedOnly.of('test.webhook')).toHaveLength(0);
+  });
+
+  it('every body these receivers got is the published contract (the OpenAPI webhooks schemas), field for field: nothing missing, nothing unlisted', async () => {
+    const seen: string[] = [];
+    for (const [name, receiver] of Object.entries(receivers)) {
+      const design = endpoints[name as keyof typeof receivers].design;
+      for (const request of receiver.requests) {
+        const type = (design === 'A' ? request.body.event : request.body.type) as keyof typeof WEBHOOK_PAYLOADS;
+        const contract = strictly(WEBHOOK_PAYLOADS[type][design]);
+        const parsed = contract.safeParse(request.body);
+        expect(parsed.error?.issues ?? [], `${type}, Design ${design}`).toEqual([]);
+        seen.push(`${type} ${design}`);
+      }
+    }
+    // Every event type in both designs was checked (the test event went to the Design A endpoint only).
+    expect(new Set(seen)).toEqual(
+      new Set(['interview.completed A', 'interview.completed B', 'session.feedback_submitted A', 'session.feedback_submitted B', 'test.webhook A']),
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import type { TCompletionStatus, TFeedback } from '../../../shared/schemas/sessions.js';
+import type { TCompletedDataB, TDesignACommon, TWebhookPayloadA, TWebhookPayloadB } from '../../../shared/schemas/webhook-payloads.js';
 import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import type { SessionBilling } from '../../entities/session.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
@@ -85,10 +86,9 @@ export async function eventLinks(signer: UrlSigner, publicUrl: string, event: St
 }
 
 /** Design A's common fields: a flat object, no envelope. */
-function commonA(event: StoredEvent): Record<string, unknown> {
+function commonA(event: StoredEvent): TDesignACommon {
   const facts = event.facts;
   return {
-    event: event.type,
     project_id: facts.projectId ?? '',
     script_id: facts.scriptId,
     campaign_id: facts.campaignId,
@@ -101,10 +101,11 @@ function commonA(event: StoredEvent): Record<string, unknown> {
   };
 }
 
-function completedA(event: StoredEvent & { facts: CompletedFacts }, links: EventLinks): Record<string, unknown> {
+function completedA(event: StoredEvent & { type: 'interview.completed' | 'test.webhook' }, links: EventLinks): TWebhookPayloadA {
   const { facts } = event;
   const billing = facts.billing;
   return {
+    event: event.type,
     ...commonA(event),
     transcript_url: links.transcriptUrl,
     ...(links.audioUrl ? { audio_url: links.audioUrl } : {}),
@@ -118,7 +119,7 @@ function completedA(event: StoredEvent & { facts: CompletedFacts }, links: Event
   };
 }
 
-function completedB(facts: CompletedFacts, links: EventLinks): Record<string, unknown> {
+function completedB(facts: CompletedFacts, links: EventLinks): TCompletedDataB {
   return {
     session_id: facts.sessionId,
     campaign_id: facts.campaignId,
@@ -148,26 +149,35 @@ function feedbackA(feedback: TFeedback): TFeedback {
   };
 }
 
-/** The exact body a delivery sends, for the endpoint's design; `links` from eventLinks. */
-export function webhookBody(design: TWebhookDesign, event: StoredEvent, links: EventLinks | null): string {
+/** The body a delivery sends, for the endpoint's design (shared/schemas/webhook-payloads.ts); `links` from eventLinks. */
+export function webhookPayload(design: TWebhookDesign, event: StoredEvent, links: EventLinks | null): TWebhookPayloadA | TWebhookPayloadB {
   if (event.type !== 'session.feedback_submitted' && !links) throw new Error(`${event.type} is sent with its links`);
   if (design === 'A') {
-    if (event.type === 'session.feedback_submitted') return JSON.stringify({ ...commonA(event), feedback: feedbackA(event.facts.feedback) });
-    return JSON.stringify(completedA(event as StoredEvent & { facts: CompletedFacts }, links!));
+    if (event.type === 'session.feedback_submitted') return { event: event.type, ...commonA(event), feedback: feedbackA(event.facts.feedback) };
+    return completedA(event, links!);
   }
-  let data: Record<string, unknown>;
+  // The spec's order: id, type, created_at, data.
+  const createdAt = event.occurredAt.toISOString();
   if (event.type === 'session.feedback_submitted') {
     const { facts } = event;
-    data = {
-      session_id: facts.sessionId,
-      campaign_id: facts.campaignId,
-      participant: { email: facts.participant.email, name: facts.participant.name },
-      rating: facts.feedback.overall_rating,
-      ...(facts.feedback.comments !== null ? { comment: facts.feedback.comments } : {}),
-      submitted_at: facts.feedback.submitted_at,
+    return {
+      id: event.id,
+      type: event.type,
+      created_at: createdAt,
+      data: {
+        session_id: facts.sessionId,
+        campaign_id: facts.campaignId,
+        participant: { email: facts.participant.email, name: facts.participant.name },
+        rating: facts.feedback.overall_rating,
+        ...(facts.feedback.comments !== null ? { comment: facts.feedback.comments } : {}),
+        submitted_at: facts.feedback.submitted_at,
+      },
     };
-  } else {
-    data = completedB(event.facts, links!);
   }
-  return JSON.stringify({ id: event.id, type: event.type, created_at: event.occurredAt.toISOString(), data });
+  return { id: event.id, type: event.type, created_at: createdAt, data: completedB(event.facts, links!) };
+}
+
+/** The exact body a delivery sends (its bytes are what is signed). */
+export function webhookBody(design: TWebhookDesign, event: StoredEvent, links: EventLinks | null): string {
+  return JSON.stringify(webhookPayload(design, event, links));
 }

@@ -1,0 +1,160 @@
+import {
+  WEBHOOK_PAYLOADS,
+  ZWebhookFeedbackSubmittedA,
+  ZWebhookFeedbackSubmittedB,
+  ZWebhookInterviewCompletedA,
+  ZWebhookInterviewCompletedB,
+  ZWebhookTestEventA,
+  ZWebhookTestEventB,
+} from '../../shared/schemas/webhook-payloads.js';
+import { DELIVERY_SCHEDULES } from '../domains/webhooks/delivery-schedule.js';
+import { type EventLinks, sampleFacts, type StoredEvent, webhookPayload } from '../domains/webhooks/event-payloads.js';
+
+type JsonObject = Record<string, any>;
+
+/** The payload schemas, as components (their names are their `meta` ids). */
+export const WEBHOOK_PAYLOAD_DEFS = {
+  WebhookInterviewCompletedA: ZWebhookInterviewCompletedA,
+  WebhookInterviewCompletedB: ZWebhookInterviewCompletedB,
+  WebhookFeedbackSubmittedA: ZWebhookFeedbackSubmittedA,
+  WebhookFeedbackSubmittedB: ZWebhookFeedbackSubmittedB,
+  WebhookTestEventA: ZWebhookTestEventA,
+  WebhookTestEventB: ZWebhookTestEventB,
+};
+
+const SUMMARIES: Record<keyof typeof WEBHOOK_PAYLOADS, string> = {
+  'interview.completed': 'A session finished (completed, timed out or abandoned: Design B says which), once its transcript, insights and files exist.',
+  'session.feedback_submitted': 'A participant sent the post-interview feedback.',
+  'test.webhook': 'Sent only by "Send test event", to the one endpoint asked for: anonymized sample data in the shape of an `interview.completed`.',
+};
+
+const SIGNATURE_HEADERS: JsonObject[] = [
+  {
+    name: 'X-Webhook-Signature',
+    in: 'header',
+    required: false,
+    description: "Design A, the design's own signing: hex HMAC-SHA256 of the exact raw body, keyed with the endpoint's secret (its UTF-8).",
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+  {
+    name: 'X-Webhook-Event',
+    in: 'header',
+    required: false,
+    description: "Design A: the event type (the body's `event`).",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'X-Interview-Timestamp',
+    in: 'header',
+    required: false,
+    description: "Design B, the design's own signing: Unix milliseconds at sending. Refuse one more than 5 minutes off.",
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'X-Interview-Signature',
+    in: 'header',
+    required: false,
+    description:
+      "Design B, the design's own signing: hex HMAC-SHA256 of `<X-Interview-Timestamp>.<raw body>`, keyed with the secret. During a rotation each event comes twice, once per secret.",
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: false,
+    description: "Standard Webhooks signing (`signatureScheme: standard_webhooks`): the event's id, the same on every retry and redelivery.",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: false,
+    description: 'Standard Webhooks signing: Unix seconds at signing.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: false,
+    description:
+      'Standard Webhooks signing: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes of the secret after `whsec_` (base64); two, space-separated, during a rotation. Verify with the `standardwebhooks` or `svix` libraries.',
+    schema: { type: 'string' },
+  },
+];
+
+/** Sample links: what an attempt signs afresh. */
+const SAMPLE_LINKS: EventLinks = {
+  transcriptUrl: 'https://interviews.example.com/files/eyJ0cmFuc2NyaXB0Ijp0cnVlfQ.signature',
+  audioUrl: 'https://interviews.example.com/files/eyJhdWRpbyI6dHJ1ZX0.signature',
+};
+
+function sampleEvent(type: keyof typeof WEBHOOK_PAYLOADS): StoredEvent {
+  const base = { id: '0b7e3c52-8f0e-4d6b-9a57-2f1c9d4e6a10', occurredAt: new Date('2026-11-25T09:30:00.000Z') };
+  if (type !== 'session.feedback_submitted') return { ...base, type, facts: sampleFacts() };
+  const { sessionId, projectId, scriptId, campaignId, campaignName, participant, locale } = sampleFacts();
+  return {
+    ...base,
+    type,
+    facts: {
+      sessionId,
+      projectId,
+      scriptId,
+      campaignId,
+      campaignName,
+      participant,
+      locale,
+      feedback: {
+        id: 'fbk_TestEvent000000000000000',
+        overall_rating: 5,
+        ease_of_use_rating: 4,
+        audio_quality_rating: 5,
+        question_clarity_rating: 4,
+        comments: 'Easy to follow.',
+        technical_issues: null,
+        would_recommend: true,
+        submitted_at: '2026-11-25T09:29:58.120Z',
+      },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 `webhooks`: each event type a receiver's `POST`, its body in either design
+ * (the endpoint's `design`), an example of each, and every signature header.
+ */
+export function webhooksSection(): JsonObject {
+  const webhooks: JsonObject = {};
+  for (const type of Object.keys(WEBHOOK_PAYLOADS) as (keyof typeof WEBHOOK_PAYLOADS)[]) {
+    const event = sampleEvent(type);
+    const links = type === 'session.feedback_submitted' ? null : SAMPLE_LINKS;
+    const names = { A: WEBHOOK_PAYLOADS[type].A.meta()!.id as string, B: WEBHOOK_PAYLOADS[type].B.meta()!.id as string };
+    webhooks[type] = {
+      post: {
+        operationId: `webhook-${type.replace(/[._]/g, '-')}`,
+        tags: ['Webhooks'],
+        summary: type,
+        description: `${SUMMARIES[type]} Sent to every enabled endpoint subscribed to \`${type}\` or \`*\` (\`test.webhook\`: only the one tested). The body is the endpoint's design: A (flat) or B (an envelope). Receivers must ignore fields and event types they do not know.`,
+        security: [],
+        parameters: SIGNATURE_HEADERS,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { oneOf: [{ $ref: `#/components/schemas/${names.A}` }, { $ref: `#/components/schemas/${names.B}` }] },
+              examples: {
+                designA: { summary: 'Design A', value: webhookPayload('A', event, links) },
+                designB: { summary: 'Design B', value: webhookPayload('B', event, links) },
+              },
+            },
+          },
+        },
+        responses: {
+          '2XX': {
+            description: `Received. Answer 2xx within ${DELIVERY_SCHEDULES.A.deadlineMs / 1000} s (Design A) or ${DELIVERY_SCHEDULES.B.deadlineMs / 1000} s (Design B); anything else (a 3xx too: redirects are not followed) is retried on the design's schedule, and 410 Gone disables the endpoint.`,
+          },
+        },
+      },
+    };
+  }
+  return webhooks;
+}
