@@ -37,6 +37,7 @@ const RESOURCE_LABELS = {
   sessionFile: 'Session file',
   webhookEndpoint: 'Webhook endpoint',
   webhookDelivery: 'Webhook delivery',
+  event: 'Event',
   member: 'Member',
   invoice: 'Invoice',
   utterance: 'Utterance',

@@ -329,6 +329,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Organization: "The organization's settings and its members (invitations, roles).",
   Billing: 'The plan, usage by period or campaign, credit purchases and invoices (with PDFs).',
   Webhooks: 'Endpoints that receive signed events, their deliveries and redeliveries.',
+  Events: 'What happened in the organization, kept 30 days: listed, read, and sent to an endpoint again.',
   'Participant API': "What the interview page calls with the participant's invite token.",
   Exports: 'Every transcript of a campaign or project as JSON, CSV or a ZIP with audio.',
 };

@@ -13,7 +13,7 @@ import { scriptsRouter } from '../domains/scripts/router.js';
 import { inviteCancelRouter, participantApiRouter, sessionsRouter } from '../domains/sessions/router.js';
 import { transcriptsRouter } from '../domains/transcripts/router.js';
 import { insightsRouter } from '../domains/insights/router.js';
-import { webhooksRouter } from '../domains/webhooks/router.js';
+import { eventsRouter, webhooksRouter } from '../domains/webhooks/router.js';
 import { highlightsRouter } from '../domains/highlights/router.js';
 import { commentsRouter } from '../domains/comments/router.js';
 import { collectionsRouter } from '../domains/collections/router.js';
@@ -44,6 +44,7 @@ export const appRouter = router({
   quickstart: quickstartRouter,
   organization: organizationRouter,
   webhooks: webhooksRouter,
+  events: eventsRouter,
   members: membersRouter,
   billing: billingRouter,
   auth: authRouter,

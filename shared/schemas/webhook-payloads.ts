@@ -50,20 +50,22 @@ export const ZWebhookFeedbackSubmittedA = z
   .object({ event: z.literal('session.feedback_submitted'), ...designACommon, feedback: ZFeedback })
   .meta({ id: 'WebhookFeedbackSubmittedA', description: '`session.feedback_submitted`, Design A: a flat object.' });
 
-const ZCompletedDataB = z.object({
-  session_id: z.string(),
-  campaign_id: z.string(),
-  script_id: z.string(),
-  participant: z.object({ email: z.string().nullable(), name: z.string().nullable(), external_id: z.string().nullable() }),
-  duration_seconds: z.number().int(),
-  questions_answered: z.number().int(),
-  questions_total: z.number().int(),
-  completion_status: z.enum(COMPLETION_STATUSES),
-  transcript_url: ZSignedLink,
-  recording_url: ZSignedLink.optional().meta({
-    description: "The merged recording once it exists, else the latest answer's; absent for a session without audio.",
-  }),
-});
+export const ZCompletedDataB = z
+  .object({
+    session_id: z.string(),
+    campaign_id: z.string(),
+    script_id: z.string(),
+    participant: z.object({ email: z.string().nullable(), name: z.string().nullable(), external_id: z.string().nullable() }),
+    duration_seconds: z.number().int(),
+    questions_answered: z.number().int(),
+    questions_total: z.number().int(),
+    completion_status: z.enum(COMPLETION_STATUSES),
+    transcript_url: ZSignedLink,
+    recording_url: ZSignedLink.optional().meta({
+      description: "The merged recording once it exists, else the latest answer's; absent for a session without audio.",
+    }),
+  })
+  .meta({ id: 'InterviewCompletedData', description: "What an `interview.completed` (and `test.webhook`) carries as Design B's `data`." });
 
 /** Design B's envelope: `id` is the event's, the same on every retry and redelivery (deduplicate on it). */
 function envelopeB<Type extends string, Data extends z.ZodType>(type: Type, data: Data) {
@@ -83,20 +85,19 @@ export const ZWebhookTestEventB = z
   .object(envelopeB('test.webhook', ZCompletedDataB))
   .meta({ id: 'WebhookTestEventB', description: '`test.webhook`, Design B: the shape of an `interview.completed`, with anonymized sample data.' });
 
+export const ZFeedbackDataB = z
+  .object({
+    session_id: z.string(),
+    campaign_id: z.string(),
+    participant: z.object({ email: z.string().nullable(), name: z.string().nullable() }),
+    rating: z.number().int().nullable(),
+    comment: z.string().optional().meta({ description: 'Absent when the participant left no comment.' }),
+    submitted_at: ZTimestamp,
+  })
+  .meta({ id: 'FeedbackSubmittedData', description: "What a `session.feedback_submitted` carries as Design B's `data`." });
+
 export const ZWebhookFeedbackSubmittedB = z
-  .object(
-    envelopeB(
-      'session.feedback_submitted',
-      z.object({
-        session_id: z.string(),
-        campaign_id: z.string(),
-        participant: z.object({ email: z.string().nullable(), name: z.string().nullable() }),
-        rating: z.number().int().nullable(),
-        comment: z.string().optional().meta({ description: 'Absent when the participant left no comment.' }),
-        submitted_at: ZTimestamp,
-      }),
-    ),
-  )
+  .object(envelopeB('session.feedback_submitted', ZFeedbackDataB))
   .meta({ id: 'WebhookFeedbackSubmittedB', description: '`session.feedback_submitted`, Design B: an envelope.' });
 
 /** Every event type's body in each design: what the OpenAPI document's `webhooks` lists. */

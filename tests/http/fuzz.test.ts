@@ -152,6 +152,7 @@ async function addWebhook(tenant: Tenant): Promise<void> {
   const delivery = await tenant.api.post(`/api/webhooks/${endpoint.body.id}/test`).expect(201);
   tenant.ids.endpointId = endpoint.body.id as string;
   tenant.ids.deliveryId = delivery.body.id as string;
+  tenant.ids.eventId = delivery.body.eventId as string;
 }
 
 async function inviteFor(tenant: Tenant, campaignId: string) {
@@ -886,8 +887,9 @@ function unknownIdLike(id: string): string {
   return `${prefix}_${[...randomBytes(22)].map((byte) => alphabet[byte % 62]).join('')}`;
 }
 
-/** Bodies that would succeed on one's own record, so only the id can make an answer 404. */
+/** Bodies that would succeed on one's own record, so only the id can make an answer 404 (a function: one naming A's records). */
 const VALID_BODIES: Record<string, unknown> = {
+  'POST /v1/events/{eventId}/redeliver': () => ({ endpointId: a.ids.endpointId }),
   'PATCH /v1/projects/{projectId}': { description: 'cross-tenant' },
   'PATCH /v1/scripts/{scriptId}': { description: 'cross-tenant' },
   'POST /v1/scripts/{scriptId}/versions': { changelog: 'cross-tenant' },
@@ -909,7 +911,8 @@ async function crossTenantRequest(operation: Operation, url: string, authorizati
     return { status: response.status, headers: response.headers as Record<string, unknown>, body: response.body, text: response.text };
   }
   if (operation.jsonBody) {
-    const body = VALID_BODIES[operation.key];
+    const entry = VALID_BODIES[operation.key];
+    const body = typeof entry === 'function' ? (entry as () => unknown)() : entry;
     if (body === undefined) throw new Error(`No valid body for ${operation.key}: add one to VALID_BODIES`);
     return send(operation.method, url, authorization, { text: JSON.stringify(body), contentType: 'application/json' });
   }

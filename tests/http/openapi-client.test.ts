@@ -119,6 +119,7 @@ describe('a client generated from /v1/openapi.json', () => {
       shareLinkId: shareLink.id,
       endpointId: endpoint.id,
       deliveryId: delivery.id,
+      eventId: delivery.eventId,
       sessionId,
       version: '1',
     };

@@ -20,10 +20,12 @@ export async function lockEnabledEndpoint(
   tx: EntityManager,
   scope: OrganizationScope,
   input: { endpointId: string },
+  /** Where the id came from when the request's body named it: the 404 names that field. */
+  fieldPath?: string,
 ): Promise<{ id: string; design: TWebhookDesign }> {
   const { endpointId } = input;
   const endpoint = await lockEndpointForDelivery.first(tx, { organizationId: scope.organizationId, endpointId });
-  if (!endpoint) throw notFound('webhookEndpoint', endpointId);
+  if (!endpoint) throw notFound('webhookEndpoint', endpointId, fieldPath);
   if (endpoint.status !== 'enabled') throw endpointDisabled(endpointId);
   return { id: endpoint.id, design: endpoint.design as TWebhookDesign };
 }

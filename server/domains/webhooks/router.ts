@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZEvent, ZEventIdInput, ZEventPage, ZListEventsInput, ZRedeliverEventInput } from '../../../shared/schemas/events.js';
 import {
   ZCreateWebhookInput,
   ZDeliveryIdInput,
@@ -15,7 +16,10 @@ import {
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { createWebhookEndpoint } from './create-webhook-endpoint.js';
 import { deleteWebhookEndpoint } from './delete-webhook-endpoint.js';
+import { getEvent } from './get-event.js';
 import { getDelivery } from './get-webhook-delivery.js';
+import { listEvents } from './list-events.js';
+import { redeliverEvent } from './redeliver-event.js';
 import { getWebhookEndpoint } from './get-webhook-endpoint.js';
 import { listWebhookDeliveries } from './list-webhook-deliveries.js';
 import { listWebhookEndpoints } from './list-webhook-endpoints.js';
@@ -25,6 +29,7 @@ import { sendTestEvent } from './send-test-event.js';
 import { updateWebhookEndpoint } from './update-webhook-endpoint.js';
 
 const tags = ['Webhooks'];
+const eventTags = ['Events'];
 
 /** Webhook endpoints and their deliveries (design.md "Webhooks"), under the spec's `/api/webhooks`. */
 export const webhooksRouter = router({
@@ -151,4 +156,53 @@ export const webhooksRouter = router({
     .input(ZDeliveryIdInput)
     .output(ZWebhookDelivery)
     .mutation(({ ctx, input }) => redeliverWebhook(ctx, ctx.auth, input)),
+});
+
+/**
+ * The organization's events (issue 35), under `/v1/events`: what happened, whether or not an
+ * endpoint got it, for 30 days, and a way to send any of them to an endpoint again.
+ */
+export const eventsRouter = router({
+  list: apiProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/v1/events',
+        tags: eventTags,
+        summary: 'List events of the last 30 days, newest first',
+        description: 'Every event of the organization (those of test events included), by `type` and time, each with its Design B `data`.',
+      },
+      permission: 'organization:read',
+    })
+    .input(ZListEventsInput)
+    .output(ZEventPage)
+    .query(({ ctx, input }) => listEvents(ctx, ctx.auth, input)),
+
+  get: apiProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/v1/events/{eventId}', tags: eventTags, summary: 'Get an event of the last 30 days' },
+      permission: 'organization:read',
+    })
+    .input(ZEventIdInput)
+    .output(ZEvent)
+    .query(({ ctx, input }) => getEvent(ctx, ctx.auth, input)),
+
+  redeliver: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/v1/events/{eventId}/redeliver',
+        tags: eventTags,
+        summary: 'Send an event to an endpoint (again)',
+        description:
+          'A new delivery of an event of the last 30 days to one enabled endpoint of the organization, whatever it subscribes to, in its design of now, with its own schedule. Answers the delivery.',
+      },
+      permission: 'organization:write',
+      successStatus: 201,
+      location: '/api/webhooks/deliveries/{id}',
+      errors: ['WEBHOOK_ENDPOINT_DISABLED'],
+    })
+    .input(ZRedeliverEventInput)
+    .output(ZWebhookDelivery)
+    .mutation(({ ctx, input }) => redeliverEvent(ctx, ctx.auth, input)),
 });
