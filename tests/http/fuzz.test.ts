@@ -5,6 +5,7 @@ import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger.js';
 import { apiAs, createInvite, createProject, createShareLink, uniqueName, type Api } from '../helpers/factories.js';
+import { responseAt } from '../helpers/openapi-document.js';
 import {
   bodyArbitrary,
   bodyViolation,
@@ -491,7 +492,7 @@ function violationOf(plan: Plan, input: Input): string | undefined {
 
 /** An answer whose status, or error code at that status, the operation's document does not list. */
 function undocumented(operation: Operation, answer: Answer): string[] {
-  const documented = operation.operation.responses[String(answer.status)] as { content?: Record<string, { schema?: JsonSchema }> } | undefined;
+  const documented = responseAt(document, operation.operation, answer.status) as { content?: Record<string, { schema?: JsonSchema }> } | undefined;
   if (!documented) return [`status ${answer.status} is not among the documented answers of ${operation.key}`];
   const code = (answer.body as { error?: { code?: string } } | undefined)?.error?.code;
   const codes = documented.content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum as string[] | undefined;

@@ -8,6 +8,7 @@ import { Sealer } from '../../server/lib/sealer.js';
 import { requestFingerprint } from '../../server/http/idempotency.js';
 import { claimIdempotencyKey } from '../../server/platform/idempotency-store.js';
 import { type Api, apiAs, createCampaign, createScript, uniqueName } from '../helpers/factories.js';
+import { responseAt } from '../helpers/openapi-document.js';
 import { runJobsOnce } from '../helpers/jobs.js';
 import { whileCampaignLocked } from '../helpers/row-lock.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
@@ -360,8 +361,8 @@ describe('Idempotency-Key in the OpenAPI document', () => {
     expect(posts.length).toBeGreaterThan(10);
     for (const operation of posts) {
       expect(operation.parameters, operation.operationId).toContainEqual({ $ref: '#/components/parameters/Idempotency-Key' });
-      expect(operation.responses['409'].description, operation.operationId).toContain('IDEMPOTENCY_KEY_IN_USE');
-      expect(operation.responses['422'].description, operation.operationId).toContain('IDEMPOTENCY_KEY_REUSED');
+      expect(responseAt(document, operation, 409).description, operation.operationId).toContain('IDEMPOTENCY_KEY_IN_USE');
+      expect(responseAt(document, operation, 422).description, operation.operationId).toContain('IDEMPOTENCY_KEY_REUSED');
       const success = Object.keys(operation.responses).find((status) => status.startsWith('2'))!;
       expect(operation.responses[success].headers['Idempotent-Replayed'], operation.operationId).toBeDefined();
     }

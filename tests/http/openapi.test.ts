@@ -5,6 +5,7 @@ import { appRouter } from '../../server/trpc/app-router.js';
 import { INVITE_TOKEN } from '../../server/trpc/trpc.js';
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
+import { responseAt } from '../helpers/openapi-document.js';
 import { strictly } from '../helpers/strict-schema.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -77,18 +78,19 @@ describe('GET /v1/openapi.json', () => {
   it('describes errors with the envelope schema and the spec statuses', () => {
     const create = document.paths['/v1/campaigns'].post;
     expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
-    expect(create.responses['503'].headers['Retry-After']).toBeDefined();
-    expect(create.responses['409'].description).toContain('SCRIPT_NOT_PUBLISHED');
+    const at = (status: string) => responseAt(document, create, status);
+    expect(at('503').headers['Retry-After']).toBeDefined();
+    expect(at('409').description).toContain('SCRIPT_NOT_PUBLISHED');
     // The envelope, its code narrowed to what the status carries there: generated clients can switch on it.
-    const codeOf = (status: string) => create.responses[status].content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
-    expect(create.responses['400'].content['application/json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+    const codeOf = (status: string) => at(status).content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+    expect(at('400').content['application/json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
     expect(codeOf('400')).toEqual(['INVALID_REQUEST']);
     expect(codeOf('409')).toEqual(expect.arrayContaining(['SCRIPT_NOT_PUBLISHED', 'IDEMPOTENCY_KEY_IN_USE']));
     expect(codeOf('413')).toEqual(['PAYLOAD_TOO_LARGE']);
     expect(create.responses['201'].headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
     expect(create.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/X-Request-Id' }]));
     expect(document.components.schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'details']));
-    expect(create.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(at('429').headers['Retry-After']).toBeDefined();
     const remove = document.paths['/v1/projects/{projectId}'].delete;
     expect(remove.responses['204']).toEqual({ description: 'No content', headers: expect.any(Object) });
     expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
