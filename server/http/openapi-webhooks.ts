@@ -23,6 +23,12 @@ export const WEBHOOK_PAYLOAD_DEFS = {
 };
 
 const SUMMARIES: Record<keyof typeof WEBHOOK_PAYLOADS, string> = {
+  'interview.completed': 'A session finished',
+  'session.feedback_submitted': 'A participant gave feedback',
+  'test.webhook': 'A test event',
+};
+
+const DESCRIPTIONS: Record<keyof typeof WEBHOOK_PAYLOADS, string> = {
   'interview.completed': 'A session finished (completed, timed out or abandoned: Design B says which), once its transcript, insights and files exist.',
   'session.feedback_submitted': 'A participant sent the post-interview feedback.',
   'test.webhook': 'Sent only by "Send test event", to the one endpoint asked for: anonymized sample data in the shape of an `interview.completed`.',
@@ -132,8 +138,8 @@ export function webhooksSection(): JsonObject {
       post: {
         operationId: `webhook-${type.replace(/[._]/g, '-')}`,
         tags: ['Webhooks'],
-        summary: type,
-        description: `${SUMMARIES[type]} Sent to every enabled endpoint subscribed to \`${type}\` or \`*\` (\`test.webhook\`: only the one tested). The body is the endpoint's design: A (flat) or B (an envelope). Receivers must ignore fields and event types they do not know.`,
+        summary: SUMMARIES[type],
+        description: `${DESCRIPTIONS[type]} Sent to every enabled endpoint subscribed to \`${type}\` or \`*\` (\`test.webhook\`: only the one tested). The body is the endpoint's design: A (flat) or B (an envelope). Receivers must ignore fields and event types they do not know.`,
         security: [],
         parameters: SIGNATURE_HEADERS,
         requestBody: {
