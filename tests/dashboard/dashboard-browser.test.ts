@@ -373,6 +373,24 @@ describe.skipIf(!hasChromium)('the research dashboard in Chromium', () => {
     expect(switched!.signature_scheme).toBe('standard_webhooks');
     await page.getByRole('button', { name: 'Show deliveries' }).click();
     await page.getByText('No deliveries yet.').waitFor();
+    // A test event, then sent again from the recent events (the events API's replay).
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await card.getByText(/Test event queued/).waitFor();
+    const events = page.getByRole('region', { name: 'Recent events' });
+    const testEvent = events.getByRole('row').filter({ hasText: 'test.webhook' }).first();
+    await testEvent.waitFor();
+    await testEvent.getByRole('button', { name: /^Send/ }).click();
+    await testEvent.getByText(/Queued \(delivery whd_/).waitFor();
+    const deliveries = await t
+      .em()
+      .execute<{ type: string; redelivery_of: string | null }[]>(
+        `select e.type, d.redelivery_of from webhook_deliveries d join webhook_events e on e.id = d.event_id where d.endpoint_id = ? order by d.created_at`,
+        [endpointId],
+      );
+    expect(deliveries).toEqual([
+      { type: 'test.webhook', redelivery_of: null },
+      { type: 'test.webhook', redelivery_of: null },
+    ]);
     await expectAccessible(page);
     await photograph('webhooks');
   });

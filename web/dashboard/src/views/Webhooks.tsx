@@ -34,6 +34,7 @@ export function WebhooksView() {
       {endpoints.data?.data.map((endpoint) => (
         <EndpointCard key={endpoint.id} endpoint={endpoint} />
       ))}
+      {endpoints.data && endpoints.data.data.length > 0 && <RecentEvents endpoints={endpoints.data.data} />}
       <form onSubmit={submit} className="panel">
         <h2>New endpoint</h2>
         <label htmlFor="hook-url">URL (https)</label>
@@ -94,7 +95,11 @@ function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const invalidate = () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter());
+  const invalidate = () => {
+    void queryClient.invalidateQueries(trpc.webhooks.pathFilter());
+    // A test event is an event too.
+    void queryClient.invalidateQueries(trpc.events.pathFilter());
+  };
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: invalidate }));
   const test = useMutation(trpc.webhooks.sendTest.mutationOptions({ onSuccess: invalidate }));
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: invalidate }));
@@ -206,5 +211,94 @@ function Deliveries({ deliveries }: { deliveries: RouterOutputs['webhooks']['lis
         </tbody>
       </table>
     </div>
+  );
+}
+
+type Event = RouterOutputs['events']['list']['data'][number];
+
+/**
+ * The organization's events of the last 30 days (GET /v1/events), whether or not an endpoint got
+ * them, each sendable to any enabled endpoint: a receiver that was down longer than its retries,
+ * or added since, catches up.
+ */
+function RecentEvents({ endpoints }: { endpoints: Endpoint[] }) {
+  const trpc = useTRPC();
+  const events = useQuery(trpc.events.list.queryOptions({ limit: 20 }));
+  const enabled = endpoints.filter((endpoint) => endpoint.status === 'enabled');
+  return (
+    <section className="panel" aria-labelledby="recent-events">
+      <h2 id="recent-events">Recent events</h2>
+      <p className="small muted">Every event of the last 30 days, newest first. Send one to an endpoint to replay it there.</p>
+      <ErrorNote error={events.error} />
+      {events.isPending ? (
+        <Loading what="Loading events" />
+      ) : events.data?.data.length === 0 ? (
+        <p className="muted">No events yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Events, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Session</th>
+                <th scope="col">Created</th>
+                <th scope="col">Send to</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.data?.data.map((event) => (
+                <EventRow key={event.id} event={event} endpoints={enabled} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function EventRow({ event, endpoints }: { event: Event; endpoints: Endpoint[] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [endpointId, setEndpointId] = useState(endpoints[0]?.id ?? '');
+  const send = useMutation(trpc.events.redeliver.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }));
+  const label = `Endpoint for ${event.type} of ${formatDateTime(event.createdAt)}`;
+  return (
+    <tr>
+      <th scope="row" className="mono small">
+        {event.type}
+      </th>
+      <td className="mono small">{event.sessionId ?? '—'}</td>
+      <td className="small">{formatDateTime(event.createdAt)}</td>
+      <td>
+        {endpoints.length === 0 ? (
+          <span className="muted small">No enabled endpoint</span>
+        ) : (
+          <div className="row">
+            <select aria-label={label} value={endpointId} onChange={(change) => setEndpointId(change.target.value)}>
+              {endpoints.map((endpoint) => (
+                <option key={endpoint.id} value={endpoint.id}>
+                  {endpoint.url}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="secondary" onClick={() => send.mutate({ eventId: event.id, endpointId })} disabled={send.isPending}>
+              Send
+              <span className="visually-hidden">
+                {' '}
+                {event.type} of {formatDateTime(event.createdAt)}
+              </span>
+            </button>
+          </div>
+        )}
+        <ErrorNote error={send.error} />
+        {send.data && (
+          <p role="status" className="small">
+            Queued (delivery {send.data.id}).
+          </p>
+        )}
+      </td>
+    </tr>
   );
 }
