@@ -65,7 +65,12 @@ export const webhooksRouter = router({
 
   update: apiProcedure
     .meta({
-      openapi: { method: 'PATCH', path: '/api/webhooks/{endpointId}', tags, summary: 'Update a webhook endpoint (url, events, design, signature scheme, description, status)' },
+      openapi: {
+        method: 'PATCH',
+        path: '/api/webhooks/{endpointId}',
+        tags,
+        summary: 'Update a webhook endpoint (url, events, design, signature scheme, description, status)',
+      },
       permission: 'organization:write',
     })
     .input(ZUpdateWebhookInput)
