@@ -15,6 +15,7 @@ import { describeError } from './error-envelope.js';
 import { refuseUnhonouredIdempotencyKey } from './idempotency.js';
 import { parseJsonBody, requireJsonBody, trpcCallInputs } from './json-body.js';
 import { secureTransport } from './transport-policy.js';
+import { postmanCollection } from '../docs/postman-collection.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { metricsRoute, observeRequests } from './observability.js';
 import { participantPageRoutes } from './participant-pages.js';
@@ -59,6 +60,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
     '/healthz',
     '/metrics',
     '/v1/openapi.json',
+    '/v1/postman-collection.json',
     '/docs',
     '/docs/init.js',
     '/docs/assets/{file}',
@@ -108,6 +110,10 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.get('/metrics', metricsRoute(services));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
+  });
+  const postman = postmanCollection(openApiDocument, config.publicUrl);
+  app.get('/v1/postman-collection.json', (_req, res) => {
+    res.attachment('interview-service.postman_collection.json').json(postman);
   });
   app.use(faviconRoutes());
   app.use(docsRoutes());
