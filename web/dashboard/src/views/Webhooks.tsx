@@ -169,7 +169,7 @@ function Deliveries({ deliveries }: { deliveries: RouterOutputs['webhooks']['lis
   return (
     <div className="table-wrap">
       <ErrorNote error={redeliver.error} />
-      <table>
+      <table className="event-table">
         <caption className="visually-hidden">Deliveries, newest first</caption>
         <thead>
           <tr>
@@ -236,7 +236,7 @@ function RecentEvents({ endpoints }: { endpoints: Endpoint[] }) {
         <p className="muted">No events yet.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="event-table">
             <caption className="visually-hidden">Events, newest first</caption>
             <thead>
               <tr>
