@@ -289,28 +289,30 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
 /**
  * Each distinct error response once, in `components.responses`, referenced by every operation
  * that answers it: about 750 error responses are some 40 distinct ones, and written out in full
- * they were two thirds of the document (a generated client compiled each one). Named by status
- * and codes (`Error404-RESOURCE_NOT_FOUND`), so a name says what it holds.
+ * they were two thirds of the document (a generated client compiled each one). Named by what
+ * they hold, so a name means the same response from one version to the next: the status, the
+ * codes, and the headers beyond those every answer has (`Error404-RESOURCE_NOT_FOUND`, and a
+ * POST's `Error404-RESOURCE_NOT_FOUND-with-Idempotent-Replayed`).
  */
 function shareErrorResponses(document: JsonObject): void {
   const shared: JsonObject = {};
-  const nameByContent = new Map<string, string>();
+  const everyAnswers = new Set(Object.keys({ ...REQUEST_ID, ...RATE_LIMIT_HEADERS }));
   for (const item of Object.values(document.paths ?? {}) as JsonObject[]) {
     for (const method of HTTP_METHODS) {
       const responses: JsonObject | undefined = item[method]?.responses;
       if (!responses) continue;
       for (const [status, response] of Object.entries(responses)) {
         if (!/^[45]\d\d$/.test(status) || '$ref' in response) continue;
-        const content = JSON.stringify(response);
-        let name = nameByContent.get(content);
-        if (!name) {
-          const codes: string[] = response.content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? [];
-          const base = [`Error${status}`, ...codes].join('-');
-          name = base;
-          for (let n = 2; shared[name]; n++) name = `${base}-${n}`;
-          shared[name] = response;
-          nameByContent.set(content, name);
+        const codes: string[] = response.content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? [];
+        const extraHeaders = Object.keys(response.headers ?? {})
+          .filter((name) => !everyAnswers.has(name))
+          .sort();
+        const name = [`Error${status}`, ...codes, ...(extraHeaders.length > 0 ? ['with', ...extraHeaders] : [])].join('-');
+        // Two different responses under one name would make a reference mean the wrong one.
+        if (shared[name] && JSON.stringify(shared[name]) !== JSON.stringify(response)) {
+          throw new Error(`Two different error responses would be named ${name}: name them by what tells them apart.`);
         }
+        shared[name] = response;
         responses[status] = { $ref: `#/components/responses/${name}` };
       }
     }

@@ -192,6 +192,22 @@ describe('POST /v1/events/{eventId}/redeliver', () => {
   });
 });
 
+describe('permissions', () => {
+  it("events carry participants' data and transcript links: reading them takes sessions:read besides organization:read, sending one too", async () => {
+    const [event] = (await api.get('/v1/events').expect(200)).body.data;
+    const orgOf = (await t.em().execute<{ organization_id: string }[]>(`select organization_id from webhook_events where id = ?`, [event.id]))[0]!
+      .organization_id;
+    const settingsOnly = apiAs(t.http, await t.createKey(orgOf, ['organization:read', 'organization:write']));
+    const refused = await settingsOnly.get('/v1/events').expect(403);
+    expect(refused.body.error).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', details: { required: 'sessions:read' } });
+    await settingsOnly.get(`/v1/events/${event.id}`).expect(403);
+    const endpoints = (await api.get('/api/webhooks').expect(200)).body.data;
+    await settingsOnly.post(`/v1/events/${event.id}/redeliver`, { endpointId: endpoints[0].id }).expect(403);
+    const reader = apiAs(t.http, await t.createKey(orgOf, ['organization:read', 'sessions:read']));
+    expect((await reader.get(`/v1/events/${event.id}`).expect(200)).body.id).toBe(event.id);
+  });
+});
+
 describe('after 30 days', () => {
   it('an event is no longer listed, read or sent, whatever `from` asks', async () => {
     const tenant = apiAs(t.http, await t.createTenant());

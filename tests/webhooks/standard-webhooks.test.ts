@@ -157,13 +157,20 @@ describe('Standard Webhooks signing', () => {
     const older = `whsec_${randomBytes(32).toString('base64url').slice(0, 41)}-_`;
     await t.em().execute(`update webhook_endpoints set sealed_secret = ? where id = ?`, [t.runtime.services.webhookSecrets.seal(older), endpoint.id]);
 
-    const refused = await api.patch(`/api/webhooks/${endpoint.id}`, { signatureScheme: 'standard_webhooks', description: 'switched' }).expect(422);
+    const refused = await api
+      .patch(`/api/webhooks/${endpoint.id}`, { signatureScheme: 'standard_webhooks', events: ['interview.completed'], design: 'B', description: 'switched' })
+      .expect(422);
     expect(refused.body.error.code).toBe('VALIDATION_ERROR');
     expect(refused.body.error.details.fields).toEqual([
       { path: 'signatureScheme', message: expect.stringContaining(`/api/webhooks/${endpoint.id}/rotate-secret`) },
     ]);
     // Nothing of the refused update was kept.
-    expect((await api.get(`/api/webhooks/${endpoint.id}`).expect(200)).body).toMatchObject({ signatureScheme: 'design', description: null });
+    expect((await api.get(`/api/webhooks/${endpoint.id}`).expect(200)).body).toMatchObject({
+      signatureScheme: 'design',
+      events: ['*'],
+      design: 'A',
+      description: null,
+    });
     const { request } = await deliverTestEvent(endpoint.id, receiver);
     expect(request.headers['x-webhook-signature']).toMatch(/^[0-9a-f]{64}$/);
 
@@ -180,6 +187,23 @@ describe('Standard Webhooks signing', () => {
     const back = (await deliverTestEvent(endpoint.id, receiver)).request;
     expect(back.headers['webhook-signature']).toBeUndefined();
     expect(back.headers['x-webhook-signature']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("Design A, rotated, switched back to the design's own signing: the old secret stops signing at once, and the endpoint says so", async () => {
+    const receiver = await startReceiver();
+    const endpoint = await createEndpoint({ url: receiver.url, events: ['*'], design: 'A', signatureScheme: 'standard_webhooks' });
+    const rotated = (await api.post(`/api/webhooks/${endpoint.id}/rotate-secret`).expect(200)).body;
+    expect(rotated.previousSecretExpiresAt).not.toBeNull();
+    const switched = (await api.patch(`/api/webhooks/${endpoint.id}`, { signatureScheme: 'design' }).expect(200)).body;
+    expect(switched.previousSecretExpiresAt).toBeNull();
+    const [row] = await t
+      .em()
+      .execute<{ sealed_previous_secret: string | null }[]>(`select sealed_previous_secret from webhook_endpoints where id = ?`, [endpoint.id]);
+    expect(row!.sealed_previous_secret).toBeNull();
+    const { request, delivery } = await deliverTestEvent(endpoint.id, receiver);
+    expect(receiver.requests).toHaveLength(1);
+    expect(request.headers['x-webhook-signature']).toMatch(/^[0-9a-f]{64}$/);
+    expect(delivery.attempts).toMatchObject([{ signedWith: 'current' }]);
   });
 
   it('an unknown scheme is a 422 naming the field and the choices, on create and on update', async () => {

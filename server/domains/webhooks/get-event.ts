@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { TEvent } from '../../../shared/schemas/events.js';
 import { WebhookEvent } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
@@ -5,12 +6,16 @@ import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { retainedSince, toEventDto } from './event-resource.js';
 
-/** The organization's event of the last 30 days, or 404 (older, another organization's, or none). */
-export async function findRetainedEvent(em: Deps['em'], caller: Caller, eventId: string, now: Date): Promise<WebhookEvent> {
+/**
+ * The organization's event of the last 30 days, or 404 (older, another organization's, or none);
+ * `share`-locked in the caller's transaction when asked, so it cannot be deleted (with its
+ * session) before what refers to it commits.
+ */
+export async function findRetainedEvent(em: Deps['em'], caller: Caller, eventId: string, now: Date, options: { share?: boolean } = {}): Promise<WebhookEvent> {
   const event = await em.findOne(
     WebhookEvent,
     { id: eventId, organization: caller.organizationId, occurredAt: { $gte: retainedSince(now) } },
-    { disableIdentityMap: true },
+    { disableIdentityMap: true, ...(options.share ? { lockMode: LockMode.PESSIMISTIC_READ } : {}) },
   );
   if (!event) throw notFound('event', eventId);
   return event;

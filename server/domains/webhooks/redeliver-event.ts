@@ -13,8 +13,8 @@ import { insertDeliveries, lockEnabledEndpoint } from './insert-deliveries.js';
  * receivers can tell). The endpoint must be enabled (409 WEBHOOK_ENDPOINT_DISABLED). 201.
  */
 export async function redeliverEvent({ em }: Pick<Deps, 'em'>, caller: Caller, input: TRedeliverEventInput): Promise<TWebhookDelivery> {
-  const event = await findRetainedEvent(em, caller, input.eventId, new Date());
   const [deliveryId] = await em.transactional(async (tx) => {
+    const event = await findRetainedEvent(tx, caller, input.eventId, new Date(), { share: true });
     const endpoint = await lockEnabledEndpoint(tx, caller, { endpointId: input.endpointId }, 'endpointId');
     return insertDeliveries(tx, { organizationId: caller.organizationId, eventId: event.id, endpoints: [endpoint] });
   });

@@ -177,7 +177,8 @@ export const eventsRouter = router({
         summary: 'List events of the last 30 days, newest first',
         description: 'Every event of the organization (those of test events included), by `type` and time, each with its Design B `data`.',
       },
-      permission: 'organization:read',
+      // Events carry participants' data and signed transcript links: the sessions' permission too.
+      permission: ['organization:read', 'sessions:read'],
     })
     .input(ZListEventsInput)
     .output(ZEventPage)
@@ -186,7 +187,7 @@ export const eventsRouter = router({
   get: apiProcedure
     .meta({
       openapi: { method: 'GET', path: '/v1/events/{eventId}', tags: eventTags, summary: 'Get an event of the last 30 days' },
-      permission: 'organization:read',
+      permission: ['organization:read', 'sessions:read'],
     })
     .input(ZEventIdInput)
     .output(ZEvent)
@@ -202,7 +203,7 @@ export const eventsRouter = router({
         description:
           'A new delivery of an event of the last 30 days to one enabled endpoint of the organization, whatever it subscribes to, in its design of now, with its own schedule. Answers the delivery.',
       },
-      permission: 'organization:write',
+      permission: ['organization:write', 'sessions:read'],
       successStatus: 201,
       location: '/api/webhooks/deliveries/{id}',
       errors: ['WEBHOOK_ENDPOINT_DISABLED'],

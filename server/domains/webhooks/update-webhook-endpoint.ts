@@ -7,6 +7,7 @@ import type { WebhookAdminServices } from './webhook-services.js';
 import { deliverableUrl } from './endpoint-url.js';
 import { loadWebhookEndpoint } from './load-webhook-endpoint.js';
 import { toWebhookEndpointDto } from './serialize.js';
+import { overlapsRotation } from './webhook-secrets.js';
 
 /** Whether the secret can key Standard Webhooks (one sealed under another SIGNING_SECRET cannot sign at all: rotate it too). */
 function secretFitsStandardWebhooks(services: Pick<WebhookAdminServices, 'webhookSecrets'>, sealedSecret: string): boolean {
@@ -44,6 +45,12 @@ export async function updateWebhookEndpoint(
     }
   }
   if (input.signatureScheme !== undefined) endpoint.signatureScheme = input.signatureScheme;
+  // Signing that keeps no overlap (Design A's own) drops the old secret at once: the endpoint must
+  // not say it still signs.
+  if (!overlapsRotation(endpoint)) {
+    endpoint.sealedPreviousSecret = null;
+    endpoint.previousSecretExpiresAt = null;
+  }
   if (input.description !== undefined) endpoint.description = input.description;
   if (input.status !== undefined && input.status !== endpoint.status) {
     endpoint.status = input.status;

@@ -261,7 +261,9 @@ function RecentEvents({ endpoints }: { endpoints: Endpoint[] }) {
 function EventRow({ event, endpoints }: { event: Event; endpoints: Endpoint[] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [endpointId, setEndpointId] = useState(endpoints[0]?.id ?? '');
+  const [picked, setPicked] = useState<string | null>(null);
+  // What the select shows: the pick while it is still on offer (enabled), else the first endpoint.
+  const endpointId = endpoints.some((endpoint) => endpoint.id === picked) ? picked! : (endpoints[0]?.id ?? '');
   const send = useMutation(trpc.events.redeliver.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }));
   const label = `Endpoint for ${event.type} of ${formatDateTime(event.createdAt)}`;
   return (
@@ -276,7 +278,7 @@ function EventRow({ event, endpoints }: { event: Event; endpoints: Endpoint[] })
           <span className="muted small">No enabled endpoint</span>
         ) : (
           <div className="row">
-            <select aria-label={label} value={endpointId} onChange={(change) => setEndpointId(change.target.value)}>
+            <select aria-label={label} value={endpointId} onChange={(change) => setPicked(change.target.value)}>
               {endpoints.map((endpoint) => (
                 <option key={endpoint.id} value={endpoint.id}>
                   {endpoint.url}
