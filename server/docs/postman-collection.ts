@@ -6,9 +6,9 @@
  * `{{inviteToken}}` for the participant's calls. Served at `GET /v1/postman-collection.json`.
  */
 
-type JsonObject = Record<string, any>;
+import { HTTP_METHODS } from '../http/openapi-document.js';
 
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type JsonObject = Record<string, any>;
 const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 
 /** The schema a `$ref` names (`#/components/schemas/…`), or the schema itself. */

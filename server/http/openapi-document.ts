@@ -11,7 +11,7 @@ import responseExamples from '../docs/response-examples.json' with { type: 'json
 
 type JsonObject = Record<string, any>;
 
-const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
+export const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },

@@ -1,26 +1,17 @@
-import {
-  WEBHOOK_PAYLOADS,
-  ZWebhookFeedbackSubmittedA,
-  ZWebhookFeedbackSubmittedB,
-  ZWebhookInterviewCompletedA,
-  ZWebhookInterviewCompletedB,
-  ZWebhookTestEventA,
-  ZWebhookTestEventB,
-} from '../../shared/schemas/webhook-payloads.js';
+import type { z } from 'zod';
+import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
 import { DELIVERY_SCHEDULES } from '../domains/webhooks/delivery-schedule.js';
 import { type EventLinks, sampleFacts, type StoredEvent, webhookPayload } from '../domains/webhooks/event-payloads.js';
 
 type JsonObject = Record<string, any>;
 
-/** The payload schemas, as components (their names are their `meta` ids). */
-export const WEBHOOK_PAYLOAD_DEFS = {
-  WebhookInterviewCompletedA: ZWebhookInterviewCompletedA,
-  WebhookInterviewCompletedB: ZWebhookInterviewCompletedB,
-  WebhookFeedbackSubmittedA: ZWebhookFeedbackSubmittedA,
-  WebhookFeedbackSubmittedB: ZWebhookFeedbackSubmittedB,
-  WebhookTestEventA: ZWebhookTestEventA,
-  WebhookTestEventB: ZWebhookTestEventB,
-};
+/** A payload schema's component name: its `meta` id. */
+const componentName = (schema: z.ZodType): string => schema.meta()!.id as string;
+
+/** Every payload schema of WEBHOOK_PAYLOADS, as components: an event type added there is published here. */
+export const WEBHOOK_PAYLOAD_DEFS: Record<string, z.ZodType> = Object.fromEntries(
+  Object.values(WEBHOOK_PAYLOADS).flatMap(({ A, B }) => [A, B].map((schema) => [componentName(schema), schema])),
+);
 
 const SUMMARIES: Record<keyof typeof WEBHOOK_PAYLOADS, string> = {
   'interview.completed': 'A session finished',
@@ -133,7 +124,7 @@ export function webhooksSection(): JsonObject {
   for (const type of Object.keys(WEBHOOK_PAYLOADS) as (keyof typeof WEBHOOK_PAYLOADS)[]) {
     const event = sampleEvent(type);
     const links = type === 'session.feedback_submitted' ? null : SAMPLE_LINKS;
-    const names = { A: WEBHOOK_PAYLOADS[type].A.meta()!.id as string, B: WEBHOOK_PAYLOADS[type].B.meta()!.id as string };
+    const names = { A: componentName(WEBHOOK_PAYLOADS[type].A), B: componentName(WEBHOOK_PAYLOADS[type].B) };
     webhooks[type] = {
       post: {
         operationId: `webhook-${type.replace(/[._]/g, '-')}`,
