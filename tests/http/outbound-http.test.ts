@@ -384,7 +384,10 @@ describe('outboundRequest', () => {
     expect(error.reason).toBe('timeout');
     expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(elapsed).toBeLessThan(1_500);
-    expect(server.requests).toHaveLength(1);
+    // It did reach the server (a timeout, not a refused connection). Whether the request itself was
+    // read before the 300 ms ran out depends on the machine: a fresh-clone run with the whole suite
+    // beside it (2026-11-29) spent them in the TLS handshake.
+    expect(server.connections()).toBe(1);
   });
 
   it('fails with timeout when the server stops sending halfway through the body', async () => {
