@@ -25,6 +25,8 @@ import { streamOperationRoutes } from './stream-operation.js';
 import { STREAM_OPENAPI_PATHS, STREAM_OPERATIONS } from './stream-operations.js';
 import { memberInvitationPageRoutes } from './member-invitation-page.js';
 import { dashboardRoutes } from './dashboard-routes.js';
+import { MCP_PATH, mcpRoutes } from '../mcp/mcp-routes.js';
+import { resolveMcpTools } from '../mcp/mcp-server.js';
 import { errorHandler, isWriteAfterTimeout, writeError } from './write-error.js';
 
 /** What `/healthz` reports: ready once migrations ran and, where this process runs one, the worker is up. */
@@ -32,7 +34,7 @@ export interface Readiness {
   isReady(): boolean;
 }
 
-const API_PREFIXES = ['/v1', '/api', '/trpc'];
+const API_PREFIXES = ['/v1', '/api', '/trpc', MCP_PATH];
 
 /** The Express application: public routes, then authentication, then REST, tRPC and plain routes. */
 export function createApp(services: AppServices, readiness: Readiness): Express {
@@ -52,6 +54,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use(secureTransport(config));
 
   assertEveryProcedureHasPermission(appRouter);
+  const mcpTools = resolveMcpTools(appRouter);
   const routes = new RestRoutes(appRouter);
   for (const operation of STREAM_OPERATIONS) routes.addPlainRoute(operation.method, operation.path);
 
@@ -70,6 +73,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   ]) {
     routes.addPlainRoute('GET', path);
   }
+  routes.addPlainRoute('POST', MCP_PATH);
   const allowedMethods = (path: string): string[] => {
     const allowed = routes.allowedMethods(path);
     if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
@@ -141,9 +145,10 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use('/trpc', trpcCors(config));
   app.use(API_PREFIXES, authenticateRequests(services, publicProcedureNames(appRouter)));
   app.use(API_PREFIXES, refuseUnhonouredIdempotencyKey);
-  app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
+  app.use(['/v1', '/api', MCP_PATH], parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(streamOperationRoutes(services, STREAM_OPERATIONS));
+  app.use(mcpRoutes(services, appRouter, mcpTools));
   // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first. Its
   // reader re-serializes the body recursively: input too deep for that is refused (400) before.
   app.use('/trpc', requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes, trpcCallInputs));

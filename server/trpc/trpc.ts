@@ -90,6 +90,8 @@ const t = initTRPC
 export const router = t.router;
 /** Several domains' procedures under one name (a tRPC path clients already call). */
 export const mergeRouters = t.mergeRouters;
+/** Calls procedures in-process with a request's context (the MCP server's tools: server/mcp). */
+export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Every API operation: requires an authenticated caller holding the permission named in the
