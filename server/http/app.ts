@@ -145,7 +145,9 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   app.use('/trpc', trpcCors(config));
   app.use(API_PREFIXES, authenticateRequests(services, publicProcedureNames(appRouter)));
   app.use(API_PREFIXES, refuseUnhonouredIdempotencyKey);
-  app.use(['/v1', '/api', MCP_PATH], parseJsonBody(config.jsonBodyLimitBytes));
+  app.use(['/v1', '/api'], parseJsonBody(config.jsonBodyLimitBytes));
+  // MCP messages are JSON: any other body is the API's 415, before the SDK answers its own.
+  app.use(MCP_PATH, requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
   app.use(streamOperationRoutes(services, STREAM_OPERATIONS));
   app.use(mcpRoutes(services, appRouter, mcpTools));

@@ -101,10 +101,11 @@ function jsonResponseToStore(res: Response, status: number, body: string | null,
  */
 export function refuseUnhonouredIdempotencyKey(req: Request, _res: Response, next: NextFunction): void {
   if (req.get(IDEMPOTENCY_KEY_HEADER) === undefined) return next();
-  if (req.baseUrl === '/trpc') {
+  // /trpc and /mcp replay nothing from it: a retried call there would run again, so the header is refused rather than ignored.
+  if (req.baseUrl === '/trpc' || req.baseUrl === '/mcp') {
     return next(
-      new AppError('INVALID_REQUEST', 'Idempotency-Key is honoured on the REST API (/v1, /api), not on /trpc.', {
-        fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: 'is not supported on /trpc' }],
+      new AppError('INVALID_REQUEST', `Idempotency-Key is honoured on the REST API (/v1, /api), not on ${req.baseUrl}.`, {
+        fields: [{ path: IDEMPOTENCY_KEY_HEADER, message: `is not supported on ${req.baseUrl}` }],
       }),
     );
   }

@@ -27,6 +27,13 @@ export function mcpRoutes(services: AppServices, appRouter: AppRouter, tools: re
       if (auth?.kind !== 'api_key') {
         throw new AppError('INVALID_API_KEY', 'The MCP server takes an API key: send it as "Authorization: Bearer <API_KEY>".');
       }
+      // A JSON-RPC batch would run up to 100 calls on one unit of the key's rate limit; MCP
+      // dropped batches in its 2025-06-18 revision, and one message per request is what clients send.
+      if (Array.isArray(req.body)) {
+        throw new AppError('INVALID_REQUEST', 'Send one JSON-RPC message per request: the MCP server does not take batches.', {
+          fields: [{ path: 'body', message: 'must be one JSON-RPC message, not an array' }],
+        });
+      }
       // A tRPC caller runs the procedure as /trpc would: its permission check, its input parse
       // and its output schema; `via: 'trpc'` has it refuse text that cannot be stored, as there.
       const caller: unknown = createCaller(createContext(services, req, res, 'trpc'));
@@ -41,8 +48,9 @@ export function mcpRoutes(services: AppServices, appRouter: AppRouter, tools: re
         void server.close();
       });
       await server.connect(transport);
-      // Typed as a bare IncomingMessage: the SDK would read `req.auth` as its OAuth AuthInfo, and
-      // ours is the API's caller, which the tools get through the tRPC caller instead.
+      // Typed as a bare IncomingMessage because the SDK types `req.auth` as its OAuth AuthInfo. It
+      // still hands ours on as the handlers' `extra.authInfo`, which they do not read: the tools
+      // act as the key through the tRPC caller above.
       await transport.handleRequest(req as IncomingMessage, res, req.body);
     } catch (error) {
       next(error);

@@ -27,12 +27,18 @@ type JsonObjectSchema = Tool['inputSchema'];
 /**
  * A procedure's zod schema as the JSON Schema MCP clients read (draft 2020-12, as the SDK's own).
  * A schema with an id (`.meta({ id })`) comes out as a `$ref` to its `$defs` entry; MCP wants an
- * object at the root, so that entry is lifted there (the `$defs` stay, for the refs inside it).
+ * object at the root, so that entry is lifted there (the other `$defs` stay, for the refs inside).
  */
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', where: string): JsonObjectSchema {
   const { $schema: _dialect, ...generated } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
   const rootRef = /^#\/\$defs\/(.+)$/.exec(typeof generated.$ref === 'string' ? generated.$ref : '')?.[1];
-  const jsonSchema = rootRef ? { ...generated.$defs?.[rootRef], $defs: generated.$defs } : generated;
+  let jsonSchema: Record<string, unknown> = generated;
+  if (rootRef) {
+    const { [rootRef]: root, ...defs } = generated.$defs ?? {};
+    // The lifted entry stays in `$defs` only when something inside refers back to it.
+    const referredTo = JSON.stringify({ root, defs }).includes(`"#/$defs/${rootRef}"`);
+    jsonSchema = { ...(root as object), ...(referredTo ? { $defs: generated.$defs } : Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
+  }
   if (typeof jsonSchema !== 'object' || jsonSchema.type !== 'object') throw new Error(`${where}: an MCP tool's ${io} must be an object schema.`);
   return jsonSchema as JsonObjectSchema;
 }
@@ -63,7 +69,13 @@ export function resolveMcpTools(appRouter: AnyTRPCRouter, declarations: readonly
         description: declaration.description,
         inputSchema: jsonSchemaOf(input, 'input', where),
         outputSchema: jsonSchemaOf(def.output, 'output', where),
-        annotations: { title: declaration.title, readOnlyHint: readOnly, destructiveHint: false, idempotentHint: readOnly, openWorldHint: false },
+        annotations: {
+          title: declaration.title,
+          readOnlyHint: readOnly,
+          destructiveHint: false,
+          idempotentHint: readOnly,
+          openWorldHint: declaration.reachesOutside ?? false,
+        },
       },
     };
   });

@@ -13,6 +13,8 @@ export interface McpToolDeclaration {
   /** The dotted tRPC path of the procedure the tool calls (`campaigns.list`). */
   procedure: string;
   description: string;
+  /** The tool reaches past the service (an email sent, a configured LLM called): MCP's `openWorldHint`. */
+  reachesOutside?: true;
 }
 
 export const MCP_TOOLS: readonly McpToolDeclaration[] = [
@@ -31,7 +33,8 @@ export const MCP_TOOLS: readonly McpToolDeclaration[] = [
     procedure: 'invites.create',
     description:
       "Invite one participant to a campaign's interview by email. With sendEmail true (the default) the service emails them their link; " +
-      'the answer carries the invite `url` either way.',
+      'the answer carries the link as `inviteUrl` either way.',
+    reachesOutside: true,
   },
   {
     name: 'list_projects',
@@ -50,7 +53,9 @@ export const MCP_TOOLS: readonly McpToolDeclaration[] = [
     name: 'get_campaign_results',
     title: "Get a campaign's results",
     procedure: 'campaignResults.get',
-    description: "A campaign's results at a glance: sessions by status, completion, duration, sentiment, and per question the answers' figures.",
+    description:
+      "A campaign's results at a glance: how many sessions, the funnel from invited to completed, per question the answers' figures, " +
+      'the feedback ratings, and the metadata keys and languages to segment by (filter by them, or by dates and completion).',
   },
   {
     name: 'list_sessions',
@@ -77,7 +82,9 @@ export const MCP_TOOLS: readonly McpToolDeclaration[] = [
     name: 'get_insights',
     title: "Read a session's insights",
     procedure: 'transcripts.insights',
-    description: "A completed session's insights: summary, themes, key quotes and sentiment.",
+    description:
+      "A finished session's insights: a summary, key quotes (each the participant's words, with its utterance), action items and topics. " +
+      'INSIGHTS_NOT_READY means they are still being prepared: try again in a few seconds.',
   },
   {
     name: 'search_transcripts',
@@ -101,5 +108,6 @@ export const MCP_TOOLS: readonly McpToolDeclaration[] = [
     procedure: 'summaries.create',
     description:
       "Summarize what participants said across sessions (a campaign's newest, or chosen sessionIds): themes with supporting quotes, each quote the participant's own words.",
+    reachesOutside: true,
   },
 ];

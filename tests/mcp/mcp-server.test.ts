@@ -32,6 +32,8 @@ async function connect(tenant: Pick<TestTenant, 'authorization'>): Promise<Clien
   const client = new Client({ name: 'mcp-server-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { Authorization: tenant.authorization } } }));
   clients.push(client);
+  // As agents do: the tools first. The client then checks every structured answer against its tool's output schema.
+  await client.listTools();
   return client;
 }
 
@@ -143,11 +145,16 @@ describe('an agent runs a study', () => {
 
     const listed = await call(agent, 'list_campaigns', { search: 'Onboarding' });
     expect(listed.data.map((item: Json) => item.id)).toEqual([campaignId]);
+    const projects = await call(agent, 'list_projects', {});
+    expect(projects.data).toEqual([]);
   });
 
   it("reads the session, its transcript and its insights, in the participant's words", async () => {
     const sessions = await call(agent, 'list_sessions', { campaignId });
     expect(sessions.data.map((session: Json) => [session.id, session.status])).toEqual([[sessionId, 'completed']]);
+    const results = await call(agent, 'get_campaign_results', { campaignId });
+    expect(results).toMatchObject({ campaignId, sessionCount: 1 });
+    expect(results.questions.map((question: Json) => question.questionId)).toEqual(RESULTS_QUESTIONS.map((question) => question.id));
     const session = await call(agent, 'get_session', { sessionId });
     expect(session).toMatchObject({ id: sessionId, campaignId, status: 'completed' });
 
@@ -205,6 +212,10 @@ describe('an agent runs a study', () => {
     expect((await refusal(outsider, 'get_transcript', { sessionId })).error.code).toBe('RESOURCE_NOT_FOUND');
     const found = await call(outsider, 'search_transcripts', { query: 'reporting dashboard' });
     expect(found.data).toEqual([]);
+    const invite = await refusal(outsider, 'invite_participant', { campaignId, email: 'intruder@example.com', sendEmail: false });
+    expect(invite.error.code).toBe('RESOURCE_NOT_FOUND');
+    const invites = await api.get(`/v1/campaigns/${campaignId}/invites`).expect(200);
+    expect(invites.body.data.map((item: Json) => item.email)).toEqual(['ada.lovelace@example.com']);
   });
 });
 
@@ -224,7 +235,10 @@ describe('mistakes', () => {
 
   it('answers a tool that does not exist as a protocol error', async () => {
     const client = await connect(owner);
-    await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool: drop_database/);
+    await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: drop_database'),
+    });
   });
 
   it('takes an API key: none or an unknown one is a 401; GET is a 405', async () => {
@@ -243,6 +257,22 @@ describe('mistakes', () => {
     const get = await t.http.get('/mcp').set('Authorization', owner.authorization).expect(405);
     expect(get.headers.allow).toBe('POST');
     expect(get.body.error.code).toBe('METHOD_NOT_ALLOWED');
+
+    // One message per request: a batch would run many calls on one unit of the rate limit.
+    const batch = await t.http
+      .post('/mcp')
+      .set('Authorization', owner.authorization)
+      .set('Accept', 'application/json, text/event-stream')
+      .send([initialize, { ...initialize, id: 2 }])
+      .expect(400);
+    expect(batch.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [{ path: 'body' }] } });
+    const notJson = await t.http.post('/mcp').set('Authorization', owner.authorization).set('Content-Type', 'text/plain').send('hello').expect(415);
+    expect(notJson.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    // A retry would run the call again: the header is refused rather than ignored.
+    const keyed = await post().set('Authorization', owner.authorization).set('Idempotency-Key', 'mcp-retry-1').expect(400);
+    expect(keyed.body.error.details.fields).toEqual([expect.objectContaining({ path: 'Idempotency-Key' })]);
+    const deleted = await t.http.delete('/mcp').set('Authorization', owner.authorization).expect(405);
+    expect(deleted.headers.allow).toBe('POST');
 
     const answered = await post().set('Authorization', owner.authorization).expect(200);
     expect(answered.headers['content-type']).toMatch(/^application\/json/);
