@@ -17,6 +17,7 @@ import { recoverStaleLocks, recoverStaleLocksTask } from './tasks/maintenance__r
 import { sweepOrphanFilesTask } from './tasks/maintenance__sweep_orphan_files.js';
 import { abandonIdleSessionTask } from './tasks/session__abandon_idle.js';
 import { announceCompletionTask } from './tasks/session__announce_completion.js';
+import { announceStartTask } from './tasks/session__announce_start.js';
 import { generateInsightsTask } from './tasks/session__generate_insights.js';
 import { generateTranscriptTask } from './tasks/session__generate_transcript.js';
 import { prepareSessionFilesTask } from './tasks/session__prepare_files.js';
@@ -51,6 +52,7 @@ export function createTaskList(services: AppServices): TaskList {
     session__generate_transcript: generateTranscriptTask(services),
     session__generate_insights: generateInsightsTask(services),
     session__announce_completion: announceCompletionTask(services),
+    session__announce_start: announceStartTask(services),
     session__prepare_files: prepareSessionFilesTask(services),
     session__prepare_exports: prepareSessionExportsTask(services),
     webhook__deliver: deliverWebhookTask(services),

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
 import { DELIVERY_SCHEDULES } from '../domains/webhooks/delivery-schedule.js';
-import { type EventLinks, sampleFacts, type StoredEvent, webhookPayload } from '../domains/webhooks/event-payloads.js';
+import { carriesLinks, type EventLinks, sampleFacts, type StoredEvent, webhookPayload } from '../domains/webhooks/event-payloads.js';
 
 type JsonObject = Record<string, any>;
 
@@ -16,12 +16,30 @@ export const WEBHOOK_PAYLOAD_DEFS: Record<string, z.ZodType> = Object.fromEntrie
 const SUMMARIES: Record<keyof typeof WEBHOOK_PAYLOADS, string> = {
   'interview.completed': 'A session finished',
   'session.feedback_submitted': 'A participant gave feedback',
+  'session.started': 'A participant began an interview',
+  'session.abandoned': 'An interview was abandoned',
+  'transcript.ready': "A session's transcript is ready",
+  'invite.delivered': 'An invitation email was accepted by the mail server',
+  'invite.bounced': 'An invitation email was refused',
+  'credits.low': 'The credit balance fell below the alert threshold',
   'test.webhook': 'A test event',
 };
 
 const DESCRIPTIONS: Record<keyof typeof WEBHOOK_PAYLOADS, string> = {
   'interview.completed': 'A session finished (completed, timed out or abandoned: Design B says which), once its transcript, insights and files exist.',
   'session.feedback_submitted': 'A participant sent the post-interview feedback.',
+  'session.started':
+    'A participant was asked the first question (after consent where the campaign asks for it); not sent for previews. Published by a job moments after the start.',
+  'session.abandoned':
+    'A session ended unfinished (`reason`: idle, ended by the participant, consent declined, invite cancelled), as it happens; its `interview.completed` (completion_status abandoned) follows once its transcript and files exist.',
+  'transcript.ready':
+    "A finished session's transcript (with sentiment and keywords) is stored and its link works; not sent when the session has nothing to transcribe. `interview.completed` follows once insights and files exist.",
+  'invite.delivered':
+    "The participant's mail server accepted an invitation email (at each send, a resend included). Accepted is not read: a later bounce from the recipient's server is not reported.",
+  'invite.bounced':
+    "The participant's mail server refused an invitation email permanently (an unknown address, a rejected recipient); the invite's `emailStatus` is `bounced`.",
+  'credits.low':
+    "A charge took the organization's credit balance from `settings.creditsLowThreshold` or more to below it (set it with `PATCH /v1/organization`); once per crossing, again only after a top-up lifts the balance back.",
   'test.webhook': 'Sent only by "Send test event", to the one endpoint asked for: anonymized sample data in the shape of an `interview.completed`.',
 };
 
@@ -87,32 +105,49 @@ const SAMPLE_LINKS: EventLinks = {
 
 function sampleEvent(type: keyof typeof WEBHOOK_PAYLOADS): StoredEvent {
   const base = { id: '0b7e3c52-8f0e-4d6b-9a57-2f1c9d4e6a10', occurredAt: new Date('2026-11-25T09:30:00.000Z') };
-  if (type !== 'session.feedback_submitted') return { ...base, type, facts: sampleFacts() };
   const { sessionId, projectId, scriptId, campaignId, campaignName, participant, locale } = sampleFacts();
-  return {
-    ...base,
-    type,
-    facts: {
-      sessionId,
-      projectId,
-      scriptId,
-      campaignId,
-      campaignName,
-      participant,
-      locale,
-      feedback: {
-        id: 'fbk_TestEvent000000000000000',
-        overall_rating: 5,
-        ease_of_use_rating: 4,
-        audio_quality_rating: 5,
-        question_clarity_rating: 4,
-        comments: 'Easy to follow.',
-        technical_issues: null,
-        would_recommend: true,
-        submitted_at: '2026-11-25T09:29:58.120Z',
-      },
-    },
-  };
+  const session = { sessionId, projectId, scriptId, campaignId, campaignName, participant, locale };
+  const invite = { inviteId: 'inv_TestEvent000000000000000', campaignId, campaignName, participant: { ...participant, email: participant.email! } };
+  switch (type) {
+    case 'interview.completed':
+    case 'test.webhook':
+      return { ...base, type, facts: sampleFacts() };
+    case 'session.started':
+      return { ...base, type, facts: { ...session, startedAt: '2026-11-25T09:29:59.412Z' } };
+    case 'session.abandoned':
+      return { ...base, type, facts: { ...session, reason: 'idle', questionsAnswered: 3, questionsTotal: 8 } };
+    case 'transcript.ready':
+      return { ...base, type, facts: session };
+    case 'invite.delivered':
+      return { ...base, type, facts: invite };
+    case 'invite.bounced':
+      return { ...base, type, facts: { ...invite, reason: 'SMTP server replied 550 5.1.1 to RCPT TO' } };
+    case 'credits.low':
+      return {
+        ...base,
+        type,
+        facts: { organizationId: 'org_TestEvent000000000000000', balance: 48.5, threshold: 50, transactionId: 'txn_TestEvent000000000000000' },
+      };
+    case 'session.feedback_submitted':
+      return {
+        ...base,
+        type,
+        facts: {
+          ...session,
+          feedback: {
+            id: 'fbk_TestEvent000000000000000',
+            overall_rating: 5,
+            ease_of_use_rating: 4,
+            audio_quality_rating: 5,
+            question_clarity_rating: 4,
+            comments: 'Easy to follow.',
+            technical_issues: null,
+            would_recommend: true,
+            submitted_at: '2026-11-25T09:29:58.120Z',
+          },
+        },
+      };
+  }
 }
 
 /**
@@ -123,7 +158,7 @@ export function webhooksSection(): JsonObject {
   const webhooks: JsonObject = {};
   for (const type of Object.keys(WEBHOOK_PAYLOADS) as (keyof typeof WEBHOOK_PAYLOADS)[]) {
     const event = sampleEvent(type);
-    const links = type === 'session.feedback_submitted' ? null : SAMPLE_LINKS;
+    const links = carriesLinks(type) ? SAMPLE_LINKS : null;
     const names = { A: componentName(WEBHOOK_PAYLOADS[type].A), B: componentName(WEBHOOK_PAYLOADS[type].B) };
     webhooks[type] = {
       post: {

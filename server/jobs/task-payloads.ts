@@ -17,6 +17,7 @@ const TASK_PAYLOADS = {
   session__generate_transcript: ZSessionJob,
   session__generate_insights: ZSessionJob,
   session__announce_completion: ZSessionJob,
+  session__announce_start: ZSessionJob,
   session__prepare_files: ZSessionJob,
   session__prepare_exports: ZSessionJob,
   /** A retry (the second attempt on), or a first attempt queued before drains. */

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
-import { ZCompletedDataB, ZFeedbackDataB } from './webhook-payloads.js';
+import {
+  ZCompletedDataB,
+  ZCreditsLowDataB,
+  ZFeedbackDataB,
+  ZInviteBouncedDataB,
+  ZInviteDeliveredDataB,
+  ZSessionAbandonedDataB,
+  ZSessionStartedDataB,
+  ZTranscriptReadyDataB,
+} from './webhook-payloads.js';
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from './webhooks.js';
 
 /** How long events stay listed and readable (Stripe's 30 days): replay one within that. */
@@ -14,12 +23,23 @@ export const ZEvent = z
       .string()
       .meta({ description: "The event's id: Design B's envelope `id` and Standard Webhooks' `webhook-id`.", example: '0b7e3c52-8f0e-4d6b-9a57-2f1c9d4e6a10' }),
     type: z.enum(EVENT_TYPES),
-    createdAt: ZTimestamp.meta({ description: 'When the event was published.' }),
-    sessionId: z.string().nullable().meta({ description: 'The session it is about; null for `test.webhook`.' }),
-    data: z.union([ZCompletedDataB, ZFeedbackDataB]).meta({
-      description:
-        "What the event's Design B envelope carries as `data` (the spec's snake_case names), whatever the endpoints' designs; its links are signed at this read, for 24 hours.",
-    }),
+    createdAt: ZTimestamp.meta({ description: 'When the event happened: for `session.started` the start, for the others when it was published.' }),
+    sessionId: z.string().nullable().meta({ description: 'The session it is about; null for `test.webhook`, the invite events and `credits.low`.' }),
+    data: z
+      .union([
+        ZCompletedDataB,
+        ZFeedbackDataB,
+        ZSessionStartedDataB,
+        ZSessionAbandonedDataB,
+        ZTranscriptReadyDataB,
+        ZInviteDeliveredDataB,
+        ZInviteBouncedDataB,
+        ZCreditsLowDataB,
+      ])
+      .meta({
+        description:
+          "What the event's Design B envelope carries as `data` (the spec's snake_case names), whatever the endpoints' designs; its links are signed at this read, for 24 hours.",
+      }),
   })
   .meta({ id: 'Event' });
 export type TEvent = z.infer<typeof ZEvent>;

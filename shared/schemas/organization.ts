@@ -3,11 +3,17 @@ import { PLAN_NAMES } from '../plans.js';
 import { ZHexColor, ZName, ZTimestamp } from './common.js';
 import { ZEmailAddress } from './invites.js';
 
-/** Branding and email settings; used by invitation emails and participant pages. */
+const ZCreditsLowThreshold = z.number().int().min(1).max(100_000_000).meta({
+  description:
+    'Whole credits: a `credits.low` event is published when a charge takes the credit balance (not less held credits) from this or more to below it. Absent: none.',
+});
+
+/** Branding, email and alert settings; used by invitation emails, participant pages and `credits.low`. */
 export const ZOrganizationSettings = z
   .strictObject({
     brandColor: ZHexColor.optional().meta({ description: 'Accent colour of emails and participant pages.' }),
     replyToEmail: ZEmailAddress.optional().meta({ description: 'Reply-To of invitation emails.' }),
+    creditsLowThreshold: ZCreditsLowThreshold.optional(),
   })
   .meta({ id: 'OrganizationSettings' });
 export type TOrganizationSettings = z.infer<typeof ZOrganizationSettings>;
@@ -44,7 +50,11 @@ export const ZUpdateOrganizationInput = z.strictObject({
   logo: ZLogoUrl.nullish(),
   domain: ZCustomDomain.nullish(),
   settings: z
-    .strictObject({ brandColor: ZHexColor.nullable().optional(), replyToEmail: ZEmailAddress.nullable().optional() })
+    .strictObject({
+      brandColor: ZHexColor.nullable().optional(),
+      replyToEmail: ZEmailAddress.nullable().optional(),
+      creditsLowThreshold: ZCreditsLowThreshold.nullable().optional(),
+    })
     .optional()
     .meta({ description: 'Merge patch: given keys replace, `null` removes a key.' }),
 });

@@ -5,7 +5,16 @@ import { ZPage, ZPaginationQuery, ZPathId, ZTimestamp } from './common.js';
  * Event types customers subscribe to. `*` subscribes to every type, those added later included;
  * receivers must ignore types they do not know (the spec's rule).
  */
-export const WEBHOOK_EVENT_TYPES = ['interview.completed', 'session.feedback_submitted'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'interview.completed',
+  'session.feedback_submitted',
+  'session.started',
+  'session.abandoned',
+  'transcript.ready',
+  'invite.delivered',
+  'invite.bounced',
+  'credits.low',
+] as const;
 export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent only by the "send test event" action, to the one endpoint it is asked for. */
@@ -41,7 +50,10 @@ const ZEventSubscription = z
   .min(1, 'must name at least one event (or *)')
   .max(20)
   .refine((events) => new Set(events).size === events.length, 'must not repeat an event')
-  .meta({ description: 'Event types to receive: `interview.completed`, `session.feedback_submitted`, or `*` for every type, later ones included.' });
+  .meta({
+    description:
+      'Event types to receive: `interview.completed`, `session.feedback_submitted`, `session.started`, `session.abandoned`, `transcript.ready`, `invite.delivered`, `invite.bounced`, `credits.low`, or `*` for every type, later ones included.',
+  });
 
 const ZDescription = z.string().trim().max(500, 'must be at most 500 characters');
 

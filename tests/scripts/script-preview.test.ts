@@ -240,7 +240,7 @@ describe('a preview interview', () => {
     expect(usage.body.rows.find((row: { campaignId: string }) => row.campaignId === control.campaign.id)).toMatchObject({ sessions: 1 });
   });
 
-  it('sends no webhook event: neither interview.completed nor session.feedback_submitted', async () => {
+  it('sends no webhook event: neither session.started, transcript.ready, interview.completed nor session.feedback_submitted', async () => {
     const events = await t
       .em()
       .execute<{ session_id: string; type: string }[]>(`select session_id, type from webhook_events where organization_id = ? order by type`, [
@@ -249,6 +249,8 @@ describe('a preview interview', () => {
     expect(events).toEqual([
       { session_id: control.sessionId, type: 'interview.completed' },
       { session_id: control.sessionId, type: 'session.feedback_submitted' },
+      { session_id: control.sessionId, type: 'session.started' },
+      { session_id: control.sessionId, type: 'transcript.ready' },
     ]);
   });
 

@@ -151,7 +151,8 @@ describe('a whole interview by text', () => {
     expect((await inviteRow(t, invite.id)).status).toBe('completed');
     const stats = (await api.get(`/v1/campaigns/${campaign.id}`).expect(200)).body.stats;
     expect(stats).toMatchObject({ totalInvites: 1, completedSessions: 1 });
-    expect(await jobsOf(sessionId)).toEqual(['session__abandon_idle', 'session__generate_transcript']);
+    // session.started is announced by a job of its own, beside the watching and the finishing ones.
+    expect(await jobsOf(sessionId)).toEqual(['session__abandon_idle', 'session__announce_start', 'session__generate_transcript']);
   });
 
   it('a required structured answer unreadable twice is recorded as null and the interview moves on', async () => {
@@ -455,7 +456,7 @@ describe('jobs', () => {
     const { invite } = await interviewFixture(api, { settings: { maxDuration: 60 } });
     const participant = participantAs(t.http, invite.token);
     const sessionId = (await participant.start().expect(201)).body.session.id as string;
-    expect(await jobsOf(sessionId)).toEqual(['session__abandon_idle', 'session__time_out']);
+    expect(await jobsOf(sessionId)).toEqual(['session__abandon_idle', 'session__announce_start', 'session__time_out']);
 
     // Not yet used up (paused for a while): the job re-arms itself for the time left.
     await t.em().execute(`update sessions set active_since = now() - interval '30 seconds' where id = ?`, [sessionId]);

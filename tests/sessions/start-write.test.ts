@@ -95,6 +95,7 @@ describe('writing a start', () => {
     expect(fast.session).toMatchObject({ status: 'in_progress', next_seq: 1, pending: 'question', pending_is_first: true });
     expect(fast.jobs.map((job) => [job.task_identifier, job.keyed_by_session, job.runs_after_seconds])).toEqual([
       ['session__abandon_idle', true, expect.any(String)],
+      ['session__announce_start', true, '0'],
       ['session__time_out', true, '600'],
     ]);
     expect(common!.body).toMatchObject({

@@ -444,8 +444,10 @@ describe('events of a finished interview', () => {
   let feedback: Json;
   const receivers = {} as Record<'a' | 'b' | 'completedOnly' | 'feedbackOnly', Receiver>;
   const endpoints = {} as Record<keyof typeof receivers, Endpoint>;
-  /** What each receiver had when the interview was announced (before the feedback and anything else). */
+  /** The interview.completed each receiver had when the interview was announced (before the feedback and anything else). */
   const atCompletion = {} as Record<keyof typeof receivers, Received[]>;
+  /** Every event each receiver had then: `*` also gets the session's lifecycle events. */
+  const everythingAtCompletion = {} as Record<keyof typeof receivers, Received[]>;
   /** Design A's fields of every event of this interview. */
   const commonFieldsA = () => ({
     project_id: projectId,
@@ -490,7 +492,10 @@ describe('events of a finished interview', () => {
     expect(state.session.status).toBe('completed');
     await runCompletionChain(t, sessionId);
     await runJobsOnce(t, DELIVER);
-    for (const key of Object.keys(receivers) as (keyof typeof receivers)[]) atCompletion[key] = [...receivers[key].requests];
+    for (const key of Object.keys(receivers) as (keyof typeof receivers)[]) {
+      atCompletion[key] = receivers[key].of('interview.completed');
+      everythingAtCompletion[key] = [...receivers[key].requests];
+    }
 
     session = (await api.get(`/v1/sessions/${sessionId}`).expect(200)).body;
     campaign = (await api.get(`/v1/campaigns/${created.id}`).expect(200)).body;
@@ -736,10 +741,13 @@ describe('events of a finished interview', () => {
     expect(receivers.feedbackOnly.of('session.feedback_submitted')[0]!.body.id).toBe(receivers.b.of('session.feedback_submitted')[0]!.body.id);
   });
 
-  it('an endpoint gets only the events it subscribes to; * gets both', async () => {
-    expect(atCompletion.completedOnly.map((r) => r.headers['x-webhook-event'])).toEqual(['interview.completed']);
+  it('an endpoint gets only the events it subscribes to; * gets every type', async () => {
+    // The session's lifecycle, in the order it happened: started, transcript stored, results ready.
+    expect(everythingAtCompletion.a.map((r) => r.headers['x-webhook-event'])).toEqual(['session.started', 'transcript.ready', 'interview.completed']);
+    expect(everythingAtCompletion.b.map((r) => r.body.type)).toEqual(['session.started', 'transcript.ready', 'interview.completed']);
+    expect(everythingAtCompletion.completedOnly.map((r) => r.headers['x-webhook-event'])).toEqual(['interview.completed']);
     expect(receivers.completedOnly.requests.map((r) => r.headers['x-webhook-event'])).toEqual(['interview.completed']);
-    expect(atCompletion.feedbackOnly).toHaveLength(0);
+    expect(everythingAtCompletion.feedbackOnly).toHaveLength(0);
     expect(receivers.feedbackOnly.requests.map((r) => r.body.type)).toEqual(['session.feedback_submitted']);
     expect(receivers.a.of('interview.completed')).toHaveLength(1);
     expect(receivers.a.of('session.feedback_submitted')).toHaveLength(1);
@@ -797,7 +805,17 @@ describe('events of a finished interview', () => {
     }
     // Every event type in both designs was checked (the test event went to the Design A endpoint only).
     expect(new Set(seen)).toEqual(
-      new Set(['interview.completed A', 'interview.completed B', 'session.feedback_submitted A', 'session.feedback_submitted B', 'test.webhook A']),
+      new Set([
+        'interview.completed A',
+        'interview.completed B',
+        'session.feedback_submitted A',
+        'session.feedback_submitted B',
+        'session.started A',
+        'session.started B',
+        'transcript.ready A',
+        'transcript.ready B',
+        'test.webhook A',
+      ]),
     );
   });
 });

@@ -2,6 +2,8 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { OrganizationScope } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
+import { type CreditsLowFacts, publishEvent } from '../webhooks/index.js';
+import { roundCredits } from './serialize.js';
 import { bookedCreditTransaction, insertCreditTransaction, moveCreditBalance, setCreditTransactionBalance } from './queries.js';
 
 export interface CreditMovement {
@@ -46,5 +48,16 @@ export async function bookCreditMovement({ em }: Pick<Deps, 'em'>, scope: Organi
   }
   const balance = Number(updated.credit_balance);
   await setCreditTransactionBalance.rows(em, { transactionId, balance });
+  // Crossing the alert threshold downwards, once per crossing: a balance already below it stays quiet until a top-up lifts it again.
+  const threshold = updated.credits_low_threshold === null ? null : Number(updated.credits_low_threshold);
+  const before = roundCredits(balance - movement.amount);
+  if (threshold !== null && movement.amount < 0 && before >= threshold && balance < threshold) {
+    await publishEvent({ em }, scope, {
+      type: 'credits.low',
+      sessionId: null,
+      facts: { organizationId, balance: roundCredits(balance), threshold, transactionId } satisfies CreditsLowFacts,
+      occurredAt: new Date(),
+    });
+  }
   return { transactionId, balance, duplicate: false };
 }

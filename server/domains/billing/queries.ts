@@ -28,13 +28,13 @@ export const bookedCreditTransaction = defineQuery({
   example: { organizationId: 'org_example', source: 'grant:example' as string | null },
 });
 
-/** Moves the balance unless it would go below zero (then no row). */
+/** Moves the balance unless it would go below zero (then no row); with the alert threshold the move is checked against. */
 export const moveCreditBalance = defineQuery({
-  columns: { credit_balance: 'numeric' },
+  columns: { credit_balance: 'numeric', credits_low_threshold: 'numeric | null' },
   statement: ({ organizationId, amount }: { organizationId: string; amount: number }) =>
     sql`update organizations set credit_balance = credit_balance + ${amount}, updated_at = now()
      where id = ${organizationId} and credit_balance + ${amount} >= 0
-     returning credit_balance`,
+     returning credit_balance, (settings ->> 'creditsLowThreshold')::numeric as credits_low_threshold`,
   example: { organizationId: 'org_example', amount: 1 },
 });
 

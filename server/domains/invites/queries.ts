@@ -56,7 +56,7 @@ export type InviteEmailRecord = { status: 'not_sent' } | { status: 'bounced' | '
  * made meanwhile is a new request with its own job, and this one must not overwrite it.
  */
 export const recordInviteEmailOutcome = defineQuery({
-  columns: {},
+  columns: { id: 'text' },
   statement: ({ inviteId, queuedAt, outcome }: { inviteId: string; queuedAt: Date | null; outcome: InviteEmailRecord }) => {
     const values =
       outcome.status === 'not_sent'
@@ -65,7 +65,7 @@ export const recordInviteEmailOutcome = defineQuery({
           ? sql`email_error = ${outcome.error}`
           : sql`email_status = ${outcome.status}, email_error = ${outcome.error}`;
     return sql`update invites set ${values}, updated_at = now()
-       where id = ${inviteId} and email_status = 'queued' and email_queued_at is not distinct from ${queuedAt}`;
+       where id = ${inviteId} and email_status = 'queued' and email_queued_at is not distinct from ${queuedAt} returning id`;
   },
   example: {
     inviteId: 'inv_example',
@@ -76,10 +76,10 @@ export const recordInviteEmailOutcome = defineQuery({
 
 /** Delivered is a fact: recorded even when the invite was cancelled during the send, but never over a newer request. */
 export const recordInviteEmailSent = defineQuery({
-  columns: {},
+  columns: { id: 'text' },
   statement: ({ inviteId, queuedAt }: { inviteId: string; queuedAt: Date | null }) =>
     sql`update invites set email_status = 'sent', email_sent_at = now(), email_error = null, updated_at = now()
-     where id = ${inviteId} and email_status in ('queued', 'not_sent') and email_queued_at is not distinct from ${queuedAt}`,
+     where id = ${inviteId} and email_status in ('queued', 'not_sent') and email_queued_at is not distinct from ${queuedAt} returning id`,
   example: { inviteId: 'inv_example', queuedAt: new Date('2026-11-01T00:00:00Z') as Date | null },
 });
 

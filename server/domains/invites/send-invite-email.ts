@@ -1,7 +1,9 @@
 import { languageOf } from './interview-language.js';
 import { type InviteEmailRecord, recordInviteEmailOutcome, recordInviteEmailSent } from './queries.js';
 import { participantTitleOf } from '../campaigns/index.js';
+import { systemCaller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
+import { type InviteFacts, publishEvent } from '../webhooks/index.js';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { Invite } from '../../entities/index.js';
 import type { AppServices } from '../../services.js';
@@ -39,6 +41,15 @@ export async function sendInviteEmail(
   // new request with its own job, and this one must not overwrite it.
   const queuedAt = invite.emailQueuedAt ?? invite.createdAt;
   const record = (outcome: InviteEmailRecord) => recordInviteEmailOutcome.rows(em, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null, outcome });
+  // What the invite's events say of it (invite.delivered, invite.bounced).
+  const metadata = invite.metadata as Record<string, unknown>;
+  const externalId = metadata.external_id ?? metadata.externalId;
+  const inviteFacts: InviteFacts = {
+    inviteId: invite.id,
+    campaignId: invite.campaign.id,
+    campaignName: invite.campaign.name,
+    participant: { email: invite.email, name: invite.name ?? null, externalId: externalId === undefined ? null : String(externalId) },
+  };
 
   // Expired, cancelled or used meanwhile, or its campaign stopped: nothing to invite to any more.
   const status = effectiveInviteStatus(invite);
@@ -74,7 +85,21 @@ export async function sendInviteEmail(
   } catch (error) {
     const reason = describeEmailFailure(error);
     if (isPermanentEmailFailure(error)) {
-      await record({ status: 'bounced', error: reason });
+      // The refusal and its event commit together; neither when a resend has taken over the invite.
+      await em.transactional(async (tx) => {
+        const recorded = await recordInviteEmailOutcome.rows(tx, {
+          inviteId: invite.id,
+          queuedAt: invite.emailQueuedAt ?? null,
+          outcome: { status: 'bounced', error: reason },
+        });
+        if (recorded.length === 0) return;
+        await publishEvent({ em: tx }, systemCaller(invite.organization.id), {
+          type: 'invite.bounced',
+          sessionId: null,
+          facts: { ...inviteFacts, reason },
+          occurredAt: new Date(),
+        });
+      });
       services.logger.warn({ inviteId, reason }, 'invitation email refused by the mail server');
       return 'bounced';
     }
@@ -89,6 +114,15 @@ export async function sendInviteEmail(
   }
   // Delivered is a fact: recorded even when the invite was cancelled during the send (status
   // not_sent), but never over a newer request queued by a resend.
-  await recordInviteEmailSent.rows(em, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null });
+  await em.transactional(async (tx) => {
+    const recorded = await recordInviteEmailSent.rows(tx, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null });
+    if (recorded.length === 0) return;
+    await publishEvent({ em: tx }, systemCaller(invite.organization.id), {
+      type: 'invite.delivered',
+      sessionId: null,
+      facts: inviteFacts,
+      occurredAt: new Date(),
+    });
+  });
   return 'sent';
 }

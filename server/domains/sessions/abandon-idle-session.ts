@@ -3,7 +3,7 @@ import type { Deps } from '../common/deps.js';
 import type { Config } from '../../config.js';
 import { Session } from '../../entities/index.js';
 import { addJobs } from '../../jobs/add-jobs.js';
-import { finishSession } from './finish-session.js';
+import { abandonSession } from './finish-session.js';
 import { abandonIdleJob } from './session-jobs.js';
 
 /**
@@ -29,7 +29,7 @@ export async function abandonIdleSession(
       await addJobs(tx, [abandonIdleJob(session.id, deadline)]);
       return 'rescheduled';
     }
-    await finishSession(tx, session, 'abandoned', now);
+    await abandonSession(tx, session, 'idle', now);
     return 'abandoned';
   });
 }

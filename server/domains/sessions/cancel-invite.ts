@@ -6,7 +6,7 @@ import { assertInviteModifiable, type InviteLinkServices, loadInvite, toInviteDt
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { loadLinkOwner } from '../organizations/index.js';
-import { finishSession } from './finish-session.js';
+import { abandonSession } from './finish-session.js';
 
 /**
  * `POST /v1/invites/{inviteId}/cancel` (the procedure `invites.cancel`, declared in
@@ -39,7 +39,7 @@ export async function cancelInvite(
       invite.cancelledAt = new Date();
       if (invite.emailStatus === 'queued') invite.emailStatus = 'not_sent';
       await tx.flush();
-      if (unfinished) await finishSession(tx, unfinished, 'abandoned', new Date());
+      if (unfinished) await abandonSession(tx, unfinished, 'invite_cancelled', new Date());
     }
     return toInviteDto(invite, services, await loadLinkOwner(tx, { organizationId }));
   });

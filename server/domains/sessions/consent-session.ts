@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { TConsentInput, TSessionView } from '../../../shared/schemas/sessions.js';
 import type { Config } from '../../config.js';
 import type { Deps } from '../common/deps.js';
-import { finishSession } from './finish-session.js';
+import { abandonSession } from './finish-session.js';
 import { beginInterview } from './interview-turns.js';
 import { loadPlan, sessionNotActive } from './load-session.js';
 import { sessionViewFor } from './serialize.js';
@@ -28,7 +28,7 @@ export async function consentSession(
     session.consent = { granted: input.granted, type: input.type, ip: input.ip, grantedAt: now.toISOString() };
     session.lastActivityAt = now;
     if (!input.granted) {
-      await finishSession(tx, session, 'abandoned', now);
+      await abandonSession(tx, session, 'consent_declined', now);
     } else if (session.status === 'created') {
       await beginInterview(tx, session, await loadPlan(tx, session), services.config, now);
     }

@@ -4,7 +4,7 @@ import type { Deps } from '../common/deps.js';
 import type { TParticipantSession } from '../../../shared/schemas/sessions.js';
 import { Session } from '../../entities/index.js';
 import { AppError } from '../../errors.js';
-import { finishSession } from './finish-session.js';
+import { abandonSession } from './finish-session.js';
 import { findLatestSession, findUnfinishedSession } from './participant-access.js';
 import { toParticipantSessionDto } from './serialize.js';
 
@@ -26,7 +26,7 @@ export async function endInterview({ em }: Pick<Deps, 'em'>, participant: Partic
     const session = await tx.findOneOrFail(Session, unfinished.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const now = new Date();
     if (session.status === 'created' || session.status === 'in_progress' || session.status === 'paused') {
-      await finishSession(tx, session, 'abandoned', now);
+      await abandonSession(tx, session, 'ended_by_participant', now);
     }
     return { session: toParticipantSessionDto(session, now) };
   });

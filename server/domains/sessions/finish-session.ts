@@ -1,9 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus } from '../../../shared/schemas/sessions.js';
 import type { Session } from '../../entities/index.js';
+import type { TAbandonReason } from '../../../shared/schemas/webhook-payloads.js';
 import { addJobs } from '../../jobs/add-jobs.js';
+import { systemCaller } from '../common/caller.js';
+import { publishEvent } from '../webhooks/index.js';
 import { completeInvite } from './queries.js';
 import { chargeSession } from './session-billing.js';
+import { loadSessionFacts } from './session-event-facts.js';
 import { stopClock } from './session-clock.js';
 import { generateTranscriptJob } from './session-jobs.js';
 
@@ -13,7 +17,28 @@ import { generateTranscriptJob } from './session-jobs.js';
  * consumes its invite, the minutes are billed, and the transcript job is enqueued (which starts
  * the transcript → insights → interview.completed chain), so a crash can lose none of it.
  */
-export async function finishSession(tx: EntityManager, session: Session, completionStatus: TCompletionStatus, now: Date): Promise<void> {
+export async function finishSession(tx: EntityManager, session: Session, completionStatus: Exclude<TCompletionStatus, 'abandoned'>, now: Date): Promise<void> {
+  await endSession(tx, session, completionStatus, now);
+}
+
+/**
+ * Ends a session unfinished (`abandoned`), as finishSession does, and publishes its
+ * `session.abandoned` event with the reason in the same transaction (a preview's excepted: no
+ * receiver hears of a researcher's try). Its `interview.completed` follows with the chain.
+ */
+export async function abandonSession(tx: EntityManager, session: Session, reason: TAbandonReason, now: Date): Promise<void> {
+  await endSession(tx, session, 'abandoned', now);
+  if (session.preview) return;
+  const facts = await loadSessionFacts(tx, session.id);
+  await publishEvent({ em: tx }, systemCaller(session.organization.id), {
+    type: 'session.abandoned',
+    sessionId: session.id,
+    facts: { ...facts, reason, questionsAnswered: session.questionsAnswered, questionsTotal: session.totalQuestions },
+    occurredAt: now,
+  });
+}
+
+async function endSession(tx: EntityManager, session: Session, completionStatus: TCompletionStatus, now: Date): Promise<void> {
   stopClock(session, now);
   session.status = completionStatus === 'abandoned' ? 'abandoned' : 'completed';
   session.completionStatus = completionStatus;

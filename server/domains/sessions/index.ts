@@ -2,6 +2,7 @@
 export { placeAiTurns, type TimelineTurn } from './ai-turn-placement.js';
 export { finishSession } from './finish-session.js';
 export { loadPlan, loadSession } from './load-session.js';
+export { loadSessionFacts } from './session-event-facts.js';
 export { offsetAt } from './session-clock.js';
 export { announceCompletionJob, generateInsightsJob, prepareSessionExportsJob, prepareSessionFilesJob } from './session-jobs.js';
 export { type SessionRecording, sessionRecordings } from './session-recordings.js';

@@ -8,7 +8,7 @@ import type { InterviewPlan } from './load-session.js';
 import { recordUtterance, speakingSeconds } from './record-utterance.js';
 import { type ParticipantSessionFields, toParticipantSessionDto, toTurn } from './serialize.js';
 import { activeSecondsAt, offsetAt, startClock } from './session-clock.js';
-import { abandonIdleJob, timeOutJob } from './session-jobs.js';
+import { abandonIdleJob, announceStartJob, timeOutJob } from './session-jobs.js';
 import { questionMediaOf, type ScriptQuestionMedia } from './question-media.js';
 import { turnAudioUrl, type TurnVoicing } from './turn-audio-link.js';
 
@@ -77,7 +77,8 @@ export async function beginInterview(
   session.reAsked = false;
   const asked = askTurn(tx, session, { kind: 'question', text: first.text, questionId: first.id, decidedBy: 'engine' }, now);
   await tx.flush();
-  await addJobs(tx, watchJobs(session, config, now));
+  // A preview is the researcher trying the script: no receiver hears of it.
+  await addJobs(tx, [...watchJobs(session, config, now), ...(session.preview ? [] : [announceStartJob(session.id)])]);
   return asked;
 }
 

@@ -32,6 +32,24 @@ export const sessionEventFacts = defineQuery({
   example: { sessionId: 'ses_example' },
 });
 
+/**
+ * What `session__announce_start` decides on, its session row locked: a second run waits here for
+ * the first to commit, then (in its next statement) sees the event the first recorded.
+ */
+export const lockSessionStartToAnnounce = defineQuery({
+  columns: { organization_id: 'text', started_at: 'timestamp with time zone | null', preview: 'boolean' },
+  statement: ({ sessionId }: { sessionId: string }) => sql`select organization_id, started_at, preview from sessions where id = ${sessionId} for no key update`,
+  example: { sessionId: 'ses_example' },
+});
+
+/** Whether the session's `session.started` is recorded. */
+export const sessionStartAnnounced = defineQuery({
+  columns: { announced: 'boolean' },
+  statement: ({ sessionId }: { sessionId: string }) =>
+    sql`select exists (select 1 from webhook_events where session_id = ${sessionId} and type = 'session.started') as announced`,
+  example: { sessionId: 'ses_example' },
+});
+
 /** Each session's one recording (session-recordings.ts has the rule). */
 export const sessionRecordingRows = defineQuery({
   columns: { session_id: 'text', id: 'text', storage_key: 'text', content_type: 'text', duration_seconds: 'double precision | null' },

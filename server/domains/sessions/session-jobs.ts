@@ -15,6 +15,15 @@ export function abandonIdleJob(sessionId: string, runAt: Date): JobSpec<'session
 }
 
 /**
+ * Publishes `session.started` once the session is in progress (announce-start.ts). A job, not a
+ * write of the start itself: the common start is one statement (start-interview.ts), which this
+ * adds a job row to rather than an event and its deliveries.
+ */
+export function announceStartJob(sessionId: string): JobSpec<'session__announce_start'> {
+  return { task: 'session__announce_start', payload: { sessionId }, jobKey: `session-started:${sessionId}` };
+}
+
+/**
  * What follows a finished session, in order: the transcript, then the insights, then the session's
  * recordings (its tracks and both merged), then the `interview.completed` announcement, whose
  * links then work, and beside it the exports (transcript JSON, PDF report), which the

@@ -13,6 +13,7 @@ import { addJobs } from '../../jobs/add-jobs.js';
 import type { AppServices } from '../../services.js';
 import { effectiveInviteStatus, languageOf, startInvite } from '../invites/index.js';
 import { beginInterview, interviewStateOf, pendingTurnOf, watchJobs } from './interview-turns.js';
+import { announceStartJob } from './session-jobs.js';
 import { type InterviewPlan, loadPlan } from './load-session.js';
 import { findUnfinishedSession, loadParticipantInvite } from './participant-access.js';
 import { recordInterviewStart, startContext, type UtteranceRow, versionToRun } from './queries.js';
@@ -228,7 +229,7 @@ async function startInOneStatement(
       at: now,
     },
     turn: turnRow,
-    jobs: watchJobs(session, services.config, now),
+    jobs: [...watchJobs(session, services.config, now), announceStartJob(session.id)],
   });
   if (!written) return null;
   return { session: toParticipantSessionDto(session, now), turn };

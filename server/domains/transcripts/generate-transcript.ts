@@ -7,7 +7,9 @@ import type { RowOf } from '../../db/query.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import type { Deps } from '../common/deps.js';
 import { crashIfEnabled } from '../../platform/test-faults.js';
-import { generateInsightsJob } from '../sessions/index.js';
+import { systemCaller } from '../common/caller.js';
+import { generateInsightsJob, loadSessionFacts } from '../sessions/index.js';
+import { publishEvent } from '../webhooks/index.js';
 import { claimTranscript, storeUtteranceAnalysis, transcriptDue, utterancesToAnalyze } from './queries.js';
 
 /** The spec: very short sessions, under 10 seconds of speech, may yield no transcript (audio-only ones here). */
@@ -90,6 +92,16 @@ export async function generateTranscript(
         return { id: row.id, sentiment: result.sentiment, score: result.score, keywords: result.keywords, detected_language: detectedLanguages[index] };
       });
       await storeUtteranceAnalysis.rows(tx, { sessionId, values });
+    }
+    // A transcript to read: receivers hear of it now, before insights and files (none for a
+    // session with nothing to transcribe, or a researcher's preview).
+    if (!noneReason && !session.preview) {
+      await publishEvent({ em: tx }, systemCaller(session.organization_id), {
+        type: 'transcript.ready',
+        sessionId,
+        facts: await loadSessionFacts(tx, sessionId),
+        occurredAt: new Date(),
+      });
     }
     await addJobs(tx, [generateInsightsJob(sessionId)]);
     // Tests only: the process may die here, the analysis written but not committed.

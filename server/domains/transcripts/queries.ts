@@ -3,9 +3,10 @@ import { defineQuery } from '../../db/query.js';
 
 /** Whether a session's transcript is due: finished, and not generated yet. */
 export const transcriptDue = defineQuery({
-  columns: { language: 'text', finished: 'boolean', generated: 'boolean' },
+  columns: { organization_id: 'text', language: 'text', finished: 'boolean', generated: 'boolean', preview: 'boolean' },
   statement: ({ sessionId }: { sessionId: string }) =>
-    sql`select language, status in ('completed', 'abandoned') as finished, transcript_generated_at is not null as generated from sessions where id = ${sessionId}`,
+    sql`select organization_id, language, status in ('completed', 'abandoned') as finished, transcript_generated_at is not null as generated, preview
+       from sessions where id = ${sessionId}`,
   example: { sessionId: 'ses_example' },
 });
 

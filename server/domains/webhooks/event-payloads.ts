@@ -1,5 +1,5 @@
 import type { TCompletionStatus, TFeedback } from '../../../shared/schemas/sessions.js';
-import type { TCompletedDataB, TDesignACommon, TWebhookPayloadA, TWebhookPayloadB } from '../../../shared/schemas/webhook-payloads.js';
+import type { TAbandonReason, TCompletedDataB, TDesignACommon, TWebhookPayloadA, TWebhookPayloadB } from '../../../shared/schemas/webhook-payloads.js';
 import type { TWebhookDesign } from '../../../shared/schemas/webhooks.js';
 import type { SessionBilling } from '../../entities/session.js';
 import type { UrlSigner } from '../../lib/signed-urls.js';
@@ -32,11 +32,52 @@ export interface FeedbackFacts extends SessionFacts {
   feedback: TFeedback;
 }
 
+export interface SessionStartedFacts extends SessionFacts {
+  /** ISO time the first question was asked. */
+  startedAt: string;
+}
+
+export interface SessionAbandonedFacts extends SessionFacts {
+  reason: TAbandonReason;
+  questionsAnswered: number;
+  questionsTotal: number;
+}
+
+/** What an invite's events say of it; `reason` is a bounce's. */
+export interface InviteFacts {
+  inviteId: string;
+  campaignId: string;
+  campaignName: string;
+  participant: { email: string; name: string | null; externalId: string | null };
+  reason?: string;
+}
+
+/** A `credits.low`'s facts: the balance the charge left, the threshold it crossed, the charge. */
+export interface CreditsLowFacts {
+  organizationId: string;
+  balance: number;
+  threshold: number;
+  transactionId: string;
+}
+
 /** The event as stored (webhook_events), with the facts its type carries. */
 export type StoredEvent =
   | { id: string; type: 'interview.completed'; occurredAt: Date; facts: CompletedFacts }
   | { id: string; type: 'session.feedback_submitted'; occurredAt: Date; facts: FeedbackFacts }
-  | { id: string; type: 'test.webhook'; occurredAt: Date; facts: CompletedFacts };
+  | { id: string; type: 'test.webhook'; occurredAt: Date; facts: CompletedFacts }
+  | { id: string; type: 'session.started'; occurredAt: Date; facts: SessionStartedFacts }
+  | { id: string; type: 'session.abandoned'; occurredAt: Date; facts: SessionAbandonedFacts }
+  | { id: string; type: 'transcript.ready'; occurredAt: Date; facts: SessionFacts }
+  | { id: string; type: 'invite.delivered' | 'invite.bounced'; occurredAt: Date; facts: InviteFacts }
+  | { id: string; type: 'credits.low'; occurredAt: Date; facts: CreditsLowFacts };
+
+/** The event types whose bodies carry signed links (eventLinks signs them at each attempt). */
+const LINKED_TYPES: ReadonlySet<StoredEvent['type']> = new Set(['interview.completed', 'test.webhook', 'transcript.ready']);
+
+/** Whether a body of this type carries links, so its delivery and its read need `eventLinks`. */
+export function carriesLinks(type: StoredEvent['type']): boolean {
+  return LINKED_TYPES.has(type);
+}
 
 /** Links signed at each attempt, so a late retry still carries links valid for 24 hours. */
 export interface EventLinks {
@@ -73,11 +114,15 @@ export function sampleFacts(): CompletedFacts {
 }
 
 /**
- * Signs an `interview.completed`'s links for this attempt (none for other events); the test event
- * gets sample links that open nothing.
+ * Signs an `interview.completed`'s or a `transcript.ready`'s links for this attempt (none for
+ * other events); the test event gets sample links that open nothing.
  */
 export async function eventLinks(signer: UrlSigner, publicUrl: string, event: StoredEvent, now: Date): Promise<EventLinks | null> {
   if (event.type === 'test.webhook') return { transcriptUrl: `${publicUrl}/files/sample-transcript`, audioUrl: `${publicUrl}/files/sample-audio` };
+  if (event.type === 'transcript.ready') {
+    const transcript = await signer.signFileLink({ fileId: event.facts.sessionId, purpose: 'session_transcript' }, WEBHOOK_LINK_TTL_SECONDS, now);
+    return { transcriptUrl: transcript.url, audioUrl: null };
+  }
   if (event.type !== 'interview.completed') return null;
   const { sessionId, recordingFileId } = event.facts;
   const transcript = await signer.signFileLink({ fileId: sessionId, purpose: 'session_transcript' }, WEBHOOK_LINK_TTL_SECONDS, now);
@@ -85,8 +130,8 @@ export async function eventLinks(signer: UrlSigner, publicUrl: string, event: St
   return { transcriptUrl: transcript.url, audioUrl: audio?.url ?? null };
 }
 
-/** Design A's common fields: a flat object, no envelope. */
-function commonA(event: StoredEvent): TDesignACommon {
+/** Design A's common fields of a session's event: a flat object, no envelope. */
+function commonA(event: StoredEvent & { facts: SessionFacts }): TDesignACommon {
   const facts = event.facts;
   return {
     project_id: facts.projectId ?? '',
@@ -149,32 +194,132 @@ function feedbackA(feedback: TFeedback): TFeedback {
   };
 }
 
-/** The body a delivery sends, for the endpoint's design (shared/schemas/webhook-payloads.ts); `links` from eventLinks. */
-export function webhookPayload(design: TWebhookDesign, event: StoredEvent, links: EventLinks | null): TWebhookPayloadA | TWebhookPayloadB {
-  if (event.type !== 'session.feedback_submitted' && !links) throw new Error(`${event.type} is sent with its links`);
-  if (design === 'A') {
-    if (event.type === 'session.feedback_submitted') return { event: event.type, ...commonA(event), feedback: feedbackA(event.facts.feedback) };
-    return completedA(event, links!);
+function participantB(participant: SessionFacts['participant']) {
+  return { email: participant.email, name: participant.name, external_id: participant.externalId };
+}
+
+function linksOf(event: StoredEvent, links: EventLinks | null): EventLinks {
+  if (!links) throw new Error(`${event.type} is sent with its links`);
+  return links;
+}
+
+/** The body a delivery sends in Design A (a flat object), per event type. */
+function payloadA(event: StoredEvent, links: EventLinks | null): TWebhookPayloadA {
+  switch (event.type) {
+    case 'interview.completed':
+    case 'test.webhook':
+      return completedA(event, linksOf(event, links));
+    case 'session.feedback_submitted':
+      return { event: event.type, ...commonA(event), feedback: feedbackA(event.facts.feedback) };
+    case 'session.started':
+      return { event: event.type, ...commonA(event), started_at: event.facts.startedAt };
+    case 'session.abandoned':
+      return {
+        event: event.type,
+        ...commonA(event),
+        reason: event.facts.reason,
+        questions_answered: event.facts.questionsAnswered,
+        questions_total: event.facts.questionsTotal,
+      };
+    case 'transcript.ready':
+      return { event: event.type, ...commonA(event), transcript_url: linksOf(event, links).transcriptUrl };
+    case 'invite.delivered':
+    case 'invite.bounced': {
+      const { facts } = event;
+      const common = {
+        invite_id: facts.inviteId,
+        campaign_id: facts.campaignId,
+        campaign_name: facts.campaignName,
+        invitee_email: facts.participant.email,
+        timestamp: event.occurredAt.toISOString(),
+      };
+      return event.type === 'invite.delivered' ? { event: event.type, ...common } : { event: event.type, ...common, reason: facts.reason ?? '' };
+    }
+    case 'credits.low':
+      return {
+        event: event.type,
+        organization_id: event.facts.organizationId,
+        balance: event.facts.balance,
+        threshold: event.facts.threshold,
+        transaction_id: event.facts.transactionId,
+        timestamp: event.occurredAt.toISOString(),
+      };
   }
-  // The spec's order: id, type, created_at, data.
-  const createdAt = event.occurredAt.toISOString();
-  if (event.type === 'session.feedback_submitted') {
-    const { facts } = event;
-    return {
-      id: event.id,
-      type: event.type,
-      created_at: createdAt,
-      data: {
+}
+
+/** Design B's `data`, per event type. */
+function dataB(event: StoredEvent, links: EventLinks | null): TWebhookPayloadB['data'] {
+  const at = event.occurredAt.toISOString();
+  switch (event.type) {
+    case 'interview.completed':
+    case 'test.webhook':
+      return completedB(event.facts, linksOf(event, links));
+    case 'session.feedback_submitted': {
+      const { facts } = event;
+      return {
         session_id: facts.sessionId,
         campaign_id: facts.campaignId,
         participant: { email: facts.participant.email, name: facts.participant.name },
         rating: facts.feedback.overall_rating,
         ...(facts.feedback.comments !== null ? { comment: facts.feedback.comments } : {}),
         submitted_at: facts.feedback.submitted_at,
-      },
-    };
+      };
+    }
+    case 'session.started': {
+      const { facts } = event;
+      return {
+        session_id: facts.sessionId,
+        campaign_id: facts.campaignId,
+        script_id: facts.scriptId,
+        participant: participantB(facts.participant),
+        locale: facts.locale,
+        started_at: facts.startedAt,
+      };
+    }
+    case 'session.abandoned': {
+      const { facts } = event;
+      return {
+        session_id: facts.sessionId,
+        campaign_id: facts.campaignId,
+        script_id: facts.scriptId,
+        participant: participantB(facts.participant),
+        reason: facts.reason,
+        questions_answered: facts.questionsAnswered,
+        questions_total: facts.questionsTotal,
+        abandoned_at: at,
+      };
+    }
+    case 'transcript.ready': {
+      const { facts } = event;
+      return {
+        session_id: facts.sessionId,
+        campaign_id: facts.campaignId,
+        script_id: facts.scriptId,
+        participant: participantB(facts.participant),
+        transcript_url: linksOf(event, links).transcriptUrl,
+      };
+    }
+    case 'invite.delivered':
+    case 'invite.bounced': {
+      const { facts } = event;
+      const common = { invite_id: facts.inviteId, campaign_id: facts.campaignId, participant: participantB(facts.participant) };
+      return event.type === 'invite.delivered' ? { ...common, delivered_at: at } : { ...common, reason: facts.reason ?? '', bounced_at: at };
+    }
+    case 'credits.low':
+      return {
+        organization_id: event.facts.organizationId,
+        balance: event.facts.balance,
+        threshold: event.facts.threshold,
+        transaction_id: event.facts.transactionId,
+      };
   }
-  return { id: event.id, type: event.type, created_at: createdAt, data: completedB(event.facts, links!) };
+}
+
+/** The body a delivery sends, for the endpoint's design (shared/schemas/webhook-payloads.ts); `links` from eventLinks. */
+export function webhookPayload(design: TWebhookDesign, event: StoredEvent, links: EventLinks | null): TWebhookPayloadA | TWebhookPayloadB {
+  if (design === 'A') return payloadA(event, links);
+  // The spec's order: id, type, created_at, data.
+  return { id: event.id, type: event.type, created_at: event.occurredAt.toISOString(), data: dataB(event, links) } as TWebhookPayloadB;
 }
 
 /** The exact body a delivery sends (its bytes are what is signed). */

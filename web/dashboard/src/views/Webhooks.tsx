@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { type TWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../../../shared/schemas/webhooks';
 import { type RouterOutputs, useTRPC } from '../trpc';
 import { ErrorNote, formatDateTime, Loading, PageHeading, ShownOnce } from '../ui';
 
@@ -16,7 +17,7 @@ export function WebhooksView() {
   const queryClient = useQueryClient();
   const endpoints = useQuery(trpc.webhooks.list.queryOptions({ limit: 100 }));
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<('interview.completed' | 'session.feedback_submitted' | '*')[]>(['*']);
+  const [events, setEvents] = useState<(TWebhookEventType | '*')[]>(['*']);
   const [design, setDesign] = useState<'A' | 'B'>('B');
   const [signatureScheme, setSignatureScheme] = useState<SignatureScheme>('design');
   const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }));
@@ -48,7 +49,7 @@ export function WebhooksView() {
         />
         <fieldset className="inline">
           <legend>Events</legend>
-          {(['*', 'interview.completed', 'session.feedback_submitted'] as const).map((name) => (
+          {(['*', ...WEBHOOK_EVENT_TYPES] as const).map((name) => (
             <label key={name} className="choice">
               <input
                 type="checkbox"
