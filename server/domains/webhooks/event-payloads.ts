@@ -198,6 +198,11 @@ function participantB(participant: SessionFacts['participant']) {
   return { email: participant.email, name: participant.name, external_id: participant.externalId };
 }
 
+/** What Design B's `data` of a session's lifecycle events (started, abandoned, transcript ready) opens with. */
+function sessionDataB(facts: SessionFacts) {
+  return { session_id: facts.sessionId, campaign_id: facts.campaignId, script_id: facts.scriptId, participant: participantB(facts.participant) };
+}
+
 function linksOf(event: StoredEvent, links: EventLinks | null): EventLinks {
   if (!links) throw new Error(`${event.type} is sent with its links`);
   return links;
@@ -268,10 +273,7 @@ function dataB(event: StoredEvent, links: EventLinks | null): TWebhookPayloadB['
     case 'session.started': {
       const { facts } = event;
       return {
-        session_id: facts.sessionId,
-        campaign_id: facts.campaignId,
-        script_id: facts.scriptId,
-        participant: participantB(facts.participant),
+        ...sessionDataB(facts),
         locale: facts.locale,
         started_at: facts.startedAt,
       };
@@ -279,10 +281,7 @@ function dataB(event: StoredEvent, links: EventLinks | null): TWebhookPayloadB['
     case 'session.abandoned': {
       const { facts } = event;
       return {
-        session_id: facts.sessionId,
-        campaign_id: facts.campaignId,
-        script_id: facts.scriptId,
-        participant: participantB(facts.participant),
+        ...sessionDataB(facts),
         reason: facts.reason,
         questions_answered: facts.questionsAnswered,
         questions_total: facts.questionsTotal,
@@ -292,10 +291,7 @@ function dataB(event: StoredEvent, links: EventLinks | null): TWebhookPayloadB['
     case 'transcript.ready': {
       const { facts } = event;
       return {
-        session_id: facts.sessionId,
-        campaign_id: facts.campaignId,
-        script_id: facts.scriptId,
-        participant: participantB(facts.participant),
+        ...sessionDataB(facts),
         transcript_url: linksOf(event, links).transcriptUrl,
       };
     }
