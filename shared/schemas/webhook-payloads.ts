@@ -53,12 +53,14 @@ export const ZWebhookFeedbackSubmittedA = z
   .object({ event: z.literal('session.feedback_submitted'), ...designACommon, feedback: ZFeedback })
   .meta({ id: 'WebhookFeedbackSubmittedA', description: '`session.feedback_submitted`, Design A: a flat object.' });
 
+const ZParticipantB = z.object({ email: z.string().nullable(), name: z.string().nullable(), external_id: z.string().nullable() });
+
+/** What Design B's `data` of a session's events opens with (event-payloads.ts `sessionDataB` builds it). */
+const sessionDataB = { session_id: z.string(), campaign_id: z.string(), script_id: z.string(), participant: ZParticipantB };
+
 export const ZCompletedDataB = z
   .object({
-    session_id: z.string(),
-    campaign_id: z.string(),
-    script_id: z.string(),
-    participant: z.object({ email: z.string().nullable(), name: z.string().nullable(), external_id: z.string().nullable() }),
+    ...sessionDataB,
     duration_seconds: z.number().int(),
     questions_answered: z.number().int(),
     questions_total: z.number().int(),
@@ -103,8 +105,6 @@ export const ZWebhookFeedbackSubmittedB = z
   .object(envelopeB('session.feedback_submitted', ZFeedbackDataB))
   .meta({ id: 'WebhookFeedbackSubmittedB', description: '`session.feedback_submitted`, Design B: an envelope.' });
 
-const ZParticipantB = z.object({ email: z.string().nullable(), name: z.string().nullable(), external_id: z.string().nullable() });
-
 /** Why a session was abandoned. */
 export const ABANDON_REASONS = ['idle', 'ended_by_participant', 'consent_declined', 'invite_cancelled'] as const;
 export type TAbandonReason = (typeof ABANDON_REASONS)[number];
@@ -119,10 +119,7 @@ export const ZWebhookSessionStartedA = z
 
 export const ZSessionStartedDataB = z
   .object({
-    session_id: z.string(),
-    campaign_id: z.string(),
-    script_id: z.string(),
-    participant: ZParticipantB,
+    ...sessionDataB,
     locale: z.string(),
     started_at: ZTimestamp.meta({ description: 'When the first question was asked.' }),
   })
@@ -144,10 +141,7 @@ export const ZWebhookSessionAbandonedA = z
 
 export const ZSessionAbandonedDataB = z
   .object({
-    session_id: z.string(),
-    campaign_id: z.string(),
-    script_id: z.string(),
-    participant: ZParticipantB,
+    ...sessionDataB,
     reason: ZAbandonReason,
     questions_answered: z.number().int(),
     questions_total: z.number().int(),
@@ -164,7 +158,7 @@ export const ZWebhookTranscriptReadyA = z
   .meta({ id: 'WebhookTranscriptReadyA', description: '`transcript.ready`, Design A: a flat object.' });
 
 export const ZTranscriptReadyDataB = z
-  .object({ session_id: z.string(), campaign_id: z.string(), script_id: z.string(), participant: ZParticipantB, transcript_url: ZSignedLink })
+  .object({ ...sessionDataB, transcript_url: ZSignedLink })
   .meta({ id: 'TranscriptReadyData', description: "What a `transcript.ready` carries as Design B's `data`." });
 
 export const ZWebhookTranscriptReadyB = z
@@ -172,6 +166,10 @@ export const ZWebhookTranscriptReadyB = z
   .meta({ id: 'WebhookTranscriptReadyB', description: '`transcript.ready`, Design B: an envelope.' });
 
 /** Design A's fields of an invite's events (no session yet). */
+const ZBounceReason = z
+  .string()
+  .meta({ description: "The mail server's refusal: its reply code and the command it refused (`SMTP server replied 550 5.1.1 to RCPT TO`)." });
+
 const designAInvite = {
   invite_id: z.string(),
   campaign_id: z.string(),
@@ -188,9 +186,7 @@ export const ZWebhookInviteBouncedA = z
   .object({
     event: z.literal('invite.bounced'),
     ...designAInvite,
-    reason: z
-      .string()
-      .meta({ description: "The mail server's refusal: its reply code and the command it refused (`SMTP server replied 550 5.1.1 to RCPT TO`)." }),
+    reason: ZBounceReason,
   })
   .meta({ id: 'WebhookInviteBouncedA', description: '`invite.bounced`, Design A: a flat object.' });
 
@@ -211,9 +207,7 @@ export const ZWebhookInviteDeliveredB = z
 export const ZInviteBouncedDataB = z
   .object({
     ...inviteDataB,
-    reason: z
-      .string()
-      .meta({ description: "The mail server's refusal: its reply code and the command it refused (`SMTP server replied 550 5.1.1 to RCPT TO`)." }),
+    reason: ZBounceReason,
     bounced_at: ZTimestamp.meta({ description: 'When the mail server refused the message.' }),
   })
   .meta({ id: 'InviteBouncedData', description: "What an `invite.bounced` carries as Design B's `data`." });

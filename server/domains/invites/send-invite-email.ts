@@ -1,9 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { languageOf } from './interview-language.js';
 import { type InviteEmailRecord, recordInviteEmailOutcome, recordInviteEmailSent } from './queries.js';
 import { participantTitleOf } from '../campaigns/index.js';
 import { systemCaller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
-import { type InviteFacts, publishEvent } from '../webhooks/index.js';
+import { externalIdOf, type InviteFacts, publishEvent } from '../webhooks/index.js';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
 import { Invite } from '../../entities/index.js';
 import type { AppServices } from '../../services.js';
@@ -40,15 +41,14 @@ export async function sendInviteEmail(
   // Every write names the request this job serves (emailQueuedAt): a resend made meanwhile is a
   // new request with its own job, and this one must not overwrite it.
   const queuedAt = invite.emailQueuedAt ?? invite.createdAt;
-  const record = (outcome: InviteEmailRecord) => recordInviteEmailOutcome.rows(em, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null, outcome });
+  const record = (outcome: InviteEmailRecord, on: EntityManager = em) =>
+    recordInviteEmailOutcome.rows(on, { inviteId: invite.id, queuedAt: invite.emailQueuedAt ?? null, outcome });
   // What the invite's events say of it (invite.delivered, invite.bounced).
-  const metadata = invite.metadata as Record<string, unknown>;
-  const externalId = metadata.external_id ?? metadata.externalId;
   const inviteFacts: InviteFacts = {
     inviteId: invite.id,
     campaignId: invite.campaign.id,
     campaignName: invite.campaign.name,
-    participant: { email: invite.email, name: invite.name ?? null, externalId: externalId === undefined ? null : String(externalId) },
+    participant: { email: invite.email, name: invite.name ?? null, externalId: externalIdOf(invite.metadata as Record<string, unknown>) },
   };
 
   // Expired, cancelled or used meanwhile, or its campaign stopped: nothing to invite to any more.
@@ -87,11 +87,7 @@ export async function sendInviteEmail(
     if (isPermanentEmailFailure(error)) {
       // The refusal and its event commit together; neither when a resend has taken over the invite.
       await em.transactional(async (tx) => {
-        const recorded = await recordInviteEmailOutcome.rows(tx, {
-          inviteId: invite.id,
-          queuedAt: invite.emailQueuedAt ?? null,
-          outcome: { status: 'bounced', error: reason },
-        });
+        const recorded = await record({ status: 'bounced', error: reason }, tx);
         if (recorded.length === 0) return;
         await publishEvent({ em: tx }, systemCaller(invite.organization.id), {
           type: 'invite.bounced',

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TCompletionStatus } from '../../../shared/schemas/sessions.js';
 import type { SessionBilling } from '../../entities/session.js';
-import type { CompletedFacts, SessionFacts } from '../webhooks/index.js';
+import { type CompletedFacts, externalIdOf, type SessionFacts } from '../webhooks/index.js';
 import { sessionEventFacts } from './queries.js';
 import { sessionRecordings } from './session-recordings.js';
 
@@ -20,15 +20,13 @@ async function sessionFactsRow(em: EntityManager, sessionId: string): Promise<Se
 }
 
 function sessionFactsOf(row: SessionFactsRow): SessionFacts {
-  const metadata = row.metadata as Record<string, unknown>;
-  const externalId = metadata.external_id ?? metadata.externalId;
   return {
     sessionId: row.session_id,
     projectId: row.project_id,
     scriptId: row.script_id,
     campaignId: row.campaign_id,
     campaignName: row.campaign_name,
-    participant: { email: row.participant_email, name: row.participant_name, externalId: externalId === undefined ? null : String(externalId) },
+    participant: { email: row.participant_email, name: row.participant_name, externalId: externalIdOf(row.metadata as Record<string, unknown>) },
     locale: row.language,
   };
 }

@@ -7,6 +7,15 @@ import type { UrlSigner } from '../../lib/signed-urls.js';
 /** Webhook links (transcript, audio) work without an API key for 24 hours (the spec, Design A). */
 export const WEBHOOK_LINK_TTL_SECONDS = 24 * 3600;
 
+/**
+ * The participant's own id in the customer's system: the invite metadata's `external_id` (or
+ * `externalId`), the usual way customers carry it. Every event's `participant.external_id`.
+ */
+export function externalIdOf(metadata: Record<string, unknown>): string | null {
+  const externalId = metadata.external_id ?? metadata.externalId;
+  return externalId === undefined || externalId === null ? null : String(externalId);
+}
+
 /** What every session event says of its session, fixed when the event happened. */
 export interface SessionFacts {
   sessionId: string;
@@ -166,10 +175,7 @@ function completedA(event: StoredEvent & { type: 'interview.completed' | 'test.w
 
 function completedB(facts: CompletedFacts, links: EventLinks): TCompletedDataB {
   return {
-    session_id: facts.sessionId,
-    campaign_id: facts.campaignId,
-    script_id: facts.scriptId,
-    participant: { email: facts.participant.email, name: facts.participant.name, external_id: facts.participant.externalId },
+    ...sessionDataB(facts),
     duration_seconds: facts.durationSeconds,
     questions_answered: facts.questionsAnswered,
     questions_total: facts.questionsTotal,
