@@ -6,6 +6,7 @@ import { ZErrorEnvelope } from '../../shared/schemas/common.js';
 import { describeRequirement, type PermissionRequirement } from '../../shared/permissions.js';
 import { isStoredOutcome } from '../platform/idempotency-store.js';
 import { type AppMeta, INVITE_TOKEN } from '../trpc/trpc.js';
+import { dropIdenticalOutputCopies, dropPatternsStatedByFormat, shareRepeatedParameters } from './openapi-compaction.js';
 import { WEBHOOK_PAYLOAD_DEFS, webhooksSection } from './openapi-webhooks.js';
 import responseExamples from '../docs/response-examples.json' with { type: 'json' };
 
@@ -283,6 +284,9 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
   dropSafeIntegerBounds(document);
   openResponseSchemas(document);
   shareErrorResponses(document);
+  dropPatternsStatedByFormat(document);
+  shareRepeatedParameters(document);
+  dropIdenticalOutputCopies(document);
   return document;
 }
 

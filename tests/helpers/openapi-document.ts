@@ -14,3 +14,14 @@ export function responseAt(document: Json, operation: Json, status: string | num
   if (!shared) throw new Error(`${ref} is not in components.responses`);
   return shared;
 }
+
+/** An operation's parameters, shared ones (`$ref` to `components.parameters`) followed. */
+export function parametersOf(document: Json, operation: Json): Json[] {
+  return ((operation.parameters ?? []) as Json[]).map((parameter) => {
+    const ref: unknown = parameter.$ref;
+    if (typeof ref !== 'string') return parameter;
+    const shared = document.components?.parameters?.[ref.replace('#/components/parameters/', '')];
+    if (!shared) throw new Error(`${ref} is not in components.parameters`);
+    return shared;
+  });
+}

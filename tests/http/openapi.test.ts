@@ -5,7 +5,7 @@ import { appRouter } from '../../server/trpc/app-router.js';
 import { INVITE_TOKEN } from '../../server/trpc/trpc.js';
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
-import { responseAt } from '../helpers/openapi-document.js';
+import { parametersOf, responseAt } from '../helpers/openapi-document.js';
 import { strictly } from '../helpers/strict-schema.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -45,7 +45,7 @@ describe('GET /v1/openapi.json', () => {
         const example = body.examples[`design${design}`].value;
         expect(strictly(WEBHOOK_PAYLOADS[type][design]).safeParse(example).error?.issues ?? [], `${type} ${design}`).toEqual([]);
       }
-      expect(operation.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      expect(parametersOf(document, operation).map((parameter: { name: string }) => parameter.name)).toEqual([
         'X-Webhook-Signature',
         'X-Webhook-Event',
         'X-Interview-Timestamp',
@@ -98,12 +98,12 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents the list query parameters with their bounds', () => {
     const list = document.paths['/v1/campaigns'].get;
-    const names = list.parameters
-      .filter((parameter: { name?: string }) => parameter.name)
+    const names = parametersOf(document, list)
+      .filter((parameter: { in: string }) => parameter.in === 'query')
       .map((parameter: { name: string }) => parameter.name)
       .sort();
     expect(names).toEqual(['limit', 'offset', 'order', 'projectId', 'search', 'sort', 'startingAfter', 'status']);
-    const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
+    const limit = parametersOf(document, list).find((parameter: { name: string }) => parameter.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
   });
 
@@ -117,9 +117,10 @@ describe('GET /v1/openapi.json', () => {
       document.paths['/api/projects/{projectId}/transcripts'].get,
     ];
     for (const operation of operations) {
-      const names = operation.parameters.map((parameter: { name?: string }) => parameter.name);
+      const parameters = parametersOf(document, operation);
+      const names = parameters.map((parameter: { name?: string }) => parameter.name);
       expect(names, operation.operationId).toEqual(expect.arrayContaining(['redact_pii', 'redact_kinds']));
-      const kinds = operation.parameters.find((parameter: { name?: string }) => parameter.name === 'redact_kinds');
+      const kinds = parameters.find((parameter: { name?: string }) => parameter.name === 'redact_kinds');
       expect(kinds.in).toBe('query');
       expect(kinds.required ?? false).toBe(false);
       expect(kinds.schema.type).toBe('string');

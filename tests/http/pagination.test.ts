@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, createCampaign, createProject, createScript, type Api } from '../helpers/factories.js';
 import { interviewFixture, participantAs } from '../helpers/interviews.js';
+import { parametersOf } from '../helpers/openapi-document.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -185,7 +186,9 @@ describe('every list operation answers the pagination envelope', () => {
       if (data?.type !== 'array') problems.push(`${path}: no data array`);
       if (schema.properties?.pagination?.$ref !== '#/components/schemas/Pagination') problems.push(`${path}: no pagination`);
       if (!['data', 'pagination'].every((field) => schema.required?.includes(field))) problems.push(`${path}: data and pagination are not both required`);
-      const parameters = (operation.parameters ?? []).filter((parameter: Schema) => parameter.in === 'query').map((parameter: Schema) => parameter.name);
+      const parameters = parametersOf(document, operation)
+        .filter((parameter: Schema) => parameter.in === 'query')
+        .map((parameter: Schema) => parameter.name);
       for (const name of ['limit', 'offset', 'startingAfter']) if (!parameters.includes(name)) problems.push(`${path}: no ${name} parameter`);
     }
     expect(problems).toEqual([]);
