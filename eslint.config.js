@@ -9,7 +9,18 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/', 'clients/trpc/build/', '**/.check-*/', 'coverage/', '.data/', 'tests/artifacts/', 'bench/results/', 'tests/fixtures/lint/'],
+    ignores: [
+      '**/dist/',
+      'clients/trpc/build/',
+      'clients/rest/src/generated/',
+      'clients/rest/openapi.json',
+      '**/.check-*/',
+      'coverage/',
+      '.data/',
+      'tests/artifacts/',
+      'bench/results/',
+      'tests/fixtures/lint/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
