@@ -14,6 +14,10 @@ type JsonObject = Record<string, any>;
 
 export const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 
+/**
+ * On every answer to a counted request, success or error. Stated once, on the `default` error
+ * responses (where 429 is) and in the document's description, not on each of 90 successes.
+ */
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
@@ -36,9 +40,11 @@ const REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id'
 
 /** An error response: the envelope, its `code` narrowed to the codes this status carries here. */
 function errorResponse(codes: ErrorCode[], extraHeaders: JsonObject = {}): JsonObject {
+  const statuses = new Set(codes.map((code) => ERROR_CODES[code].status));
   return {
-    description: codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].description}`).join('\n\n'),
-    headers: { ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...extraHeaders },
+    // One status: its codes. Several (the `default` response): each code with its status.
+    description: codes.map((code) => `${statuses.size > 1 ? `${ERROR_CODES[code].status} ` : ''}\`${code}\`: ${ERROR_CODES[code].description}`).join('\n\n'),
+    headers: { ...REQUEST_ID, ...extraHeaders },
     content: {
       'application/json': {
         schema: {
@@ -64,7 +70,7 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   const idempotent = method === 'post';
   const replayable = idempotent ? IDEMPOTENT_REPLAYED : {};
   if (facts.successStatus === 204) {
-    responses['204'] = { description: 'No content', headers: { ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable } };
+    responses['204'] = { description: 'No content', headers: { ...REQUEST_ID, ...replayable } };
   } else {
     // A create with a Location also answers the created record's ETag, as its GET does.
     const location = facts.location
@@ -75,7 +81,7 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
       : {};
     responses[String(facts.successStatus)] = {
       ...success,
-      headers: { ...(success?.headers ?? {}), ...location, ...REQUEST_ID, ...RATE_LIMIT_HEADERS, ...replayable },
+      headers: { ...(success?.headers ?? {}), ...location, ...REQUEST_ID, ...replayable },
     };
   }
   operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/X-Request-Id' }];
@@ -99,21 +105,45 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   if (idempotent) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   codes.push('RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
 
+  // The errors any operation of this kind can answer (its credential, a body, a POST's
+  // Idempotency-Key, load) are one shared `default` response, as Stripe's document has them; a
+  // status whose codes are this operation's own (a 404 for the record, a 409 for its state) is
+  // listed by itself, with every code it can carry.
+  const common = new Set<ErrorCode>([
+    'INVALID_REQUEST',
+    ...(byInviteToken ? (['INVALID_INVITE_TOKEN'] as const) : (['INVALID_API_KEY', 'INSUFFICIENT_PERMISSIONS'] as const)),
+    ...(hasBody ? (['VALIDATION_ERROR', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'] as const) : []),
+    ...(idempotent ? (['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'] as const) : []),
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  ]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    if (statusCodes.every((code) => common.has(code))) continue;
     const extraHeaders: JsonObject = {};
-    if (status === 429) extraHeaders['Retry-After'] = { description: 'Seconds until the rate-limit window resets.', schema: { type: 'integer' } };
-    if (status === 503) extraHeaders['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
     if (status === 409 && idempotent) {
       extraHeaders['Retry-After'] = { description: 'On `IDEMPOTENCY_KEY_IN_USE`: seconds to wait before retrying.', schema: { type: 'integer' } };
     }
     if (idempotent && isStoredOutcome(status)) Object.assign(extraHeaders, IDEMPOTENT_REPLAYED);
     responses[String(status)] = errorResponse(statusCodes, extraHeaders);
   }
+  // Always every common code, so that one kind of operation has one `default` (a status listed
+  // by itself still wins over it).
+  const defaultCodes = [...common].sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status);
+  responses.default = errorResponse(defaultCodes, {
+    ...RATE_LIMIT_HEADERS,
+    'Retry-After': {
+      description:
+        'On 429 `RATE_LIMITED`: seconds until the rate-limit window resets. On 503: seconds to wait before retrying. On 409 `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request may have finished.',
+      schema: { type: 'integer' },
+    },
+    ...(idempotent ? IDEMPOTENT_REPLAYED : {}),
+  });
   operation.responses = responses;
   if (byInviteToken) {
     operation['x-permission'] = facts.permission;
@@ -190,7 +220,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
     title: 'Interview Service API',
     version: options.version,
     description:
-      'AI-led interviews: scripts, campaigns, invites, sessions, transcripts and insights. Every request needs `Authorization: Bearer <API_KEY>`. Errors use one envelope: `{"error": {"code", "message", "details"}}`.',
+      'AI-led interviews: scripts, campaigns, invites, sessions, transcripts and insights. Every request needs `Authorization: Bearer <API_KEY>`. Errors use one envelope: `{"error": {"code", "message", "details"}}`; each operation lists the statuses its own codes come with, and its `default` response the errors every operation of its kind can answer (credentials, bodies, idempotency, rate limits, outages). Every answer carries `X-Request-Id`, and every counted request `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (see `components.headers`).',
     // Relative: "Try it out" in /docs works from any host name, and generated clients bake in no host.
     baseUrl: '/',
     securitySchemes: {
@@ -290,28 +320,42 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
   return document;
 }
 
+/** A `default` response by the kind of operation it serves: its credential, whether it takes a body, whether it is a POST. */
+function defaultResponseName(codes: string[]): string {
+  return [
+    'Errors',
+    codes.includes('INVALID_INVITE_TOKEN') ? 'InviteToken' : 'ApiKey',
+    ...(codes.includes('VALIDATION_ERROR') ? ['Body'] : []),
+    ...(codes.includes('IDEMPOTENCY_KEY_IN_USE') ? ['Post'] : []),
+  ].join('-');
+}
+
 /**
  * Each distinct error response once, in `components.responses`, referenced by every operation
  * that answers it: about 750 error responses are some 40 distinct ones, and written out in full
  * they were two thirds of the document (a generated client compiled each one). Named by what
  * they hold, so a name means the same response from one version to the next: the status, the
  * codes, and the headers beyond those every answer has (`Error404-RESOURCE_NOT_FOUND`, and a
- * POST's `Error404-RESOURCE_NOT_FOUND-with-Idempotent-Replayed`).
+ * POST's `Error404-RESOURCE_NOT_FOUND-with-Idempotent-Replayed`); a `default` by the kind of
+ * operation (`Errors-ApiKey-Body-Post`).
  */
 function shareErrorResponses(document: JsonObject): void {
   const shared: JsonObject = {};
-  const everyAnswers = new Set(Object.keys({ ...REQUEST_ID, ...RATE_LIMIT_HEADERS }));
+  const everyAnswers = new Set(Object.keys(REQUEST_ID));
   for (const item of Object.values(document.paths ?? {}) as JsonObject[]) {
     for (const method of HTTP_METHODS) {
       const responses: JsonObject | undefined = item[method]?.responses;
       if (!responses) continue;
       for (const [status, response] of Object.entries(responses)) {
-        if (!/^[45]\d\d$/.test(status) || '$ref' in response) continue;
+        if (!(/^[45]\d\d$/.test(status) || status === 'default') || '$ref' in response) continue;
         const codes: string[] = response.content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? [];
         const extraHeaders = Object.keys(response.headers ?? {})
           .filter((name) => !everyAnswers.has(name))
           .sort();
-        const name = [`Error${status}`, ...codes, ...(extraHeaders.length > 0 ? ['with', ...extraHeaders] : [])].join('-');
+        const name =
+          status === 'default'
+            ? defaultResponseName(codes)
+            : [`Error${status}`, ...codes, ...(extraHeaders.length > 0 ? ['with', ...extraHeaders] : [])].join('-');
         // Two different responses under one name would make a reference mean the wrong one.
         if (shared[name] && JSON.stringify(shared[name]) !== JSON.stringify(response)) {
           throw new Error(`Two different error responses would be named ${name}: name them by what tells them apart.`);
