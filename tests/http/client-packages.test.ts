@@ -34,6 +34,7 @@ const STRICT: ts.CompilerOptions = {
   noEmit: true,
   isolatedModules: true,
   verbatimModuleSyntax: true,
+  erasableSyntaxOnly: true,
   noUnusedLocals: true,
   noUnusedParameters: true,
   noFallthroughCasesInSwitch: true,

@@ -25,7 +25,7 @@ const LONGEST_FIRST = [
   'embedded-postgres.test.ts',
   'embed-browser.test.ts',
   'study-journey-browser.test.ts',
-  'trpc-client-package.test.ts',
+  'client-packages.test.ts',
   'dashboard-browser.test.ts',
   'idempotency.test.ts',
   'start.test.ts',
