@@ -24,6 +24,7 @@ import { Migration20261130020000PreviewAndSessionSentiment } from './Migration20
 import { Migration20261201000000SessionExports } from './Migration20261201000000SessionExports.js';
 import { Migration20261202000000WebhookDrains } from './Migration20261202000000WebhookDrains.js';
 import { Migration20261203000000WebhookSignatureScheme } from './Migration20261203000000WebhookSignatureScheme.js';
+import { Migration20261204000000EventStream } from './Migration20261204000000EventStream.js';
 
 /** Every migration, in order. New migrations are appended here (see docs/internals.md, "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261201000000SessionExports', class: Migration20261201000000SessionExports },
   { name: 'Migration20261202000000WebhookDrains', class: Migration20261202000000WebhookDrains },
   { name: 'Migration20261203000000WebhookSignatureScheme', class: Migration20261203000000WebhookSignatureScheme },
+  { name: 'Migration20261204000000EventStream', class: Migration20261204000000EventStream },
 ];

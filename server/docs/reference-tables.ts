@@ -19,7 +19,11 @@ export function renderOperationsTable(): string {
       status: route.meta.successStatus ?? 200,
       summary: route.meta.openapi!.summary ?? '',
     })),
-    ...listStreamOperations(STREAM_OPENAPI_PATHS).map((operation) => ({ ...operation, status: operation.successStatus })),
+    ...listStreamOperations(STREAM_OPENAPI_PATHS).map((operation) => ({
+      ...operation,
+      permission: operation.permission === INVITE_TOKEN ? INVITE_TOKEN : describeRequirement(operation.permission),
+      status: operation.successStatus,
+    })),
   ].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   const lines = ['| Method | Path | Permission | Success | Operation |', '|---|---|---|---|---|'];
   for (const row of rows) lines.push(`| ${row.method} | \`${row.path}\` | \`${row.permission}\` | ${row.status} | ${row.summary} |`);

@@ -10,7 +10,7 @@ import { Session } from './session.js';
 export const WebhookEvent = defineEntity({
   name: 'WebhookEvent',
   tableName: 'webhook_events',
-  indexes: [{ properties: ['organization', 'occurredAt'] }],
+  indexes: [{ properties: ['organization', 'occurredAt'] }, { properties: ['organization', 'recordedXid'] }],
   properties: {
     /** A UUID: Design B's envelope `id`, the same on every attempt and redelivery. */
     id: p.string().primary().columnType('text'),
@@ -20,6 +20,11 @@ export const WebhookEvent = defineEntity({
     session: () => p.manyToOne(Session).nullable().deleteRule('cascade').index(),
     facts: p.json<Record<string, unknown>>(),
     occurredAt: p.datetime(3),
+    /**
+     * The id of the transaction that wrote the event (`xid8`, as text): the order the event stream
+     * reads in (stream-events.ts). Null for events written before the stream existed.
+     */
+    recordedXid: p.string().columnType('xid8').nullable().defaultRaw('pg_current_xact_id()'),
   },
 });
 

@@ -171,8 +171,8 @@ function successStatusOf(operation: JsonObject): number {
 export interface StreamOperationSummary {
   method: string;
   path: string;
-  /** A permission, or `invite token` for the participant API. */
-  permission: string;
+  /** The permissions required, or `invite token` for the participant API. */
+  permission: PermissionRequirement | typeof INVITE_TOKEN;
   successStatus: number;
   summary: string;
 }

@@ -2,7 +2,7 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
 import type { ErrorCode } from '../../shared/error-codes.js';
-import type { Permission } from '../../shared/permissions.js';
+import type { PermissionRequirement } from '../../shared/permissions.js';
 import type { CustomerAuth, ParticipantAuth } from '../domains/common/caller.js';
 import { AppError, validationError } from '../errors.js';
 import { findUnstorableText } from '../lib/text-safety.js';
@@ -19,8 +19,8 @@ import { ifMatchNotHonoured, refuseQueryBesideBody } from './rest-adapter.js';
  * permission check and its path and query checks, answered in the procedures' error envelope.
  */
 
-/** What a stream operation requires: a permission of a customer's caller, or the participant's invite token. */
-type StreamPermission = Permission | typeof INVITE_TOKEN;
+/** What a stream operation requires: permissions of a customer's caller, or the participant's invite token. */
+type StreamPermission = PermissionRequirement | typeof INVITE_TOKEN;
 
 /** The caller a permission admits. */
 type CallerOf<P extends StreamPermission> = P extends typeof INVITE_TOKEN ? ParticipantAuth : CustomerAuth;

@@ -1,3 +1,4 @@
+import { eventStreamOperation } from './event-stream-routes.js';
 import { exportOperations } from './export-routes.js';
 import { invoicePdfOperation } from './invoice-routes.js';
 import { answerInterviewOperation } from './participant-answer.js';
@@ -17,6 +18,7 @@ export const STREAM_OPERATIONS: readonly StreamOperation[] = [
   ...resultsOperations,
   ...exportOperations,
   invoicePdfOperation,
+  eventStreamOperation,
 ];
 
 export const STREAM_OPENAPI_PATHS = openApiPathsOf(STREAM_OPERATIONS);

@@ -10,7 +10,7 @@ import {
   ZSessionStartedDataB,
   ZTranscriptReadyDataB,
 } from './webhook-payloads.js';
-import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from './webhooks.js';
+import { TEST_EVENT_TYPE, type TWebhookDesign, type TWebhookEventType, WEBHOOK_DESIGNS, WEBHOOK_EVENT_TYPES } from './webhooks.js';
 
 /** How long events stay listed and readable (Stripe's 30 days): replay one within that. */
 export const EVENT_RETENTION_DAYS = 30;
@@ -68,3 +68,44 @@ export const ZRedeliverEventInput = z.strictObject({
     .meta({ description: "The endpoint to send it to: any of the organization's, enabled, whatever it subscribes to." }),
 });
 export type TRedeliverEventInput = z.infer<typeof ZRedeliverEventInput>;
+
+const EVENT_STREAM_TYPES_DOC = {
+  description: `Event types to stream, comma-separated, from: ${WEBHOOK_EVENT_TYPES.join(', ')}. Absent: all of them.`,
+  example: 'interview.completed,session.started',
+};
+
+/** `GET /v1/events/stream` (the developer CLI's `listen`): which events, in which payload design. */
+export const ZEventStreamQuery = z.strictObject({
+  types: z
+    .string()
+    .max(500)
+    .meta(EVENT_STREAM_TYPES_DOC)
+    .transform((value, ctx): TWebhookEventType[] => {
+      const types = [...new Set(value.split(',').map((type) => type.trim()))].filter((type) => type !== '');
+      const unknown = types.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+      if (unknown.length > 0 || types.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must list event types from: ${WEBHOOK_EVENT_TYPES.join(', ')}${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+        });
+        return z.NEVER;
+      }
+      return types as TWebhookEventType[];
+    })
+    .optional()
+    .meta(EVENT_STREAM_TYPES_DOC),
+  design: z
+    .enum(WEBHOOK_DESIGNS)
+    .default('B')
+    .meta({ description: 'The body each event carries: Design A (flat) or B (an envelope; the default), as an endpoint of that design gets it.' }),
+});
+export type TEventStreamQuery = z.infer<typeof ZEventStreamQuery>;
+
+/** One event on the stream: the body an endpoint of the asked design would get, unsigned (the CLI signs what it forwards). */
+export interface TStreamedEvent {
+  id: string;
+  type: TWebhookEventType;
+  design: TWebhookDesign;
+  /** The exact JSON body, as a string: what is signed and forwarded byte for byte. */
+  body: string;
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS, type Permission, type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
+import { PERMISSIONS, type PermissionRequirement, requiredPermissions } from '../../shared/permissions.js';
 import { revokeApiKey } from '../../server/domains/api-keys/revoke-api-key.js';
 import { systemCaller } from '../../server/domains/common/caller.js';
 import { ApiKey } from '../../server/entities/index.js';
@@ -128,7 +128,7 @@ describe('permissions', () => {
         method: operation.method,
         path: operation.path,
         template: operation.path,
-        permissions: [operation.permission] as readonly Permission[],
+        permissions: requiredPermissions(operation.permission as PermissionRequirement),
       })),
   ];
 
@@ -155,6 +155,8 @@ describe('permissions', () => {
         });
       }
 
+      // The event stream never ends: tests/webhooks/event-stream.test.ts reads its allowed answer.
+      if (route.template === '/v1/event-stream') return;
       const withOnly = await t.createKey(tenant.organizationId, route.permissions);
       const allowed = await t.http[route.method.toLowerCase() as 'get'](path).set('Authorization', withOnly.authorization).send({});
       expect(allowed.status).not.toBe(403);

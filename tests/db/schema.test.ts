@@ -54,6 +54,7 @@ describe('migrations', () => {
       'Migration20261201000000SessionExports',
       'Migration20261202000000WebhookDrains',
       'Migration20261203000000WebhookSignatureScheme',
+      'Migration20261204000000EventStream',
     ]);
   });
 

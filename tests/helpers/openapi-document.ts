@@ -39,3 +39,10 @@ export function parametersOf(document: Json, operation: Json): Json[] {
     return shared;
   });
 }
+
+/** Whether an operation answers a Server-Sent Events stream (`GET /v1/event-stream`): it never ends, so request-and-wait tests leave it out. */
+export function answersEventStream(operation: Json): boolean {
+  return Object.entries(operation.responses ?? {}).some(
+    ([status, response]: [string, Json]) => status.startsWith('2') && 'text/event-stream' in (response?.content ?? {}),
+  );
+}

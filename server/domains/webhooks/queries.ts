@@ -177,3 +177,46 @@ export const endpointsWithStalledFirstAttempts = defineQuery({
         and not exists (select 1 from graphile_worker._private_jobs j where j.key = ${drainKeyPrefix}::text || d.endpoint_id and j.attempts < j.max_attempts)`,
   example: { olderThanSeconds: 60, drainKeyPrefix: 'webhook__drain:' },
 });
+
+/**
+ * The event stream's poll (stream-events.ts): the organization's events after a position (a
+ * transaction id and an event id), in commit-safe order: only those of transactions below the
+ * oldest one still running, so none can turn up behind the position later. `since_snapshot`, at
+ * a stream's start, leaves out what had committed before it. `test.webhook` is left out: it
+ * belongs to the one endpoint it was sent to.
+ */
+export const eventsAfterPosition = defineQuery({
+  columns: { id: 'text', type: 'text', facts: 'jsonb', occurred_at: 'timestamp with time zone', recorded_xid: 'text' },
+  statement: (params: { organizationId: string; afterXid: string; afterId: string; sinceSnapshot: string | null; types: string[] | null; limit: number }) =>
+    sql`select id, type, facts, occurred_at, recorded_xid::text as recorded_xid from webhook_events
+         where organization_id = ${params.organizationId}
+           and (recorded_xid, id) > (${params.afterXid}::xid8, ${params.afterId})
+           and recorded_xid < pg_snapshot_xmin(pg_current_snapshot())
+           and (${params.sinceSnapshot}::pg_snapshot is null or not pg_visible_in_snapshot(recorded_xid, ${params.sinceSnapshot}::pg_snapshot))
+           and type <> 'test.webhook'
+           and (${params.types}::text[] is null or type = any(${params.types}::text[]))
+         order by recorded_xid, id limit ${params.limit}`,
+  example: {
+    organizationId: 'org_example',
+    afterXid: '0',
+    afterId: '',
+    sinceSnapshot: '10:20:' as string | null,
+    types: ['session.started'] as string[] | null,
+    limit: 100,
+  },
+});
+
+/** Where a new stream starts: the oldest transaction still running, and what had committed (the snapshot). */
+export const eventStreamStart = defineQuery({
+  columns: { xmin: 'text', snapshot: 'text' },
+  statement: () => sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_current_snapshot()::text as snapshot`,
+  example: {},
+});
+
+/** The transaction that wrote an event of the organization: where a stream resumed after it starts. */
+export const eventRecordedXid = defineQuery({
+  columns: { recorded_xid: 'text | null' },
+  statement: (params: { organizationId: string; eventId: string }) =>
+    sql`select recorded_xid::text as recorded_xid from webhook_events where organization_id = ${params.organizationId} and id = ${params.eventId}`,
+  example: { organizationId: 'org_example', eventId: 'evt_example' },
+});

@@ -1,0 +1,175 @@
+import { createHmac } from 'node:crypto';
+import type { TStreamedEvent } from '../../shared/schemas/events.js';
+import type { TWebhookDesign } from '../../shared/schemas/webhooks.js';
+import {
+  DESIGN_A_SIGNATURE_HEADER,
+  DESIGN_B_SIGNATURE_HEADER,
+  DESIGN_B_TIMESTAMP_HEADER,
+  signStandardWebhook,
+  signWebhookA,
+  signWebhookB,
+  STANDARD_WEBHOOK_ID_HEADER,
+  STANDARD_WEBHOOK_SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_TIMESTAMP_HEADER,
+} from '../../shared/webhook-signatures.js';
+
+/**
+ * `cli listen`: reads the organization's event stream (`GET /v1/event-stream`) with an API key
+ * and forwards each event to a local URL, signed as a webhook endpoint's delivery would be, and
+ * prints each. Nothing on the service changes: no endpoint, no allow-list, no CA; the key sees
+ * its own organization's events only.
+ */
+
+export type ListenSignature = 'standard_webhooks' | 'design';
+
+export interface ListenOptions {
+  /** The service, such as `http://localhost:3000`. */
+  url: string;
+  apiKey: string;
+  forwardTo: string;
+  design: TWebhookDesign;
+  signature: ListenSignature;
+  /** Event types; absent: all. */
+  types?: string[];
+  out: (line: string) => void;
+  /** Stops listening (Ctrl-C, a test). */
+  signal: AbortSignal;
+  /** Wait before reconnecting after the stream ended or failed. */
+  reconnectMs?: number;
+}
+
+/** The stream ended on a refusal (a bad key, a missing permission, a bad option): listening again would not help. */
+export class ListenRefused extends Error {}
+
+/**
+ * The secret the forwarded requests are signed with: made from the API key (HMAC-SHA256), so it
+ * is the same at every run with that key, and only its holder can make it. Standard base64 after
+ * `whsec_`, as Standard Webhooks' libraries read it.
+ */
+export function listenSecret(apiKey: string): string {
+  return `whsec_${createHmac('sha256', apiKey).update('interview-service cli listen v1').digest('base64')}`;
+}
+
+/** The headers a forwarded event is signed with, as an endpoint with that design and scheme gets them. */
+export function signedHeaders(event: TStreamedEvent, signature: ListenSignature, secret: string, now = Date.now()): Record<string, string> {
+  if (signature === 'standard_webhooks') {
+    const seconds = Math.floor(now / 1000);
+    return {
+      [STANDARD_WEBHOOK_ID_HEADER]: event.id,
+      [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: String(seconds),
+      [STANDARD_WEBHOOK_SIGNATURE_HEADER]: signStandardWebhook(event.body, event.id, seconds, secret),
+    };
+  }
+  if (event.design === 'A') return { 'x-webhook-event': event.type, [DESIGN_A_SIGNATURE_HEADER]: signWebhookA(event.body, secret) };
+  return { [DESIGN_B_TIMESTAMP_HEADER]: String(now), [DESIGN_B_SIGNATURE_HEADER]: signWebhookB(event.body, now, secret) };
+}
+
+interface SseMessage {
+  event: string;
+  id: string | undefined;
+  data: string;
+}
+
+/** Server-Sent Events from a response body: each message once its blank line has arrived. */
+async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let message: SseMessage = { event: 'message', id: undefined, data: '' };
+  let hasData = false;
+  for await (const chunk of body) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let newline: number;
+    while ((newline = buffered.search(/\r?\n/)) !== -1) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + (buffered[newline] === '\r' ? 2 : 1));
+      if (line === '') {
+        if (hasData) yield message;
+        message = { event: 'message', id: undefined, data: '' };
+        hasData = false;
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon === -1 ? line : line.slice(0, colon);
+      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'event') message.event = value;
+      else if (field === 'id') message.id = value;
+      else if (field === 'data') {
+        message.data = hasData ? `${message.data}\n${value}` : value;
+        hasData = true;
+      }
+    }
+  }
+}
+
+function timeOfDay(date = new Date()): string {
+  return date.toISOString().slice(11, 19);
+}
+
+/** POSTs one event to the local URL and prints how it went. A failure is printed, not retried (the developer's server is under work). */
+async function forward(options: ListenOptions, secret: string, event: TStreamedEvent): Promise<void> {
+  const started = performance.now();
+  const label = `${timeOfDay()}  ${event.type.padEnd(26)} ${event.id}`;
+  try {
+    const response = await fetch(options.forwardTo, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'interview-service-cli', ...signedHeaders(event, options.signature, secret) },
+      body: event.body,
+      redirect: 'manual',
+      signal: AbortSignal.any([options.signal, AbortSignal.timeout(30_000)]),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    options.out(`${label}  -> ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`);
+  } catch (error) {
+    if (options.signal.aborted) return;
+    options.out(`${label}  -> failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`);
+  }
+}
+
+/**
+ * Listens until the signal aborts: connects, forwards each event in order, and reconnects after a
+ * dropped stream with `Last-Event-ID`, so an event written meanwhile is still forwarded. Throws
+ * ListenRefused when the service refuses the stream (the answer's error printed).
+ */
+export async function listen(options: ListenOptions): Promise<void> {
+  const secret = listenSecret(options.apiKey);
+  const query = new URLSearchParams({ design: options.design, ...(options.types ? { types: options.types.join(',') } : {}) });
+  const streamUrl = new URL(`/v1/event-stream?${query}`, options.url);
+  let lastEventId: string | undefined;
+  let announced = false;
+  while (!options.signal.aborted) {
+    try {
+      const response = await fetch(streamUrl, {
+        headers: { authorization: `Bearer ${options.apiKey}`, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+        signal: options.signal,
+      });
+      if (!response.ok || !response.body) {
+        const text = await response.text().catch(() => '');
+        const refusal = `The service answered ${response.status}: ${text}`;
+        // Refusals of this request stay refusals; an outage (5xx, 429) is waited out.
+        if (response.status < 500 && response.status !== 429) throw new ListenRefused(refusal);
+        options.out(`${timeOfDay()}  ${refusal.slice(0, 300)}; reconnecting`);
+      } else {
+        for await (const message of sseMessages(response.body)) {
+          if (message.event === 'ready' && !announced) {
+            const ready = JSON.parse(message.data) as { organizationId: string; types: string[] | null };
+            options.out(
+              `Ready: forwarding ${ready.types ? ready.types.join(', ') : 'every'} event of ${ready.organizationId} (Design ${options.design}) to ${options.forwardTo}`,
+            );
+            options.out(`Signing secret (${options.signature === 'standard_webhooks' ? 'Standard Webhooks' : `Design ${options.design}`}): ${secret}`);
+            announced = true;
+          } else if (message.event === 'webhook') {
+            const event = JSON.parse(message.data) as TStreamedEvent;
+            await forward(options, secret, event);
+            lastEventId = message.id ?? event.id;
+          }
+        }
+      }
+    } catch (error) {
+      if (error instanceof ListenRefused) throw error;
+      if (options.signal.aborted) return;
+      options.out(`${timeOfDay()}  The stream dropped (${(error as Error).message}); reconnecting`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.reconnectMs ?? 2000));
+  }
+}

@@ -1,0 +1,69 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TEventStreamQuery, TStreamedEvent } from '../../../shared/schemas/events.js';
+import type { TWebhookEventType } from '../../../shared/schemas/webhooks.js';
+import type { OrganizationScope } from '../common/caller.js';
+import type { Deps } from '../common/deps.js';
+import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
+import { eventRecordedXid, eventsAfterPosition, eventStreamStart } from './queries.js';
+
+/**
+ * The event stream the developer CLI's `listen` reads (`GET /v1/events/stream`): an
+ * organization's events as they are written, each as the body an endpoint of the asked design
+ * would get. The stream polls: one indexed read per poll, so any API process serves streams of
+ * events any process wrote.
+ *
+ * Transactions commit out of order, so the stream does not read by time. Each event carries the
+ * id of the transaction that wrote it (`recorded_xid`), and a poll reads, in (transaction, event)
+ * order after its position, only the events of transactions older than the oldest one still
+ * running: those are final, and nothing can appear behind the position later. An event is thus
+ * sent once its own transaction and every older one have ended (a long transaction elsewhere
+ * delays the stream; it loses nothing).
+ */
+
+/** At most this many events a poll; the next poll reads on from the last. */
+const EVENTS_PER_POLL = 100;
+
+/** Where a stream is: after this (transaction, event) pair; at its start, not what had committed before (`sinceSnapshot`). */
+export interface EventStreamPosition {
+  afterXid: string;
+  afterId: string;
+  sinceSnapshot: string | null;
+}
+
+/**
+ * Where a new stream starts: at what had not committed when it opened, or, resuming
+ * (`Last-Event-ID`), right after that event of the organization. An id the organization has no
+ * event under starts afresh.
+ */
+export async function startEventStream(em: EntityManager, scope: OrganizationScope, resumeAfter: string | undefined): Promise<EventStreamPosition> {
+  if (resumeAfter) {
+    const row = await eventRecordedXid.first(em, { organizationId: scope.organizationId, eventId: resumeAfter });
+    if (row?.recorded_xid) return { afterXid: row.recorded_xid, afterId: resumeAfter, sinceSnapshot: null };
+  }
+  const start = (await eventStreamStart.first(em, {}))!;
+  // Just before the oldest running transaction: its events, if it writes any, are new.
+  return { afterXid: start.xmin, afterId: '', sinceSnapshot: start.snapshot };
+}
+
+/**
+ * One poll: the events after the position that are final, oldest transaction first, as bodies of
+ * the asked design (links signed now, valid 24 hours, as a delivery's are). Moves the position on.
+ */
+export async function pollEventStream(
+  { em, services }: Pick<Deps, 'em' | 'services'>,
+  scope: OrganizationScope,
+  query: TEventStreamQuery,
+  position: EventStreamPosition,
+): Promise<TStreamedEvent[]> {
+  const rows = await eventsAfterPosition.rows(em, { organizationId: scope.organizationId, ...position, types: query.types ?? null, limit: EVENTS_PER_POLL });
+  const now = new Date();
+  const events: TStreamedEvent[] = [];
+  for (const row of rows) {
+    const event = { id: row.id, type: row.type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
+    const links = await eventLinks(services.signer, services.config.publicUrl, event, now);
+    events.push({ id: row.id, type: row.type as TWebhookEventType, design: query.design, body: webhookBody(query.design, event, links) });
+    position.afterXid = row.recorded_xid;
+    position.afterId = row.id;
+  }
+  return events;
+}

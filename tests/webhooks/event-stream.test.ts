@@ -1,0 +1,194 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenSecret } from '../../clients/cli/listen.js';
+import { verifyWebhookA } from '../../shared/webhook-signatures.js';
+import { apiAs } from '../helpers/factories.js';
+import { interviewFixture, participantAs } from '../helpers/interviews.js';
+import { runJobsOnce } from '../helpers/jobs.js';
+import { childEnv, killLeftovers, ROOT, waitFor } from '../helpers/processes.js';
+import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
+
+/**
+ * The local loop (issue 35): `npm run cli -- listen --forward-to <url>` reads the organization's
+ * event stream with an API key and forwards each event to a local URL, signed. A real interview
+ * start makes the event; the forwarded request is verified by the `standardwebhooks` package, as
+ * the developer's receiver would verify it; another organization's events never arrive.
+ */
+
+interface Forwarded {
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+}
+
+let t: TestApp;
+let server: http.Server;
+let serviceUrl: string;
+let receiver: http.Server;
+let receiverUrl: string;
+const forwarded: Forwarded[] = [];
+const children: ChildProcess[] = [];
+let tenant: TestTenant;
+let stranger: TestTenant;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  tenant = await t.createTenant();
+  stranger = await t.createTenant();
+  server = t.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  serviceUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      forwarded.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+afterAll(async () => {
+  await killLeftovers(children);
+  server?.closeAllConnections();
+  server?.close();
+  receiver?.close();
+  await t?.close();
+});
+
+/** A participant starts an interview of the tenant's, and the job that announces it runs: one `session.started` event. */
+async function startInterview(owner: TestTenant): Promise<string> {
+  const { invite } = await interviewFixture(apiAs(t.http, owner));
+  const sessionId = (await participantAs(t.http, invite.token).start().expect(201)).body.session.id as string;
+  await runJobsOnce(t, { tasks: ['session__announce_start'] });
+  return sessionId;
+}
+
+/** The CLI as a developer runs it, its output collected. */
+function startCli(args: string[], apiKey: string): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'clients/cli/main.ts', 'listen', ...args], {
+    cwd: ROOT,
+    env: childEnv({ INTERVIEW_API_KEY: apiKey, INTERVIEW_URL: serviceUrl }),
+  });
+  children.push(child);
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Reads a stream for a while and answers its status and what arrived. */
+async function readStream(path: string, headers: Record<string, string>, forMs: number): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${serviceUrl}${path}`, { headers, signal: AbortSignal.timeout(forMs) });
+  let text = '';
+  try {
+    for await (const chunk of response.body!) text += Buffer.from(chunk).toString();
+  } catch {
+    // The reading time is up.
+  }
+  return { status: response.status, text };
+}
+
+describe('cli listen', () => {
+  it("forwards the organization's events to a local URL, signed with the secret it prints, and no other organization's", async () => {
+    const cli = startCli(['--forward-to', receiverUrl], tenant.apiKey);
+    const secret = await waitFor(
+      async () => /Signing secret \(Standard Webhooks\): (whsec_\S+)/.exec(cli.output())?.[1],
+      30_000,
+      () => `the CLI to be ready: ${cli.output()}`,
+    );
+    expect(secret).toBe(listenSecret(tenant.apiKey));
+    expect(cli.output()).toContain(`Ready: forwarding every event of ${tenant.organizationId} (Design B) to ${receiverUrl}`);
+
+    // Another organization's interview first, then ours: when ours has arrived, theirs would have too.
+    const theirs = await startInterview(stranger);
+    const ours = await startInterview(tenant);
+    const request = await waitFor(
+      async () => forwarded[0],
+      20_000,
+      () => `a forwarded event: ${cli.output()}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(forwarded).toHaveLength(1);
+
+    // Verified as the developer's receiver would: by the standardwebhooks package, with the printed secret.
+    const payload = new Webhook(secret).verify(request.raw, {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    }) as { id: string; type: string; data: { session_id: string } };
+    expect(payload.type).toBe('session.started');
+    expect(payload.data.session_id).toBe(ours);
+    expect(request.raw).not.toContain(theirs);
+    expect(request.headers['webhook-id']).toBe(payload.id);
+    expect(request.headers['content-type']).toBe('application/json');
+    // The event is the one the events API lists, and the CLI printed what it did.
+    const listed = (await apiAs(t.http, tenant).get('/v1/events?type=session.started').expect(200)).body.data;
+    expect(listed.map((event: { id: string }) => event.id)).toContain(payload.id);
+    expect(cli.output()).toMatch(new RegExp(`session\\.started\\s+${payload.id}\\s+-> 204`));
+    cli.child.kill('SIGINT');
+  }, 90_000);
+
+  it("signs with the design's own headers when asked, a Design A body, only the types asked for", async () => {
+    forwarded.length = 0;
+    const cli = startCli(['--forward-to', receiverUrl, '--design', 'A', '--signature', 'design', '--events', 'session.started'], tenant.apiKey);
+    await waitFor(
+      async () => (cli.output().includes('Ready:') ? true : undefined),
+      30_000,
+      () => cli.output(),
+    );
+    expect(cli.output()).toContain('Ready: forwarding session.started event of');
+    const ours = await startInterview(tenant);
+    const request = await waitFor(
+      async () => forwarded[0],
+      20_000,
+      () => `a forwarded event: ${cli.output()}`,
+    );
+    expect(verifyWebhookA(Buffer.from(request.raw), request.headers['x-webhook-signature'] as string, listenSecret(tenant.apiKey))).toBe(true);
+    expect(request.headers['x-webhook-event']).toBe('session.started');
+    expect(JSON.parse(request.raw)).toMatchObject({ event: 'session.started', session_id: ours });
+    cli.child.kill('SIGINT');
+  }, 90_000);
+
+  it('refuses a key without the permissions, and says why', async () => {
+    const readOnly = await t.createKey(tenant.organizationId, ['organization:read']);
+    const cli = startCli(['--forward-to', receiverUrl], readOnly.apiKey);
+    const code = await new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(cli.output()).toContain('403');
+    expect(cli.output()).toContain('sessions:read');
+  }, 60_000);
+});
+
+describe('GET /v1/event-stream', () => {
+  it('needs a key with both permissions, and refuses an unknown event type by name', async () => {
+    expect((await fetch(`${serviceUrl}/v1/event-stream`)).status).toBe(401);
+    const readOnly = await t.createKey(tenant.organizationId, ['organization:read']);
+    const denied = await fetch(`${serviceUrl}/v1/event-stream`, { headers: { authorization: readOnly.authorization } });
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { error: { details: unknown } }).error.details).toEqual({ required: 'sessions:read' });
+    const bad = await fetch(`${serviceUrl}/v1/event-stream?types=interview.finished`, { headers: { authorization: tenant.authorization } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('types');
+  });
+
+  it('goes on after Last-Event-ID: the events written after it, not before', async () => {
+    const first = await startInterview(tenant);
+    const firstEvent = (await apiAs(t.http, tenant).get('/v1/events?type=session.started&limit=1').expect(200)).body.data[0];
+    expect(firstEvent.data.session_id).toBe(first);
+    const second = await startInterview(tenant);
+    const resumed = await readStream('/v1/event-stream?types=session.started', { authorization: tenant.authorization, 'last-event-id': firstEvent.id }, 3000);
+    expect(resumed.status).toBe(200);
+    expect(resumed.text).toContain('event: ready');
+    const ids = [...resumed.text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]);
+    const sessions = [...resumed.text.matchAll(/^data: (.+)$/gm)]
+      .map((match) => JSON.parse(match[1]!))
+      .filter((data) => data.body)
+      .map((data) => JSON.parse(data.body).data.session_id);
+    expect(sessions).toEqual([second]);
+    expect(ids).toHaveLength(1);
+  });
+});
