@@ -137,6 +137,12 @@ export async function listen(options: ListenOptions): Promise<void> {
   const streamUrl = new URL(`/v1/event-stream?${query}`, options.url);
   let lastEventId: string | undefined;
   let announced = false;
+  // An outage is told once, and its end once, not at every attempt.
+  let down = false;
+  const wentDown = (why: string) => {
+    if (!down) options.out(`${timeOfDay()}  ${why}; reconnecting`);
+    down = true;
+  };
   while (!options.signal.aborted) {
     try {
       const response = await fetch(streamUrl, {
@@ -148,9 +154,13 @@ export async function listen(options: ListenOptions): Promise<void> {
         const refusal = `The service answered ${response.status}: ${text}`;
         // Refusals of this request stay refusals; an outage (5xx, 429) is waited out.
         if (response.status < 500 && response.status !== 429) throw new ListenRefused(refusal);
-        options.out(`${timeOfDay()}  ${refusal.slice(0, 300)}; reconnecting`);
+        wentDown(refusal.slice(0, 300));
       } else {
         for await (const message of sseMessages(response.body)) {
+          if (message.event === 'ready' && down) {
+            if (announced) options.out(`${timeOfDay()}  Reconnected${lastEventId ? `: going on after ${lastEventId}` : ''}`);
+            down = false;
+          }
           if (message.event === 'ready' && !announced) {
             const ready = JSON.parse(message.data) as { organizationId: string; types: string[] | null };
             options.out(
@@ -164,11 +174,12 @@ export async function listen(options: ListenOptions): Promise<void> {
             lastEventId = message.id ?? event.id;
           }
         }
+        // The server ended the stream (after 10 minutes, or shutting down): reconnect, quietly.
       }
     } catch (error) {
       if (error instanceof ListenRefused) throw error;
       if (options.signal.aborted) return;
-      options.out(`${timeOfDay()}  The stream dropped (${(error as Error).message}); reconnecting`);
+      wentDown(`The stream dropped (${(error as Error).message})`);
     }
     await new Promise((resolve) => setTimeout(resolve, options.reconnectMs ?? 2000));
   }

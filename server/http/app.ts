@@ -149,7 +149,7 @@ export function createApp(services: AppServices, readiness: Readiness): Express 
   // MCP messages are JSON: any other body is the API's 415, before the SDK answers its own.
   app.use(MCP_PATH, requireJsonBody, parseJsonBody(config.jsonBodyLimitBytes));
   app.use(createRestHandler({ routes, router: appRouter, createContext: (req, res) => createContext(services, req, res, 'rest'), logger }));
-  app.use(streamOperationRoutes(services, STREAM_OPERATIONS));
+  app.use(streamOperationRoutes(services, STREAM_OPERATIONS, () => readiness.isReady()));
   app.use(mcpRoutes(services, appRouter, mcpTools));
   // tRPC reads what the parser leaves in req.body; any body that is not JSON is 415 first. Its
   // reader re-serializes the body recursively: input too deep for that is refused (400) before.

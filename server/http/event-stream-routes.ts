@@ -38,7 +38,7 @@ export const eventStreamOperation = defineStreamOperation({
   },
   handler:
     (services) =>
-    async ({ req, res, caller, query }) => {
+    async ({ req, res, caller, query, serving }) => {
       // The domain reads with the caller's organization only: another organization's events never reach this stream.
       const scope = caller;
       const lastEventId = req.get('Last-Event-ID')?.trim() || undefined;
@@ -63,7 +63,9 @@ export const eventStreamOperation = defineStreamOperation({
       );
       const endsAt = Date.now() + STREAM_LIFETIME_MS;
       let quietSince = Date.now();
-      while (open && Date.now() < endsAt) {
+      // Ends when the process begins to shut down, so that shutdown does not wait out its grace
+      // for this answer: the CLI reconnects (to another process, or to this one restarted).
+      while (open && Date.now() < endsAt && serving()) {
         try {
           const events = await pollEventStream({ em: services.orm.em.fork(), services }, scope, query, position);
           for (const event of events) write(`id: ${event.id}\nevent: webhook\ndata: ${JSON.stringify(event)}\n\n`);

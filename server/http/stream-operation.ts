@@ -38,6 +38,8 @@ export interface StreamCall<Path extends string, P extends StreamPermission, Que
   path: Record<PathParams<Path>, string>;
   /** The query string as its schema parsed it (GET); `{}` for a POST, which takes none. */
   query: Query;
+  /** False once the process has begun to shut down: an answer that would go on (a stream) ends, so shutdown need not wait for it. */
+  serving(): boolean;
 }
 
 export interface StreamOperationDeclaration<Path extends string, P extends StreamPermission, Q extends z.ZodType> {
@@ -64,7 +66,7 @@ export interface StreamOperation {
   openApiOperation: ZodOpenApiOperationObject;
   handler: (services: AppServices) => (call: StreamCall<string, StreamPermission, unknown>) => Promise<void>;
   /** Permission, path and query checked, in the order the REST adapter checks a procedure's. */
-  checkedCall: (req: Request, res: Response) => StreamCall<string, StreamPermission, unknown>;
+  checkedCall: (req: Request, res: Response, serving: () => boolean) => StreamCall<string, StreamPermission, unknown>;
 }
 
 export function defineStreamOperation<const Path extends string, const P extends StreamPermission, Q extends z.ZodType = z.ZodObject<Record<string, never>>>(
@@ -94,12 +96,12 @@ export function defineStreamOperation<const Path extends string, const P extends
     permission,
     openApiOperation,
     handler: declaration.handler as unknown as StreamOperation['handler'],
-    checkedCall: (req, res) => {
+    checkedCall: (req, res, serving) => {
       // Permission before any input check, so a caller without it learns nothing about the input.
       const caller = permission === INVITE_TOKEN ? participantOf(req.auth) : assertPermission(req.auth, permission);
       const pathValues = Object.fromEntries(names.map((name) => [name, pathIdOf(req, name)]));
       const parsedQuery = method === 'GET' ? checkedInput(req.query, querySchema, 'query') : {};
-      return { operation: path, req, res, caller, path: pathValues, query: parsedQuery };
+      return { operation: path, req, res, caller, path: pathValues, query: parsedQuery, serving };
     },
   };
 }
@@ -142,14 +144,14 @@ function refuseUnhonouredExtras(req: Request, _res: Response, next: NextFunction
 }
 
 /** The Express routes of the stream operations (mounted after the REST adapter). */
-export function streamOperationRoutes(services: AppServices, operations: readonly StreamOperation[]): Router {
+export function streamOperationRoutes(services: AppServices, operations: readonly StreamOperation[], serving: () => boolean): Router {
   const routes = Router({ caseSensitive: true, strict: true });
   routes.use(['/v1', '/api'], refuseUnhonouredExtras);
   for (const operation of operations) {
     const handle = operation.handler(services);
     const expressPath = operation.path.replace(/\{(\w+)\}/g, ':$1');
     // Express 5 hands a rejected promise of a handler to the error handler.
-    const route = (req: Request, res: Response) => handle(operation.checkedCall(req, res));
+    const route = (req: Request, res: Response) => handle(operation.checkedCall(req, res, serving));
     if (operation.method === 'GET') routes.get(expressPath, route);
     else routes.post(expressPath, route);
   }
