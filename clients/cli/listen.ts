@@ -168,6 +168,9 @@ export async function listen(options: ListenOptions): Promise<void> {
             );
             options.out(`Signing secret (${options.signature === 'standard_webhooks' ? 'Standard Webhooks' : `Design ${options.design}`}): ${secret}`);
             announced = true;
+          } else if (message.event === 'error') {
+            // The service ended the stream for good (the key revoked): the reconnect's answer says so and ends the CLI.
+            options.out(`${timeOfDay()}  The service ended the stream: ${message.data}`);
           } else if (message.event === 'webhook') {
             const event = JSON.parse(message.data) as TStreamedEvent;
             await forward(options, secret, event);

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { ZEventStreamQuery } from '../../shared/schemas/events.js';
-import { pollEventStream, startEventStream } from '../domains/webhooks/stream-events.js';
+import { pollEventStream, startEventStream, streamCallerStillAuthorized } from '../domains/webhooks/stream-events.js';
 import { defineStreamOperation } from './stream-operation.js';
 
 /** How often a stream reads new events. */
 export const EVENT_STREAM_POLL_MS = 1000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
+/** How often a stream checks that its API key is still neither revoked nor expired. */
+const CREDENTIAL_CHECK_MS = 5000;
 /** A stream ends after this long; the CLI reconnects with `Last-Event-ID` and loses nothing. Deploys and load balancers need streams to end. */
 const STREAM_LIFETIME_MS = 10 * 60_000;
 
@@ -26,7 +28,7 @@ export const eventStreamOperation = defineStreamOperation({
     tags: ['Events'],
     summary: 'Stream events as they happen (Server-Sent Events)',
     description:
-      "The organization's events from now on, each once, as an endpoint of the asked `design` would get its body, for local development (`npm run cli -- listen`). A `ready` event first (`{ organizationId, design, types }`), then one `webhook` event per event: `id` is the event's id, `data` is `{ id, type, design, body }` with `body` the exact JSON text to sign and forward. Reconnect with `Last-Event-ID` to go on after the last event received. Comment lines keep a quiet stream open; the server ends a stream after 10 minutes (reconnect). `test.webhook` is not streamed.",
+      "The organization's events from now on, each once, as an endpoint of the asked `design` would get its body, for local development (`npm run cli -- listen`). A `ready` event first (`{ organizationId, design, types }`), then one `webhook` event per event: `id` is the event's id, `data` is `{ id, type, design, body }` with `body` the exact JSON text to sign and forward. Reconnect with `Last-Event-ID` to go on after the last event received. Comment lines keep a quiet stream open; the server ends a stream after 10 minutes, or when the process shuts down (reconnect), and with an `error` event when the API key is revoked or expires. `test.webhook` is not streamed.",
     responses: {
       '200': {
         description: 'The event stream',
@@ -65,7 +67,18 @@ export const eventStreamOperation = defineStreamOperation({
       let quietSince = Date.now();
       // Ends when the process begins to shut down, so that shutdown does not wait out its grace
       // for this answer: the CLI reconnects (to another process, or to this one restarted).
+      let checkedAt = Date.now();
       while (open && Date.now() < endsAt && serving()) {
+        // A reader that stopped reading: wait for it rather than buffer the organization's events.
+        if (res.writableNeedDrain) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+        if (Date.now() - checkedAt >= CREDENTIAL_CHECK_MS) {
+          checkedAt = Date.now();
+          const authorized = await streamCallerStillAuthorized(services.orm.em.fork(), scope).catch(() => true);
+          if (!authorized) {
+            write(`event: error\ndata: ${JSON.stringify({ code: 'INVALID_API_KEY', message: 'The API key was revoked or has expired.' })}\n\n`);
+            break;
+          }
+        }
         try {
           const events = await pollEventStream({ em: services.orm.em.fork(), services }, scope, query, position);
           for (const event of events) write(`id: ${event.id}\nevent: webhook\ndata: ${JSON.stringify(event)}\n\n`);

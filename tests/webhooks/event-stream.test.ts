@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSecret } from '../../clients/cli/listen.js';
+import { revokeApiKeyAsOperator } from '../../server/domains/api-keys/revoke-api-key.js';
 import { verifyWebhookA } from '../../shared/webhook-signatures.js';
 import { apiAs } from '../helpers/factories.js';
 import { interviewFixture, participantAs } from '../helpers/interviews.js';
@@ -153,6 +155,21 @@ describe('cli listen', () => {
     cli.child.kill('SIGINT');
   }, 90_000);
 
+  it('stops when its key is revoked: the stream ends, and the CLI exits with the API refusal', async () => {
+    const key = await t.createKey(tenant.organizationId, ['organization:read', 'sessions:read']);
+    const cli = startCli(['--forward-to', receiverUrl], key.apiKey);
+    await waitFor(
+      async () => (cli.output().includes('Ready:') ? true : undefined),
+      30_000,
+      () => cli.output(),
+    );
+    await revokeApiKeyAsOperator({ em: t.em() }, { apiKeyId: key.apiKeyId });
+    const code = await new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(cli.output()).toContain('The service ended the stream: {"code":"INVALID_API_KEY"');
+    expect(cli.output()).toContain('The service answered 401');
+  }, 60_000);
+
   it('refuses a key without the permissions, and says why', async () => {
     const readOnly = await t.createKey(tenant.organizationId, ['organization:read']);
     const cli = startCli(['--forward-to', receiverUrl], readOnly.apiKey);
@@ -173,6 +190,54 @@ describe('GET /v1/event-stream', () => {
     const bad = await fetch(`${serviceUrl}/v1/event-stream?types=interview.finished`, { headers: { authorization: tenant.authorization } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toContain('types');
+  });
+
+  it('does not skip an event whose transaction commits after a later one: it waits for it, and sends both in order', async () => {
+    const insert = (client: pg.Client, id: string) =>
+      client.query(
+        `insert into webhook_events (id, organization_id, type, session_id, facts, occurred_at) values ($1, $2, 'credits.low', null, $3::jsonb, now())`,
+        [id, tenant.organizationId, JSON.stringify({ organizationId: tenant.organizationId, balance: 4, threshold: 5, transactionId: `txn_${id}` })],
+      );
+    const slow = new pg.Client({ connectionString: t.database.url });
+    const quick = new pg.Client({ connectionString: t.database.url });
+    await Promise.all([slow.connect(), quick.connect()]);
+    try {
+      const reading = fetch(`${serviceUrl}/v1/event-stream?types=credits.low`, {
+        headers: { authorization: tenant.authorization },
+        signal: AbortSignal.timeout(6000),
+      });
+      const response = await reading;
+      const received: string[] = [];
+      const collected = (async () => {
+        let text = '';
+        try {
+          for await (const chunk of response.body!) {
+            text += Buffer.from(chunk).toString();
+            received.splice(0, received.length, ...[...text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]!));
+          }
+        } catch {
+          // The reading time is up.
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The first writer's transaction stays open while a second one writes and commits.
+      await slow.query('begin');
+      await insert(slow, 'evt_slow_writer');
+      await insert(quick, 'evt_quick_writer');
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(received).toEqual([]);
+      await slow.query('commit');
+      await waitFor(
+        async () => (received.length === 2 ? true : undefined),
+        4000,
+        () => `both events: ${received.join(', ')}`,
+      );
+      expect(received).toEqual(['evt_slow_writer', 'evt_quick_writer']);
+      await collected;
+    } finally {
+      await slow.query('rollback').catch(() => undefined);
+      await Promise.all([slow.end(), quick.end()]);
+    }
   });
 
   it('goes on after Last-Event-ID: the events written after it, not before', async () => {

@@ -19,3 +19,11 @@ export const usableApiKeyByHash = defineQuery({
      select * from found`,
   example: { keyHash: 'example-hash' },
 });
+
+/** Whether a key is still neither revoked nor expired: a long answer (the event stream) asks again as it goes. */
+export const apiKeyStillUsable = defineQuery({
+  columns: { id: 'text' },
+  statement: ({ apiKeyId }: { apiKeyId: string }) =>
+    sql`select id from api_keys where id = ${apiKeyId} and revoked_at is null and (expires_at is null or expires_at > now())`,
+  example: { apiKeyId: 'key_example' },
+});

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TEventStreamQuery, TStreamedEvent } from '../../../shared/schemas/events.js';
 import type { TWebhookEventType } from '../../../shared/schemas/webhooks.js';
-import type { OrganizationScope } from '../common/caller.js';
+import { apiKeyStillUsable } from '../api-keys/queries.js';
+import type { CustomerAuth, OrganizationScope } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
 import { eventRecordedXid, eventsAfterPosition, eventStreamStart } from './queries.js';
@@ -66,4 +67,14 @@ export async function pollEventStream(
     position.afterId = row.id;
   }
   return events;
+}
+
+/**
+ * Whether the stream's caller may still read it: an API key revoked or expired since the stream
+ * opened ends it. A member's access token is checked when the stream opens only; it lives
+ * minutes, and a stream ends after ten.
+ */
+export async function streamCallerStillAuthorized(em: EntityManager, caller: CustomerAuth): Promise<boolean> {
+  if (caller.kind !== 'api_key') return true;
+  return (await apiKeyStillUsable.first(em, { apiKeyId: caller.apiKeyId })) !== undefined;
 }
