@@ -106,8 +106,12 @@ function timeOfDay(date = new Date()): string {
   return date.toISOString().slice(11, 19);
 }
 
-/** POSTs one event to the local URL and prints how it went. A failure is printed, not retried (the developer's server is under work). */
-async function forward(options: ListenOptions, secret: string, event: TStreamedEvent): Promise<void> {
+/** POSTs one event to the local URL and prints how it went; true on a 2xx. A failure is printed, not retried (the developer's server is under work). */
+export async function forward(
+  options: Pick<ListenOptions, 'forwardTo' | 'signature' | 'out' | 'signal'>,
+  secret: string,
+  event: TStreamedEvent,
+): Promise<boolean> {
   const started = performance.now();
   const label = `${timeOfDay()}  ${event.type.padEnd(26)} ${event.id}`;
   try {
@@ -120,9 +124,11 @@ async function forward(options: ListenOptions, secret: string, event: TStreamedE
     });
     await response.arrayBuffer().catch(() => undefined);
     options.out(`${label}  -> ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`);
+    return response.ok;
   } catch (error) {
-    if (options.signal.aborted) return;
+    if (options.signal.aborted) return false;
     options.out(`${label}  -> failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`);
+    return false;
   }
 }
 

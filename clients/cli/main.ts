@@ -1,20 +1,24 @@
 // `npm run --silent cli -- <command>`: the developer CLI. It talks to the API with an API key,
 // never to the database, so it runs on a laptop against any installation.
 import { parseArgs } from 'node:util';
-import { WEBHOOK_DESIGNS, WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
-import { listen, ListenRefused, type ListenSignature } from './listen.js';
+import { type TWebhookEventType, WEBHOOK_DESIGNS, WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
+import { listen, ListenRefused, listenSecret, type ListenSignature } from './listen.js';
+import { trigger, TriggerFailed } from './trigger.js';
 
 const USAGE = `Usage: npm run --silent cli -- listen --forward-to <url> [options]
+       npm run --silent cli -- trigger <event type> --forward-to <url> [options]
 
-Forwards your organization's events, as they happen, to a local URL, each signed as a webhook
-endpoint's delivery is. Prints the signing secret to verify them with (the same at every run with
-one API key).
+listen   Forwards your organization's events, as they happen, to a local URL, each signed as a
+         webhook endpoint's delivery is. Prints the signing secret to verify them with (the same
+         at every run with one API key).
+trigger  Sends one sample event of a type (the service's published example, a fresh id, the time
+         now) to the local URL, signed as listen signs. Nothing is written on the service.
 
 Options:
   --forward-to <url>     Where to POST each event (required), such as http://localhost:4000/hooks.
   --api-key <key>        An API key with organization:read and sessions:read (or INTERVIEW_API_KEY).
   --url <url>            The service (or INTERVIEW_URL; default http://localhost:3000).
-  --events <types>       Comma-separated event types (default: all): ${WEBHOOK_EVENT_TYPES.join(', ')}.
+  --events <types>       listen: comma-separated event types (default: all): ${WEBHOOK_EVENT_TYPES.join(', ')}.
   --design <A|B>         The body's design (default B).
   --signature <scheme>   standard_webhooks (default) or design (the design's own headers).`;
 
@@ -53,7 +57,14 @@ export async function runDeveloperCli(argv: string[], env: NodeJS.ProcessEnv): P
       process.stdout.write(`${USAGE}\n`);
       return values.help ? 0 : 2;
     }
-    if (positionals[0] !== 'listen' || positionals.length > 1) throw new UsageError(`Unknown command: ${positionals.join(' ')}.`);
+    const [command, ...rest] = positionals;
+    const triggered = command === 'trigger' ? rest[0] : undefined;
+    if (!((command === 'listen' && rest.length === 0) || (command === 'trigger' && rest.length === 1))) {
+      throw new UsageError(`Unknown command: ${positionals.join(' ')}.`);
+    }
+    if (triggered !== undefined && !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(triggered)) {
+      throw new UsageError(`Unknown event type: ${triggered}. One of: ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+    }
     const apiKey = (values['api-key'] ?? env.INTERVIEW_API_KEY ?? '').trim();
     if (!apiKey) throw new UsageError('An API key is required: --api-key or INTERVIEW_API_KEY.');
     if (!values['forward-to']) throw new UsageError('--forward-to is required.');
@@ -67,19 +78,22 @@ export async function runDeveloperCli(argv: string[], env: NodeJS.ProcessEnv): P
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await listen({
+    const common = {
       url: httpUrl(values.url ?? env.INTERVIEW_URL ?? 'http://localhost:3000', 'url'),
       apiKey,
       forwardTo: httpUrl(values['forward-to'], 'forward-to'),
       design: option(values.design, 'design', WEBHOOK_DESIGNS, 'B') as 'A' | 'B',
       signature: option(values.signature, 'signature', ['standard_webhooks', 'design'], 'standard_webhooks') as ListenSignature,
-      ...(types && types.length > 0 ? { types } : {}),
-      out: (line) => process.stdout.write(`${line}\n`),
+      out: (line: string) => process.stdout.write(`${line}\n`),
       signal: controller.signal,
-    });
+    };
+    if (triggered !== undefined) {
+      return (await trigger({ ...common, type: triggered as TWebhookEventType }, listenSecret(apiKey))) ? 0 : 1;
+    }
+    await listen({ ...common, ...(types && types.length > 0 ? { types } : {}) });
     return 0;
   } catch (error) {
-    if (error instanceof ListenRefused) {
+    if (error instanceof ListenRefused || error instanceof TriggerFailed) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }

@@ -6,11 +6,14 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSecret } from '../../clients/cli/listen.js';
 import { revokeApiKeyAsOperator } from '../../server/domains/api-keys/revoke-api-key.js';
+import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { verifyWebhookA } from '../../shared/webhook-signatures.js';
 import { apiAs } from '../helpers/factories.js';
 import { interviewFixture, participantAs } from '../helpers/interviews.js';
 import { runJobsOnce } from '../helpers/jobs.js';
 import { childEnv, killLeftovers, ROOT, waitFor } from '../helpers/processes.js';
+import { strictly } from '../helpers/strict-schema.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 
 /**
@@ -177,6 +180,58 @@ describe('cli listen', () => {
     expect(code).toBe(1);
     expect(cli.output()).toContain('403');
     expect(cli.output()).toContain('sessions:read');
+  }, 60_000);
+});
+
+describe('cli trigger', () => {
+  /** The CLI run once to its end. */
+  async function runCli(args: string[], apiKey: string): Promise<{ code: number | null; output: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'clients/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: childEnv({ INTERVIEW_API_KEY: apiKey, INTERVIEW_URL: serviceUrl }),
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, output };
+  }
+
+  it('sends a sample of each type, a new event each time, signed as listen signs, exactly its published schema; nothing is recorded', async () => {
+    forwarded.length = 0;
+    const before = (await apiAs(t.http, tenant).get('/v1/events').expect(200)).body.pagination.total;
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const { code, output } = await runCli(['trigger', type, '--forward-to', receiverUrl], tenant.apiKey);
+      expect(code, output).toBe(0);
+      expect(output).toMatch(new RegExp(`${type.replace('.', '\\.')}\\s+\\S+\\s+-> 204`));
+    }
+    expect(forwarded).toHaveLength(WEBHOOK_EVENT_TYPES.length);
+    const webhook = new Webhook(listenSecret(tenant.apiKey));
+    const ids = new Set<string>();
+    for (const [index, request] of forwarded.entries()) {
+      const type = WEBHOOK_EVENT_TYPES[index]!;
+      const body = webhook.verify(request.raw, {
+        'webhook-id': String(request.headers['webhook-id']),
+        'webhook-timestamp': String(request.headers['webhook-timestamp']),
+        'webhook-signature': String(request.headers['webhook-signature']),
+      }) as { id: string; type: string; created_at: string };
+      expect(body.type).toBe(type);
+      expect(() => strictly(WEBHOOK_PAYLOADS[type].B).parse(body)).not.toThrow();
+      expect(Date.now() - Date.parse(body.created_at)).toBeLessThan(60_000);
+      ids.add(body.id);
+    }
+    expect(ids.size).toBe(WEBHOOK_EVENT_TYPES.length);
+    expect((await apiAs(t.http, tenant).get('/v1/events').expect(200)).body.pagination.total).toBe(before);
+  }, 120_000);
+
+  it('refuses an unknown type, and fails when the local URL does not answer 2xx', async () => {
+    const unknown = await runCli(['trigger', 'interview.finished', '--forward-to', receiverUrl], tenant.apiKey);
+    expect(unknown.code).toBe(2);
+    expect(unknown.output).toContain('Unknown event type: interview.finished');
+    const nowhere = await runCli(['trigger', 'session.started', '--forward-to', 'http://127.0.0.1:9/hooks'], tenant.apiKey);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.output).toContain('-> failed');
   }, 60_000);
 });
 

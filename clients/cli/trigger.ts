@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { TStreamedEvent } from '../../shared/schemas/events.js';
+import type { TWebhookDesign, TWebhookEventType } from '../../shared/schemas/webhooks.js';
+import { forward, type ListenSignature } from './listen.js';
+
+/**
+ * `cli trigger <type>`: sends one sample event of a type to the local URL, signed as `listen`
+ * signs (the same secret), so a receiver's handling of each type can be tried before a real one
+ * happens. The sample is the service's own: the example its OpenAPI document publishes for that
+ * type and design (`GET /v1/openapi.json`, no key needed), with a fresh id and the time now, so a
+ * receiver that deduplicates takes each. Nothing is written on the service and no endpoint gets it.
+ */
+
+export interface TriggerOptions {
+  url: string;
+  apiKey: string;
+  forwardTo: string;
+  type: TWebhookEventType;
+  design: TWebhookDesign;
+  signature: ListenSignature;
+  out: (line: string) => void;
+  signal: AbortSignal;
+}
+
+/** The service gave no sample (unreachable, or no example of that type). */
+export class TriggerFailed extends Error {}
+
+/** The sample body of a type in a design, from the document's `webhooks` examples, made a new event. */
+export async function sampleEvent(options: Pick<TriggerOptions, 'url' | 'type' | 'design' | 'signal'>, now = new Date()): Promise<TStreamedEvent> {
+  const response = await fetch(new URL('/v1/openapi.json', options.url), { signal: options.signal }).catch((error: Error) => {
+    throw new TriggerFailed(`The service at ${options.url} is not reachable (${error.cause instanceof Error ? error.cause.message : error.message}).`);
+  });
+  if (!response.ok) throw new TriggerFailed(`The service answered ${response.status} for its OpenAPI document.`);
+  const document = (await response.json()) as {
+    webhooks?: Record<string, { post?: { requestBody?: { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> } } }>;
+  };
+  const example = document.webhooks?.[options.type]?.post?.requestBody?.content?.['application/json']?.examples?.[`design${options.design}`]?.value;
+  if (!example || typeof example !== 'object') throw new TriggerFailed(`The service publishes no ${options.type} example in Design ${options.design}.`);
+  const id = randomUUID();
+  const body: Record<string, unknown> = { ...(example as Record<string, unknown>) };
+  if (options.design === 'B') Object.assign(body, { id, created_at: now.toISOString() });
+  else body.timestamp = now.toISOString();
+  return { id, type: options.type, design: options.design, body: JSON.stringify(body) };
+}
+
+/** Sends the sample; true when the local URL answered 2xx. */
+export async function trigger(options: TriggerOptions, secret: string): Promise<boolean> {
+  const event = await sampleEvent(options);
+  return forward(options, secret, event);
+}
