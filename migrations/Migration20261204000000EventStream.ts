@@ -6,7 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  * `recorded_xid` is the writing transaction's id: the stream reads only below the oldest
  * transaction still running (`pg_snapshot_xmin`), where nothing can appear any more. Added without
  * a value for the events already kept (a volatile default on `add column` would rewrite the
- * table); the stream only reads forward from its start.
+ * table); the stream only reads forward from its start. The index is built in the migration's
+ * transaction, which holds event inserts while it builds: on an installation with millions of
+ * events, build it first with `create index concurrently` under the same name.
  */
 export class Migration20261204000000EventStream extends Migration {
   override async up(): Promise<void> {

@@ -38,6 +38,11 @@ export interface ListenOptions {
   reconnectMs?: number;
 }
 
+/** A path of the service, kept under the path of `--url` when it has one (a service behind a prefix). */
+export function serviceUrl(base: string, path: string): URL {
+  return new URL(path, base.endsWith('/') ? base : `${base}/`);
+}
+
 /** The stream ended on a refusal (a bad key, a missing permission, a bad option): listening again would not help. */
 export class ListenRefused extends Error {}
 
@@ -140,7 +145,7 @@ export async function forward(
 export async function listen(options: ListenOptions): Promise<void> {
   const secret = listenSecret(options.apiKey);
   const query = new URLSearchParams({ design: options.design, ...(options.types ? { types: options.types.join(',') } : {}) });
-  const streamUrl = new URL(`/v1/event-stream?${query}`, options.url);
+  const streamUrl = serviceUrl(options.url, `v1/event-stream?${query}`);
   let lastEventId: string | undefined;
   let announced = false;
   // An outage is told once, and its end once, not at every attempt.
@@ -164,7 +169,7 @@ export async function listen(options: ListenOptions): Promise<void> {
       } else {
         for await (const message of sseMessages(response.body)) {
           if (message.event === 'ready' && down) {
-            if (announced) options.out(`${timeOfDay()}  Reconnected${lastEventId ? `: going on after ${lastEventId}` : ''}`);
+            if (announced) options.out(`${timeOfDay()}  Reconnected: going on where the stream was`);
             down = false;
           }
           if (message.event === 'ready' && !announced) {
@@ -178,10 +183,11 @@ export async function listen(options: ListenOptions): Promise<void> {
             // The service ended the stream for good (the key revoked): the reconnect's answer says so and ends the CLI.
             options.out(`${timeOfDay()}  The service ended the stream: ${message.data}`);
           } else if (message.event === 'webhook') {
-            const event = JSON.parse(message.data) as TStreamedEvent;
-            await forward(options, secret, event);
-            lastEventId = message.id ?? event.id;
+            await forward(options, secret, JSON.parse(message.data) as TStreamedEvent);
           }
+          // Every message's id is the stream's position after it (the ready one's too): a
+          // reconnect goes on exactly there, whether or not an event has come yet.
+          if (message.id) lastEventId = message.id;
         }
         // The server ended the stream (after 10 minutes, or shutting down): reconnect, quietly.
       }

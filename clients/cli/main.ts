@@ -78,8 +78,12 @@ export async function runDeveloperCli(argv: string[], env: NodeJS.ProcessEnv): P
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    const service = new URL(httpUrl(values.url ?? env.INTERVIEW_URL ?? 'http://localhost:3000', 'url'));
+    if (service.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(service.hostname)) {
+      process.stderr.write(`Warning: ${service.origin} is plain HTTP: the API key crosses the network unencrypted. Use https://.\n`);
+    }
     const common = {
-      url: httpUrl(values.url ?? env.INTERVIEW_URL ?? 'http://localhost:3000', 'url'),
+      url: service.toString(),
       apiKey,
       forwardTo: httpUrl(values['forward-to'], 'forward-to'),
       design: option(values.design, 'design', WEBHOOK_DESIGNS, 'B') as 'A' | 'B',

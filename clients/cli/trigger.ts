@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TStreamedEvent } from '../../shared/schemas/events.js';
 import type { TWebhookDesign, TWebhookEventType } from '../../shared/schemas/webhooks.js';
-import { forward, type ListenSignature } from './listen.js';
+import { forward, type ListenSignature, serviceUrl } from './listen.js';
 
 /**
  * `cli trigger <type>`: sends one sample event of a type to the local URL, signed as `listen`
@@ -27,7 +27,7 @@ export class TriggerFailed extends Error {}
 
 /** The sample body of a type in a design, from the document's `webhooks` examples, made a new event. */
 export async function sampleEvent(options: Pick<TriggerOptions, 'url' | 'type' | 'design' | 'signal'>, now = new Date()): Promise<TStreamedEvent> {
-  const response = await fetch(new URL('/v1/openapi.json', options.url), { signal: options.signal }).catch((error: Error) => {
+  const response = await fetch(serviceUrl(options.url, 'v1/openapi.json'), { signal: options.signal }).catch((error: Error) => {
     throw new TriggerFailed(`The service at ${options.url} is not reachable (${error.cause instanceof Error ? error.cause.message : error.message}).`);
   });
   if (!response.ok) throw new TriggerFailed(`The service answered ${response.status} for its OpenAPI document.`);

@@ -138,8 +138,9 @@ function rewriteResponses(operation: JsonObject, facts: OperationFacts, method: 
   responses.default = errorResponse(defaultCodes, {
     ...RATE_LIMIT_HEADERS,
     'Retry-After': {
-      description:
-        'On 429 `RATE_LIMITED`: seconds until the rate-limit window resets. On 503: seconds to wait before retrying. On 409 `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request may have finished.',
+      description: `On 429 \`RATE_LIMITED\`: seconds until the rate-limit window resets. On 503: seconds to wait before retrying.${
+        idempotent ? ' On 409 `IDEMPOTENCY_KEY_IN_USE`: seconds until the first request may have finished.' : ''
+      }`,
       schema: { type: 'integer' },
     },
     ...(idempotent ? IDEMPOTENT_REPLAYED : {}),

@@ -74,7 +74,7 @@ const EVENT_STREAM_TYPES_DOC = {
   example: 'interview.completed,session.started',
 };
 
-/** `GET /v1/events/stream` (the developer CLI's `listen`): which events, in which payload design. */
+/** `GET /v1/event-stream` (the developer CLI's `listen`): which events, in which payload design. */
 export const ZEventStreamQuery = z.strictObject({
   types: z
     .string()

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRestClient } from '../../clients/rest/build.js';
 import { buildTrpcClient } from '../../clients/trpc/build.js';
 import { API_VERSION } from '../../shared/api-version.js';
+import { ROOT } from '../helpers/processes.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 
 /**
@@ -156,25 +157,35 @@ describe('the client packages, packed and installed into a new project', () => {
     await buildRestClient();
     await buildTrpcClient();
     for (const dir of ['rest', 'trpc']) {
-      await run('npm', ['pack', '--silent', '--pack-destination', project], { cwd: path.join(import.meta.dirname, '..', '..', 'clients', dir) });
+      await run('npm', ['pack', '--silent', '--pack-destination', project], { cwd: path.join(ROOT, 'clients', dir) });
     }
     const tarballs = (await readdir(project)).filter((name) => name.endsWith('.tgz')).sort();
     expect(tarballs).toEqual([`interview-service-client-${API_VERSION}.tgz`, `interview-service-trpc-client-${API_VERSION}.tgz`]);
 
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'integration', private: true, type: 'module' }));
-    // openapi-fetch (the REST package's one dependency) and the tRPC peers come from the npm
-    // cache `npm ci` filled; the registry only if they are missing there.
+    // The packages' dependencies (openapi-fetch and its helpers) and the tRPC peers, packed from
+    // this checkout's node_modules at the versions the packages name, so the install needs no
+    // registry: --offline, with an empty cache of its own. TypeScript, the tRPC client's peer, is
+    // this checkout's (the typecheck below runs it), hence --legacy-peer-deps.
+    const dependencies = path.join(project, 'dependencies');
+    await mkdir(dependencies);
+    for (const name of ['openapi-fetch', 'openapi-typescript-helpers', '@trpc/client', '@trpc/server']) {
+      await run('npm', ['pack', '--silent', '--pack-destination', dependencies, path.join(ROOT, 'node_modules', name)], { cwd: project });
+    }
+    const dependencyTarballs = (await readdir(dependencies)).map((name) => `./dependencies/${name}`);
     await run(
       'npm',
       [
         'install',
-        '--prefer-offline',
+        '--offline',
+        '--cache',
+        path.join(project, '.npm-cache'),
+        '--legacy-peer-deps',
         '--no-audit',
         '--no-fund',
         '--ignore-scripts',
         ...tarballs.map((name) => `./${name}`),
-        '@trpc/client@11.22.1',
-        '@trpc/server@11.22.1',
+        ...dependencyTarballs,
       ],
       { cwd: project, timeout: 120_000 },
     );

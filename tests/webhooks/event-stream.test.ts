@@ -247,6 +247,33 @@ describe('GET /v1/event-stream', () => {
     expect(JSON.stringify(await bad.json())).toContain('types');
   });
 
+  it('holds at most 5 streams per API key at a time: the sixth is 429 until one closes', async () => {
+    const key = await t.createKey(tenant.organizationId, ['organization:read', 'sessions:read']);
+    const open = (signal: AbortSignal) => fetch(`${serviceUrl}/v1/event-stream`, { headers: { authorization: key.authorization }, signal });
+    const controllers = Array.from({ length: 5 }, () => new AbortController());
+    try {
+      const streams = await Promise.all(controllers.map((controller) => open(controller.signal)));
+      expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200]);
+      const sixth = await open(AbortSignal.timeout(5000));
+      expect(sixth.status).toBe(429);
+      expect(sixth.headers.get('retry-after')).toBe('10');
+      expect(((await sixth.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+      controllers[0]!.abort();
+      await waitFor(
+        async () => {
+          const retry = await open(AbortSignal.timeout(2000)).catch(() => undefined);
+          if (retry?.status !== 200) return undefined;
+          await retry.body?.cancel().catch(() => undefined);
+          return true;
+        },
+        10_000,
+        () => 'a stream once one closed',
+      );
+    } finally {
+      for (const controller of controllers) controller.abort();
+    }
+  });
+
   it('does not skip an event whose transaction commits after a later one: it waits for it, and sends both in order', async () => {
     const insert = (client: pg.Client, id: string) =>
       client.query(
@@ -268,7 +295,13 @@ describe('GET /v1/event-stream', () => {
         try {
           for await (const chunk of response.body!) {
             text += Buffer.from(chunk).toString();
-            received.splice(0, received.length, ...[...text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]!));
+            received.splice(
+              0,
+              received.length,
+              ...[...text.matchAll(/^data: (.+)$/gm)]
+                .map((match) => JSON.parse(match[1]!) as { id?: string; body?: string })
+                .flatMap((data) => (data.body ? [data.id!] : [])),
+            );
           }
         } catch {
           // The reading time is up.
@@ -303,12 +336,21 @@ describe('GET /v1/event-stream', () => {
     const resumed = await readStream('/v1/event-stream?types=session.started', { authorization: tenant.authorization, 'last-event-id': firstEvent.id }, 3000);
     expect(resumed.status).toBe(200);
     expect(resumed.text).toContain('event: ready');
-    const ids = [...resumed.text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]);
     const sessions = [...resumed.text.matchAll(/^data: (.+)$/gm)]
       .map((match) => JSON.parse(match[1]!))
       .filter((data) => data.body)
       .map((data) => JSON.parse(data.body).data.session_id);
     expect(sessions).toEqual([second]);
-    expect(ids).toHaveLength(1);
+    // Every message carries the position after it, the ready one too: resuming from that reads
+    // what came after, here nothing more.
+    const positions = [...resumed.text.matchAll(/^id: (pos_.+)$/gm)].map((match) => match[1]!);
+    expect(positions).toHaveLength(2);
+    const third = await startInterview(tenant);
+    const again = await readStream('/v1/event-stream?types=session.started', { authorization: tenant.authorization, 'last-event-id': positions[1]! }, 3000);
+    const after = [...again.text.matchAll(/^data: (.+)$/gm)]
+      .map((match) => JSON.parse(match[1]!))
+      .filter((data) => data.body)
+      .map((data) => JSON.parse(data.body).data.session_id);
+    expect(after).toEqual([third]);
   });
 });

@@ -187,9 +187,17 @@ export const endpointsWithStalledFirstAttempts = defineQuery({
  */
 export const eventsAfterPosition = defineQuery({
   columns: { id: 'text', type: 'text', facts: 'jsonb', occurred_at: 'timestamp with time zone', recorded_xid: 'text' },
-  statement: (params: { organizationId: string; afterXid: string; afterId: string; sinceSnapshot: string | null; types: string[] | null; limit: number }) =>
+  statement: (params: {
+    organizationId: string;
+    afterXid: string;
+    afterId: string;
+    sinceSnapshot: string | null;
+    retainedSince: Date;
+    types: string[] | null;
+    limit: number;
+  }) =>
     sql`select id, type, facts, occurred_at, recorded_xid::text as recorded_xid from webhook_events
-         where organization_id = ${params.organizationId}
+         where organization_id = ${params.organizationId} and occurred_at >= ${params.retainedSince}
            and (recorded_xid, id) > (${params.afterXid}::xid8, ${params.afterId})
            and recorded_xid < pg_snapshot_xmin(pg_current_snapshot())
            and (${params.sinceSnapshot}::pg_snapshot is null or not pg_visible_in_snapshot(recorded_xid, ${params.sinceSnapshot}::pg_snapshot))
@@ -201,6 +209,7 @@ export const eventsAfterPosition = defineQuery({
     afterXid: '0',
     afterId: '',
     sinceSnapshot: '10:20:' as string | null,
+    retainedSince: new Date(0),
     types: ['session.started'] as string[] | null,
     limit: 100,
   },

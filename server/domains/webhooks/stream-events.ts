@@ -5,10 +5,11 @@ import { apiKeyStillUsable } from '../api-keys/queries.js';
 import type { CustomerAuth, OrganizationScope } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
+import { retainedSince } from './event-resource.js';
 import { eventRecordedXid, eventsAfterPosition, eventStreamStart } from './queries.js';
 
 /**
- * The event stream the developer CLI's `listen` reads (`GET /v1/events/stream`): an
+ * The event stream the developer CLI's `listen` reads (`GET /v1/event-stream`): an
  * organization's events as they are written, each as the body an endpoint of the asked design
  * would get. The stream polls: one indexed read per poll, so any API process serves streams of
  * events any process wrote.
@@ -32,39 +33,78 @@ export interface EventStreamPosition {
 }
 
 /**
- * Where a new stream starts: at what had not committed when it opened, or, resuming
- * (`Last-Event-ID`), right after that event of the organization. An id the organization has no
- * event under starts afresh.
+ * A position as a stream hands it out (each message's SSE `id`) and takes it back
+ * (`Last-Event-ID`): opaque to clients. It only says where to read the caller's own
+ * organization's events from: a forged one reads nothing another organization wrote.
  */
-export async function startEventStream(em: EntityManager, scope: OrganizationScope, resumeAfter: string | undefined): Promise<EventStreamPosition> {
-  if (resumeAfter) {
-    const row = await eventRecordedXid.first(em, { organizationId: scope.organizationId, eventId: resumeAfter });
-    if (row?.recorded_xid) return { afterXid: row.recorded_xid, afterId: resumeAfter, sinceSnapshot: null };
+export function positionToken(position: EventStreamPosition): string {
+  return `pos_${Buffer.from(JSON.stringify([position.afterXid, position.afterId, position.sinceSnapshot])).toString('base64url')}`;
+}
+
+function positionOf(token: string): EventStreamPosition | undefined {
+  if (!token.startsWith('pos_') || token.length > 2000) return undefined;
+  try {
+    const [afterXid, afterId, sinceSnapshot] = JSON.parse(Buffer.from(token.slice('pos_'.length), 'base64url').toString('utf8')) as unknown[];
+    const snapshotOk = sinceSnapshot === null || (typeof sinceSnapshot === 'string' && /^\d{1,20}:\d{1,20}:(\d{1,20}(,\d{1,20})*)?$/.test(sinceSnapshot));
+    if (typeof afterXid !== 'string' || !/^\d{1,20}$/.test(afterXid) || typeof afterId !== 'string' || afterId.length > 200 || !snapshotOk) return undefined;
+    return { afterXid, afterId, sinceSnapshot: sinceSnapshot as string | null };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where a stream starts. `resumeFrom` (`Last-Event-ID`) is a position a stream handed out (its
+ * `ready` or an event's message), or an event id of the organization's (after that event). Else,
+ * or when it is neither, at what had not committed when the stream opened.
+ */
+export async function startEventStream(em: EntityManager, scope: OrganizationScope, resumeFrom: string | undefined): Promise<EventStreamPosition> {
+  const handedOut = resumeFrom ? positionOf(resumeFrom) : undefined;
+  if (handedOut) return handedOut;
+  if (resumeFrom) {
+    const row = await eventRecordedXid.first(em, { organizationId: scope.organizationId, eventId: resumeFrom });
+    if (row?.recorded_xid) return { afterXid: row.recorded_xid, afterId: resumeFrom, sinceSnapshot: null };
   }
   const start = (await eventStreamStart.first(em, {}))!;
   // Just before the oldest running transaction: its events, if it writes any, are new.
   return { afterXid: start.xmin, afterId: '', sinceSnapshot: start.snapshot };
 }
 
+/** An event as the stream sends it, with the position right after it (its message's SSE `id`). */
+export interface StreamedEventAt {
+  event: TStreamedEvent;
+  resumeToken: string;
+}
+
 /**
  * One poll: the events after the position that are final, oldest transaction first, as bodies of
- * the asked design (links signed now, valid 24 hours, as a delivery's are). Moves the position on.
+ * the asked design (links signed now, valid 24 hours, as a delivery's are), within the events
+ * API's 30 days. Moves the position on.
  */
 export async function pollEventStream(
   { em, services }: Pick<Deps, 'em' | 'services'>,
   scope: OrganizationScope,
   query: TEventStreamQuery,
   position: EventStreamPosition,
-): Promise<TStreamedEvent[]> {
-  const rows = await eventsAfterPosition.rows(em, { organizationId: scope.organizationId, ...position, types: query.types ?? null, limit: EVENTS_PER_POLL });
+): Promise<StreamedEventAt[]> {
   const now = new Date();
-  const events: TStreamedEvent[] = [];
+  const rows = await eventsAfterPosition.rows(em, {
+    organizationId: scope.organizationId,
+    ...position,
+    retainedSince: retainedSince(now),
+    types: query.types ?? null,
+    limit: EVENTS_PER_POLL,
+  });
+  const events: StreamedEventAt[] = [];
   for (const row of rows) {
     const event = { id: row.id, type: row.type, occurredAt: new Date(row.occurred_at), facts: row.facts } as StoredEvent;
     const links = await eventLinks(services.signer, services.config.publicUrl, event, now);
-    events.push({ id: row.id, type: row.type as TWebhookEventType, design: query.design, body: webhookBody(query.design, event, links) });
     position.afterXid = row.recorded_xid;
     position.afterId = row.id;
+    events.push({
+      event: { id: row.id, type: row.type as TWebhookEventType, design: query.design, body: webhookBody(query.design, event, links) },
+      resumeToken: positionToken(position),
+    });
   }
   return events;
 }
