@@ -2,7 +2,7 @@ import { isPermission, type Permission } from '../../../shared/permissions.js';
 import { isPlan, type Plan } from '../../../shared/plans.js';
 import { hashApiKey, isWellFormedApiKey } from '../../lib/api-key-format.js';
 import type { Deps } from '../common/deps.js';
-import { usableApiKeyByHash } from './queries.js';
+import { apiKeyStillUsable, usableApiKeyByHash } from './queries.js';
 
 export interface AuthenticatedKey {
   apiKeyId: string;
@@ -28,4 +28,9 @@ export async function authenticateApiKey({ em }: Pick<Deps, 'em'>, input: { pres
     plan: row.plan,
     customRateLimit: row.rate_limit_per_minute,
   };
+}
+
+/** Whether a key authenticated earlier is still neither revoked nor expired: a long answer (the event stream) asks again as it goes. */
+export async function isApiKeyStillUsable({ em }: Pick<Deps, 'em'>, input: { apiKeyId: string }): Promise<boolean> {
+  return (await apiKeyStillUsable.first(em, input)) !== undefined;
 }

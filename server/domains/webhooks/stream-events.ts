@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TEventStreamQuery, TStreamedEvent } from '../../../shared/schemas/events.js';
 import type { TWebhookEventType } from '../../../shared/schemas/webhooks.js';
-import { apiKeyStillUsable } from '../api-keys/queries.js';
+import { isApiKeyStillUsable } from '../api-keys/index.js';
 import type { CustomerAuth, OrganizationScope } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
@@ -116,5 +116,5 @@ export async function pollEventStream(
  */
 export async function streamCallerStillAuthorized(em: EntityManager, caller: CustomerAuth): Promise<boolean> {
   if (caller.kind !== 'api_key') return true;
-  return (await apiKeyStillUsable.first(em, { apiKeyId: caller.apiKeyId })) !== undefined;
+  return isApiKeyStillUsable({ em }, { apiKeyId: caller.apiKeyId });
 }
