@@ -101,3 +101,32 @@ export function signStandardWebhook(rawBody: RawBody, id: string, timestampSecon
   hmac.update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody);
   return `v1,${hmac.digest('base64')}`;
 }
+
+/** What a delivery request is signed as: its endpoint's design and signature scheme, and the event. */
+export interface DeliverySigning {
+  design: 'A' | 'B';
+  scheme: 'design' | 'standard_webhooks';
+  eventId: string;
+  eventType: string;
+}
+
+/**
+ * The headers one delivery request carries, as the service sends them and the developer CLI
+ * forwards them. Standard Webhooks: one signature per secret, all in one header. The designs' own
+ * signing: one secret per request (during a rotation the service sends one request per secret).
+ */
+export function deliveryHeaders(body: RawBody, signing: DeliverySigning, secrets: readonly string[], nowMs = Date.now()): Record<string, string> {
+  const routing: Record<string, string> = signing.design === 'A' ? { 'x-webhook-event': signing.eventType } : {};
+  if (signing.scheme === 'standard_webhooks') {
+    const timestamp = Math.floor(nowMs / 1000);
+    return {
+      ...routing,
+      [STANDARD_WEBHOOK_ID_HEADER]: signing.eventId,
+      [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+      [STANDARD_WEBHOOK_SIGNATURE_HEADER]: secrets.map((secret) => signStandardWebhook(body, signing.eventId, timestamp, secret)).join(' '),
+    };
+  }
+  if (secrets.length !== 1) throw new Error("A design's own signature takes one secret per request.");
+  if (signing.design === 'A') return { ...routing, [DESIGN_A_SIGNATURE_HEADER]: signWebhookA(body, secrets[0]!) };
+  return { [DESIGN_B_TIMESTAMP_HEADER]: String(nowMs), [DESIGN_B_SIGNATURE_HEADER]: signWebhookB(body, nowMs, secrets[0]!) };
+}

@@ -1,17 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { TStreamedEvent } from '../../shared/schemas/events.js';
 import type { TWebhookDesign } from '../../shared/schemas/webhooks.js';
-import {
-  DESIGN_A_SIGNATURE_HEADER,
-  DESIGN_B_SIGNATURE_HEADER,
-  DESIGN_B_TIMESTAMP_HEADER,
-  signStandardWebhook,
-  signWebhookA,
-  signWebhookB,
-  STANDARD_WEBHOOK_ID_HEADER,
-  STANDARD_WEBHOOK_SIGNATURE_HEADER,
-  STANDARD_WEBHOOK_TIMESTAMP_HEADER,
-} from '../../shared/webhook-signatures.js';
+import { deliveryHeaders } from '../../shared/webhook-signatures.js';
 
 /**
  * `cli listen`: reads the organization's event stream (`GET /v1/event-stream`) with an API key
@@ -55,18 +45,9 @@ export function listenSecret(apiKey: string): string {
   return `whsec_${createHmac('sha256', apiKey).update('interview-service cli listen v1').digest('base64')}`;
 }
 
-/** The headers a forwarded event is signed with, as an endpoint with that design and scheme gets them. */
+/** The headers a forwarded event is signed with: the very headers an endpoint with that design and scheme gets (shared/webhook-signatures.ts). */
 export function signedHeaders(event: TStreamedEvent, signature: ListenSignature, secret: string, now = Date.now()): Record<string, string> {
-  if (signature === 'standard_webhooks') {
-    const seconds = Math.floor(now / 1000);
-    return {
-      [STANDARD_WEBHOOK_ID_HEADER]: event.id,
-      [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: String(seconds),
-      [STANDARD_WEBHOOK_SIGNATURE_HEADER]: signStandardWebhook(event.body, event.id, seconds, secret),
-    };
-  }
-  if (event.design === 'A') return { 'x-webhook-event': event.type, [DESIGN_A_SIGNATURE_HEADER]: signWebhookA(event.body, secret) };
-  return { [DESIGN_B_TIMESTAMP_HEADER]: String(now), [DESIGN_B_SIGNATURE_HEADER]: signWebhookB(event.body, now, secret) };
+  return deliveryHeaders(event.body, { design: event.design, scheme: signature, eventId: event.id, eventType: event.type }, [secret], now);
 }
 
 interface SseMessage {

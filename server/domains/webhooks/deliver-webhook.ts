@@ -1,16 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  DESIGN_A_SIGNATURE_HEADER,
-  DESIGN_B_SIGNATURE_HEADER,
-  DESIGN_B_TIMESTAMP_HEADER,
-  signStandardWebhook,
-  signWebhookA,
-  signWebhookB,
-  STANDARD_WEBHOOK_ID_HEADER,
-  STANDARD_WEBHOOK_SECRET,
-  STANDARD_WEBHOOK_SIGNATURE_HEADER,
-  STANDARD_WEBHOOK_TIMESTAMP_HEADER,
-} from '../../../shared/webhook-signatures.js';
+import { deliveryHeaders, STANDARD_WEBHOOK_SECRET } from '../../../shared/webhook-signatures.js';
 import type { TDeliveryAttempt, TWebhookDesign, TWebhookSignatureScheme } from '../../../shared/schemas/webhooks.js';
 import type { Config } from '../../config.js';
 import { type OutboundPolicy, OutboundFailedError, OutboundRefusedError, outboundRequest } from '../../lib/outbound-http.js';
@@ -79,32 +68,18 @@ interface SignedRequest {
  * made before it, still signing in an overlap, is left out: its libraries could not read it).
  */
 function signedRequests(row: AttemptContext, body: string, secrets: ReturnType<typeof signingSecretsOf>): SignedRequest[] {
-  const routing: Record<string, string> = row.design === 'A' ? { 'x-webhook-event': row.event_type } : {};
+  const signing = { design: row.design, scheme: row.signature_scheme, eventId: row.event_id, eventType: row.event_type };
   if (row.signature_scheme === 'standard_webhooks') {
     const usable = secrets.filter((secret) => STANDARD_WEBHOOK_SECRET.test(secret.secret));
     if (usable.length === 0) throw new Error("The endpoint's secret is not in the Standard Webhooks format.");
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signatures = usable.map((secret) => signStandardWebhook(body, row.event_id, timestamp, secret.secret));
-    return [
-      {
-        headers: {
-          ...routing,
-          [STANDARD_WEBHOOK_ID_HEADER]: row.event_id,
-          [STANDARD_WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
-          [STANDARD_WEBHOOK_SIGNATURE_HEADER]: signatures.join(' '),
-        },
-        signedWith: usable.length > 1 ? 'both' : usable[0]!.signedWith,
-      },
-    ];
+    const headers = deliveryHeaders(
+      body,
+      signing,
+      usable.map((secret) => secret.secret),
+    );
+    return [{ headers, signedWith: usable.length > 1 ? 'both' : usable[0]!.signedWith }];
   }
-  return secrets.map((secret): SignedRequest => {
-    if (row.design === 'A') return { headers: { ...routing, [DESIGN_A_SIGNATURE_HEADER]: signWebhookA(body, secret.secret) }, signedWith: secret.signedWith };
-    const timestamp = Date.now();
-    return {
-      headers: { [DESIGN_B_TIMESTAMP_HEADER]: String(timestamp), [DESIGN_B_SIGNATURE_HEADER]: signWebhookB(body, timestamp, secret.secret) },
-      signedWith: secret.signedWith,
-    };
-  });
+  return secrets.map((secret): SignedRequest => ({ headers: deliveryHeaders(body, signing, [secret.secret]), signedWith: secret.signedWith }));
 }
 
 /** One HTTP request of an attempt; never throws (every outcome is an attempt record). */
