@@ -1,10 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { type TEventStreamQuery, ZEventStreamQuery } from '../../shared/schemas/events.js';
 import type { CustomerAuth } from '../domains/common/caller.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
-import { pollEventStream, positionToken, startEventStream, streamCallerStillAuthorized } from '../domains/webhooks/stream-events.js';
+import { isApiKeyStillUsable } from '../domains/api-keys/index.js';
+import { pollEventStream, positionToken, startEventStream } from '../domains/webhooks/stream-events.js';
 import { defineStreamOperation } from './stream-operation.js';
 
 /** How often a stream reads new events. */
@@ -138,4 +140,15 @@ async function streamEvents(
     }
   }
   if (isOpen()) res.end();
+}
+
+/**
+ * Whether the stream's caller may still read it: an API key revoked or expired since the stream
+ * opened ends it. A member's access token is checked when the stream opens only; it lives
+ * minutes, and a stream ends after ten. (Asked here, at the edge, so the webhooks domain does not
+ * depend on the api-keys one.)
+ */
+async function streamCallerStillAuthorized(em: EntityManager, caller: CustomerAuth): Promise<boolean> {
+  if (caller.kind !== 'api_key') return true;
+  return isApiKeyStillUsable({ em }, { apiKeyId: caller.apiKeyId });
 }

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TEventStreamQuery, TStreamedEvent } from '../../../shared/schemas/events.js';
 import type { TWebhookEventType } from '../../../shared/schemas/webhooks.js';
-import { isApiKeyStillUsable } from '../api-keys/index.js';
-import type { CustomerAuth, OrganizationScope } from '../common/caller.js';
+import type { OrganizationScope } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { eventLinks, type StoredEvent, webhookBody } from './event-payloads.js';
 import { retainedSince } from './event-resource.js';
@@ -107,14 +106,4 @@ export async function pollEventStream(
     });
   }
   return events;
-}
-
-/**
- * Whether the stream's caller may still read it: an API key revoked or expired since the stream
- * opened ends it. A member's access token is checked when the stream opens only; it lives
- * minutes, and a stream ends after ten.
- */
-export async function streamCallerStillAuthorized(em: EntityManager, caller: CustomerAuth): Promise<boolean> {
-  if (caller.kind !== 'api_key') return true;
-  return isApiKeyStillUsable({ em }, { apiKeyId: caller.apiKeyId });
 }
