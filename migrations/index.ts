@@ -25,6 +25,7 @@ import { Migration20261201000000SessionExports } from './Migration20261201000000
 import { Migration20261202000000WebhookDrains } from './Migration20261202000000WebhookDrains.js';
 import { Migration20261203000000WebhookSignatureScheme } from './Migration20261203000000WebhookSignatureScheme.js';
 import { Migration20261204000000EventStream } from './Migration20261204000000EventStream.js';
+import { Migration20261205000000TestMode } from './Migration20261205000000TestMode.js';
 
 /** Every migration, in order. New migrations are appended here (see docs/internals.md, "Migrations"). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261202000000WebhookDrains', class: Migration20261202000000WebhookDrains },
   { name: 'Migration20261203000000WebhookSignatureScheme', class: Migration20261203000000WebhookSignatureScheme },
   { name: 'Migration20261204000000EventStream', class: Migration20261204000000EventStream },
+  { name: 'Migration20261205000000TestMode', class: Migration20261205000000TestMode },
 ];

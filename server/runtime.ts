@@ -45,6 +45,7 @@ export async function openRuntime(config: Config, logger: Logger, options: { res
       stopRestartingDatabase: () => database.stopRestarting(),
       async close() {
         services.mailer.close();
+        services.testModeMailer.close();
         await services.reports.close();
         await services.databaseProbe.close();
         await openedOrm.close(true);

@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { DatabaseProbe } from './db/database-probe.js';
 import type { Orm } from './db/orm.js';
 import { EmailTemplates } from './email/templates.js';
-import { createMailer, type Mailer } from './email/mailer.js';
+import { createMailer, createOutboxMailer, type Mailer } from './email/mailer.js';
 import type { TextAnalyzer } from './analysis/analyzer.js';
 import { BuiltinAnalyzer } from './analysis/builtin-analyzer.js';
 import { LlmAnalyzer } from './analysis/llm-analyzer.js';
@@ -44,6 +44,8 @@ export interface AppServices {
   links: PublicLinks;
   emailTemplates: EmailTemplates;
   mailer: Mailer;
+  /** A test world's emails (test mode): always the outbox, never a recipient. */
+  testModeMailer: Mailer;
   metrics: Metrics;
   sealer: Sealer;
   /** Seals webhook signing secrets at rest (a key of its own, derived from the signing secret). */
@@ -117,6 +119,7 @@ export async function createServices(config: Config, orm: Orm, logger: Logger): 
     memberTokens: new MemberTokens(secret, config.publicUrl),
     payments: createPaymentProvider(config.payments),
     mailer: createMailer({ smtpUrl: config.smtpUrl, emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
+    testModeMailer: createOutboxMailer({ emailFrom: config.emailFrom, dataDir: config.dataDir }, logger),
   };
 }
 

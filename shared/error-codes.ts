@@ -32,6 +32,10 @@ export const ERROR_CODES = {
       'The payment provider declined the payment (`details.code`, such as `card_declined` or `payment_method_required`, and its reason); nothing was booked.',
   },
   INSUFFICIENT_PERMISSIONS: { status: 403, description: 'The API key lacks the permission the operation requires.' },
+  TEST_MODE_ONLY: {
+    status: 403,
+    description: 'Only a test key (`isk_test_…`) may call this operation: it makes sample data, which belongs in the test world only.',
+  },
   INVALID_INVITATION: {
     status: 404,
     description: 'The member invitation link is unknown, already accepted or expired; ask for a new invitation.',

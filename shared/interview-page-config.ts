@@ -22,6 +22,8 @@ export interface InterviewPageConfig {
   campaignName: string | null;
   /** A "Preview as participant" interview: the page says it is not recorded in results and costs no credits. */
   preview: boolean;
+  /** Test mode: the invite is of a test world; the page says it is a test. */
+  testMode: boolean;
   organizationName: string | null;
   participantName: string | null;
   /** How the page takes turns in voice mode: the campaign's `settings.turnTaking` over the defaults. */

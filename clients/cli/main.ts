@@ -3,19 +3,22 @@
 import { parseArgs } from 'node:util';
 import { type TWebhookEventType, WEBHOOK_DESIGNS, WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { listen, ListenRefused, listenSecret, type ListenSignature } from './listen.js';
-import { trigger, TriggerFailed } from './trigger.js';
+import { isTestKey, trigger, TriggerFailed, triggerInTestMode } from './trigger.js';
 
 const USAGE = `Usage: npm run --silent cli -- listen --forward-to <url> [options]
-       npm run --silent cli -- trigger <event type> --forward-to <url> [options]
+       npm run --silent cli -- trigger <event type> [--forward-to <url>] [options]
 
 listen   Forwards your organization's events, as they happen, to a local URL, each signed as a
          webhook endpoint's delivery is. Prints the signing secret to verify them with (the same
          at every run with one API key).
-trigger  Sends one sample event of a type (the service's published example, a fresh id, the time
-         now) to the local URL, signed as listen signs. Nothing is written on the service.
+trigger  With a test key (isk_test_…): makes an event of a type with sample data in test mode, on
+         the service; listen forwards it and test endpoints receive it. With a live key: sends
+         the service's published sample of the type (a fresh id, the time now) to --forward-to,
+         signed as listen signs; nothing is written on the service.
 
 Options:
-  --forward-to <url>     Where to POST each event (required), such as http://localhost:4000/hooks.
+  --forward-to <url>     Where to POST each event, such as http://localhost:4000/hooks (listen, and
+                         trigger with a live key).
   --api-key <key>        An API key with organization:read and sessions:read (or INTERVIEW_API_KEY).
   --url <url>            The service (or INTERVIEW_URL; default http://localhost:3000).
   --events <types>       listen: comma-separated event types (default: all): ${WEBHOOK_EVENT_TYPES.join(', ')}.
@@ -67,6 +70,12 @@ export async function runDeveloperCli(argv: string[], env: NodeJS.ProcessEnv): P
     }
     const apiKey = (values['api-key'] ?? env.INTERVIEW_API_KEY ?? '').trim();
     if (!apiKey) throw new UsageError('An API key is required: --api-key or INTERVIEW_API_KEY.');
+    if (triggered !== undefined && isTestKey(apiKey)) {
+      const controller = new AbortController();
+      const url = new URL(httpUrl(values.url ?? env.INTERVIEW_URL ?? 'http://localhost:3000', 'url')).toString();
+      const out = (line: string) => process.stdout.write(`${line}\n`);
+      return (await triggerInTestMode({ url, apiKey, type: triggered as TWebhookEventType, out, signal: controller.signal })) ? 0 : 1;
+    }
     if (!values['forward-to']) throw new UsageError('--forward-to is required.');
     const types = values.events
       ?.split(',')

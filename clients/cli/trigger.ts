@@ -4,11 +4,13 @@ import type { TWebhookDesign, TWebhookEventType } from '../../shared/schemas/web
 import { forward, type ListenSignature, serviceUrl } from './listen.js';
 
 /**
- * `cli trigger <type>`: sends one sample event of a type to the local URL, signed as `listen`
- * signs (the same secret), so a receiver's handling of each type can be tried before a real one
- * happens. The sample is the service's own: the example its OpenAPI document publishes for that
- * type and design (`GET /v1/openapi.json`, no key needed), with a fresh id and the time now, so a
- * receiver that deduplicates takes each. Nothing is written on the service and no endpoint gets it.
+ * `cli trigger <type>`. With a test key (`isk_test_…`) it makes the event on the service, in the
+ * test world (`POST /v1/test-helpers/events`): a real event with sample data, which `listen`
+ * forwards and the test endpoints subscribed to it receive, as Stripe's `trigger` does. With a
+ * live key nothing may be written: it sends one sample event to the local URL itself, signed as
+ * `listen` signs (the same secret). That sample is the service's own, the example its OpenAPI
+ * document publishes for that type and design (`GET /v1/openapi.json`, no key needed), with a
+ * fresh id and the time now, so a receiver that deduplicates takes each.
  */
 
 export interface TriggerOptions {
@@ -47,4 +49,27 @@ export async function sampleEvent(options: Pick<TriggerOptions, 'url' | 'type' |
 export async function trigger(options: TriggerOptions, secret: string): Promise<boolean> {
   const event = await sampleEvent(options);
   return forward(options, secret, event);
+}
+
+/** Whether a key acts in test mode: its prefix says so (the service decides by the key's row). */
+export function isTestKey(apiKey: string): boolean {
+  return apiKey.startsWith('isk_test_');
+}
+
+/** Makes the event in the test world; true when the service made it. */
+export async function triggerInTestMode(options: Pick<TriggerOptions, 'url' | 'apiKey' | 'type' | 'out' | 'signal'>): Promise<boolean> {
+  const response = await fetch(serviceUrl(options.url, 'v1/test-helpers/events'), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+    body: JSON.stringify({ type: options.type }),
+    signal: options.signal,
+  }).catch((error: Error) => {
+    throw new TriggerFailed(`The service at ${options.url} is not reachable (${error.cause instanceof Error ? error.cause.message : error.message}).`);
+  });
+  const body = (await response.json().catch(() => ({}))) as { id?: string; error?: { code?: string; message?: string } };
+  if (response.status !== 201 || !body.id) {
+    throw new TriggerFailed(`The service refused the event: ${response.status} ${body.error?.code ?? ''} ${body.error?.message ?? ''}`.trim());
+  }
+  options.out(`Made ${options.type} event ${body.id} in test mode: \`listen\` forwards it, and test endpoints subscribed to ${options.type} receive it.`);
+  return true;
 }

@@ -31,8 +31,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json]
 
 Commands:
   create-org    --name NAME [--plan ${PLAN_NAMES.join('|')}] [--credits N]
-  create-key    [--org ORG_ID] --name NAME --permissions all|perm1,perm2 [--expires-in 90d]
-                (without --org a new organization is created)
+  create-key    [--org ORG_ID] --name NAME --permissions all|perm1,perm2 [--expires-in 90d] [--test]
+                (without --org a new organization is created; --test: an isk_test_ key of its test world)
   revoke-key    --id KEY_ID
   list-keys     --org ORG_ID
   set-plan      --org ORG_ID --plan PLAN [--rate-limit N]   (custom limit: enterprise only, up to 10000)
@@ -55,6 +55,7 @@ class UsageError extends Error {}
 
 const OPTIONS = {
   json: { type: 'boolean' },
+  test: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   name: { type: 'string' },
   plan: { type: 'string' },
@@ -134,18 +135,20 @@ const COMMANDS: Record<string, Command> = {
     }
     const createdOrganization = options.org ? undefined : await createOrganization({ em }, { name: `${name} organization` });
     const organizationId = options.org ?? createdOrganization!.id;
-    const { apiKey, secret } = await createApiKey({ em }, systemCaller(organizationId), { name, permissions, expiresAt });
+    const mode = options.test === true ? 'test' : 'live';
+    const { apiKey, secret } = await createApiKey({ em }, systemCaller(organizationId), { name, permissions, expiresAt, mode });
     return {
       result: {
         id: apiKey.id,
         apiKey: secret,
         permissions: apiKey.permissions,
         organizationId,
+        livemode: mode === 'live',
         ...(createdOrganization ? { organizationCreated: true } : {}),
         expiresAt: apiKey.expiresAt?.toISOString() ?? null,
       },
       text: [
-        `Created API key ${apiKey.id} for organization ${organizationId}${createdOrganization ? ' (new)' : ''}.`,
+        `Created ${mode === 'test' ? 'test-mode ' : ''}API key ${apiKey.id} for organization ${organizationId}${createdOrganization ? ' (new)' : ''}.`,
         `Permissions: ${apiKey.permissions.join(', ')}`,
         '',
         `  ${secret}`,
@@ -167,7 +170,7 @@ const COMMANDS: Record<string, Command> = {
     const organizationId = required(options, 'org');
     const keys = (await listApiKeys({ em }, systemCaller(organizationId))).map(describeApiKey);
     const lines = keys.map(
-      (key) => `${key.id}  ${key.hint}  ${key.name}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}  [${key.permissions.join(', ')}]`,
+      (key) => `${key.id}  ${key.mode}  ${key.hint}  ${key.name}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}  [${key.permissions.join(', ')}]`,
     );
     return { result: { organizationId, keys }, text: lines.length > 0 ? lines.join('\n') : 'No API keys.' };
   },

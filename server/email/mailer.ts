@@ -60,6 +60,14 @@ function smtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
+/**
+ * Test mode's mailer: whatever the service's own, a test world's emails are written to
+ * `<dataDir>/outbox` and never reach a recipient.
+ */
+export function createOutboxMailer(options: { emailFrom: string; dataDir: string }, logger: Logger): Mailer {
+  return outboxMailer(path.join(options.dataDir, 'outbox'), options.emailFrom, logger);
+}
+
 function outboxMailer(directory: string, from: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }, { from });
   return {

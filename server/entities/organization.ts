@@ -28,6 +28,8 @@ export const Organization = defineEntity({
     currentPeriodStart: p.datetime(3),
     /** The organization's customer at the payment provider (Stripe `cus_…`), whose default method pays purchases. */
     paymentCustomerId: p.string().columnType('text').nullable(),
+    /** Set on a test world only (`isk_test_` keys): the live organization it is the test world of. Null: a live organization. */
+    liveOrganization: () => p.manyToOne(Organization).nullable().unique().deleteRule('cascade'),
     ...timestampProperties,
   },
 });

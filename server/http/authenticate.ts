@@ -52,7 +52,7 @@ async function authenticateParticipant(em: EntityManager, services: AppServices,
   setRateLimitHeaders(res, state);
   if (state.exceeded) throw rateLimitedError(state);
   if (!valid) throw invalidInviteToken();
-  return { kind: 'participant', organizationId: invite.organizationId, inviteId: invite.id };
+  return { kind: 'participant', organizationId: invite.organizationId, inviteId: invite.id, livemode: invite.livemode };
 }
 
 /** The tRPC procedures a batch calls: `/trpc/a,b?batch=1` → `['a', 'b']`. */
@@ -123,7 +123,7 @@ export function authenticateRequests(services: AppServices, publicProcedures: Re
       const state = await consumeRateLimit(em, `key:${key.apiKeyId}`, rateLimitFor(key.plan, key.customRateLimit), callsIn(req));
       setRateLimitHeaders(res, state);
       if (state.exceeded) throw rateLimitedError(state);
-      req.auth = { kind: 'api_key', organizationId: key.organizationId, apiKeyId: key.apiKeyId, permissions: key.permissions };
+      req.auth = { kind: 'api_key', organizationId: key.organizationId, apiKeyId: key.apiKeyId, permissions: key.permissions, livemode: key.livemode };
       next();
     } catch (error) {
       next(error);

@@ -51,6 +51,12 @@ function previewNotice(language: string): string {
   return `<p class="preview-notice" role="note"><strong>${escapeHtml(t('page.preview.label'))}</strong> ${escapeHtml(t('page.preview.text'))}</p>\n`;
 }
 
+/** Test mode: a test world's invite says so on every screen, as a preview does. */
+function testModeNotice(language: string): string {
+  const t = translator(language);
+  return `<p class="preview-notice test-mode-notice" role="note"><strong>${escapeHtml(t('page.testMode.label'))}</strong> ${escapeHtml(t('page.testMode.text'))}</p>\n`;
+}
+
 /**
  * The interview page's HTML: a shell whose script (built from `web/interview`) runs the
  * interview from the configuration in a JSON data block. The text before the script runs is
@@ -74,7 +80,7 @@ ${FAVICON_LINK}
 </head>
 <body class="${config.mode}">
 <div id="announcer" class="visually-hidden" aria-live="polite"></div>
-${config.preview ? previewNotice(config.language) : ''}<main id="app">
+${config.preview ? previewNotice(config.language) : config.testMode ? testModeNotice(config.language) : ''}<main id="app">
 <h1>${escapeHtml(text.heading)}</h1>
 ${text.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
 <noscript><p>${escapeHtml(translator(config.language)('page.noScript'))}</p></noscript>

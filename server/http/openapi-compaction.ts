@@ -102,3 +102,44 @@ export function dropIdenticalOutputCopies(document: JsonObject): void {
     point(document.components);
   }
 }
+
+const LIVEMODE_PROPERTY = {
+  type: 'boolean',
+  description:
+    'Test mode: false for a record of the test world (answered to an `isk_test_` key or a test invite), true for live data. On every record an answer carries: the answer itself, its top-level records, and the items of a list.',
+};
+
+/**
+ * `livemode` on the schemas of the records answers carry, read as server/http/livemode.ts marks
+ * them: a success's schema when it has an `id`, else its top-level properties that have one, and
+ * the items of its `data`. The property is not `required`: a schema marked here may also be
+ * nested inside another answer, where it is not marked.
+ */
+export function declareLivemode(document: JsonObject): void {
+  const schemas: JsonObject = document.components?.schemas ?? {};
+  const resolve = (schema: JsonObject | undefined): JsonObject | undefined => {
+    const ref = schema?.$ref as string | undefined;
+    return ref?.startsWith('#/components/schemas/') ? schemas[ref.slice('#/components/schemas/'.length)] : schema;
+  };
+  const isRecord = (schema: JsonObject | undefined): schema is JsonObject => schema?.type === 'object' && schema.properties?.id !== undefined;
+  const mark = (schema: JsonObject) => {
+    schema.properties.livemode ??= LIVEMODE_PROPERTY;
+  };
+  for (const item of Object.values(document.paths ?? {}) as JsonObject[]) {
+    for (const method of METHODS) {
+      for (const [status, response] of Object.entries((item[method]?.responses ?? {}) as JsonObject)) {
+        if (!status.startsWith('2')) continue;
+        const answer = resolve(resolve(response)?.content?.['application/json']?.schema);
+        if (answer?.type !== 'object' || !answer.properties) continue;
+        if (isRecord(answer)) {
+          mark(answer);
+          continue;
+        }
+        for (const [name, property] of Object.entries((answer as JsonObject).properties as JsonObject)) {
+          const target = name === 'data' && property.type === 'array' ? resolve(property.items) : resolve(property);
+          if (isRecord(target)) mark(target);
+        }
+      }
+    }
+  }
+}

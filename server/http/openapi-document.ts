@@ -6,7 +6,7 @@ import { ZErrorEnvelope } from '../../shared/schemas/common.js';
 import { describeRequirement, type PermissionRequirement } from '../../shared/permissions.js';
 import { isStoredOutcome } from '../platform/idempotency-store.js';
 import { type AppMeta, INVITE_TOKEN } from '../trpc/trpc.js';
-import { dropIdenticalOutputCopies, dropPatternsStatedByFormat, shareRepeatedParameters } from './openapi-compaction.js';
+import { declareLivemode, dropIdenticalOutputCopies, dropPatternsStatedByFormat, shareRepeatedParameters } from './openapi-compaction.js';
 import { WEBHOOK_PAYLOAD_DEFS, webhooksSection } from './openapi-webhooks.js';
 import responseExamples from '../docs/response-examples.json' with { type: 'json' };
 
@@ -318,6 +318,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonObjec
   dropPatternsStatedByFormat(document);
   shareRepeatedParameters(document);
   dropIdenticalOutputCopies(document);
+  declareLivemode(document);
   return document;
 }
 

@@ -129,6 +129,7 @@ export function participantPageRoutes(services: AppServices): Router {
     theme: embed?.theme ?? { primary: null, background: null, text: null },
     campaignName: null,
     preview: false,
+    testMode: false,
     organizationName: null,
     participantName: null,
     turnTaking: DEFAULT_TURN_TAKING,
@@ -239,6 +240,7 @@ export function participantPageRoutes(services: AppServices): Router {
       const title = participantTitleOf(campaign);
       config.campaignName = title;
       config.preview = campaign.preview;
+      config.testMode = organization.liveOrganization !== null && organization.liveOrganization !== undefined;
       config.organizationName = organization.name;
       config.theme = { ...config.theme, primary: config.theme.primary ?? brandColorOf(organization.settings) };
       if (outcome.kind === 'closed') {

@@ -1,3 +1,4 @@
+import { livemodeOf, withLivemode } from './livemode.js';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyRouter } from '@trpc/server';
@@ -268,7 +269,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (req.method === 'POST') idempotencyKeyOf(req);
       const callRoute = (target: RestRoute, ctx: Context, input: unknown) => {
         const procedure = target.procedurePath.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx));
-        return (procedure as (input: unknown) => Promise<unknown>)(input);
+        // Every record answered says which world it is of (test mode).
+        return (procedure as (input: unknown) => Promise<unknown>)(input).then((data) => withLivemode(data, livemodeOf(req.auth)));
       };
       const call = (ctx: Context) => callRoute(route, ctx, rawInput);
       // The operation's own choice (a resumed interview: 200), else its meta's; known once it ran.

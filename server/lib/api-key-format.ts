@@ -2,19 +2,26 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { randomBase62, toBase62 } from './ids.js';
 
-/** Live keys: `isk_live_` + 32 random base62 characters (~190 bits) + 6-character CRC32 checksum. */
-export const API_KEY_PREFIX = 'isk_live_';
+/**
+ * Keys: `isk_live_` (live) or `isk_test_` (the organization's test world) + 32 random base62
+ * characters (~190 bits) + 6-character CRC32 checksum. The mode is in the prefix so a reader (and
+ * a secret scanner) tells a test key from a live one at a glance; the service decides by the
+ * key's row, never by the prefix.
+ */
+export const API_KEY_PREFIXES = { live: 'isk_live_', test: 'isk_test_' } as const;
+export type ApiKeyMode = keyof typeof API_KEY_PREFIXES;
+export const API_KEY_PREFIX = API_KEY_PREFIXES.live;
 const SECRET_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
+const API_KEY_PATTERN = new RegExp(`^isk_(?:live|test)_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
 
 function checksumOf(secret: string): string {
   return toBase62(crc32(secret), CHECKSUM_LENGTH);
 }
 
-export function generateApiKey(): string {
+export function generateApiKey(mode: ApiKeyMode = 'live'): string {
   const secret = randomBase62(SECRET_LENGTH);
-  return `${API_KEY_PREFIX}${secret}${checksumOf(secret)}`;
+  return `${API_KEY_PREFIXES[mode]}${secret}${checksumOf(secret)}`;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/isk_live_[0-9A-Za-z]{20,}/g, 'isk_live_[redacted]'],
+  [/isk_test_[0-9A-Za-z]{20,}/g, 'isk_test_[redacted]'],
   // base64url (secrets made before Standard Webhooks signing) and standard base64 (since).
   [/whsec_[0-9A-Za-z_+/=-]{20,}/g, 'whsec_[redacted]'],
   [/\/files\/[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/g, '/files/[redacted]'],

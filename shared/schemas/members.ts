@@ -78,9 +78,11 @@ export const ZMe = z.object({
   permissions: z.array(z.enum(PERMISSIONS)),
 });
 
+export const API_KEY_MODES = ['live', 'test'] as const;
 export const ZApiKeyView = z.object({
   id: z.string(),
   name: z.string(),
+  mode: z.enum(API_KEY_MODES).meta({ description: "`test`: an `isk_test_` key, acting in the organization's test world." }),
   hint: z.string().meta({ description: 'The last characters of the key, to recognise it.' }),
   permissions: z.array(z.enum(PERMISSIONS)),
   createdAt: ZTimestamp,
@@ -92,5 +94,6 @@ export const ZCreateApiKeyInput = z.strictObject({
   name: ZName,
   permissions: z.array(z.enum(PERMISSIONS)).min(1, 'must name at least one permission'),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
+  mode: z.enum(API_KEY_MODES).optional().meta({ description: '`test` makes an `isk_test_` key of the test world; default `live`.' }),
 });
 export const ZApiKeyIdInput = z.strictObject({ apiKeyId: ZPathId });

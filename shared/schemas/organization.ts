@@ -59,3 +59,17 @@ export const ZUpdateOrganizationInput = z.strictObject({
     .meta({ description: 'Merge patch: given keys replace, `null` removes a key.' }),
 });
 export type TUpdateOrganizationInput = z.infer<typeof ZUpdateOrganizationInput>;
+
+export const ZDeletedTestData = z
+  .object({
+    deleted: z
+      .object({
+        campaigns: z.number().int(),
+        invites: z.number().int(),
+        sessions: z.number().int(),
+        events: z.number().int(),
+      })
+      .meta({ description: "What went with the test world's data (its scripts, projects, results, deliveries and test credits too)." }),
+  })
+  .meta({ id: 'DeletedTestData' });
+export type TDeletedTestData = z.infer<typeof ZDeletedTestData>;

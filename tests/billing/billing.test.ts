@@ -267,6 +267,7 @@ describe('POST /v1/billing/credits/purchase (built-in provider)', () => {
         paidAt: expect.any(String),
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        livemode: true,
       },
     });
     const purchases = (await ledger(tenant.organizationId)).filter((row) => row.kind === 'purchase');

@@ -28,6 +28,7 @@ describe('creating campaigns', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^cam_[0-9A-Za-z]{22}$/),
+      livemode: true,
       name: 'Q4 churn interviews',
       participantTitle: null,
       description: 'Customers who left in Q4',

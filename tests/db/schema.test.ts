@@ -55,6 +55,7 @@ describe('migrations', () => {
       'Migration20261202000000WebhookDrains',
       'Migration20261203000000WebhookSignatureScheme',
       'Migration20261204000000EventStream',
+      'Migration20261205000000TestMode',
     ]);
   });
 

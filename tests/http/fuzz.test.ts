@@ -3,8 +3,11 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../server/domains/api-keys/create-api-key.js';
+import { systemCaller } from '../../server/domains/common/caller.js';
 import { createLogger } from '../../server/logger.js';
-import { apiAs, createInvite, createProject, createShareLink, uniqueName, type Api } from '../helpers/factories.js';
+import { PERMISSIONS } from '../../shared/permissions.js';
+import { apiAs, createInvite, createProject, createPublishedScript, createShareLink, uniqueName, type Api } from '../helpers/factories.js';
 import { answersEventStream, responseAt } from '../helpers/openapi-document.js';
 import {
   bodyArbitrary,
@@ -70,6 +73,8 @@ interface Tenant {
 let t: TestApp;
 let document: OpenApiDocument;
 let a: Tenant;
+/** A test key of `a` (test mode): operations only test keys may call are fuzzed with it. */
+let aTestMode: TestTenant;
 let b: Tenant;
 /** Tenant A records no fuzzed request names: they must read back unchanged. */
 let witnessPaths: string[];
@@ -97,6 +102,13 @@ beforeAll(async () => {
   document = (await t.http.get('/v1/openapi.json').expect(200)).body as OpenApiDocument;
   a = await seedTenant(await t.createTenant());
   b = await seedTenant(await t.createTenant());
+  const testKey = await createApiKey({ em: t.em() }, systemCaller(a.tenant.organizationId), { name: 'test mode', permissions: [...PERMISSIONS], mode: 'test' });
+  aTestMode = {
+    organizationId: testKey.apiKey.organization.id,
+    apiKeyId: testKey.apiKey.id,
+    apiKey: testKey.secret,
+    authorization: `Bearer ${testKey.secret}`,
+  };
   // Webhook endpoints only now: the completion chains above ran every due job, and a test delivery
   // must stay pending rather than be attempted by one of them.
   for (const tenant of [a, b]) await addWebhook(tenant);
@@ -271,7 +283,13 @@ function fuzzIds(operation: Operation): Record<string, string> {
   return sessionAction ? { ...a.ids, sessionId: actionSessionId } : a.ids;
 }
 
+/** Operations a live key is refused (403 TEST_MODE_ONLY): they make sample data in the test world. */
+function testModeOnly(operation: Operation): boolean {
+  return operation.template.startsWith('/v1/test-helpers/');
+}
+
 function authorizationFor(operation: Operation): string {
+  if (testModeOnly(operation)) return aTestMode.authorization;
   if (!operation.participantOnly) return a.tenant.authorization;
   return `Bearer ${operation.template === '/api/interview/feedback' ? a.completedInviteToken : live.token}`;
 }
@@ -790,6 +808,21 @@ describe('fuzzing every JSON operation of the REST API', () => {
     const deletes = operationsOf(document).filter((operation) => operation.method === 'delete');
     const queries = fc.sample(unwantedQueryArbitrary([]), { numRuns: deletes.length, seed: SEED });
     for (const [index, operation] of deletes.entries()) {
+      if (operation.pathParameters.length === 0) {
+        // DELETE /v1/test-data names no record: its witness is a campaign of the test world.
+        const testApi = apiAs(t.http, aTestMode);
+        const scriptId = (await createPublishedScript(testApi)).id;
+        const witness = (await testApi.post('/v1/campaigns', { name: uniqueName('Witness'), scriptId }).expect(201)).body.id as string;
+        const answer = await send('delete', `${operation.template}?${queries[index]!.text}`, a.tenant.authorization);
+        const stillThere = (await testApi.get(`/v1/campaigns/${witness}`)).status === 200;
+        const problems = [...envelopeProblems(answer), ...undocumented(operation, answer)];
+        if (answer.status !== 400 || problems.length > 0 || !stillThere) {
+          failures.push(
+            `DELETE ${operation.template}?${queries[index]!.text}: ${answer.status}${stillThere ? '' : ' and the test data is gone'} ${problems.join('; ')}`,
+          );
+        }
+        continue;
+      }
       const ids = await freshRecordsFor(operation);
       const url = fill(operation.template, ids);
       const answer = await send('delete', `${url}?${queries[index]!.text}`, a.tenant.authorization);

@@ -155,6 +155,7 @@ describe('an owner invites a colleague, who signs in through the tRPC client', (
     expect(list.body.data.map((member: { email: string }) => member.email)).toEqual([owner.email, colleague]);
     expect(list.body.data[1]).toEqual({
       id: invited.id,
+      livemode: true,
       email: colleague,
       name: 'Ana B',
       role: 'member',

@@ -49,11 +49,24 @@ describe('admin CLI', { timeout: 60_000 }, () => {
       apiKey: expect.stringMatching(/^isk_live_/),
       permissions: ['campaigns:read', 'campaigns:write'],
       organizationId: org.organizationId,
+      livemode: true,
       expiresAt: null,
     });
     await t.http.post('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).send({ name: 'From CLI key' }).expect(201);
     await t.http.get('/v1/projects').set('Authorization', `Bearer ${key.apiKey}`).expect(200);
   }, 60_000);
+
+  it('create-key --test prints an isk_test_ key of the test world, listed beside the live ones', async () => {
+    const org = lastJsonLine((await runAdminInProcess(['create-org', '--name', 'Test Mode Inc', '--json'], env)).stdout);
+    const made = await runAdminInProcess(['create-key', '--org', org.organizationId, '--name', 'sandbox', '--permissions', 'all', '--test', '--json'], env);
+    const key = lastJsonLine(made.stdout);
+    expect(key).toMatchObject({ apiKey: expect.stringMatching(/^isk_test_/), organizationId: org.organizationId, livemode: false });
+    const seen = (await t.http.get('/v1/organization').set('Authorization', `Bearer ${key.apiKey}`).expect(200)).body;
+    expect(seen).toMatchObject({ name: 'Test Mode Inc', livemode: false });
+    expect(seen.id).not.toBe(org.organizationId);
+    const keys = lastJsonLine((await runAdminInProcess(['list-keys', '--org', org.organizationId, '--json'], env)).stdout).keys;
+    expect(keys).toEqual([expect.objectContaining({ id: key.id, mode: 'test' })]);
+  });
 
   it('create-key without --org creates an organization too', async () => {
     const key = lastJsonLine((await runAdminInProcess(['create-key', '--name', 'x', '--permissions', 'all', '--json'], env)).stdout);

@@ -34,6 +34,7 @@ describe('reading the organization', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       id: tenant.organizationId,
+      livemode: true,
       name: 'Test organization',
       logo: null,
       domain: null,

@@ -21,6 +21,7 @@ describe('projects', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^prj_[0-9A-Za-z]{22}$/),
+      livemode: true,
       name: 'Churn research',
       description: 'Why customers leave',
       color: '#3B82F6',

@@ -44,6 +44,7 @@ describe('a successful quickstart', () => {
     expect(response.body).toEqual({
       share_link: {
         id: expect.stringMatching(/^shl_[0-9A-Za-z]{22}$/),
+        livemode: true,
         campaignId: expect.stringMatching(/^cam_[0-9A-Za-z]{22}$/),
         code: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
         url: `${PUBLIC_URL}/join/${response.body.share_link.code}`,

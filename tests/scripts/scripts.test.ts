@@ -35,6 +35,7 @@ describe('creating scripts', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^scr_[0-9A-Za-z]{22}$/),
+      livemode: true,
       name: 'Pricing interview',
       description: 'Why plans convert',
       projectId: null,

@@ -28,7 +28,7 @@ async function startedInterview() {
   const { invite } = await interviewFixture(api, { questions: withoutFollowUps(FOUR_QUESTIONS) });
   const participant = participantAs(t.http, invite.token);
   const started = (await participant.start().expect(201)).body;
-  const auth: ParticipantAuth = { kind: 'participant', organizationId: await organizationOf(started.session.id), inviteId: invite.id };
+  const auth: ParticipantAuth = { kind: 'participant', organizationId: await organizationOf(started.session.id), inviteId: invite.id, livemode: true };
   return { participant, sessionId: started.session.id as string, firstTurn: started.turn.utteranceId as string, auth };
 }
 

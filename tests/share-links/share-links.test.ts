@@ -71,6 +71,7 @@ describe('creating share links', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^shl_[0-9A-Za-z]{22}$/),
+      livemode: true,
       campaignId: campaign.id,
       code: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
       url: `${PUBLIC_URL}/join/${response.body.code}`,

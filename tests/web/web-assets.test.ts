@@ -163,6 +163,7 @@ describe('GET /embed and /interview/{token}', () => {
       theme: { primary: '#7c3aed', background: null, text: null },
       campaignName: campaign.name,
       preview: false,
+      testMode: false,
       organizationName: 'Test organization',
       participantName: 'Ada',
       turnTaking: { endOfTurnMs: 1200, pauseMs: 1800, bargeIn: true },

@@ -100,6 +100,7 @@ describe('GET /v1/events', () => {
       expect(delivered, event.type).toBeDefined();
       expect(event).toEqual({
         id: delivered!.body.id,
+        livemode: true,
         type: delivered!.body.type,
         createdAt: delivered!.body.created_at,
         sessionId: event.type === 'test.webhook' ? null : sessionId,

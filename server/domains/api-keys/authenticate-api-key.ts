@@ -10,6 +10,8 @@ export interface AuthenticatedKey {
   permissions: Permission[];
   plan: Plan;
   customRateLimit: number | null;
+  /** False for an `isk_test_` key: it acts in its organization's test world. */
+  livemode: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function authenticateApiKey({ em }: Pick<Deps, 'em'>, input: { pres
     permissions: (row.permissions as string[]).filter(isPermission),
     plan: row.plan,
     customRateLimit: row.rate_limit_per_minute,
+    livemode: row.livemode,
   };
 }
 

@@ -1,7 +1,8 @@
 import type { Permission } from '../../../shared/permissions.js';
 import { ApiKey, Organization } from '../../entities/index.js';
 import { AppError, notFound, validationError } from '../../errors.js';
-import { apiKeyHint, generateApiKey, hashApiKey } from '../../lib/api-key-format.js';
+import { apiKeyHint, type ApiKeyMode, generateApiKey, hashApiKey } from '../../lib/api-key-format.js';
+import { ensureTestOrganization } from '../organizations/index.js';
 import { newId } from '../../lib/ids.js';
 import type { Caller, CustomerAuth } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
@@ -10,13 +11,17 @@ export interface CreateApiKeyInput {
   name: string;
   permissions: Permission[];
   expiresAt?: Date | null;
+  /** `test`: an `isk_test_` key of the organization's test world (made on first use). Default `live`. */
+  mode?: ApiKeyMode;
 }
 
 /** A key of the caller's organization. Returns the key value exactly once; only its hash is stored. */
 export async function createApiKey({ em }: Pick<Deps, 'em'>, caller: Caller, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
-  const organization = await em.findOne(Organization, { id: caller.organizationId });
-  if (!organization) throw notFound('organization', caller.organizationId);
-  const secret = generateApiKey();
+  const mode = input.mode ?? 'live';
+  const live = await em.findOne(Organization, { id: caller.organizationId });
+  if (!live) throw notFound('organization', caller.organizationId);
+  const organization = mode === 'test' ? await ensureTestOrganization({ em }, { organizationId: live.id }) : live;
+  const secret = generateApiKey(mode);
   const apiKey = em.create(ApiKey, {
     id: newId('key'),
     organization,
@@ -39,7 +44,7 @@ export async function createApiKey({ em }: Pick<Deps, 'em'>, caller: Caller, inp
 export async function createApiKeyAs(
   deps: Pick<Deps, 'em'>,
   caller: CustomerAuth,
-  input: { name: string; permissions: Permission[]; expiresAt?: string | undefined },
+  input: { name: string; permissions: Permission[]; expiresAt?: string | undefined; mode?: ApiKeyMode | undefined },
 ): Promise<{ apiKey: ApiKey; secret: string }> {
   const beyond = input.permissions.filter((permission) => !caller.permissions.includes(permission));
   if (beyond.length > 0) {
@@ -47,5 +52,5 @@ export async function createApiKeyAs(
   }
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt <= new Date()) throw validationError([{ path: 'expiresAt', message: 'must be in the future' }]);
-  return createApiKey(deps, caller, { name: input.name, permissions: [...new Set(input.permissions)], expiresAt });
+  return createApiKey(deps, caller, { name: input.name, permissions: [...new Set(input.permissions)], expiresAt, mode: input.mode ?? 'live' });
 }

@@ -6,10 +6,10 @@ import { sql } from '../../db/sql.js';
  * neither revoked nor expired; the same statement refreshes `last_used_at` at most once a minute.
  */
 export const usableApiKeyByHash = defineQuery({
-  columns: { id: 'text', organization_id: 'text', permissions: 'jsonb', plan: 'text', rate_limit_per_minute: 'integer | null' },
+  columns: { id: 'text', organization_id: 'text', permissions: 'jsonb', plan: 'text', rate_limit_per_minute: 'integer | null', livemode: 'boolean' },
   statement: ({ keyHash }: { keyHash: string }) =>
     sql`with found as (
-       select k.id, k.organization_id, k.permissions, o.plan, o.rate_limit_per_minute
+       select k.id, k.organization_id, k.permissions, o.plan, o.rate_limit_per_minute, o.live_organization_id is null as livemode
        from api_keys k join organizations o on o.id = k.organization_id
        where k.key_hash = ${keyHash} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
      ), touched as (

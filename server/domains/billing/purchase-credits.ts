@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type Plan, PLANS } from '../../../shared/plans.js';
 import type { TCreditPurchase, TPurchaseCreditsInput } from '../../../shared/schemas/billing.js';
 import { PaymentProviderUnavailableError } from '../../billing/payment-provider.js';
+import { BuiltinPaymentProvider } from '../../billing/builtin-payment-provider.js';
 import { Organization } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
@@ -11,6 +12,9 @@ import { bookCreditMovement } from './book-credit-movement.js';
 import { issueInvoice } from './issue-invoice.js';
 import { creditBalance, lockOrganizationForBilling } from './queries.js';
 import { settleOwedCredits } from './settle-owed-credits.js';
+
+/** What a test world pays with (test mode), whatever provider the service is configured with. */
+const TEST_MODE_PAYMENTS = new BuiltinPaymentProvider();
 import { toInvoiceDto } from './serialize.js';
 
 /**
@@ -27,9 +31,11 @@ export async function purchaseCredits(
 ): Promise<TCreditPurchase> {
   const { organizationId } = caller;
   const { idempotencyKey } = input;
-  const { payments } = services;
   const organization = await em.findOne(Organization, { id: organizationId });
   if (!organization) throw notFound('organization', organizationId);
+  // Test mode: a test world pays with the built-in provider (Stripe's test cards decline as
+  // there), never the service's own, and books test credits in the test world only.
+  const payments = organization.liveOrganization ? TEST_MODE_PAYMENTS : services.payments;
   const plan: Plan = organization.plan;
   const terms = PLANS[plan];
   const unitAmount = terms.pricePerCreditMinor;

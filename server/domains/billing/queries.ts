@@ -172,12 +172,12 @@ export const organizationsToRollOver = defineQuery({
 
 /** Claims an organization's rollover: of two workers, exactly one gets a row. */
 export const claimRollover = defineQuery({
-  columns: { plan: 'text', previous_start: 'timestamp with time zone', credits_owed: 'numeric' },
+  columns: { plan: 'text', previous_start: 'timestamp with time zone', credits_owed: 'numeric', livemode: 'boolean' },
   statement: ({ organizationId, periodStart }: { organizationId: string; periodStart: Date }) =>
     sql`update organizations o set current_period_start = ${periodStart}, updated_at = now()
        from (select id, current_period_start from organizations where id = ${organizationId} for no key update) as before
        where o.id = before.id and before.current_period_start < ${periodStart}
-       returning o.plan, before.current_period_start as previous_start, o.credits_owed`,
+       returning o.plan, before.current_period_start as previous_start, o.credits_owed, o.live_organization_id is null as livemode`,
   example: { organizationId: 'org_example', periodStart: new Date('2026-11-01T00:00:00Z') },
 });
 

@@ -76,7 +76,8 @@ async function rollOverOrganization(
       await clearInvoicedDebt.rows(tx, { organizationId, credits: owed });
       invoiced = true;
     }
-    if (terms.includedCredits > 0) {
+    // A test world's interviews cost nothing (test mode): it needs no included credits.
+    if (claimed.livemode && terms.includedCredits > 0) {
       await bookCreditMovement({ em: tx }, systemCaller(organizationId), {
         amount: terms.includedCredits,
         kind: 'plan_included',

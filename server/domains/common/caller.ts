@@ -14,6 +14,8 @@ export interface ApiKeyAuth {
   organizationId: string;
   apiKeyId: string;
   permissions: readonly Permission[];
+  /** False for a test key (`isk_test_`): `organizationId` is then the organization's test world. */
+  livemode: boolean;
 }
 
 /** A signed-in member of a first-party frontend (access JWT): permissions follow the role, read on every request. */
@@ -32,6 +34,8 @@ export interface ParticipantAuth {
   kind: 'participant';
   organizationId: string;
   inviteId: string;
+  /** False when the invite belongs to a test world: its page says it is a test. */
+  livemode: boolean;
 }
 
 /** The service itself (a background job, the admin CLI, a schedule), acting for one organization. */

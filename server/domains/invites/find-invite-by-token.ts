@@ -4,13 +4,15 @@ import type { Deps } from '../common/deps.js';
 import { hashInviteToken, isWellFormedInviteToken } from '../../lib/invite-tokens.js';
 import { inviteCredentialByTokenHash } from './queries.js';
 
-/** What the authentication of a participant needs of their invite: one indexed row, nothing joined. */
+/** What the authentication of a participant needs of their invite: one indexed row and its organization's mode. */
 export interface InviteCredential {
   id: string;
   organizationId: string;
   status: Invite['status'];
   /** Made by a visit to a share link (public by design), not addressed to one person. */
   viaShareLink: boolean;
+  /** False: the invite is of a test world (test mode). */
+  livemode: boolean;
 }
 
 /** The invite of a participant token, lean (null: malformed or unknown); cancelled ones are returned, callers decide. */
@@ -19,7 +21,9 @@ export async function findInviteCredential({ em }: Pick<Deps, 'em'>, { token }: 
   if (!isWellFormedInviteToken(token)) return null;
   const row = await inviteCredentialByTokenHash.first(em, { tokenHash: hashInviteToken(token) });
   // The column holds what the schema allows (a check constraint).
-  return row ? { id: row.id, organizationId: row.organization_id, status: row.status as Invite['status'], viaShareLink: row.via_share_link } : null;
+  return row
+    ? { id: row.id, organizationId: row.organization_id, status: row.status as Invite['status'], viaShareLink: row.via_share_link, livemode: row.livemode }
+    : null;
 }
 
 /** The invite a participant token belongs to, or null (malformed, unknown). Cancelled invites are returned: callers decide. */

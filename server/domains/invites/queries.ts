@@ -25,9 +25,10 @@ export const expireOverdueInvites = defineQuery({
 
 /** What a participant's authentication needs of their invite: one indexed row, nothing joined. */
 export const inviteCredentialByTokenHash = defineQuery({
-  columns: { id: 'text', organization_id: 'text', status: 'text', via_share_link: 'boolean' },
+  columns: { id: 'text', organization_id: 'text', status: 'text', via_share_link: 'boolean', livemode: 'boolean' },
   statement: ({ tokenHash }: { tokenHash: string }) =>
-    sql`select id, organization_id, status, share_link_id is not null as via_share_link from invites where token_hash = ${tokenHash}`,
+    sql`select i.id, i.organization_id, i.status, i.share_link_id is not null as via_share_link, o.live_organization_id is null as livemode
+          from invites i join organizations o on o.id = i.organization_id where i.token_hash = ${tokenHash}`,
   example: { tokenHash: 'example' },
 });
 

@@ -10,7 +10,7 @@ import { Invite } from '../../entities/index.js';
 import type { AppServices } from '../../services.js';
 import { effectiveInviteStatus } from './serialize.js';
 
-export type InviteEmailServices = Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates' | 'mailer' | 'logger'>;
+export type InviteEmailServices = Pick<AppServices, 'inviteTokens' | 'links' | 'emailTemplates' | 'mailer' | 'testModeMailer' | 'logger'>;
 
 export type InviteEmailOutcome = 'sent' | 'skipped' | 'bounced' | 'failed' | 'retry';
 
@@ -73,10 +73,12 @@ export async function sendInviteEmail(
       language: languageOf(invite.language, invite.campaign.settings, undefined),
     });
     const host = new URL(services.links.originFor(organization)).hostname;
-    await services.mailer.send({
+    // Test mode: a test world's invitation goes to the outbox only, and says it is a test.
+    const testMode = organization.liveOrganization !== null && organization.liveOrganization !== undefined;
+    await (testMode ? services.testModeMailer : services.mailer).send({
       to: { address: invite.email, name: invite.name ?? null },
       replyTo: organization.settings.replyToEmail ?? null,
-      subject: rendered.subject,
+      subject: testMode ? `[Test] ${rendered.subject}` : rendered.subject,
       html: rendered.html,
       text: rendered.text,
       // One per queued request, the same across its retries, so a receiver can spot a duplicate.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ZOrganization, ZUpdateOrganizationInput } from '../../../shared/schemas/organization.js';
+import { ZDeletedTestData, ZOrganization, ZUpdateOrganizationInput } from '../../../shared/schemas/organization.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
+import { deleteTestData } from './delete-test-data.js';
 import { getOrganization } from './get-organization.js';
 import { updateOrganization } from './update-organization.js';
 
@@ -28,4 +29,20 @@ export const organizationRouter = router({
     .input(ZUpdateOrganizationInput)
     .output(ZOrganization)
     .mutation(({ ctx, input }) => updateOrganization(ctx, ctx.auth, input)),
+
+  deleteTestData: apiProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/v1/test-data',
+        tags,
+        summary: "Delete the organization's test data",
+        description:
+          "Test mode: deletes everything of the organization's test world (campaigns, scripts, projects, invites, sessions and results, events and deliveries, test credits) in one transaction and keeps its setup: `isk_test_` keys and test webhook endpoints go on working. Live data is never touched. Called with a live key or a test key, it deletes the same test world.",
+      },
+      permission: 'organization:write',
+    })
+    .input(z.strictObject({}))
+    .output(ZDeletedTestData)
+    .mutation(({ ctx }) => deleteTestData(ctx, ctx.auth)),
 });

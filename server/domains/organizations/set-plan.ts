@@ -3,6 +3,7 @@ import { Organization } from '../../entities/index.js';
 import { notFound, validationError } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
+import { mirrorLiveOrganization } from './test-organization.js';
 
 export interface SetPlanInput {
   plan: Plan;
@@ -29,5 +30,6 @@ export async function setPlan(
   organization.plan = input.plan;
   organization.rateLimitPerMinute = input.plan === 'enterprise' ? (input.rateLimitPerMinute ?? organization.rateLimitPerMinute) : null;
   await em.flush();
+  if (!organization.liveOrganization) await mirrorLiveOrganization(em, { liveOrganizationId: organization.id });
   return { organization, rateLimitPerMinute: rateLimitFor(organization.plan, organization.rateLimitPerMinute ?? null) };
 }

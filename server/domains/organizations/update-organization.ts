@@ -5,6 +5,7 @@ import { applyMergePatch } from '../../lib/merge-patch.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { loadOrganization, toOrganizationDto } from './get-organization.js';
+import { mirrorLiveOrganization } from './test-organization.js';
 
 /**
  * Partial update of name, logo, custom domain and settings (a merge patch). The row is locked
@@ -19,6 +20,7 @@ export async function updateOrganization({ em }: Pick<Deps, 'em'>, caller: Calle
       if (input.domain !== undefined) organization.domain = input.domain;
       if (input.settings !== undefined) organization.settings = applyMergePatch(organization.settings, input.settings);
       await tx.flush();
+      if (!organization.liveOrganization) await mirrorLiveOrganization(tx, { liveOrganizationId: organization.id });
       return toOrganizationDto(organization);
     });
   } catch (error) {

@@ -41,7 +41,7 @@ export const insertSavedSearch = defineQuery({
     name: 'Pricing',
     query: 'price',
     filters: {},
-    author: authorColumns({ kind: 'api_key', organizationId: 'org_example', apiKeyId: 'key_example', permissions: [] }),
+    author: authorColumns({ kind: 'api_key', organizationId: 'org_example', apiKeyId: 'key_example', permissions: [], livemode: true }),
   },
 });
 

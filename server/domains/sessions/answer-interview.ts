@@ -506,7 +506,8 @@ async function recordTurnInOneStatement(em: EntityManager, services: SessionServ
           const finished = await recordAnswerTurn.first(tx, write);
           if (!finished) return undefined;
           // The bill, then the transcript job that starts what follows a finished session (finishSession's order).
-          const organization = finished.plan === null ? null : { plan: finished.plan, credit_balance: finished.credit_balance ?? '0' };
+          const organization =
+            finished.plan === null ? null : { plan: finished.plan, credit_balance: finished.credit_balance ?? '0', livemode: finished.livemode !== false };
           const billing = await billFinishedSession(tx, { id: session.id, organizationId: session.organization.id, durationSeconds }, organization, now);
           await recordSessionBill.rows(tx, {
             organizationId: session.organization.id,

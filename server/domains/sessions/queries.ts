@@ -68,10 +68,12 @@ export const sessionRecordingRows = defineQuery({
  * (balance − held − owed): one conditional update, so concurrent starts never hold more than the balance.
  */
 export const holdCredits = defineQuery({
-  columns: { id: 'text' },
+  columns: { id: 'text', livemode: 'boolean' },
+  // A test world's interviews cost nothing: it holds nothing and always may start.
   statement: ({ organizationId, credits }: { organizationId: string; credits: number }) =>
-    sql`update organizations set credits_held = credits_held + ${credits}, updated_at = now()
-     where id = ${organizationId} and credit_balance - credits_held - credits_owed >= ${credits} returning id`,
+    sql`update organizations set credits_held = credits_held + case when live_organization_id is null then ${credits}::numeric else 0 end, updated_at = now()
+     where id = ${organizationId} and (live_organization_id is not null or credit_balance - credits_held - credits_owed >= ${credits}::numeric)
+     returning id, live_organization_id is null as livemode`,
   example: { organizationId: 'org_example', credits: 1 },
 });
 
@@ -82,10 +84,10 @@ export const holdCredits = defineQuery({
  * are not held behind this) and answers the newest version of it, after any concurrent finish.
  */
 export const releaseHeldCredits = defineQuery({
-  columns: { plan: 'text', credit_balance: 'numeric' },
+  columns: { plan: 'text', credit_balance: 'numeric', livemode: 'boolean' },
   statement: ({ organizationId, credits }: { organizationId: string; credits: number }) =>
     sql`update organizations set credits_held = greatest(credits_held - ${credits}, 0), updated_at = now() where id = ${organizationId}
-        returning plan, credit_balance`,
+        returning plan, credit_balance, live_organization_id is null as livemode`,
   example: { organizationId: 'org_example', credits: 1 },
 });
 
@@ -279,6 +281,7 @@ export const recordAnswerTurn = defineQuery({
     /** The closing turn's: the organization as the hold's release left it; null for every other turn. */
     plan: 'text | null',
     credit_balance: 'numeric | null',
+    livemode: 'boolean | null',
   },
   statement: (turn: AnswerTurnWrite) => {
     const { expected, session: next, file, finish } = turn;
@@ -321,11 +324,11 @@ export const recordAnswerTurn = defineQuery({
      released as (
        update organizations set credits_held = greatest(credits_held - ${expected.holdCredits}::numeric, 0), updated_at = now()
         where id = ${turn.organizationId} and exists (select 1 from updated) and (select count(*) from completed_invite) >= 0
-       returning plan, credit_balance)`
+       returning plan, credit_balance, live_organization_id is null as livemode)`
       : sql``;
     const bill = finish
-      ? sql`(select plan from released) as plan, (select credit_balance from released) as credit_balance`
-      : sql`null::text as plan, null::numeric as credit_balance`;
+      ? sql`(select plan from released) as plan, (select credit_balance from released) as credit_balance, (select livemode from released) as livemode`
+      : sql`null::text as plan, null::numeric as credit_balance, null::boolean as livemode`;
     return sql`with updated as (
        update sessions s
           set next_seq = s.next_seq + ${turn.utterances.length}, ${position},
@@ -425,6 +428,7 @@ export const startContext = defineQuery({
     preview: 'boolean',
     campaign_settings: 'jsonb',
     plan: 'text',
+    livemode: 'boolean',
     script_id: 'text',
     version: 'integer | null',
     system_prompt: 'text | null',
@@ -436,7 +440,7 @@ export const startContext = defineQuery({
   statement: ({ organizationId, inviteId }: { organizationId: string; inviteId: string }) =>
     sql`select i.status as invite_status, i.expires_at > now() as unexpired, i.share_link_id is not null as via_share_link,
         i.script_version as invite_script_version, i.language as invite_language, i.email, i.name, i.metadata, i.updated_at as invite_updated_at,
-        c.id as campaign_id, c.status as campaign_status, c.preview, c.settings as campaign_settings, o.plan,
+        c.id as campaign_id, c.status as campaign_status, c.preview, c.settings as campaign_settings, o.plan, o.live_organization_id is null as livemode,
         sc.id as script_id, v.version, v.system_prompt, v.questions, v.settings,
         exists (select 1 from sessions x where x.invite_id = i.id) as had_session,
         coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'questionId', m.question_id, 'kind', m.kind, 'contentType', m.content_type, 'alt', m.alt) order by m.created_at, m.id)

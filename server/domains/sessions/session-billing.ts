@@ -12,11 +12,12 @@ import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, releaseH
  */
 export async function holdStartingCredits(tx: EntityManager, organizationId: string, plan: Plan): Promise<number> {
   const hold = PLANS[plan].pricePerMinuteCredits;
-  const held = await holdCredits.rows(tx, { organizationId, credits: hold });
-  if (held.length === 0) {
+  const held = await holdCredits.first(tx, { organizationId, credits: hold });
+  if (!held) {
     throw new AppError('INSUFFICIENT_CREDITS', 'Not enough credits to start an interview: one minute must be available.', { required: hold });
   }
-  return hold;
+  // A test world held nothing (test mode costs no credits).
+  return held.livemode ? hold : 0;
 }
 
 /**
@@ -50,12 +51,16 @@ export async function chargeSession(tx: EntityManager, session: Session, now: Da
 export async function billFinishedSession(
   tx: EntityManager,
   session: { id: string; organizationId: string; durationSeconds: number },
-  organization: { plan: string; credit_balance: string } | null,
+  organization: { plan: string; credit_balance: string; livemode: boolean } | null,
   now: Date,
 ): Promise<SessionBilling> {
   const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
   const terms = PLANS[plan];
   const totalMinutes = Math.ceil(session.durationSeconds / 60);
+  // Test mode: a test world's interview costs nothing and uses none of the plan's free minutes.
+  if (organization && !organization.livemode) {
+    return { totalMinutes, freeMinutesApplied: 0, billableMinutes: 0, amountCredits: 0, chargedCredits: 0, owedCredits: 0, plan, pricePerMinuteCredits: 0 };
+  }
   const period = billingPeriodOf(now).start;
   const used = await freeMinutesUsed.first(tx, { organizationId: session.organizationId, periodStart: period });
   const freeLeft = Math.max(0, terms.freeMinutesPerMonth - Number(used?.free_minutes_used ?? 0));

@@ -214,7 +214,8 @@ async function startInOneStatement(
       publishedVersion: row.invite_script_version === null ? row.version : null,
       plan: row.plan,
     },
-    holdCredits: PLANS[row.plan].pricePerMinuteCredits,
+    // A test world's interview holds nothing (test mode costs no credits).
+    holdCredits: row.livemode ? PLANS[row.plan].pricePerMinuteCredits : 0,
     session: {
       id: session.id,
       scriptVersion: row.version,

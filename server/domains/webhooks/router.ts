@@ -12,6 +12,7 @@ import {
   ZWebhookEndpointIdInput,
   ZWebhookEndpointPage,
   ZWebhookEndpointWithSecret,
+  WEBHOOK_EVENT_TYPES,
 } from '../../../shared/schemas/webhooks.js';
 import { apiProcedure, router } from '../../trpc/trpc.js';
 import { createWebhookEndpoint } from './create-webhook-endpoint.js';
@@ -26,6 +27,7 @@ import { listWebhookEndpoints } from './list-webhook-endpoints.js';
 import { redeliverWebhook } from './redeliver-webhook.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
 import { sendTestEvent } from './send-test-event.js';
+import { triggerTestEvent } from './trigger-test-event.js';
 import { updateWebhookEndpoint } from './update-webhook-endpoint.js';
 
 const tags = ['Webhooks'];
@@ -211,4 +213,23 @@ export const eventsRouter = router({
     .input(ZRedeliverEventInput)
     .output(ZWebhookDelivery)
     .mutation(({ ctx, input }) => redeliverEvent(ctx, ctx.auth, input)),
+
+  trigger: apiProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/v1/test-helpers/events',
+        tags: eventTags,
+        summary: 'Make a sample event in test mode',
+        description:
+          'Test keys only (`isk_test_…`; a live key is 403 `TEST_MODE_ONLY`): an event of `type` with sample data, published in the test world as a real one is (recorded, delivered to the test endpoints subscribed to it, on the event stream). What `npm run cli -- trigger <type>` calls with a test key. Answers the event.',
+      },
+      permission: ['organization:write', 'sessions:read'],
+      successStatus: 201,
+      location: '/v1/events/{id}',
+      errors: ['TEST_MODE_ONLY'],
+    })
+    .input(z.strictObject({ type: z.enum(WEBHOOK_EVENT_TYPES) }))
+    .output(ZEvent)
+    .mutation(({ ctx, input }) => triggerTestEvent(ctx, ctx.auth, input)),
 });

@@ -84,6 +84,8 @@ export const de: Catalogue = {
   'page.noScript': 'Für dieses Interview muss JavaScript aktiviert sein.',
   'page.preview.label': 'Vorschau:',
   'page.preview.text': 'dieses Interview erscheint nicht in den Ergebnissen und kostet keine Credits.',
+  'page.testMode.label': 'Testmodus:',
+  'page.testMode.text': 'dies ist ein Testinterview. Es kostet keine Credits, und die Antworten bleiben in den Testdaten.',
   'closed.cancelled': 'Diese Einladung wurde vom Absender zurückgezogen.',
   'closed.expired': 'Diese Einladung ist abgelaufen. Bitte den Absender um eine neue, wenn du noch teilnehmen möchtest.',
   'closed.completed': 'Du hast dieses Interview bereits abgeschlossen. Danke!',

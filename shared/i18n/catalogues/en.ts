@@ -88,6 +88,8 @@ export const en = {
   'page.noScript': 'This interview needs JavaScript turned on.',
   'page.preview.label': 'Preview:',
   'page.preview.text': 'this interview is not recorded in results and costs no credits.',
+  'page.testMode.label': 'Test mode:',
+  'page.testMode.text': 'this is a test interview. It costs no credits, and its answers stay in the test data.',
   // What a participant is told for an API refusal (the API's own message is for developers)
   // Why an invite cannot be taken (the page before and without its script, and the embed's error event)
   'closed.cancelled': 'This invitation was withdrawn by its sender.',

@@ -85,6 +85,8 @@ export const es: Catalogue = {
   'page.noScript': 'Esta entrevista necesita JavaScript activado.',
   'page.preview.label': 'Vista previa:',
   'page.preview.text': 'esta entrevista no aparece en los resultados y no consume créditos.',
+  'page.testMode.label': 'Modo de prueba:',
+  'page.testMode.text': 'esta es una entrevista de prueba. No consume créditos y las respuestas quedan en los datos de prueba.',
   'closed.cancelled': 'Quien te envió esta invitación la ha retirado.',
   'closed.expired': 'Esta invitación ha caducado. Pide una nueva a quien te la envió si todavía quieres participar.',
   'closed.completed': 'Ya has completado esta entrevista. ¡Gracias!',

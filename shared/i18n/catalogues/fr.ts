@@ -85,6 +85,8 @@ export const fr: Catalogue = {
   'page.noScript': 'Cet entretien nécessite JavaScript.',
   'page.preview.label': 'Aperçu :',
   'page.preview.text': 'cet entretien n’apparaît pas dans les résultats et ne coûte aucun crédit.',
+  'page.testMode.label': 'Mode test :',
+  'page.testMode.text': 'ceci est un entretien de test. Il ne coûte aucun crédit et les réponses restent dans les données de test.',
   'closed.cancelled': 'Cette invitation a été retirée par son expéditeur.',
   'closed.expired': "Cette invitation a expiré. Demandez-en une nouvelle à l'expéditeur si vous souhaitez toujours participer.",
   'closed.completed': 'Vous avez déjà terminé cet entretien. Merci !',

@@ -84,6 +84,8 @@ export const nl: Catalogue = {
   'page.noScript': 'Voor dit interview moet JavaScript aan staan.',
   'page.preview.label': 'Voorbeeld:',
   'page.preview.text': 'dit interview komt niet in de resultaten en kost geen credits.',
+  'page.testMode.label': 'Testmodus:',
+  'page.testMode.text': 'dit is een testinterview. Het kost geen credits en de antwoorden blijven bij de testgegevens.',
   'closed.cancelled': 'Deze uitnodiging is door de afzender ingetrokken.',
   'closed.expired': 'Deze uitnodiging is verlopen. Vraag de afzender om een nieuwe als je nog wilt deelnemen.',
   'closed.completed': 'Je hebt dit interview al afgerond. Bedankt!',

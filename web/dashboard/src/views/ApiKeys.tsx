@@ -15,19 +15,23 @@ export function ApiKeysView() {
   const grantable = PERMISSIONS.filter((permission) => session !== null && ROLE_PERMISSIONS[session.member.role].includes(permission));
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<Permission[]>(['campaigns:read', 'sessions:read']);
+  const [mode, setMode] = useState<'live' | 'test'>('live');
   const invalidate = () => void queryClient.invalidateQueries(trpc.apiKeys.pathFilter());
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: invalidate }));
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: invalidate }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ name, permissions });
+    create.mutate({ name, permissions, mode });
   };
 
   return (
     <>
       <PageHeading title="API keys" />
-      <p className="muted">Keys let your own systems call the API. A key never holds a permission you lack.</p>
+      <p className="muted">
+        Keys let your own systems call the API. A key never holds a permission you lack. A test key (<code>isk_test_…</code>) works in a separate test world:
+        its studies, interviews, webhooks and results never mix with live ones, its interviews cost no credits and its emails stay in the outbox.
+      </p>
       <ErrorNote error={keys.error ?? revoke.error} />
       {keys.isPending ? (
         <Loading />
@@ -39,6 +43,7 @@ export function ApiKeysView() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Key</th>
+                <th scope="col">Mode</th>
                 <th scope="col">Permissions</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Status</th>
@@ -51,7 +56,8 @@ export function ApiKeysView() {
               {keys.data?.data.map((key) => (
                 <tr key={key.id}>
                   <th scope="row">{key.name}</th>
-                  <td className="mono">…{key.hint}</td>
+                  <td className="mono">{key.hint}</td>
+                  <td>{key.mode === 'test' ? <span className="badge">test</span> : 'live'}</td>
                   <td className="small">{key.permissions.join(', ')}</td>
                   <td>{formatDateTime(key.lastUsedAt)}</td>
                   <td>{key.revokedAt ? `revoked ${formatDateTime(key.revokedAt)}` : 'active'}</td>
@@ -78,6 +84,16 @@ export function ApiKeysView() {
         <h2>New key</h2>
         <label htmlFor="key-name">Name</label>
         <input id="key-name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} />
+        <fieldset>
+          <legend>Mode</legend>
+          <label className="choice">
+            <input type="radio" name="key-mode" value="live" checked={mode === 'live'} onChange={() => setMode('live')} /> Live
+          </label>
+          <label className="choice">
+            <input type="radio" name="key-mode" value="test" checked={mode === 'test'} onChange={() => setMode('test')} /> Test: a separate test world, no
+            credits spent
+          </label>
+        </fieldset>
         <fieldset className="permissions">
           <legend>Permissions</legend>
           {grantable.map((permission) => (
