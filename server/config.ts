@@ -79,6 +79,7 @@ const ZEnvironment = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_PARTICIPANT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  TEST_MODE_INTERVIEWS_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(100),
   TEST_FAULTS: z.string().optional(),
   SESSION_ABANDON_AFTER: z.coerce.number().int().min(1).max(86_400).default(600),
   SESSION_PAUSED_ABANDON_AFTER: z.coerce.number().int().min(1).max(2_592_000).default(86_400),
@@ -210,6 +211,8 @@ export interface Config {
   rateLimitParticipantPerMinute: number;
   /** Per invite token or share code, whatever the address. */
   rateLimitParticipantCredentialPerMinute: number;
+  /** Test mode: interviews an organization's test world may start in 24 hours (they cost no credits). */
+  testModeInterviewsPerDay: number;
   /** Both set: the server terminates HTTPS itself on `port`. */
   tls: { certFile: string; keyFile: string } | undefined;
   /** With TLS: the plain-HTTP port whose listener only redirects (308) to HTTPS; unset: none. */
@@ -317,6 +320,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     emailFrom: e.EMAIL_FROM ?? `"Interviews" <no-reply@${new URL(publicUrl).hostname}>`,
     emailTemplatesDir: e.EMAIL_TEMPLATES_DIR ? path.resolve(e.EMAIL_TEMPLATES_DIR) : undefined,
     rateLimitParticipantPerMinute: e.RATE_LIMIT_PARTICIPANT_PER_MINUTE,
+    testModeInterviewsPerDay: e.TEST_MODE_INTERVIEWS_PER_DAY,
     rateLimitParticipantCredentialPerMinute: e.RATE_LIMIT_PARTICIPANT_CREDENTIAL_PER_MINUTE,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: path.resolve(e.TLS_CERT_FILE), keyFile: path.resolve(e.TLS_KEY_FILE) } : undefined,
     httpRedirectPort: e.HTTP_REDIRECT_PORT,

@@ -26,12 +26,21 @@ export const ERROR_CODES = {
     description: 'The refresh token is unknown, expired or already used; a reused one also ends its sign-in, so sign in again.',
   },
   INSUFFICIENT_CREDITS: { status: 402, description: 'Not enough credits for the action.' },
+  TEST_MODE_INTERVIEW_LIMIT: {
+    status: 429,
+    description:
+      'Test mode: the test world has started as many interviews in the last 24 hours as it may (`TEST_MODE_INTERVIEWS_PER_DAY`, 100 by default); test interviews cost no credits, so they are capped.',
+  },
   PAYMENT_DECLINED: {
     status: 402,
     description:
       'The payment provider declined the payment (`details.code`, such as `card_declined` or `payment_method_required`, and its reason); nothing was booked.',
   },
   INSUFFICIENT_PERMISSIONS: { status: 403, description: 'The API key lacks the permission the operation requires.' },
+  LIVE_MODE_ONLY: {
+    status: 403,
+    description: 'Members and the custom domain belong to the live organization: manage them with a live key or on the dashboard, not with a test key.',
+  },
   TEST_MODE_ONLY: {
     status: 403,
     description: 'Only a test key (`isk_test_…`) may call this operation: it makes sample data, which belongs in the test world only.',

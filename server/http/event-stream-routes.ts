@@ -150,5 +150,5 @@ async function streamEvents(
  */
 async function streamCallerStillAuthorized(em: EntityManager, caller: CustomerAuth): Promise<boolean> {
   if (caller.kind !== 'api_key') return true;
-  return isApiKeyStillUsable({ em }, { apiKeyId: caller.apiKeyId });
+  return isApiKeyStillUsable({ em }, { apiKeyId: caller.apiKeyId, organizationId: caller.organizationId });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../server/domains/api-keys/create-api-key.js';
 import { listApiKeys, describeApiKey } from '../../server/domains/api-keys/list-api-keys.js';
+import { isApiKeyStillUsable } from '../../server/domains/api-keys/index.js';
 import { revokeApiKey } from '../../server/domains/api-keys/revoke-api-key.js';
 import { systemCaller } from '../../server/domains/common/caller.js';
 import { updateOrganization } from '../../server/domains/organizations/update-organization.js';
@@ -54,7 +55,12 @@ async function balanceOf(organizationId: string): Promise<{ balance: number; hel
 beforeAll(async () => {
   mail = await startMailSink();
   // A real mail relay and a Stripe: a live key uses them, a test key never does.
-  t = await startTestApp({ SMTP_URL: mail.url, STRIPE_SECRET_KEY: 'sk_test_testmode', STRIPE_API_URL: await stripe.start() });
+  t = await startTestApp({
+    SMTP_URL: mail.url,
+    STRIPE_SECRET_KEY: 'sk_test_testmode',
+    STRIPE_API_URL: await stripe.start(),
+    TEST_MODE_INTERVIEWS_PER_DAY: '2',
+  });
   live = await t.createTenant();
   test = await testKeyOf(live.organizationId);
   liveApi = apiAs(t.http, live);
@@ -183,7 +189,12 @@ describe('the test world', () => {
     stripe.routes.set('POST /v1/payment_intents', (request) => paymentIntent(request, 'succeeded'));
     const liveBefore = (await balanceOf(live.organizationId)).balance;
     const purchase = (await testApi.post('/v1/billing/credits/purchase', { amount: 10, paymentMethodId: 'pm_card_visa' }).expect(201)).body;
-    expect(purchase).toMatchObject({ credits: 10, paymentId: expect.stringMatching(/^pay_/) });
+    // Its invoice is numbered apart, so the live sequence keeps no gaps.
+    expect(purchase).toMatchObject({
+      credits: 10,
+      paymentId: expect.stringMatching(/^pay_/),
+      invoice: { number: expect.stringMatching(/^TEST-\d{4}-[0-9A-Za-z]{10}$/) },
+    });
     expect(stripe.received).toEqual([]);
     expect((await balanceOf(test.organizationId)).balance).toBe(10);
     expect((await balanceOf(live.organizationId)).balance).toBe(liveBefore);
@@ -191,8 +202,21 @@ describe('the test world', () => {
     const declined = await testApi.post('/v1/billing/credits/purchase', { amount: 10, paymentMethodId: 'pm_card_chargeDeclined' }).expect(402);
     expect(declined.body.error).toMatchObject({ code: 'PAYMENT_DECLINED', details: { provider: 'builtin' } });
     // A live key's purchase goes to Stripe.
-    await liveApi.post('/v1/billing/credits/purchase', { amount: 10, paymentMethodId: 'pm_card_visa' }).expect(201);
+    const livePurchase = (await liveApi.post('/v1/billing/credits/purchase', { amount: 10, paymentMethodId: 'pm_card_visa' }).expect(201)).body;
+    expect(livePurchase.invoice.number).toMatch(/^INV-\d{4}-\d{6}$/);
     expect(stripe.received.map((request) => request.path)).toContain('/v1/payment_intents');
+  });
+
+  it('leaves members and the custom domain to the live organization (403 LIVE_MODE_ONLY), changing nothing', async () => {
+    const invited = await testApi.post('/v1/organization/members', { email: 'sneaky@example.com', role: 'admin' }).expect(403);
+    expect(invited.body.error.code).toBe('LIVE_MODE_ONLY');
+    const [members] = await t
+      .em()
+      .getConnection()
+      .execute<{ count: string }[]>('select count(*) as count from members where organization_id = ?', [test.organizationId]);
+    expect(Number(members!.count)).toBe(0);
+    expect((await testApi.patch('/v1/organization', { domain: 'research.example.com' }).expect(403)).body.error.code).toBe('LIVE_MODE_ONLY');
+    expect((await testApi.get('/v1/organization').expect(200)).body.domain).toBeNull();
   });
 
   it("copies the live organization's name and settings when they change", async () => {
@@ -242,6 +266,12 @@ describe('DELETE /v1/test-data', () => {
     expect((await liveApi.get('/v1/campaigns?limit=100').expect(200)).body.pagination.total).toBe(liveBefore);
     await liveApi.get(`/v1/campaigns/${liveCampaign.id}`).expect(200);
 
+    // The key moved to the new world: what asks whether it still acts for the old one (the event stream) hears no.
+    expect(await isApiKeyStillUsable({ em: t.em() }, { apiKeyId: test.apiKeyId, organizationId: test.organizationId })).toBe(false);
+    const moved = (await testApi.get('/v1/organization').expect(200)).body.id as string;
+    expect(moved).not.toBe(test.organizationId);
+    expect(await isApiKeyStillUsable({ em: t.em() }, { apiKeyId: test.apiKeyId, organizationId: moved })).toBe(true);
+
     // Again, with the test key itself: nothing left to delete.
     expect((await testApi.delete('/v1/test-data').expect(200)).body.deleted).toEqual({ campaigns: 0, invites: 0, sessions: 0, events: 0 });
   });
@@ -254,5 +284,24 @@ describe('DELETE /v1/test-data', () => {
   it('needs organization:write', async () => {
     const reader = await t.createKey(live.organizationId, ['organization:read', 'campaigns:read']);
     expect((await apiAs(t.http, reader).delete('/v1/test-data').expect(403)).body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
+  });
+});
+
+describe('the daily cap on test interviews (they cost no credits)', () => {
+  it('starts TEST_MODE_INTERVIEWS_PER_DAY interviews in 24 hours, then answers 429 TEST_MODE_INTERVIEW_LIMIT; live starts go on', async () => {
+    const script = await createPublishedScript(testApi, { questions: ONE_QUESTION });
+    const campaign = await createCampaign(testApi, { scriptId: script.id });
+    const start = async (api: Api, campaignId: string) => {
+      const invite = await createInvite(api, campaignId, { email: `cap-${Math.random().toString(36).slice(2)}@example.com`, sendEmail: false });
+      return participantAs(t.http, invite.token).start();
+    };
+    // The test world is new (its data was deleted above): two may start.
+    expect((await start(testApi, campaign.id)).status).toBe(201);
+    expect((await start(testApi, campaign.id)).status).toBe(201);
+    const refused = await start(testApi, campaign.id);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: 'TEST_MODE_INTERVIEW_LIMIT', details: { limit: 2 } });
+    const liveCampaign = await createCampaign(liveApi);
+    expect((await start(liveApi, liveCampaign.id)).status).toBe(201);
   });
 });

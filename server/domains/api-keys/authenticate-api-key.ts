@@ -33,7 +33,11 @@ export async function authenticateApiKey({ em }: Pick<Deps, 'em'>, input: { pres
   };
 }
 
-/** Whether a key authenticated earlier is still neither revoked nor expired: a long answer (the event stream) asks again as it goes. */
-export async function isApiKeyStillUsable({ em }: Pick<Deps, 'em'>, input: { apiKeyId: string }): Promise<boolean> {
+/**
+ * Whether a key authenticated earlier is still neither revoked nor expired, and still acts for the
+ * same organization (a test key moves to a new test world when the test data is deleted): a long
+ * answer (the event stream) asks again as it goes.
+ */
+export async function isApiKeyStillUsable({ em }: Pick<Deps, 'em'>, input: { apiKeyId: string; organizationId: string }): Promise<boolean> {
   return (await apiKeyStillUsable.first(em, input)) !== undefined;
 }

@@ -18,23 +18,26 @@ export interface CreateApiKeyInput {
 /** A key of the caller's organization. Returns the key value exactly once; only its hash is stored. */
 export async function createApiKey({ em }: Pick<Deps, 'em'>, caller: Caller, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
   const mode = input.mode ?? 'live';
-  const live = await em.findOne(Organization, { id: caller.organizationId });
-  if (!live) throw notFound('organization', caller.organizationId);
-  const organization = mode === 'test' ? await ensureTestOrganization({ em }, { organizationId: live.id }) : live;
-  const secret = generateApiKey(mode);
-  const apiKey = em.create(ApiKey, {
-    id: newId('key'),
-    organization,
-    name: input.name,
-    keyHash: hashApiKey(secret),
-    keyHint: apiKeyHint(secret),
-    permissions: input.permissions,
-    lastUsedAt: null,
-    expiresAt: input.expiresAt ?? null,
-    revokedAt: null,
+  return em.transactional(async (tx) => {
+    const live = await tx.findOne(Organization, { id: caller.organizationId });
+    if (!live) throw notFound('organization', caller.organizationId);
+    // Made in the test world as it is now: its lock holds off a deletion of the test data until the key is in.
+    const organization = mode === 'test' ? await ensureTestOrganization({ em: tx }, { organizationId: live.id }) : live;
+    const secret = generateApiKey(mode);
+    const apiKey = tx.create(ApiKey, {
+      id: newId('key'),
+      organization,
+      name: input.name,
+      keyHash: hashApiKey(secret),
+      keyHint: apiKeyHint(secret),
+      permissions: input.permissions,
+      lastUsedAt: null,
+      expiresAt: input.expiresAt ?? null,
+      revokedAt: null,
+    });
+    await tx.flush();
+    return { apiKey, secret };
   });
-  await em.flush();
-  return { apiKey, secret };
 }
 
 /**

@@ -20,10 +20,14 @@ export const usableApiKeyByHash = defineQuery({
   example: { keyHash: 'example-hash' },
 });
 
-/** Whether a key is still neither revoked nor expired: a long answer (the event stream) asks again as it goes. */
+/**
+ * Whether a key is still neither revoked nor expired, and still of the organization it acted for
+ * (a test key moves to a new test world when the test data is deleted): a long answer (the event
+ * stream) asks again as it goes.
+ */
 export const apiKeyStillUsable = defineQuery({
   columns: { id: 'text' },
-  statement: ({ apiKeyId }: { apiKeyId: string }) =>
-    sql`select id from api_keys where id = ${apiKeyId} and revoked_at is null and (expires_at is null or expires_at > now())`,
-  example: { apiKeyId: 'key_example' },
+  statement: ({ apiKeyId, organizationId }: { apiKeyId: string; organizationId: string }) =>
+    sql`select id from api_keys where id = ${apiKeyId} and organization_id = ${organizationId} and revoked_at is null and (expires_at is null or expires_at > now())`,
+  example: { apiKeyId: 'key_example', organizationId: 'org_example' },
 });

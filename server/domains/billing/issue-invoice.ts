@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TInvoiceLine } from '../../../shared/schemas/billing.js';
 import { Invoice } from '../../entities/index.js';
-import { newId } from '../../lib/ids.js';
+import { newId, randomBase62 } from '../../lib/ids.js';
 import type { BillingPeriod } from './billing-period.js';
 import { nextInvoiceNumber } from './queries.js';
 
@@ -16,6 +16,8 @@ export interface InvoiceDraft {
   paymentId: string | null;
   /** One invoice per (organization, source): `purchase:<paymentId>`, `period:<YYYY-MM>`. */
   source: string;
+  /** Test mode: a test world's invoice is numbered apart (`TEST-<year>-…`), so live numbers keep no gaps. */
+  testMode?: boolean;
 }
 
 /**
@@ -27,11 +29,13 @@ export async function issueInvoice(tx: EntityManager, draft: InvoiceDraft): Prom
   const existing = await tx.findOne(Invoice, { organization: draft.organizationId, source: draft.source });
   if (existing) return existing;
   const year = draft.issuedAt.getUTCFullYear();
-  const counter = await nextInvoiceNumber.first(tx, { year });
+  const number = draft.testMode
+    ? `TEST-${year}-${randomBase62(10)}`
+    : `INV-${year}-${String((await nextInvoiceNumber.first(tx, { year }))!.last_number).padStart(6, '0')}`;
   const invoice = tx.create(Invoice, {
     id: newId('ivc'),
     organization: draft.organizationId,
-    number: `INV-${year}-${String(counter!.last_number).padStart(6, '0')}`,
+    number,
     kind: draft.kind,
     status: draft.status,
     amount: draft.lines.reduce((sum, line) => sum + line.amount, 0),

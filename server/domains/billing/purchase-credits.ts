@@ -94,6 +94,7 @@ export async function purchaseCredits(
       issuedAt: now,
       paymentId,
       source: `purchase:${paymentId}`,
+      testMode: organization.liveOrganization !== null && organization.liveOrganization !== undefined,
     });
     const balance = await creditBalance.first(tx, { organizationId });
     return {

@@ -31,6 +31,8 @@ export async function inviteMember(
     return await em.transactional(async (tx) => {
       const organization = await tx.findOne(Organization, { id: auth.organizationId });
       if (!organization) throw notFound('organization', auth.organizationId);
+      // Members belong to the live organization: a test world has none (its data is deleted whole).
+      if (organization.liveOrganization) throw new AppError('LIVE_MODE_ONLY', 'Members are invited to the live organization: use a live key or the dashboard.');
       const member = tx.create(Member, {
         id: newId('mem'),
         organization,

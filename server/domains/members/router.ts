@@ -42,7 +42,7 @@ export const membersRouter = router({
       },
       permission: 'organization:write',
       successStatus: 201,
-      errors: ['MEMBER_EXISTS'],
+      errors: ['MEMBER_EXISTS', 'LIVE_MODE_ONLY'],
     })
     .input(ZInviteMemberInput)
     .output(ZMember)

@@ -32,7 +32,9 @@ export async function deleteTestData({ em }: Pick<Deps, 'em'>, caller: Caller): 
     if (!replacement) throw new Error(`the test world of ${world.live_organization_id} could not be replaced`);
     await moveTestWorldSetup.rows(tx, { fromWorldId: world.id, toWorldId: replacement.id });
     await deleteCampaignsOf.rows(tx, { worldId: world.id });
-    await deleteDetachedWorld.rows(tx, { worldId: world.id });
+    // Nothing may stay behind as a detached organization: if the old world is not deleted, nothing is.
+    const deleted = await deleteDetachedWorld.rows(tx, { worldId: world.id });
+    if (deleted.length !== 1) throw new Error(`the old test world ${world.id} could not be deleted`);
     return { deleted: counts ?? NOTHING };
   });
 }

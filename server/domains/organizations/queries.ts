@@ -19,6 +19,17 @@ export const insertTestOrganization = defineQuery({
   example: { testOrganizationId: 'org_example_test', liveOrganizationId: 'org_example' },
 });
 
+/**
+ * An organization's test world, share-locked until the caller's transaction ends, so a deletion of
+ * the test data (which replaces the world) cannot remove it while a key is made in it.
+ */
+export const shareLockTestWorld = defineQuery({
+  columns: { id: 'text' },
+  statement: ({ liveOrganizationId }: { liveOrganizationId: string }) =>
+    sql`select id from organizations where live_organization_id = ${liveOrganizationId} for share`,
+  example: { liveOrganizationId: 'org_example' },
+});
+
 /** The id of an organization's test world, when it has one. */
 export const testOrganizationIdOf = defineQuery({
   columns: { id: 'text' },

@@ -24,7 +24,7 @@ export const organizationRouter = router({
         description: 'With `domain` set, invite and share links use `https://{domain}`; point the domain at this service behind HTTPS.',
       },
       permission: 'organization:write',
-      errors: ['DOMAIN_IN_USE'],
+      errors: ['DOMAIN_IN_USE', 'LIVE_MODE_ONLY'],
     })
     .input(ZUpdateOrganizationInput)
     .output(ZOrganization)

@@ -3,7 +3,7 @@ import { Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Deps } from '../common/deps.js';
-import { insertTestOrganization, mirrorIntoTestOrganization, testOrganizationIdOf } from './queries.js';
+import { insertTestOrganization, mirrorIntoTestOrganization, shareLockTestWorld, testOrganizationIdOf } from './queries.js';
 
 /**
  * Test mode (docs/api.md "Test mode"): an organization's test world is an organization of its own
@@ -14,15 +14,22 @@ import { insertTestOrganization, mirrorIntoTestOrganization, testOrganizationIdO
  * built-in provider, and every record answered says `livemode: false`.
  */
 
-/** The test world of `organizationId`, made on first use. A test world is its own test world. */
+/**
+ * The test world of `organizationId`, made on first use, share-locked until the caller's
+ * transaction ends (call it in one): a deletion of the test data replaces the world, and what is
+ * made in it meanwhile must not point at the one deleted. A test world is its own test world.
+ */
 export async function ensureTestOrganization({ em }: Pick<Deps, 'em'>, input: { organizationId: string }): Promise<Organization> {
   const organization = await em.findOne(Organization, { id: input.organizationId });
   if (!organization) throw notFound('organization', input.organizationId);
   if (organization.liveOrganization) return organization;
-  await insertTestOrganization.rows(em, { testOrganizationId: newId('org'), liveOrganizationId: organization.id });
-  const made = await em.findOne(Organization, { liveOrganization: organization.id });
-  if (!made) throw new Error(`the test world of ${organization.id} was not made`);
-  return made;
+  // Twice at most: a deletion that held the world's lock has replaced it by the second look.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    await insertTestOrganization.rows(em, { testOrganizationId: newId('org'), liveOrganizationId: organization.id });
+    const locked = await shareLockTestWorld.first(em, { liveOrganizationId: organization.id });
+    if (locked) return em.findOneOrFail(Organization, { id: locked.id });
+  }
+  throw new Error(`the test world of ${organization.id} could not be made`);
 }
 
 /** The ids of an organization's worlds: itself and, when it has one, its test world (members manage both worlds' keys). */

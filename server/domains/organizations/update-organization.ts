@@ -17,7 +17,11 @@ export async function updateOrganization({ em }: Pick<Deps, 'em'>, caller: Calle
       const organization = await loadOrganization(tx, caller, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (input.name !== undefined) organization.name = input.name;
       if (input.logo !== undefined) organization.logo = input.logo;
-      if (input.domain !== undefined) organization.domain = input.domain;
+      if (input.domain !== undefined) {
+        // A test world's domain would take the live organization's (domains are unique).
+        if (organization.liveOrganization) throw new AppError('LIVE_MODE_ONLY', 'The custom domain is set on the live organization: use a live key.');
+        organization.domain = input.domain;
+      }
       if (input.settings !== undefined) organization.settings = applyMergePatch(organization.settings, input.settings);
       await tx.flush();
       if (!organization.liveOrganization) await mirrorLiveOrganization(tx, { liveOrganizationId: organization.id });

@@ -77,6 +77,14 @@ export const holdCredits = defineQuery({
   example: { organizationId: 'org_example', credits: 1 },
 });
 
+/** How many interviews a test world started in the last 24 hours (test mode caps them: they cost no credits). */
+export const testInterviewsToday = defineQuery({
+  columns: { started: 'integer' },
+  statement: ({ organizationId }: { organizationId: string }) =>
+    sql`select count(*)::integer as started from sessions where organization_id = ${organizationId} and created_at > now() - interval '24 hours'`,
+  example: { organizationId: 'org_example' },
+});
+
 /**
  * A finishing session's credit hold released, answering the organization's plan and balance as
  * they are now: the update locks the row (NO KEY UPDATE, as an update of non-key columns does:

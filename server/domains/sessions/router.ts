@@ -135,7 +135,7 @@ export const participantApiRouter = router({
         successDescription: 'The unfinished session, resumed',
       },
       permission: INVITE_TOKEN,
-      errors: ['INSUFFICIENT_CREDITS', 'INVITE_EXPIRED', 'INVITE_ALREADY_USED', 'CAMPAIGN_NOT_ACTIVE', 'SHARE_LINK_CLOSED'],
+      errors: ['INSUFFICIENT_CREDITS', 'TEST_MODE_INTERVIEW_LIMIT', 'INVITE_EXPIRED', 'INVITE_ALREADY_USED', 'CAMPAIGN_NOT_ACTIVE', 'SHARE_LINK_CLOSED'],
     })
     .input(ZStartInterviewInput.optional())
     .output(ZInterviewState)

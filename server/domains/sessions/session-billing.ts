@@ -3,21 +3,32 @@ import { isPlan, type Plan, PLANS } from '../../../shared/plans.js';
 import type { Session, SessionBilling } from '../../entities/session.js';
 import { AppError } from '../../errors.js';
 import { billingPeriodOf, bookCreditMovement, roundCredits } from '../billing/index.js';
-import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, releaseHeldCredits } from './queries.js';
+import { addOwedCredits, addSessionUsage, freeMinutesUsed, holdCredits, releaseHeldCredits, testInterviewsToday } from './queries.js';
 
 /**
  * A session's start holds one billable minute at the plan's price, so an organization cannot run
  * more interviews than it can pay for: available = balance − held − owed. One conditional update, so
  * concurrent starts never hold more than the balance. 402 INSUFFICIENT_CREDITS otherwise.
  */
-export async function holdStartingCredits(tx: EntityManager, organizationId: string, plan: Plan): Promise<number> {
+export async function holdStartingCredits(
+  tx: EntityManager,
+  { organizationId, plan, testModeInterviewsPerDay }: { organizationId: string; plan: Plan; testModeInterviewsPerDay: number },
+): Promise<number> {
   const hold = PLANS[plan].pricePerMinuteCredits;
   const held = await holdCredits.first(tx, { organizationId, credits: hold });
   if (!held) {
     throw new AppError('INSUFFICIENT_CREDITS', 'Not enough credits to start an interview: one minute must be available.', { required: hold });
   }
-  // A test world held nothing (test mode costs no credits).
-  return held.livemode ? hold : 0;
+  if (held.livemode) return hold;
+  // A test world held nothing (test mode costs no credits), so its interviews are capped instead.
+  // The update above locked its row: concurrent starts count one after another.
+  const { started } = (await testInterviewsToday.first(tx, { organizationId }))!;
+  if (started >= testModeInterviewsPerDay) {
+    throw new AppError('TEST_MODE_INTERVIEW_LIMIT', `Test mode starts at most ${testModeInterviewsPerDay} interviews in 24 hours; delete test data or wait.`, {
+      limit: testModeInterviewsPerDay,
+    });
+  }
+  return 0;
 }
 
 /**
@@ -57,8 +68,9 @@ export async function billFinishedSession(
   const plan = organization && isPlan(organization.plan) ? organization.plan : 'free';
   const terms = PLANS[plan];
   const totalMinutes = Math.ceil(session.durationSeconds / 60);
-  // Test mode: a test world's interview costs nothing and uses none of the plan's free minutes.
-  if (organization && !organization.livemode) {
+  // Test mode: a test world's interview costs nothing and uses none of the plan's free minutes
+  // (nor does one whose organization is gone: its test data was deleted as it finished).
+  if (!organization?.livemode) {
     return { totalMinutes, freeMinutesApplied: 0, billableMinutes: 0, amountCredits: 0, chargedCredits: 0, owedCredits: 0, plan, pricePerMinuteCredits: 0 };
   }
   const period = billingPeriodOf(now).start;

@@ -79,7 +79,13 @@ export async function startInterview(
     };
     // A preview costs no credits: nothing is held, and nothing is charged when it finishes.
     const preview = campaign.preview;
-    const hold = preview ? 0 : await holdStartingCredits(tx, invite.organization.id, invite.organization.plan);
+    const hold = preview
+      ? 0
+      : await holdStartingCredits(tx, {
+          organizationId: invite.organization.id,
+          plan: invite.organization.plan,
+          testModeInterviewsPerDay: services.config.testModeInterviewsPerDay,
+        });
     const now = new Date();
     const session = tx.create(Session, {
       id: newId('ses'),
@@ -163,6 +169,8 @@ async function startInOneStatement(
     !row.via_share_link &&
     row.campaign_status === 'active' &&
     !row.preview &&
+    // A test world's start is counted against its daily cap: the locked start does that.
+    row.livemode &&
     !campaignSettings.requireConsent;
   if (!common || !isPlan(row.plan)) return null;
   const plan: InterviewPlan = { systemPrompt: row.system_prompt!, questions: row.questions as TQuestion[], settings: row.settings as TScriptSettings };
@@ -214,8 +222,7 @@ async function startInOneStatement(
       publishedVersion: row.invite_script_version === null ? row.version : null,
       plan: row.plan,
     },
-    // A test world's interview holds nothing (test mode costs no credits).
-    holdCredits: row.livemode ? PLANS[row.plan].pricePerMinuteCredits : 0,
+    holdCredits: PLANS[row.plan].pricePerMinuteCredits,
     session: {
       id: session.id,
       scriptVersion: row.version,

@@ -56,7 +56,7 @@ export function ApiKeysView() {
               {keys.data?.data.map((key) => (
                 <tr key={key.id}>
                   <th scope="row">{key.name}</th>
-                  <td className="mono">{key.hint}</td>
+                  <td className="mono key-hint">{key.hint}</td>
                   <td>{key.mode === 'test' ? <span className="badge">test</span> : 'live'}</td>
                   <td className="small">{key.permissions.join(', ')}</td>
                   <td>{formatDateTime(key.lastUsedAt)}</td>
