@@ -156,7 +156,7 @@ export async function listen(options: ListenOptions): Promise<void> {
           if (message.event === 'ready' && !announced) {
             const ready = JSON.parse(message.data) as { organizationId: string; types: string[] | null };
             options.out(
-              `Ready: forwarding ${ready.types ? ready.types.join(', ') : 'every'} event of ${ready.organizationId} (Design ${options.design}) to ${options.forwardTo}`,
+              `Ready: forwarding ${ready.types ? ready.types.join(', ') : 'every'} event of ${ready.organizationId}${options.apiKey.startsWith('isk_test_') ? ' (test mode)' : ''} (Design ${options.design}) to ${options.forwardTo}`,
             );
             options.out(`Signing secret (${options.signature === 'standard_webhooks' ? 'Standard Webhooks' : `Design ${options.design}`}): ${secret}`);
             announced = true;

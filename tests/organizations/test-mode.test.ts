@@ -8,11 +8,14 @@ import { revokeApiKey } from '../../server/domains/api-keys/revoke-api-key.js';
 import { systemCaller } from '../../server/domains/common/caller.js';
 import { updateOrganization } from '../../server/domains/organizations/update-organization.js';
 import { PERMISSIONS } from '../../shared/permissions.js';
+import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { apiAs, createCampaign, createInvite, createPublishedScript, type Api } from '../helpers/factories.js';
 import { interviewFixture, ONE_QUESTION, participantAs } from '../helpers/interviews.js';
 import { runJobsOnce } from '../helpers/jobs.js';
 import { FakeStripe, paymentIntent } from '../helpers/fake-stripe.js';
 import { type MailSink, startMailSink } from '../helpers/members.js';
+import { strictly } from '../helpers/strict-schema.js';
 import { startTestApp, type TestApp, type TestTenant } from '../helpers/test-app.js';
 
 /**
@@ -236,6 +239,14 @@ describe('POST /v1/test-helpers/events (what `cli trigger` calls with a test key
     const deliveries = (await testApi.get(`/api/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
     expect(deliveries.map((delivery: { eventId: string }) => delivery.eventId)).toContain(made.body.id);
     await testApi.delete(`/api/webhooks/${endpoint.id}`).expect(204);
+  });
+
+  it('makes every event type with sample data exactly its published Design B schema', async () => {
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const event = (await testApi.post('/v1/test-helpers/events', { type }).expect(201)).body;
+      const envelope = { id: event.id, type: event.type, created_at: event.createdAt, data: event.data };
+      expect(() => strictly(WEBHOOK_PAYLOADS[type].B).parse(envelope), type).not.toThrow();
+    }
   });
 
   it('is refused to a live key (403 TEST_MODE_ONLY), which writes nothing', async () => {

@@ -5,7 +5,10 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSecret } from '../../clients/cli/listen.js';
+import { createApiKey } from '../../server/domains/api-keys/create-api-key.js';
 import { revokeApiKeyAsOperator } from '../../server/domains/api-keys/revoke-api-key.js';
+import { systemCaller } from '../../server/domains/common/caller.js';
+import { PERMISSIONS } from '../../shared/permissions.js';
 import { WEBHOOK_PAYLOADS } from '../../shared/schemas/webhook-payloads.js';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { verifyWebhookA } from '../../shared/webhook-signatures.js';
@@ -223,6 +226,50 @@ describe('cli trigger', () => {
     }
     expect(ids.size).toBe(WEBHOOK_EVENT_TYPES.length);
     expect((await apiAs(t.http, tenant).get('/v1/events').expect(200)).body.pagination.total).toBe(before);
+  }, 120_000);
+
+  it("with a test key makes the event in the test world, which the test key's listen forwards and a live listen never sees", async () => {
+    forwarded.length = 0;
+    const made = await createApiKey({ em: t.em() }, systemCaller(tenant.organizationId), { name: 'laptop', permissions: [...PERMISSIONS], mode: 'test' });
+    const testKey = made.secret;
+    const liveListen = startCli(['--forward-to', `${receiverUrl}?live`], tenant.apiKey);
+    const testListen = startCli(['--forward-to', receiverUrl], testKey);
+    for (const cli of [liveListen, testListen]) {
+      await waitFor(
+        async () => (cli.output().includes('Ready:') ? true : undefined),
+        30_000,
+        () => cli.output(),
+      );
+    }
+    expect(testListen.output()).toContain(`Ready: forwarding every event of ${made.apiKey.organization.id} (test mode) (Design B)`);
+    const before = (await apiAs(t.http, tenant).get('/v1/events').expect(200)).body.pagination.total;
+
+    // No --forward-to: the event is made on the service, and listen forwards it.
+    const { code, output } = await runCli(['trigger', 'interview.completed'], testKey);
+    expect(code, output).toBe(0);
+    const eventId = /Made interview\.completed event (\S+) in test mode/.exec(output)?.[1];
+    expect(eventId, output).toBeDefined();
+    const request = await waitFor(
+      async () => forwarded.find((item) => item.raw.includes(eventId!)),
+      20_000,
+      () => `the forwarded event: ${testListen.output()}`,
+    );
+    const body = new Webhook(listenSecret(testKey)).verify(request.raw, {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    }) as { id: string; type: string; data: { completion_status: string } };
+    expect(body).toMatchObject({ id: eventId, type: 'interview.completed', data: { completion_status: 'completed' } });
+    expect(() => strictly(WEBHOOK_PAYLOADS['interview.completed'].B).parse(body)).not.toThrow();
+    // The live world: nothing forwarded to the live listen, nothing listed.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(forwarded.filter((item) => item.raw.includes(eventId!))).toHaveLength(1);
+    expect(liveListen.output()).not.toContain(eventId);
+    expect((await apiAs(t.http, tenant).get('/v1/events').expect(200)).body.pagination.total).toBe(before);
+    // A live key's trigger without --forward-to is a usage error: it may write nothing.
+    expect((await runCli(['trigger', 'interview.completed'], tenant.apiKey)).code).toBe(2);
+    liveListen.child.kill('SIGINT');
+    testListen.child.kill('SIGINT');
   }, 120_000);
 
   it('refuses an unknown type, and fails when the local URL does not answer 2xx', async () => {
