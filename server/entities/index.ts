@@ -60,6 +60,8 @@ export {
   WorkerProcess,
 };
 
+export { isTestWorld } from './organization.js';
+
 /** Every entity, for the ORM (typed loosely: its inferred type is too large for declaration emit). */
 export const ENTITIES: EntitySchema<any, any>[] = [
   Organization,

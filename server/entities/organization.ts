@@ -35,3 +35,8 @@ export const Organization = defineEntity({
 });
 
 export type Organization = InferEntity<typeof Organization>;
+
+/** Test mode: whether this organization is the test world of a live one (its `isk_test_` keys act here). */
+export function isTestWorld(organization: Pick<Organization, 'liveOrganization'>): boolean {
+  return organization.liveOrganization !== null && organization.liveOrganization !== undefined;
+}

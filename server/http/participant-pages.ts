@@ -1,3 +1,4 @@
+import { isTestWorld } from '../entities/index.js';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { findInviteCredential } from '../domains/invites/find-invite-by-token.js';
 import { openInvitePage } from '../domains/invites/open-invite-page.js';
@@ -240,7 +241,7 @@ export function participantPageRoutes(services: AppServices): Router {
       const title = participantTitleOf(campaign);
       config.campaignName = title;
       config.preview = campaign.preview;
-      config.testMode = organization.liveOrganization !== null && organization.liveOrganization !== undefined;
+      config.testMode = isTestWorld(organization);
       config.organizationName = organization.name;
       config.theme = { ...config.theme, primary: config.theme.primary ?? brandColorOf(organization.settings) };
       if (outcome.kind === 'closed') {

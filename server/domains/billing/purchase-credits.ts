@@ -3,7 +3,7 @@ import { type Plan, PLANS } from '../../../shared/plans.js';
 import type { TCreditPurchase, TPurchaseCreditsInput } from '../../../shared/schemas/billing.js';
 import { PaymentProviderUnavailableError } from '../../billing/payment-provider.js';
 import { BuiltinPaymentProvider } from '../../billing/builtin-payment-provider.js';
-import { Organization } from '../../entities/index.js';
+import { isTestWorld, Organization } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
@@ -35,7 +35,7 @@ export async function purchaseCredits(
   if (!organization) throw notFound('organization', organizationId);
   // Test mode: a test world pays with the built-in provider (Stripe's test cards decline as
   // there), never the service's own, and books test credits in the test world only.
-  const payments = organization.liveOrganization ? TEST_MODE_PAYMENTS : services.payments;
+  const payments = isTestWorld(organization) ? TEST_MODE_PAYMENTS : services.payments;
   const plan: Plan = organization.plan;
   const terms = PLANS[plan];
   const unitAmount = terms.pricePerCreditMinor;
@@ -94,7 +94,7 @@ export async function purchaseCredits(
       issuedAt: now,
       paymentId,
       source: `purchase:${paymentId}`,
-      testMode: organization.liveOrganization !== null && organization.liveOrganization !== undefined,
+      testMode: isTestWorld(organization),
     });
     const balance = await creditBalance.first(tx, { organizationId });
     return {

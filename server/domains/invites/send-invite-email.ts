@@ -6,7 +6,7 @@ import { systemCaller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
 import { externalIdOf, type InviteFacts, publishEvent } from '../webhooks/index.js';
 import { describeEmailFailure, isPermanentEmailFailure } from '../../email/mailer.js';
-import { Invite } from '../../entities/index.js';
+import { Invite, isTestWorld } from '../../entities/index.js';
 import type { AppServices } from '../../services.js';
 import { effectiveInviteStatus } from './serialize.js';
 
@@ -74,7 +74,7 @@ export async function sendInviteEmail(
     });
     const host = new URL(services.links.originFor(organization)).hostname;
     // Test mode: a test world's invitation goes to the outbox only, and says it is a test.
-    const testMode = organization.liveOrganization !== null && organization.liveOrganization !== undefined;
+    const testMode = isTestWorld(organization);
     await (testMode ? services.testModeMailer : services.mailer).send({
       to: { address: invite.email, name: invite.name ?? null },
       replyTo: organization.settings.replyToEmail ?? null,

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { TInviteMemberInput, TMember } from '../../../shared/schemas/members.js';
-import { Member, Organization } from '../../entities/index.js';
+import { isTestWorld, Member, Organization } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import { addJobs } from '../../jobs/add-jobs.js';
 import { newId } from '../../lib/ids.js';
@@ -32,7 +32,7 @@ export async function inviteMember(
       const organization = await tx.findOne(Organization, { id: auth.organizationId });
       if (!organization) throw notFound('organization', auth.organizationId);
       // Members belong to the live organization: a test world has none (its data is deleted whole).
-      if (organization.liveOrganization) throw new AppError('LIVE_MODE_ONLY', 'Members are invited to the live organization: use a live key or the dashboard.');
+      if (isTestWorld(organization)) throw new AppError('LIVE_MODE_ONLY', 'Members are invited to the live organization: use a live key or the dashboard.');
       const member = tx.create(Member, {
         id: newId('mem'),
         organization,

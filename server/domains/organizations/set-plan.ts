@@ -1,5 +1,5 @@
 import { MAX_CUSTOM_RATE_LIMIT_PER_MINUTE, type Plan, rateLimitFor } from '../../../shared/plans.js';
-import { Organization } from '../../entities/index.js';
+import { isTestWorld, Organization } from '../../entities/index.js';
 import { notFound, validationError } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
@@ -30,6 +30,6 @@ export async function setPlan(
   organization.plan = input.plan;
   organization.rateLimitPerMinute = input.plan === 'enterprise' ? (input.rateLimitPerMinute ?? organization.rateLimitPerMinute) : null;
   await em.flush();
-  if (!organization.liveOrganization) await mirrorLiveOrganization(em, { liveOrganizationId: organization.id });
+  if (!isTestWorld(organization)) await mirrorLiveOrganization(em, { liveOrganizationId: organization.id });
   return { organization, rateLimitPerMinute: rateLimitFor(organization.plan, organization.rateLimitPerMinute ?? null) };
 }

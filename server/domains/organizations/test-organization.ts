@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Organization } from '../../entities/index.js';
+import { isTestWorld, Organization } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Deps } from '../common/deps.js';
@@ -22,7 +22,7 @@ import { insertTestOrganization, mirrorIntoTestOrganization, shareLockTestWorld,
 export async function ensureTestOrganization({ em }: Pick<Deps, 'em'>, input: { organizationId: string }): Promise<Organization> {
   const organization = await em.findOne(Organization, { id: input.organizationId });
   if (!organization) throw notFound('organization', input.organizationId);
-  if (organization.liveOrganization) return organization;
+  if (isTestWorld(organization)) return organization;
   // Twice at most: a deletion that held the world's lock has replaced it by the second look.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     await insertTestOrganization.rows(em, { testOrganizationId: newId('org'), liveOrganizationId: organization.id });

@@ -1,3 +1,4 @@
+import { isTestWorld } from '../../entities/index.js';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { TOrganization, TUpdateOrganizationInput } from '../../../shared/schemas/organization.js';
 import { AppError } from '../../errors.js';
@@ -19,12 +20,12 @@ export async function updateOrganization({ em }: Pick<Deps, 'em'>, caller: Calle
       if (input.logo !== undefined) organization.logo = input.logo;
       if (input.domain !== undefined) {
         // A test world's domain would take the live organization's (domains are unique).
-        if (organization.liveOrganization) throw new AppError('LIVE_MODE_ONLY', 'The custom domain is set on the live organization: use a live key.');
+        if (isTestWorld(organization)) throw new AppError('LIVE_MODE_ONLY', 'The custom domain is set on the live organization: use a live key.');
         organization.domain = input.domain;
       }
       if (input.settings !== undefined) organization.settings = applyMergePatch(organization.settings, input.settings);
       await tx.flush();
-      if (!organization.liveOrganization) await mirrorLiveOrganization(tx, { liveOrganizationId: organization.id });
+      if (!isTestWorld(organization)) await mirrorLiveOrganization(tx, { liveOrganizationId: organization.id });
       return toOrganizationDto(organization);
     });
   } catch (error) {

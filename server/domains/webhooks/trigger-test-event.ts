@@ -1,6 +1,6 @@
 import type { TEvent } from '../../../shared/schemas/events.js';
 import type { TWebhookEventType } from '../../../shared/schemas/webhooks.js';
-import { Organization } from '../../entities/index.js';
+import { isTestWorld, Organization } from '../../entities/index.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Caller } from '../common/caller.js';
 import type { Deps } from '../common/deps.js';
@@ -17,7 +17,7 @@ function sampleFactsOf(type: TWebhookEventType, organizationId: string, now: Dat
     inviteId: 'inv_TestEvent000000000000000',
     campaignId: session.campaignId,
     campaignName: session.campaignName,
-    participant: { email: 'participant@example.com', name: 'Sample Participant', externalId: 'sample-external-id' },
+    participant: { ...participant, email: participant.email! },
   };
   switch (type) {
     case 'interview.completed':
@@ -66,7 +66,7 @@ export async function triggerTestEvent(deps: Deps, caller: Caller, input: { type
   const { em } = deps;
   const organization = await em.findOne(Organization, { id: caller.organizationId });
   if (!organization) throw notFound('organization', caller.organizationId);
-  if (!organization.liveOrganization) {
+  if (!isTestWorld(organization)) {
     throw new AppError('TEST_MODE_ONLY', 'Sample events are made in test mode only: call this with a test key (isk_test_…).');
   }
   const now = new Date();
